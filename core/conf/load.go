@@ -1,0 +1,191 @@
+// Package conf reads Boxmaker's TOML configuration files strictly and holds
+// the shape of every role's file, with the commented development default
+// that `boxmaker init` writes.
+//
+// Strict means: an unknown key, a key spelt in another case, and a value of
+// the wrong type are errors that name the file, the line and the key. A
+// missing file (MissingError) is told apart from an invalid one
+// (InvalidError), because the fixes differ.
+package conf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// MissingError says the configuration file does not exist.
+type MissingError struct{ Path string }
+
+func (e *MissingError) Error() string { return e.Path + ": no such file" }
+
+// InvalidError says the file exists but cannot be used. Problems are in
+// file order, each "line N: ...".
+type InvalidError struct {
+	Path     string
+	Problems []Problem
+}
+
+// Problem is one finding in a configuration file.
+type Problem struct {
+	Line int // 0 when the problem has no line (a read error)
+	Key  string
+	Text string
+}
+
+func (e *InvalidError) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if p.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d: %s", e.Path, p.Line, p.Text)
+		} else {
+			fmt.Fprintf(&b, "%s: %s", e.Path, p.Text)
+		}
+	}
+	return b.String()
+}
+
+// Load reads the TOML file at path into v (a pointer to a struct) strictly.
+func Load(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &MissingError{Path: path}
+	}
+	if err != nil {
+		return &InvalidError{Path: path, Problems: []Problem{{Text: err.Error()}}}
+	}
+	return Decode(path, data, v)
+}
+
+// Decode parses data (the contents of the file named path) into v strictly.
+func Decode(path string, data []byte, v any) error {
+	problems := exactKeys(data, reflect.TypeOf(v))
+	if len(problems) > 0 {
+		return &InvalidError{Path: path, Problems: problems}
+	}
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var strict *toml.StrictMissingError
+	var de *toml.DecodeError
+	switch {
+	case errors.As(err, &strict):
+		for _, e := range strict.Errors {
+			row, _ := e.Position()
+			key := strings.Join(e.Key(), ".")
+			problems = append(problems, Problem{Line: row, Key: key, Text: fmt.Sprintf("unknown key %s", key)})
+		}
+	case errors.As(err, &de):
+		row, _ := de.Position()
+		key := strings.Join(de.Key(), ".")
+		text := de.Error()
+		if key != "" {
+			text = fmt.Sprintf("%s: %s", key, text)
+		}
+		problems = append(problems, Problem{Line: row, Key: key, Text: text})
+	default:
+		line, key := typeErrorPosition(data, err)
+		problems = append(problems, Problem{Line: line, Key: key, Text: err.Error()})
+	}
+	return &InvalidError{Path: path, Problems: problems}
+}
+
+var fieldInErrorRE = regexp.MustCompile(`struct field \S+\.(\S+) of type`)
+
+// typeErrorPosition finds the line of a value of the wrong type: go-toml
+// reports such errors without a position, but names the Go field.
+func typeErrorPosition(data []byte, err error) (int, string) {
+	m := fieldInErrorRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0, ""
+	}
+	return keyLine(data, strings.ToLower(m[1]))
+}
+
+// keyLine finds the first line that assigns key (compared without case).
+func keyLine(data []byte, key string) (int, string) {
+	for i, l := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(l)
+		k, _, ok := strings.Cut(t, "=")
+		if ok && strings.EqualFold(strings.Trim(strings.TrimSpace(k), `"'`), key) {
+			return i + 1, strings.TrimSpace(k)
+		}
+	}
+	return 0, key
+}
+
+// exactKeys reports keys that go-toml would match to a field only because it
+// compares names without case: a config key is spelt as documented or not
+// at all. It parses the document generically and walks it beside the type.
+func exactKeys(data []byte, t reflect.Type) []Problem {
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return nil // the strict decode reports syntax errors with positions
+	}
+	var problems []Problem
+	walkKeys(data, doc, t, "", &problems)
+	sort.Slice(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
+	return problems
+}
+
+func walkKeys(data []byte, node map[string]any, t reflect.Type, prefix string, problems *[]Problem) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	fields := map[string]reflect.Type{}
+	lower := map[string]string{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+		lower[strings.ToLower(name)] = name
+	}
+	for key, val := range node {
+		ft, ok := fields[key]
+		if !ok {
+			if want, near := lower[strings.ToLower(key)]; near {
+				line, _ := keyLine(data, key)
+				*problems = append(*problems, Problem{Line: line, Key: prefix + key,
+					Text: fmt.Sprintf("unknown key %s%s (keys are lower case: %s)", prefix, key, want)})
+			}
+			continue // truly unknown keys are reported by the strict decoder with their position
+		}
+		switch v := val.(type) {
+		case map[string]any:
+			walkKeys(data, v, ft, prefix+key+".", problems)
+		case []any:
+			et := ft
+			if et.Kind() == reflect.Slice {
+				et = et.Elem()
+			}
+			for _, item := range v {
+				if m, ok := item.(map[string]any); ok {
+					walkKeys(data, m, et, prefix+key+".", problems)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package conf
+
+import (
+	"strings"
+	"text/template"
+)
+
+// Role is one daemon's or the CLI's configuration file.
+type Role struct {
+	Name     string // brokerd, memoryd, ...: the file is <Name>.toml
+	New      func() any
+	template string
+}
+
+// Roles are the configuration files `boxmaker init` writes, in order.
+var Roles = []Role{
+	{"brokerd", func() any { return new(Brokerd) }, brokerdTemplate},
+	{"memoryd", func() any { return new(Memoryd) }, memorydTemplate},
+	{"inferproxy", func() any { return new(Inferproxy) }, inferproxyTemplate},
+	{"loopd", func() any { return new(Loopd) }, loopdTemplate},
+}
+
+// Render writes the role's commented development configuration, with
+// every path inside home.
+func (r Role) Render(home string) string {
+	t := template.Must(template.New(r.Name).Parse(r.template))
+	var b strings.Builder
+	if err := t.Execute(&b, struct{ Home string }{home}); err != nil {
+		panic(err) // the templates are constants; a failure is a bug caught by the tests
+	}
+	return b.String()
+}

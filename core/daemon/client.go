@@ -1,0 +1,79 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+)
+
+// RemoteError is a final answer that carried an error. Its text is the
+// server's whole message, runbook link included.
+type RemoteError struct {
+	Text  string
+	Entry string
+}
+
+func (e *RemoteError) Error() string { return e.Text }
+
+// Call sends one request on a new connection to the socket at path and
+// decodes the final answer's body into out (which may be nil). Events sent
+// before the final answer go to onEvent, when it is not nil. The context's
+// deadline bounds the whole exchange.
+func Call(ctx context.Context, path, kind string, body any, out any, onEvent func(json.RawMessage) error) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		c.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	line, err := json.Marshal(Request{Kind: kind, Body: raw})
+	if err != nil {
+		return err
+	}
+	if _, err := c.Write(append(line, '\n')); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(c)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		var a Answer
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			return fmt.Errorf("the answer from %s is not JSON: %w", path, err)
+		}
+		if !a.Done {
+			if onEvent != nil {
+				if err := onEvent(a.Body); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if a.Error != "" {
+			return &RemoteError{Text: a.Error, Entry: a.Entry}
+		}
+		if out != nil && len(a.Body) > 0 {
+			return json.Unmarshal(a.Body, out)
+		}
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return errors.New("the connection closed before the answer")
+}

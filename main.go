@@ -1,0 +1,128 @@
+// Command boxmaker is Boxmaker's one binary. The name it is started under
+// picks the role (a symlink named brokerd is brokerd); started as boxmaker,
+// its first argument does. This file is the dispatch table and the one
+// place that decides the exit status: 0, 1 for a failure, 2 for usage.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/roles/boxmaker"
+	"boxmaker/roles/brokerd"
+	"boxmaker/roles/rolecli"
+)
+
+// Set by the linker: -X main.version=... -X main.commit=...
+var (
+	version = "dev"
+	commit  = "unknown"
+)
+
+// roles maps each role's name to its command line. A role a later issue
+// builds is absent until then.
+var roles = map[string]func() *cli.App{
+	"brokerd": brokerd.App,
+}
+
+func main() { os.Exit(run(os.Args)) }
+
+func run(args []string) int {
+	name := roleName(args[0])
+	if _, ok := roles[name]; !ok {
+		name = "boxmaker"
+	}
+	if name == "boxmaker" {
+		args = args[1:]
+		if len(args) > 0 {
+			if _, ok := roles[args[0]]; ok {
+				name = args[0]
+			}
+		}
+	}
+	var app *cli.App
+	if name == "boxmaker" {
+		app = boxmakerApp()
+	} else {
+		app = roles[name]()
+		args[0] = name
+	}
+	if name == "boxmaker" {
+		args = append([]string{"boxmaker"}, args...)
+	}
+	return exitStatus(name, app.Run(args))
+}
+
+func boxmakerApp() *cli.App {
+	app := rolecli.NewApp("boxmaker", "a self-hosted agent harness: one binary, one role per name",
+		boxmaker.Commands(boxmaker.Build{Version: version, Commit: commit}, roleNames())...)
+	app.Description = "Run a role as 'boxmaker ROLE ...' or through a symlink named after it\n" +
+		"(boxmaker links DIR makes them). The roles: " + strings.Join(roleNames(), ", ") + "."
+	app.Action = func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return rolecli.Usagef("unknown role or command %q; the roles are %s, and the commands are listed by boxmaker --help",
+				c.Args().First(), strings.Join(roleNames(), ", "))
+		}
+		cli.ShowAppHelp(c)
+		return rolecli.Usagef("a role or a command is needed")
+	}
+	return app
+}
+
+func roleNames() []string {
+	names := make([]string, 0, len(roles))
+	for n := range roles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// roleName is the name the binary was started under: through a chain of
+// symlinks, the name of the last link, the one that points at the binary.
+func roleName(argv0 string) string {
+	p := argv0
+	if !strings.Contains(p, "/") {
+		found, err := exec.LookPath(p)
+		if err != nil {
+			return p
+		}
+		p = found
+	}
+	name := filepath.Base(p)
+	for range 40 {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		name = filepath.Base(p)
+		target, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	return name
+}
+
+func exitStatus(name string, err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+	var usage *rolecli.UsageError
+	if errors.As(err, &usage) {
+		return 2
+	}
+	return 1
+}

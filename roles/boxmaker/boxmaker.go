@@ -1,0 +1,187 @@
+// Package boxmaker holds the commands of the binary itself, as opposed to
+// its roles: version, links, init and gate (and, as they are built, up,
+// demo and tools-image).
+package boxmaker
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/home"
+	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
+)
+
+// Build says what was built: set by main from the linker flags.
+type Build struct {
+	Version string
+	Commit  string
+}
+
+// Commands are the binary's own commands, for main's dispatch table.
+// checks are further checks `boxmaker gate` runs (the sanitizer corpora, for
+// one), each returning its problems.
+func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "version",
+			Usage: "print the version and the commit it was built from",
+			Action: func(c *cli.Context) error {
+				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				fmt.Printf("boxmaker %s (commit %s)\n", b.Version, b.Commit)
+				return nil
+			},
+		},
+		{
+			Name:      "links",
+			Usage:     "make a symlink named after each role in DIR, pointing at this binary",
+			ArgsUsage: "DIR",
+			Action: func(c *cli.Context) error {
+				if err := rolecli.ExactArgs(c, 1, "one argument, DIR"); err != nil {
+					return err
+				}
+				return links(c.Args().First(), roles)
+			},
+		},
+		{
+			Name:  "init",
+			Usage: "create a development home with a commented configuration for every role",
+			Description: "init makes the home's directories (0700) and writes etc/<role>.toml for each\n" +
+				"role and an empty etc/grants/, every path inside the home. It does not\n" +
+				"overwrite a configuration that exists unless --force is given.",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
+				&cli.BoolFlag{Name: "force", Usage: "replace configuration files that exist"},
+			},
+			Action: func(c *cli.Context) error {
+				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				dir := c.String("home")
+				if dir == "" {
+					dir = rolecli.DefaultHome()
+				}
+				return initHome(dir, c.Bool("force"))
+			},
+		},
+		{
+			Name:  "gate",
+			Usage: "check the runbook against the code (CI runs it)",
+			Description: "gate prints file:line: problem for each entry used in code without a heading\n" +
+				"in docs/runbook.md, each heading no code uses, each file outside runbook/ that\n" +
+				"writes the runbook link by hand, and each quoted message that no longer\n" +
+				"stands in the file it quotes. It exits 1 when it finds any.",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "root", Value: ".", Usage: "the repository `DIR`"},
+			},
+			Action: func(c *cli.Context) error {
+				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				return gate(c.String("root"), checks)
+			},
+		},
+	}
+}
+
+func links(dir string, roles []string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find this binary: %w", err)
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return fmt.Errorf("cannot find this binary: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, r := range roles {
+		p := filepath.Join(dir, r)
+		if fi, err := os.Lstat(p); err == nil {
+			if fi.Mode()&fs.ModeSymlink == 0 {
+				return fmt.Errorf("%s exists and is not a symbolic link; not replacing it", p)
+			}
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+		}
+		if err := os.Symlink(exe, p); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("links: %s -> %s (%s)\n", dir, exe, strings.Join(roles, ", "))
+	return nil
+}
+
+func initHome(dir string, force bool) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if strings.ContainsAny(abs, "\"\\\n") {
+		return rolecli.Usagef("the home %q has a character a configuration value cannot hold (\", \\ or a newline)", abs)
+	}
+	h := home.Home{Dir: abs}
+	if err := h.Create(); err != nil {
+		return err
+	}
+	for _, r := range conf.Roles {
+		p := h.Path("etc", r.Name+".toml")
+		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+		if force {
+			flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		}
+		f, err := os.OpenFile(p, flags, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			fmt.Printf("init: kept %s (it exists; --force replaces it)\n", p)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_, werr := f.WriteString(r.Render(abs))
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return werr
+		}
+		fmt.Printf("init: wrote %s\n", p)
+	}
+	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Path("etc", "grants"))
+	return nil
+}
+
+// GateCheck is one further check of the gate.
+type GateCheck func(root string) ([]runbook.Problem, error)
+
+func gate(root string, checks []GateCheck) error {
+	problems, err := runbook.Gate(root)
+	if err != nil {
+		return err
+	}
+	for _, check := range checks {
+		more, err := check(root)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, more...)
+	}
+	for _, p := range problems {
+		fmt.Println(p)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("gate: %d problems", len(problems))
+	}
+	fmt.Println("gate: ok")
+	return nil
+}

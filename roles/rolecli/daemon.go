@@ -1,0 +1,110 @@
+package rolecli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/daemon"
+	"boxmaker/runbook"
+)
+
+// LoadConfig reads a role's configuration strictly; a failure is the
+// role's start-failed refusal, naming the file (and the line).
+func LoadConfig(path string, v any, startFailed runbook.Entry) error {
+	if err := conf.Load(path, v); err != nil {
+		return runbook.Wrap(startFailed, err)
+	}
+	return nil
+}
+
+// Daemon is a running daemon's lock and sockets.
+type Daemon struct {
+	Role        string
+	LockPath    string
+	StartFailed runbook.Entry
+	Sockets     []*daemon.Socket
+	// Ready is printed once every socket listens (the start line).
+	Ready string
+
+	lock      *daemon.Lock
+	listeners []net.Listener
+}
+
+// Start takes the lock and listens on every socket. On failure nothing is
+// left listening and the lock is released.
+func (d *Daemon) Start() error {
+	lock, err := daemon.TakeLock(d.Role, d.LockPath)
+	if err != nil {
+		return err
+	}
+	d.lock = lock
+	for _, s := range d.Sockets {
+		ln, err := daemon.Listen(lock, s.Path)
+		if err != nil {
+			d.Close()
+			return runbook.Wrap(d.StartFailed, err)
+		}
+		d.listeners = append(d.listeners, ln)
+	}
+	return nil
+}
+
+// Serve serves every socket until SIGINT or SIGTERM (a clean stop, nil) or
+// until one socket stops serving for good (its error). It prints the start
+// line and tells systemd the daemon is ready.
+func (d *Daemon) Serve(ctx context.Context) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(d.Sockets))
+	for i, s := range d.Sockets {
+		go func() { errs <- s.Serve(ctx, d.listeners[i]) }()
+	}
+	if d.Ready != "" {
+		fmt.Println(d.Ready)
+	}
+	if err := daemon.NotifyReady(os.Getenv("NOTIFY_SOCKET")); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: cannot notify systemd: %v\n", d.Role, err)
+	}
+	var first error
+	for range d.Sockets {
+		err := <-errs
+		if err != nil && first == nil {
+			first = err
+			cancel()
+		}
+	}
+	d.Close()
+	if first == nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
+		return ctx.Err()
+	}
+	return first
+}
+
+// Close stops listening and releases the lock.
+func (d *Daemon) Close() {
+	for _, ln := range d.listeners {
+		ln.Close()
+	}
+	d.listeners = nil
+	d.lock.Release()
+}
+
+// PingKind is the request every socket answers: who serves it. Clients
+// and tests use it to wait until a daemon is up.
+const PingKind = "ping"
+
+// Ping answers a ping with the role and the socket's name.
+func Ping(role, socket string) daemon.Handler {
+	return func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+		return map[string]string{"role": role, "socket": socket}, nil
+	}
+}

@@ -1,0 +1,12 @@
+package runbook
+
+// The entries of docs/runbook.md that code refers to. Add a constant only
+// with its heading in docs/runbook.md: `boxmaker gate` fails otherwise.
+// Each role keeps its own entries in entries_<role>.go.
+
+// Entries every daemon shares.
+const (
+	AlreadyRunning    Entry = "already-running"
+	SocketForbidden   Entry = "socket-forbidden"
+	SocketPeerRefused Entry = "socket-peer-refused"
+)

@@ -1,0 +1,277 @@
+package runbook
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Problem is one finding of the gate, reported as file:line: text.
+type Problem struct {
+	File string
+	Line int
+	Text string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Text) }
+
+// RunbookPath is where the runbook lives, relative to the repository root.
+const RunbookPath = "docs/runbook.md"
+
+// procedureMarker marks an entry that no code refers to because it is a
+// procedure for people (such as sanitizer-rules), not a state of the code.
+const procedureMarker = "<!-- procedure -->"
+
+var (
+	headingRE = regexp.MustCompile(`^## ([a-z0-9-]+)\s*$`)
+	quoteRE   = regexp.MustCompile(`^<!-- quote: (\S+) -->\s*$`)
+)
+
+// Gate checks the tree at root: every entry constant has a heading, every
+// heading is used by production code or marked a procedure, no file outside
+// runbook/ writes the runbook link by hand, and every quoted message still
+// stands in the file it quotes. It returns every problem, not the first.
+func Gate(root string) ([]Problem, error) {
+	consts, err := entryConstants(filepath.Join(root, "runbook"))
+	if err != nil {
+		return nil, err
+	}
+	headings, quotes, err := readRunbook(root)
+	if err != nil {
+		return nil, err
+	}
+	used, linkWriters, err := scanCode(root)
+	if err != nil {
+		return nil, err
+	}
+
+	var problems []Problem
+	byEntry := map[Entry]entryConst{}
+	for _, c := range consts {
+		byEntry[c.entry] = c
+		if _, ok := headings[c.entry]; !ok {
+			problems = append(problems, Problem{c.file, c.line,
+				fmt.Sprintf("entry %q (%s) has no heading \"## %s\" in %s", c.entry, c.name, c.entry, RunbookPath)})
+		}
+	}
+	for entry, h := range headings {
+		if h.procedure {
+			continue
+		}
+		c, ok := byEntry[entry]
+		switch {
+		case !ok:
+			problems = append(problems, Problem{RunbookPath, h.line,
+				fmt.Sprintf("entry %q has no constant in runbook/ and no code uses it (mark a procedure with %s)", entry, procedureMarker)})
+		case !used[c.name]:
+			problems = append(problems, Problem{RunbookPath, h.line,
+				fmt.Sprintf("entry %q is used by no code (runbook.%s is never referred to)", entry, c.name)})
+		}
+	}
+	problems = append(problems, linkWriters...)
+	for _, q := range quotes {
+		data, err := os.ReadFile(filepath.Join(root, q.path))
+		switch {
+		case err != nil:
+			problems = append(problems, Problem{q.file, q.line, fmt.Sprintf("quoted file %s cannot be read: %v", q.path, err)})
+		case !bytes.Contains(data, []byte(q.text)):
+			problems = append(problems, Problem{q.file, q.line, fmt.Sprintf("quoted text %q no longer appears in %s", q.text, q.path)})
+		}
+	}
+	sort.SliceStable(problems, func(i, j int) bool {
+		if problems[i].File != problems[j].File {
+			return problems[i].File < problems[j].File
+		}
+		return problems[i].Line < problems[j].Line
+	})
+	return problems, nil
+}
+
+type entryConst struct {
+	name  string
+	entry Entry
+	file  string
+	line  int
+}
+
+// entryConstants reads the constants of type Entry declared in dir.
+func entryConstants(dir string) ([]entryConst, error) {
+	fset := token.NewFileSet()
+	matches, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var out []entryConst
+	for _, path := range matches {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Entry" {
+					continue
+				}
+				for i, name := range vs.Names {
+					lit, ok := vs.Values[i].(*ast.BasicLit)
+					if !ok || lit.Kind != token.STRING {
+						continue
+					}
+					s, _ := strconv.Unquote(lit.Value)
+					pos := fset.Position(name.Pos())
+					out = append(out, entryConst{name.Name, Entry(s), filepath.Join("runbook", filepath.Base(path)), pos.Line})
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+type heading struct {
+	line      int
+	procedure bool
+}
+
+type quote struct {
+	file, path, text string
+	line             int
+}
+
+// readRunbook reads the headings of the runbook, and the quote markers of
+// every Markdown file under docs/.
+func readRunbook(root string) (map[Entry]heading, []quote, error) {
+	headings := map[Entry]heading{}
+	var quotes []quote
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(string(data), "\n")
+		var current Entry
+		for i, l := range lines {
+			if rel == RunbookPath {
+				if m := headingRE.FindStringSubmatch(l); m != nil {
+					current = Entry(m[1])
+					headings[current] = heading{line: i + 1}
+				} else if strings.HasPrefix(l, "## ") {
+					current = ""
+				} else if current != "" && strings.TrimSpace(l) == procedureMarker {
+					h := headings[current]
+					h.procedure = true
+					headings[current] = h
+				}
+			}
+			if m := quoteRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+				q := quote{file: rel, path: m[1], line: i + 1}
+				for _, next := range lines[i+1:] {
+					t := strings.TrimSpace(next)
+					if t == "" {
+						continue
+					}
+					if strings.HasPrefix(t, ">") {
+						q.text = strings.TrimSpace(strings.TrimPrefix(t, ">"))
+					}
+					break
+				}
+				if q.text == "" {
+					return fmt.Errorf("%s:%d: a quote marker must be followed by a line starting with >", rel, i+1)
+				}
+				quotes = append(quotes, q)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return headings, quotes, nil
+}
+
+// linkText is the runbook link's prefix, spelt in two pieces so that this
+// file does not trip its own check.
+var linkText = []byte("docs/runbook" + ".md#")
+
+// scanCode finds the entry constants that production code refers to, and
+// every file outside runbook/ that writes the link by hand. Scripts under
+// testdata/ show what an operator sees and may quote the link.
+func scanCode(root string) (map[string]bool, []Problem, error) {
+	used := map[string]bool{}
+	var problems []Problem
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			switch {
+			case rel != "." && strings.HasPrefix(d.Name(), "."),
+				d.Name() == "testdata", d.Name() == "node_modules", d.Name() == "vendor",
+				rel == "runbook", rel == "docs":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".sh", ".ts", ".js", ".toml", ".txtar":
+		default:
+			if d.Name() != "justfile" {
+				return nil
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for n := 1; sc.Scan(); n++ {
+			if bytes.Contains(sc.Bytes(), linkText) {
+				problems = append(problems, Problem{rel, n, "writes the runbook link by hand; use runbook.Link or a runbook.Refusal"})
+			}
+		}
+		if filepath.Ext(path) != ".go" || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, data, parser.SkipObjectResolution)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "runbook" {
+					used[sel.Sel.Name] = true
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	return used, problems, err
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Every check and every test: installs what the tests need, builds the
+# static binary, then go vet, gofmt, boxmaker gate and go test -race
+# (unit tests, fuzz seeds, and the end-to-end scripts against the real
+# binary, real sockets and real Podman).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+scripts/build.sh
+. scripts/env.sh
+echo "== go vet"
+go vet -tags "$BOXMAKER_TAGS" ./...
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+echo "== boxmaker gate"
+bin/boxmaker gate
+echo "== go test -race"
+go test -race -tags "$BOXMAKER_TAGS" -timeout 20m ./...
