@@ -17,6 +17,7 @@ import (
 
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"
+	"boxmaker/roles/bxctl"
 	"boxmaker/roles/rolecli"
 )
 
@@ -30,6 +31,7 @@ var (
 // builds is absent until then.
 var roles = map[string]func() *cli.App{
 	"brokerd": brokerd.App,
+	"bxctl":   bxctl.App,
 }
 
 func main() { os.Exit(run(os.Args)) }
