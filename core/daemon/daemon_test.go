@@ -1,0 +1,461 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"boxmaker/runbook"
+)
+
+// shortDir is a temporary directory with a short path, so socket paths
+// stay under the 108-byte limit whatever TMPDIR is.
+func shortDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("/tmp", "bxd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+func TestTakeLockRefusesSecondHolder(t *testing.T) {
+	dir := shortDir(t)
+	path := filepath.Join(dir, "run", "brokerd.lock")
+	first, err := TakeLock("brokerd", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = TakeLock("brokerd", path)
+	want := "another brokerd is running (it holds " + path + "); " + runbook.Link(runbook.AlreadyRunning)
+	if err == nil || err.Error() != want {
+		t.Fatalf("second lock: got %v, want %q", err, want)
+	}
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := TakeLock("brokerd", path)
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	again.Release()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("lock file mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestTakeLockCannotCreate(t *testing.T) {
+	dir := shortDir(t)
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(file, "run", "loopd.lock")
+	_, err := TakeLock("loopd", path)
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot take the lock "+path+": ") ||
+		!strings.HasSuffix(err.Error(), runbook.Link(runbook.AlreadyRunning)) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestLockReleasedWhenHolderKilled runs a child that takes the lock and is
+// killed with SIGKILL: the kernel must release the lock.
+func TestLockReleasedWhenHolderKilled(t *testing.T) {
+	if os.Getenv("BOXMAKER_TEST_HOLD_LOCK") != "" {
+		if _, err := TakeLock("memoryd", os.Getenv("BOXMAKER_TEST_HOLD_LOCK")); err != nil {
+			os.Exit(3)
+		}
+		os.Stdout.WriteString("locked\n")
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	path := filepath.Join(shortDir(t), "memoryd.lock")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockReleasedWhenHolderKilled$")
+	cmd.Env = append(os.Environ(), "BOXMAKER_TEST_HOLD_LOCK="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 7)
+	if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "locked\n" {
+		t.Fatalf("child did not lock: %q %v", buf, err)
+	}
+	if _, err := TakeLock("memoryd", path); err == nil {
+		t.Fatal("lock taken while the child holds it")
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	l, err := TakeLock("memoryd", path)
+	if err != nil {
+		t.Fatalf("lock after SIGKILL: %v", err)
+	}
+	l.Release()
+}
+
+func lockFor(t *testing.T, dir string) *Lock {
+	t.Helper()
+	l, err := TakeLock("brokerd", filepath.Join(dir, "brokerd.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Release() })
+	return l
+}
+
+func TestListenModes(t *testing.T) {
+	dir := shortDir(t)
+	sock := filepath.Join(dir, "run", "loop-broker", "broker.sock")
+	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen(lockFor(t, dir), sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for path, want := range map[string]os.FileMode{filepath.Dir(sock): 0o700 | os.ModeDir, sock: 0o600 | os.ModeSocket} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode()&(os.ModeType|os.ModePerm) != want {
+			t.Errorf("%s: mode %v, want %v", path, fi.Mode(), want)
+		}
+	}
+}
+
+func TestListenRefusals(t *testing.T) {
+	dir := shortDir(t)
+	lock := lockFor(t, dir)
+	real := filepath.Join(dir, "real")
+	os.Mkdir(real, 0o700)
+	os.Symlink(real, filepath.Join(dir, "link"))
+	os.WriteFile(filepath.Join(dir, "afile"), nil, 0o600)
+	long := filepath.Join(dir, "d", strings.Repeat("x", 108-len(dir)-len("/d/")))
+	tests := []struct {
+		name, path, want string
+	}{
+		{"root directory", "/x.sock", "cannot prepare /x.sock: a socket needs a directory of its own, not /"},
+		{"symlinked directory", filepath.Join(dir, "link", "s.sock"), "cannot prepare " + filepath.Join(dir, "link") + ": is a symbolic link or not a directory"},
+		{"path through a file", filepath.Join(dir, "afile", "sub", "s.sock"), "cannot prepare " + filepath.Join(dir, "afile", "sub") + ": not a directory"},
+		{"108 bytes", long, "cannot listen on " + long + ": path must be shorter than SUN_LEN (108 bytes, at most 107)"},
+		{"relative", "run/x.sock", "cannot prepare run/x.sock: a socket path must be absolute"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ln, err := Listen(lock, tt.path)
+			if err == nil {
+				ln.Close()
+				t.Fatalf("listened on %s", tt.path)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("got  %q\nwant %q", err, tt.want)
+			}
+		})
+	}
+	if len(long) != 108 {
+		t.Fatalf("long path is %d bytes", len(long))
+	}
+	if fi, err := os.Stat(real); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the link's target was changed: %v %v", fi.Mode(), err)
+	}
+}
+
+func TestListenReplacesStaleSocket(t *testing.T) {
+	dir := shortDir(t)
+	sock := filepath.Join(dir, "s", "x.sock")
+	lock := lockFor(t, dir)
+	ln, err := Listen(lock, sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close() // leaves the file: a daemon that died
+	if _, err := os.Lstat(sock); err != nil {
+		t.Fatalf("the stale socket should still be there: %v", err)
+	}
+	ln2, err := Listen(lock, sock)
+	if err != nil {
+		t.Fatalf("stale socket not replaced: %v", err)
+	}
+	// A live socket is not stale.
+	_, err = Listen(lock, sock)
+	if err == nil || !strings.Contains(err.Error(), "address already in use") {
+		t.Fatalf("live socket: %v", err)
+	}
+	ln2.Close()
+	// A file that is not a socket is not ours to remove.
+	plain := filepath.Join(dir, "s", "plain.sock")
+	os.WriteFile(plain, []byte("keep"), 0o600)
+	if _, err := Listen(lock, plain); err == nil || !strings.Contains(err.Error(), "not a socket") {
+		t.Fatalf("plain file: %v", err)
+	}
+	if data, _ := os.ReadFile(plain); string(data) != "keep" {
+		t.Fatal("plain file was changed")
+	}
+}
+
+func TestListenNeedsLock(t *testing.T) {
+	if _, err := Listen(nil, filepath.Join(shortDir(t), "s", "x.sock")); err == nil {
+		t.Fatal("listened without the lock")
+	}
+}
+
+func serveTest(t *testing.T, s *Socket) string {
+	t.Helper()
+	dir := shortDir(t)
+	if s.Path == "" {
+		s.Path = filepath.Join(dir, "s", "x.sock")
+	}
+	ln, err := Listen(lockFor(t, dir), s.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return s.Path
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func echoHandler(_ context.Context, _ Peer, body json.RawMessage, s *Stream) (any, error) {
+	var in struct{ N int }
+	json.Unmarshal(body, &in)
+	for i := range in.N {
+		s.Send(map[string]int{"event": i})
+	}
+	return map[string]int{"events": in.N}, nil
+}
+
+func TestServeRequestKinds(t *testing.T) {
+	log := &syncBuffer{}
+	path := serveTest(t, &Socket{
+		Role: "brokerd", Name: "broker", Log: log, ListenerLost: runbook.BrokerdListenerLost,
+		Kinds: map[string]Handler{
+			"echo": echoHandler,
+			"fail": func(context.Context, Peer, json.RawMessage, *Stream) (any, error) {
+				return nil, runbook.Refuse(runbook.AlreadyRunning, "no")
+			},
+		},
+	})
+	ctx := context.Background()
+	var events []string
+	var out struct{ Events int }
+	if err := Call(ctx, path, "echo", map[string]int{"N": 3}, &out, func(b json.RawMessage) error {
+		events = append(events, string(b))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if out.Events != 3 || len(events) != 3 || events[2] != `{"event":2}` {
+		t.Errorf("events %v, answer %+v", events, out)
+	}
+
+	err := Call(ctx, path, "fail", nil, nil, nil)
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Entry != string(runbook.AlreadyRunning) || re.Text != "no; "+runbook.Link(runbook.AlreadyRunning) {
+		t.Errorf("fail: %#v", err)
+	}
+
+	err = Call(ctx, path, "approve", nil, nil, nil)
+	if !errors.As(err, &re) || re.Entry != string(runbook.SocketForbidden) {
+		t.Fatalf("wrong kind: %#v", err)
+	}
+	if !strings.HasPrefix(re.Text, `a "approve" request arrived on the broker socket `+path+", which does not take it") {
+		t.Errorf("wrong kind text: %q", re.Text)
+	}
+	if !strings.Contains(log.String(), "brokerd: a \"approve\" request arrived on the broker socket") {
+		t.Errorf("log: %q", log.String())
+	}
+}
+
+// dialAs connects to path with the effective uid set to uid on one OS
+// thread, keeping root's file system access (fsuid 0), so that the
+// connection reaches the daemon through its 0700 directory while
+// SO_PEERCRED reports uid. The thread is thrown away afterwards.
+func dialAs(uid int, path string) (net.Conn, error) {
+	type result struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan result)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
+		if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, ^uintptr(0), uintptr(uid), ^uintptr(0)); e != 0 {
+			ch <- result{nil, e}
+			return
+		}
+		unix.RawSyscall(unix.SYS_SETFSUID, 0, 0, 0)
+		c, err := net.Dial("unix", path)
+		ch <- result{c, err}
+	}()
+	r := <-ch
+	return r.c, r.err
+}
+
+func TestServeRefusesOtherUID(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to connect as another user") // CI runs as root
+	}
+	log := &syncBuffer{}
+	s := &Socket{Role: "memoryd", Name: "admin", Log: log, ListenerLost: runbook.BrokerdListenerLost,
+		Kinds: map[string]Handler{"echo": echoHandler}}
+	path := serveTest(t, s)
+	const nobody = 65534
+	c, err := dialAs(nobody, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte(`{"kind":"echo"}` + "\n"))
+	var a Answer
+	if err := json.NewDecoder(c).Decode(&a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Entry != string(runbook.SocketPeerRefused) || !strings.Contains(a.Error, "from uid 65534") {
+		t.Errorf("answer %+v", a)
+	}
+	if !strings.Contains(log.String(), "memoryd: refused a connection on "+path+" from uid 65534") {
+		t.Errorf("log %q", log.String())
+	}
+
+	// The same user, named in AllowUIDs, is answered.
+	s2 := &Socket{Role: "memoryd", Name: "admin", Log: log, AllowUIDs: []uint32{nobody},
+		ListenerLost: runbook.BrokerdListenerLost, Kinds: map[string]Handler{"echo": echoHandler}}
+	path2 := serveTest(t, s2)
+	c2, err := dialAs(nobody, path2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	c2.Write([]byte(`{"kind":"echo"}` + "\n"))
+	var a2 Answer
+	if err := json.NewDecoder(c2).Decode(&a2); err != nil || a2.Error != "" || !a2.Done {
+		t.Errorf("allowed uid: %+v %v", a2, err)
+	}
+}
+
+// flakyListener fails Accept with the given errors, then blocks until
+// closed.
+type flakyListener struct {
+	errs   chan error
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *flakyListener) Accept() (net.Conn, error) {
+	select {
+	case err := <-l.errs:
+		return nil, err
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+func (l *flakyListener) Close() error   { l.once.Do(func() { close(l.closed) }); return nil }
+func (l *flakyListener) Addr() net.Addr { return &net.UnixAddr{} }
+
+func acceptErr(errno syscall.Errno) error {
+	return &net.OpError{Op: "accept", Net: "unix", Err: os.NewSyscallError("accept4", errno)}
+}
+
+func TestServeRetriesTransientAccept(t *testing.T) {
+	log := &syncBuffer{}
+	l := &flakyListener{errs: make(chan error, 10), closed: make(chan struct{})}
+	for range 3 {
+		l.errs <- acceptErr(unix.EMFILE)
+	}
+	s := &Socket{Role: "brokerd", Name: "admin", Log: log, ListenerLost: runbook.BrokerdListenerLost}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- s.Serve(ctx, l) }()
+	for len(l.errs) > 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(250 * time.Millisecond) // the third retry's wait
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if time.Since(start) < 2*retryAccept {
+		t.Errorf("three failures took %v; the retries must wait %v each", time.Since(start), retryAccept)
+	}
+	want := "brokerd: cannot accept on accept-admin for now, retrying: too many open files; " + runbook.Link(runbook.BrokerdListenerLost) + "\n"
+	if log.String() != want {
+		t.Errorf("log %q, want it once: %q", log.String(), want)
+	}
+}
+
+func TestServeStopsOnOtherAcceptFailure(t *testing.T) {
+	l := &flakyListener{errs: make(chan error, 1), closed: make(chan struct{})}
+	l.errs <- acceptErr(unix.EBADF)
+	s := &Socket{Role: "brokerd", Name: "broker", Log: io.Discard, ListenerLost: runbook.BrokerdListenerLost}
+	err := s.Serve(context.Background(), l)
+	want := "stopped serving: accept unix: accept4: bad file descriptor; " + runbook.Link(runbook.BrokerdListenerLost)
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+func TestNotifyReady(t *testing.T) {
+	path := filepath.Join(shortDir(t), "notify")
+	pc, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	if err := NotifyReady(path); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	pc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	n, err := pc.Read(buf)
+	if err != nil || string(buf[:n]) != "READY=1" {
+		t.Fatalf("got %q %v", buf[:n], err)
+	}
+	if err := NotifyReady(""); err != nil {
+		t.Errorf("no NOTIFY_SOCKET: %v", err)
+	}
+}
