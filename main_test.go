@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
+
+	"boxmaker/core/daemon"
+)
+
+// TestMain registers the binary under every role's name, so the scripts
+// in testdata/script run the real dispatch: `brokerd serve` in a script is
+// this binary started as brokerd.
+func TestMain(m *testing.M) {
+	cmds := map[string]func(){"boxmaker": func() { os.Exit(run(os.Args)) }}
+	for name := range roles {
+		cmds[name] = func() { os.Exit(run(os.Args)) }
+	}
+	testscript.Main(m, cmds)
+}
+
+func TestScripts(t *testing.T) {
+	root, err := os.MkdirTemp("/tmp", "bxts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		WorkdirRoot:         root, // short: socket paths must stay under 108 bytes
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("BOXMAKER_HOME", filepath.Join(env.WorkDir, "h"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits":    cmdExits,
+			"waitsock": cmdWaitsock,
+			"sockreq":  cmdSockreq,
+			"dialas":   cmdDialas,
+		},
+	})
+}
+
+// exits N prog args...: runs prog and requires exit status N; its output
+// is then stdout and stderr, as after exec.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits N prog [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d\nstdout:\n%s\nstderr:\n%s", args[1], got, want, ts.ReadFile("stdout"), ts.ReadFile("stderr"))
+	}
+}
+
+// waitsock PATH: waits up to 20 s until a daemon answers a ping on PATH.
+func cmdWaitsock(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitsock PATH")
+	}
+	path := ts.MkAbs(args[0])
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := daemon.Call(ctx, path, "ping", nil, nil, nil)
+		cancel()
+		if err == nil {
+			if neg {
+				ts.Fatalf("%s answers", path)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			if neg {
+				return
+			}
+			ts.Fatalf("nothing answers on %s: %v", path, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sockreq PATH KIND [JSON]: sends one request and prints the final answer's
+// body, or "error: <text>" for a refusal. It fails only when nothing
+// answers.
+func cmdSockreq(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: sockreq PATH KIND [JSON]")
+	}
+	var body any
+	if len(args) == 3 {
+		body = json.RawMessage(args[2])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out json.RawMessage
+	err := daemon.Call(ctx, ts.MkAbs(args[0]), args[1], body, &out, nil)
+	var re *daemon.RemoteError
+	switch {
+	case errors.As(err, &re):
+		fmt.Fprintf(ts.Stdout(), "error: %s\n", re.Text)
+	case err != nil:
+		ts.Fatalf("sockreq: %v", err)
+	default:
+		fmt.Fprintf(ts.Stdout(), "%s\n", out)
+	}
+}
+
+// dialas UID PATH KIND: connects as another user (effective uid UID, with
+// root's file access so the 0700 directory does not stop it first) and
+// prints the answer. It needs root.
+func cmdDialas(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: dialas UID PATH KIND")
+	}
+	uid, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("dialas: %v", err)
+	}
+	type result struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan result)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, ^uintptr(0), uintptr(uid), ^uintptr(0)); e != 0 {
+			ch <- result{nil, e}
+			return
+		}
+		unix.RawSyscall(unix.SYS_SETFSUID, 0, 0, 0)
+		c, err := net.Dial("unix", ts.MkAbs(args[1]))
+		ch <- result{c, err}
+	}()
+	r := <-ch
+	if r.err != nil {
+		ts.Fatalf("dialas: %v", r.err)
+	}
+	defer r.c.Close()
+	fmt.Fprintf(r.c, "{\"kind\":%q}\n", args[2])
+	r.c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	var a daemon.Answer
+	if err := json.NewDecoder(r.c).Decode(&a); err != nil {
+		ts.Fatalf("dialas: no answer: %v", err)
+	}
+	if a.Error != "" {
+		fmt.Fprintf(ts.Stdout(), "error: %s\n", a.Error)
+	} else {
+		fmt.Fprintf(ts.Stdout(), "%s\n", a.Body)
+	}
+}
+
+func TestRoleName(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "boxmaker")
+	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	os.Symlink(bin, filepath.Join(dir, "brokerd"))
+	os.Symlink("brokerd", filepath.Join(dir, "bd"))               // relative, chained
+	os.Symlink(filepath.Join(dir, "bd"), filepath.Join(dir, "x")) // a chain of three
+	for _, tt := range []struct{ argv0, want string }{
+		{bin, "boxmaker"},
+		{filepath.Join(dir, "brokerd"), "brokerd"},
+		{filepath.Join(dir, "bd"), "brokerd"},
+		{filepath.Join(dir, "x"), "brokerd"},
+		{"no-such-command-anywhere", "no-such-command-anywhere"},
+	} {
+		if got := roleName(tt.argv0); got != tt.want {
+			t.Errorf("roleName(%s) = %q, want %q", strings.TrimPrefix(tt.argv0, dir), got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package runbook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// tree writes files under a temporary root.
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+const entriesGo = `package runbook
+
+type Entry string
+
+const (
+	Alpha Entry = "alpha"
+	Beta  Entry = "beta"
+)
+`
+
+const useGo = `package core
+
+import "x/runbook"
+
+var _ = runbook.Alpha
+var _ = runbook.Beta
+
+// a message quoted by the runbook
+const msg = "alpha went wrong: %s"
+`
+
+const goodRunbook = "# Runbook\n\n## alpha\n\n<!-- quote: core/use.go -->\n\n> alpha went wrong: %s\n\n## beta\n\ntext\n\n## procedure-x\n\n<!-- procedure -->\n"
+
+func TestGate(t *testing.T) {
+	link := "docs/runbook" + ".md#alpha"
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{
+			name:  "a consistent tree passes",
+			files: map[string]string{"runbook/entries.go": entriesGo, "core/use.go": useGo, "docs/runbook.md": goodRunbook},
+		},
+		{
+			name: "an entry with no heading",
+			files: map[string]string{"runbook/entries.go": entriesGo, "core/use.go": useGo,
+				"docs/runbook.md": strings.Replace(goodRunbook, "## beta\n", "", 1)},
+			want: []string{`runbook/entries.go:7: entry "beta" (Beta) has no heading "## beta" in docs/runbook.md`},
+		},
+		{
+			name: "an orphan heading",
+			files: map[string]string{"runbook/entries.go": entriesGo, "core/use.go": useGo,
+				"docs/runbook.md": goodRunbook + "\n## gamma\n\ntext\n"},
+			want: []string{`docs/runbook.md:17: entry "gamma" has no constant in runbook/ and no code uses it (mark a procedure with <!-- procedure -->)`},
+		},
+		{
+			name: "a heading whose constant no code uses",
+			files: map[string]string{"runbook/entries.go": entriesGo, "docs/runbook.md": goodRunbook,
+				"core/use.go":      strings.Replace(useGo, "var _ = runbook.Beta\n", "", 1),
+				"core/use_test.go": "package core\n\nvar _ = runbook.Beta\n"},
+			want: []string{`docs/runbook.md:9: entry "beta" is used by no code (runbook.Beta is never referred to)`},
+		},
+		{
+			name: "a stale quote",
+			files: map[string]string{"runbook/entries.go": entriesGo, "docs/runbook.md": goodRunbook,
+				"core/use.go": strings.Replace(useGo, "alpha went wrong", "alpha failed", 1)},
+			want: []string{`docs/runbook.md:5: quoted text "alpha went wrong: %s" no longer appears in core/use.go`},
+		},
+		{
+			name: "a link written by hand",
+			files: map[string]string{"runbook/entries.go": entriesGo, "docs/runbook.md": goodRunbook,
+				"core/use.go":                useGo + "\nconst l = \"see " + link + "\"\n",
+				"core/testdata/script.txtar": "stdout 'see " + link + "'\n",
+				"runbook/refusal_example.go": "package runbook\n\nconst l = \"" + link + "\"\n",
+				"docs/other.md":              "see " + link + "\n",
+				"scripts/check.sh":           "echo " + link + "\n",
+			},
+			want: []string{
+				"core/use.go:11: writes the runbook link by hand; use runbook.Link or a runbook.Refusal",
+				"scripts/check.sh:1: writes the runbook link by hand; use runbook.Link or a runbook.Refusal",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			problems, err := Gate(tree(t, tt.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range problems {
+				got = append(got, p.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The project itself passes its gate.
+func TestGateOnProject(t *testing.T) {
+	problems, err := Gate("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	r := Refuse(AlreadyRunning, "another %s is running", "loopd")
+	if r.Error() != "another loopd is running; see docs/runbook"+".md#already-running" {
+		t.Errorf("got %q", r.Error())
+	}
+	wrapped := Wrap(SocketForbidden, r)
+	if wrapped != error(r) {
+		t.Error("Wrap replaced the inner refusal's entry")
+	}
+	if e, ok := EntryOf(Wrap(SocketForbidden, os.ErrNotExist)); !ok || e != SocketForbidden {
+		t.Errorf("EntryOf: %v %v", e, ok)
+	}
+}
