@@ -6,6 +6,22 @@ type Brokerd struct {
 	Home    string        `toml:"home"`
 	Paths   BrokerdPaths  `toml:"paths"`
 	Sockets BrokerSockets `toml:"sockets"`
+	Runner  Runner        `toml:"runner"`
+}
+
+// Runner is how brokerd runs tools in containers (core/runner).
+// docs/runner.md says which of the limits hold on a given machine.
+type Runner struct {
+	Podman       string `toml:"podman"`        // the program
+	Runtime      string `toml:"runtime"`       // the OCI runtime podman is told to use
+	Image        string `toml:"image"`         // the tools image's ID, sha256:<64 hex>
+	UlimitNofile int    `toml:"ulimit_nofile"` // open files, soft = hard
+	UlimitNproc  int    `toml:"ulimit_nproc"`  // processes of the user, soft = hard
+	PidsLimit    int    `toml:"pids_limit"`    // processes in the container (cgroup)
+	MemoryMB     int    `toml:"memory_mb"`     // memory, swap included (cgroup)
+	TmpMB        int    `toml:"tmp_mb"`        // the container's /tmp, a tmpfs
+	TimeoutMS    int    `toml:"timeout_ms"`    // one call, start to end
+	OutputLimit  int    `toml:"output_limit"`  // bytes of a file or of stdout/stderr
 }
 
 // BrokerdPaths are the files brokerd reads.
@@ -41,4 +57,22 @@ admin = "{{.Home}}/run/broker-admin/admin.sock"
 state = "{{.Home}}/run/memory-broker/state.sock"
 # Users besides brokerd's own that may connect (uids). Empty: same user only.
 allow_uids = []
+
+[runner]
+# Tools run in a Podman container from the tools image; see docs/runner.md.
+podman = "podman"
+# Debian 12 needs runc (crun fails on hybrid cgroups).
+runtime = "runc"
+# The tools image's ID, as 'boxmaker tools-image' prints it. init writes
+# the ID this binary builds (empty when it cannot); load it with
+# 'boxmaker tools-image' before the first call.
+image = "{{.ToolsImage}}"
+ulimit_nofile = 1024
+ulimit_nproc = 256
+pids_limit = 128
+memory_mb = 512
+tmp_mb = 64
+timeout_ms = 30000
+# Bytes of a file read, and of each of a command's stdout and stderr.
+output_limit = 65536
 `

@@ -22,10 +22,19 @@ var Roles = []Role{
 
 // Render writes the role's commented development configuration, with
 // every path inside home.
-func (r Role) Render(home string) string {
+func (r Role) Render(home string) string { return r.RenderWith(TemplateData{Home: home}) }
+
+// TemplateData is what a template may name.
+type TemplateData struct {
+	Home       string
+	ToolsImage string // [runner] image; empty when init cannot compute it
+}
+
+// RenderWith is Render with every value a template may name.
+func (r Role) RenderWith(d TemplateData) string {
 	t := template.Must(template.New(r.Name).Parse(r.template))
 	var b strings.Builder
-	if err := t.Execute(&b, struct{ Home string }{home}); err != nil {
+	if err := t.Execute(&b, d); err != nil {
 		panic(err) // the templates are constants; a failure is a bug caught by the tests
 	}
 	return b.String()

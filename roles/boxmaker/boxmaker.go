@@ -1,6 +1,6 @@
 // Package boxmaker holds the commands of the binary itself, as opposed to
-// its roles: version, links, init and gate (and, as they are built, up,
-// demo and tools-image).
+// its roles: version, links, init, gate, tools-image and the hidden
+// tool-exec (and, as they are built, up and demo).
 package boxmaker
 
 import (
@@ -90,6 +90,8 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				return gate(c.String("root"), checks)
 			},
 		},
+		toolsImageCommand(),
+		toolExecCommand(),
 	}
 }
 
@@ -134,6 +136,12 @@ func initHome(dir string, force bool) error {
 	if err := h.Create(); err != nil {
 		return err
 	}
+	// The tools image's ID follows from this binary and busybox alone
+	// (docs/decisions.md), so init can pin it before it is loaded.
+	toolsImage, err := toolsImageID()
+	if err != nil {
+		fmt.Printf("init: [runner] image left empty: %v\n", err)
+	}
 	for _, r := range conf.Roles {
 		p := h.Path("etc", r.Name+".toml")
 		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
@@ -148,7 +156,7 @@ func initHome(dir string, force bool) error {
 		if err != nil {
 			return err
 		}
-		_, werr := f.WriteString(r.Render(abs))
+		_, werr := f.WriteString(r.RenderWith(conf.TemplateData{Home: abs, ToolsImage: toolsImage}))
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
@@ -156,6 +164,9 @@ func initHome(dir string, force bool) error {
 			return werr
 		}
 		fmt.Printf("init: wrote %s\n", p)
+	}
+	if toolsImage != "" {
+		fmt.Printf("init: [runner] image is %s; boxmaker tools-image loads it\n", toolsImage)
 	}
 	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Path("etc", "grants"))
 	return nil

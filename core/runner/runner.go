@@ -1,0 +1,418 @@
+// Package runner runs brokerd's file tools (read_file, write_file,
+// list_dir) and run in a locked-down Podman container from the tools
+// image, mounting only the host paths the policy decided, each at its own
+// path, so that what the container names is what the host has.
+//
+// The container has no network, a read-only root, no capabilities,
+// no-new-privileges, ulimits, cgroup limits on pids and memory, a time
+// limit, and a label boxmaker=<instance>; it is removed after the call,
+// and CleanLeftovers removes what a killed brokerd left behind.
+//
+// Inside it, the tool executor (the boxmaker binary itself, run as
+// `/bin/boxmaker tool-exec REQUEST`, REQUEST being a JSON Request) does the
+// work with Execute and prints one JSON Result on stdout; write_file's
+// content comes on stdin.
+//
+// The tools image is built offline by ToolsImage.WriteArchive as an
+// oci-archive: a tar holding oci-layout, index.json and
+// blobs/sha256/<digest> for one uncompressed layer (/bin/boxmaker,
+// /bin/busybox and its applet links in /bin), the config and the
+// manifest. Every file and the config carry the time 0, so the same two
+// programs give the same bytes and the same image ID.
+package runner
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"boxmaker/core/conf"
+	"boxmaker/runbook"
+)
+
+// Config is how the runner starts containers.
+type Config struct {
+	Podman   string // the program
+	Runtime  string // the OCI runtime (runc on Debian 12); empty: Podman's default
+	Image    string // the tools image's ID, sha256:<64 hex>
+	Instance string // the value of the label boxmaker: whose leftovers CleanLeftovers removes
+
+	UlimitNofile int
+	UlimitNproc  int
+	PidsLimit    int
+	MemoryMB     int
+	TmpMB        int
+	Timeout      time.Duration // one call; run's command gets this, the container a little more
+	OutputLimit  int           // bytes of a file, of stdout, of stderr
+}
+
+// ConfigFrom turns brokerd's [runner] section into a Config. instance
+// tells this brokerd's containers from another home's.
+func ConfigFrom(c conf.Runner, instance string) Config {
+	return Config{
+		Podman: c.Podman, Runtime: c.Runtime, Image: c.Image, Instance: instance,
+		UlimitNofile: c.UlimitNofile, UlimitNproc: c.UlimitNproc, PidsLimit: c.PidsLimit,
+		MemoryMB: c.MemoryMB, TmpMB: c.TmpMB,
+		Timeout:     time.Duration(c.TimeoutMS) * time.Millisecond,
+		OutputLimit: c.OutputLimit,
+	}
+}
+
+// Instance is a label value for a home: the same home gives the same
+// value, two homes on one machine give two.
+func Instance(home string) string {
+	sum := sha256.Sum256([]byte(home))
+	return hex.EncodeToString(sum[:6])
+}
+
+var (
+	imageIDRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	instanceRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$`)
+)
+
+// startGrace is what Podman may take to start and remove a container on
+// top of the call's own time.
+const startGrace = 10 * time.Second
+
+// Runner runs tool calls. It is safe for concurrent use.
+type Runner struct{ cfg Config }
+
+// New checks cfg. An empty Image is allowed (brokerd starts, and each call
+// fails with runner-unavailable until one is set); a malformed one is not.
+func New(cfg Config) (*Runner, error) {
+	var bad []string
+	if cfg.Podman == "" {
+		bad = append(bad, "podman is empty")
+	}
+	if cfg.Image != "" && !imageIDRE.MatchString(cfg.Image) {
+		bad = append(bad, fmt.Sprintf("image %q is not an image ID (sha256: and 64 hex digits, as boxmaker tools-image prints it)", cfg.Image))
+	}
+	if !instanceRE.MatchString(cfg.Instance) {
+		bad = append(bad, fmt.Sprintf("instance %q is not a label value of [a-zA-Z0-9_.-]", cfg.Instance))
+	}
+	for _, l := range []struct {
+		name string
+		v    int
+	}{{"ulimit_nofile", cfg.UlimitNofile}, {"ulimit_nproc", cfg.UlimitNproc}, {"pids_limit", cfg.PidsLimit},
+		{"memory_mb", cfg.MemoryMB}, {"tmp_mb", cfg.TmpMB}, {"output_limit", cfg.OutputLimit}} {
+		if l.v <= 0 {
+			bad = append(bad, fmt.Sprintf("%s must be more than 0", l.name))
+		}
+	}
+	if cfg.Timeout <= 0 {
+		bad = append(bad, "timeout_ms must be more than 0")
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
+	}
+	return &Runner{cfg: cfg}, nil
+}
+
+// Call is one tool call as the policy decided it.
+type Call struct {
+	ID   string // the call's id; the container is named after it
+	Tool string // read_file, write_file, list_dir or run
+	// Paths are the host paths the decision resolved (clean, absolute, no
+	// symlinks left): for a file tool exactly one, the target; for run,
+	// every granted path to mount, the first being the working directory.
+	// Nothing else is mounted.
+	Paths   []string
+	Content []byte // write_file
+	Command string // run: a shell command line
+}
+
+// StartError is what Podman said when it could not start the container:
+// the cause of a runner-unavailable refusal. brokerd prints it; the model
+// sees only the refusal's text.
+type StartError struct {
+	Args []string // the command line
+	Said string   // Podman's own words, or why it could not be run
+}
+
+func (e *StartError) Error() string { return "podman said: " + e.Said }
+
+// PodmanSaid returns what Podman said when err is a runner-unavailable
+// refusal, for the operator's log.
+func PodmanSaid(err error) (string, bool) {
+	var se *StartError
+	if errors.As(err, &se) {
+		return se.Said, true
+	}
+	return "", false
+}
+
+func unavailable(args []string, said string) error {
+	return &runbook.Refusal{
+		Entry: runbook.RunnerUnavailable,
+		Text:  "the tool runner could not start the container",
+		Cause: &StartError{Args: args, Said: said},
+	}
+}
+
+// Run runs one call in a new container and returns the executor's result.
+// An error means the tool did not give a result: runner-unavailable when
+// the container could not start (nothing ran), otherwise a refused call
+// (a target the runner cannot mount) or a container that ended without
+// one (killed at its time or memory limit).
+func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
+	if err := checkCall(c); err != nil {
+		return Result{}, err
+	}
+	if r.cfg.Image == "" {
+		return Result{}, unavailable(nil, "[runner] image is empty: load the tools image with boxmaker tools-image and put the ID it prints there")
+	}
+	var created string
+	if c.Tool == "write_file" {
+		var err error
+		if created, err = prepareWriteTarget(c.Paths[0]); err != nil {
+			return Result{}, err
+		}
+	} else {
+		for _, p := range c.Paths {
+			// The decision resolved every link; a link here now was put
+			// there since, and is not followed.
+			if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return Result{}, fmt.Errorf("%s became a symbolic link after the decision; not running the call", p)
+			}
+		}
+	}
+	name := r.ContainerName(c.ID)
+	args := r.Args(c, name)
+	res, err := r.start(ctx, c, name, args)
+	if err != nil && created != "" {
+		if _, ok := runbook.EntryOf(err); ok {
+			os.Remove(created) // nothing ran: leave no empty file behind
+		}
+	}
+	return res, err
+}
+
+func checkCall(c Call) error {
+	if c.ID == "" {
+		return errors.New("the call has no id")
+	}
+	if !slices.Contains(Tools, c.Tool) {
+		return fmt.Errorf("the runner does not run the tool %q", c.Tool)
+	}
+	if c.Tool != "run" && len(c.Paths) != 1 {
+		return fmt.Errorf("%s takes one target, not %d", c.Tool, len(c.Paths))
+	}
+	if len(c.Paths) == 0 {
+		return errors.New("run needs at least one granted path")
+	}
+	for _, p := range c.Paths {
+		if err := checkMountable(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The container's own places: a target in one of these trees would hide
+// the executor or what the kernel gives the container, and one of these
+// exact paths is a mount of Podman's or the runner's own.
+var (
+	reservedTrees = []string{"/bin", "/dev", "/proc", "/sys"}
+	reservedPaths = []string{"/etc", "/etc/hosts", "/etc/hostname", "/etc/resolv.conf",
+		"/etc/passwd", "/etc/group", "/run", "/run/.containerenv", "/tmp"}
+)
+
+func checkMountable(p string) error {
+	switch {
+	case !filepath.IsAbs(p) || filepath.Clean(p) != p:
+		return fmt.Errorf("the target %q is not a clean absolute path", p)
+	case p == "/":
+		return errors.New("the runner does not mount /")
+	case strings.ContainsAny(p, ":\x00\n"):
+		// Podman's -v separates its fields with ':'.
+		return fmt.Errorf("the runner cannot mount %q: it holds ':', a NUL or a newline", p)
+	}
+	for _, d := range reservedTrees {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return fmt.Errorf("the runner cannot mount %s: %s is the container's own", p, d)
+		}
+	}
+	if slices.Contains(reservedPaths, p) {
+		return fmt.Errorf("the runner cannot mount %s: it is the container's own", p)
+	}
+	return nil
+}
+
+// prepareWriteTarget makes sure the file to write exists, so that it
+// alone can be mounted: a missing file is created empty (and its name
+// returned, to be removed if the container does not start).
+func prepareWriteTarget(p string) (string, error) {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if err == nil {
+		return p, f.Close()
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return "", fmt.Errorf("cannot create %s to write it: %w", p, err)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file (%s); write_file writes regular files only", p, fi.Mode().Type())
+	}
+	return "", nil
+}
+
+var nameRE = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
+
+// ContainerName is the container's name for a call: readable, and
+// distinct for distinct calls and homes even when the id has characters a
+// name cannot hold.
+func (r *Runner) ContainerName(callID string) string {
+	part := nameRE.ReplaceAllString(callID, "_")
+	if len(part) > 40 {
+		part = part[:40]
+	}
+	sum := sha256.Sum256([]byte(r.cfg.Instance + "\x00" + callID))
+	return "boxmaker-" + part + "-" + hex.EncodeToString(sum[:4])
+}
+
+// Args is the podman command line for a call (without the program).
+func (r *Runner) Args(c Call, name string) []string {
+	cfg := r.cfg
+	outer := cfg.Timeout + startGrace
+	a := []string{"run", "--rm", "--pull", "never",
+		"--name", name, "--label", "boxmaker=" + cfg.Instance,
+		"--network", "none", "--read-only", "--read-only-tmpfs=false",
+		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", cfg.TmpMB),
+		"--cap-drop", "all", "--security-opt", "no-new-privileges",
+		"--ulimit", fmt.Sprintf("nofile=%d:%d", cfg.UlimitNofile, cfg.UlimitNofile),
+		"--ulimit", fmt.Sprintf("nproc=%d:%d", cfg.UlimitNproc, cfg.UlimitNproc),
+		"--pids-limit", strconv.Itoa(cfg.PidsLimit),
+		"--memory", fmt.Sprintf("%dm", cfg.MemoryMB), "--memory-swap", fmt.Sprintf("%dm", cfg.MemoryMB),
+		// Tool output may be secret: it must not land in a log file.
+		"--log-driver", "none",
+		"--timeout", strconv.Itoa(int((outer + time.Second - 1) / time.Second)),
+	}
+	if cfg.Runtime != "" {
+		a = append(a, "--runtime", cfg.Runtime)
+	}
+	if c.Tool == "write_file" {
+		a = append(a, "-i")
+	}
+	mode := "ro"
+	if c.Tool == "write_file" || c.Tool == "run" {
+		mode = "rw"
+	}
+	for _, p := range c.Paths {
+		a = append(a, "-v", p+":"+p+":"+mode)
+	}
+	req := Request{Tool: c.Tool, Path: c.Paths[0], Command: c.Command, Limit: cfg.OutputLimit}
+	if c.Tool == "run" {
+		req.TimeoutMS = int(cfg.Timeout / time.Millisecond)
+	}
+	body, _ := json.Marshal(req) // a struct of strings and ints
+	return append(a, cfg.Image, ExecutorPath, "tool-exec", string(body))
+}
+
+// bounded keeps at most limit bytes and notes that it dropped some.
+type bounded struct {
+	buf     bytes.Buffer
+	limit   int
+	dropped bool
+}
+
+func (b *bounded) Write(p []byte) (int, error) {
+	if room := b.limit - b.buf.Len(); room < len(p) {
+		b.dropped = true
+		p = p[:max(room, 0)]
+	}
+	b.buf.Write(p)
+	return len(p), nil
+}
+
+func (r *Runner) start(ctx context.Context, c Call, name string, args []string) (Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout+startGrace)
+	defer cancel()
+	// JSON may spell a byte in six: room for stdout and stderr at that.
+	stdout := &bounded{limit: 12*r.cfg.OutputLimit + 1<<20}
+	stderr := &bounded{limit: 64 << 10}
+	cmd := exec.CommandContext(ctx, r.cfg.Podman, args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if c.Tool == "write_file" {
+		cmd.Stdin = bytes.NewReader(c.Content)
+	}
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil || err != nil {
+		// Killing the podman client leaves the container running.
+		r.remove(name)
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ctx.Err() == nil && (ee.ExitCode() == 125 || ee.ExitCode() == 126 || ee.ExitCode() == 127):
+		// Podman's own failures: no container ran (125), or the image has no
+		// executor to run (126, 127).
+		return Result{}, unavailable(args, said(stderr.buf.Bytes(), err))
+	case errors.As(err, &ee):
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("the tool's container did not end within %s; it was removed", r.cfg.Timeout+startGrace)
+		}
+		return Result{}, fmt.Errorf("the tool's container ended with status %d without a result (killed at a limit?): %s",
+			ee.ExitCode(), strings.TrimSpace(stderr.buf.String()))
+	default:
+		// The program could not be run at all: missing, not executable.
+		return Result{}, unavailable(args, err.Error())
+	}
+	if stdout.dropped {
+		return Result{}, errors.New("the tool executor's answer was longer than the runner reads")
+	}
+	var res Result
+	if err := json.Unmarshal(stdout.buf.Bytes(), &res); err != nil {
+		return Result{}, fmt.Errorf("the tool executor's answer is not a result: %v", err)
+	}
+	return res, nil
+}
+
+// remove removes a container, whatever its state, with a context of its
+// own: the call's may be the one that ran out.
+func (r *Runner) remove(name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), startGrace)
+	defer cancel()
+	exec.CommandContext(ctx, r.cfg.Podman, "rm", "-f", "-i", "-t", "0", name).Run()
+}
+
+// CleanLeftovers removes the containers of this instance that a killed
+// brokerd left behind, and returns their names. brokerd calls it at
+// start, before it serves.
+func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
+	args := []string{"ps", "-a", "--filter", "label=boxmaker=" + r.cfg.Instance, "--format", "{{.Names}}"}
+	out, err := exec.CommandContext(ctx, r.cfg.Podman, args...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, unavailable(args, said(ee.Stderr, err))
+		}
+		return nil, unavailable(args, err.Error())
+	}
+	names := strings.Fields(string(out))
+	if len(names) == 0 {
+		return nil, nil
+	}
+	rm := append([]string{"rm", "-f", "-i", "-t", "0"}, names...)
+	if out, err := exec.CommandContext(ctx, r.cfg.Podman, rm...).CombinedOutput(); err != nil {
+		return names, fmt.Errorf("podman rm of leftovers: %s", said(out, err))
+	}
+	return names, nil
+}

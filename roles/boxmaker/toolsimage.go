@@ -1,0 +1,140 @@
+package boxmaker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/atomicfile"
+	"boxmaker/core/runner"
+	"boxmaker/roles/rolecli"
+)
+
+// defaultBusybox is where Debian's busybox-static puts its binary.
+const defaultBusybox = "/bin/busybox"
+
+func toolsImageCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "tools-image",
+		Usage: "build the tools image offline, load it into Podman and print its ID",
+		Description: "tools-image builds an OCI image holding this binary (the tool executor; it must\n" +
+			"be the static build of scripts/build.sh) and busybox for the run tool, loads it\n" +
+			"with podman load, and prints its ID: put that in brokerd.toml's [runner] image.\n" +
+			"The same binary and busybox always give the same ID; loading again is harmless.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "also keep the oci-archive as `FILE`"},
+			&cli.StringFlag{Name: "busybox", Value: defaultBusybox, Usage: "the static busybox `FILE` (Debian: busybox-static)"},
+			&cli.StringFlag{Name: "podman", Value: "podman", Usage: "the Podman `PROGRAM`"},
+			&cli.BoolFlag{Name: "no-load", Usage: "only write the archive (needs --out)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+				return err
+			}
+			if c.Bool("no-load") && c.String("out") == "" {
+				return rolecli.Usagef("--no-load needs --out")
+			}
+			exe, err := executable()
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			id, err := buildToolsImage(ctx, runner.ToolsImage{Executor: exe, Busybox: c.String("busybox")},
+				c.String("out"), c.String("podman"), !c.Bool("no-load"))
+			if err != nil {
+				return err
+			}
+			fmt.Println(id)
+			return nil
+		},
+	}
+}
+
+// executable is this binary, links resolved: what goes into the image.
+func executable() (string, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot find this binary: %w", err)
+	}
+	return exe, nil
+}
+
+// buildToolsImage writes the archive (to out, else to a temporary file)
+// and loads it. Progress goes to stderr; stdout carries only the ID.
+func buildToolsImage(ctx context.Context, img runner.ToolsImage, out, podman string, load bool) (string, error) {
+	path := out
+	if path == "" {
+		f, err := os.CreateTemp("", "boxmaker-tools-*.tar")
+		if err != nil {
+			return "", err
+		}
+		path = f.Name()
+		f.Close()
+		defer os.Remove(path)
+	}
+	// In memory first (the image is the size of two binaries), so a
+	// failure leaves no partial archive at out.
+	var buf bytes.Buffer
+	id, err := img.WriteArchive(&buf)
+	if err == nil {
+		err = atomicfile.WriteFile(path, buf.Bytes(), 0o644)
+	}
+	if err != nil {
+		return "", fmt.Errorf("tools image: %w", err)
+	}
+	if out != "" {
+		fmt.Fprintf(os.Stderr, "tools-image: wrote %s\n", out)
+	}
+	if !load {
+		return id, nil
+	}
+	if err := runner.LoadImage(ctx, podman, path, id); err != nil {
+		return "", fmt.Errorf("tools image: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "tools-image: loaded %s as %s; put the ID in [runner] image\n", id, runner.ToolsImageName)
+	return id, nil
+}
+
+// toolsImageID is the ID tools-image would print, for init: computed from
+// this binary and busybox, without Podman.
+func toolsImageID() (string, error) {
+	exe, err := executable()
+	if err != nil {
+		return "", err
+	}
+	return runner.ToolsImage{Executor: exe, Busybox: defaultBusybox}.ID()
+}
+
+// toolExecCommand is the tool executor, run by the runner inside the
+// container: one JSON request as its argument, one JSON result on stdout.
+// It is hidden: a person has no use for it.
+func toolExecCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "tool-exec",
+		Hidden:    true,
+		Usage:     "run one tool call inside the tools container (the runner's executor)",
+		ArgsUsage: "REQUEST",
+		Action: func(c *cli.Context) error {
+			if err := rolecli.ExactArgs(c, 1, "one argument, the request as JSON"); err != nil {
+				return err
+			}
+			var req runner.Request
+			if err := json.Unmarshal([]byte(c.Args().First()), &req); err != nil {
+				return rolecli.Usagef("the request is not JSON: %v", err)
+			}
+			res := runner.Execute(context.Background(), req, os.Stdin)
+			return json.NewEncoder(os.Stdout).Encode(res)
+		},
+	}
+}
