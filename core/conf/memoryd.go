@@ -5,6 +5,16 @@ package conf
 type Memoryd struct {
 	Home    string        `toml:"home"`
 	Sockets MemorySockets `toml:"sockets"`
+	Memory  MemoryFiles   `toml:"memory"`
+}
+
+// MemoryFiles is how memoryd treats writes to identity memory. The files'
+// limits are fixed (soul.md 4,000 characters, memory.md 2,200, user.md
+// 1,375), not configured.
+type MemoryFiles struct {
+	// Review stages writes to memory.md and user.md until the owner runs
+	// bxctl memory accept or reject.
+	Review bool `toml:"review"`
 }
 
 // MemorySockets are the sockets memoryd serves.
@@ -30,4 +40,10 @@ broker = "{{.Home}}/run/broker-memory/memory.sock"
 admin = "{{.Home}}/run/memory-admin/admin.sock"
 # Users besides memoryd's own that may connect (uids). Empty: same user only.
 allow_uids = []
+
+[memory]
+# true: the agent's writes to memory.md and user.md wait for the owner
+# (bxctl memory review, accept EDIT, reject EDIT). Notes, and writes that a
+# flag rule or an untrusted session sends to notes.md, are never staged.
+review = false
 `

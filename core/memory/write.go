@@ -1,0 +1,441 @@
+package memory
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"boxmaker/runbook"
+	"boxmaker/sanitize"
+)
+
+// Action is one step of a `memory` tool call, as the model writes it.
+type Action struct {
+	// Action is add, replace, remove or note.
+	Action string `json:"action"`
+	// Target is the file add, replace and remove change: "memory"
+	// (memory.md) or "user" (user.md).
+	Target string `json:"target,omitempty"`
+	// Content is the new entry (add, replace) or the note (note).
+	Content string `json:"content,omitempty"`
+	// OldText is a short piece of the entry to replace or remove, found in
+	// that entry only.
+	OldText string `json:"old_text,omitempty"`
+}
+
+// Call is one `memory` tool call: a batch of actions done all together or
+// not at all.
+type Call struct {
+	Session string // the session that made the call, [a-z0-9-]{1,64}
+	// Class is the session's taint (public, private or secret); notes
+	// carry it in their header.
+	Class string
+	// Untrusted is brokerd's word that the session is untrusted: its
+	// writes never reach memory.md or user.md.
+	Untrusted bool
+	Actions   []Action
+}
+
+// Result is the answer to a call.
+type Result struct {
+	Edit    string // the edit's id; empty when Outcome is Invalid
+	Session string
+	Outcome Outcome
+	Rule    string   // the refuse or flag rule that fired
+	Files   []string // the files the edit changed (or would have)
+	Answer  string   // the tool result the model reads
+}
+
+// Event is the line memoryd logs for a refused or flagged write, as a
+// refusal carrying its runbook entry; nil for other outcomes.
+func (r Result) Event() error {
+	switch r.Outcome {
+	case Refused:
+		return runbook.Refuse(runbook.MemoryWriteRefused,
+			"a memory write from session %s was refused by the rule %s", r.Session, r.Rule)
+	case Flagged:
+		return runbook.Refuse(runbook.MemoryWriteFlagged,
+			"a memory write from session %s matches the rule %s; it was saved in notes.md as an untrusted note (edit %s)", r.Session, r.Rule, r.Edit)
+	}
+	return nil
+}
+
+var (
+	sessionRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
+	classes   = map[string]bool{"public": true, "private": true, "secret": true}
+)
+
+// MaxActions is the most actions one call may hold.
+const MaxActions = 32
+
+// Write does one `memory` call. Its error is for the caller (a bad session
+// id or class, a disk failure); what the model did wrong is an answer with
+// Outcome Invalid.
+func (s *Store) Write(c Call) (Result, error) {
+	if !sessionRE.MatchString(c.Session) {
+		return Result{}, fmt.Errorf("memory write: session id %q is not [a-z0-9-]{1,64}", c.Session)
+	}
+	if !classes[c.Class] {
+		return Result{}, fmt.Errorf("memory write: class %q is not public, private or secret", c.Class)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lock == nil {
+		return Result{}, fmt.Errorf("memory write: the store is closed")
+	}
+
+	invalid := func(format string, args ...any) (Result, error) {
+		return Result{Session: c.Session, Outcome: Invalid, Answer: fmt.Sprintf(format, args...)}, nil
+	}
+	if len(c.Actions) == 0 {
+		return invalid("nothing to do: give at least one action (add, replace, remove or note)")
+	}
+	if len(c.Actions) > MaxActions {
+		return invalid("too many actions in one call (%d): at most %d", len(c.Actions), MaxActions)
+	}
+	acts := make([]Action, len(c.Actions))
+	var files []string
+	identity := false
+	for i, a := range c.Actions {
+		a, msg := cleanAction(a)
+		if msg != "" {
+			if len(c.Actions) > 1 {
+				msg = fmt.Sprintf("action %d: %s", i+1, msg)
+			}
+			return invalid("%s; nothing was changed", msg)
+		}
+		acts[i] = a
+		f := actionFile(a)
+		if a.Action != "note" {
+			identity = true
+		}
+		if !contains(files, f) {
+			files = append(files, f)
+		}
+	}
+
+	// Refuse rules first: a refused text is never stored anywhere.
+	for _, a := range acts {
+		if a.Content == "" {
+			continue
+		}
+		if f := sanitize.Refusals(a.Content); len(f) > 0 {
+			return s.journalOnly(c, files, Refused, f[0].Rule,
+				"memory refused this entry: it contains "+f[0].Reason)
+		}
+	}
+	for i := range acts {
+		acts[i].Content = sanitize.Neutralise(acts[i].Content)
+		acts[i].OldText = sanitize.Neutralise(acts[i].OldText)
+	}
+
+	// Flagged or from an untrusted session: every text becomes an
+	// untrusted note, and memory.md and user.md are not touched.
+	rule := ""
+	for _, a := range acts {
+		if f := sanitize.Flags(a.Content); a.Content != "" && len(f) > 0 {
+			rule = f[0].Rule
+			break
+		}
+	}
+	if rule != "" || c.Untrusted {
+		return s.demote(c, acts, files, identity, rule)
+	}
+
+	changes, msg, err := s.plan(acts)
+	if err != nil {
+		return Result{}, err
+	}
+	if msg != "" {
+		return invalid("%s", msg)
+	}
+	if identity && s.review {
+		return s.stage(c, acts, files)
+	}
+	return s.apply1(c, acts, changes, files, identity)
+}
+
+// cleanAction checks one action's shape and trims its texts. A message
+// says what is wrong.
+func cleanAction(a Action) (Action, string) {
+	a.Content = strings.TrimSpace(a.Content)
+	a.OldText = strings.TrimSpace(a.OldText)
+	needTarget := func() string {
+		if a.Target != "memory" && a.Target != "user" {
+			return fmt.Sprintf("%s needs a target: memory (memory.md) or user (user.md)", a.Action)
+		}
+		return ""
+	}
+	switch a.Action {
+	case "add", "replace", "remove":
+		if m := needTarget(); m != "" {
+			return a, m
+		}
+	case "note":
+		a.Target = ""
+		a.OldText = ""
+	default:
+		return a, fmt.Sprintf("unknown action %q: use add, replace, remove or note", a.Action)
+	}
+	if a.Action != "remove" && a.Content == "" {
+		return a, a.Action + " needs content"
+	}
+	if (a.Action == "replace" || a.Action == "remove") && a.OldText == "" {
+		return a, a.Action + " needs old_text: a short piece of the entry's text"
+	}
+	if a.Action == "remove" {
+		a.Content = ""
+	}
+	if a.Action != "note" {
+		for _, line := range strings.Split(a.Content, "\n") {
+			if isSeparator(line) {
+				return a, "an entry cannot hold a line with only § (it separates entries): write two entries"
+			}
+		}
+	}
+	return a, ""
+}
+
+func actionFile(a Action) string {
+	switch {
+	case a.Action == "note":
+		return NotesFile
+	case a.Target == "user":
+		return UserFile
+	}
+	return MemoryFile
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// plan applies the identity actions to the entries read from disk and
+// returns the new text of each changed file, or a message for the model.
+func (s *Store) plan(acts []Action) (map[string]string, string, error) {
+	entries := map[string][]string{}
+	before := map[string]string{}
+	for _, a := range acts {
+		if a.Action == "note" {
+			continue
+		}
+		f := actionFile(a)
+		if _, ok := entries[f]; ok {
+			continue
+		}
+		text, err := s.readIdentity(f)
+		if err != nil {
+			return nil, "", err
+		}
+		before[f] = text
+		entries[f] = ParseEntries(text)
+	}
+	for i, a := range acts {
+		if a.Action == "note" {
+			continue
+		}
+		f := actionFile(a)
+		es := entries[f]
+		prefix := ""
+		if len(acts) > 1 {
+			prefix = fmt.Sprintf("action %d: ", i+1)
+		}
+		switch a.Action {
+		case "add":
+			if contains(es, a.Content) {
+				return nil, prefix + f + " already holds this entry; nothing was changed", nil
+			}
+			es = append(append([]string(nil), es...), a.Content)
+		case "replace", "remove":
+			var at []int
+			for j, e := range es {
+				if strings.Contains(e, a.OldText) {
+					at = append(at, j)
+				}
+			}
+			switch {
+			case len(at) == 0:
+				return nil, fmt.Sprintf("%sno entry of %s holds %q; nothing was changed", prefix, f, a.OldText), nil
+			case len(at) > 1:
+				var shown []string
+				for _, j := range at {
+					shown = append(shown, es[j])
+				}
+				return nil, fmt.Sprintf("%s%q is in %d entries of %s; give a piece found in one only. Nothing was changed. The entries:\n%s",
+					prefix, a.OldText, len(at), f, strings.TrimSuffix(FormatEntries(shown), "\n")), nil
+			}
+			j := at[0]
+			es = append([]string(nil), es...)
+			if a.Action == "replace" {
+				es[j] = a.Content
+			} else {
+				es = append(es[:j], es[j+1:]...)
+			}
+		}
+		entries[f] = es
+	}
+	changes := map[string]string{}
+	for _, f := range []string{MemoryFile, UserFile} {
+		es, ok := entries[f]
+		if !ok {
+			continue
+		}
+		text := FormatEntries(es)
+		if n, lim := Chars(text), Limit(f); n > lim {
+			cur := ParseEntries(before[f])
+			return nil, fmt.Sprintf("%s would hold %s characters, over its limit of %s, so nothing was changed. "+
+				"It holds %s of %s characters now; make room by replacing entries with shorter ones or removing some, in the same call if you like. Its entries:\n%s",
+				f, count(n), count(lim), count(Chars(FormatEntries(cur))), count(lim), strings.TrimSuffix(FormatEntries(cur), "\n")), nil
+		}
+		changes[f] = text
+	}
+	return changes, "", nil
+}
+
+// count writes n with thousands separated by commas, as the limits are
+// written in the docs.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// journalOnly records an edit that changed no file (refused).
+func (s *Store) journalOnly(c Call, files []string, o Outcome, rule, answer string) (Result, error) {
+	r := Result{Edit: s.newID(), Session: c.Session, Outcome: o, Rule: rule, Files: files, Answer: answer}
+	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
+	if err != nil {
+		return Result{}, err
+	}
+	if err := s.commit(redoRecord{Append: []appendOp{j}}); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+func (s *Store) logEntry(r Result) LogEntry {
+	return LogEntry{Edit: r.Edit, Time: s.now().UTC(), Session: r.Session, Outcome: r.Outcome, Rule: r.Rule, Files: r.Files}
+}
+
+// demote saves every text of the call as an untrusted note.
+func (s *Store) demote(c Call, acts []Action, files []string, identity bool, rule string) (Result, error) {
+	var notes strings.Builder
+	for _, a := range acts {
+		if a.Content != "" {
+			notes.WriteString(FormatNote(s.now(), c.Session, c.Class, true, a.Content))
+		}
+	}
+	var idFiles []string
+	for _, f := range files {
+		if f != NotesFile {
+			idFiles = append(idFiles, f)
+		}
+	}
+	why := "this session is untrusted"
+	o := Untrusted
+	if rule != "" {
+		why = "it matches the rule " + rule
+		o = Flagged
+	}
+	var answer string
+	switch {
+	case notes.Len() == 0:
+		answer = fmt.Sprintf("%s not changed: %s, so it cannot change %s", strings.Join(idFiles, " and "), why, strings.Join(idFiles, " or "))
+	case identity:
+		answer = fmt.Sprintf("not added to %s: %s, so it was saved in notes.md as an untrusted note", strings.Join(idFiles, " and "), why)
+	default:
+		answer = "saved in notes.md, marked untrusted: " + why
+	}
+	r := Result{Edit: s.newID(), Session: c.Session, Outcome: o, Rule: rule, Answer: answer}
+	var rec redoRecord
+	if notes.Len() > 0 {
+		r.Files = []string{NotesFile}
+		n, err := s.appendAt(NotesFile, notes.String())
+		if err != nil {
+			return Result{}, err
+		}
+		rec.Append = append(rec.Append, n)
+	}
+	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
+	if err != nil {
+		return Result{}, err
+	}
+	rec.Append = append(rec.Append, j)
+	if err := s.commit(rec); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// apply1 writes a checked call: the identity files replaced, the notes
+// appended, the journal line, in one redo record.
+func (s *Store) apply1(c Call, acts []Action, changes map[string]string, files []string, identity bool) (Result, error) {
+	r := Result{Edit: s.newID(), Session: c.Session, Outcome: Noted, Files: files}
+	if identity {
+		r.Outcome = Updated
+	}
+	rec, err := s.record(c.Session, c.Class, acts, changes)
+	if err != nil {
+		return Result{}, err
+	}
+	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
+	if err != nil {
+		return Result{}, err
+	}
+	rec.Append = append(rec.Append, j)
+	if err := s.commit(rec); err != nil {
+		return Result{}, err
+	}
+	r.Answer = successAnswer(files)
+	return r, nil
+}
+
+func (s *Store) record(session, class string, acts []Action, changes map[string]string) (redoRecord, error) {
+	var rec redoRecord
+	for _, f := range []string{MemoryFile, UserFile} {
+		if text, ok := changes[f]; ok {
+			rec.Replace = append(rec.Replace, replaceOp{File: f, Data: text})
+		}
+	}
+	var notes strings.Builder
+	for _, a := range acts {
+		if a.Action == "note" {
+			notes.WriteString(FormatNote(s.now(), session, class, false, a.Content))
+		}
+	}
+	if notes.Len() > 0 {
+		n, err := s.appendAt(NotesFile, notes.String())
+		if err != nil {
+			return rec, err
+		}
+		rec.Append = append(rec.Append, n)
+	}
+	return rec, nil
+}
+
+func successAnswer(files []string) string {
+	var id []string
+	notes := false
+	for _, f := range files {
+		if f == NotesFile {
+			notes = true
+		} else {
+			id = append(id, f)
+		}
+	}
+	var parts []string
+	if len(id) > 0 {
+		parts = append(parts, strings.Join(id, " and ")+" updated")
+	}
+	if notes {
+		parts = append(parts, "saved in notes.md")
+	}
+	return strings.Join(parts, "; ")
+}
