@@ -1,0 +1,104 @@
+package sanitize
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Normalise is the text the flag rules read (docs/specs/sanitizer.md 6.3):
+// NFKC (full-width and other compatibility forms become plain letters),
+// lower case (Unicode simple case mapping), invisible and control
+// characters removed, and each run of white space folded to one character:
+// a line feed if the run holds one, else a space. Lines survive so that a
+// rule can ask for the start of a line.
+func Normalise(text string) string {
+	out, _ := normalise(text, false)
+	return out
+}
+
+// normalise returns the normalised text and, when withMap is set, for each
+// byte of it the offset in text of the character it came from.
+func normalise(text string, withMap bool) (string, []int) {
+	var b strings.Builder
+	b.Grow(len(text))
+	var offsets []int
+	if withMap {
+		offsets = make([]int, 0, len(text))
+	}
+	space := byte(0) // the pending white space run: 0, ' ' or '\n'
+	spaceAt := 0
+	emit := func(r rune, at int) {
+		if unicode.IsSpace(r) {
+			if space == 0 {
+				spaceAt = at
+				space = ' '
+			}
+			if r == '\n' {
+				space = '\n'
+			}
+			return
+		}
+		if isInvisible(r) || unicode.IsControl(r) {
+			return
+		}
+		if space != 0 {
+			b.WriteByte(space)
+			if withMap {
+				offsets = append(offsets, spaceAt)
+			}
+			space = 0
+		}
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+			if withMap {
+				offsets = append(offsets, at)
+			}
+			return
+		}
+		r = unicode.ToLower(r)
+		n, _ := b.WriteRune(r)
+		if withMap {
+			for range n {
+				offsets = append(offsets, at)
+			}
+		}
+	}
+	if isASCII(text) {
+		// NFKC leaves ASCII as it is.
+		for i := 0; i < len(text); i++ {
+			emit(rune(text[i]), i)
+		}
+	} else {
+		var it norm.Iter
+		it.InitString(norm.NFKC, text)
+		for !it.Done() {
+			at := it.Pos()
+			seg := it.Next()
+			for _, r := range string(seg) {
+				emit(r, at)
+			}
+		}
+	}
+	if space != 0 {
+		b.WriteByte(space)
+		if withMap {
+			offsets = append(offsets, spaceAt)
+		}
+	}
+	return b.String(), offsets
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

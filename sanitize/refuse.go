@@ -1,0 +1,466 @@
+package sanitize
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The refuse rules (docs/specs/sanitizer.md, 6.1). Each has a name, the
+// reason the model is told, and a check. The character rules look at each
+// code point with its neighbours, because ordinary writing uses several
+// invisible characters in exactly one place; the secret rules are the
+// shapes of gitleaks' rules (github.com/gitleaks/gitleaks, MIT), found by a
+// keyword first so the regular expression runs only on a short window.
+
+// Refuse rule names.
+const (
+	RuleInvalidUTF8 = "invalid-utf8"
+	RuleControl     = "control"
+	RuleInvisible   = "invisible"
+	RuleBidi        = "bidi"
+	RulePrivateUse  = "private-use"
+	RuleNonchar     = "noncharacter"
+	RuleTag         = "tag"
+
+	RuleSecretGitHub     = "secret-github"
+	RuleSecretGitLab     = "secret-gitlab"
+	RuleSecretOpenAI     = "secret-openai"
+	RuleSecretAnthropic  = "secret-anthropic"
+	RuleSecretSlack      = "secret-slack"
+	RuleSecretAWS        = "secret-aws"
+	RuleSecretPrivateKey = "secret-private-key"
+)
+
+var refuseReasons = map[string]string{
+	RuleInvalidUTF8:      "bytes that are not valid UTF-8",
+	RuleControl:          "a control character",
+	RuleInvisible:        "an invisible character",
+	RuleBidi:             "a direction-changing character",
+	RulePrivateUse:       "a private-use character",
+	RuleNonchar:          "a Unicode noncharacter",
+	RuleTag:              "one of the model's chat-template tags",
+	RuleSecretGitHub:     "what looks like a GitHub token",
+	RuleSecretGitLab:     "what looks like a GitLab token",
+	RuleSecretOpenAI:     "what looks like an OpenAI API key",
+	RuleSecretAnthropic:  "what looks like an Anthropic API key",
+	RuleSecretSlack:      "what looks like a Slack token",
+	RuleSecretAWS:        "what looks like an AWS access key id",
+	RuleSecretPrivateKey: "what looks like a private key",
+}
+
+// Refusals applies the refuse rules (docs/specs/sanitizer.md 6.1) to text
+// and returns each rule that fires, once, at its first offset, ordered by
+// offset. It returns nil when none fires.
+func Refusals(text string) []Finding {
+	var f findings
+	cleaned := f.characters(text)
+	f.secrets(text, nil)
+	if cleaned != "" {
+		// Invisible characters that ordinary writing may hold were allowed
+		// above; a secret split by one of them is still the secret.
+		f.secrets(cleaned, originalOffsets(text))
+	}
+	f.tags(text)
+	return f.sorted()
+}
+
+// findings collects the first offset of each rule.
+type findings struct{ first map[string]int }
+
+func (f *findings) add(rule string, offset int) {
+	if f.first == nil {
+		f.first = map[string]int{}
+	}
+	if o, ok := f.first[rule]; !ok || offset < o {
+		f.first[rule] = offset
+	}
+}
+
+func (f *findings) has(rule string) bool { _, ok := f.first[rule]; return ok }
+
+func (f *findings) sorted() []Finding {
+	if len(f.first) == 0 {
+		return nil
+	}
+	out := make([]Finding, 0, len(f.first))
+	for rule, off := range f.first {
+		out = append(out, Finding{Rule: rule, Reason: reason(rule), Offset: off})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Offset != out[j].Offset {
+			return out[i].Offset < out[j].Offset
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	return out
+}
+
+func reason(rule string) string {
+	if r, ok := refuseReasons[rule]; ok {
+		return r
+	}
+	return flagReasons[rule]
+}
+
+// characters applies the character rules. When the text holds an invisible
+// character that is allowed where it stands, it returns the text without
+// those characters (for the secret rules); otherwise "".
+func (f *findings) characters(text string) (cleaned string) {
+	allowedInvisible := false
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				// A carriage return before a line feed is a Windows line
+				// ending, not a way to overwrite a line on a terminal.
+				if !(c == '\r' && i+1 < len(text) && text[i+1] == '\n') {
+					f.add(RuleControl, i)
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			f.add(RuleInvalidUTF8, i)
+			i++
+			continue
+		}
+		switch rule := classify(text, i, r, size); rule {
+		case "":
+		case allowed:
+			allowedInvisible = true
+		default:
+			f.add(rule, i)
+		}
+		i += size
+	}
+	if !allowedInvisible {
+		return ""
+	}
+	return removeInvisible(text)
+}
+
+// allowed is classify's answer for an invisible character in a place where
+// ordinary writing puts it.
+const allowed = "allowed"
+
+// classify names the rule the rune r at text[i:i+size] breaks, or "" when
+// it is an ordinary visible character, or allowed.
+func classify(text string, i int, r rune, size int) string {
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return RuleControl
+	case r == 0x2028 || r == 0x2029:
+		// Line and paragraph separators end a line in JavaScript and some
+		// editors but not in others: a line that reads differently in two
+		// places.
+		return RuleControl
+	case isBidiControl(r):
+		return RuleBidi
+	case isNoncharacter(r):
+		return RuleNonchar
+	case isPrivateUse(r):
+		return RulePrivateUse
+	}
+	if !isInvisible(r) {
+		return ""
+	}
+	prev, _ := utf8.DecodeLastRuneInString(text[:i])
+	next, _ := utf8.DecodeRuneInString(text[i+size:])
+	if i == 0 {
+		prev = -1
+	}
+	if i+size == len(text) {
+		next = -1
+	}
+	if invisibleAllowed(text, i, r, prev, next) {
+		return allowed
+	}
+	return RuleInvisible
+}
+
+// invisibleAllowed holds the decisions of docs/specs/sanitizer.md 6.1 for
+// the invisible characters ordinary text uses.
+func invisibleAllowed(text string, i int, r, prev, next rune) bool {
+	switch {
+	case r == 0xfeff:
+		// A byte-order mark at the very start is what some editors write;
+		// anywhere else it is a zero-width no-break space.
+		return i == 0
+	case r == 0x200d:
+		// Zero-width joiner: inside an emoji sequence (family, profession,
+		// rainbow flag), or after a virama to ask for a half form (Hindi
+		// and other Indic scripts).
+		return (isEmojiBase(prev) || prev == 0xfe0f || isSkinTone(prev)) && isEmojiBase(next) ||
+			isVirama(prev) && isLetterOrMark(next)
+	case r == 0x200c:
+		// Zero-width non-joiner: between letters of a joining script
+		// (Persian writes می‌خواهم with one), or after a virama.
+		return (isJoiningScript(prev) || isVirama(prev)) && isLetterOrMark(next)
+	case r == 0x200e || r == 0x200f || r == 0x061c:
+		// Left-to-right, right-to-left and Arabic letter marks: next to
+		// right-to-left letters, where they settle the order of digits and
+		// punctuation. They cannot reorder text the way embeddings and
+		// overrides can.
+		return isRTL(prev) || isRTL(next)
+	case r == 0x00ad:
+		// Soft hyphen: a hyphenation point inside a word.
+		return unicode.IsLetter(prev) && unicode.IsLetter(next)
+	case r == 0xfe0e || r == 0xfe0f:
+		// Text and emoji presentation selectors, once, after a character
+		// that has both presentations (symbols, digits for keycaps).
+		return isEmojiBase(prev) || unicode.Is(unicode.So, prev) || unicode.Is(unicode.Sm, prev) ||
+			prev == '#' || prev == '*' || (prev >= '0' && prev <= '9') || prev == 0xa9 || prev == 0xae
+	case r >= 0xfe00 && r <= 0xfe0d, r >= 0xe0100 && r <= 0xe01ef:
+		// Standardised and ideographic variation selectors, once, after
+		// an ideograph or a mathematical symbol. Runs of selectors can
+		// carry hidden bytes, so a selector after a selector is refused.
+		return unicode.Is(unicode.Han, prev) || unicode.Is(unicode.Sm, prev) || unicode.Is(unicode.Mongolian, prev)
+	case r >= 0xe0020 && r <= 0xe007f:
+		return inFlagTagSequence(text, i)
+	case r >= 0x0600 && r <= 0x0605, r == 0x06dd, r == 0x070f, r == 0x0890, r == 0x0891, r == 0x08e2, r == 0x110bd, r == 0x110cd:
+		// Prepended concatenation marks (Arabic number signs and the
+		// like) are drawn: they are not hidden.
+		return true
+	}
+	return false
+}
+
+// inFlagTagSequence reports whether the tag character at text[i:] belongs
+// to a subdivision flag: U+1F3F4, one to six tag letters or digits, and
+// the cancel tag U+E007F. Tag characters anywhere else spell hidden ASCII.
+func inFlagTagSequence(text string, i int) bool {
+	start := i
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(text[:start])
+		if r < 0xe0020 || r > 0xe007f {
+			break
+		}
+		start -= size
+	}
+	base, _ := utf8.DecodeLastRuneInString(text[:start])
+	if start == 0 || base != 0x1f3f4 {
+		return false
+	}
+	n := 0
+	for j := start; j < len(text); {
+		r, size := utf8.DecodeRuneInString(text[j:])
+		switch {
+		case r == 0xe007f:
+			return n >= 1 && n <= 6 && j >= i
+		case r >= 0xe0030 && r <= 0xe0039, r >= 0xe0061 && r <= 0xe007a:
+			n++
+		default:
+			return false
+		}
+		j += size
+	}
+	return false
+}
+
+func isBidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+func isNoncharacter(r rune) bool {
+	return r >= 0xfdd0 && r <= 0xfdef || r&0xfffe == 0xfffe
+}
+
+func isPrivateUse(r rune) bool {
+	return r >= 0xe000 && r <= 0xf8ff || r >= 0xf0000 && r <= 0xffffd || r >= 0x100000 && r <= 0x10fffd
+}
+
+// isInvisible is the set of characters that draw nothing (or nothing of
+// their own): format characters, variation selectors, the combining
+// grapheme joiner, Hangul fillers and Mongolian variation selectors.
+func isInvisible(r rune) bool {
+	if r < 0xad {
+		return false
+	}
+	switch {
+	case unicode.Is(unicode.Cf, r):
+		return true
+	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	case r == 0x034f, r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r >= 0x180b && r <= 0x180f:
+		return true
+	}
+	return false
+}
+
+// isEmojiBase approximates Extended_Pictographic, which the unicode package
+// does not carry: the pictograph and symbol blocks emoji come from.
+func isEmojiBase(r rune) bool {
+	return r >= 0x1f000 && r <= 0x1faff || r >= 0x2600 && r <= 0x27bf ||
+		r >= 0x2300 && r <= 0x23ff || r >= 0x2b00 && r <= 0x2bff ||
+		r >= 0x2190 && r <= 0x21ff || r == 0x203c || r == 0x2049 || r == 0x2122 || r == 0x2139 ||
+		r == 0x3030 || r == 0x303d || r == 0x3297 || r == 0x3299
+}
+
+func isSkinTone(r rune) bool { return r >= 0x1f3fb && r <= 0x1f3ff }
+
+// isVirama reports a combining mark of class 9, the virama of Indic
+// scripts, after which a joiner or non-joiner chooses a conjunct's form.
+func isVirama(r rune) bool {
+	if r < 0x900 {
+		return false
+	}
+	var buf [utf8.UTFMax]byte
+	n := utf8.EncodeRune(buf[:], r)
+	return norm.NFC.Properties(buf[:n]).CCC() == 9
+}
+
+func isLetterOrMark(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) }
+
+// isJoiningScript: scripts whose letters join, where a non-joiner between
+// two letters is ordinary spelling.
+func isJoiningScript(r rune) bool {
+	return (unicode.IsLetter(r) || unicode.IsMark(r)) &&
+		(unicode.Is(unicode.Arabic, r) || unicode.Is(unicode.Syriac, r) || unicode.Is(unicode.Nko, r) ||
+			unicode.Is(unicode.Mongolian, r) || unicode.Is(unicode.Mandaic, r))
+}
+
+func isRTL(r rune) bool {
+	return unicode.Is(unicode.Arabic, r) || unicode.Is(unicode.Hebrew, r) || unicode.Is(unicode.Syriac, r) ||
+		unicode.Is(unicode.Thaana, r) || unicode.Is(unicode.Nko, r)
+}
+
+// removeInvisible drops every invisible character.
+func removeInvisible(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, r := range text {
+		if !isInvisible(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// originalOffsets maps a byte offset of removeInvisible(text) back to text.
+func originalOffsets(text string) func(int) int {
+	return func(off int) int {
+		out := 0
+		for i, r := range text {
+			if out >= off {
+				return i
+			}
+			if !isInvisible(r) {
+				out += utf8.RuneLen(r)
+			}
+		}
+		return len(text)
+	}
+}
+
+// secretRule is one secret shape: the keywords one of which every match
+// holds, and the expression, run on a window around each keyword.
+type secretRule struct {
+	rule     string
+	keywords []string
+	re       *regexp.Regexp
+	// skip is gitleaks' allowlist for the rule: a match it accepts is not
+	// a secret (AWS's documented example keys end in EXAMPLE).
+	skip func(match string) bool
+}
+
+// The shapes, from gitleaks' config/gitleaks.toml (rules github-pat,
+// github-oauth, github-app-token, github-refresh-token,
+// github-fine-grained-pat, gitlab-pat, openai-api-key, anthropic-api-key,
+// anthropic-admin-api-key, slack-*-token, aws-access-token, private-key).
+// The private-key rule differs: gitleaks wants the END line; a key cut off
+// before its end is still a leak, so 40 base64 characters after the BEGIN
+// line are enough.
+var secretRules = []secretRule{
+	{rule: RuleSecretGitHub, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
+		re: regexp.MustCompile(`gh[pousr]_[0-9a-zA-Z]{36}`)},
+	{rule: RuleSecretGitHub, keywords: []string{"github_pat_"},
+		re: regexp.MustCompile(`github_pat_\w{82}`)},
+	{rule: RuleSecretGitLab, keywords: []string{"glpat-"},
+		re: regexp.MustCompile(`glpat-[\w-]{20}`)},
+	{rule: RuleSecretOpenAI, keywords: []string{"T3BlbkFJ"},
+		re: regexp.MustCompile(`\bsk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}`)},
+	{rule: RuleSecretAnthropic, keywords: []string{"sk-ant-"},
+		re: regexp.MustCompile(`\bsk-ant-(?:api03|admin01)-[a-zA-Z0-9_\-]{93}AA`)},
+	{rule: RuleSecretSlack, keywords: []string{"xox"},
+		re: regexp.MustCompile(`xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*|xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}|xox[os]-\d+-\d+-\d+-[a-fA-F\d]+|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|(?i:xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}|xoxe-\d-[A-Z0-9]{146})`)},
+	{rule: RuleSecretSlack, keywords: []string{"xapp-", "XAPP-"},
+		re: regexp.MustCompile(`(?i)xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`)},
+	{rule: RuleSecretAWS, keywords: []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
+		re:   regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
+		skip: func(m string) bool { return strings.HasSuffix(m, "EXAMPLE") }},
+	{rule: RuleSecretPrivateKey, keywords: []string{"PRIVATE KEY", "private key", "Private Key"},
+		re: regexp.MustCompile(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,300}?[A-Za-z0-9+/]{40}`)},
+}
+
+// The window around a keyword in which its rule's expression runs: wide
+// enough for the longest shape (a Slack config token, a private key's
+// header lines) on either side of its keyword.
+const (
+	windowBefore = 240
+	windowAfter  = 560
+)
+
+// secrets applies the secret rules to text; at maps an offset in text to
+// the offset reported (nil: the same).
+func (f *findings) secrets(text string, at func(int) int) {
+	for _, sr := range secretRules {
+		if f.has(sr.rule) && at == nil {
+			continue
+		}
+		for _, kw := range sr.keywords {
+			for from := 0; ; {
+				k := strings.Index(text[from:], kw)
+				if k < 0 {
+					break
+				}
+				k += from
+				from = k + len(kw)
+				lo, hi := max(0, k-windowBefore), min(len(text), k+len(kw)+windowAfter)
+				for _, m := range sr.re.FindAllStringIndex(text[lo:hi], -1) {
+					// A match that touches a cut of the window may only look
+					// like it starts or ends a word; one that is real is
+					// found again from its own keyword.
+					if m[0] == 0 && lo > 0 || m[1] == hi-lo && hi < len(text) {
+						continue
+					}
+					if sr.skip != nil && sr.skip(text[lo+m[0]:lo+m[1]]) {
+						continue
+					}
+					off := lo + m[0]
+					if at != nil {
+						off = at(off)
+					}
+					f.add(sr.rule, off)
+					break
+				}
+				if f.has(sr.rule) && at == nil {
+					break
+				}
+			}
+		}
+	}
+}
+
+// tags applies the tag rule: any chat-template tag, exactly as the
+// tokenizer reads it.
+func (f *findings) tags(text string) {
+	for from := 0; ; {
+		k := strings.IndexByte(text[from:], '<')
+		if k < 0 {
+			return
+		}
+		k += from
+		if _, ok := tagAt(text[k:]); ok {
+			f.add(RuleTag, k)
+			return
+		}
+		from = k + 1
+	}
+}
