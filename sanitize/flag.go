@@ -103,8 +103,8 @@ func fp(rule string, starts []string, span int, expr string) flagPattern {
 }
 
 func (p flagPattern) needing(s ...string) flagPattern { p.needs = s; return p }
-func (p flagPattern) inWords() flagPattern           { p.inWord = true; return p }
-func (p flagPattern) atLineStart() flagPattern       { p.lineStart = true; return p }
+func (p flagPattern) inWords() flagPattern            { p.inWord = true; return p }
+func (p flagPattern) atLineStart() flagPattern        { p.lineStart = true; return p }
 func (p flagPattern) checked(c func(string, int, []int) bool) flagPattern {
 	p.check = c
 	return p
