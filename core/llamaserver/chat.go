@@ -1,0 +1,427 @@
+package llamaserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ChatRequest is the part of a /v1/chat/completions body the stand-in
+// reads; other fields (sampling settings) are accepted and ignored.
+type ChatRequest struct {
+	Model              string         `json:"model,omitempty"`
+	Messages           []Message      `json:"messages"`
+	Tools              []ToolJSON     `json:"tools,omitempty"`
+	Stream             bool           `json:"stream,omitempty"`
+	MaxTokens          *int           `json:"max_tokens,omitempty"`
+	NPredict           *int           `json:"n_predict,omitempty"`
+	IDSlot             *int           `json:"id_slot,omitempty"`
+	CachePrompt        *bool          `json:"cache_prompt,omitempty"`
+	ChatTemplateKwargs map[string]any `json:"chat_template_kwargs,omitempty"`
+	ParseToolCalls     *bool          `json:"parse_tool_calls,omitempty"`
+}
+
+// thinking is chat_template_kwargs.enable_thinking, true by default as in
+// Qwen's templates.
+func (r ChatRequest) thinking() bool {
+	if v, ok := r.ChatTemplateKwargs["enable_thinking"].(bool); ok {
+		return v
+	}
+	return true
+}
+
+func (r ChatRequest) maxTokens() int {
+	for _, p := range []*int{r.MaxTokens, r.NPredict} {
+		if p != nil && *p > 0 {
+			return *p
+		}
+	}
+	return 0
+}
+
+var errNoSlot = errors.New("no such slot")
+
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	var req ChatRequest
+	body, _ := r.Context().Value(bodyKey{}).([]byte)
+	if !decodeBody(w, r, &req) || !s.checkModel(w, firstNonEmpty(r.URL.Query().Get("model"), req.Model)) {
+		return
+	}
+	if len(req.Messages) == 0 {
+		writeError(w, 400, "'messages' must be a non-empty array", "invalid_request_error")
+		return
+	}
+	st := s.snapshot()
+	thinking := req.thinking()
+	prompt, err := Render(req.Messages, req.Tools, true, thinking)
+	if err != nil {
+		writeError(w, 400, err.Error(), "invalid_request_error")
+		return
+	}
+	ids := Tokenize(prompt, true)
+	if len(ids) > s.opts.NCtx {
+		writeJSON(w, 400, map[string]any{"error": map[string]any{
+			"code": 400, "message": "the request exceeds the available context size, try increasing it",
+			"type": "exceed_context_size_error", "n_prompt_tokens": len(ids), "n_ctx": s.opts.NCtx}})
+		return
+	}
+	turn, ok := s.pickTurn(req.Messages)
+	if !ok {
+		last := string(req.Messages[len(req.Messages)-1].Content)
+		if len(last) > 80 {
+			last = last[:80] + "..."
+		}
+		writeError(w, 500, fmt.Sprintf("standin: the script has no reply left for this request (last message %q)", last), "server_error")
+		return
+	}
+	raw, err := turn.raw(thinking)
+	if err != nil {
+		writeError(w, 500, "standin: the script's turn is invalid: "+err.Error(), "server_error")
+		return
+	}
+	gen := Tokenize(raw, true)
+	finish := "stop"
+	predicted := len(gen) + 1 // the end-of-generation token counts as decoded
+	if mt := req.maxTokens(); mt > 0 && predicted > mt {
+		gen, finish, predicted = gen[:mt], "length", mt
+		raw = Detokenize(gen)
+	}
+	parseTools := st.parseToolCalls && (req.ParseToolCalls == nil || *req.ParseToolCalls) && finish != "length"
+	reply := parseReply(raw, thinking, parseTools)
+	if len(reply.ToolCalls) > 0 {
+		finish = "tool_calls"
+	}
+
+	sl, task, cacheN, err := s.acquire(r.Context(), req, ids)
+	if errors.Is(err, errNoSlot) {
+		writeError(w, 400, fmt.Sprintf("id_slot %d is not a slot of this server (it has %d)", *req.IDSlot, len(s.slots)), "invalid_request_error")
+		return
+	}
+	if err != nil {
+		return // the client left or the server is closing
+	}
+	promptN := len(ids) - cacheN
+	for i := range reply.ToolCalls {
+		reply.ToolCalls[i].ID = fmt.Sprintf("call_standin_%d_%d", task, i)
+	}
+	res := result{
+		id: fmt.Sprintf("chatcmpl-standin-%d", task), reply: reply, finish: finish,
+		usage:   map[string]any{"prompt_tokens": len(ids), "completion_tokens": predicted, "total_tokens": len(ids) + predicted},
+		timings: timings(cacheN, promptN, predicted),
+	}
+	completed := false
+	if req.Stream {
+		completed = s.stream(w, r.Context(), st, res, thinking)
+	} else if st.failAfter >= 0 {
+		writeError(w, 500, "standin: switched to fail chat completions", "server_error")
+	} else {
+		completed = true
+		writeJSON(w, 200, s.completion(res))
+	}
+
+	s.mu.Lock()
+	if completed {
+		sl.cache = append(append(make([]int, 0, len(ids)+len(gen)), ids...), gen...)
+	} else {
+		sl.cache = ids
+	}
+	sl.processing = false
+	sl.decoded = predicted
+	s.useClock++
+	sl.lastUsed = s.useClock
+	s.chats = append(s.chats, Chat{
+		Query: r.URL.Query(), Body: body, Request: req, Prompt: prompt, PromptTokens: len(ids),
+		Slot: sl.id, CacheN: cacheN, PromptN: promptN, PredictedN: predicted, Reply: turn, Stream: req.Stream,
+	})
+	s.idle.Broadcast()
+	s.mu.Unlock()
+}
+
+// pickTurn chooses the script's reply for a conversation.
+func (s *Server) pickTurn(messages []Message) (Turn, bool) {
+	last := string(messages[len(messages)-1].Content)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.when {
+		if strings.Contains(last, t.When) {
+			return t, true
+		}
+	}
+	if len(s.queue) == 0 {
+		return Turn{}, false
+	}
+	t := s.queue[0]
+	s.queue = s.queue[1:]
+	return t, true
+}
+
+// acquire waits for a slot and takes it: id_slot's, else the idle slot
+// whose cache shares the most with the prompt (at least a tenth of it),
+// else the idle slot used least recently.
+func (s *Server) acquire(ctx context.Context, req ChatRequest, ids []int) (*slot, int, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if req.IDSlot != nil && (*req.IDSlot >= len(s.slots)) {
+		return nil, 0, 0, errNoSlot
+	}
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		s.idle.Broadcast()
+		s.mu.Unlock()
+	})
+	defer stop()
+	for {
+		if ctx.Err() != nil {
+			return nil, 0, 0, ctx.Err()
+		}
+		select {
+		case <-s.closing:
+			return nil, 0, 0, errors.New("closing")
+		default:
+		}
+		if sl := s.choose(req, ids); sl != nil {
+			cacheN := 0
+			if (req.CachePrompt == nil || *req.CachePrompt) && !s.sw.cacheDisabled {
+				cacheN = commonPrefix(sl.cache, ids)
+				if cacheN == len(ids) && cacheN > 0 {
+					cacheN-- // at least one token is evaluated to produce the next
+				}
+			}
+			s.nextID++
+			sl.processing, sl.task, sl.decoded = true, s.nextID, 0
+			return sl, s.nextID, cacheN, nil
+		}
+		s.idle.Wait()
+	}
+}
+
+func (s *Server) choose(req ChatRequest, ids []int) *slot {
+	if req.IDSlot != nil && *req.IDSlot >= 0 {
+		if sl := s.slots[*req.IDSlot]; !sl.processing {
+			return sl
+		}
+		return nil
+	}
+	var best, lru *slot
+	bestN := 0
+	for _, sl := range s.slots {
+		if sl.processing {
+			continue
+		}
+		if n := commonPrefix(sl.cache, ids); n > bestN && len(ids) > 0 && float64(n)/float64(len(ids)) >= 0.1 {
+			best, bestN = sl, n
+		}
+		if lru == nil || sl.lastUsed < lru.lastUsed {
+			lru = sl
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return lru
+}
+
+type result struct {
+	id      string
+	reply   parsedReply
+	finish  string
+	usage   map[string]any
+	timings map[string]any
+}
+
+// timings are computed from the counts at a fixed pace (0.1 ms a prompt
+// token, 10 ms a predicted one); the stand-in does no real work to time.
+func timings(cacheN, promptN, predicted int) map[string]any {
+	return map[string]any{
+		"cache_n":                cacheN,
+		"prompt_n":               promptN,
+		"prompt_ms":              float64(promptN) * 0.1,
+		"prompt_per_token_ms":    0.1,
+		"prompt_per_second":      10000.0,
+		"predicted_n":            predicted,
+		"predicted_ms":           float64(predicted) * 10,
+		"predicted_per_token_ms": 10.0,
+		"predicted_per_second":   100.0,
+	}
+}
+
+func (s *Server) envelope(id, object string) map[string]any {
+	return map[string]any{
+		"created":            time.Now().Unix(),
+		"id":                 id,
+		"model":              s.opts.Model,
+		"system_fingerprint": "b0-standin",
+		"object":             object,
+	}
+}
+
+func (s *Server) completion(res result) map[string]any {
+	msg := map[string]any{"role": "assistant", "content": nil}
+	if res.reply.Content != "" {
+		msg["content"] = res.reply.Content
+	}
+	if res.reply.Reasoning != "" {
+		msg["reasoning_content"] = res.reply.Reasoning
+	}
+	if len(res.reply.ToolCalls) > 0 {
+		calls := make([]map[string]any, len(res.reply.ToolCalls))
+		for i, tc := range res.reply.ToolCalls {
+			calls[i] = map[string]any{"type": "function", "id": tc.ID,
+				"function": map[string]any{"name": tc.Function.Name, "arguments": tc.Function.Arguments}}
+		}
+		msg["tool_calls"] = calls
+	}
+	out := s.envelope(res.id, "chat.completion")
+	out["choices"] = []any{map[string]any{"finish_reason": res.finish, "index": 0, "message": msg}}
+	out["usage"] = res.usage
+	out["timings"] = res.timings
+	return out
+}
+
+// stream writes the answer as server-sent events, one delta a chunk,
+// flushing each; it reports whether the answer was completed.
+func (s *Server) stream(w http.ResponseWriter, ctx context.Context, st state, res result, thinking bool) bool {
+	deltas := []map[string]any{{"role": "assistant", "content": nil}}
+	for _, p := range pieces(res.reply.Reasoning) {
+		deltas = append(deltas, map[string]any{"reasoning_content": p})
+	}
+	for _, p := range pieces(res.reply.Content) {
+		deltas = append(deltas, map[string]any{"content": p})
+	}
+	for i, tc := range res.reply.ToolCalls {
+		deltas = append(deltas, map[string]any{"tool_calls": []any{map[string]any{
+			"index": i, "id": tc.ID, "type": "function",
+			"function": map[string]any{"name": tc.Function.Name, "arguments": ""}}}})
+		for _, p := range runeChunks(tc.Function.Arguments, 8) {
+			deltas = append(deltas, map[string]any{"tool_calls": []any{map[string]any{
+				"index": i, "function": map[string]any{"arguments": p}}}})
+		}
+	}
+	var chunks [][]byte
+	for _, d := range deltas {
+		c := s.envelope(res.id, "chat.completion.chunk")
+		c["choices"] = []any{map[string]any{"finish_reason": nil, "index": 0, "delta": d}}
+		data, _ := marshal(c)
+		chunks = append(chunks, data)
+	}
+	final := s.envelope(res.id, "chat.completion.chunk")
+	final["choices"] = []any{map[string]any{"finish_reason": res.finish, "index": 0, "delta": map[string]any{}}}
+	final["usage"] = res.usage
+	final["timings"] = res.timings
+	data, _ := marshal(final)
+	chunks = append(chunks, data)
+
+	flusher, _ := w.(http.Flusher)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(200)
+	if flusher != nil {
+		flusher.Flush()
+	}
+	send := func(data []byte) bool {
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", data); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	fail := func() {
+		data, _ := marshal(errorBody(500, "standin: switched to fail in the middle of the stream", "server_error"))
+		send(data)
+	}
+	for i, c := range chunks {
+		if st.failAfter >= 0 && i == st.failAfter {
+			fail()
+			return false
+		}
+		if i == len(chunks)-1 && !s.waitHold(ctx) {
+			return false
+		}
+		if i > 0 && st.stall == StallSlow && !sleepCtx(ctx, s.closing, st.delay) {
+			return false
+		}
+		if !send(c) {
+			return false
+		}
+	}
+	if st.failAfter >= len(chunks) {
+		fail()
+		return false
+	}
+	return send([]byte("[DONE]"))
+}
+
+func (s *Server) waitHold(ctx context.Context) bool {
+	s.mu.Lock()
+	hold := s.hold
+	s.mu.Unlock()
+	if hold == nil {
+		return true
+	}
+	select {
+	case <-hold:
+		return true
+	case <-ctx.Done():
+	case <-s.closing:
+	}
+	return false
+}
+
+func sleepCtx(ctx context.Context, closing <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+	case <-closing:
+	}
+	return false
+}
+
+// pieces splits text where a word starts after white space, the way a
+// tokenizer's pieces carry their leading space: "Hi there" is "Hi",
+// " there".
+func pieces(text string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(text); i++ {
+		if isSpace(text[i]) && !isSpace(text[i-1]) {
+			out = append(out, text[start:i])
+			start = i
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' }
+
+// runeChunks splits s into pieces of about n bytes, never inside a rune.
+func runeChunks(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		if cut == 0 {
+			cut = n
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}

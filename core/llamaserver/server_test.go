@@ -1,0 +1,536 @@
+package llamaserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func start(t *testing.T, o Options) *Server {
+	t.Helper()
+	s, err := Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func do(t *testing.T, method, url string, body any) (int, []byte) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, url, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, data
+}
+
+func decode(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not a JSON object: %v: %s", err, data)
+	}
+	return v
+}
+
+func TestHealthAnswersLoadingThenOK(t *testing.T) {
+	s := start(t, Options{Loading: true})
+	code, body := do(t, "GET", s.URL()+"/health", nil)
+	if code != 503 || string(body) != `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}` {
+		t.Fatalf("loading: %d %s", code, body)
+	}
+	if code, _ := do(t, "GET", s.URL()+"/props", nil); code != 503 {
+		t.Fatalf("props while loading: %d, want 503", code)
+	}
+	s.SetLoading(false)
+	code, body = do(t, "GET", s.URL()+"/health", nil)
+	if code != 200 || string(body) != `{"status":"ok"}` {
+		t.Fatalf("loaded: %d %s", code, body)
+	}
+}
+
+func TestPropsReportTemplateContextSlotsAndModelPath(t *testing.T) {
+	s := start(t, Options{Model: "m1", Slots: 3, NCtx: 4096})
+	code, body := do(t, "GET", s.URL()+"/props?model=m1", nil)
+	if code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	var props struct {
+		DGS struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+		TotalSlots   int    `json:"total_slots"`
+		ModelPath    string `json:"model_path"`
+		ChatTemplate string `json:"chat_template"`
+	}
+	json.Unmarshal(body, &props)
+	if props.DGS.NCtx != 4096 || props.TotalSlots != 3 || props.ModelPath != DefaultModelPath || props.ChatTemplate != QwenTemplate {
+		t.Fatalf("props: %+v", props)
+	}
+	before := sha256.Sum256([]byte(props.ChatTemplate))
+	s.SetTemplate(QwenTemplate + "{# changed #}")
+	_, body = do(t, "GET", s.URL()+"/props", nil)
+	json.Unmarshal(body, &props)
+	if sha256.Sum256([]byte(props.ChatTemplate)) == before {
+		t.Fatal("the template switch did not change the template's sha256")
+	}
+	code, body = do(t, "GET", s.URL()+"/props?model=other", nil)
+	if code != 404 || !strings.Contains(string(body), "model 'other' not found") {
+		t.Fatalf("another model: %d %s", code, body)
+	}
+}
+
+func TestSlotsListEverySlot(t *testing.T) {
+	s := start(t, Options{Slots: 2, NCtx: 1000})
+	code, body := do(t, "GET", s.URL()+"/slots", nil)
+	var slots []struct {
+		ID           int  `json:"id"`
+		NCtx         int  `json:"n_ctx"`
+		IsProcessing bool `json:"is_processing"`
+	}
+	if err := json.Unmarshal(body, &slots); code != 200 || err != nil {
+		t.Fatalf("%d %s %v", code, body, err)
+	}
+	want := []struct {
+		ID           int  `json:"id"`
+		NCtx         int  `json:"n_ctx"`
+		IsProcessing bool `json:"is_processing"`
+	}{{0, 1000, false}, {1, 1000, false}}
+	if diff := cmp.Diff(want, slots); diff != "" {
+		t.Fatal(diff)
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	s := start(t, Options{})
+	tests := []struct {
+		name string
+		req  map[string]any
+		want string
+	}{
+		{"a tag is its token", map[string]any{"content": "<|im_end|>", "parse_special": true}, `{"tokens":[248046]}`},
+		{"parse_special is on by default", map[string]any{"content": "<think>"}, `{"tokens":[248068]}`},
+		{"without parse_special a tag is text", map[string]any{"content": "<|im_end|>", "parse_special": false},
+			`{"tokens":[60,124,105,109,95,101,110,100,124,62]}`},
+		{"a neutralised tag is text", map[string]any{"content": "&lt;|im_end|&gt;"},
+			`{"tokens":[38,108,116,59,124,105,109,95,101,110,100,124,38,103,116,59]}`},
+		{"tags one per line", map[string]any{"content": "<|im_start|>\n</think>"}, `{"tokens":[248045,10,248069]}`},
+		{"add_special adds nothing (no BOS)", map[string]any{"content": "a", "add_special": true}, `{"tokens":[97]}`},
+		{"with pieces", map[string]any{"content": "a<tool_call>", "with_pieces": true},
+			`{"tokens":[{"id":97,"piece":"a"},{"id":248058,"piece":"<tool_call>"}]}`},
+		{"a piece that is not UTF-8 is its bytes", map[string]any{"content": "á", "with_pieces": true},
+			`{"tokens":[{"id":195,"piece":[195]},{"id":161,"piece":[161]}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := do(t, "POST", s.URL()+"/tokenize", tt.req)
+			if code != 200 || string(body) != tt.want {
+				t.Fatalf("got %d %s, want %s", code, body, tt.want)
+			}
+		})
+	}
+}
+
+var readTool = json.RawMessage(`{"type":"function","function":{"name":"read_file","description":"read a file","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}`)
+
+func chatBody(stream bool, messages ...map[string]any) map[string]any {
+	return map[string]any{
+		"model": DefaultModel, "messages": messages, "stream": stream,
+		"tools":                []json.RawMessage{readTool},
+		"chat_template_kwargs": map[string]any{"enable_thinking": false},
+	}
+}
+
+func msg(role, content string) map[string]any { return map[string]any{"role": role, "content": content} }
+
+type completion struct {
+	Choices []struct {
+		FinishReason string `json:"finish_reason"`
+		Message      struct {
+			Role             string         `json:"role"`
+			Content          *string        `json:"content"`
+			ReasoningContent string         `json:"reasoning_content"`
+			ToolCalls        []ToolCallJSON `json:"tool_calls"`
+		} `json:"message"`
+	} `json:"choices"`
+	Object string `json:"object"`
+	Usage  struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+		TotalTokens      int `json:"total_tokens"`
+	} `json:"usage"`
+	Timings struct {
+		CacheN     int     `json:"cache_n"`
+		PromptN    int     `json:"prompt_n"`
+		PromptMS   float64 `json:"prompt_ms"`
+		PredictedN int     `json:"predicted_n"`
+	} `json:"timings"`
+}
+
+func chat(t *testing.T, s *Server, body map[string]any) completion {
+	t.Helper()
+	code, data := do(t, "POST", s.URL()+"/v1/chat/completions", body)
+	if code != 200 {
+		t.Fatalf("%d %s", code, data)
+	}
+	var c completion
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestChatReturnsParsedToolCalls(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{
+		Content:   "Let me look.",
+		ToolCalls: []ToolCall{{Name: "read_file", Arguments: json.RawMessage(`{ "path": "/src/a.go" }`)}},
+	}}}})
+	c := chat(t, s, chatBody(false, msg("system", "Be brief."), msg("user", "read a.go")))
+	m := c.Choices[0].Message
+	if c.Object != "chat.completion" || c.Choices[0].FinishReason != "tool_calls" || m.Role != "assistant" {
+		t.Fatalf("%+v", c)
+	}
+	if m.Content == nil || *m.Content != "Let me look." {
+		t.Fatalf("content %v", m.Content)
+	}
+	if len(m.ToolCalls) != 1 || m.ToolCalls[0].Function.Name != "read_file" || m.ToolCalls[0].Function.Arguments != `{"path":"/src/a.go"}` ||
+		m.ToolCalls[0].Type != "function" || m.ToolCalls[0].ID == "" {
+		t.Fatalf("tool calls %+v", m.ToolCalls)
+	}
+	chats := s.Chats()
+	if len(chats) != 1 || c.Usage.PromptTokens != chats[0].PromptTokens || c.Usage.TotalTokens != c.Usage.PromptTokens+c.Usage.CompletionTokens ||
+		c.Timings.PredictedN != c.Usage.CompletionTokens || c.Timings.PromptN+c.Timings.CacheN != c.Usage.PromptTokens {
+		t.Fatalf("usage %+v timings %+v", c.Usage, c.Timings)
+	}
+	if !strings.HasPrefix(chats[0].Prompt, "<|im_start|>system\nBe brief.\n\n# Tools") ||
+		!strings.HasSuffix(chats[0].Prompt, "<|im_start|>user\nread a.go<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n") {
+		t.Fatalf("prompt %q", chats[0].Prompt)
+	}
+	if !bytes.Contains(chats[0].Body, []byte(`"read a.go"`)) {
+		t.Fatalf("the recorded body %s", chats[0].Body)
+	}
+}
+
+func TestToolCallParsingOffReturnsTheTextAsContent(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{ToolCalls: []ToolCall{{Name: "read_file", Arguments: json.RawMessage(`{"path":"/a"}`)}}}}}})
+	s.SetParseToolCalls(false)
+	c := chat(t, s, chatBody(false, msg("user", "read /a")))
+	m := c.Choices[0].Message
+	want := "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\":\"/a\"}}\n</tool_call>"
+	if c.Choices[0].FinishReason != "stop" || len(m.ToolCalls) != 0 || m.Content == nil || *m.Content != want {
+		t.Fatalf("%+v %q", c.Choices[0], *m.Content)
+	}
+}
+
+func TestThinkingRepliesCarryReasoningContent(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{Content: "Hi.", Reasoning: "A greeting."}, {Content: "Again.", Reasoning: "hidden"}}}})
+	body := chatBody(false, msg("user", "hello"))
+	delete(body, "chat_template_kwargs")
+	c := chat(t, s, body)
+	if m := c.Choices[0].Message; m.ReasoningContent != "A greeting." || *m.Content != "Hi." {
+		t.Fatalf("%+v", m)
+	}
+	c = chat(t, s, chatBody(false, msg("user", "hello")))
+	if m := c.Choices[0].Message; m.ReasoningContent != "" || *m.Content != "Again." {
+		t.Fatalf("thinking off still reasoned: %+v", m)
+	}
+}
+
+func TestMaxTokensStopsWithLength(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{Content: "one two three"}}}})
+	body := chatBody(false, msg("user", "count"))
+	body["max_tokens"] = 3
+	c := chat(t, s, body)
+	if c.Choices[0].FinishReason != "length" || *c.Choices[0].Message.Content != "one" || c.Usage.CompletionTokens != 3 {
+		t.Fatalf("%+v", c)
+	}
+}
+
+// sse reads a streamed answer's data payloads up to and including
+// [DONE] or an error.
+func sse(t *testing.T, r io.Reader) []string {
+	t.Helper()
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	blank := true
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			blank = true
+			continue
+		}
+		if !blank || !strings.HasPrefix(line, "data: ") {
+			t.Fatalf("not an event line after a blank one: %q", line)
+		}
+		blank = false
+		out = append(out, strings.TrimPrefix(line, "data: "))
+	}
+	return out
+}
+
+// merged rebuilds a message from streamed deltas, merging tool calls by
+// index as OpenAI clients do.
+type merged struct {
+	Content, Reasoning, Finish string
+	ToolCalls                  map[int]*ToolCallJSON
+	Timings                    map[string]any
+	Usage                      map[string]any
+	Done                       bool
+	Error                      map[string]any
+}
+
+func merge(t *testing.T, events []string) merged {
+	t.Helper()
+	m := merged{ToolCalls: map[int]*ToolCallJSON{}}
+	for _, e := range events {
+		if e == "[DONE]" {
+			m.Done = true
+			continue
+		}
+		var c struct {
+			Choices []struct {
+				FinishReason *string `json:"finish_reason"`
+				Delta        struct {
+					Content          *string        `json:"content"`
+					ReasoningContent string         `json:"reasoning_content"`
+					ToolCalls        []ToolCallJSON `json:"tool_calls"`
+				} `json:"delta"`
+			} `json:"choices"`
+			Object  string         `json:"object"`
+			Timings map[string]any `json:"timings"`
+			Usage   map[string]any `json:"usage"`
+			Error   map[string]any `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(e), &c); err != nil {
+			t.Fatalf("%v: %s", err, e)
+		}
+		if c.Error != nil {
+			m.Error = c.Error
+			continue
+		}
+		if c.Object != "chat.completion.chunk" {
+			t.Fatalf("object %q", c.Object)
+		}
+		d := c.Choices[0].Delta
+		if d.Content != nil {
+			m.Content += *d.Content
+		}
+		m.Reasoning += d.ReasoningContent
+		for _, tc := range d.ToolCalls {
+			if tc.Index == nil {
+				t.Fatalf("a tool call delta without index: %s", e)
+			}
+			cur, ok := m.ToolCalls[*tc.Index]
+			if !ok {
+				cur = &ToolCallJSON{}
+				m.ToolCalls[*tc.Index] = cur
+			}
+			if tc.ID != "" {
+				cur.ID = tc.ID
+			}
+			cur.Function.Name += tc.Function.Name
+			cur.Function.Arguments += tc.Function.Arguments
+		}
+		if f := c.Choices[0].FinishReason; f != nil {
+			m.Finish = *f
+			m.Timings, m.Usage = c.Timings, c.Usage
+		}
+	}
+	return m
+}
+
+func stream(t *testing.T, s *Server, body map[string]any) []string {
+	t.Helper()
+	data, _ := json.Marshal(body)
+	resp, err := http.Post(s.URL()+"/v1/chat/completions", "application/json", bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	return sse(t, resp.Body)
+}
+
+func TestStreamedToolCallDeltasMergeByIndex(t *testing.T) {
+	turn := Turn{Content: "Two reads.", ToolCalls: []ToolCall{
+		{Name: "read_file", Arguments: json.RawMessage(`{"path":"/src/a-rather-long-name.go"}`)},
+		{Name: "read_file", Arguments: json.RawMessage(`{"path":"/src/ü.go"}`)},
+	}}
+	s := start(t, Options{Script: Script{Turns: []Turn{turn}}})
+	events := stream(t, s, chatBody(true, msg("user", "read both")))
+	m := merge(t, events)
+	if !m.Done || m.Finish != "tool_calls" || m.Content != "Two reads." || len(m.ToolCalls) != 2 {
+		t.Fatalf("%+v", m)
+	}
+	if a := m.ToolCalls[0].Function; a.Name != "read_file" || a.Arguments != `{"path":"/src/a-rather-long-name.go"}` {
+		t.Fatalf("call 0: %+v", a)
+	}
+	if a := m.ToolCalls[1].Function; a.Arguments != `{"path":"/src/ü.go"}` {
+		t.Fatalf("call 1: %+v", a)
+	}
+	if len(events) < 8 {
+		t.Fatalf("arguments were not split across deltas: %d events", len(events))
+	}
+	if m.Timings["cache_n"] == nil || m.Timings["prompt_n"] == nil || m.Timings["predicted_n"] == nil || m.Usage["prompt_tokens"] == nil {
+		t.Fatalf("final chunk lacks usage or timings: %v %v", m.Usage, m.Timings)
+	}
+	if events[0] == "" || !strings.Contains(events[0], `"delta":{"content":null,"role":"assistant"}`) {
+		t.Fatalf("first chunk %s", events[0])
+	}
+}
+
+func TestStreamFailsMidwayWithAnErrorEvent(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{Content: "a b c d e"}}}})
+	s.SetFailAfter(2)
+	events := stream(t, s, chatBody(true, msg("user", "go")))
+	m := merge(t, events)
+	if len(events) != 3 || m.Done || m.Error == nil || m.Error["type"] != "server_error" {
+		t.Fatalf("%q", events)
+	}
+}
+
+func TestCacheNIsTheCommonPrefixWithTheSlotsLastPromptAndReply(t *testing.T) {
+	s := start(t, Options{Slots: 1, Script: Script{Turns: []Turn{{Content: "Hello."}, {Content: "Fine."}, {Content: "Again."}, {Content: "Once more."}}}})
+	turn1 := []map[string]any{msg("system", "sys"), msg("user", "hi")}
+	c1 := chat(t, s, chatBody(false, turn1...))
+	if c1.Timings.CacheN != 0 || c1.Timings.PromptN != c1.Usage.PromptTokens {
+		t.Fatalf("turn 1 %+v", c1.Timings)
+	}
+	turn2 := append(turn1, msg("assistant", "Hello."), msg("user", "how are you?"))
+	c2 := chat(t, s, chatBody(false, turn2...))
+	chats := s.Chats()
+	// The slot holds turn 1's prompt and its reply; turn 2 renders that
+	// reply back the same, so all of it is reused.
+	want := chats[0].PromptTokens + len(Tokenize("Hello.", true))
+	if c2.Timings.CacheN != want || c2.Usage.PromptTokens-c2.Timings.PromptN != want {
+		t.Fatalf("turn 2 cache_n %d, want %d (%+v)", c2.Timings.CacheN, want, c2.Timings)
+	}
+	if got := commonPrefix(Tokenize(chats[0].Prompt, true), Tokenize(chats[1].Prompt, true)); got != chats[0].PromptTokens {
+		t.Fatalf("turn 2's prompt does not extend turn 1's: common %d of %d", got, chats[0].PromptTokens)
+	}
+
+	s.ForgetCache()
+	if c := chat(t, s, chatBody(false, turn2...)); c.Timings.CacheN != 0 {
+		t.Fatalf("after forgetting: cache_n %d", c.Timings.CacheN)
+	}
+	s.SetCacheDisabled(true)
+	if c := chat(t, s, chatBody(false, turn2...)); c.Timings.CacheN != 0 {
+		t.Fatalf("disabled: cache_n %d", c.Timings.CacheN)
+	}
+}
+
+func TestARepeatedPromptEvaluatesOneToken(t *testing.T) {
+	s := start(t, Options{Slots: 1, Script: Script{Turns: []Turn{{When: "same", Content: "x"}}}})
+	chat(t, s, chatBody(false, msg("user", "same")))
+	c := chat(t, s, chatBody(false, msg("user", "same")))
+	if c.Timings.PromptN != 1 || c.Timings.CacheN != c.Usage.PromptTokens-1 {
+		t.Fatalf("%+v", c.Timings)
+	}
+}
+
+func TestIDSlotKeepsCachesApart(t *testing.T) {
+	s := start(t, Options{Slots: 2, Script: Script{Turns: []Turn{{When: "", Content: ""}}}})
+	s.SetScript(Script{Turns: []Turn{{When: "q", Content: "a"}}})
+	for _, slot := range []int{0, 1} {
+		body := chatBody(false, msg("user", fmt.Sprintf("q%d", slot)))
+		body["id_slot"] = slot
+		chat(t, s, body)
+	}
+	if len(s.SlotCache(0)) == 0 || len(s.SlotCache(1)) == 0 || commonPrefix(s.SlotCache(0), s.SlotCache(1)) == len(s.SlotCache(0)) {
+		t.Fatal("slots share one cache")
+	}
+	body := chatBody(false, msg("user", "q"))
+	body["id_slot"] = 5
+	if code, data := do(t, "POST", s.URL()+"/v1/chat/completions", body); code != 400 {
+		t.Fatalf("%d %s", code, data)
+	}
+}
+
+func TestAnExhaustedScriptAnswers500(t *testing.T) {
+	s := start(t, Options{})
+	code, body := do(t, "POST", s.URL()+"/v1/chat/completions", chatBody(false, msg("user", "hello")))
+	if code != 500 || !strings.Contains(string(body), "the script has no reply left") {
+		t.Fatalf("%d %s", code, body)
+	}
+}
+
+func TestStallNeverHoldsUntilTheClientGivesUp(t *testing.T) {
+	s := start(t, Options{})
+	if err := s.SetStall(StallNever, 0); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.URL()+"/health", nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("a stalled server answered %d", resp.StatusCode)
+	}
+	s.SetStall(StallNone, 0)
+	if code, _ := do(t, "GET", s.URL()+"/health", nil); code != 200 {
+		t.Fatal(code)
+	}
+}
+
+func TestSwitchEndpoint(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{ToolCalls: []ToolCall{{Name: "x", Arguments: json.RawMessage(`{}`)}}}}}})
+	code, body := do(t, "POST", s.URL()+"/standin/switch", map[string]any{"parse_tool_calls": false, "loading": true})
+	if code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	if code, _ := do(t, "GET", s.URL()+"/health", nil); code != 503 {
+		t.Fatalf("health %d after switching to loading", code)
+	}
+	do(t, "POST", s.URL()+"/standin/switch", map[string]any{"loading": false})
+	c := chat(t, s, chatBody(false, msg("user", "x")))
+	if len(c.Choices[0].Message.ToolCalls) != 0 {
+		t.Fatal("tool calls still parsed")
+	}
+	code, body = do(t, "POST", s.URL()+"/standin/switch", map[string]any{"stall": "sometimes"})
+	if code != 400 || !strings.Contains(string(body), "stall must be") {
+		t.Fatalf("%d %s", code, body)
+	}
+	code, body = do(t, "POST", s.URL()+"/standin/switch", map[string]any{"no_such": 1})
+	if code != 400 {
+		t.Fatalf("%d %s", code, body)
+	}
+}
+
+func TestUnknownPathIs404(t *testing.T) {
+	s := start(t, Options{})
+	code, body := do(t, "GET", s.URL()+"/nope", nil)
+	if code != 404 || decode(t, body)["error"] == nil {
+		t.Fatalf("%d %s", code, body)
+	}
+}
