@@ -169,7 +169,9 @@ func chatBody(stream bool, messages ...map[string]any) map[string]any {
 	}
 }
 
-func msg(role, content string) map[string]any { return map[string]any{"role": role, "content": content} }
+func msg(role, content string) map[string]any {
+	return map[string]any{"role": role, "content": content}
+}
 
 type completion struct {
 	Choices []struct {
