@@ -30,6 +30,7 @@ type Build struct {
 // one), each returning its problems.
 func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 	return []*cli.Command{
+		llamaStandinCommand(),
 		{
 			Name:  "version",
 			Usage: "print the version and the commit it was built from",
