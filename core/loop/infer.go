@@ -1,0 +1,377 @@
+package loop
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Client talks to llama-server through inferproxy's unix socket, with the
+// paths and fields of llama-server's documented API.
+type Client struct {
+	Socket string
+	Model  string
+	// Timeout bounds a request until its answer begins, and then each
+	// silence between two streamed chunks: a server that stalls fails the
+	// request instead of holding the turn forever.
+	Timeout time.Duration
+
+	once sync.Once
+	http *http.Client
+}
+
+func (c *Client) client() *http.Client {
+	c.once.Do(func() {
+		c.http = &http.Client{Transport: &http.Transport{
+			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, "unix", c.Socket)
+			},
+			MaxIdleConns:      4,
+			IdleConnTimeout:   30 * time.Second,
+			DisableKeepAlives: false,
+		}}
+	})
+	return c.http
+}
+
+// HTTPError is an answer with a status other than 200.
+type HTTPError struct {
+	Method, Path string
+	Status       int
+	Message      string
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("%s %s answered HTTP %d: %s", e.Method, e.Path, e.Status, e.Message)
+}
+
+// do sends one request and returns the response once it has begun, with
+// a watchdog that cancels it when nothing arrives within Timeout. The
+// caller reads the body through the returned reader, which resets the
+// watchdog on every read, and must call done.
+func (c *Client) do(ctx context.Context, method, path string, body any) (io.Reader, func(), error) {
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return nil, nil, err
+		}
+		rd = bytes.NewReader(raw)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	stalled := fmt.Errorf("no answer within %v", timeout)
+	watchdog := time.AfterFunc(timeout, func() { cancel(stalled) })
+	done := func() { watchdog.Stop(); cancel(nil) }
+	req, err := http.NewRequestWithContext(ctx, method, "http://inferproxy"+path, rd)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	shown := strings.SplitN(path, "?", 2)[0]
+	resp, err := c.client().Do(req)
+	if err != nil {
+		done()
+		if cause := context.Cause(ctx); errors.Is(cause, stalled) {
+			return nil, nil, fmt.Errorf("%s %s: %w", method, shown, stalled)
+		}
+		return nil, nil, fmt.Errorf("%s %s: %w", method, shown, unwrapURLError(err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		done()
+		return nil, nil, &HTTPError{method, shown, resp.StatusCode, errorMessage(msg)}
+	}
+	r := &watchedReader{r: resp.Body, reset: func() { watchdog.Reset(timeout) }, ctx: ctx, stalled: stalled}
+	return r, func() { resp.Body.Close(); done() }, nil
+}
+
+type watchedReader struct {
+	r       io.Reader
+	reset   func()
+	ctx     context.Context
+	stalled error
+}
+
+func (w *watchedReader) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	if n > 0 {
+		w.reset()
+	}
+	if err != nil && err != io.EOF {
+		if cause := context.Cause(w.ctx); cause != nil && errors.Is(cause, w.stalled) {
+			return n, w.stalled
+		}
+	}
+	return n, err
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// errorMessage picks the message out of llama-server's error body
+// ({"error":{"message":...}}), else returns the body's first line.
+func errorMessage(body []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
+		return e.Error.Message
+	}
+	s := strings.TrimSpace(string(body))
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	if s == "" {
+		s = "(no body)"
+	}
+	return s
+}
+
+// Props is what loopd reads from /props.
+type Props struct {
+	ChatTemplate string
+	NCtx         int // context per slot
+	TotalSlots   int
+}
+
+// Props reads the server's properties for the model.
+func (c *Client) Props(ctx context.Context) (Props, error) {
+	r, done, err := c.do(ctx, "GET", "/props?model="+url.QueryEscape(c.Model), nil)
+	if err != nil {
+		return Props{}, err
+	}
+	defer done()
+	var p struct {
+		ChatTemplate string `json:"chat_template"`
+		Default      struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+		TotalSlots int `json:"total_slots"`
+	}
+	if err := json.NewDecoder(r).Decode(&p); err != nil {
+		return Props{}, fmt.Errorf("GET /props: the answer is not JSON: %v", err)
+	}
+	return Props{p.ChatTemplate, p.Default.NCtx, p.TotalSlots}, nil
+}
+
+// Tokenize asks /tokenize for the tokens of content, with special tokens
+// parsed as the chat template's text would be.
+func (c *Client) Tokenize(ctx context.Context, content string) ([]int, error) {
+	r, done, err := c.do(ctx, "POST", "/tokenize", map[string]any{
+		"model": c.Model, "content": content, "parse_special": true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	var out struct {
+		Tokens []json.RawMessage `json:"tokens"`
+	}
+	if err := json.NewDecoder(r).Decode(&out); err != nil {
+		return nil, fmt.Errorf("POST /tokenize: the answer is not JSON: %v", err)
+	}
+	ids := make([]int, len(out.Tokens))
+	for i, t := range out.Tokens {
+		// A token is an id, or {"id":..,"piece":..} when pieces were asked for.
+		if err := json.Unmarshal(t, &ids[i]); err != nil {
+			var p struct {
+				ID *int `json:"id"`
+			}
+			if json.Unmarshal(t, &p) != nil || p.ID == nil {
+				return nil, fmt.Errorf("POST /tokenize: token %d is neither an id nor a piece", i+1)
+			}
+			ids[i] = *p.ID
+		}
+	}
+	return ids, nil
+}
+
+// ChatRequest is one request to /v1/chat/completions.
+type ChatRequest struct {
+	Messages []Message
+	Tools    json.RawMessage // the tools array; empty or "[]" sends none
+	Thinking bool
+}
+
+// Reply is a finished chat completion.
+type Reply struct {
+	Content      string
+	Reasoning    string
+	ToolCalls    []WireToolCall
+	FinishReason string
+	Timings      Timings
+}
+
+// Delta is a piece of the reply as it streams.
+type Delta struct {
+	Content   string
+	Reasoning string
+}
+
+// Chat sends one streamed chat completion and gathers the reply: the
+// content and reasoning as they come (onDelta, which may be nil), tool
+// calls merged by index, and the final timings.
+func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta) error) (Reply, error) {
+	body := map[string]any{
+		"model":                c.Model,
+		"messages":             req.Messages,
+		"stream":               true,
+		"stream_options":       map[string]bool{"include_usage": true},
+		"cache_prompt":         true,
+		"chat_template_kwargs": map[string]bool{"enable_thinking": req.Thinking},
+	}
+	if t := bytes.TrimSpace(req.Tools); len(t) > 0 && string(t) != "[]" {
+		body["tools"] = json.RawMessage(t)
+	}
+	r, done, err := c.do(ctx, "POST", "/v1/chat/completions", body)
+	if err != nil {
+		return Reply{}, err
+	}
+	defer done()
+	return readStream(r, onDelta)
+}
+
+// chunk is one streamed event of a chat completion.
+type chunk struct {
+	Choices []struct {
+		Delta struct {
+			Content          *string        `json:"content"`
+			ReasoningContent *string        `json:"reasoning_content"`
+			ToolCalls        []WireToolCall `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Timings *struct {
+		PromptN     int     `json:"prompt_n"`
+		CacheN      *int    `json:"cache_n"`
+		PredictedN  int     `json:"predicted_n"`
+		PromptMS    float64 `json:"prompt_ms"`
+		PredictedMS float64 `json:"predicted_ms"`
+	} `json:"timings"`
+	Usage *struct {
+		PromptTokens int `json:"prompt_tokens"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// readStream reads server-sent events until [DONE].
+func readStream(r io.Reader, onDelta func(Delta) error) (Reply, error) {
+	var rep Reply
+	var content, reasoning strings.Builder
+	var calls []WireToolCall
+	var cacheN *int
+	promptTokens := -1
+	sawTimings := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	finished := false
+	for sc.Scan() {
+		line := sc.Bytes()
+		data, ok := bytes.CutPrefix(line, []byte("data:"))
+		if !ok {
+			continue // blank separators, comments, event names
+		}
+		data = bytes.TrimSpace(data)
+		if string(data) == "[DONE]" {
+			finished = true
+			break
+		}
+		var ch chunk
+		if err := json.Unmarshal(data, &ch); err != nil {
+			return Reply{}, fmt.Errorf("a streamed chunk is not JSON: %v", err)
+		}
+		if len(ch.Error) > 0 && string(ch.Error) != "null" {
+			return Reply{}, fmt.Errorf("the server failed mid-stream: %s", errorMessage([]byte(`{"error":`+string(ch.Error)+`}`)))
+		}
+		for _, choice := range ch.Choices {
+			d := Delta{}
+			if choice.Delta.Content != nil {
+				d.Content = *choice.Delta.Content
+				content.WriteString(d.Content)
+			}
+			if choice.Delta.ReasoningContent != nil {
+				d.Reasoning = *choice.Delta.ReasoningContent
+				reasoning.WriteString(d.Reasoning)
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				i := len(calls)
+				if tc.Index != nil {
+					i = *tc.Index
+				}
+				for len(calls) <= i {
+					calls = append(calls, WireToolCall{Type: "function"})
+				}
+				if tc.ID != "" {
+					calls[i].ID = tc.ID
+				}
+				if tc.Function.Name != "" {
+					calls[i].Function.Name += tc.Function.Name
+				}
+				calls[i].Function.Arguments += tc.Function.Arguments
+			}
+			if choice.FinishReason != nil && *choice.FinishReason != "" {
+				rep.FinishReason = *choice.FinishReason
+			}
+			if onDelta != nil && (d.Content != "" || d.Reasoning != "") {
+				if err := onDelta(d); err != nil {
+					return Reply{}, err
+				}
+			}
+		}
+		if ch.Timings != nil {
+			sawTimings = true
+			rep.Timings.PromptN = ch.Timings.PromptN
+			rep.Timings.PredictedN = ch.Timings.PredictedN
+			rep.Timings.PromptMS = ch.Timings.PromptMS
+			rep.Timings.PredictedMS = ch.Timings.PredictedMS
+			cacheN = ch.Timings.CacheN
+		}
+		if ch.Usage != nil {
+			promptTokens = ch.Usage.PromptTokens
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Reply{}, fmt.Errorf("the stream broke: %w", err)
+	}
+	if !finished && rep.FinishReason == "" {
+		return Reply{}, errors.New("the stream ended before the reply finished")
+	}
+	switch {
+	case cacheN != nil:
+		rep.Timings.CacheN = *cacheN
+	case sawTimings && promptTokens >= 0:
+		rep.Timings.CacheN = max(promptTokens-rep.Timings.PromptN, 0)
+	}
+	for i := range calls {
+		calls[i].Index = nil
+	}
+	rep.Content, rep.Reasoning, rep.ToolCalls = content.String(), reasoning.String(), calls
+	return rep, nil
+}

@@ -1,0 +1,467 @@
+package loop
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"boxmaker/core/atomicfile"
+)
+
+// Record types.
+const (
+	TypeBaseline  = "baseline"
+	TypeUser      = "user"
+	TypeAssistant = "assistant"
+	TypeTool      = "tool"
+	TypeNote      = "note"
+)
+
+// Record is one line of a session log. Which fields a record has depends
+// on its Type (see the package doc); the others are empty.
+type Record struct {
+	Seq  int
+	Time time.Time
+	Type string
+
+	// baseline
+	System string
+	Memory string
+	Tools  json.RawMessage // the "tools" array exactly as sent to the server
+
+	// user
+	Who string
+
+	// user, assistant, tool, note
+	Text string
+
+	// assistant
+	Reasoning string
+	ToolCalls []ToolCall
+	Timings   Timings
+
+	// tool
+	CallID  string
+	Name    string
+	Outcome string
+}
+
+// ToolCall is one call the model made. Arguments is the JSON text the
+// server returned, kept byte for byte so the replay renders it the same.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Timings is what the server reported about one request. CacheN is the
+// prompt tokens taken from the cache (timings.cache_n, or
+// usage.prompt_tokens - timings.prompt_n when the server gives no
+// cache_n).
+type Timings struct {
+	PromptN     int     `json:"prompt_n"`
+	CacheN      int     `json:"cache_n"`
+	PredictedN  int     `json:"predicted_n"`
+	PromptMS    float64 `json:"prompt_ms"`
+	PredictedMS float64 `json:"predicted_ms"`
+}
+
+// PromptTokens is the whole prompt of the request: evaluated plus cached.
+func (t Timings) PromptTokens() int { return t.PromptN + t.CacheN }
+
+// The shapes written for each type: only the fields of that type, every
+// one of them, in a fixed order.
+type (
+	baselineLine struct {
+		Seq    int             `json:"seq"`
+		Time   string          `json:"time"`
+		Type   string          `json:"type"`
+		System string          `json:"system"`
+		Memory string          `json:"memory"`
+		Tools  json.RawMessage `json:"tools"`
+	}
+	userLine struct {
+		Seq  int    `json:"seq"`
+		Time string `json:"time"`
+		Type string `json:"type"`
+		Who  string `json:"who"`
+		Text string `json:"text"`
+	}
+	assistantLine struct {
+		Seq       int        `json:"seq"`
+		Time      string     `json:"time"`
+		Type      string     `json:"type"`
+		Text      string     `json:"text"`
+		Reasoning string     `json:"reasoning,omitempty"`
+		ToolCalls []ToolCall `json:"tool_calls"`
+		Timings   Timings    `json:"timings"`
+	}
+	toolLine struct {
+		Seq     int    `json:"seq"`
+		Time    string `json:"time"`
+		Type    string `json:"type"`
+		CallID  string `json:"call_id"`
+		Name    string `json:"name"`
+		Outcome string `json:"outcome"`
+		Text    string `json:"text"`
+	}
+	noteLine struct {
+		Seq  int    `json:"seq"`
+		Time string `json:"time"`
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+)
+
+// timeLayout is RFC 3339 in UTC with nanoseconds, always nine digits, so
+// every time has the same width.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// Encode is the record's line, newline included.
+func (r Record) Encode() ([]byte, error) {
+	t := r.Time.UTC().Format(timeLayout)
+	var v any
+	switch r.Type {
+	case TypeBaseline:
+		tools := r.Tools
+		if len(tools) == 0 {
+			tools = json.RawMessage("[]")
+		}
+		v = baselineLine{r.Seq, t, r.Type, r.System, r.Memory, tools}
+	case TypeUser:
+		v = userLine{r.Seq, t, r.Type, r.Who, r.Text}
+	case TypeAssistant:
+		calls := r.ToolCalls
+		if calls == nil {
+			calls = []ToolCall{}
+		}
+		v = assistantLine{r.Seq, t, r.Type, r.Text, r.Reasoning, calls, r.Timings}
+	case TypeTool:
+		v = toolLine{r.Seq, t, r.Type, r.CallID, r.Name, r.Outcome, r.Text}
+	case TypeNote:
+		v = noteLine{r.Seq, t, r.Type, r.Text}
+	default:
+		return nil, fmt.Errorf("unknown record type %q", r.Type)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the text stays readable with grep and tail
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// DamageError is a line of a session log that cannot be read.
+type DamageError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *DamageError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
+
+// ReasonCutOff is the reason given for a last line without its newline: a
+// write that was cut off.
+const ReasonCutOff = "last line does not end in a newline"
+
+// lineFields is every field any record may have; pointers tell a field
+// that is absent from one that is empty.
+type lineFields struct {
+	Seq       *int             `json:"seq"`
+	Time      *string          `json:"time"`
+	Type      *string          `json:"type"`
+	System    *string          `json:"system"`
+	Memory    *string          `json:"memory"`
+	Tools     *json.RawMessage `json:"tools"`
+	Who       *string          `json:"who"`
+	Text      *string          `json:"text"`
+	Reasoning *string          `json:"reasoning"`
+	ToolCalls *[]ToolCall      `json:"tool_calls"`
+	Timings   *Timings         `json:"timings"`
+	CallID    *string          `json:"call_id"`
+	Name      *string          `json:"name"`
+	Outcome   *string          `json:"outcome"`
+}
+
+// fieldsOf names, for each type, the fields it must have and those it may.
+var fieldsOf = map[string]struct{ required, optional []string }{
+	TypeBaseline:  {[]string{"system", "memory", "tools"}, nil},
+	TypeUser:      {[]string{"who", "text"}, nil},
+	TypeAssistant: {[]string{"text", "timings"}, []string{"reasoning", "tool_calls"}},
+	TypeTool:      {[]string{"call_id", "name", "outcome", "text"}, nil},
+	TypeNote:      {[]string{"text"}, nil},
+}
+
+func (f *lineFields) present() map[string]bool {
+	return map[string]bool{
+		"system": f.System != nil, "memory": f.Memory != nil, "tools": f.Tools != nil,
+		"who": f.Who != nil, "text": f.Text != nil, "reasoning": f.Reasoning != nil,
+		"tool_calls": f.ToolCalls != nil, "timings": f.Timings != nil,
+		"call_id": f.CallID != nil, "name": f.Name != nil, "outcome": f.Outcome != nil,
+	}
+}
+
+// fieldOrder is the order in which absent or extra fields are reported.
+var fieldOrder = []string{"system", "memory", "tools", "who", "text", "reasoning", "tool_calls", "timings", "call_id", "name", "outcome"}
+
+// ParseLog reads a whole session log. file names it in errors. Every
+// record is checked (see the package doc); the first damaged line is
+// returned as a *DamageError.
+func ParseLog(file string, data []byte) ([]Record, error) {
+	var recs []Record
+	calls := map[string]bool{}
+	line := 0
+	for len(data) > 0 {
+		line++
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil, &DamageError{file, line, ReasonCutOff}
+		}
+		text := data[:i]
+		data = data[i+1:]
+		r, err := parseLine(text, line)
+		if err != nil {
+			return nil, &DamageError{file, line, err.Error()}
+		}
+		switch {
+		case line == 1 && r.Type != TypeBaseline:
+			return nil, &DamageError{file, line, fmt.Sprintf("the first record is a %s record, not the baseline", r.Type)}
+		case line > 1 && r.Type == TypeBaseline:
+			return nil, &DamageError{file, line, "a baseline record after the first line"}
+		}
+		switch r.Type {
+		case TypeAssistant:
+			for _, c := range r.ToolCalls {
+				calls[c.ID] = true
+			}
+		case TypeTool:
+			if !calls[r.CallID] {
+				return nil, &DamageError{file, line, fmt.Sprintf("a tool record for call %q, which no earlier assistant record made", r.CallID)}
+			}
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+func parseLine(text []byte, line int) (Record, error) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return Record{}, errors.New("an empty line")
+	}
+	var f lineFields
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return Record{}, fmt.Errorf("not a session record: %v", err)
+	}
+	if dec.More() {
+		return Record{}, errors.New("more than one JSON value on the line")
+	}
+	switch {
+	case f.Seq == nil:
+		return Record{}, errors.New(`no "seq"`)
+	case *f.Seq != line:
+		return Record{}, fmt.Errorf("seq is %d on line %d", *f.Seq, line)
+	case f.Time == nil:
+		return Record{}, errors.New(`no "time"`)
+	case f.Type == nil:
+		return Record{}, errors.New(`no "type"`)
+	}
+	t, err := time.Parse(time.RFC3339Nano, *f.Time)
+	if err != nil || t.Location() != time.UTC {
+		return Record{}, fmt.Errorf("time %q is not RFC 3339 UTC", *f.Time)
+	}
+	spec, ok := fieldsOf[*f.Type]
+	if !ok {
+		return Record{}, fmt.Errorf("unknown record type %q", *f.Type)
+	}
+	has := f.present()
+	allowed := map[string]bool{}
+	for _, k := range spec.required {
+		if !has[k] {
+			return Record{}, fmt.Errorf("a %s record without %q", *f.Type, k)
+		}
+		allowed[k] = true
+	}
+	for _, k := range spec.optional {
+		allowed[k] = true
+	}
+	for _, k := range fieldOrder {
+		if has[k] && !allowed[k] {
+			return Record{}, fmt.Errorf("a %s record with %q", *f.Type, k)
+		}
+	}
+	r := Record{Seq: *f.Seq, Time: t, Type: *f.Type}
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	r.System, r.Memory, r.Who, r.Text = str(f.System), str(f.Memory), str(f.Who), str(f.Text)
+	r.Reasoning, r.CallID, r.Name, r.Outcome = str(f.Reasoning), str(f.CallID), str(f.Name), str(f.Outcome)
+	if f.Tools != nil {
+		if t := bytes.TrimSpace(*f.Tools); len(t) == 0 || t[0] != '[' {
+			return Record{}, errors.New(`"tools" is not an array`)
+		}
+		r.Tools = *f.Tools
+	}
+	if f.ToolCalls != nil {
+		r.ToolCalls = *f.ToolCalls
+		for _, c := range r.ToolCalls {
+			if c.ID == "" || c.Name == "" {
+				return Record{}, errors.New("a tool call without an id or a name")
+			}
+		}
+	}
+	if f.Timings != nil {
+		r.Timings = *f.Timings
+	}
+	return r, nil
+}
+
+// sessionIDRE is what a session id may be.
+var sessionIDRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
+
+// ValidSessionID reports whether id may name a session.
+func ValidSessionID(id string) bool { return sessionIDRE.MatchString(id) }
+
+// Log is one session's log file of one epoch, opened for appending.
+type Log struct {
+	Path    string
+	Session string
+	Epoch   int
+	next    int // the seq of the next record
+	size    int64
+}
+
+// LogPath is where a session's epoch lives under the sessions directory.
+func LogPath(sessionsDir, id string, epoch int) string {
+	return filepath.Join(sessionsDir, id, strconv.Itoa(epoch)+".jsonl")
+}
+
+// LatestEpoch finds the highest epoch of a session; ok is false when the
+// session has no log at all.
+func LatestEpoch(sessionsDir, id string) (epoch int, ok bool, err error) {
+	entries, err := os.ReadDir(filepath.Join(sessionsDir, id))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if filepath.Ext(name) != ".jsonl" {
+			continue
+		}
+		n, err := strconv.Atoi(name[:len(name)-len(".jsonl")])
+		if err != nil || n < 0 || strconv.Itoa(n) != name[:len(name)-len(".jsonl")] {
+			continue
+		}
+		if !ok || n > epoch {
+			epoch, ok = n, true
+		}
+	}
+	return epoch, ok, nil
+}
+
+// OpenLog reads a session's latest epoch and returns its records and the
+// log, ready to append. A damaged line is a *DamageError.
+func OpenLog(sessionsDir, id string) (*Log, []Record, error) {
+	epoch, ok, err := LatestEpoch(sessionsDir, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, fmt.Errorf("session %s has no log in %s: %w", id, filepath.Join(sessionsDir, id), fs.ErrNotExist)
+	}
+	path := LogPath(sessionsDir, id, epoch)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := ParseLog(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Log{Path: path, Session: id, Epoch: epoch, next: len(recs) + 1, size: int64(len(data))}, recs, nil
+}
+
+// CreateLog makes a new session's directory and its epoch 0 log, empty.
+// It refuses a session that exists.
+func CreateLog(sessionsDir, id string) (*Log, error) {
+	if !ValidSessionID(id) {
+		return nil, fmt.Errorf("%q is not a session id ([a-z0-9-]{1,64})", id)
+	}
+	if err := os.MkdirAll(sessionsDir, 0o700); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(sessionsDir, id)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, err
+	}
+	path := LogPath(sessionsDir, id, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.SyncDir(dir); err != nil {
+		return nil, err
+	}
+	return &Log{Path: path, Session: id, next: 1}, nil
+}
+
+// Append numbers the records, writes them in one write and syncs the
+// file: when it returns nil they are on disk. The records' Seq fields are
+// set.
+func (l *Log) Append(recs ...*Record) error {
+	var buf bytes.Buffer
+	for i, r := range recs {
+		r.Seq = l.next + i
+		line, err := r.Encode()
+		if err != nil {
+			return err
+		}
+		buf.Write(line)
+	}
+	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot append to %s: %w", l.Path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot sync %s: %w", l.Path, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	l.next += len(recs)
+	l.size += int64(buf.Len())
+	return nil
+}
+
+// Next is the seq the next record will have.
+func (l *Log) Next() int { return l.next }
+
+// Size is the file's length as this Log last wrote or read it.
+func (l *Log) Size() int64 { return l.size }

@@ -1,0 +1,133 @@
+package loop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+
+	"boxmaker/core/daemon"
+	"boxmaker/runbook"
+)
+
+// ToolDefinitions is the tools array a new session's baseline takes: the
+// tools brokerd decides (docs: /work/notes/protocols.md, "brokerd tool
+// socket"). It is written compactly, once, and replayed from the baseline
+// byte for byte afterwards.
+var ToolDefinitions = mustCompact(`[
+{"type":"function","function":{"name":"read_file","description":"Read a text file.","parameters":{"type":"object","properties":{"path":{"type":"string","description":"absolute path"}},"required":["path"]}}},
+{"type":"function","function":{"name":"write_file","description":"Write a text file, replacing it.","parameters":{"type":"object","properties":{"path":{"type":"string","description":"absolute path"},"content":{"type":"string"}},"required":["path","content"]}}},
+{"type":"function","function":{"name":"list_dir","description":"List a directory.","parameters":{"type":"object","properties":{"path":{"type":"string","description":"absolute path"}},"required":["path"]}}},
+{"type":"function","function":{"name":"run","description":"Run a command in a container that sees only the paths given.","parameters":{"type":"object","properties":{"command":{"type":"array","items":{"type":"string"}},"paths":{"type":"array","items":{"type":"string"}}},"required":["command"]}}},
+{"type":"function","function":{"name":"http_fetch","description":"Fetch a URL.","parameters":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}}},
+{"type":"function","function":{"name":"memory","description":"Change your memory (memory) or what you know of the user (user).","parameters":{"type":"object","properties":{"actions":{"type":"array","items":{"type":"object","properties":{"action":{"type":"string","enum":["add","replace","remove","note"]},"file":{"type":"string","enum":["memory","user"]},"text":{"type":"string"},"old":{"type":"string"}},"required":["action"]}}},"required":["actions"]}}},
+{"type":"function","function":{"name":"recall","description":"Search past sessions and notes.","parameters":{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"}},"required":["query"]}}}
+]`)
+
+func mustCompact(s string) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// Outcomes loopd itself gives a call, besides brokerd's.
+const (
+	OutcomeUnavailable = "unavailable" // brokerd could not be reached or was silent
+	OutcomeFailed      = "failed"
+	OutcomeLimit       = "limit" // the turn's tool rounds were used up
+)
+
+// BrokerUnavailableText is what the model is told when brokerd cannot be
+// reached or does not answer in time.
+const BrokerUnavailableText = "the tool broker is unavailable"
+
+// NoBrokerText is what the model is told when no broker is configured.
+const NoBrokerText = "no tool broker is configured"
+
+// ToolResult is brokerd's final answer to one call.
+type ToolResult struct {
+	Outcome  string `json:"outcome"`
+	Text     string `json:"text"`
+	Decision struct {
+		Effect string `json:"effect"`
+		Grant  string `json:"grant"`
+	} `json:"decision"`
+	Approval string `json:"approval,omitempty"`
+}
+
+// Broker calls brokerd's tool socket, one connection per call.
+type Broker struct {
+	Socket string        // empty: no broker is configured
+	Silent time.Duration // how long brokerd may stay silent before it counts as unavailable
+}
+
+// CallRequest is the body of a tool.call request.
+type CallRequest struct {
+	Session   string          `json:"session"`
+	CallID    string          `json:"call_id"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Call sends one tool call. onAsked is told the approval id when brokerd
+// holds the call for an approval; from then on the wait is brokerd's (it
+// answers "expired" itself), not timeout_ms. The error is non-nil only
+// when brokerd was unavailable: a refusal from brokerd is an outcome.
+func (b Broker) Call(ctx context.Context, req CallRequest, onAsked func(approval string)) (ToolResult, error) {
+	if b.Socket == "" {
+		return ToolResult{Outcome: OutcomeUnavailable, Text: NoBrokerText}, runbook.Refuse(runbook.BrokerUnavailable, "%s", NoBrokerText)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	silent := errors.New("silent")
+	timer := time.AfterFunc(b.Silent, func() { cancel(silent) })
+	defer timer.Stop()
+	var out ToolResult
+	err := daemon.Call(ctx, b.Socket, "tool.call", req, &out, func(ev json.RawMessage) error {
+		var e struct {
+			Event    string `json:"event"`
+			Approval string `json:"approval"`
+		}
+		if json.Unmarshal(ev, &e) == nil && e.Event == "asked" {
+			timer.Stop()
+			if onAsked != nil {
+				onAsked(e.Approval)
+			}
+		}
+		return nil
+	})
+	var re *daemon.RemoteError
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.As(err, &re):
+		return ToolResult{Outcome: OutcomeFailed, Text: firstWords(re.Text)}, nil
+	case errors.Is(context.Cause(ctx), silent):
+		return ToolResult{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
+			runbook.Refuse(runbook.BrokerUnavailable, "the tool broker at %s did not answer within %d ms", b.Socket, b.Silent.Milliseconds())
+	case ctx.Err() != nil && context.Cause(ctx) != silent:
+		return ToolResult{}, context.Cause(ctx)
+	default:
+		return ToolResult{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
+			runbook.Refuse(runbook.BrokerUnavailable, "cannot reach the tool broker at %s: %v", b.Socket, err)
+	}
+}
+
+// firstWords is what the model is told of an error brokerd answered with:
+// its text without the runbook link, and not too long.
+func firstWords(text string) string {
+	if i := strings.Index(text, "; "+runbook.Link("")); i >= 0 {
+		text = text[:i]
+	}
+	if len(text) > 300 {
+		text = text[:300] + "..."
+	}
+	return "the tool call failed: " + text
+}
+
+var callIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
