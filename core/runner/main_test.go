@@ -1,0 +1,146 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests run real containers from a tools image built here: TestMain
+// builds the static binary the way scripts/build.sh does, builds the image
+// from it and /bin/busybox, and loads it.
+var (
+	testImage    string // the loaded image's ID
+	testExe      string // the static binary in it
+	testInstance string // this run's label value
+)
+
+const testTags = "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
+
+func TestMain(m *testing.M) {
+	os.Exit(mainWithImage(m))
+}
+
+func mainWithImage(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "runner-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := buildTestImage(dir); err != nil {
+		fmt.Fprintf(os.Stderr, "runner tests: cannot prepare the tools image: %v\n", err)
+		return 1
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	testInstance = "test-" + hex.EncodeToString(b[:])
+	code := m.Run()
+	r, _ := New(testConfig())
+	if left, err := r.CleanLeftovers(context.Background()); err != nil || len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "runner tests: containers left behind: %v %v\n", left, err)
+		code = 1
+	}
+	return code
+}
+
+func buildTestImage(dir string) error {
+	mod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %w", err)
+	}
+	testExe = filepath.Join(dir, "boxmaker")
+	build := exec.Command("go", "build", "-tags", testTags, "-trimpath",
+		"-ldflags", "-linkmode external -extldflags -static", "-o", testExe, ".")
+	build.Dir = filepath.Dir(strings.TrimSpace(string(mod)))
+	build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	archive := filepath.Join(dir, "tools.tar")
+	f, err := os.Create(archive)
+	if err != nil {
+		return err
+	}
+	testImage, err = ToolsImage{Executor: testExe, Busybox: "/bin/busybox"}.WriteArchive(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return LoadImage(ctx, "podman", archive, testImage)
+}
+
+// testConfig is the configuration the tests run with: Debian 12's runc,
+// the limits of the template.
+func testConfig() Config {
+	return Config{
+		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance,
+		UlimitNofile: 1024, UlimitNproc: 256, PidsLimit: 128, MemoryMB: 256, TmpMB: 16,
+		Timeout: 20 * time.Second, OutputLimit: 64 << 10,
+	}
+}
+
+func newTestRunner(t testing.TB, change func(*Config)) *Runner {
+	t.Helper()
+	cfg := testConfig()
+	if change != nil {
+		change(&cfg)
+	}
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// resolvedTempDir is a temporary directory with its links resolved, as
+// the policy hands targets to the runner.
+func resolvedTempDir(t testing.TB) string {
+	t.Helper()
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func writeTestFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shellInContainer runs script with sh in a container started with the
+// runner's own command line for c, in place of the executor: what a tool
+// could do in that container.
+func shellInContainer(t *testing.T, r *Runner, c Call, script string) (string, int) {
+	t.Helper()
+	args := r.Args(c, r.ContainerName(c.ID))
+	i := len(args) - 3 // ExecutorPath, "tool-exec", request
+	if args[i] != ExecutorPath {
+		t.Fatalf("the command line does not end with the executor: %q", args)
+	}
+	args = append(args[:i:i], "/bin/sh", "-c", script)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "podman", args...).CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
