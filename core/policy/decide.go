@@ -1,0 +1,119 @@
+package policy
+
+import "fmt"
+
+// decide decides one call against one reading of the grants.
+//
+// The grants considered are those of the call's tool that match its
+// target and whose max_taint is at least the session's taint. Of those,
+// deny beats ask beats allow; among grants of the same effect the one
+// with the highest class (then untrusted, then the first file name)
+// decides, so that the session's state is raised as far as any of them
+// asks. No grant is a deny.
+func (s *snapshot) decide(call Call, state State) Decision {
+	if s.err != nil {
+		return Decision{Verdict: Deny, Reason: GrantsErrorText, Err: s.err}
+	}
+	tool, ok := knownTool(call.Tool)
+	if !ok {
+		return Decision{Verdict: Deny, Reason: fmt.Sprintf("there is no tool %q", call.Tool)}
+	}
+	var r resolved
+	switch {
+	case tool.takesPaths():
+		r = resolvePath(tool, call.Target)
+	case tool == HTTPFetch:
+		r = resolveURL(call.Target)
+	default:
+		r = resolved{target: call.Target}
+	}
+
+	var best *Grant
+	matched, tooTainted := false, false
+	for i := range s.byTool[tool] {
+		g := &s.byTool[tool][i]
+		if !g.matches(tool, r.match) {
+			continue
+		}
+		matched = true
+		if g.MaxTaint < state.Taint {
+			tooTainted = true
+			continue
+		}
+		if best == nil || g.beats(best) {
+			best = g
+		}
+	}
+
+	shown := r.target
+	if shown == "" {
+		shown = call.Target
+	}
+	d := Decision{Verdict: Deny, Target: r.target}
+	switch {
+	case best != nil && best.Effect == Deny:
+		d.Grant = best.Name
+		d.Reason = fmt.Sprintf("the grant %s denies %s on %q", best.Name, tool, shown)
+	case r.reason != "" && (r.match == "" || matched):
+		d.Target = ""
+		d.Reason = r.reason
+	case best == nil && tooTainted:
+		d.Reason = fmt.Sprintf("no grant allows %s on %q once the session's taint is %s", tool, shown, state.Taint)
+	case best == nil:
+		d.Reason = fmt.Sprintf("no grant allows %s on %q", tool, shown)
+	case r.reason != "":
+		// Unreachable: a target that did not resolve matches no grant
+		// unless matched is set, handled above. Deny all the same.
+		d.Target = ""
+		d.Reason = r.reason
+	default:
+		d.Verdict = best.Effect
+		d.Grant = best.Name
+		d.Class = best.Class
+		d.Untrusted = best.Untrusted
+		if best.Effect == Ask {
+			d.Reason = fmt.Sprintf("the grant %s asks the owner before %s on %q", best.Name, tool, shown)
+		} else {
+			d.Reason = fmt.Sprintf("the grant %s allows %s on %q", best.Name, tool, shown)
+		}
+	}
+	return d
+}
+
+// matches reports whether the grant covers the call's target (already
+// resolved, or the best approximation of it).
+func (g *Grant) matches(tool Tool, target string) bool {
+	switch {
+	case tool.takesPaths():
+		if target == "" {
+			return false
+		}
+		for _, p := range g.Paths {
+			if underPath(target, p) {
+				return true
+			}
+		}
+		return false
+	case tool == HTTPFetch:
+		for _, h := range g.Hosts {
+			if h == target {
+				return true
+			}
+		}
+		return false
+	default:
+		return true
+	}
+}
+
+// beats orders grants of one call: the stronger effect, then the higher
+// class, then untrusted. Ties keep the first in file name order.
+func (g *Grant) beats(o *Grant) bool {
+	if g.Effect.rank() != o.Effect.rank() {
+		return g.Effect.rank() > o.Effect.rank()
+	}
+	if g.Class != o.Class {
+		return g.Class > o.Class
+	}
+	return g.Untrusted && !o.Untrusted
+}

@@ -1,0 +1,6 @@
+package runbook
+
+// The decision path's grants (core/policy).
+const (
+	GrantsInvalid Entry = "grants-invalid"
+)
