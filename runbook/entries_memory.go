@@ -6,4 +6,5 @@ const (
 	MemoryWriteFlagged  Entry = "memory-write-flagged"
 	MemoryEntryExcluded Entry = "memory-entry-excluded"
 	MemoryUnavailable   Entry = "memory-unavailable"
+	MemoryIndexDamaged  Entry = "memory-index-damaged"
 )

@@ -1,0 +1,184 @@
+// Package recall is the search index over past sessions and notes: SQLite
+// FTS5 at <home>/index/memory.sqlite3 (WAL mode). It is the only package of
+// Boxmaker that imports github.com/mattn/go-sqlite3.
+//
+// The index is disposable: everything in it is read from
+// <home>/sessions/<id>/<epoch>.jsonl (the "text" of user, assistant and tool
+// records, docs/specs/loop.md, "Session log") and <home>/memory/notes.md
+// (each note with its header: session, time, class, untrusted). Sync
+// follows both as they grow; Rebuild makes a new index beside the old one
+// and swaps it in.
+//
+// # Schema
+//
+//	meta(key, value)                 version of this schema
+//	sources(id, path, session, epoch, offset, size, mtime, ino)
+//	                                 one row per file read: how far
+//	records  FTS5(text; session, epoch, seq, at, kind, untrusted, class unindexed)
+//
+// A record's rowid is its source's id shifted left 32 bits, plus its seq
+// (a note's number in notes.md), so a source's records are one rowid range.
+package recall
+
+import (
+	"database/sql"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"boxmaker/runbook"
+)
+
+// schemaVersion changes whenever the schema or what is indexed changes; an
+// index of another version is rebuilt at Open.
+const schemaVersion = "1"
+
+// File is where the index lives under the home.
+const File = "index/memory.sqlite3"
+
+var schema = []string{
+	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+	`CREATE TABLE sources(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session TEXT NOT NULL, epoch INTEGER NOT NULL,
+		offset INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ino INTEGER NOT NULL)`,
+	`CREATE VIRTUAL TABLE records USING fts5(text, session UNINDEXED, epoch UNINDEXED, seq UNINDEXED, at UNINDEXED,
+		kind UNINDEXED, untrusted UNINDEXED, class UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`,
+	`INSERT INTO meta(key, value) VALUES('version', '` + schemaVersion + `')`,
+}
+
+// Index is an open recall index. Its methods are safe for concurrent use.
+type Index struct {
+	home string
+	path string
+
+	mu      sync.RWMutex // Search holds it shared; Sync and the swap of Rebuild exclusively
+	db      *sql.DB
+	sources map[string]source
+	syncMu  sync.Mutex // one Sync or Rebuild at a time
+}
+
+// source is how far one file has been read.
+type source struct {
+	id      int64
+	session string
+	epoch   int64
+	offset  int64 // bytes read: up to the end of the last complete line
+	size    int64
+	mtime   int64
+	ino     uint64
+}
+
+// damaged is the error of an index that cannot be read or written.
+func damaged(path string, err error) error {
+	return runbook.Refuse(runbook.MemoryIndexDamaged, "index: %s: %v", path, err)
+}
+
+// Open opens the index of home. A missing index, or one of another schema
+// version, is rebuilt first (progress may be nil); a damaged one is an
+// error starting "index:" (memory-index-damaged) and is left as it is.
+func Open(home string, progress func(Progress)) (*Index, error) {
+	ix := &Index{home: home, path: filepath.Join(home, File)}
+	if err := os.MkdirAll(filepath.Dir(ix.path), 0o700); err != nil {
+		return nil, damaged(ix.path, err)
+	}
+	_, err := os.Stat(ix.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := build(home, ix.path, progress); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		return nil, damaged(ix.path, err)
+	}
+	err = ix.open()
+	if errors.Is(err, errOldVersion) {
+		if _, err := build(home, ix.path, progress); err != nil {
+			return nil, err
+		}
+		err = ix.open()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+var errOldVersion = errors.New("index of another version")
+
+func openDB(path string, create bool) (*sql.DB, error) {
+	mode := "rw"
+	if create {
+		mode = "rwc"
+	}
+	dsn := "file:" + path + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate"
+	if !create {
+		dsn += "&_journal_mode=WAL&_synchronous=NORMAL"
+	}
+	return sql.Open("sqlite3", dsn)
+}
+
+func (ix *Index) open() error {
+	db, err := openDB(ix.path, false)
+	if err != nil {
+		return damaged(ix.path, err)
+	}
+	var v string
+	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'version'`).Scan(&v); err != nil {
+		db.Close()
+		return damaged(ix.path, err)
+	}
+	if v != schemaVersion {
+		db.Close()
+		return errOldVersion
+	}
+	srcs, err := loadSources(db)
+	if err != nil {
+		db.Close()
+		return damaged(ix.path, err)
+	}
+	ix.db, ix.sources = db, srcs
+	return nil
+}
+
+func loadSources(db *sql.DB) (map[string]source, error) {
+	rows, err := db.Query(`SELECT id, path, session, epoch, offset, size, mtime, ino FROM sources`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]source{}
+	for rows.Next() {
+		var s source
+		var p string
+		var ino int64
+		if err := rows.Scan(&s.id, &p, &s.session, &s.epoch, &s.offset, &s.size, &s.mtime, &ino); err != nil {
+			return nil, err
+		}
+		s.ino = uint64(ino)
+		out[p] = s
+	}
+	return out, rows.Err()
+}
+
+// Close closes the index.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.db == nil {
+		return nil
+	}
+	err := ix.db.Close()
+	ix.db = nil
+	return err
+}
+
+// Path is the index file.
+func (ix *Index) Path() string { return ix.path }
+
+// isConstraint tells a duplicate rowid from other failures.
+func isConstraint(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrConstraint
+}

@@ -1,0 +1,481 @@
+package recall
+
+import (
+	"bufio"
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"syscall"
+	"time"
+
+	"boxmaker/core/atomicfile"
+	"boxmaker/core/memory"
+)
+
+// Progress counts what a Sync or Rebuild has read so far; the last one
+// reported is the total.
+type Progress struct {
+	Files   int // files looked at
+	Total   int // files to look at
+	Logs    int // session logs read (those with something new, for Sync)
+	Records int // session records indexed
+	Notes   int // notes indexed
+	Skipped int // lines that are not a record (damaged), left out
+}
+
+const notesPath = "memory/notes.md"
+
+var (
+	sessionDirRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
+	epochFileRE  = regexp.MustCompile(`^(0|[1-9][0-9]{0,17})\.jsonl$`)
+)
+
+// file is one file the index reads, found on disk.
+type file struct {
+	rel     string // relative to the home
+	session string
+	epoch   int64
+	size    int64
+	mtime   int64
+	ino     uint64
+}
+
+// listFiles finds the session logs and notes.md, in a stable order.
+func listFiles(home string) ([]file, error) {
+	var out []file
+	dirs, err := os.ReadDir(filepath.Join(home, "sessions"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, d := range dirs {
+		if !d.IsDir() || !sessionDirRE.MatchString(d.Name()) {
+			continue
+		}
+		ents, err := os.ReadDir(filepath.Join(home, "sessions", d.Name()))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ents {
+			m := epochFileRE.FindStringSubmatch(e.Name())
+			if m == nil || !e.Type().IsRegular() {
+				continue
+			}
+			epoch, _ := strconv.ParseInt(m[1], 10, 64)
+			out = append(out, file{rel: filepath.Join("sessions", d.Name(), e.Name()), session: d.Name(), epoch: epoch})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	out = append(out, file{rel: notesPath})
+	kept := out[:0]
+	for _, f := range out {
+		fi, err := os.Stat(filepath.Join(home, f.rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since listed, or no notes yet
+		}
+		if err != nil {
+			return nil, err
+		}
+		f.size, f.mtime = fi.Size(), fi.ModTime().UnixNano()
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			f.ino = st.Ino
+		}
+		kept = append(kept, f)
+	}
+	return kept, nil
+}
+
+func (f file) unchanged(s source) bool {
+	return f.size == s.size && f.mtime == s.mtime && f.ino == s.ino
+}
+
+// Sync indexes what was added to the session logs and notes.md since the
+// last Sync: each log from the end of its last complete line read, notes.md
+// again whole when it changed. A file that shrank or was replaced is read
+// again from its start, and a file that is gone leaves the index. When
+// nothing changed it only lists and stats the files.
+func (ix *Index) Sync() (Progress, error) {
+	ix.syncMu.Lock()
+	defer ix.syncMu.Unlock()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.db == nil {
+		return Progress{}, fmt.Errorf("index: %s is closed", ix.path)
+	}
+	files, err := listFiles(ix.home)
+	if err != nil {
+		return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
+	}
+	work := false
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[f.rel] = true
+		if s, ok := ix.sources[f.rel]; !ok || !f.unchanged(s) {
+			work = true
+		}
+	}
+	for p := range ix.sources {
+		if !seen[p] {
+			work = true
+		}
+	}
+	if !work {
+		return Progress{Files: len(files), Total: len(files)}, nil
+	}
+	sources := map[string]source{}
+	for k, v := range ix.sources {
+		sources[k] = v
+	}
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return Progress{}, damaged(ix.path, err)
+	}
+	p, err := indexFiles(tx, ix.home, files, sources, nil)
+	if err != nil {
+		tx.Rollback()
+		return p, ix.indexError(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return p, damaged(ix.path, err)
+	}
+	ix.sources = sources
+	return p, nil
+}
+
+// indexError keeps a file's read error apart from the index's own.
+func (ix *Index) indexError(err error) error {
+	var re *readError
+	if errors.As(err, &re) {
+		return err
+	}
+	return damaged(ix.path, err)
+}
+
+// readError is a failure to read a session log or notes.md: the index is
+// not at fault.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return "recall: " + e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+type inserter struct {
+	tx  *sql.Tx
+	ins *sql.Stmt
+}
+
+// indexFiles brings the index in tx up to date with files, updating
+// sources (a copy the caller keeps only when tx commits).
+func indexFiles(tx *sql.Tx, home string, files []file, sources map[string]source, progress func(Progress)) (Progress, error) {
+	p := Progress{Total: len(files)}
+	ins, err := tx.Prepare(`INSERT INTO records(rowid, text, session, epoch, seq, at, kind, untrusted, class) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return p, err
+	}
+	defer ins.Close()
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[f.rel] = true
+		s, ok := sources[f.rel]
+		if ok && f.unchanged(s) {
+			p.Files++
+			continue
+		}
+		if !ok {
+			res, err := tx.Exec(`INSERT INTO sources(path, session, epoch, offset, size, mtime, ino) VALUES(?, ?, ?, 0, 0, 0, 0)`, f.rel, f.session, f.epoch)
+			if err != nil {
+				return p, err
+			}
+			id, err := res.LastInsertId()
+			if err != nil {
+				return p, err
+			}
+			s = source{id: id, session: f.session, epoch: f.epoch}
+		}
+		if f.rel == notesPath || f.ino != s.ino || f.size < s.offset {
+			if err := dropRecords(tx, s.id); err != nil {
+				return p, err
+			}
+			s.offset = 0
+		}
+		var err error
+		if f.rel == notesPath {
+			s.offset, err = indexNotes(ins, home, f, s, &p)
+		} else {
+			s.offset, err = indexLog(ins, home, f, s, &p)
+			p.Logs++
+		}
+		if err != nil {
+			return p, err
+		}
+		s.size, s.mtime, s.ino = f.size, f.mtime, f.ino
+		if _, err := tx.Exec(`UPDATE sources SET offset = ?, size = ?, mtime = ?, ino = ? WHERE id = ?`, s.offset, s.size, s.mtime, int64(s.ino), s.id); err != nil {
+			return p, err
+		}
+		sources[f.rel] = s
+		p.Files++
+		if progress != nil {
+			progress(p)
+		}
+	}
+	for rel, s := range sources {
+		if seen[rel] {
+			continue
+		}
+		if err := dropRecords(tx, s.id); err != nil {
+			return p, err
+		}
+		if _, err := tx.Exec(`DELETE FROM sources WHERE id = ?`, s.id); err != nil {
+			return p, err
+		}
+		delete(sources, rel)
+	}
+	return p, nil
+}
+
+func dropRecords(tx *sql.Tx, id int64) error {
+	_, err := tx.Exec(`DELETE FROM records WHERE rowid BETWEEN ? AND ?`, id<<32, id<<32|(1<<32-1))
+	return err
+}
+
+// logRecord is what the index takes of a session record.
+type logRecord struct {
+	Seq  int64  `json:"seq"`
+	Time string `json:"time"`
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// indexLog reads a session log from s.offset and returns the offset after
+// its last complete line. A line that is not a record is skipped (loopd's
+// own check reports damaged logs; recall indexes what it can).
+func indexLog(ins *sql.Stmt, home string, f file, s source, p *Progress) (int64, error) {
+	fh, err := os.Open(filepath.Join(home, f.rel))
+	if err != nil {
+		return s.offset, &readError{err}
+	}
+	defer fh.Close()
+	if _, err := fh.Seek(s.offset, io.SeekStart); err != nil {
+		return s.offset, &readError{err}
+	}
+	r := bufio.NewReaderSize(fh, 256<<10)
+	off := s.offset
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A line longer than the buffer: gather it whole.
+			long := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				line, err = r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err == io.EOF {
+			return off, nil // a last line without its newline is still being written
+		}
+		if err != nil {
+			return off, &readError{err}
+		}
+		off += int64(len(line))
+		var rec logRecord
+		if json.Unmarshal(bytes.TrimSpace(line), &rec) != nil || rec.Seq < 1 || rec.Seq >= 1<<32 {
+			p.Skipped++
+			continue
+		}
+		switch rec.Type {
+		case "user", "assistant", "tool":
+		default:
+			continue
+		}
+		if rec.Text == "" {
+			continue
+		}
+		if _, err := ins.Exec(s.id<<32|rec.Seq, rec.Text, s.session, s.epoch, rec.Seq, rec.Time, rec.Type, 0, ""); err != nil {
+			if isConstraint(err) { // a seq seen twice: a damaged log
+				p.Skipped++
+				continue
+			}
+			return off, err
+		}
+		p.Records++
+	}
+}
+
+// indexNotes reads notes.md whole.
+func indexNotes(ins *sql.Stmt, home string, f file, s source, p *Progress) (int64, error) {
+	b, err := os.ReadFile(filepath.Join(home, f.rel))
+	if err != nil {
+		return 0, &readError{err}
+	}
+	for i, n := range memory.ParseNotes(string(b)) {
+		if n.Text == "" {
+			continue
+		}
+		at := ""
+		if !n.Time.IsZero() {
+			at = n.Time.UTC().Format(time.RFC3339Nano)
+		}
+		untrusted := 0
+		if n.Untrusted {
+			untrusted = 1
+		}
+		if _, err := ins.Exec(s.id<<32|int64(i+1), n.Text, n.Session, 0, i+1, at, "note", untrusted, n.Class); err != nil {
+			return 0, err
+		}
+		p.Notes++
+	}
+	return int64(len(b)), nil
+}
+
+// Rebuild builds a new index of home beside the one in use and swaps it
+// in. Use it when no Index of home is open (an open one: Index.Rebuild).
+func Rebuild(home string, progress func(Progress)) (Progress, error) {
+	path := filepath.Join(home, File)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return Progress{}, damaged(path, err)
+	}
+	return build(home, path, progress)
+}
+
+// Rebuild builds a new index beside the one in use, from everything in
+// sessions/ and notes.md, and swaps it in. Searches go on against the old
+// index until the swap.
+func (ix *Index) Rebuild(progress func(Progress)) (Progress, error) {
+	ix.syncMu.Lock()
+	defer ix.syncMu.Unlock()
+	tmp := ix.path + ".new"
+	p, err := buildAt(ix.home, tmp, progress)
+	if err != nil {
+		return p, err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.db != nil {
+		ix.db.Close() // checkpoints and removes the WAL
+		ix.db = nil
+	}
+	if err := swap(tmp, ix.path); err != nil {
+		ix.open() // go on with the old index if it is still there
+		return p, err
+	}
+	return p, ix.open()
+}
+
+func build(home, path string, progress func(Progress)) (Progress, error) {
+	tmp := path + ".new"
+	p, err := buildAt(home, tmp, progress)
+	if err != nil {
+		return p, err
+	}
+	return p, swap(tmp, path)
+}
+
+// swap puts the new index in place of the old. The old one's WAL and
+// shared-memory files go first: SQLite would replay a WAL left beside a
+// database it does not belong to.
+func swap(tmp, path string) error {
+	for _, ext := range []string{"-wal", "-shm"} {
+		if err := os.Remove(path + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return damaged(path, err)
+		}
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return damaged(path, err)
+	}
+	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
+		return damaged(path, err)
+	}
+	return nil
+}
+
+// buildAt writes a complete index at path (replacing anything there),
+// with journalling off while it fills (a crash leaves only a file that
+// the next build replaces), then syncs it.
+func buildAt(home, path string, progress func(Progress)) (Progress, error) {
+	for _, ext := range []string{"", "-journal", "-wal", "-shm"} {
+		if err := os.Remove(path + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return Progress{}, damaged(path, err)
+		}
+	}
+	db, err := openDB(path, true)
+	if err != nil {
+		return Progress{}, damaged(path, err)
+	}
+	db.SetMaxOpenConns(1)
+	p, err := fill(db, home, progress)
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = damaged(path, cerr)
+	}
+	if err == nil {
+		err = syncFile(path)
+	}
+	if err != nil {
+		os.Remove(path)
+		return p, err
+	}
+	return p, nil
+}
+
+func fill(db *sql.DB, home string, progress func(Progress)) (Progress, error) {
+	path := filepath.Join(home, File)
+	for _, q := range []string{`PRAGMA journal_mode = OFF`, `PRAGMA synchronous = OFF`, `PRAGMA cache_size = -65536`} {
+		if _, err := db.Exec(q); err != nil {
+			return Progress{}, damaged(path, err)
+		}
+	}
+	for _, q := range schema {
+		if _, err := db.Exec(q); err != nil {
+			return Progress{}, damaged(path, err)
+		}
+	}
+	files, err := listFiles(home)
+	if err != nil {
+		return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
+	}
+	if progress != nil {
+		progress(Progress{Total: len(files)})
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return Progress{}, damaged(path, err)
+	}
+	p, err := indexFiles(tx, home, files, map[string]source{}, progress)
+	if err != nil {
+		tx.Rollback()
+		var re *readError
+		if errors.As(err, &re) {
+			return p, err
+		}
+		return p, damaged(path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return p, damaged(path, err)
+	}
+	if _, err := db.Exec(`INSERT INTO records(records) VALUES('optimize')`); err != nil {
+		return p, damaged(path, err)
+	}
+	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
+		return p, damaged(path, err)
+	}
+	return p, nil
+}
+
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return damaged(path, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return damaged(path, err)
+	}
+	return nil
+}
