@@ -1,0 +1,464 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"boxmaker/core/atomicfile"
+	"boxmaker/runbook"
+)
+
+// DefaultMaxFileSize is where a file is closed and the next one begun when
+// Options.MaxFileSize is zero.
+const DefaultMaxFileSize = 64 << 20
+
+// maxBatch bounds the records one write carries.
+const maxBatch = 1024
+
+// Options are Open's settings.
+type Options struct {
+	// MaxFileSize: once the current file has reached it, the next batch
+	// begins a new file. A file may exceed it by one batch.
+	MaxFileSize int64
+	// AcceptBreak checks the whole log and, if its chain fails, appends an
+	// accepted_break record naming the first failure (--accept-break).
+	AcceptBreak bool
+	// Now stamps records whose Time is zero. Nil: time.Now.
+	Now func() time.Time
+	// Log receives the description of a panic inside the ledger (the
+	// value and the stack), worth keeping for a bug report. Nil: dropped.
+	Log io.Writer
+
+	beforeWrite func() // tests: runs before each batch is written
+}
+
+// The texts of a poisoned ledger: every call after a failure gets one.
+const (
+	textEarlierFailure = "an earlier audit write failed; every call is denied until brokerd is restarted"
+	textPanicked       = "a thread panicked while holding the ledger; every call is denied until brokerd is restarted"
+)
+
+// Ledger is the open log: the one writer of dir, holding its lock.
+type Ledger struct {
+	dir  string
+	opts Options
+	lock *os.File
+
+	recovered *Recovery
+	accepted  *Break
+
+	// owned by the writer goroutine (and by Open before it starts)
+	f       *os.File
+	fileNum int
+	size    int64
+	seq     uint64
+	hash    [32]byte
+	buf     []byte
+
+	mu      sync.Mutex
+	wake    *sync.Cond
+	queue   []*waiter
+	spare   []*waiter
+	err     error // set once: poisoned or closed; every later Append gets it
+	closing bool
+	done    chan struct{}
+}
+
+type waiter struct {
+	rec   *Record
+	seq   uint64
+	err   error
+	ready chan struct{}
+}
+
+// Open takes the log in dir for writing; see the package doc for what it
+// checks and repairs. The returned ledger holds dir/.lock until Close (or
+// the end of the process).
+func Open(dir string, opts Options) (*Ledger, error) {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, unavailable(err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, unavailable(err)
+	}
+	lock, err := takeLock(filepath.Join(dir, ".lock"))
+	if err != nil {
+		return nil, err
+	}
+	l := &Ledger{dir: dir, opts: opts, lock: lock, done: make(chan struct{})}
+	l.wake = sync.NewCond(&l.mu)
+	if err := l.open(); err != nil {
+		l.closeFiles()
+		return nil, err
+	}
+	go l.writer()
+	return l, nil
+}
+
+func takeLock(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, runbook.Refuse(runbook.BrokerdAlreadyRunning, "brokerd is already running")
+		}
+		return nil, unavailable(fmt.Errorf("lock %s: %w", path, err))
+	}
+	return f, nil
+}
+
+func unavailable(err error) error {
+	return &runbook.Refusal{Entry: runbook.AuditUnavailable, Text: "cannot write the audit log: " + err.Error(), Cause: err}
+}
+
+func (l *Ledger) open() error {
+	if l.opts.AcceptBreak {
+		if err := l.acceptBreak(); err != nil {
+			return err
+		}
+	}
+	nums, err := logFiles(l.dir)
+	if err != nil {
+		return unavailable(err)
+	}
+	if len(nums) == 0 {
+		return l.beginFile(1)
+	}
+	latest := nums[len(nums)-1]
+	name := fileName(latest)
+	c := &chain{}
+	switch {
+	case latest == 1:
+		c.startFromBeginning()
+	case len(nums) > 1 && nums[len(nums)-2] == latest-1:
+		prevName := fileName(latest - 1)
+		raw, lineNo, endsClean, err := lastLine(logPath(l.dir, latest-1))
+		if err != nil {
+			return unavailable(err)
+		}
+		if raw != nil {
+			c.startAfter(Position{File: prevName, Line: lineNo}, raw)
+		}
+		if raw == nil || !endsClean {
+			c.gapNote = prevName + " does not end with a complete line; "
+		}
+	case len(nums) > 1:
+		// Files are missing just before the latest: the chain is checked
+		// from the last line of the newest file that is there.
+		before := nums[len(nums)-2]
+		raw, lineNo, _, err := lastLine(logPath(l.dir, before))
+		if err != nil {
+			return unavailable(err)
+		}
+		if raw != nil {
+			c.startAfter(Position{File: fileName(before), Line: lineNo}, raw)
+		}
+		c.missingFiles(missingBefore(before, latest))
+	default:
+		c.startFromBeginning()
+		c.missingFiles(missingBefore(0, latest))
+	}
+	f, err := os.OpenFile(logPath(l.dir, latest), os.O_RDWR|os.O_APPEND|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return unavailable(err)
+	}
+	l.f, l.fileNum = f, latest
+	var size int64
+	tail, lines, err := eachLine(f, func(lineNo int, raw []byte) {
+		size += int64(len(raw)) + 1
+		c.feed(Position{File: name, Line: lineNo}, raw)
+	})
+	if err != nil {
+		return unavailable(err)
+	}
+	c.flush()
+	if c.gapNote != "" { // a file is missing and the latest holds no line
+		c.findings = append(c.findings, Finding{Position: Position{File: name, Line: 1}, What: trimNote(c.gapNote)})
+	}
+	l.size = size + int64(len(tail))
+	if open, _ := c.uncovered(); len(open) > 0 {
+		return runbook.Refuse(runbook.AuditChainBroken, "%s", open[0])
+	}
+	l.seq, l.hash = c.seq, c.hash
+	if !c.seqKnown {
+		l.seq = c.maxSeq
+	}
+	if len(tail) == 0 {
+		return nil
+	}
+	// The torn line stays, ended, and the recovery record after it says
+	// what it was; it takes the torn line's seq, so the chain goes on from
+	// the last complete record.
+	h := lineHash(tail)
+	rec := Record{Type: TypeRecovery, TornLength: int64(len(tail)), TornSHA256: hashHex(h),
+		Note: "the last line was torn when brokerd stopped; it is kept above and was never acted on"}
+	if err := l.writeNow([]byte{'\n'}, &rec); err != nil {
+		return err
+	}
+	l.recovered = &Recovery{Position: Position{File: name, Line: lines + 1}, Length: len(tail)}
+	return nil
+}
+
+// acceptBreak checks the whole log and, when its chain fails, ends a torn
+// last line and appends an accepted_break record naming the first failure.
+// Nothing is repaired or removed.
+func (l *Ledger) acceptBreak() error {
+	rep, st, err := scan(l.dir)
+	if err != nil {
+		return unavailable(err)
+	}
+	if len(rep.Errors) == 0 {
+		return nil
+	}
+	first := rep.Errors[0]
+	f, err := os.OpenFile(logPath(l.dir, st.latest), os.O_WRONLY|os.O_APPEND|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return unavailable(err)
+	}
+	defer f.Close()
+	l.f, l.seq, l.hash = f, st.maxSeq, st.lastHash
+	defer func() { l.f = nil }()
+	var prefix []byte
+	if st.torn {
+		prefix = []byte{'\n'}
+	}
+	rec := Record{Type: TypeAcceptedBreak, BreakFile: first.File, BreakLine: int64(first.Line), BreakWhat: first.What,
+		Note: "accepted with --accept-break: the records from the failure up to here are not vouched for"}
+	if err := l.writeNow(prefix, &rec); err != nil {
+		return err
+	}
+	l.accepted = &Break{Failure: first.Position, What: first.What}
+	return nil
+}
+
+// writeNow writes prefix and one record and syncs, outside the writer
+// (Open's recovery and break records).
+func (l *Ledger) writeNow(prefix []byte, r *Record) error {
+	r.Seq, r.Prev = l.seq+1, hashHex(l.hash)
+	if r.Time.IsZero() {
+		r.Time = l.opts.Now()
+	}
+	buf := append([]byte(nil), prefix...)
+	buf = appendLine(buf, r)
+	h := lineHash(buf[len(prefix):])
+	buf = append(buf, '\n')
+	if _, err := l.f.Write(buf); err != nil {
+		return unavailable(err)
+	}
+	if err := unix.Fdatasync(int(l.f.Fd())); err != nil {
+		return unavailable(fmt.Errorf("sync %s: %w", l.f.Name(), err))
+	}
+	l.seq, l.hash = r.Seq, h
+	l.size += int64(len(buf))
+	return nil
+}
+
+// beginFile creates file n (0600) and makes its name durable.
+func (l *Ledger) beginFile(n int) error {
+	f, err := os.OpenFile(logPath(l.dir, n), os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return unavailable(err)
+	}
+	if err := f.Chmod(0o600); err != nil { // the umask may have narrowed it
+		f.Close()
+		return unavailable(err)
+	}
+	if err := atomicfile.SyncDir(l.dir); err != nil {
+		f.Close()
+		return unavailable(err)
+	}
+	if l.f != nil {
+		l.f.Close()
+	}
+	l.f, l.fileNum, l.size = f, n, 0
+	return nil
+}
+
+// Recovered is the torn final line Open recovered, or nil.
+func (l *Ledger) Recovered() *Recovery { return l.recovered }
+
+// AcceptedBreak is the break Open accepted (its Failure and What), or nil.
+func (l *Ledger) AcceptedBreak() *Break { return l.accepted }
+
+// Notices are the lines brokerd prints at start about what Open did, each
+// ending with its runbook link.
+func (l *Ledger) Notices() []string {
+	var out []string
+	if l.accepted != nil {
+		out = append(out, fmt.Sprintf("audit: accepted the break at %s (%s); %s",
+			l.accepted.Failure, l.accepted.What, runbook.Link(runbook.AuditChainBroken)))
+	}
+	if l.recovered != nil {
+		out = append(out, "audit: recovered a torn final line; "+runbook.Link(runbook.AuditRecovered))
+	}
+	return out
+}
+
+// Append writes r (its Seq, Prev and, when zero, Time are filled in) and
+// returns its seq once the record is on disk. Concurrent callers share
+// one write and one sync. After a failed write or sync, this call and every
+// later one fail with the audit-unavailable refusal: the ledger never tries
+// again, because a failed write may have left part of a line that only
+// Open deals with.
+func (l *Ledger) Append(r Record) (uint64, error) {
+	if !r.Type.known() || r.Type == TypeRecovery || r.Type == TypeAcceptedBreak {
+		return 0, fmt.Errorf("audit: Append cannot write a record of type %q", r.Type)
+	}
+	w := &waiter{rec: &r, ready: make(chan struct{})}
+	l.mu.Lock()
+	if l.err != nil {
+		err := l.err
+		l.mu.Unlock()
+		return 0, err
+	}
+	l.queue = append(l.queue, w)
+	l.wake.Signal()
+	l.mu.Unlock()
+	<-w.ready
+	return w.seq, w.err
+}
+
+// Close writes what is queued, closes the log and lets the lock go. Appends
+// after Close fail.
+func (l *Ledger) Close() error {
+	l.mu.Lock()
+	if l.closing {
+		l.mu.Unlock()
+		<-l.done
+		return nil
+	}
+	l.closing = true
+	l.wake.Signal()
+	l.mu.Unlock()
+	<-l.done
+	return l.closeFiles()
+}
+
+func (l *Ledger) closeFiles() error {
+	var err error
+	if l.f != nil {
+		err = l.f.Close()
+		l.f = nil
+	}
+	if l.lock != nil {
+		l.lock.Close()
+		l.lock = nil
+	}
+	return err
+}
+
+// writer is the one goroutine that writes: it takes everything queued
+// since its last write as one batch.
+func (l *Ledger) writer() {
+	defer close(l.done)
+	for {
+		l.mu.Lock()
+		for len(l.queue) == 0 && !l.closing {
+			l.wake.Wait()
+		}
+		if len(l.queue) == 0 {
+			if l.err == nil {
+				l.err = runbook.Refuse(runbook.AuditUnavailable, "the audit log is closed")
+			}
+			l.mu.Unlock()
+			return
+		}
+		batch := l.queue
+		if len(batch) > maxBatch {
+			batch = batch[:maxBatch:maxBatch]
+			l.queue = l.queue[maxBatch:]
+		} else {
+			l.queue, l.spare = l.spare[:0], batch
+		}
+		poisoned := l.err
+		l.mu.Unlock()
+
+		if poisoned != nil {
+			for _, w := range batch {
+				w.err = poisoned
+				close(w.ready)
+			}
+			continue
+		}
+		err, later := l.writeBatch(batch)
+		if err != nil {
+			l.mu.Lock()
+			l.err = later
+			l.mu.Unlock()
+		}
+		for _, w := range batch {
+			w.err = err
+			if err != nil {
+				w.seq = 0
+			}
+			close(w.ready)
+		}
+	}
+}
+
+// writeBatch writes and syncs one batch. On failure it returns the error
+// for the batch's callers and the one for every later call.
+func (l *Ledger) writeBatch(batch []*waiter) (err, later error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if l.opts.Log != nil {
+				fmt.Fprintf(l.opts.Log, "audit: panic while holding the ledger: %v\n%s", p, debug.Stack())
+			}
+			err = runbook.Refuse(runbook.AuditUnavailable, textPanicked)
+			later = err
+		}
+	}()
+	if l.opts.beforeWrite != nil {
+		l.opts.beforeWrite()
+	}
+	if l.size >= l.opts.MaxFileSize {
+		if err := l.beginFile(l.fileNum + 1); err != nil {
+			return err, runbook.Refuse(runbook.AuditUnavailable, textEarlierFailure)
+		}
+	}
+	buf := l.buf[:0]
+	seq, hash := l.seq, l.hash
+	now := l.opts.Now()
+	for _, w := range batch {
+		seq++
+		w.rec.Seq, w.rec.Prev = seq, hashHex(hash)
+		if w.rec.Time.IsZero() {
+			w.rec.Time = now
+		}
+		start := len(buf)
+		buf = appendLine(buf, w.rec)
+		hash = lineHash(buf[start:])
+		buf = append(buf, '\n')
+		w.seq = seq
+	}
+	l.buf = buf
+	n, werr := l.f.Write(buf)
+	l.size += int64(n)
+	if werr == nil {
+		if serr := unix.Fdatasync(int(l.f.Fd())); serr != nil {
+			werr = fmt.Errorf("sync %s: %w", l.f.Name(), serr)
+		}
+	}
+	if werr != nil {
+		return unavailable(werr), runbook.Refuse(runbook.AuditUnavailable, textEarlierFailure)
+	}
+	l.seq, l.hash = seq, hash
+	return nil, nil
+}

@@ -1,0 +1,266 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Type is what a record says happened.
+type Type string
+
+// The record types.
+const (
+	TypeStart             Type = "start"
+	TypeStop              Type = "stop"
+	TypeDecision          Type = "decision"
+	TypeResult            Type = "result"
+	TypeApprovalRequested Type = "approval_requested"
+	TypeApprovalAnswered  Type = "approval_answered"
+	TypeApprovalExpired   Type = "approval_expired"
+	TypeApprovalAbandoned Type = "approval_abandoned"
+	TypeRecovery          Type = "recovery"
+	TypeAcceptedBreak     Type = "accepted_break"
+)
+
+func (t Type) known() bool {
+	switch t {
+	case TypeStart, TypeStop, TypeDecision, TypeResult, TypeApprovalRequested, TypeApprovalAnswered,
+		TypeApprovalExpired, TypeApprovalAbandoned, TypeRecovery, TypeAcceptedBreak:
+		return true
+	}
+	return false
+}
+
+// The answers an approval_answered record carries.
+const (
+	AnswerApproved = "approved"
+	AnswerRefused  = "refused"
+)
+
+// EffectAllow is the decision effect that lets a call run at once. A call
+// decided "ask" runs only after an approval_answered record with
+// AnswerApproved for the same call id.
+const EffectAllow = "allow"
+
+// Record is one line of the log. The envelope (Seq, Prev, Time, Type, Call,
+// Approval) is common to all types; the other fields belong to the types
+// named beside them and are left empty by the others. Empty fields are not
+// written. Append fills Seq and Prev, and Time when it is zero.
+type Record struct {
+	Seq      uint64    `json:"seq"`
+	Prev     string    `json:"prev"`
+	Time     time.Time `json:"time"`
+	Type     Type      `json:"type"`
+	Call     string    `json:"call,omitempty"`     // the tool call's id
+	Approval string    `json:"approval,omitempty"` // the approval's short id
+
+	// decision (Taint is the session's taint when the call was decided)
+	Tool    string `json:"tool,omitempty"`
+	Target  string `json:"target,omitempty"`
+	Effect  string `json:"effect,omitempty"` // allow, ask or deny
+	Grant   string `json:"grant,omitempty"`  // the grant file that decided it; empty: no grant matched
+	Session string `json:"session,omitempty"`
+	Taint   string `json:"taint,omitempty"`
+	// approval_requested: the hash of the exact call the approval answers
+	CallSHA256 string `json:"call_sha256,omitempty"`
+
+	// result
+	Outcome    string `json:"outcome,omitempty"` // ran, failed, refused, expired, denied, ...
+	TaintAfter string `json:"taint_after,omitempty"`
+	Untrusted  bool   `json:"untrusted,omitempty"`
+
+	// approval_answered (Answer is AnswerApproved or AnswerRefused)
+	Answer string `json:"answer,omitempty"`
+	By     string `json:"by,omitempty"`
+	Why    string `json:"why,omitempty"`
+
+	// recovery: the torn line just before this record
+	TornLength int64  `json:"torn_length,omitempty"`
+	TornSHA256 string `json:"torn_sha256,omitempty"`
+
+	// accepted_break: the first failure found when the break was accepted
+	BreakFile string `json:"break_file,omitempty"`
+	BreakLine int64  `json:"break_line,omitempty"`
+	BreakWhat string `json:"break_what,omitempty"`
+
+	// start and stop, and anything else worth a word
+	Note string `json:"note,omitempty"`
+}
+
+// zeroPrev is the prev of the very first record.
+const zeroPrev = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// timeLayout is how Time is written: UTC, RFC 3339 with nanoseconds.
+const timeLayout = time.RFC3339Nano
+
+// lineHash is the hash that the next record's prev names: SHA-256 of the
+// line's bytes without its newline.
+func lineHash(line []byte) [32]byte { return sha256.Sum256(line) }
+
+// appendLine appends r's canonical encoding, without a newline, to buf.
+// Fields come in a fixed order and empty ones are left out, so one record
+// has exactly one encoding; the decoder accepts any order.
+func appendLine(buf []byte, r *Record) []byte {
+	buf = append(buf, `{"seq":`...)
+	buf = strconv.AppendUint(buf, r.Seq, 10)
+	buf = append(buf, `,"prev":`...)
+	buf = appendString(buf, r.Prev)
+	buf = append(buf, `,"time":"`...)
+	buf = r.Time.UTC().AppendFormat(buf, timeLayout)
+	buf = append(buf, `","type":`...)
+	buf = appendString(buf, string(r.Type))
+	for _, f := range [...]struct {
+		key, val string
+	}{
+		{"call", r.Call}, {"approval", r.Approval},
+		{"tool", r.Tool}, {"target", r.Target}, {"effect", r.Effect}, {"grant", r.Grant},
+		{"session", r.Session}, {"taint", r.Taint}, {"call_sha256", r.CallSHA256},
+		{"outcome", r.Outcome}, {"taint_after", r.TaintAfter},
+	} {
+		if f.val != "" {
+			buf = appendKey(buf, f.key)
+			buf = appendString(buf, f.val)
+		}
+	}
+	if r.Untrusted {
+		buf = append(buf, `,"untrusted":true`...)
+	}
+	for _, f := range [...]struct{ key, val string }{{"answer", r.Answer}, {"by", r.By}, {"why", r.Why}} {
+		if f.val != "" {
+			buf = appendKey(buf, f.key)
+			buf = appendString(buf, f.val)
+		}
+	}
+	if r.TornLength != 0 {
+		buf = append(buf, `,"torn_length":`...)
+		buf = strconv.AppendInt(buf, r.TornLength, 10)
+	}
+	if r.TornSHA256 != "" {
+		buf = appendKey(buf, "torn_sha256")
+		buf = appendString(buf, r.TornSHA256)
+	}
+	if r.BreakFile != "" {
+		buf = appendKey(buf, "break_file")
+		buf = appendString(buf, r.BreakFile)
+	}
+	if r.BreakLine != 0 {
+		buf = append(buf, `,"break_line":`...)
+		buf = strconv.AppendInt(buf, r.BreakLine, 10)
+	}
+	for _, f := range [...]struct{ key, val string }{{"break_what", r.BreakWhat}, {"note", r.Note}} {
+		if f.val != "" {
+			buf = appendKey(buf, f.key)
+			buf = appendString(buf, f.val)
+		}
+	}
+	return append(buf, '}')
+}
+
+func appendKey(buf []byte, key string) []byte {
+	buf = append(buf, ',', '"')
+	buf = append(buf, key...)
+	return append(buf, '"', ':')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does; nothing else is escaped beyond what JSON requires, so
+// a target path reads the same in the log as on disk.
+func appendString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"', '\\':
+				buf = append(buf, '\\', c)
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, `\ufffd`...)
+		} else {
+			buf = append(buf, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(buf, '"')
+}
+
+// ParseLine decodes one line (without its newline) and checks that it is a
+// record: a JSON object of known fields with values of the right type, a
+// known type, a seq of at least 1, a prev of 64 lower-case hex digits, a
+// time, and the fields a recovery or an accepted_break needs. Unknown and
+// repeated fields are errors: the log is written by one encoder, and a
+// field it never writes means the line did not come from it.
+func ParseLine(line []byte) (Record, error) {
+	var r Record
+	if err := decodeFlat(line, &r); err != nil {
+		return Record{}, err
+	}
+	if err := r.check(); err != nil {
+		return Record{}, err
+	}
+	return r, nil
+}
+
+func (r *Record) check() error {
+	switch {
+	case r.Type == "":
+		return fmt.Errorf("no type")
+	case !r.Type.known():
+		return fmt.Errorf("unknown type %q", r.Type)
+	case r.Seq == 0:
+		return fmt.Errorf("no seq")
+	case !isHash(r.Prev):
+		return fmt.Errorf("prev is not 64 lower-case hex digits")
+	case r.Time.IsZero():
+		return fmt.Errorf("no time")
+	}
+	switch r.Type {
+	case TypeRecovery:
+		if r.TornLength <= 0 || !isHash(r.TornSHA256) {
+			return fmt.Errorf("a recovery record needs torn_length and torn_sha256")
+		}
+	case TypeAcceptedBreak:
+		if r.BreakFile == "" || r.BreakLine <= 0 {
+			return fmt.Errorf("an accepted_break record needs break_file and break_line")
+		}
+	}
+	return nil
+}
+
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func hashHex(h [32]byte) string { return hex.EncodeToString(h[:]) }

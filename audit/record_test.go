@@ -1,0 +1,132 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var testTime = time.Date(2026, 9, 18, 12, 30, 45, 123456789, time.UTC)
+
+func fullRecord() Record {
+	return Record{
+		Seq: 42, Prev: strings.Repeat("ab", 32), Time: testTime, Type: TypeDecision,
+		Call: "c-1", Approval: "a7", Tool: "read_file", Target: "/home/owner/src/\"quoted\"\n\tétoile",
+		Effect: "allow", Grant: "src", Session: "s-1", Taint: "private", CallSHA256: strings.Repeat("cd", 32),
+		Outcome: "ran", TaintAfter: "secret", Untrusted: true, Answer: AnswerApproved, By: "owner",
+		Why: "fine \x01 \\ ok", TornLength: 17, TornSHA256: strings.Repeat("ef", 32),
+		BreakFile: "000001.jsonl", BreakLine: 3, BreakWhat: "seq 5 should be 4", Note: "<&>",
+	}
+}
+
+func TestEncodeThenParseGivesTheSameRecord(t *testing.T) {
+	for _, r := range []Record{
+		fullRecord(),
+		{Seq: 1, Prev: zeroPrev, Time: testTime, Type: TypeStart},
+		{Seq: 2, Prev: zeroPrev, Time: testTime, Type: TypeResult, Call: "c", Target: "\xff\xfe bad utf-8"},
+	} {
+		line := appendLine(nil, &r)
+		got, err := ParseLine(line)
+		if err != nil {
+			t.Fatalf("ParseLine(%s): %v", line, err)
+		}
+		want := r
+		// Each byte that is not UTF-8 becomes U+FFFD, as encoding/json does.
+		want.Target = strings.ReplaceAll(want.Target, "\xff\xfe", "\ufffd\ufffd")
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("round trip of %s (-want +got):\n%s", line, diff)
+		}
+		// encoding/json reads the same line the same way.
+		var std Record
+		if err := json.Unmarshal(line, &std); err != nil {
+			t.Fatalf("encoding/json cannot read %s: %v", line, err)
+		}
+		if diff := cmp.Diff(want, std); diff != "" {
+			t.Errorf("encoding/json reads %s differently (-want +got):\n%s", line, diff)
+		}
+	}
+}
+
+func TestEncodingIsCanonical(t *testing.T) {
+	r := Record{Seq: 1, Prev: zeroPrev, Time: testTime, Type: TypeDecision, Call: "c-1", Tool: "read_file",
+		Target: "/src/a", Effect: "allow", Grant: "src", Session: "s", Taint: "public"}
+	want := `{"seq":1,"prev":"` + zeroPrev + `","time":"2026-09-18T12:30:45.123456789Z","type":"decision",` +
+		`"call":"c-1","tool":"read_file","target":"/src/a","effect":"allow","grant":"src","session":"s","taint":"public"}`
+	if got := string(appendLine(nil, &r)); got != want {
+		t.Errorf("encoding:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestParseLineRefuses(t *testing.T) {
+	ok := `"prev":"` + zeroPrev + `","time":"2026-09-18T12:30:45Z","type":"start"`
+	for _, tc := range []struct{ name, line, want string }{
+		{"empty line", ``, "not a JSON object"},
+		{"array", `[1]`, "not a JSON object"},
+		{"unknown field", `{"seq":1,` + ok + `,"extra":"x"}`, `unknown field "extra"`},
+		{"field spelt in another case", `{"Seq":1,` + ok + `}`, `unknown field "Seq"`},
+		{"field twice", `{"seq":1,"seq":2,` + ok + `}`, `field "seq" appears twice`},
+		{"negative seq", `{"seq":-1,` + ok + `}`, `field "seq" is not a whole number`},
+		{"fractional seq", `{"seq":1.0,` + ok + `}`, `field "seq" is not a whole number`},
+		{"seq as a string", `{"seq":"1",` + ok + `}`, `field "seq" is not a whole number`},
+		{"seq zero", `{"seq":0,` + ok + `}`, "no seq"},
+		{"nested object", `{"seq":1,` + ok + `,"note":{}}`, `field "note": byte`},
+		{"null", `{"seq":1,` + ok + `,"note":null}`, `field "note": byte`},
+		{"unknown type", `{"seq":1,"prev":"` + zeroPrev + `","time":"2026-09-18T12:30:45Z","type":"reboot"}`, `unknown type "reboot"`},
+		{"upper-case prev", `{"seq":1,"prev":"` + strings.ToUpper(strings.Repeat("ab", 32)) + `","time":"2026-09-18T12:30:45Z","type":"start"}`, "prev is not 64 lower-case hex digits"},
+		{"no time", `{"seq":1,"prev":"` + zeroPrev + `","type":"start"}`, "no time"},
+		{"bad time", `{"seq":1,"prev":"` + zeroPrev + `","time":"yesterday","type":"start"}`, `field "time" is not an RFC 3339 time`},
+		{"text after the object", `{"seq":1,` + ok + `} `, "text after the end of the object"},
+		{"torn", `{"seq":1,` + ok[:20], "unterminated string"},
+		{"recovery without its fields", `{"seq":1,"prev":"` + zeroPrev + `","time":"2026-09-18T12:30:45Z","type":"recovery"}`, "a recovery record needs torn_length and torn_sha256"},
+		{"break without its fields", `{"seq":1,"prev":"` + zeroPrev + `","time":"2026-09-18T12:30:45Z","type":"accepted_break","break_file":"x"}`, "an accepted_break record needs break_file and break_line"},
+		{"control character", "{\"seq\":1," + ok + ",\"note\":\"a\x01\"}", "control character in a string"},
+		{"untrusted not a bool", `{"seq":1,` + ok + `,"untrusted":1}`, `field "untrusted" is not true or false`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseLine([]byte(tc.line))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ParseLine(%q) = %v, want an error containing %q", tc.line, err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzParseLine: the line parser never panics; what it accepts,
+// encoding/json reads as the same record; and what it returns encodes to a
+// line that parses back to itself.
+func FuzzParseLine(f *testing.F) {
+	full := fullRecord()
+	f.Add(appendLine(nil, &full))
+	f.Add(appendLine(nil, &Record{Seq: 1, Prev: zeroPrev, Time: testTime, Type: TypeStart}))
+	f.Add([]byte(`{"seq":3,"prev":"` + zeroPrev + `","time":"2026-09-18T12:30:45Z","type":"recovery","torn_length":5,"torn_sha256":"` + zeroPrev + `"}`))
+	f.Add([]byte(`{"seq":1, "prev" : "` + zeroPrev + `","time":"2026-09-18T12:30:45+02:00","type":"stop","note":"\u00e9\ud83d\ude00"}`))
+	f.Add([]byte(`{"seq":1`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		r, err := ParseLine(line)
+		if err != nil {
+			return
+		}
+		var std Record
+		if err := json.Unmarshal(line, &std); err != nil {
+			t.Fatalf("ParseLine accepts %q, encoding/json does not: %v", line, err)
+		}
+		if diff := cmp.Diff(std, r); diff != "" {
+			t.Fatalf("ParseLine and encoding/json disagree on %q (-json +ParseLine):\n%s", line, diff)
+		}
+		again := appendLine(nil, &r)
+		if bytes.IndexByte(again, '\n') >= 0 {
+			t.Fatalf("the encoding of %q holds a newline: %q", line, again)
+		}
+		r2, err := ParseLine(again)
+		if err != nil {
+			t.Fatalf("the encoding of an accepted record does not parse: %q: %v", again, err)
+		}
+		if diff := cmp.Diff(r, r2); diff != "" {
+			t.Fatalf("re-encoding changes the record (-first +second):\n%s", diff)
+		}
+	})
+}
