@@ -19,6 +19,7 @@ import (
 	"boxmaker/roles/brokerd"
 	"boxmaker/roles/bxctl"
 	"boxmaker/roles/rolecli"
+	"boxmaker/sanitize"
 )
 
 // Set by the linker: -X main.version=... -X main.commit=...
@@ -64,7 +65,7 @@ func run(args []string) int {
 
 func boxmakerApp() *cli.App {
 	app := rolecli.NewApp("boxmaker", "a self-hosted agent harness: one binary, one role per name",
-		boxmaker.Commands(boxmaker.Build{Version: version, Commit: commit}, roleNames())...)
+		boxmaker.Commands(boxmaker.Build{Version: version, Commit: commit}, roleNames(), sanitize.CheckCorpora)...)
 	app.Description = "Run a role as 'boxmaker ROLE ...' or through a symlink named after it\n" +
 		"(boxmaker links DIR makes them). The roles: " + strings.Join(roleNames(), ", ") + "."
 	app.Action = func(c *cli.Context) error {

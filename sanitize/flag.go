@@ -66,7 +66,7 @@ const (
 	// (id_ed25519.pub) is not one, hence the character after id_*.
 	credentialFile = `(?:\.ssh/id_[\w-]+(?:[^.\w-]|$)|\.aws/credentials|\.netrc\b|\.pgpass\b|\.git-credentials|` +
 		`\.docker/config\.json|\.kube/config\b|\.npmrc\b|\.pypirc\b|/etc/shadow\b|\.gnupg/|\.config/gh/hosts\.yml|` +
-		`\.password-store|\.vault-token|(?:^|[\s/"'=])\.env(?:[^.\w-]|$)|credentials\.json)`
+		`\.password-store|\.vault-token|\.env(?:[^.\w-]|$)|credentials\.json)`
 	// agentFile is one of Boxmaker's own files: its configurations, its
 	// grants, its identity memory.
 	agentFile = `(?:/etc/boxmaker\b|\$\{?boxmaker_home\b|\.state/etc/|\betc/(?:brokerd|loopd|memoryd|gatewayd|inferproxy|bxctl)\.toml|` +
@@ -134,6 +134,8 @@ var flagPatterns = []flagPattern{
 	// Hermes role_hijack, role_pretend, bypass_restrictions, fake_update,
 	// identity_override and remove_filters; other models' turn markers.
 	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\s`+filler+`now\s(?:a|an|the|my|no\slonger)\s`),
+	fp(RuleFlagRoleHijack, []string{"you"}, 80,
+		`you\s(?:are|will\sbe)\snow\s(?:dan|jailbroken|unrestricted|unfiltered|free\sfrom)\b`),
 	fp(RuleFlagRoleHijack, []string{"pretend"}, 200, `pretend\s`+filler+`(?:you\sare|you're|to\sbe)\s`),
 	fp(RuleFlagRoleHijack, []string{"act"}, 600,
 		`act\sas\s(?:if|though)\s`+filler+`you\s`+filler+`(?:have\sno|don't\shave|do\snot\shave)\s`+filler+`(?:restrictions|limits|rules|filters|guidelines)`),
@@ -212,8 +214,8 @@ var flagPatterns = []flagPattern{
 	fp(RuleFlagHiddenInstruction, []string{"<!--"}, 1100,
 		`<!--[^>]{0,512}?`+aimedAtModel+`[^>]{0,512}?-->`).inWords(),
 	fp(RuleFlagHiddenInstruction, []string{"<"}, 1700,
-		`<\s?[a-z][a-z0-9]*\b[^>]{0,512}?(?:display\s?:\s?none|visibility\s?:\s?hidden|font-size\s?:\s?0(?:px|pt|em)?\s?[;"']|`+
-			`opacity\s?:\s?0\s?[;"']|\shidden(?:\s|>|=)|aria-hidden\s?=\s?["']?true)[^>]{0,512}>[^<]{0,512}?`+
+		`<\s?[a-z][a-z0-9]*\b[^>]{0,512}?(?:(?:display\s?:\s?none|visibility\s?:\s?hidden|font-size\s?:\s?0(?:px|pt|em)?\s?[;"']|`+
+			`opacity\s?:\s?0\s?[;"']|aria-hidden\s?=\s?["']?true)[^>]{0,512}|\shidden(?:[\s=][^>]{0,512})?)>[^<]{0,512}?`+
 			`(?:`+aimedAtModel+`|you\smust|instructions)`).
 		needing("none", "hidden", "font-size", "opacity").inWords(),
 

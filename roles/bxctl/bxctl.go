@@ -23,6 +23,7 @@ func App() *cli.App {
 // commands lists every area's commands. Each area adds itself here.
 func commands() []*cli.Command {
 	var cmds []*cli.Command
+	cmds = append(cmds, sanitizeCommands()...)
 	return cmds
 }
 
