@@ -18,6 +18,7 @@ import (
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"
 	"boxmaker/roles/bxctl"
+	"boxmaker/roles/inferproxy"
 	"boxmaker/roles/rolecli"
 	"boxmaker/sanitize"
 )
@@ -31,8 +32,9 @@ var (
 // roles maps each role's name to its command line. A role a later issue
 // builds is absent until then.
 var roles = map[string]func() *cli.App{
-	"brokerd": brokerd.App,
-	"bxctl":   bxctl.App,
+	"brokerd":    brokerd.App,
+	"bxctl":      bxctl.App,
+	"inferproxy": inferproxy.App,
 }
 
 func main() { os.Exit(run(os.Args)) }

@@ -9,4 +9,7 @@ const (
 	AlreadyRunning    Entry = "already-running"
 	SocketForbidden   Entry = "socket-forbidden"
 	SocketPeerRefused Entry = "socket-peer-refused"
+	// ListenerLost is accept trouble of every daemon but brokerd, which
+	// has its own entry.
+	ListenerLost Entry = "listener-lost"
 )

@@ -1,10 +1,13 @@
 package conf
 
-// Inferproxy is inferproxy.toml; its --listen and --upstream flags override
-// the file.
+// Inferproxy is inferproxy.toml; its --listen, --upstream, --burst and
+// --queue-timeout flags override the file.
 type Inferproxy struct {
-	Listen   string `toml:"listen"`
-	Upstream string `toml:"upstream"`
+	Listen         string   `toml:"listen"`
+	Upstream       string   `toml:"upstream"`
+	Burst          int      `toml:"burst"`
+	QueueTimeoutMS int      `toml:"queue_timeout_ms"`
+	AllowUIDs      []uint32 `toml:"allow_uids"`
 }
 
 const inferproxyTemplate = `# inferproxy.toml: the only way from loopd to the model server.
@@ -13,4 +16,11 @@ const inferproxyTemplate = `# inferproxy.toml: the only way from loopd to the mo
 listen = "{{.Home}}/run/infer/infer.sock"
 # The model server (llama-server).
 upstream = "http://127.0.0.1:8080"
+# At most this many requests (and connections) open to the model server at
+# once; more wait their turn, in order of arrival.
+burst = 4
+# How long a request may wait for its turn before it is answered 503.
+queue_timeout_ms = 30000
+# Peers allowed on the socket besides inferproxy's own user.
+allow_uids = []
 `

@@ -1,0 +1,200 @@
+// Package inferproxy is the only way from loopd to the model server: an
+// HTTP reverse proxy from a unix socket to llama-server's URL.
+//
+// It passes every path and query (?model= included) and every body
+// through unchanged, streams server-sent events chunk by chunk (each chunk
+// is flushed as it arrives; nothing is buffered), and limits how many
+// requests, and so connections, it has open upstream at once: the burst.
+// A request beyond the burst waits its turn, first come first served, for
+// at most the queue timeout, and is then answered 503. The upstream's
+// answers, failures included, are passed through as they are (status and
+// body); an upstream it cannot reach is answered 502 naming the upstream
+// and the error. Its own answers use llama-server's error shape,
+// {"error":{"code":..,"message":..,"type":..}}, so that a client reads
+// every failure the same way.
+package inferproxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	DefaultBurst        = 4
+	DefaultQueueTimeout = 30 * time.Second
+)
+
+// Proxy is the HTTP handler that forwards to the upstream.
+type Proxy struct {
+	upstream *url.URL
+	burst    int
+	timeout  time.Duration
+	gate     *fifoGate
+	rp       *httputil.ReverseProxy
+	log      io.Writer
+}
+
+// NewProxy makes the handler. upstream is the model server's base URL.
+func NewProxy(upstream string, burst int, queueTimeout time.Duration, log io.Writer) (*Proxy, error) {
+	u, err := ParseUpstream(upstream)
+	if err != nil {
+		return nil, err
+	}
+	if burst <= 0 {
+		burst = DefaultBurst
+	}
+	if queueTimeout <= 0 {
+		queueTimeout = DefaultQueueTimeout
+	}
+	if log == nil {
+		log = io.Discard
+	}
+	p := &Proxy{upstream: u, burst: burst, timeout: queueTimeout, gate: newFIFOGate(burst), log: log}
+	transport := &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        burst,
+		MaxIdleConnsPerHost: burst,
+		MaxConnsPerHost:     burst,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true, // pass the upstream's bytes as they are
+	}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(u)
+		},
+		Transport: transport,
+		// Flush every write at once: a streamed answer must reach loopd
+		// chunk by chunk, and a buffer would hold the first token back.
+		FlushInterval: -1,
+		ErrorHandler:  p.upstreamFailed,
+		ErrorLog:      nil,
+	}
+	return p, nil
+}
+
+// ParseUpstream checks the model server's URL: http or https, with a host.
+func ParseUpstream(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("the upstream %q is not a URL: %v", s, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("the upstream %q must be an http:// or https:// URL with a host", s)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("the upstream %q must not have a query or a fragment", s)
+	}
+	return u, nil
+}
+
+// Upstream is the model server's URL.
+func (p *Proxy) Upstream() string { return p.upstream.String() }
+
+// ServeHTTP waits for a place in the burst and forwards the request.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	waited, err := p.gate.acquire(r.Context(), p.timeout)
+	if errors.Is(err, errQueueTimeout) {
+		msg := fmt.Sprintf("inferproxy: no connection to the model server at %s came free within %s "+
+			"(the burst is %d and %d requests were ahead); the server is busy: retry later",
+			p.upstream, p.timeout, p.burst, waited)
+		fmt.Fprintf(p.log, "inferproxy: %s %s: %s\n", r.Method, r.URL.Path, msg)
+		writeError(w, http.StatusServiceUnavailable, msg)
+		return
+	}
+	if err != nil {
+		return // the client went away while waiting
+	}
+	defer p.gate.release()
+	p.rp.ServeHTTP(w, r)
+}
+
+// upstreamFailed answers a request the upstream could not take: 502 with
+// the upstream and the error. A client that went away gets nothing.
+func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return
+	}
+	msg := fmt.Sprintf("inferproxy: cannot reach the model server at %s: %v", p.upstream, err)
+	fmt.Fprintf(p.log, "inferproxy: %s %s: %s\n", r.Method, r.URL.Path, msg)
+	writeError(w, http.StatusBadGateway, msg)
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	body := `{"error":{"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(msg) + `,"type":"unavailable_error"}}`
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	io.WriteString(w, body)
+}
+
+var errQueueTimeout = errors.New("queue timeout")
+
+// fifoGate lets at most n holders in at once and hands each freed place
+// to the longest waiter, so requests beyond the burst go in arrival order.
+type fifoGate struct {
+	mu      sync.Mutex
+	free    int
+	waiters []chan struct{}
+}
+
+func newFIFOGate(n int) *fifoGate { return &fifoGate{free: n} }
+
+// acquire takes a place, waiting at most timeout; on a timeout it reports
+// how many were waiting ahead.
+func (g *fifoGate) acquire(ctx context.Context, timeout time.Duration) (int, error) {
+	g.mu.Lock()
+	if g.free > 0 && len(g.waiters) == 0 {
+		g.free--
+		g.mu.Unlock()
+		return 0, nil
+	}
+	ch := make(chan struct{})
+	ahead := len(g.waiters)
+	g.waiters = append(g.waiters, ch)
+	g.mu.Unlock()
+
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	var err error
+	select {
+	case <-ch:
+		return 0, nil
+	case <-t.C:
+		err = errQueueTimeout
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	g.mu.Lock()
+	for i, w := range g.waiters {
+		if w == ch {
+			g.waiters = append(g.waiters[:i], g.waiters[i+1:]...)
+			g.mu.Unlock()
+			return ahead, err
+		}
+	}
+	g.mu.Unlock()
+	// The place was handed over as the wait ended: give it on.
+	g.release()
+	return ahead, err
+}
+
+func (g *fifoGate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.waiters) > 0 {
+		ch := g.waiters[0]
+		g.waiters = g.waiters[1:]
+		close(ch)
+		return
+	}
+	g.free++
+}

@@ -1,0 +1,85 @@
+// Package inferproxy is the inferproxy role's wiring: its flags and
+// config. The proxy itself is core/inferproxy.
+package inferproxy
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/conf"
+	core "boxmaker/core/inferproxy"
+	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
+)
+
+func flags() []cli.Flag {
+	return []cli.Flag{
+		rolecli.ConfigFlag("inferproxy"),
+		&cli.StringFlag{Name: "listen", Usage: "serve on the unix socket `PATH` (its lock is PATH.lock)"},
+		&cli.StringFlag{Name: "upstream", Usage: "the model server's `URL`, such as http://127.0.0.1:8080"},
+		&cli.IntFlag{Name: "burst", Usage: fmt.Sprintf("at most `N` requests open upstream at once (default %d)", core.DefaultBurst)},
+		&cli.DurationFlag{Name: "queue-timeout", Usage: fmt.Sprintf("how long a request waits for its turn before a 503 (default %s)", core.DefaultQueueTimeout)},
+	}
+}
+
+// App is inferproxy's command line: `inferproxy --listen SOCKET --upstream
+// URL`, or `inferproxy serve` with the same flags.
+func App() *cli.App {
+	app := rolecli.NewApp("inferproxy", "the only way from loopd to the model server: an HTTP proxy on a unix socket", &cli.Command{
+		Name:  "serve",
+		Usage: "proxy the socket to the model server until stopped (the same as no command)",
+		Description: "inferproxy takes the lock <socket>.lock, prepares the socket in a private\n" +
+			"directory, prints 'inferproxy: <socket> -> <upstream>' and serves until SIGINT or\n" +
+			"SIGTERM. With both --listen and --upstream it reads no config unless --config is given.",
+		Flags:  flags(),
+		Action: serve,
+	})
+	app.Flags = flags()
+	app.Action = serve
+	return app
+}
+
+func serve(c *cli.Context) error {
+	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+		return err
+	}
+	var cfg conf.Inferproxy
+	if c.String("config") != "" || c.String("listen") == "" || c.String("upstream") == "" {
+		path := rolecli.ConfigPath(c.String("config"), "inferproxy")
+		if err := rolecli.LoadConfig(path, &cfg, runbook.InferproxyStartFailed); err != nil {
+			return err
+		}
+	}
+	if v := c.String("listen"); v != "" {
+		cfg.Listen = v
+	}
+	if v := c.String("upstream"); v != "" {
+		cfg.Upstream = v
+	}
+	if c.IsSet("burst") {
+		cfg.Burst = c.Int("burst")
+	}
+	timeout := time.Duration(cfg.QueueTimeoutMS) * time.Millisecond
+	if c.IsSet("queue-timeout") {
+		timeout = c.Duration("queue-timeout")
+	}
+	if cfg.Burst < 0 || timeout < 0 {
+		return rolecli.Usagef("the burst and the queue timeout must not be negative")
+	}
+	s, err := core.Start(core.Options{
+		Listen: cfg.Listen, Upstream: cfg.Upstream, Burst: cfg.Burst,
+		QueueTimeout: timeout, AllowUIDs: cfg.AllowUIDs, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Println(s.StartLine())
+	return s.Serve(ctx)
+}

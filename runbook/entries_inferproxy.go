@@ -1,0 +1,6 @@
+package runbook
+
+// inferproxy's entries.
+const (
+	InferproxyStartFailed Entry = "inferproxy-start-failed"
+)
