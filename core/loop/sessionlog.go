@@ -314,7 +314,7 @@ func parseLine(text []byte, line int) (Record, error) {
 		}
 		r.Tools = *f.Tools
 	}
-	if f.ToolCalls != nil {
+	if f.ToolCalls != nil && len(*f.ToolCalls) > 0 {
 		r.ToolCalls = *f.ToolCalls
 		for _, c := range r.ToolCalls {
 			if c.ID == "" || c.Name == "" {
