@@ -343,3 +343,22 @@ func TestStateJSON(t *testing.T) {
 		}
 	}
 }
+
+// realPath agrees with filepath.EvalSymlinks on every path of the attack
+// tree, by either of its ways (openat2, then open and /proc).
+func TestRealPathAgreesWithEvalSymlinks(t *testing.T) {
+	root, _ := attackTree(t)
+	paths := []string{"/src/a.txt", "/src", "/src/link-to-ssh", "/src/link-to-etc/passwd", "/src/dir-link",
+		"/src/chain1", "/src/rel-up", "/src/inside", "/src/dangling", "/out/link-out", "/out/missing", "/src/a.txt/x"}
+	for _, slow := range []bool{false, true} {
+		noOpenat2.Store(slow)
+		for _, p := range paths {
+			want, wantErr := filepath.EvalSymlinks(root + p)
+			got, err := realPath(root + p)
+			if got != want || (err == nil) != (wantErr == nil) {
+				t.Errorf("openat2 off=%v: realPath(%s) = %q, %v; EvalSymlinks: %q, %v", slow, p, got, err, want, wantErr)
+			}
+		}
+	}
+	noOpenat2.Store(false)
+}

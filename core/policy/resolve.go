@@ -6,9 +6,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 // resolved is a call's target after cleaning and resolution.
@@ -36,7 +41,7 @@ func resolvePath(tool Tool, raw string) resolved {
 		return resolved{reason: "the target is not an absolute path"}
 	}
 	clean := filepath.Clean(raw)
-	real, err := filepath.EvalSymlinks(clean)
+	real, err := realPath(clean)
 	if err == nil {
 		return resolved{target: real, match: real}
 	}
@@ -46,7 +51,7 @@ func resolvePath(tool Tool, raw string) resolved {
 	}
 	if tool == WriteFile {
 		dir, base := filepath.Split(clean)
-		realDir, derr := filepath.EvalSymlinks(dir)
+		realDir, derr := realPath(dir)
 		if derr == nil {
 			target := filepath.Join(realDir, base)
 			_, lerr := os.Lstat(target)
@@ -61,6 +66,59 @@ func resolvePath(tool Tool, raw string) resolved {
 	}
 	return resolved{match: partial, reason: "the target does not exist"}
 }
+
+// realPath resolves every symlink of a clean absolute path, as
+// filepath.EvalSymlinks does, in a constant number of system calls
+// whatever the depth (system calls are the whole cost of a decision).
+// First the kernel opens the path refusing any symlink on the way
+// (openat2 RESOLVE_NO_SYMLINKS): if that works the path is its own
+// resolution, which is the common case. Otherwise it opens the path
+// following links (O_PATH: no permission on the file itself is needed,
+// and a FIFO does not block) and /proc names what it opened. Without
+// openat2 or /proc it walks the path as EvalSymlinks does.
+func realPath(p string) (string, error) {
+	if !noOpenat2.Load() {
+		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		switch {
+		case err == nil:
+			unix.Close(fd)
+			return p, nil
+		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
+			// Missing, unless a link on the way leads elsewhere: the
+			// walk below tells.
+		case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EPERM):
+			noOpenat2.Store(true) // an old kernel, or a seccomp filter
+		}
+	}
+	procFD := procSelfFD()
+	if procFD < 0 {
+		return filepath.EvalSymlinks(p)
+	}
+	fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return "", &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+	defer unix.Close(fd)
+	var buf [unix.PathMax]byte
+	n, err := unix.Readlinkat(procFD, strconv.Itoa(fd), buf[:])
+	if err != nil || n == 0 || n == len(buf) || buf[0] != '/' {
+		return filepath.EvalSymlinks(p)
+	}
+	return string(buf[:n]), nil
+}
+
+var noOpenat2 atomic.Bool
+
+var procSelfFD = sync.OnceValue(func() int {
+	fd, err := unix.Open("/proc/self/fd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return fd
+})
 
 // resolveExisting resolves the longest part of p that exists and appends
 // the rest as written.
