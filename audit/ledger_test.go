@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -748,4 +749,146 @@ func lineOf(t *testing.T, path string, k int) []byte {
 	b := mustRead(t, path)
 	s, e := lineSpan(t, b, k)
 	return bytes.TrimSuffix(b[s:e], []byte{'\n'})
+}
+
+// mountTmpfs mounts a small tmpfs at a new directory for the test and
+// unmounts it at the end. It needs root; without it the test cannot make
+// a full or read-only file system and says so.
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput()
+	if err != nil {
+		t.Skipf("cannot mount a tmpfs (root is needed): %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+	return dir
+}
+
+func TestAFullFileSystemPoisonsTheLedger(t *testing.T) {
+	fs := mountTmpfs(t, "64k")
+	dir := filepath.Join(fs, "audit")
+	l, err := Open(dir, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var failed error
+	written := 0
+	for k := 1; k <= 10000 && failed == nil; k++ {
+		r := result(k)
+		r.Note = strings.Repeat("x", 1000)
+		if _, failed = l.Append(r); failed == nil {
+			written++
+		}
+	}
+	if failed == nil {
+		t.Fatal("10,000 records of 1 kB fit on a 64 kB file system")
+	}
+	if !strings.Contains(failed.Error(), "no space left on device") {
+		t.Errorf("the failing Append = %v, want it to say the disk is full", failed)
+	}
+	if e, _ := runbook.EntryOf(failed); e != runbook.AuditUnavailable {
+		t.Errorf("entry %q, want audit-unavailable", e)
+	}
+	// Space comes back, but the ledger does not try again.
+	if err := os.WriteFile(filepath.Join(fs, "spare"), nil, 0o600); err != nil {
+		t.Log(err)
+	}
+	_, err = l.Append(result(0))
+	want := "an earlier audit write failed; every call is denied until brokerd is restarted; " + runbook.Link(runbook.AuditUnavailable)
+	if err == nil || err.Error() != want {
+		t.Fatalf("Append after the failure = %v, want %q", err, want)
+	}
+	l.Close()
+	// What is on disk: every record whose Append succeeded, then at most a
+	// torn line; a restart recovers it.
+	rep := verify(t, dir)
+	if !rep.OK() || rep.Records != written {
+		t.Errorf("Verify: %v, %d records, want %d", findingStrings(rep.Errors), rep.Records, written)
+	}
+	// The operator makes room and restarts: the start deals with the
+	// torn line the failed write left, if it left one.
+	if out, err := exec.Command("mount", "-o", "remount,size=1m", fs).CombinedOutput(); err != nil {
+		t.Fatalf("remount larger: %v: %s", err, out)
+	}
+	l2, err := Open(dir, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatalf("Open after making room: %v", err)
+	}
+	if (rep.TornTail != nil) != (l2.Recovered() != nil) {
+		t.Errorf("torn tail %v, but Open recovered %v", rep.TornTail, l2.Recovered())
+	}
+	if _, err := l2.Append(result(1)); err != nil {
+		t.Fatalf("Append after the restart: %v", err)
+	}
+	l2.Close()
+	if rep := verify(t, dir); !rep.OK() {
+		t.Errorf("Verify after the restart: %v", findingStrings(rep.Errors))
+	}
+}
+
+// chattr makes a file or directory immutable (or not): not even root may
+// then write to it, which is how a test as root gets a write refused.
+func chattr(t *testing.T, flag, path string) {
+	t.Helper()
+	out, err := exec.Command("chattr", flag, path).CombinedOutput()
+	if err != nil {
+		if flag == "+i" {
+			t.Skipf("cannot make %s immutable (root and chattr are needed): %v: %s", path, err, out)
+		}
+		t.Errorf("chattr %s %s: %v: %s", flag, path, err, out)
+	}
+}
+
+func TestAReadOnlyFilePoisonsTheLedger(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "audit")
+	l := openLedger(t, dir, Options{})
+	if _, err := l.Append(result(1)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "000001.jsonl")
+	chattr(t, "+i", file)
+	defer chattr(t, "-i", file)
+	_, err := l.Append(result(2))
+	if err == nil || !strings.Contains(err.Error(), "operation not permitted") {
+		t.Fatalf("Append to a read-only file = %v", err)
+	}
+	want := "an earlier audit write failed; every call is denied until brokerd is restarted; " + runbook.Link(runbook.AuditUnavailable)
+	if _, err := l.Append(result(3)); err == nil || err.Error() != want {
+		t.Fatalf("a later Append = %v, want %q", err, want)
+	}
+}
+
+func TestAReadOnlyDirectoryPoisonsTheLedgerWhenItRotates(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "audit")
+	l := openLedger(t, dir, Options{MaxFileSize: 1}) // every batch begins a file
+	if _, err := l.Append(result(1)); err != nil {
+		t.Fatal(err)
+	}
+	chattr(t, "+i", dir)
+	defer chattr(t, "-i", dir)
+	_, err := l.Append(result(2))
+	if err == nil || !strings.Contains(err.Error(), "000002.jsonl: operation not permitted") {
+		t.Fatalf("Append needing a new file in a read-only directory = %v", err)
+	}
+	want := "an earlier audit write failed; every call is denied until brokerd is restarted; " + runbook.Link(runbook.AuditUnavailable)
+	if _, err := l.Append(result(3)); err == nil || err.Error() != want {
+		t.Fatalf("a later Append = %v, want %q", err, want)
+	}
+}
+
+func TestOpenOnAReadOnlyFileSystem(t *testing.T) {
+	fs := mountTmpfs(t, "1m")
+	if out, err := exec.Command("mount", "-o", "remount,ro", fs).CombinedOutput(); err != nil {
+		t.Fatalf("remount read-only: %v: %s", err, out)
+	}
+	_, err := Open(filepath.Join(fs, "audit"), Options{})
+	if e, _ := runbook.EntryOf(err); e != runbook.AuditUnavailable || !strings.Contains(err.Error(), "read-only file system") {
+		t.Errorf("Open on a read-only file system = %v, want audit-unavailable", err)
+	}
 }
