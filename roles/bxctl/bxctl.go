@@ -24,6 +24,7 @@ func App() *cli.App {
 func commands() []*cli.Command {
 	var cmds []*cli.Command
 	cmds = append(cmds, sanitizeCommands()...)
+	cmds = append(cmds, grantsCommands()...)
 	cmds = append(cmds, auditCommands()...)
 	return cmds
 }
