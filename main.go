@@ -19,6 +19,7 @@ import (
 	"boxmaker/roles/brokerd"
 	"boxmaker/roles/bxctl"
 	"boxmaker/roles/inferproxy"
+	"boxmaker/roles/loopd"
 	"boxmaker/roles/rolecli"
 	"boxmaker/sanitize"
 )
@@ -35,6 +36,7 @@ var roles = map[string]func() *cli.App{
 	"brokerd":    brokerd.App,
 	"bxctl":      bxctl.App,
 	"inferproxy": inferproxy.App,
+	"loopd":      loopd.App,
 }
 
 func main() { os.Exit(run(os.Args)) }

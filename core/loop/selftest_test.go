@@ -1,0 +1,126 @@
+package loop
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"boxmaker/core/llamaserver"
+	"boxmaker/runbook"
+)
+
+// ProbeScript is what a scripted server needs to pass the selftest.
+func probeScript() llamaserver.Script {
+	return llamaserver.Script{Turns: []llamaserver.Turn{
+		{When: ProbePrompt, ToolCalls: []llamaserver.ToolCall{{Name: ProbeTool, Arguments: json.RawMessage(`{"text":"ok"}`)}}},
+		{When: ProbeResult, Content: "ok"},
+	}}
+}
+
+func templateSum(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func TestSelftest(t *testing.T) {
+	good := Expect{ChatTemplateSHA256: templateSum(llamaserver.QwenTemplate), NCtxPerSlot: llamaserver.DefaultNCtx,
+		Slots: llamaserver.DefaultSlots, MinCacheReuse: 1}
+	tests := []struct {
+		name   string
+		expect func(*Expect)
+		setup  func(*llamaserver.Server, *Client)
+		entry  runbook.Entry
+		want   string // the reason, after "selftest: FAILED: "
+		tagsOK bool   // "tags tokenize as recorded" was printed
+	}{
+		{name: "ok", tagsOK: true},
+		{name: "template changed", setup: func(s *llamaserver.Server, _ *Client) { s.SetTemplate("{{ other }}") },
+			entry: runbook.LoopdSelftestFailed, want: "chat template sha256: expected " + good.ChatTemplateSHA256 + ", got " + templateSum("{{ other }}")},
+		{name: "expectation not set", expect: func(e *Expect) { e.ChatTemplateSHA256 = "" },
+			entry: runbook.LoopdSelftestFailed, want: "chat template sha256: expected (not set in [expect]), got " + good.ChatTemplateSHA256},
+		{name: "context per slot", expect: func(e *Expect) { e.NCtxPerSlot = 32768 },
+			entry: runbook.LoopdSelftestFailed, want: "context per slot: expected 32768, got 262144"},
+		{name: "slot count", expect: func(e *Expect) { e.Slots = 4 },
+			entry: runbook.LoopdSelftestFailed, want: "slot count: expected 4, got 2"},
+		{name: "tool calls not parsed", setup: func(s *llamaserver.Server, _ *Client) { s.SetParseToolCalls(false) },
+			entry: runbook.LoopdSelftestFailed, want: `the tool call did not come back parsed: the reply has no tool_calls (finish_reason "stop", content "&lt;tool_call&gt;`, tagsOK: true},
+		{name: "cache not reused", setup: func(s *llamaserver.Server, _ *Client) { s.SetCacheDisabled(true) },
+			entry: runbook.LoopdSelftestFailed, want: "turn 2 did not reuse turn 1's cache: it took 0 tokens from the cache, turn 1's prompt had ", tagsOK: true},
+		{name: "stall", setup: func(s *llamaserver.Server, c *Client) {
+			s.SetStall(llamaserver.StallNever, 0)
+			c.Timeout = 300 * time.Millisecond
+		}, entry: runbook.LoopdSelftestFailed, want: "GET /props: no answer within 300ms"},
+		{name: "fail mid-stream", setup: func(s *llamaserver.Server, _ *Client) { s.SetFailAfter(1) },
+			entry: runbook.LoopdSelftestFailed, want: "the server failed mid-stream: standin: switched to fail in the middle of the stream", tagsOK: true},
+		{name: "HTTP error", setup: func(s *llamaserver.Server, _ *Client) { s.SetLoading(true) },
+			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 503: Loading model"},
+		{name: "wrong model name", setup: func(_ *llamaserver.Server, c *Client) { c.Model = "other-model" },
+			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 404: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, client := startModel(t, shortDir(t), llamaserver.Options{Script: probeScript()})
+			e := good
+			if tt.expect != nil {
+				tt.expect(&e)
+			}
+			if tt.setup != nil {
+				tt.setup(srv, client)
+			}
+			out := &syncBuffer{}
+			err := Selftest{Client: client, Expect: e, Out: out}.Run(context.Background())
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("selftest: %v", err)
+				}
+			} else {
+				entry, _ := runbook.EntryOf(err)
+				if err == nil || entry != tt.entry || !strings.HasPrefix(err.Error(), "selftest: FAILED: "+tt.want) ||
+					!strings.HasSuffix(err.Error(), "; "+runbook.Link(tt.entry)) {
+					t.Fatalf("got  %v\nwant selftest: FAILED: %s...; %s", err, tt.want, runbook.Link(tt.entry))
+				}
+			}
+			if got := strings.Contains(out.String(), "selftest: tags tokenize as recorded\n"); got != tt.tagsOK {
+				t.Errorf("tags line printed: %v, want %v (%q)", got, tt.tagsOK, out)
+			}
+		})
+	}
+}
+
+// TestCheckTagsTwoRequests: the tag check is two /tokenize requests, all
+// tags one per line, then all neutralised forms; a server that cannot
+// tokenize fails it with loopd-tags-unexpected.
+func TestCheckTagsTwoRequests(t *testing.T) {
+	srv, client := startModel(t, shortDir(t), llamaserver.Options{})
+	if err := CheckTags(context.Background(), client); err != nil {
+		t.Fatal(err)
+	}
+	var tok []llamaserver.Call
+	for _, c := range srv.Calls() {
+		if c.Path == "/tokenize" {
+			tok = append(tok, c)
+		}
+	}
+	if len(tok) != 2 {
+		t.Fatalf("%d /tokenize requests, want 2", len(tok))
+	}
+	var first, second struct{ Content string }
+	json.Unmarshal(tok[0].Body, &first)
+	json.Unmarshal(tok[1].Body, &second)
+	if n := strings.Count(first.Content, "\n") + 1; n != len(llamaserver.Tags()) || !strings.HasPrefix(first.Content, "<|endoftext|>\n<|im_start|>\n") {
+		t.Errorf("first request: %d lines: %q", n, first.Content)
+	}
+	if strings.Contains(second.Content, "<") || !strings.HasPrefix(second.Content, "&lt;|endoftext|&gt;\n") {
+		t.Errorf("second request %q", second.Content)
+	}
+	srv.SetLoading(true)
+	err := CheckTags(context.Background(), client)
+	if e, _ := runbook.EntryOf(err); e != runbook.LoopdTagsUnexpected ||
+		err.Error() != "selftest: FAILED: could not tokenize the tags: POST /tokenize answered HTTP 503: Loading model; "+runbook.Link(runbook.LoopdTagsUnexpected) {
+		t.Errorf("got %v", err)
+	}
+}

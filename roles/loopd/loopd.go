@@ -1,0 +1,181 @@
+// Package loopd is the loopd role's wiring: its flags, its config, the
+// selftest at start and the loop socket. The loop itself is core/loop.
+package loopd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/daemon"
+	"boxmaker/core/home"
+	"boxmaker/core/loop"
+	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
+)
+
+// App is loopd's command line.
+func App() *cli.App {
+	return rolecli.NewApp("loopd", "the agent loop: sessions, model requests, tool calls",
+		&cli.Command{
+			Name:  "serve",
+			Usage: "run the selftest, then serve the loop socket until stopped",
+			Description: "loopd reads its config strictly, takes the lock run/loopd.lock in its home,\n" +
+				"runs the selftest against the model server (and exits 1 if it fails), then\n" +
+				"serves turns on the loop socket until SIGINT or SIGTERM.",
+			Flags:  []cli.Flag{rolecli.ConfigFlag("loopd")},
+			Action: serve,
+		},
+		&cli.Command{
+			Name:  "selftest",
+			Usage: "check the model server against [expect], the tag table, tool calls and the cache",
+			Flags: []cli.Flag{rolecli.ConfigFlag("loopd")},
+			Action: func(c *cli.Context) error {
+				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				cfg, err := load(c)
+				if err != nil {
+					return err
+				}
+				if err := selftest(c.Context, cfg, os.Stdout); err != nil {
+					return err
+				}
+				fmt.Println("selftest: ok")
+				return nil
+			},
+		},
+	)
+}
+
+func load(c *cli.Context) (conf.Loopd, error) {
+	path := rolecli.ConfigPath(c.String("config"), "loopd")
+	var cfg conf.Loopd
+	if err := rolecli.LoadConfig(path, &cfg, runbook.LoopdStartFailed); err != nil {
+		return cfg, err
+	}
+	for _, req := range []struct{ key, value string }{
+		{"home", cfg.Home}, {"model", cfg.Model}, {"[inference] socket", cfg.Inference.Socket}, {"[sockets] loop", cfg.Sockets.Loop},
+	} {
+		if req.value == "" {
+			return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: %s is empty", path, req.key)
+		}
+	}
+	if r := cfg.Expect.MinCacheReuse; r < 0 || r > 1 {
+		return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: [expect] min_cache_reuse is %v, not between 0 and 1", path, r)
+	}
+	return cfg, nil
+}
+
+func client(cfg conf.Loopd) *loop.Client {
+	return &loop.Client{Socket: cfg.Inference.Socket, Model: cfg.Model, Timeout: millis(cfg.Inference.TimeoutMS, 120000)}
+}
+
+func millis(ms, dflt int) time.Duration {
+	if ms <= 0 {
+		ms = dflt
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+func selftest(ctx context.Context, cfg conf.Loopd, out io.Writer) error {
+	return loop.Selftest{Client: client(cfg), Out: out, Expect: loop.Expect{
+		ChatTemplateSHA256: cfg.Expect.ChatTemplateSHA256,
+		NCtxPerSlot:        cfg.Expect.NCtxPerSlot,
+		Slots:              cfg.Expect.Slots,
+		MinCacheReuse:      cfg.Expect.MinCacheReuse,
+	}}.Run(ctx)
+}
+
+func serve(c *cli.Context) error {
+	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+		return err
+	}
+	cfg, err := load(c)
+	if err != nil {
+		return err
+	}
+	system := loop.DefaultSystemPrompt
+	if cfg.SystemPrompt != "" {
+		data, err := os.ReadFile(cfg.SystemPrompt)
+		if err != nil {
+			return runbook.Refuse(runbook.LoopdStartFailed, "cannot read the system prompt: %v", err)
+		}
+		system = strings.TrimRight(string(data), "\n")
+	}
+	h := home.Home{Dir: cfg.Home}
+	rounds := cfg.MaxToolRounds
+	if rounds <= 0 {
+		rounds = 8
+	}
+	eng := &loop.Engine{
+		SessionsDir:   h.Path("sessions"),
+		Client:        client(cfg),
+		Broker:        loop.Broker{Socket: cfg.Broker.Socket, Silent: millis(cfg.Broker.TimeoutMS, 30000)},
+		Memory:        loop.Memory{Socket: cfg.Memory.Socket},
+		System:        system,
+		Thinking:      cfg.Thinking,
+		MaxToolRounds: rounds,
+		Log:           os.Stderr,
+	}
+	sock := &daemon.Socket{
+		Role: "loopd", Name: "loop", Path: cfg.Sockets.Loop,
+		Kinds: map[string]daemon.Handler{
+			rolecli.PingKind: rolecli.Ping("loopd", "loop"),
+			"turn":           turnHandler(eng),
+		},
+		AllowUIDs:    cfg.Sockets.AllowUIDs,
+		ListenerLost: runbook.ListenerLost,
+		Log:          os.Stderr,
+	}
+	d := &rolecli.Daemon{
+		Role:        "loopd",
+		LockPath:    h.Lock("loopd"),
+		StartFailed: runbook.LoopdStartFailed,
+		Sockets:     []*daemon.Socket{sock},
+		Ready:       "loopd: serving on " + cfg.Sockets.Loop,
+	}
+	if err := d.Start(); err != nil {
+		return err
+	}
+	if err := selftest(c.Context, cfg, os.Stdout); err != nil {
+		d.Close()
+		return err
+	}
+	eng.ReportBroker()
+	return d.Serve(c.Context)
+}
+
+// turnHandler answers "turn" requests: the events stream as they come,
+// and the final answer is the session and the whole reply. A failed turn
+// is printed for the operator as well as answered.
+func turnHandler(eng *loop.Engine) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+		var req loop.TurnRequest
+		dec := json.NewDecoder(strings.NewReader(string(body)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			return nil, fmt.Errorf("the turn request is not {\"session\",\"who\",\"text\"}: %v", err)
+		}
+		res, err := eng.Turn(ctx, req, func(e loop.Event) error { return s.Send(e) })
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				session := req.Session
+				if session == "" {
+					session = "(new)"
+				}
+				fmt.Fprintf(os.Stderr, "loopd: session %s: %v\n", session, err)
+			}
+			return nil, err
+		}
+		return res, nil
+	}
+}
