@@ -38,7 +38,7 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(root) })
-	testscript.Run(t, testscript.Params{
+	params := testscript.Params{
 		Dir:                 "testdata/script",
 		WorkdirRoot:         root, // short: socket paths must stay under 108 bytes
 		RequireExplicitExec: true,
@@ -52,7 +52,11 @@ func TestScripts(t *testing.T) {
 			"sockreq":  cmdSockreq,
 			"dialas":   cmdDialas,
 		},
-	})
+	}
+	for name, cmd := range brokerdCmds {
+		params.Cmds[name] = cmd
+	}
+	testscript.Run(t, params)
 }
 
 // exits N prog args...: runs prog and requires exit status N; its output

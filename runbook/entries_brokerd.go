@@ -4,4 +4,9 @@ package runbook
 const (
 	BrokerdStartFailed  Entry = "brokerd-start-failed"
 	BrokerdListenerLost Entry = "brokerd-listener-lost"
+	// A session's state file cannot be read (its calls are denied) or
+	// written (the result of the call that ran is withheld).
+	BrokerStateDamaged Entry = "broker-state-damaged"
+	// memoryd did not answer a memory or recall call brokerd forwarded.
+	MemorydUnreachable Entry = "memoryd-unreachable"
 )

@@ -3,10 +3,25 @@ package conf
 // Brokerd is brokerd.toml. docs/specs/decision-path.md, section 2, is its
 // reference.
 type Brokerd struct {
-	Home    string        `toml:"home"`
-	Paths   BrokerdPaths  `toml:"paths"`
-	Sockets BrokerSockets `toml:"sockets"`
-	Runner  Runner        `toml:"runner"`
+	Home      string           `toml:"home"`
+	Paths     BrokerdPaths     `toml:"paths"`
+	Sockets   BrokerSockets    `toml:"sockets"`
+	Runner    Runner           `toml:"runner"`
+	Approvals BrokerdApprovals `toml:"approvals"`
+	Memory    BrokerdMemory    `toml:"memory"`
+}
+
+// BrokerdApprovals is how long an ask waits for the owner.
+type BrokerdApprovals struct {
+	// ExpireAfter is a Go duration ("10m", "90s"); the call is answered
+	// "expired" when no one approved or refused it by then.
+	ExpireAfter string `toml:"expire_after"`
+}
+
+// BrokerdMemory is where brokerd sends the memory and recall tools.
+type BrokerdMemory struct {
+	Socket    string `toml:"socket"`     // memoryd's tool socket
+	TimeoutMS int    `toml:"timeout_ms"` // one call, connect to answer
 }
 
 // Runner is how brokerd runs tools in containers (core/runner).
@@ -75,4 +90,16 @@ tmp_mb = 64
 timeout_ms = 30000
 # Bytes of a file read, and of each of a command's stdout and stderr.
 output_limit = 65536
+
+[approvals]
+# How long a call a grant says "ask" about waits for bxctl approve or
+# refuse before it is answered "expired" (a Go duration: 90s, 10m, 1h).
+expire_after = "10m"
+
+[memory]
+# memoryd's tool socket: memory and recall calls are sent there once
+# decided. memoryd's [sockets] broker must name the same path.
+socket = "{{.Home}}/run/broker-memory/memory.sock"
+# How long brokerd waits for memoryd's answer.
+timeout_ms = 30000
 `

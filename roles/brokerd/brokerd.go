@@ -1,16 +1,25 @@
 // Package brokerd is the brokerd role's wiring: its flags, its config and
-// its sockets. The decision path itself is in core/.
+// its sockets. The decision path itself is core/broker; the ledger is
+// package audit.
 package brokerd
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/audit"
+	"boxmaker/core/broker"
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/policy"
+	"boxmaker/core/runner"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -20,10 +29,15 @@ func App() *cli.App {
 	return rolecli.NewApp("brokerd", "decide, record and run the model's tool calls", &cli.Command{
 		Name:  "serve",
 		Usage: "serve the tool, admin and state sockets until stopped",
-		Description: "brokerd reads its config strictly, takes the lock run/brokerd.lock in its home,\n" +
-			"prepares each socket in a private directory of its own, and serves until\n" +
+		Description: "brokerd reads its config strictly, opens the audit log (taking its lock\n" +
+			"audit/.lock, checking the latest file, recovering a torn last line), takes\n" +
+			"the lock run/brokerd.lock, prepares each socket in a private directory of\n" +
+			"its own, removes containers a killed brokerd left behind, and serves until\n" +
 			"SIGINT or SIGTERM.",
-		Flags:  []cli.Flag{rolecli.ConfigFlag("brokerd")},
+		Flags: []cli.Flag{
+			rolecli.ConfigFlag("brokerd"),
+			&cli.BoolFlag{Name: "accept-break", Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
+		},
 		Action: serve,
 	})
 }
@@ -37,11 +51,47 @@ func serve(c *cli.Context) error {
 	if err := rolecli.LoadConfig(path, &cfg, runbook.BrokerdStartFailed); err != nil {
 		return err
 	}
+	expire, err := time.ParseDuration(cfg.Approvals.ExpireAfter)
+	if err != nil || expire <= 0 {
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [approvals] expire_after %q is not a duration such as \"10m\"", path, cfg.Approvals.ExpireAfter)
+	}
+	if cfg.Memory.Socket == "" || cfg.Memory.TimeoutMS <= 0 {
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [memory] needs a socket and a timeout_ms of more than 0", path)
+	}
+	run, err := runner.New(runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home)))
+	if err != nil {
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: %v", path, err)
+	}
 	h := home.Home{Dir: cfg.Home}
-	socket := func(name, path string) *daemon.Socket {
+
+	// The ledger first: its lock is what tells that another brokerd
+	// writes this home's log (brokerd-already-running).
+	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: os.Stderr})
+	if err != nil {
+		return err
+	}
+	defer led.Close()
+	for _, n := range led.Notices() {
+		fmt.Fprintln(os.Stderr, n)
+	}
+	grants := policy.Open(cfg.Paths.Grants)
+	defer grants.Close()
+	b, err := broker.New(broker.Config{
+		Ledger: led, Grants: grants, Runner: run,
+		SessionsDir:   h.Path("broker", "sessions"),
+		MemorySocket:  cfg.Memory.Socket,
+		MemoryTimeout: time.Duration(cfg.Memory.TimeoutMS) * time.Millisecond,
+		ExpireAfter:   expire,
+		Log:           os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+
+	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
+		kinds[rolecli.PingKind] = rolecli.Ping("brokerd", name)
 		return &daemon.Socket{
-			Role: "brokerd", Name: name, Path: path,
-			Kinds:        map[string]daemon.Handler{rolecli.PingKind: rolecli.Ping("brokerd", name)},
+			Role: "brokerd", Name: name, Path: path, Kinds: kinds,
 			AllowUIDs:    cfg.Sockets.AllowUIDs,
 			ListenerLost: runbook.BrokerdListenerLost,
 			Log:          os.Stderr,
@@ -52,14 +102,87 @@ func serve(c *cli.Context) error {
 		LockPath:    h.Lock("brokerd"),
 		StartFailed: runbook.BrokerdStartFailed,
 		Sockets: []*daemon.Socket{
-			socket("broker", cfg.Sockets.Broker),
-			socket("admin", cfg.Sockets.Admin),
-			socket("state", cfg.Sockets.State),
+			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{broker.KindToolCall: toolCall(b)}),
+			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
+				broker.KindApprovalsList: approvalsList(b), broker.KindApprovalAnswer: approvalAnswer(b)}),
+			socket("state", cfg.Sockets.State, map[string]daemon.Handler{broker.KindSessionState: sessionState(b)}),
 		},
 		Ready: fmt.Sprintf("brokerd: serving tools on %s and approvals on %s", cfg.Sockets.Broker, cfg.Sockets.Admin),
 	}
 	if err := d.Start(); err != nil {
 		return err
 	}
-	return d.Serve(c.Context)
+	// Only the lock holder removes containers: another brokerd's would
+	// otherwise go with them.
+	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
+	left, err := run.CleanLeftovers(ctx)
+	cancel()
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "brokerd: cannot remove the containers a stopped brokerd left behind: %v\n", err)
+	case len(left) > 0:
+		fmt.Fprintf(os.Stderr, "brokerd: removed %d containers a stopped brokerd left behind: %s\n", len(left), strings.Join(left, " "))
+	}
+	if _, err := led.Append(audit.Record{Type: audit.TypeStart, Note: "brokerd serving"}); err != nil {
+		d.Close()
+		return err
+	}
+	serveErr := d.Serve(c.Context)
+	// Serve returns once every connection is done: approvals still
+	// pending were recorded as abandoned by their calls.
+	if _, err := led.Append(audit.Record{Type: audit.TypeStop, Note: stopNote(serveErr)}); err != nil && serveErr == nil {
+		serveErr = err
+	}
+	return serveErr
+}
+
+func stopNote(err error) string {
+	if err != nil {
+		return "stopped: " + err.Error()
+	}
+	return "stopped by a signal"
+}
+
+func toolCall(b *broker.Broker) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+		var tc broker.ToolCall
+		if err := json.Unmarshal(body, &tc); err != nil {
+			return nil, fmt.Errorf("the tool call is not valid: %v", err)
+		}
+		return b.Call(ctx, tc, func(id string) {
+			s.Send(map[string]string{"event": "asked", "approval": id})
+		})
+	}
+}
+
+func approvalsList(b *broker.Broker) daemon.Handler {
+	return func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+		return broker.ApprovalsList{Approvals: b.Pending()}, nil
+	}
+}
+
+func approvalAnswer(b *broker.Broker) daemon.Handler {
+	return func(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var a broker.ApprovalAnswer
+		if err := json.Unmarshal(body, &a); err != nil {
+			return nil, fmt.Errorf("the answer is not valid: %v", err)
+		}
+		if a.Answer != "approve" && a.Answer != "refuse" {
+			return nil, fmt.Errorf("the answer %q is neither approve nor refuse", a.Answer)
+		}
+		by := fmt.Sprintf("bxctl (uid %d, pid %d)", peer.UID, peer.PID)
+		return b.AnswerApproval(a.ID, a.Answer == "approve", by, a.Why)
+	}
+}
+
+func sessionState(b *broker.Broker) daemon.Handler {
+	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var q struct {
+			Session string `json:"session"`
+		}
+		if err := json.Unmarshal(body, &q); err != nil {
+			return nil, fmt.Errorf("the question is not valid: %v", err)
+		}
+		return b.SessionState(q.Session)
+	}
 }

@@ -26,6 +26,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, sanitizeCommands()...)
 	cmds = append(cmds, grantsCommands()...)
 	cmds = append(cmds, auditCommands()...)
+	cmds = append(cmds, approvalCommands()...)
 	return cmds
 }
 

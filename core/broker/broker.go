@@ -1,0 +1,571 @@
+package broker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"boxmaker/audit"
+	"boxmaker/core/daemon"
+	"boxmaker/core/policy"
+	"boxmaker/core/runner"
+	"boxmaker/runbook"
+)
+
+// ToolCall is one tool call as loopd sends it on the tool socket.
+type ToolCall struct {
+	Session   string          `json:"session"`
+	CallID    string          `json:"call_id"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Decision is the decision an Answer reports.
+type Decision struct {
+	Effect string `json:"effect"` // allow, ask or deny
+	Grant  string `json:"grant"`  // the grant file(s) that decided; empty: none
+}
+
+// Answer is the final answer to loopd: the outcome and the text the model
+// is given.
+type Answer struct {
+	Outcome  string   `json:"outcome"`
+	Text     string   `json:"text"`
+	Decision Decision `json:"decision"`
+	Approval string   `json:"approval,omitempty"`
+}
+
+// The outcomes of a call.
+const (
+	OutcomeAllowed  = "allowed"  // decided allow, ran, result recorded
+	OutcomeApproved = "approved" // decided ask, approved, ran, result recorded
+	OutcomeRefused  = "refused"  // decided ask, the owner refused
+	OutcomeExpired  = "expired"  // decided ask, no answer in time
+	OutcomeDenied   = "denied"   // decided deny (or no longer allowed after the wait)
+	OutcomeFailed   = "failed"   // allowed, but no result can be given
+)
+
+// The texts of the failures the runbook names.
+const (
+	AuditUnavailableText  = "the audit log cannot be written"
+	ResultUnrecordedText  = "the result could not be recorded"
+	RefusalUnrecordedText = "the refusal could not be recorded"
+	ApprovalUnrecorded    = "the approval could not be recorded"
+	MemoryUnavailableText = "memory is unavailable: memoryd did not answer"
+)
+
+// Runner runs the file tools and run (core/runner's *Runner).
+type Runner interface {
+	Run(ctx context.Context, c runner.Call) (runner.Result, error)
+}
+
+// Ledger is where records go (audit's *Ledger).
+type Ledger interface {
+	Append(r audit.Record) (uint64, error)
+}
+
+// Config is what a Broker works with. Every field but Now and Log is
+// needed.
+type Config struct {
+	Ledger Ledger
+	Grants *policy.Grants
+	Runner Runner
+	// SessionsDir is <home>/broker/sessions.
+	SessionsDir string
+	// MemorySocket is memoryd's tool socket; MemoryTimeout bounds one
+	// forwarded call.
+	MemorySocket  string
+	MemoryTimeout time.Duration
+	// ExpireAfter is how long an approval waits.
+	ExpireAfter time.Duration
+	Now         func() time.Time
+	// Log receives brokerd's lines for the operator.
+	Log io.Writer
+}
+
+// Broker decides, records and runs tool calls. It is safe for concurrent
+// use.
+type Broker struct {
+	cfg       Config
+	sessions  sessions
+	approvals approvals
+
+	mu          sync.Mutex
+	inflight    map[string]bool
+	lastProblem string // the grants' problems last printed
+}
+
+// New prepares the sessions directory and returns a Broker.
+func New(cfg Config) (*Broker, error) {
+	if cfg.Ledger == nil || cfg.Grants == nil || cfg.Runner == nil || cfg.SessionsDir == "" {
+		return nil, errors.New("broker: Ledger, Grants, Runner and SessionsDir are needed")
+	}
+	if cfg.ExpireAfter <= 0 || cfg.MemoryTimeout <= 0 {
+		return nil, errors.New("broker: ExpireAfter and MemoryTimeout must be more than 0")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if err := os.MkdirAll(cfg.SessionsDir, 0o700); err != nil {
+		return nil, runbook.Refuse(runbook.BrokerStateDamaged, "cannot prepare %s: %v", cfg.SessionsDir, pathErr(err))
+	}
+	return &Broker{
+		cfg:       cfg,
+		sessions:  sessions{dir: cfg.SessionsDir, locks: map[string]*sessionLock{}},
+		approvals: approvals{byID: map[string]*pending{}},
+		inflight:  map[string]bool{},
+	}, nil
+}
+
+func (b *Broker) logf(format string, args ...any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fmt.Fprintf(b.cfg.Log, "brokerd: "+format+"\n", args...)
+}
+
+// auditFailed prints the ledger's error and returns what the caller is
+// told: the audit log cannot be written.
+func (b *Broker) auditFailed(err error) error {
+	b.logf("%v", err)
+	return &runbook.Refusal{Entry: runbook.AuditUnavailable, Text: AuditUnavailableText, Cause: err}
+}
+
+// entryText is a refusal as the model is given it: its text and entry.
+func entryText(e runbook.Entry, text string) string {
+	return (&runbook.Refusal{Entry: e, Text: text}).Error()
+}
+
+// Call decides, records and runs one call and returns what loopd gives
+// the model. asked, when not nil, is told the approval's id when the call
+// waits for the owner. An error means brokerd could not decide at all
+// (the audit log cannot be written, a malformed request): nothing ran.
+func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval string)) (Answer, error) {
+	if !sessionIDRE.MatchString(c.Session) {
+		return Answer{}, fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", c.Session)
+	}
+	if !callIDRE.MatchString(c.CallID) {
+		return Answer{}, fmt.Errorf("the call id %q is not 1 to 64 of [A-Za-z0-9_-]", c.CallID)
+	}
+	if !b.claim(c.CallID) {
+		return Answer{}, fmt.Errorf("the call id %q is already being handled", c.CallID)
+	}
+	defer b.release(c.CallID)
+
+	args, targets, forward, problem := parseArguments(c.Tool, c.Arguments)
+	unlock := b.sessions.lock(c.Session)
+	defer func() {
+		if unlock != nil {
+			unlock()
+		}
+	}()
+	state, err := b.sessions.read(c.Session)
+	if err != nil {
+		b.logf("%v", err)
+		rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: strings.Join(targets, " "),
+			Effect: string(policy.Deny), Session: c.Session, Note: StateDamagedText}
+		if _, aerr := b.cfg.Ledger.Append(rec); aerr != nil {
+			return Answer{}, b.auditFailed(aerr)
+		}
+		return Answer{Outcome: OutcomeDenied, Text: entryText(runbook.BrokerStateDamaged, StateDamagedText),
+			Decision: Decision{Effect: string(policy.Deny)}}, nil
+	}
+
+	var v verdict
+	if problem != "" {
+		v = verdict{Decision: policy.Decision{Verdict: policy.Deny, Reason: problem}}
+	} else {
+		v = b.decide(c.Tool, targets, state)
+	}
+	rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: v.recordTarget(targets),
+		Effect: string(v.Verdict), Grant: v.Grant, Session: c.Session, Taint: state.Taint.String(), Note: v.Reason}
+	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+		return Answer{}, b.auditFailed(err)
+	}
+	ans := Answer{Decision: Decision{Effect: string(v.Verdict), Grant: v.Grant}}
+	outcome := OutcomeAllowed
+
+	switch v.Verdict {
+	case policy.Allow:
+	case policy.Ask:
+		unlock()
+		unlock = nil
+		p, a, err := b.ask(ctx, c, v, asked)
+		if err != nil {
+			return Answer{}, err
+		}
+		ans.Approval = p.ID
+		switch {
+		case a == nil: // expired or abandoned: ask said which in outcome
+			return b.unanswered(ctx, ans, p)
+		case !a.approved:
+			ans.Outcome, ans.Text = OutcomeRefused, "the owner refused this call"
+			if a.why != "" {
+				ans.Text += ": " + a.why
+			}
+			return ans, nil
+		}
+		unlock = b.sessions.lock(c.Session)
+		// The owner approved this call; the session may have moved on
+		// meanwhile, so it is decided again, and must come out the same.
+		again, why := b.redecide(c, targets, v, a)
+		if why != "" {
+			rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeDenied, Note: why}
+			if _, err := b.cfg.Ledger.Append(rec); err != nil {
+				return Answer{}, b.auditFailed(err)
+			}
+			ans.Outcome, ans.Text = OutcomeDenied, why
+			return ans, nil
+		}
+		state, v = again.state, again.v
+		outcome = OutcomeApproved
+	default:
+		ans.Outcome = OutcomeDenied
+		if v.Err != nil {
+			b.reportGrants(v.Err)
+			ans.Text = v.Err.Error()
+		} else {
+			ans.Text = "denied: " + v.Reason
+		}
+		return ans, nil
+	}
+	b.grantsValid()
+
+	text, tainted, err := b.execute(ctx, c, args, v, forward)
+	if err != nil {
+		ans.Outcome, ans.Text = OutcomeFailed, b.failureText(c, err)
+		rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeFailed, TaintAfter: state.Taint.String(),
+			Untrusted: state.Untrusted, Note: err.Error()}
+		if _, err := b.cfg.Ledger.Append(rec); err != nil {
+			b.logf("%v", err)
+			ans.Text = entryText(runbook.AuditUnavailable, ResultUnrecordedText)
+		}
+		return ans, nil
+	}
+	after := state.Raise(v.Class, v.Untrusted || tainted)
+	if after != state {
+		if err := b.sessions.write(c.Session, after); err != nil {
+			// The data may be of a higher class than the state on disk
+			// says: it must not reach the model.
+			b.logf("%v", err)
+			rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeFailed,
+				Note: "ran, but the session state could not be written; the result was withheld"}
+			if _, aerr := b.cfg.Ledger.Append(rec); aerr != nil {
+				b.logf("%v", aerr)
+			}
+			ans.Outcome, ans.Text = OutcomeFailed, entryText(runbook.BrokerStateDamaged, ResultUnrecordedText)
+			return ans, nil
+		}
+	}
+	res := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: "ran", TaintAfter: after.Taint.String(), Untrusted: after.Untrusted}
+	if _, err := b.cfg.Ledger.Append(res); err != nil {
+		b.logf("%v", err)
+		ans.Outcome, ans.Text = OutcomeFailed, entryText(runbook.AuditUnavailable, ResultUnrecordedText)
+		return ans, nil
+	}
+	ans.Outcome, ans.Text = outcome, text
+	return ans, nil
+}
+
+func (b *Broker) claim(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.inflight[id] {
+		return false
+	}
+	b.inflight[id] = true
+	return true
+}
+
+func (b *Broker) release(id string) {
+	b.mu.Lock()
+	delete(b.inflight, id)
+	b.mu.Unlock()
+}
+
+// verdict is a decision over every target of a call.
+type verdict struct {
+	policy.Decision
+	targets []string // resolved, one per target
+}
+
+// decide decides a call with one or more targets (run's paths): every
+// target must be allowed; deny beats ask beats allow; the class is the
+// highest and untrusted is any.
+func (b *Broker) decide(tool string, targets []string, st policy.State) verdict {
+	var v verdict
+	var grants []string
+	for i, t := range targets {
+		d := b.cfg.Grants.Decide(policy.Call{Tool: tool, Target: t}, st)
+		if d.Verdict == policy.Deny {
+			return verdict{Decision: d}
+		}
+		if i == 0 || (d.Verdict == policy.Ask && v.Verdict != policy.Ask) {
+			v.Verdict, v.Reason = d.Verdict, d.Reason
+		}
+		v.Class = policy.MaxTaint(v.Class, d.Class)
+		v.Untrusted = v.Untrusted || d.Untrusted
+		if !containsString(grants, d.Grant) {
+			grants = append(grants, d.Grant)
+		}
+		v.targets = append(v.targets, d.Target)
+	}
+	v.Grant = strings.Join(grants, ",")
+	return v
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// recordTarget is the target a decision record names: the resolved
+// targets when there are, else what the call said.
+func (v verdict) recordTarget(raw []string) string {
+	if len(v.targets) > 0 {
+		return strings.Join(v.targets, " ")
+	}
+	if v.Target != "" {
+		return v.Target
+	}
+	return strings.Join(raw, " ")
+}
+
+type redecided struct {
+	state policy.State
+	v     verdict
+}
+
+// redecide decides an approved call again under the session lock: it runs
+// only if the owner's answer is for this very call, the session's state
+// still lets the grants allow or ask it, and its targets resolve to what
+// the owner saw. why is the reason it may not run.
+func (b *Broker) redecide(c ToolCall, targets []string, was verdict, a *answer) (redecided, string) {
+	if a.callHash != CallHash(c) {
+		return redecided{}, "denied: the approval was given for another call"
+	}
+	st, err := b.sessions.read(c.Session)
+	if err != nil {
+		b.logf("%v", err)
+		return redecided{}, entryText(runbook.BrokerStateDamaged, StateDamagedText)
+	}
+	v := b.decide(c.Tool, targets, st)
+	switch {
+	case v.Verdict == policy.Deny && v.Err != nil:
+		b.reportGrants(v.Err)
+		return redecided{}, v.Err.Error()
+	case v.Verdict == policy.Deny:
+		return redecided{}, "denied after the approval: " + v.Reason
+	case strings.Join(v.targets, "\x00") != strings.Join(was.targets, "\x00"):
+		return redecided{}, "denied after the approval: the target no longer resolves to what was approved"
+	}
+	v.Class = policy.MaxTaint(v.Class, was.Class)
+	v.Untrusted = v.Untrusted || was.Untrusted
+	return redecided{state: st, v: v}, ""
+}
+
+// ask makes a pending approval, records it and waits. A nil answer means
+// none came: the approval expired (recorded) or brokerd is stopping
+// (recorded as abandoned); unanswered tells which.
+func (b *Broker) ask(ctx context.Context, c ToolCall, v verdict, asked func(string)) (*pending, *answer, error) {
+	now := b.cfg.Now()
+	target := v.recordTarget(nil)
+	p := b.approvals.add(Pending{Call: c.CallID, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant,
+		CallHash: CallHash(c), Requested: now, Expires: now.Add(b.cfg.ExpireAfter)})
+	rec := audit.Record{Type: audit.TypeApprovalRequested, Call: c.CallID, Approval: p.ID, CallSHA256: p.CallHash,
+		Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant}
+	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+		b.approvals.take(p.ID)
+		return nil, nil, b.auditFailed(err)
+	}
+	b.logf("approval %s: %s on %s for session %s waits for bxctl approve %s or bxctl refuse %s", p.ID, c.Tool, target, c.Session, p.ID, p.ID)
+	if asked != nil {
+		asked(p.ID)
+	}
+	timer := time.NewTimer(b.cfg.ExpireAfter)
+	defer timer.Stop()
+	var a answer
+	select {
+	case a = <-p.ch:
+	case <-timer.C:
+		if _, mine := b.approvals.take(p.ID); mine {
+			return p, nil, nil
+		}
+		a = <-p.ch // an answer took it first
+	case <-ctx.Done():
+		if _, mine := b.approvals.take(p.ID); mine {
+			return p, nil, nil
+		}
+		a = <-p.ch
+	}
+	if a.err != nil {
+		return nil, nil, &runbook.Refusal{Entry: runbook.AuditUnavailable, Text: AuditUnavailableText, Cause: a.err}
+	}
+	return p, &a, nil
+}
+
+// unanswered records and answers an approval that expired, or that was
+// abandoned because brokerd is stopping.
+func (b *Broker) unanswered(ctx context.Context, ans Answer, p *pending) (Answer, error) {
+	typ, outcome := audit.TypeApprovalExpired, OutcomeExpired
+	text := fmt.Sprintf("the owner did not answer in time: the approval %s expired after %s", p.ID, b.cfg.ExpireAfter)
+	if ctx.Err() != nil {
+		typ, outcome = audit.TypeApprovalAbandoned, OutcomeFailed
+		text = fmt.Sprintf("brokerd stopped before the owner answered; the approval %s was abandoned", p.ID)
+	}
+	rec := audit.Record{Type: typ, Call: p.Call, Approval: p.ID, Session: p.Session}
+	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+		return Answer{}, b.auditFailed(err)
+	}
+	ans.Outcome, ans.Text = outcome, text
+	return ans, nil
+}
+
+// Pending lists the approvals waiting for the owner, oldest first.
+func (b *Broker) Pending() []Pending { return b.approvals.list() }
+
+// AnswerApproval approves or refuses the pending approval id, records
+// the answer, and only then lets the waiting call go on. by says who
+// answered (brokerd fills it from the peer), why is the owner's reason.
+func (b *Broker) AnswerApproval(id string, approve bool, by, why string) (Pending, error) {
+	p, ok := b.approvals.take(id)
+	if !ok {
+		return Pending{}, fmt.Errorf("no approval %q is pending: it was answered, it expired, or it never was (bxctl approvals lists those that wait)", id)
+	}
+	word := audit.AnswerRefused
+	if approve {
+		word = audit.AnswerApproved
+	}
+	rec := audit.Record{Type: audit.TypeApprovalAnswered, Call: p.Call, Approval: p.ID, CallSHA256: p.CallHash,
+		Session: p.Session, Answer: word, By: by, Why: why}
+	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+		b.logf("%v", err)
+		p.ch <- answer{err: err}
+		if approve {
+			return Pending{}, runbook.Refuse(runbook.AuditUnavailable, ApprovalUnrecorded)
+		}
+		return Pending{}, runbook.Refuse(runbook.AuditUnavailable, RefusalUnrecordedText)
+	}
+	p.ch <- answer{approved: approve, by: by, why: why, callHash: p.CallHash}
+	return p.Pending, nil
+}
+
+// SessionState is a session's state as memoryd asks for it.
+func (b *Broker) SessionState(id string) (policy.State, error) {
+	if !sessionIDRE.MatchString(id) {
+		return policy.State{}, fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", id)
+	}
+	st, err := b.sessions.read(id)
+	if err != nil {
+		b.logf("%v", err)
+	}
+	return st, err
+}
+
+// reportGrants prints the grants' problems, once for each new set.
+func (b *Broker) reportGrants(err error) {
+	var inv *policy.InvalidError
+	text := err.Error()
+	if errors.As(err, &inv) {
+		text = inv.Error() + "\n" + err.Error()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if text == b.lastProblem {
+		return
+	}
+	b.lastProblem = text
+	for _, l := range strings.Split(text, "\n") {
+		fmt.Fprintf(b.cfg.Log, "brokerd: %s\n", l)
+	}
+}
+
+// grantsValid forgets the problems printed: the next ones are new.
+func (b *Broker) grantsValid() {
+	b.mu.Lock()
+	b.lastProblem = ""
+	b.mu.Unlock()
+}
+
+// execute runs an allowed call: the file tools and run in a container,
+// memory and recall through memoryd. tainted is memoryd's word that a
+// recall hit came from tainted memory.
+func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, tainted bool, err error) {
+	switch policy.Tool(c.Tool) {
+	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
+		rc := runner.Call{ID: c.CallID, Tool: c.Tool, Paths: v.targets}
+		if a.Content != nil {
+			rc.Content = []byte(*a.Content)
+		}
+		if c.Tool == string(policy.Run) {
+			rc.Command = shellQuote(a.Command)
+		}
+		res, err := b.cfg.Runner.Run(ctx, rc)
+		if err != nil {
+			return "", false, err
+		}
+		return resultText(res), false, nil
+	case policy.Memory, policy.Recall:
+		return b.forward(ctx, c, forward)
+	case policy.HTTPFetch:
+		return "", false, errors.New("http_fetch cannot run yet: this brokerd has no egress proxy")
+	}
+	return "", false, fmt.Errorf("brokerd cannot run %q", c.Tool)
+}
+
+// forward sends a memory or recall call to memoryd and returns its text.
+// A refusal from memoryd (a write its sanitizer refused) is the tool's
+// answer; no answer at all is memoryd-unreachable.
+func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.MemoryTimeout)
+	defer cancel()
+	raw, _ := json.Marshal(args) // maps of strings, numbers and lists
+	body := map[string]any{"session": c.Session, "call_id": c.CallID, "arguments": json.RawMessage(raw)}
+	var out struct {
+		Text    *string `json:"text"`
+		Tainted bool    `json:"tainted"`
+	}
+	err := daemon.Call(ctx, b.cfg.MemorySocket, c.Tool+".call", body, &out, nil)
+	var re *daemon.RemoteError
+	switch {
+	case errors.As(err, &re):
+		return re.Text, false, nil
+	case err != nil:
+		return "", false, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
+			Cause: fmt.Errorf("%s: %v", b.cfg.MemorySocket, err)}
+	case out.Text == nil:
+		return "", false, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
+			Cause: fmt.Errorf("%s: the answer is not a tool result", b.cfg.MemorySocket)}
+	}
+	return *out.Text, out.Tainted, nil
+}
+
+// failureText prints what went wrong for the operator and returns what
+// the model is given.
+func (b *Broker) failureText(c ToolCall, err error) string {
+	var r *runbook.Refusal
+	if errors.As(err, &r) {
+		cause := ""
+		if said, ok := runner.PodmanSaid(err); ok {
+			cause = " (podman said: " + strings.TrimSpace(said) + ")"
+		} else if r.Cause != nil {
+			cause = " (" + r.Cause.Error() + ")"
+		}
+		b.logf("call %s (%s): %s%s; %s", c.CallID, c.Tool, r.Text, cause, runbook.Link(r.Entry))
+		return r.Error()
+	}
+	b.logf("call %s (%s) failed: %v", c.CallID, c.Tool, err)
+	return "the tool failed: " + err.Error()
+}

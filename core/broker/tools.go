@@ -1,0 +1,149 @@
+package broker
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"boxmaker/core/policy"
+	"boxmaker/core/runner"
+)
+
+// arguments is what brokerd takes from a call's arguments: only the
+// fields its tool has. Anything else the model writes (a grant name, a
+// taint) is dropped here and never reaches a decision or a tool.
+type arguments struct {
+	Path    string   `json:"path"`
+	Content *string  `json:"content"`
+	Command []string `json:"command"`
+	Paths   []string `json:"paths"`
+	URL     string   `json:"url"`
+	Actions []struct {
+		Action string `json:"action"`
+		File   string `json:"file"`
+		Text   string `json:"text"`
+		Old    string `json:"old"`
+	} `json:"actions"`
+	Query string `json:"query"`
+	Limit int    `json:"limit"`
+}
+
+// parseArguments reads a call's arguments for its tool and returns its
+// targets (the paths to decide, or the URL) and, for memory and recall,
+// the arguments to forward. A problem is a reason to deny, in words for
+// the model.
+func parseArguments(tool string, raw json.RawMessage) (a arguments, targets []string, forward any, problem string) {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return a, nil, nil, fmt.Sprintf("the arguments of %s are not valid: %v", tool, jsonProblem(err))
+	}
+	switch policy.Tool(tool) {
+	case policy.ReadFile, policy.ListDir:
+		return a, []string{a.Path}, nil, ""
+	case policy.WriteFile:
+		if a.Content == nil {
+			return a, nil, nil, "write_file needs content"
+		}
+		return a, []string{a.Path}, nil, ""
+	case policy.Run:
+		switch {
+		case len(a.Command) == 0:
+			return a, nil, nil, "run needs a command (a list of words)"
+		case len(a.Paths) == 0:
+			return a, nil, nil, "run needs paths: the directories the command works in (the first is its working directory)"
+		}
+		return a, a.Paths, nil, ""
+	case policy.HTTPFetch:
+		return a, []string{a.URL}, nil, ""
+	case policy.Memory:
+		if a.Actions == nil {
+			return a, nil, nil, "memory needs actions"
+		}
+		return a, []string{""}, map[string]any{"actions": a.Actions}, ""
+	case policy.Recall:
+		f := map[string]any{"query": a.Query}
+		if a.Limit != 0 {
+			f["limit"] = a.Limit
+		}
+		return a, []string{""}, f, ""
+	}
+	// An unknown tool: the policy denies it with its own words.
+	return a, []string{""}, nil, ""
+}
+
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("%s must be %s, not %s", te.Field, jsonKind(te.Type.String()), te.Value)
+	}
+	return err.Error()
+}
+
+func jsonKind(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case goType == "string", goType == "*string":
+		return "a string"
+	case goType == "int":
+		return "a number"
+	}
+	return goType
+}
+
+// shellQuote joins words into a command line sh reads back as the same
+// words: run's command is a list, the executor runs a line.
+func shellQuote(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+// resultText is what the model is given for a tool that ran.
+func resultText(r runner.Result) string {
+	if r.Error != "" {
+		return "error: " + r.Error
+	}
+	switch r.Tool {
+	case "read_file":
+		return r.Content
+	case "write_file":
+		return fmt.Sprintf("wrote %d bytes to %s", r.Size, r.Path)
+	case "list_dir":
+		var b strings.Builder
+		for _, e := range r.Entries {
+			switch e.Type {
+			case "dir":
+				fmt.Fprintf(&b, "%s/\n", e.Name)
+			case "file":
+				fmt.Fprintf(&b, "%s (%d bytes)\n", e.Name, e.Size)
+			default:
+				fmt.Fprintf(&b, "%s (%s)\n", e.Name, e.Type)
+			}
+		}
+		if len(r.Entries) == 0 {
+			b.WriteString("(empty)\n")
+		}
+		if r.Note != "" {
+			b.WriteString(r.Note + "\n")
+		}
+		return b.String()
+	case "run":
+		var b strings.Builder
+		fmt.Fprintf(&b, "exit code %d\n", r.ExitCode)
+		if r.Stdout != "" {
+			fmt.Fprintf(&b, "stdout:\n%s\n", strings.TrimSuffix(r.Stdout, "\n"))
+		}
+		if r.Stderr != "" {
+			fmt.Fprintf(&b, "stderr:\n%s\n", strings.TrimSuffix(r.Stderr, "\n"))
+		}
+		return b.String()
+	}
+	out, _ := json.Marshal(r)
+	return string(out)
+}

@@ -1,0 +1,22 @@
+package broker
+
+// The request kinds of brokerd's sockets, and the bodies of the admin
+// socket's requests (docs/tool-socket.md, docs/specs/decision-path.md).
+const (
+	KindToolCall       = "tool.call"        // tool socket, from loopd: ToolCall -> Answer
+	KindApprovalsList  = "approvals.list"   // admin socket, from bxctl: -> ApprovalsList
+	KindApprovalAnswer = "approvals.answer" // admin socket, from bxctl: ApprovalAnswer -> Pending
+	KindSessionState   = "session.state"    // state socket, from memoryd: {"session"} -> policy.State
+)
+
+// ApprovalsList is the answer to approvals.list.
+type ApprovalsList struct {
+	Approvals []Pending `json:"approvals"`
+}
+
+// ApprovalAnswer is bxctl's approve or refuse.
+type ApprovalAnswer struct {
+	ID     string `json:"id"`
+	Answer string `json:"answer"` // approve or refuse
+	Why    string `json:"why,omitempty"`
+}
