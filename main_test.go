@@ -51,6 +51,7 @@ func TestScripts(t *testing.T) {
 			"waitsock": cmdWaitsock,
 			"sockreq":  cmdSockreq,
 			"dialas":   cmdDialas,
+			"waitconn": cmdWaitconn,
 		},
 	}
 	for name, cmd := range brokerdCmds {
@@ -133,6 +134,31 @@ func cmdSockreq(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("sockreq: %v", err)
 	default:
 		fmt.Fprintf(ts.Stdout(), "%s\n", out)
+	}
+}
+
+// waitconn NET ADDR: waits up to 20 s until ADDR (a unix socket path for
+// "unix", host:port for "tcp") accepts a connection: for HTTP servers,
+// which do not answer waitsock's ping.
+func cmdWaitconn(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitconn unix|tcp ADDR")
+	}
+	addr := args[1]
+	if args[0] == "unix" {
+		addr = ts.MkAbs(addr)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.DialTimeout(args[0], addr, time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("nothing accepts on %s: %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -31,6 +31,7 @@ type Build struct {
 func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 	return []*cli.Command{
 		llamaStandinCommand(),
+		upCommand(roles),
 		{
 			Name:  "version",
 			Usage: "print the version and the commit it was built from",

@@ -27,6 +27,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, grantsCommands()...)
 	cmds = append(cmds, auditCommands()...)
 	cmds = append(cmds, approvalCommands()...)
+	cmds = append(cmds, chatCommands()...)
 	return cmds
 }
 

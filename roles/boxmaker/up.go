@@ -1,0 +1,272 @@
+package boxmaker
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/daemon"
+	"boxmaker/core/home"
+	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
+)
+
+// upOrder is the order daemons start in: loopd's selftest needs
+// inferproxy, and its sessions need memoryd and brokerd.
+var upOrder = []struct {
+	role   string
+	socket []string // the config key of a socket to wait on
+	ping   bool     // the socket answers core/daemon's ping (inferproxy's is HTTP)
+}{
+	{"brokerd", []string{"sockets", "broker"}, true},
+	{"memoryd", []string{"sockets", "block"}, true},
+	{"inferproxy", []string{"listen"}, false},
+	{"loopd", []string{"sockets", "loop"}, true},
+	{"gatewayd", nil, false},
+}
+
+func upCommand(roles []string) *cli.Command {
+	return &cli.Command{
+		Name:  "up",
+		Usage: "run every daemon of a home in the foreground, for development",
+		Description: "up starts brokerd, memoryd, inferproxy, loopd and gatewayd, each whose\n" +
+			"config exists in the home's etc/ and whose role is in this binary, by running\n" +
+			"this binary as that role; their output is prefixed with [role]. It waits for\n" +
+			"each to answer on its socket before starting the next. Ctrl-C or SIGTERM stops\n" +
+			"them all; if one exits, up says which and its runbook entry, and stops the rest.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+				return err
+			}
+			dir := c.String("home")
+			if dir == "" {
+				dir = rolecli.DefaultHome()
+			}
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout)
+		},
+	}
+}
+
+// child is one daemon up runs.
+type child struct {
+	role string
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error
+
+	mu   sync.Mutex
+	last string // its last line of output
+}
+
+func (ch *child) lastLine() string {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.last
+}
+
+var linkRE = regexp.MustCompile(`see docs/runbook\.md#([a-z0-9-]+)`)
+
+func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find this binary: %w", err)
+	}
+	var outMu sync.Mutex
+	var running []*child
+	exited := make(chan *child, len(upOrder))
+	stopAll := func() {
+		for i := len(running) - 1; i >= 0; i-- {
+			ch := running[i]
+			select {
+			case <-ch.done:
+				continue
+			default:
+			}
+			ch.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-ch.done:
+			case <-time.After(10 * time.Second):
+				fmt.Fprintf(out, "up: %s did not stop within 10s; killing it\n", ch.role)
+				ch.cmd.Process.Kill()
+				<-ch.done
+			}
+		}
+	}
+	failed := func(ch *child) error {
+		stopAll()
+		last := ch.lastLine()
+		msg := fmt.Sprintf("%s exited (%v)", ch.role, ch.err)
+		if last != "" {
+			msg += "; its last line: " + last
+		}
+		if m := linkRE.FindStringSubmatch(last); m != nil {
+			return fmt.Errorf("%s; the entry: %s", msg, runbook.Link(runbook.Entry(m[1])))
+		}
+		return errors.New(msg)
+	}
+	started := 0
+	for _, d := range upOrder {
+		path := h.Path("etc", d.role+".toml")
+		if !slices.Contains(roles, d.role) {
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		socket := ""
+		if d.socket != nil {
+			socket, err = configString(path, d.socket)
+			if err != nil {
+				stopAll()
+				return err
+			}
+		}
+		ch := &child{role: d.role, done: make(chan struct{})}
+		ch.cmd = exec.Command(exe, d.role, "serve", "--config", path)
+		ch.cmd.Stdin = nil
+		stdout, _ := ch.cmd.StdoutPipe()
+		stderr, _ := ch.cmd.StderrPipe()
+		ch.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl-C reaches up, which stops them in order
+		if err := ch.cmd.Start(); err != nil {
+			stopAll()
+			return fmt.Errorf("cannot start %s: %w", d.role, err)
+		}
+		var wg sync.WaitGroup
+		for _, r := range []io.Reader{stdout, stderr} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sc := bufio.NewScanner(r)
+				sc.Buffer(make([]byte, 64<<10), 1<<20)
+				for sc.Scan() {
+					ch.mu.Lock()
+					ch.last = sc.Text()
+					ch.mu.Unlock()
+					outMu.Lock()
+					fmt.Fprintf(out, "[%s] %s\n", ch.role, sc.Text())
+					outMu.Unlock()
+				}
+			}()
+		}
+		go func() {
+			wg.Wait()
+			ch.err = ch.cmd.Wait()
+			close(ch.done)
+			exited <- ch
+		}()
+		running = append(running, ch)
+		started++
+		if socket != "" {
+			if err := waitReady(ctx, ch, socket, d.ping); err != nil {
+				if errors.Is(err, errExited) {
+					return failed(ch)
+				}
+				stopAll()
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+		}
+	}
+	if started == 0 {
+		return fmt.Errorf("no daemon to start: no %s in %s", "etc/<role>.toml", h.Path("etc"))
+	}
+	outMu.Lock()
+	fmt.Fprintf(out, "up: %d daemons running; Ctrl-C stops them\n", started)
+	outMu.Unlock()
+	select {
+	case <-ctx.Done():
+		stopAll()
+		fmt.Fprintln(out, "up: stopped")
+		return nil
+	case ch := <-exited:
+		return failed(ch)
+	}
+}
+
+var errExited = errors.New("exited")
+
+// waitReady waits until the daemon answers on socket: a ping, or for
+// inferproxy (HTTP) a connection.
+func waitReady(ctx context.Context, ch *child, socket string, ping bool) error {
+	deadline := time.Now().Add(2 * time.Minute) // loopd's selftest asks the model
+	for {
+		select {
+		case <-ch.done:
+			return errExited
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		cctx, cancel := context.WithTimeout(ctx, time.Second)
+		var err error
+		if ping {
+			err = daemon.Call(cctx, socket, "ping", nil, nil, nil)
+		} else {
+			var c net.Conn
+			c, err = (&net.Dialer{}).DialContext(cctx, "unix", socket)
+			if err == nil {
+				c.Close()
+			}
+		}
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s did not answer on %s within 2 minutes: %v", ch.role, socket, err)
+		}
+		select {
+		case <-ch.done:
+			return errExited
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// configString reads one string key of a daemon's config; the daemon
+// reads its file strictly itself.
+func configString(path string, key []string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
+	var v any = doc
+	for _, k := range key {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", nil
+		}
+		v = m[k]
+	}
+	s, _ := v.(string)
+	if s != "" && !filepath.IsAbs(s) {
+		return "", fmt.Errorf("%s: %s is not an absolute path", path, s)
+	}
+	return s, nil
+}
