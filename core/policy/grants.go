@@ -119,8 +119,13 @@ func (g *Grants) Decide(call Call, state State) Decision {
 	return g.current().decide(call, state)
 }
 
-// current brings the reading up to date and returns it.
+// current brings the reading up to date and returns it. The path is
+// looked up before the lock is taken (it is a system call, and calls
+// should not queue behind each other's); it is still after the call began,
+// which is all freshness asks.
 func (g *Grants) current() *snapshot {
+	var st unix.Stat_t
+	statErr := unix.Stat(g.dir, &st)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.watch == nil {
@@ -128,11 +133,8 @@ func (g *Grants) current() *snapshot {
 	} else if !g.all {
 		if all, err := g.watch.drain(g.changed); all || err != nil {
 			g.all = true
-		} else {
-			var st unix.Stat_t
-			if err := unix.Stat(g.dir, &st); err != nil || (dirID{st.Dev, st.Ino}) != g.dirID {
-				g.all = true
-			}
+		} else if statErr != nil || (dirID{st.Dev, st.Ino}) != g.dirID {
+			g.all = true
 		}
 	}
 	if g.all || len(g.changed) > 0 || g.snap == nil {
