@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -52,6 +53,7 @@ type chain struct {
 	hasLast  bool
 
 	pending    *line
+	spare      *line // the line struct feed fills next: two are reused, not one per line
 	gapNote    string // set when a file is missing before the next line
 	findings   []Finding
 	recoveries []Recovery
@@ -91,9 +93,13 @@ func (c *chain) startAfter(pos Position, raw []byte) {
 
 // feed takes the next complete line (without its newline).
 func (c *chain) feed(pos Position, raw []byte) {
-	l := &line{pos: pos, length: len(raw), hash: lineHash(raw), gapNote: c.gapNote}
+	l := c.spare
+	if l == nil {
+		l = new(line)
+	}
+	*l = line{pos: pos, length: len(raw), hash: lineHash(raw), gapNote: c.gapNote}
 	c.gapNote = ""
-	l.rec, l.parseErr = ParseLine(raw)
+	l.parseErr = decodeLine(raw, &l.rec)
 	if p := c.pending; p != nil {
 		if l.parseErr == nil && l.rec.Type == TypeRecovery && l.rec.TornLength == int64(p.length) &&
 			l.rec.TornSHA256 == hashHex(p.hash) {
@@ -103,7 +109,7 @@ func (c *chain) feed(pos Position, raw []byte) {
 			c.take(p)
 		}
 	}
-	c.pending = l
+	c.pending, c.spare = l, c.pending
 }
 
 // flush takes the pending line: call it at the end of what is checked.
@@ -128,7 +134,9 @@ func (c *chain) take(l *line) {
 		if c.seqKnown && r.Seq != c.seq+1 {
 			problems = append(problems, fmt.Sprintf("seq %d should be %d", r.Seq, c.seq+1))
 		}
-		if r.Prev != hashHex(c.hash) {
+		var want [64]byte
+		hex.Encode(want[:], c.hash[:])
+		if r.Prev != string(want[:]) {
 			if c.hasLast {
 				problems = append(problems, fmt.Sprintf("prev is not the hash of %s", c.lastPos))
 			} else {

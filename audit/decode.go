@@ -28,19 +28,27 @@ func decodeFlat(line []byte, r *Record) error {
 	}
 	for {
 		d.space()
-		key, err := d.str()
+		rawKey, err := d.rawStr()
 		if err != nil {
 			return err
 		}
+		// Keys are looked up without making a string of them (the
+		// compiler does not allocate for m[string(b)]); a key with an
+		// escape or a byte outside ASCII names no field.
+		f, ok := fieldIndex[string(rawKey)]
+		if !ok {
+			key, err := d.unquote(rawKey)
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("unknown field %q", key)
+		}
+		key := fieldNames[f]
 		d.space()
 		if !d.eat(':') {
 			return d.errorf("expected : after %q", key)
 		}
 		d.space()
-		f, ok := fieldIndex[key]
-		if !ok {
-			return fmt.Errorf("unknown field %q", key)
-		}
 		if seen&(1<<f) != 0 {
 			return fmt.Errorf("field %q appears twice", key)
 		}
@@ -96,6 +104,14 @@ var fieldIndex = map[string]int{
 	"torn_sha256": fTornSHA256, "break_file": fBreakFile, "break_line": fBreakLine,
 	"break_what": fBreakWhat, "note": fNote,
 }
+
+var fieldNames = func() []string {
+	names := make([]string, len(fieldIndex))
+	for k, v := range fieldIndex {
+		names[v] = k
+	}
+	return names
+}()
 
 func (d *flatDecoder) value(f int, key string, r *Record) error {
 	switch f {
@@ -251,39 +267,53 @@ func (d *flatDecoder) uint(key string) (uint64, error) {
 
 var errUnterminated = errors.New("unterminated string")
 
-// str reads a JSON string. One with escapes or bytes that are not UTF-8 is
-// decoded by encoding/json, so both agree on what it says.
+// str reads a JSON string.
 func (d *flatDecoder) str() (string, error) {
+	raw, err := d.rawStr()
+	if err != nil {
+		return "", err
+	}
+	return d.unquote(raw)
+}
+
+// rawStr reads a JSON string and returns its bytes between the quotes,
+// still escaped.
+func (d *flatDecoder) rawStr() ([]byte, error) {
 	if !d.eat('"') {
-		return "", d.errorf("expected a string")
+		return nil, d.errorf("expected a string")
 	}
 	start := d.i
-	plain := true
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
-			raw := d.b[start:d.i]
 			d.i++
-			if plain {
-				return string(raw), nil
-			}
-			var s string
-			if err := json.Unmarshal(d.b[start-1:d.i], &s); err != nil {
-				return "", fmt.Errorf("bad string: %v", err)
-			}
-			return s, nil
+			return d.b[start : d.i-1], nil
 		case c == '\\':
-			plain = false
 			d.i += 2
 		case c < 0x20:
-			return "", d.errorf("control character in a string")
-		case c >= utf8.RuneSelf:
-			plain = false
-			d.i++
+			return nil, d.errorf("control character in a string")
 		default:
 			d.i++
 		}
 	}
-	return "", errUnterminated
+	return nil, errUnterminated
+}
+
+// unquote turns the bytes of a string between its quotes into its value.
+// One with escapes or bytes outside ASCII is decoded by encoding/json, so
+// both agree on what it says (U+FFFD for bytes that are not UTF-8).
+func (d *flatDecoder) unquote(raw []byte) (string, error) {
+	for _, c := range raw {
+		if c == '\\' || c >= utf8.RuneSelf {
+			var s string
+			quoted := make([]byte, 0, len(raw)+2)
+			quoted = append(append(append(quoted, '"'), raw...), '"')
+			if err := json.Unmarshal(quoted, &s); err != nil {
+				return "", fmt.Errorf("bad string: %v", err)
+			}
+			return s, nil
+		}
+	}
+	return string(raw), nil
 }

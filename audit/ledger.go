@@ -321,6 +321,9 @@ func (l *Ledger) Append(r Record) (uint64, error) {
 	if !r.Type.known() || r.Type == TypeRecovery || r.Type == TypeAcceptedBreak {
 		return 0, fmt.Errorf("audit: Append cannot write a record of type %q", r.Type)
 	}
+	if y := r.Time.UTC().Year(); !r.Time.IsZero() && (y < 1 || y > 9999) {
+		return 0, fmt.Errorf("audit: Append cannot write the time %v", r.Time)
+	}
 	w := &waiter{rec: &r, ready: make(chan struct{})}
 	l.mu.Lock()
 	if l.err != nil {

@@ -215,13 +215,19 @@ func appendString(buf []byte, s string) []byte {
 // field it never writes means the line did not come from it.
 func ParseLine(line []byte) (Record, error) {
 	var r Record
-	if err := decodeFlat(line, &r); err != nil {
-		return Record{}, err
-	}
-	if err := r.check(); err != nil {
+	if err := decodeLine(line, &r); err != nil {
 		return Record{}, err
 	}
 	return r, nil
+}
+
+// decodeLine is ParseLine into a record the caller keeps (r is reset).
+func decodeLine(line []byte, r *Record) error {
+	*r = Record{}
+	if err := decodeFlat(line, r); err != nil {
+		return err
+	}
+	return r.check()
 }
 
 func (r *Record) check() error {
@@ -236,6 +242,9 @@ func (r *Record) check() error {
 		return fmt.Errorf("prev is not 64 lower-case hex digits")
 	case r.Time.IsZero():
 		return fmt.Errorf("no time")
+	case r.Time.UTC().Year() < 1 || r.Time.UTC().Year() > 9999:
+		// it could not be written back in UTC as RFC 3339
+		return fmt.Errorf("time out of range")
 	}
 	switch r.Type {
 	case TypeRecovery:
