@@ -53,7 +53,7 @@ type chain struct {
 	hasLast  bool
 
 	pending    *line
-	spare      *line // the line struct feed fills next: two are reused, not one per line
+	spare      *line  // the line struct feed fills next: two are reused, not one per line
 	gapNote    string // set when a file is missing before the next line
 	findings   []Finding
 	recoveries []Recovery
