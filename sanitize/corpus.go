@@ -168,9 +168,9 @@ func ParseCorpus(file, data string, want bool) ([]Case, []runbook.Problem) {
 		if want {
 			if wantAt < 0 {
 				problems = append(problems, runbook.Problem{File: file, Line: cur.Line, Text: fmt.Sprintf("case %q has no \"--- want\" line", cur.Name)})
-			} else {
-				body, wantLines = lines[:wantAt], lines[wantAt:]
+				return
 			}
+			body, wantLines = lines[:wantAt], lines[wantAt:]
 		}
 		var err error
 		if cur.Text, err = expand(joinTrimmed(body), cur.Name); err != nil {

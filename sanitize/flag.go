@@ -89,8 +89,10 @@ type flagPattern struct {
 	// lineStart wants a start at the start of a line.
 	lineStart bool
 	// needs, when set, are strings one of which the window must hold
-	// before the expression runs (a cheap first test).
-	needs []string
+	// before the expression runs (a cheap first test); with needsUntil,
+	// the window up to the first such byte must (the line, the HTML tag).
+	needs      []string
+	needsUntil byte
 	// span is the longest match in bytes: the window's length.
 	span int
 	re   *regexp.Regexp
@@ -103,8 +105,12 @@ func fp(rule string, starts []string, span int, expr string) flagPattern {
 }
 
 func (p flagPattern) needing(s ...string) flagPattern { p.needs = s; return p }
-func (p flagPattern) inWords() flagPattern            { p.inWord = true; return p }
-func (p flagPattern) atLineStart() flagPattern        { p.lineStart = true; return p }
+func (p flagPattern) needingBefore(until byte, s ...string) flagPattern {
+	p.needs, p.needsUntil = s, until
+	return p
+}
+func (p flagPattern) inWords() flagPattern     { p.inWord = true; return p }
+func (p flagPattern) atLineStart() flagPattern { p.lineStart = true; return p }
 func (p flagPattern) checked(c func(string, int, []int) bool) flagPattern {
 	p.check = c
 	return p
@@ -116,39 +122,43 @@ var flagPatterns = []flagPattern{
 	fp(RuleFlagIgnoreInstructions, []string{"ignore", "disregard", "forget", "bypass", "override", "skip"}, 400,
 		`(?:ignore|disregard|forget|bypass|override|skip)\s`+filler+
 			`(?:all|any|previous|prior|above|earlier|preceding|original|initial|former|your|system|safety|developer)\s`+filler+
-			`(?:instructions?|directions|directives|prompts?|guidelines|system\sprompt)\b`),
+			`(?:instructions?|directions|directives|prompts?|guidelines|system\sprompt)\b`).
+		needing("instruction", "direction", "directive", "prompt", "guideline"),
 	fp(RuleFlagIgnoreInstructions, []string{"ignore", "disregard", "forget", "bypass", "override"}, 400,
 		`(?:ignore|disregard|forget|bypass|override)\s`+filler+
 			`(?:your|previous|prior|above|earlier|preceding|original|safety|system)\s`+filler+
-			`(?:rules|restrictions|policies|safeguards|constraints|guardrails|filters|programming|training)\b`),
+			`(?:rules|restrictions|policies|safeguards|constraints|guardrails|filters|programming|training)\b`).
+		needing("rules", "restriction", "policies", "safeguard", "constraint", "guardrail", "filter", "programming", "training"),
 	fp(RuleFlagIgnoreInstructions, []string{"disregard"}, 400,
 		`disregard\s`+filler+`(?:all|any)\s`+filler+`(?:rules|guidelines)\b`),
 	fp(RuleFlagIgnoreInstructions, []string{"forget"}, 120,
 		`forget\s(?:everything|all|anything)\s(?:[\w'-]+\s){0,5}(?:above|before|previously|prior|earlier|told|instructions)\b`),
 	fp(RuleFlagIgnoreInstructions, []string{"system"}, 40, `system\sprompt\soverride`),
 	fp(RuleFlagIgnoreInstructions, []string{"replace", "overwrite", "change", "update", "rewrite"}, 120,
-		`(?:replace|overwrite|change|update|rewrite)\s(?:your\s(?:[\w-]+\s){0,2}(?:instructions|system\sprompt|rules|guidelines|directives|programming)|the\ssystem\sprompt)\b`),
+		`(?:replace|overwrite|change|update|rewrite)\s(?:your\s(?:[\w-]+\s){0,2}(?:instructions|system\sprompt|rules|guidelines|directives|programming)|the\ssystem\sprompt)\b`).
+		needing("your", "system"),
 	fp(RuleFlagIgnoreInstructions, []string{"new", "your"}, 80,
-		`(?:your\s)?new\s(?:system\s)?(?:instructions|directives|prompt)\s?(?:are\b|:|follow\b)`),
+		`(?:your\s)?new\s(?:system\s)?(?:instructions|directives|prompt)\s?(?:are\b|:|follow\b)`).
+		needing("instructions", "directives", "prompt"),
 
 	// Hermes role_hijack, role_pretend, bypass_restrictions, fake_update,
 	// identity_override and remove_filters; other models' turn markers.
-	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\s`+filler+`now\s(?:a|an|the|my|no\slonger)\s`),
+	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\s`+filler+`now\s(?:a|an|the|my|no\slonger)\s`).needing("now"),
 	fp(RuleFlagRoleHijack, []string{"you"}, 80,
-		`you\s(?:are|will\sbe)\snow\s(?:dan|jailbroken|unrestricted|unfiltered|free\sfrom)\b`),
+		`you\s(?:are|will\sbe)\snow\s(?:dan|jailbroken|unrestricted|unfiltered|free\sfrom)\b`).needing("now"),
 	fp(RuleFlagRoleHijack, []string{"pretend"}, 200, `pretend\s`+filler+`(?:you\sare|you're|to\sbe)\s`),
 	fp(RuleFlagRoleHijack, []string{"act"}, 600,
 		`act\sas\s(?:if|though)\s`+filler+`you\s`+filler+`(?:have\sno|don't\shave|do\snot\shave)\s`+filler+`(?:restrictions|limits|rules|filters|guidelines)`),
 	fp(RuleFlagRoleHijack, []string{"act"}, 120,
 		`act\sas\s(?:(?:a|an|the|my|your)\s)?(?:[\w-]+\s){0,2}(?:system|root|administrator|admin|superuser|sudo|operator|developer\smode|unrestricted|jailbroken|dan)\b`),
-	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\shave\sbeen\s`+filler+`(?:updated|upgraded|patched|reprogrammed|jailbroken)\sto\b`),
+	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\shave\sbeen\s`+filler+`(?:updated|upgraded|patched|reprogrammed|jailbroken)\sto\b`).needing("been"),
 	fp(RuleFlagRoleHijack, []string{"enable", "enter", "activate", "switch"}, 80,
-		`(?:enable|enter|activate|switch\sto)\s(?:[\w-]+\s){0,2}(?:developer|god|dan|jailbreak|unrestricted|sudo)\smode\b`),
-	fp(RuleFlagRoleHijack, []string{"name"}, 60, `name\syourself\s\w+`),
+		`(?:enable|enter|activate|switch\sto)\s(?:[\w-]+\s){0,2}(?:developer|god|dan|jailbreak|unrestricted|sudo)\smode\b`).needing("mode"),
+	fp(RuleFlagRoleHijack, []string{"name"}, 60, `name\syourself\s\w+`).needing("yourself"),
 	fp(RuleFlagRoleHijack, []string{"respond", "answer", "reply"}, 200,
-		`(?:respond|answer|reply)\swithout\s`+filler+`(?:restrictions|limitations|filters|safety|censorship)`),
+		`(?:respond|answer|reply)\swithout\s`+filler+`(?:restrictions|limitations|filters|safety|censorship)`).needing("without"),
 	fp(RuleFlagRoleHijack, []string{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<start_of_turn>", "<end_of_turn>"}, 40,
-		`<\|(?:system|user|assistant|start_header_id|end_header_id|eot_id|begin_of_text)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>`).inWords(),
+		`<\|(?:system|user|assistant|start_header_id|end_header_id|eot_id|begin_of_text)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>`),
 	fp(RuleFlagRoleHijack, []string{"system", "assistant", "developer"}, 80,
 		`(?:system|assistant|developer)\s?:\s(?:you\b|your\b|ignore|disregard|forget|from\snow|new\sinstructions|the\suser|always\b|never\b|do\snot)`).atLineStart(),
 
@@ -164,13 +174,13 @@ var flagPatterns = []flagPattern{
 	// the URL or in the data sent is flagged; one in an Authorization
 	// header, as every API client script has, is not.
 	fp(RuleFlagSendToURL, []string{"curl", "wget"}, 1100,
-		`(?:curl|wget)\s[^\n]{0,512}?https?://[^\s"']{0,512}?`+secretVar).needing("$"),
+		`(?:curl|wget)\s[^\n]{0,512}?https?://[^\s"']{0,512}?`+secretVar).needingBefore('\n', "$"),
 	fp(RuleFlagSendToURL, []string{"curl", "wget"}, 800,
-		`(?:curl|wget)\s[^\n]{0,512}?(?:--data[\w-]*|-d|--form|--upload-file|--post-data|--body-data)[\s=]?["']?[^\s"']{0,128}?`+secretVar).needing("$"),
+		`(?:curl|wget)\s[^\n]{0,512}?(?:--data[\w-]*|-d|--form|--upload-file|--post-data|--body-data)[\s=]?["']?[^\s"']{0,128}?`+secretVar).needingBefore('\n', "$"),
 	// A markdown image whose URL carries a value to be filled in: the
 	// usual way to make a chat client send data when it draws the image.
 	fp(RuleFlagSendToURL, []string{"!["}, 800,
-		`!\[[^\]\n]{0,128}\]\(https?://[^)\s]{0,512}[?&][\w-]+=(?:\{|\$|%7b|<|\[)`).inWords(),
+		`!\[[^\]\n]{0,128}\]\(https?://[^)\s]{0,512}[?&][\w-]+=(?:\{|\$|%7b|<|\[)`),
 
 	// Hermes leak_system_prompt and context_exfil; a bare "conversation"
 	// is left out ("print a warning when the conversation closes").
@@ -179,7 +189,8 @@ var flagPatterns = []flagPattern{
 			`(?:system\sprompt|initial\sprompt|hidden\sprompt|original\sprompt|developer\sprompt|system\smessage|`+
 			`(?:initial|original|hidden)\sinstructions|instructions\sabove|everything\sabove|conversation\shistory|conversation\sso\sfar|`+
 			`conversation\sabove|(?:entire|whole|full)\sconversation|chat\shistory|chat\slog|message\shistory|(?:previous|prior)\smessages|`+
-			`(?:full|entire)\scontext|context\swindow|your\sinstructions|your\sprompt|your\srules)\b`),
+			`(?:full|entire)\scontext|context\swindow|your\sinstructions|your\sprompt|your\srules)\b`).
+		needing("prompt", "system message", "instructions", "above", "conversation", "history", "chat log", "messages", "context", "rules"),
 	fp(RuleFlagDumpConversation, []string{"what"}, 80,
 		`what\s(?:is|are|was|were)\syour\s(?:system\sprompt|initial\sinstructions|original\sinstructions|instructions)\b`),
 
@@ -187,7 +198,7 @@ var flagPatterns = []flagPattern{
 	// (.pub) and copying .env.example to .env pass.
 	fp(RuleFlagCredentialRead, []string{"cat", "less", "more", "head", "tail", "read", "open", "print", "show", "dump", "base64", "xxd", "od", "strings", "scp", "rsync", "upload", "send", "exfiltrate", "get-content", "grep", "tar", "zip", "curl", "wget", "nc", "ncat", "socat"}, 600,
 		`(?:cat|less|more|head|tail|read|open|print|show|dump|base64|xxd|od|strings|scp|rsync|upload|send|exfiltrate|get-content|grep|tar|zip|curl|wget|nc|ncat|socat)\s[^\n]{0,256}?`+credentialFile).
-		needing(".ssh/", ".aws/", ".netrc", ".pgpass", ".git-credentials", ".docker/", ".kube/", ".npmrc", ".pypirc", "/etc/shadow", ".gnupg", "gh/hosts", ".password-store", ".vault-token", ".env", "credentials.json"),
+		needingBefore('\n', ".ssh/", ".aws/", ".netrc", ".pgpass", ".git-credentials", ".docker/", ".kube/", ".npmrc", ".pypirc", "/etc/shadow", ".gnupg", "gh/hosts", ".password-store", ".vault-token", ".env", "credentials.json"),
 
 	// Hermes ssh_backdoor and ssh_access flag any mention of
 	// authorized_keys or ~/.ssh; here only writing to them is flagged,
@@ -195,29 +206,29 @@ var flagPatterns = []flagPattern{
 	fp(RuleFlagSSHWrite, []string{">", "tee", "echo", "printf", "write", "writes", "append", "add", "insert", "put", "install", "cp", "mv", "ssh-copy-id", "modify", "edit", "overwrite", "change", "update", "replace"}, 600,
 		`(?:>>?|tee|echo|printf|writes?|append|add|insert|put|install|cp|mv|ssh-copy-id|modify|edit|overwrite|change|update|replace)[\s\w][^\n]{0,256}?`+
 			`(?:authorized_keys2?|\.ssh/(?:config|known_hosts|rc|environment)\b|/etc/ssh/sshd?_config|\bsshd_config\b)`).
-		needing("authorized_keys", ".ssh/", "sshd_config").inWords().checked(notSSHAdd),
+		needingBefore('\n', "authorized_keys", ".ssh/", "sshd_config").checked(notSSHAdd),
 	fp(RuleFlagSSHWrite, []string{">", "tee", "cp", "mv", "write", "writes", "overwrite", "install"}, 600,
 		`(?:>>?|tee|cp|mv|writes?|overwrite|install)[\s\w][^\n]{0,256}?\.ssh/id_[\w-]+(?:[^.\w-]|$)`).
-		needing(".ssh/id_").inWords(),
+		needingBefore('\n', ".ssh/id_"),
 
 	// Hermes agent_config_mod and hermes_config_mod, pointed at
 	// Boxmaker's own files. A project's AGENTS.md is left out: editing it
 	// is ordinary work on the project.
 	fp(RuleFlagAgentConfig, []string{"update", "modify", "edit", "write", "change", "append", "add", "overwrite", "replace", "delete", "remove", "rm", "truncate", "chmod", "chown", "sed", "tee", "mv", "cp", ">", "echo"}, 600,
 		`(?:update|modify|edit|write|change|append|add|overwrite|replace|delete|remove|rm|truncate|chmod|chown|sed|tee|mv|cp|>>?|echo)[\s\w][^\n]{0,256}?`+agentFile).
-		needing("boxmaker", "etc/", "grants", ".toml", "soul.md", "memory/").inWords(),
+		needingBefore('\n', "boxmaker", "etc/", "grants", ".toml", "soul.md", "memory/"),
 
 	// Hermes html_comment_injection, narrowed to comments that address a
 	// model, so <!-- prettier-ignore --> passes; and hidden_div, widened
 	// to any element hidden by style or attribute whose text addresses a
 	// model.
 	fp(RuleFlagHiddenInstruction, []string{"<!--"}, 1100,
-		`<!--[^>]{0,512}?`+aimedAtModel+`[^>]{0,512}?-->`).inWords(),
+		`<!--[^>]{0,512}?`+aimedAtModel+`[^>]{0,512}?-->`),
 	fp(RuleFlagHiddenInstruction, []string{"<"}, 1700,
 		`<\s?[a-z][a-z0-9]*\b[^>]{0,512}?(?:(?:display\s?:\s?none|visibility\s?:\s?hidden|font-size\s?:\s?0(?:px|pt|em)?\s?[;"']|`+
 			`opacity\s?:\s?0\s?[;"']|aria-hidden\s?=\s?["']?true)[^>]{0,512}|\shidden(?:[\s=][^>]{0,512})?)>[^<]{0,512}?`+
 			`(?:`+aimedAtModel+`|you\smust|instructions)`).
-		needing("none", "hidden", "font-size", "opacity").inWords(),
+		needingBefore('>', "none", "hidden", "font-size", "opacity"),
 
 	// Hermes hardcoded_secret, with Go's := and a quoted JSON key; the
 	// value must mix letters and digits and not be a placeholder.
@@ -232,16 +243,16 @@ var flagPatterns = []flagPattern{
 	// Hermes deception_hide.
 	fp(RuleFlagConceal, []string{"do", "don't", "without", "hide", "keep"}, 300,
 		`(?:do\snot|don't)\s`+filler+`(?:tell|inform|mention\sto|let)\s`+filler+`the\suser|without\s(?:telling|informing|alerting)\sthe\suser|`+
-			`(?:hide|keep)\s(?:this|it|these)\s(?:\w+\s){0,3}from\sthe\suser`),
+			`(?:hide|keep)\s(?:this|it|these)\s(?:\w+\s){0,3}from\sthe\suser`).needing("the user"),
 
 	// Hermes's C2 and anti-forensic patterns that do not catch ordinary
 	// distributed-systems prose (heartbeats and task queues pass).
 	fp(RuleFlagPromptware, []string{"unset"}, 120, `unset\s\w*(?:claude|codex|hermes|openai|anthropic|boxmaker)\w*`),
 	fp(RuleFlagPromptware, []string{"only"}, 40, `only\suse\sone[\s-]?liners?\b`),
-	fp(RuleFlagPromptware, []string{"never"}, 400, `never\s`+filler+`(?:create|write)\s`+filler+`(?:script|file)s?\s`+filler+`disk\b`),
+	fp(RuleFlagPromptware, []string{"never"}, 400, `never\s`+filler+`(?:create|write)\s`+filler+`(?:script|file)s?\s`+filler+`disk\b`).needing("disk"),
 	fp(RuleFlagPromptware, []string{"c2"}, 40, `c2\s(?:server|channel|infrastructure|beacon)\b`),
 	fp(RuleFlagPromptware, []string{"translate"}, 700,
-		`translate\s[^\n]{0,512}\sinto\s\w+(?:[\s-]\w+){0,2}\sand\s(?:execute|run|eval)\b`),
+		`translate\s[^\n]{0,512}\sinto\s\w+(?:[\s-]\w+){0,2}\sand\s(?:execute|run|eval)\b`).needingBefore('\n', "execute", "run", "eval"),
 }
 
 // notSSHAdd lets ssh-add, which loads a key into the agent, pass.
@@ -317,63 +328,122 @@ func Flags(text string) []Finding {
 }
 
 // flagMatches returns, for each rule that fires on the normalised text, the
-// offset of its first match.
+// offset of its first match. It reads the text once: at the start of each
+// word it looks the word up among the patterns' start words, and at each
+// punctuation character that starts a pattern it tries those patterns.
 func flagMatches(text string) map[string]int {
 	var first map[string]int
-	for i := range flagPatterns {
-		p := &flagPatterns[i]
-		best := len(text) + 1
-		if o, ok := first[p.rule]; ok {
-			best = o
+	try := func(pi, k int) {
+		p := &flagPatterns[pi]
+		if _, done := first[p.rule]; done {
+			return
 		}
-		for _, kw := range p.starts {
-			for from := 0; from < best; {
-				k := strings.Index(text[from:], kw)
-				if k < 0 {
-					break
+		if p.lineStart && !atLineStart(text, k) {
+			return
+		}
+		window := text[k:min(len(text), k+p.span)]
+		if len(p.needs) > 0 {
+			region := window
+			if p.needsUntil != 0 {
+				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
+					region = region[:j]
 				}
-				k += from
-				from = k + 1
-				if k >= best {
-					break
-				}
-				if !p.startOK(text, k) {
-					continue
-				}
-				window := text[k:min(len(text), k+p.span)]
-				if len(p.needs) > 0 && !containsAny(window, p.needs) {
-					continue
-				}
-				m := p.re.FindStringSubmatchIndex(window)
-				if m == nil || (p.check != nil && !p.check(text, k, m)) {
-					continue
-				}
-				best = k
-				if first == nil {
-					first = map[string]int{}
-				}
-				first[p.rule] = k
-				break
+			}
+			if !containsAny(region, p.needs) {
+				return
 			}
 		}
+		if p.check == nil {
+			if !p.re.MatchString(window) {
+				return
+			}
+		} else if m := p.re.FindStringSubmatchIndex(window); m == nil || !p.check(text, k, m) {
+			return
+		}
+		if first == nil {
+			first = map[string]int{}
+		}
+		first[p.rule] = k
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if !isWordByte(c) {
+			for _, ps := range starts.punct[c] {
+				if strings.HasPrefix(text[i:], ps.start) {
+					try(ps.pattern, i)
+				}
+			}
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (isWordByte(text[j]) || (text[j] == '-' || text[j] == '\'') && j+1 < len(text) && isWordByte(text[j+1])) {
+			j++
+		}
+		word := text[i:j]
+		if starts.mayStart(word) {
+			for _, pi := range starts.words[word] {
+				try(pi, i)
+			}
+		}
+		if starts.suffixLast[word[len(word)-1]] {
+			for _, sf := range starts.suffixes {
+				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
+					try(sf.pattern, j-len(sf.start))
+				}
+			}
+		}
+		i = j - 1
 	}
 	return first
 }
 
-// startOK checks what comes before a start: a word must not continue into
-// it (unless inWord), and lineStart wants the start of a line.
-func (p *flagPattern) startOK(text string, k int) bool {
-	if k == 0 {
-		return true
+// starts indexes the patterns by their start words.
+var starts = func() (idx startIndex) {
+	idx.words = map[string][]int{}
+	for pi, p := range flagPatterns {
+		for _, s := range p.starts {
+			if !isWordByte(s[0]) {
+				idx.punct[s[0]] = append(idx.punct[s[0]], patternStart{s, pi})
+				continue
+			}
+			idx.words[s] = append(idx.words[s], pi)
+			idx.filter[wordHash(s)/64] |= 1 << (wordHash(s) % 64)
+			if p.inWord {
+				idx.suffixes = append(idx.suffixes, patternStart{s, pi})
+				idx.suffixLast[s[len(s)-1]] = true
+			}
+		}
 	}
-	prev := text[k-1]
-	if p.lineStart {
-		return prev == '\n' || (prev == ' ' && (k == 1 || text[k-2] == '\n'))
-	}
-	if p.inWord {
-		return true
-	}
-	return !isWordByte(prev)
+	return idx
+}()
+
+type startIndex struct {
+	words map[string][]int
+	// filter is a Bloom filter of the start words by length and first
+	// and last byte: most words of a text are no start, and this answers
+	// for them without a map lookup.
+	filter     [1024]uint64
+	suffixes   []patternStart
+	suffixLast [256]bool
+	punct      [256][]patternStart
+}
+
+func wordHash(w string) uint32 {
+	return (uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(w[len(w)-1])*0xc2b2ae35) % (1024 * 64)
+}
+
+func (idx *startIndex) mayStart(w string) bool {
+	h := wordHash(w)
+	return idx.filter[h/64]&(1<<(h%64)) != 0
+}
+
+type patternStart struct {
+	start   string
+	pattern int
+}
+
+func atLineStart(text string, k int) bool {
+	return k == 0 || text[k-1] == '\n' || (text[k-1] == ' ' && (k == 1 || text[k-2] == '\n'))
 }
 
 func isWordByte(c byte) bool {

@@ -22,6 +22,12 @@ func Normalise(text string) string {
 // normalise returns the normalised text and, when withMap is set, for each
 // byte of it the offset in text of the character it came from.
 func normalise(text string, withMap bool) (string, []int) {
+	if !withMap {
+		if !isASCII(text) {
+			text = norm.NFKC.String(text)
+		}
+		return fold(text), nil
+	}
 	var b strings.Builder
 	b.Grow(len(text))
 	var offsets []int
@@ -101,4 +107,94 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// Byte classes for fold's ASCII path.
+const (
+	keep  = iota // copied as it is
+	upper        // copied in lower case
+	blank        // white space other than a line feed
+	feed         // a line feed
+	drop         // an ASCII control character
+	multi        // the first byte of a character above ASCII
+)
+
+var byteClass = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = multi
+		case c == '\n':
+			t[c] = feed
+		case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
+			t[c] = blank
+		case c < 0x20 || c == 0x7f:
+			t[c] = drop
+		case 'A' <= c && c <= 'Z':
+			t[c] = upper
+		}
+	}
+	return t
+}()
+
+// fold is normalise after NFKC, without the map: one pass that copies runs
+// of ordinary bytes whole, as most of source code is.
+func fold(text string) string {
+	buf := make([]byte, 0, len(text))
+	space := byte(0)
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && byteClass[text[j]] == keep {
+			j++
+		}
+		if j > i {
+			if space != 0 {
+				buf = append(buf, space)
+				space = 0
+			}
+			buf = append(buf, text[i:j]...)
+			i = j
+			if i == len(text) {
+				break
+			}
+		}
+		c := text[i]
+		switch byteClass[c] {
+		case upper:
+			if space != 0 {
+				buf = append(buf, space)
+				space = 0
+			}
+			buf = append(buf, c+'a'-'A')
+		case blank:
+			if space == 0 {
+				space = ' '
+			}
+		case feed:
+			space = '\n'
+		case drop:
+		case multi:
+			r, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+			switch {
+			case unicode.IsSpace(r):
+				if space == 0 {
+					space = ' '
+				}
+			case isInvisible(r) || unicode.IsControl(r):
+			default:
+				if space != 0 {
+					buf = append(buf, space)
+					space = 0
+				}
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			}
+			continue
+		}
+		i++
+	}
+	if space != 0 {
+		buf = append(buf, space)
+	}
+	return string(buf)
 }

@@ -408,45 +408,65 @@ const (
 )
 
 // secrets applies the secret rules to text; at maps an offset in text to
-// the offset reported (nil: the same).
+// the offset reported (nil: the same). It reads the text once, looking up
+// each pair of bytes among the keywords' first two.
 func (f *findings) secrets(text string, at func(int) int) {
-	for _, sr := range secretRules {
-		if f.has(sr.rule) && at == nil {
+	for i := 0; i+1 < len(text); i++ {
+		pair := uint16(text[i])<<8 | uint16(text[i+1])
+		if !secretPairs[pair] {
 			continue
 		}
-		for _, kw := range sr.keywords {
-			for from := 0; ; {
-				k := strings.Index(text[from:], kw)
-				if k < 0 {
-					break
+		for _, ks := range secretKeywords {
+			if ks.pair != pair || !strings.HasPrefix(text[i:], ks.keyword) {
+				continue
+			}
+			sr := &secretRules[ks.rule]
+			if f.has(sr.rule) && at == nil {
+				continue
+			}
+			lo, hi := max(0, i-windowBefore), min(len(text), i+len(ks.keyword)+windowAfter)
+			for _, m := range sr.re.FindAllStringIndex(text[lo:hi], -1) {
+				// A match that touches a cut of the window may only look
+				// like it starts or ends a word; one that is real is
+				// found again from its own keyword.
+				if m[0] == 0 && lo > 0 || m[1] == hi-lo && hi < len(text) {
+					continue
 				}
-				k += from
-				from = k + len(kw)
-				lo, hi := max(0, k-windowBefore), min(len(text), k+len(kw)+windowAfter)
-				for _, m := range sr.re.FindAllStringIndex(text[lo:hi], -1) {
-					// A match that touches a cut of the window may only look
-					// like it starts or ends a word; one that is real is
-					// found again from its own keyword.
-					if m[0] == 0 && lo > 0 || m[1] == hi-lo && hi < len(text) {
-						continue
-					}
-					if sr.skip != nil && sr.skip(text[lo+m[0]:lo+m[1]]) {
-						continue
-					}
-					off := lo + m[0]
-					if at != nil {
-						off = at(off)
-					}
-					f.add(sr.rule, off)
-					break
+				if sr.skip != nil && sr.skip(text[lo+m[0]:lo+m[1]]) {
+					continue
 				}
-				if f.has(sr.rule) && at == nil {
-					break
+				off := lo + m[0]
+				if at != nil {
+					off = at(off)
 				}
+				f.add(sr.rule, off)
+				break
 			}
 		}
 	}
 }
+
+// secretKeywords are the keywords of secretRules with their first two
+// bytes; secretPairs marks those pairs.
+var secretKeywords, secretPairs = func() (kws []struct {
+	keyword string
+	pair    uint16
+	rule    int
+}, pairs *[1 << 16]bool) {
+	pairs = new([1 << 16]bool)
+	for ri, sr := range secretRules {
+		for _, kw := range sr.keywords {
+			p := uint16(kw[0])<<8 | uint16(kw[1])
+			pairs[p] = true
+			kws = append(kws, struct {
+				keyword string
+				pair    uint16
+				rule    int
+			}{kw, p, ri})
+		}
+	}
+	return kws, pairs
+}()
 
 // tags applies the tag rule: any chat-template tag, exactly as the
 // tokenizer reads it.

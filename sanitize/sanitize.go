@@ -18,6 +18,8 @@
 // sanitize/testdata are its tests, and `boxmaker gate` runs them.
 package sanitize
 
+import "sort"
+
 // Finding is one rule that fired.
 type Finding struct {
 	// Rule names the rule, such as "secret-github", "invisible",
@@ -30,4 +32,28 @@ type Finding struct {
 	// (for Flags, the offset in the original text of the start of the
 	// normalised match, to the nearest rune).
 	Offset int
+}
+
+// Rule describes one rule, for documentation and for tools that list them.
+type Rule struct {
+	Name   string
+	Kind   string // "refuse" or "flag"
+	Reason string
+}
+
+// Rules lists every refuse and flag rule, refuse rules first, each kind in
+// name order.
+func Rules() []Rule {
+	var out []Rule
+	for _, set := range []struct {
+		kind    string
+		reasons map[string]string
+	}{{"refuse", refuseReasons}, {"flag", flagReasons}} {
+		start := len(out)
+		for name, reason := range set.reasons {
+			out = append(out, Rule{Name: name, Kind: set.kind, Reason: reason})
+		}
+		sort.Slice(out[start:], func(i, j int) bool { return out[start+i].Name < out[start+j].Name })
+	}
+	return out
 }

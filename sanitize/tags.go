@@ -22,7 +22,7 @@ type Tag struct {
 	TokenID int
 }
 
-// Text is the tag as the tokenizer reads it, such as <|im_end|>.
+// Text is the tag as the tokenizer reads it: <|name|>, <name> or </name>.
 func (t Tag) Text() string {
 	switch t.Kind {
 	case Open:
@@ -41,18 +41,20 @@ func (t Tag) Neutralised() string {
 	return "&lt;" + s[1:len(s)-1] + "&gt;"
 }
 
-// qwen3Base is the id of <|endoftext|> in the Qwen3 tokenizer; qwen35Base
+// qwen3Base is the id of the endoftext tag in the Qwen3 tokenizer; qwen35Base
 // is its id in the Qwen3.5 family. The special tokens that follow keep the
 // same order and spacing in both, so each id below is qwen35Base plus the
 // token's Qwen3 offset.
 //
-// Source (checked before this table was written): the Qwen3 layout is the
-// added_tokens_decoder of Qwen3's tokenizer_config.json (151643
-// <|endoftext|> ... 151668 </think>; also torchtune's QWEN3_SPECIAL_TOKENS);
-// for Qwen3.5, public inference code gives <|im_start|>=248045,
-// <|im_end|>=248046, end-of-generation ids 248044 (<|endoftext|>) and
-// 248063-248065 (fim_pad, repo_name, file_sep), and <think>=248068,
-// </think>=248069, every one of them qwen3 id + 96401.
+// Source (checked before this table was written; tags named here without
+// their brackets so that this file holds none whole): the Qwen3 layout is
+// the added_tokens_decoder of Qwen3's tokenizer_config.json (151643
+// endoftext ... 151668 /think; also torchtune's QWEN3_SPECIAL_TOKENS); for
+// Qwen3.5, public inference code gives im_start=248045, im_end=248046,
+// end-of-generation ids 248044 (endoftext) and 248063-248065 (fim_pad,
+// repo_name, file_sep), and think=248068, /think=248069: every one of them
+// its Qwen3 id + 96401. loopd's selftest asks the server's /tokenize about
+// each tag, so a table that no longer matches the model stops loopd.
 const (
 	qwen3Base  = 151643
 	qwen35Base = 248044

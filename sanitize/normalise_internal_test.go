@@ -1,0 +1,26 @@
+package sanitize
+
+import "testing"
+
+// The flag rules match on the fast path's text and report offsets through
+// the slow path's map: the two must agree on every text.
+func FuzzNormalisePathsAgree(f *testing.F) {
+	for _, s := range []string{"", "A  b\n\n c", "ＩＧＮＯＲＥ e\u0301 \u200b x\u0085y", "\xff\xfeA", "ﬁ\u00a0\u3000end \r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fast, _ := normalise(text, false)
+		slow, offsets := normalise(text, true)
+		if fast != slow {
+			t.Fatalf("normalise(%q): fast path %q, slow path %q", text, fast, slow)
+		}
+		if len(offsets) != len(slow) {
+			t.Fatalf("normalise(%q): %d offsets for %d bytes", text, len(offsets), len(slow))
+		}
+		for i := 1; i < len(offsets); i++ {
+			if offsets[i] < offsets[i-1] || offsets[i] > len(text) {
+				t.Fatalf("normalise(%q): offsets out of order or range: %v", text, offsets)
+			}
+		}
+	})
+}
