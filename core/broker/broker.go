@@ -185,8 +185,12 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	} else {
 		v = b.decide(c.Tool, targets, state)
 	}
+	note := v.Reason
+	if c.Tool == string(policy.Run) && len(args.Command) > 0 {
+		note += "; command: " + shellQuote(args.Command) // what runs is part of what was decided
+	}
 	rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: v.recordTarget(targets),
-		Effect: string(v.Verdict), Grant: v.Grant, Session: c.Session, Taint: state.Taint.String(), Note: v.Reason}
+		Effect: string(v.Verdict), Grant: v.Grant, Session: c.Session, Taint: state.Taint.String(), Note: note}
 	if _, err := b.cfg.Ledger.Append(rec); err != nil {
 		return Answer{}, b.auditFailed(err)
 	}
