@@ -87,7 +87,10 @@ func newFixture(t *testing.T, grants map[string]string, expire time.Duration) *f
 
 type testLog struct{ t *testing.T }
 
-func (l *testLog) Write(p []byte) (int, error) { l.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+func (l *testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
 
 func grant(tool, effect, class, maxTaint string, untrusted bool) string {
 	return fmt.Sprintf("tool = %q\neffect = %q\nclass = %q\nmax_taint = %q\nuntrusted = %v\n", tool, effect, class, maxTaint, untrusted)
