@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -89,8 +90,10 @@ type flagPattern struct {
 	// lineStart wants a start at the start of a line.
 	lineStart bool
 	// needs, when set, are strings one of which the window must hold
-	// before the expression runs (a cheap first test); with needsUntil,
-	// the window up to the first such byte must (the line, the HTML tag).
+	// before the expression runs (a cheap first test): as whole words
+	// when every one is a word and needsUntil is unset, else as
+	// substrings; with needsUntil, the window up to the first such byte
+	// must hold one (the line, the HTML tag).
 	needs      []string
 	needsUntil byte
 	// span is the longest match in bytes: the window's length.
@@ -123,12 +126,12 @@ var flagPatterns = []flagPattern{
 		`(?:ignore|disregard|forget|bypass|override|skip)\s`+filler+
 			`(?:all|any|previous|prior|above|earlier|preceding|original|initial|former|your|system|safety|developer)\s`+filler+
 			`(?:instructions?|directions|directives|prompts?|guidelines|system\sprompt)\b`).
-		needing("instruction", "direction", "directive", "prompt", "guideline"),
+		needing("instruction", "instructions", "directions", "directives", "prompt", "prompts", "guidelines"),
 	fp(RuleFlagIgnoreInstructions, []string{"ignore", "disregard", "forget", "bypass", "override"}, 400,
 		`(?:ignore|disregard|forget|bypass|override)\s`+filler+
 			`(?:your|previous|prior|above|earlier|preceding|original|safety|system)\s`+filler+
 			`(?:rules|restrictions|policies|safeguards|constraints|guardrails|filters|programming|training)\b`).
-		needing("rules", "restriction", "policies", "safeguard", "constraint", "guardrail", "filter", "programming", "training"),
+		needing("rules", "restrictions", "policies", "safeguards", "constraints", "guardrails", "filters", "programming", "training"),
 	fp(RuleFlagIgnoreInstructions, []string{"disregard"}, 400,
 		`disregard\s`+filler+`(?:all|any)\s`+filler+`(?:rules|guidelines)\b`),
 	fp(RuleFlagIgnoreInstructions, []string{"forget"}, 120,
@@ -190,7 +193,7 @@ var flagPatterns = []flagPattern{
 			`(?:initial|original|hidden)\sinstructions|instructions\sabove|everything\sabove|conversation\shistory|conversation\sso\sfar|`+
 			`conversation\sabove|(?:entire|whole|full)\sconversation|chat\shistory|chat\slog|message\shistory|(?:previous|prior)\smessages|`+
 			`(?:full|entire)\scontext|context\swindow|your\sinstructions|your\sprompt|your\srules)\b`).
-		needing("prompt", "system message", "instructions", "above", "conversation", "history", "chat log", "messages", "context", "rules"),
+		needing("prompt", "message", "instructions", "above", "conversation", "history", "log", "messages", "context", "rules"),
 	fp(RuleFlagDumpConversation, []string{"what"}, 80,
 		`what\s(?:is|are|was|were)\syour\s(?:system\sprompt|initial\sinstructions|original\sinstructions|instructions)\b`),
 
@@ -243,7 +246,7 @@ var flagPatterns = []flagPattern{
 	// Hermes deception_hide.
 	fp(RuleFlagConceal, []string{"do", "don't", "without", "hide", "keep"}, 300,
 		`(?:do\snot|don't)\s`+filler+`(?:tell|inform|mention\sto|let)\s`+filler+`the\suser|without\s(?:telling|informing|alerting)\sthe\suser|`+
-			`(?:hide|keep)\s(?:this|it|these)\s(?:\w+\s){0,3}from\sthe\suser`).needing("the user"),
+			`(?:hide|keep)\s(?:this|it|these)\s(?:\w+\s){0,3}from\sthe\suser`).needing("user"),
 
 	// Hermes's C2 and anti-forensic patterns that do not catch ordinary
 	// distributed-systems prose (heartbeats and task queues pass).
@@ -328,49 +331,23 @@ func Flags(text string) []Finding {
 }
 
 // flagMatches returns, for each rule that fires on the normalised text, the
-// offset of its first match. It reads the text once: at the start of each
-// word it looks the word up among the patterns' start words, and at each
-// punctuation character that starts a pattern it tries those patterns.
+// offset of its first match. It reads the text once, noting at the start of
+// each word the patterns that start with it (and at each punctuation
+// character that starts a pattern) and where the words that patterns need
+// occur; then it runs the expressions only where a pattern's start has one
+// of its needed words close enough behind it.
 func flagMatches(text string) map[string]int {
-	var first map[string]int
-	try := func(pi, k int) {
-		p := &flagPatterns[pi]
-		if _, done := first[p.rule]; done {
-			return
-		}
-		if p.lineStart && !atLineStart(text, k) {
-			return
-		}
-		window := text[k:min(len(text), k+p.span)]
-		if len(p.needs) > 0 {
-			region := window
-			if p.needsUntil != 0 {
-				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
-					region = region[:j]
-				}
-			}
-			if !containsAny(region, p.needs) {
-				return
-			}
-		}
-		if p.check == nil {
-			if !p.re.MatchString(window) {
-				return
-			}
-		} else if m := p.re.FindStringSubmatchIndex(window); m == nil || !p.check(text, k, m) {
-			return
-		}
-		if first == nil {
-			first = map[string]int{}
-		}
-		first[p.rule] = k
-	}
+	type candidate struct{ pattern, at int }
+	var (
+		cands   []candidate
+		needPos = make([][]int, len(starts.needIDs))
+	)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if !isWordByte(c) {
 			for _, ps := range starts.punct[c] {
 				if strings.HasPrefix(text[i:], ps.start) {
-					try(ps.pattern, i)
+					cands = append(cands, candidate{ps.pattern, i})
 				}
 			}
 			continue
@@ -380,26 +357,86 @@ func flagMatches(text string) map[string]int {
 			j++
 		}
 		word := text[i:j]
-		if starts.mayStart(word) {
+		h := wordHash(word)
+		if starts.filter[h/64]&(1<<(h%64)) != 0 {
 			for _, pi := range starts.words[word] {
-				try(pi, i)
+				if !flagPatterns[pi].lineStart || atLineStart(text, i) {
+					cands = append(cands, candidate{pi, i})
+				}
+			}
+		}
+		if starts.needFilter[h/64]&(1<<(h%64)) != 0 {
+			if id, ok := starts.needIDs[word]; ok {
+				needPos[id] = append(needPos[id], i)
 			}
 		}
 		if starts.suffixLast[word[len(word)-1]] {
 			for _, sf := range starts.suffixes {
 				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
-					try(sf.pattern, j-len(sf.start))
+					cands = append(cands, candidate{sf.pattern, j - len(sf.start)})
 				}
 			}
 		}
 		i = j - 1
 	}
+
+	var first map[string]int
+	for _, cd := range cands {
+		p := &flagPatterns[cd.pattern]
+		if _, done := first[p.rule]; done {
+			continue
+		}
+		k := cd.at
+		end := min(len(text), k+p.span)
+		if ids := starts.needWords[cd.pattern]; ids != nil && !anyWithin(needPos, ids, k, end) {
+			continue
+		}
+		window := text[k:end]
+		if len(p.needs) > 0 && starts.needWords[cd.pattern] == nil {
+			region := window
+			if p.needsUntil != 0 {
+				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
+					region = region[:j]
+				}
+			}
+			if !containsAny(region, p.needs) {
+				continue
+			}
+		}
+		if p.check == nil {
+			if !p.re.MatchString(window) {
+				continue
+			}
+		} else if m := p.re.FindStringSubmatchIndex(window); m == nil || !p.check(text, k, m) {
+			continue
+		}
+		if first == nil {
+			first = map[string]int{}
+		}
+		first[p.rule] = k
+	}
 	return first
 }
 
-// starts indexes the patterns by their start words.
+// anyWithin reports whether one of the words ids occurs at an offset in
+// [from, to).
+func anyWithin(pos [][]int, ids []int, from, to int) bool {
+	for _, id := range ids {
+		ps := pos[id]
+		n := sort.SearchInts(ps, from)
+		if n < len(ps) && ps[n] < to {
+			return true
+		}
+	}
+	return false
+}
+
+// starts indexes the patterns by their start words, and by the words they
+// need when every string a pattern needs is a whole word.
 var starts = func() (idx startIndex) {
 	idx.words = map[string][]int{}
+	idx.needIDs = map[string]int{}
+	idx.needWords = make([][]int, len(flagPatterns))
 	for pi, p := range flagPatterns {
 		for _, s := range p.starts {
 			if !isWordByte(s[0]) {
@@ -407,15 +444,40 @@ var starts = func() (idx startIndex) {
 				continue
 			}
 			idx.words[s] = append(idx.words[s], pi)
-			idx.filter[wordHash(s)/64] |= 1 << (wordHash(s) % 64)
+			h := wordHash(s)
+			idx.filter[h/64] |= 1 << (h % 64)
 			if p.inWord {
 				idx.suffixes = append(idx.suffixes, patternStart{s, pi})
 				idx.suffixLast[s[len(s)-1]] = true
 			}
 		}
+		if len(p.needs) == 0 || p.needsUntil != 0 || !allWords(p.needs) {
+			continue
+		}
+		for _, w := range p.needs {
+			id, ok := idx.needIDs[w]
+			if !ok {
+				id = len(idx.needIDs)
+				idx.needIDs[w] = id
+				h := wordHash(w)
+				idx.needFilter[h/64] |= 1 << (h % 64)
+			}
+			idx.needWords[pi] = append(idx.needWords[pi], id)
+		}
 	}
 	return idx
 }()
+
+func allWords(ss []string) bool {
+	for _, s := range ss {
+		for i := 0; i < len(s); i++ {
+			if !isWordByte(s[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 type startIndex struct {
 	words map[string][]int
@@ -423,6 +485,9 @@ type startIndex struct {
 	// and last byte: most words of a text are no start, and this answers
 	// for them without a map lookup.
 	filter     [1024]uint64
+	needIDs    map[string]int
+	needFilter [1024]uint64
+	needWords  [][]int
 	suffixes   []patternStart
 	suffixLast [256]bool
 	punct      [256][]patternStart
@@ -430,11 +495,6 @@ type startIndex struct {
 
 func wordHash(w string) uint32 {
 	return (uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(w[len(w)-1])*0xc2b2ae35) % (1024 * 64)
-}
-
-func (idx *startIndex) mayStart(w string) bool {
-	h := wordHash(w)
-	return idx.filter[h/64]&(1<<(h%64)) != 0
 }
 
 type patternStart struct {
