@@ -252,7 +252,7 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 				defer wg.Done()
 				id := fmt.Sprintf("r%dc%d", round, i)
 				args := fmt.Sprintf(`{"command":["touch",%q],"paths":[%q]}`, filepath.Join(markers, id), markers)
-				sendToolCall(sock, fmt.Sprintf("crash-%d-%d", round, i%10), id, "run", args, time.Minute)
+				sendToolCall(sock, fmt.Sprintf("crash-%d-%d", round, i), id, "run", args, time.Minute)
 			}()
 		}
 		kill := time.Duration(rng.Intn(maxKill+1)) * time.Millisecond
