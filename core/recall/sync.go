@@ -443,6 +443,12 @@ func fill(db *sql.DB, home string, progress func(Progress)) (Progress, error) {
 	if progress != nil {
 		progress(Progress{Total: len(files)})
 	}
+	// A large in-memory table of terms before each flush to disk makes
+	// fewer, larger segments to merge; Sync's small transactions go back
+	// to the default afterwards.
+	if _, err := db.Exec(`INSERT INTO records(records, rank) VALUES('hashsize', 67108864)`); err != nil {
+		return Progress{}, damaged(path, err)
+	}
 	tx, err := db.Begin()
 	if err != nil {
 		return Progress{}, damaged(path, err)
@@ -457,6 +463,9 @@ func fill(db *sql.DB, home string, progress func(Progress)) (Progress, error) {
 		return p, damaged(path, err)
 	}
 	if err := tx.Commit(); err != nil {
+		return p, damaged(path, err)
+	}
+	if _, err := db.Exec(`INSERT INTO records(records, rank) VALUES('hashsize', 1048576)`); err != nil {
 		return p, damaged(path, err)
 	}
 	if _, err := db.Exec(`INSERT INTO records(records) VALUES('optimize')`); err != nil {
