@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -166,4 +167,31 @@ func selfCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkParseLine compares the narrow line decoder with encoding/json
+// on a decision record.
+//
+//	go test -tags '...' -run '^$' -bench ParseLine ./audit/
+func BenchmarkParseLine(b *testing.B) {
+	r := benchRecord(1)
+	r.Seq, r.Prev, r.Time = 1, zeroPrev, testTime
+	line := appendLine(nil, &r)
+	b.Run("narrow", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for range b.N {
+			if _, err := ParseLine(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for range b.N {
+			var r Record
+			if err := json.Unmarshal(line, &r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
