@@ -892,3 +892,41 @@ func TestOpenOnAReadOnlyFileSystem(t *testing.T) {
 		t.Errorf("Open on a read-only file system = %v, want audit-unavailable", err)
 	}
 }
+
+func TestATornFirstLineOfANewFileIsRecovered(t *testing.T) {
+	dir := fixture(t, 4, 3)
+	// brokerd began 000002.jsonl and was killed while writing its first line.
+	editFile(t, filepath.Join(dir, "000002.jsonl"), func(b []byte) []byte { return b[:len(b)/2] })
+	l := openLedger(t, dir, Options{})
+	if r := l.Recovered(); r == nil || r.Position.String() != "000002.jsonl:1" {
+		t.Fatalf("Recovered = %+v, want 000002.jsonl:1", r)
+	}
+	want := []string{"audit: recovered a torn final line; " + runbook.Link(runbook.AuditRecovered)}
+	if diff := cmp.Diff(want, l.Notices()); diff != "" {
+		t.Errorf("Notices (-want +got):\n%s", diff)
+	}
+	if seq, err := l.Append(result(5)); err != nil || seq != 5 {
+		t.Fatalf("Append = %d, %v; want seq 5 (the recovery took 4)", seq, err)
+	}
+	l.Close()
+	rep := verify(t, dir)
+	if !rep.OK() || len(rep.Recoveries) != 1 || rep.Recoveries[0].Position.String() != "000002.jsonl:1" {
+		t.Errorf("Verify: errors %v, recoveries %+v", findingStrings(rep.Errors), rep.Recoveries)
+	}
+	if diff := cmp.Diff([]string{"000001.jsonl: 1 2 3", "000002.jsonl: ? 4(recovery) 5"}, survivors(t, dir)); diff != "" {
+		t.Errorf("survivors (-want +got):\n%s", diff)
+	}
+}
+
+func TestAcceptBreakOnAWholeLogChangesNothing(t *testing.T) {
+	dir := fixture(t, 3, 0)
+	before := mustRead(t, filepath.Join(dir, "000001.jsonl"))
+	l := openLedger(t, dir, Options{AcceptBreak: true})
+	if l.AcceptedBreak() != nil || len(l.Notices()) != 0 {
+		t.Errorf("a whole log got a break: %+v %q", l.AcceptedBreak(), l.Notices())
+	}
+	l.Close()
+	if !bytes.Equal(before, mustRead(t, filepath.Join(dir, "000001.jsonl"))) {
+		t.Error("Open with AcceptBreak changed a whole log")
+	}
+}
