@@ -185,8 +185,14 @@ func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
 		for _, p := range c.Paths {
 			// The decision resolved every link; a link here now was put
 			// there since, and is not followed.
-			if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			fi, err := os.Lstat(p)
+			if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 				return Result{}, fmt.Errorf("%s became a symbolic link after the decision; not running the call", p)
+			}
+			// Podman refuses to mount what is not there; that is the
+			// tool's answer, not the runner's failure.
+			if errors.Is(err, fs.ErrNotExist) {
+				return Result{Tool: c.Tool, Path: c.Paths[0], Error: fmt.Sprintf("open %s: no such file or directory", p)}, nil
 			}
 		}
 	}
@@ -341,8 +347,8 @@ func (b *bounded) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (r *Runner) start(ctx context.Context, c Call, name string, args []string) (Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout+startGrace)
+func (r *Runner) start(parent context.Context, c Call, name string, args []string) (Result, error) {
+	ctx, cancel := context.WithTimeout(parent, r.cfg.Timeout+startGrace)
 	defer cancel()
 	// JSON may spell a byte in six: room for stdout and stderr at that.
 	stdout := &bounded{limit: 12*r.cfg.OutputLimit + 1<<20}
@@ -366,6 +372,9 @@ func (r *Runner) start(ctx context.Context, c Call, name string, args []string) 
 		// executor to run (126, 127).
 		return Result{}, unavailable(args, said(stderr.buf.Bytes(), err))
 	case errors.As(err, &ee):
+		if parent.Err() != nil {
+			return Result{}, fmt.Errorf("the call was cancelled; its container was removed: %w", parent.Err())
+		}
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("the tool's container did not end within %s; it was removed", r.cfg.Timeout+startGrace)
 		}

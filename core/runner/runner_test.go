@@ -58,6 +58,11 @@ func TestRunTools(t *testing.T) {
 			want: Result{Tool: "read_file", Path: d + "/listed", Error: d + "/listed is not a regular file"},
 		},
 		{
+			name: "read_file of a missing file is the tool's error",
+			call: Call{Tool: "read_file", Paths: []string{d + "/missing.txt"}},
+			want: Result{Tool: "read_file", Path: d + "/missing.txt", Error: "open " + d + "/missing.txt: no such file or directory"},
+		},
+		{
 			name: "write_file creates a missing file",
 			call: Call{Tool: "write_file", Paths: []string{d + "/new.txt"}, Content: []byte("fresh\n")},
 			want: Result{Tool: "write_file", Path: d + "/new.txt", Size: 6},
@@ -422,4 +427,16 @@ func TestArgsLockTheContainerDown(t *testing.T) {
 			t.Errorf("the command line lacks %q: %s", want, args)
 		}
 	}
+}
+
+func TestCancellingACallRemovesItsContainer(t *testing.T) {
+	r := newTestRunner(t, nil)
+	c := Call{ID: callID(t), Tool: "run", Paths: []string{resolvedTempDir(t)}, Command: "sleep 60"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := r.Run(ctx, c)
+	if err == nil || !strings.HasPrefix(err.Error(), "the call was cancelled; its container was removed") {
+		t.Errorf("got %v", err)
+	}
+	assertGone(t, r.ContainerName(c.ID))
 }
