@@ -1,0 +1,87 @@
+package bxctl
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/audit"
+	"boxmaker/runbook"
+)
+
+// TestAuditVerifyListsRecoveriesAndBreaks builds a log that went through a
+// crash (a torn line recovered) and an edit (a break accepted), and checks
+// what the operator reads.
+func TestAuditVerifyListsRecoveriesAndBreaks(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "audit")
+	now := func() time.Time { return time.Date(2026, 9, 18, 12, 0, 0, 0, time.UTC) }
+	appendAll := func(opts audit.Options, recs ...audit.Record) {
+		t.Helper()
+		opts.Now = now
+		l, err := audit.Open(dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		for _, r := range recs {
+			if _, err := l.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	file := filepath.Join(dir, "000001.jsonl")
+	edit := func(f func([]byte) []byte) {
+		t.Helper()
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, f(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	appendAll(audit.Options{},
+		audit.Record{Type: audit.TypeStart},
+		audit.Record{Type: audit.TypeDecision, Call: "c1", Tool: "read_file", Target: "/src/a", Effect: "allow"},
+		audit.Record{Type: audit.TypeResult, Call: "c1", Outcome: "ran"})
+	edit(func(b []byte) []byte { return b[:len(b)-10] }) // a crash tears line 3
+	appendAll(audit.Options{}, audit.Record{Type: audit.TypeStop})
+	edit(func(b []byte) []byte { return bytes.Replace(b, []byte(`"type":"start"`), []byte(`"type":"stop" `), 1) })
+	appendAll(audit.Options{AcceptBreak: true}, audit.Record{Type: audit.TypeStart})
+
+	var out bytes.Buffer
+	if err := auditVerify(&out, dir); err != nil {
+		t.Fatalf("auditVerify: %v\n%s", err, out.String())
+	}
+	want := "audit: ok (6 records in 1 file)\n" +
+		"recovered torn lines (each described by the recovery record after it):\n" +
+		"  000001.jsonl:3 (NN bytes)\n" +
+		"accepted breaks:\n" +
+		"  000001.jsonl:6 accepts the failure at 000001.jsonl:2 (prev is not the hash of 000001.jsonl:1); it covers 000001.jsonl:2 to 000001.jsonl:6:\n" +
+		"    000001.jsonl:2: prev is not the hash of 000001.jsonl:1\n" +
+		"running or unfinished calls (allowed to run, no result recorded):\n" +
+		"  000001.jsonl:2: call c1 (read_file /src/a)\n"
+	got := regexp.MustCompile(`\(\d+ bytes\)`).ReplaceAllString(out.String(), "(NN bytes)")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+
+	// Damage after the break: each failure on its own line, and the error.
+	edit(func(b []byte) []byte { // a space after the last record's closing brace
+		return append(b[:len(b)-1:len(b)-1], ' ', '\n')
+	})
+	out.Reset()
+	err := auditVerify(&out, dir)
+	if e, _ := runbook.EntryOf(err); e != runbook.AuditChainBroken || err.Error() != "audit: the chain fails at 1 line; "+runbook.Link(runbook.AuditChainBroken) {
+		t.Fatalf("auditVerify = %v, want audit-chain-broken", err)
+	}
+	if !regexp.MustCompile(`(?m)^000001\.jsonl:7: not a record: byte \d+: text after the end of the object$`).MatchString(out.String()) {
+		t.Errorf("the finding is not printed as <file>:<line>: <what>:\n%s", out.String())
+	}
+}
