@@ -101,7 +101,13 @@ func (c *Client) do(ctx context.Context, method, path string, body any) (io.Read
 		return nil, nil, &HTTPError{method, shown, resp.StatusCode, errorMessage(msg)}
 	}
 	r := &watchedReader{r: resp.Body, reset: func() { watchdog.Reset(timeout) }, ctx: ctx, stalled: stalled}
-	return r, func() { resp.Body.Close(); done() }, nil
+	return r, func() {
+		// Read to the end, so the connection is reused and inferproxy
+		// does not see a client that left in the middle of an answer.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		done()
+	}, nil
 }
 
 type watchedReader struct {

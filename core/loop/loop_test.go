@@ -42,14 +42,21 @@ func startModel(t testing.TB, dir string, o llamaserver.Options) (*llamaserver.S
 	}
 	t.Cleanup(func() { srv.Close() })
 	sock := filepath.Join(dir, "run", "infer", "infer.sock")
-	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: srv.URL()})
+	plog := &syncBuffer{}
+	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: srv.URL(), Log: plog})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { p.Serve(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		if t.Failed() && plog.String() != "" {
+			t.Logf("inferproxy's log:\n%s", plog)
+		}
+	})
 	return srv, &Client{Socket: sock, Model: srv.Model(), Timeout: 5 * time.Second}
 }
 

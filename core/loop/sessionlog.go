@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"boxmaker/core/atomicfile"
@@ -172,64 +174,95 @@ func (e *DamageError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e
 // write that was cut off.
 const ReasonCutOff = "last line does not end in a newline"
 
-// lineFields is every field any record may have; pointers tell a field
-// that is absent from one that is empty.
+// lineFields is every field any record may have. A string field that is
+// still absent after decoding holds the absent marker (a JSON string
+// cannot spell it but as "\u0000", and such a field is then treated as
+// missing, which only makes the check stricter); the others are nil when
+// absent. Markers rather than pointers keep a rebuild from allocating
+// for every field of every record.
 type lineFields struct {
-	Seq       *int             `json:"seq"`
-	Time      *string          `json:"time"`
-	Type      *string          `json:"type"`
-	System    *string          `json:"system"`
-	Memory    *string          `json:"memory"`
-	Tools     *json.RawMessage `json:"tools"`
-	Who       *string          `json:"who"`
-	Text      *string          `json:"text"`
-	Reasoning *string          `json:"reasoning"`
-	ToolCalls *[]ToolCall      `json:"tool_calls"`
-	Timings   *Timings         `json:"timings"`
-	CallID    *string          `json:"call_id"`
-	Name      *string          `json:"name"`
-	Outcome   *string          `json:"outcome"`
+	Seq       int             `json:"seq"`
+	Time      string          `json:"time"`
+	Type      string          `json:"type"`
+	System    string          `json:"system"`
+	Memory    string          `json:"memory"`
+	Tools     json.RawMessage `json:"tools"`
+	Who       string          `json:"who"`
+	Text      string          `json:"text"`
+	Reasoning string          `json:"reasoning"`
+	ToolCalls []ToolCall      `json:"tool_calls"`
+	Timings   *Timings        `json:"timings"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Outcome   string          `json:"outcome"`
 }
 
-// fieldsOf names, for each type, the fields it must have and those it may.
-var fieldsOf = map[string]struct{ required, optional []string }{
-	TypeBaseline:  {[]string{"system", "memory", "tools"}, nil},
-	TypeUser:      {[]string{"who", "text"}, nil},
-	TypeAssistant: {[]string{"text", "timings"}, []string{"reasoning", "tool_calls"}},
-	TypeTool:      {[]string{"call_id", "name", "outcome", "text"}, nil},
-	TypeNote:      {[]string{"text"}, nil},
+const absent = "\x00"
+
+func (f *lineFields) reset() {
+	*f = lineFields{Seq: -1 << 62, Time: absent, Type: absent, System: absent, Memory: absent, Who: absent,
+		Text: absent, Reasoning: absent, CallID: absent, Name: absent, Outcome: absent}
 }
 
-func (f *lineFields) present() map[string]bool {
-	return map[string]bool{
-		"system": f.System != nil, "memory": f.Memory != nil, "tools": f.Tools != nil,
-		"who": f.Who != nil, "text": f.Text != nil, "reasoning": f.Reasoning != nil,
-		"tool_calls": f.ToolCalls != nil, "timings": f.Timings != nil,
-		"call_id": f.CallID != nil, "name": f.Name != nil, "outcome": f.Outcome != nil,
-	}
-}
+// The fields a record may have, as bits.
+const (
+	fSystem = 1 << iota
+	fMemory
+	fTools
+	fWho
+	fText
+	fReasoning
+	fToolCalls
+	fTimings
+	fCallID
+	fName
+	fOutcome
+)
 
-// fieldOrder is the order in which absent or extra fields are reported.
+// fieldOrder names the bits, in the order absent or extra fields are
+// reported.
 var fieldOrder = []string{"system", "memory", "tools", "who", "text", "reasoning", "tool_calls", "timings", "call_id", "name", "outcome"}
+
+// fieldsOf is, for each type, the fields it must have and those it may.
+var fieldsOf = map[string]struct{ required, optional int }{
+	TypeBaseline:  {fSystem | fMemory | fTools, 0},
+	TypeUser:      {fWho | fText, 0},
+	TypeAssistant: {fText | fTimings, fReasoning | fToolCalls},
+	TypeTool:      {fCallID | fName | fOutcome | fText, 0},
+	TypeNote:      {fText, 0},
+}
+
+func (f *lineFields) present() int {
+	has := 0
+	for i, p := range [...]bool{f.System != absent, f.Memory != absent, f.Tools != nil, f.Who != absent, f.Text != absent,
+		f.Reasoning != absent, f.ToolCalls != nil, f.Timings != nil, f.CallID != absent, f.Name != absent, f.Outcome != absent} {
+		if p {
+			has |= 1 << i
+		}
+	}
+	return has
+}
 
 // ParseLog reads a whole session log. file names it in errors. Every
 // record is checked (see the package doc); the first damaged line is
 // returned as a *DamageError.
 func ParseLog(file string, data []byte) ([]Record, error) {
-	var recs []Record
-	calls := map[string]bool{}
-	line := 0
-	for len(data) > 0 {
-		line++
-		i := bytes.IndexByte(data, '\n')
+	var ends []int // the offset of each line's newline
+	for off := 0; off < len(data); {
+		i := bytes.IndexByte(data[off:], '\n')
 		if i < 0 {
-			return nil, &DamageError{file, line, ReasonCutOff}
+			break
 		}
-		text := data[:i]
-		data = data[i+1:]
-		r, err := parseLine(text, line)
-		if err != nil {
-			return nil, &DamageError{file, line, err.Error()}
+		ends = append(ends, off+i)
+		off += i + 1
+	}
+	cutOff := len(ends) == 0 && len(data) > 0 || len(ends) > 0 && ends[len(ends)-1] != len(data)-1
+	recs, errs := parseLines(data, ends)
+	calls := map[string]bool{}
+	for i, r := range recs {
+		line := i + 1
+		if errs[i] != nil {
+			return nil, &DamageError{file, line, errs[i].Error()}
 		}
 		switch {
 		case line == 1 && r.Type != TypeBaseline:
@@ -247,75 +280,134 @@ func ParseLog(file string, data []byte) ([]Record, error) {
 				return nil, &DamageError{file, line, fmt.Sprintf("a tool record for call %q, which no earlier assistant record made", r.CallID)}
 			}
 		}
-		recs = append(recs, r)
+	}
+	if cutOff {
+		return nil, &DamageError{file, len(ends) + 1, ReasonCutOff}
 	}
 	return recs, nil
 }
 
-func parseLine(text []byte, line int) (Record, error) {
-	if len(bytes.TrimSpace(text)) == 0 {
-		return Record{}, errors.New("an empty line")
+// parallelFrom is the number of lines from which parseLines uses every
+// core: decoding JSON is most of a long session's rebuild.
+const parallelFrom = 1000
+
+// parseLines decodes the lines ending at ends; errs[i] is line i+1's. A
+// chunk of lines stops at its first error: only the first damaged line of
+// the file is reported.
+func parseLines(data []byte, ends []int) ([]Record, []error) {
+	recs := make([]Record, len(ends))
+	errs := make([]error, len(ends))
+	workers := runtime.GOMAXPROCS(0)
+	if len(ends) < parallelFrom || workers < 2 {
+		parseChunk(data, ends, 0, len(ends), recs, errs)
+		return recs, errs
 	}
-	var f lineFields
-	dec := json.NewDecoder(bytes.NewReader(text))
+	var wg sync.WaitGroup
+	per := (len(ends) + workers - 1) / workers
+	for from := 0; from < len(ends); from += per {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parseChunk(data, ends, from, min(from+per, len(ends)), recs, errs)
+		}()
+	}
+	wg.Wait()
+	return recs, errs
+}
+
+// parseChunk decodes lines [from, to) with one decoder, checking from its
+// offsets that each value is alone on its line.
+func parseChunk(data []byte, ends []int, from, to int, recs []Record, errs []error) {
+	if from >= to {
+		return
+	}
+	start := 0
+	if from > 0 {
+		start = ends[from-1] + 1
+	}
+	chunk := data[start : ends[to-1]+1]
+	dec := json.NewDecoder(bytes.NewReader(chunk))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return Record{}, fmt.Errorf("not a session record: %v", err)
+	var f lineFields
+	lineStart := 0
+	for i := from; i < to; i++ {
+		lineEnd := ends[i] - start
+		if len(bytes.TrimSpace(chunk[lineStart:lineEnd])) == 0 {
+			errs[i] = errors.New("an empty line")
+			return
+		}
+		f.reset()
+		if err := dec.Decode(&f); err != nil {
+			errs[i] = fmt.Errorf("not a session record: %v", err)
+			return
+		}
+		end := int(dec.InputOffset())
+		if end > lineEnd {
+			errs[i] = errors.New("not a session record: the record does not end on its line")
+			return
+		}
+		if len(bytes.TrimSpace(chunk[end:lineEnd])) > 0 {
+			errs[i] = errors.New("more than one JSON value on the line")
+			return
+		}
+		recs[i], errs[i] = checkLine(&f, i+1)
+		if errs[i] != nil {
+			return
+		}
+		lineStart = lineEnd + 1
 	}
-	if dec.More() {
-		return Record{}, errors.New("more than one JSON value on the line")
-	}
+}
+
+// checkLine checks a decoded line's fields against its type.
+func checkLine(f *lineFields, line int) (Record, error) {
 	switch {
-	case f.Seq == nil:
+	case f.Seq == -1<<62:
 		return Record{}, errors.New(`no "seq"`)
-	case *f.Seq != line:
-		return Record{}, fmt.Errorf("seq is %d on line %d", *f.Seq, line)
-	case f.Time == nil:
+	case f.Seq != line:
+		return Record{}, fmt.Errorf("seq is %d on line %d", f.Seq, line)
+	case f.Time == absent:
 		return Record{}, errors.New(`no "time"`)
-	case f.Type == nil:
+	case f.Type == absent:
 		return Record{}, errors.New(`no "type"`)
 	}
-	t, err := time.Parse(time.RFC3339Nano, *f.Time)
+	t, err := time.Parse(time.RFC3339Nano, f.Time)
 	if err != nil || t.Location() != time.UTC {
-		return Record{}, fmt.Errorf("time %q is not RFC 3339 UTC", *f.Time)
+		return Record{}, fmt.Errorf("time %q is not RFC 3339 UTC", f.Time)
 	}
-	spec, ok := fieldsOf[*f.Type]
+	spec, ok := fieldsOf[f.Type]
 	if !ok {
-		return Record{}, fmt.Errorf("unknown record type %q", *f.Type)
+		return Record{}, fmt.Errorf("unknown record type %q", f.Type)
 	}
 	has := f.present()
-	allowed := map[string]bool{}
-	for _, k := range spec.required {
-		if !has[k] {
-			return Record{}, fmt.Errorf("a %s record without %q", *f.Type, k)
-		}
-		allowed[k] = true
-	}
-	for _, k := range spec.optional {
-		allowed[k] = true
-	}
-	for _, k := range fieldOrder {
-		if has[k] && !allowed[k] {
-			return Record{}, fmt.Errorf("a %s record with %q", *f.Type, k)
+	for i, k := range fieldOrder {
+		if spec.required&(1<<i) != 0 && has&(1<<i) == 0 {
+			return Record{}, fmt.Errorf("a %s record without %q", f.Type, k)
 		}
 	}
-	r := Record{Seq: *f.Seq, Time: t, Type: *f.Type}
-	str := func(p *string) string {
-		if p == nil {
+	for i, k := range fieldOrder {
+		if has&(1<<i) != 0 && (spec.required|spec.optional)&(1<<i) == 0 {
+			return Record{}, fmt.Errorf("a %s record with %q", f.Type, k)
+		}
+	}
+	r := Record{Seq: f.Seq, Time: t, Type: f.Type}
+	str := func(s string) string {
+		if s == absent {
 			return ""
 		}
-		return *p
+		return s
 	}
 	r.System, r.Memory, r.Who, r.Text = str(f.System), str(f.Memory), str(f.Who), str(f.Text)
 	r.Reasoning, r.CallID, r.Name, r.Outcome = str(f.Reasoning), str(f.CallID), str(f.Name), str(f.Outcome)
 	if f.Tools != nil {
-		if t := bytes.TrimSpace(*f.Tools); len(t) == 0 || t[0] != '[' {
+		if t := bytes.TrimSpace(f.Tools); len(t) == 0 || t[0] != '[' {
 			return Record{}, errors.New(`"tools" is not an array`)
 		}
-		r.Tools = *f.Tools
+		// The decoder reuses nothing it hands out, but a RawMessage
+		// points into its buffer: keep a copy of its own.
+		r.Tools = append(json.RawMessage(nil), f.Tools...)
 	}
-	if f.ToolCalls != nil && len(*f.ToolCalls) > 0 {
-		r.ToolCalls = *f.ToolCalls
+	if len(f.ToolCalls) > 0 {
+		r.ToolCalls = f.ToolCalls
 		for _, c := range r.ToolCalls {
 			if c.ID == "" || c.Name == "" {
 				return Record{}, errors.New("a tool call without an id or a name")

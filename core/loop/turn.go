@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -99,6 +100,57 @@ type Engine struct {
 
 	mu       sync.Mutex
 	sessions map[string]*sync.Mutex
+	recent   map[string]*loaded
+}
+
+// loaded is a session's log as the last turn left it: its records, and
+// the file as it was when they were its contents.
+type loaded struct {
+	log  *Log
+	recs []Record
+	fi   os.FileInfo
+}
+
+// maxRecent is how many sessions' records loopd keeps between turns.
+const maxRecent = 64
+
+// load returns a session's log and records. The records of the session's
+// last turn are used again when the file is the one they came from (the
+// same file, size and modification time: loopd alone appends to it),
+// else the log is read and checked again. Either way the records are
+// exactly the file's, and a file changed by anything else is re-read.
+func (e *Engine) load(id string) (*Log, []Record, error) {
+	e.mu.Lock()
+	c := e.recent[id]
+	e.mu.Unlock()
+	if c != nil {
+		fi, err := os.Stat(c.log.Path)
+		if err == nil && os.SameFile(fi, c.fi) && fi.Size() == c.fi.Size() && fi.ModTime().Equal(c.fi.ModTime()) {
+			return c.log, c.recs[:len(c.recs):len(c.recs)], nil
+		}
+	}
+	return OpenLog(e.SessionsDir, id)
+}
+
+// remember keeps a session's records for its next turn.
+func (e *Engine) remember(log *Log, recs []Record) {
+	fi, err := os.Stat(log.Path)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err != nil || fi.Size() != log.Size() {
+		delete(e.recent, log.Session)
+		return
+	}
+	if e.recent == nil {
+		e.recent = map[string]*loaded{}
+	}
+	if _, ok := e.recent[log.Session]; !ok && len(e.recent) >= maxRecent {
+		for k := range e.recent { // any one: a forgotten session is read again
+			delete(e.recent, k)
+			break
+		}
+	}
+	e.recent[log.Session] = &loaded{log, recs, fi}
 }
 
 // lock serialises the turns of one session.
@@ -179,7 +231,7 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 		unlock := e.lock(req.Session)
 		defer unlock()
 		var err error
-		log, recs, err = OpenLog(e.SessionsDir, req.Session)
+		log, recs, err = e.load(req.Session)
 		var de *DamageError
 		switch {
 		case errors.As(err, &de):
@@ -195,6 +247,7 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 	}
 	t := &turn{e: e, log: log, recs: recs, emit: emit}
 	reply, err := t.run(ctx, Record{Time: e.now(), Type: TypeUser, Who: who, Text: sanitize.Neutralise(req.Text)})
+	e.remember(t.log, t.recs)
 	return TurnResult{Session: log.Session, Reply: reply}, err
 }
 

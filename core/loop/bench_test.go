@@ -1,0 +1,155 @@
+package loop
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime is the CPU time (user and system) the process has used: on a
+// machine whose cores are shared, the wall time of a benchmark measures
+// the neighbours as much as the code, so the benchmarks report both.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds cpu-ms/op, from start (cpuTime before the loop).
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+// benchSession writes a session of n turns, each a user message, an
+// assistant record with a tool call, the tool's result and the answer
+// (4 records a turn, about 1 KiB), and returns the sessions directory.
+func benchSession(b *testing.B, turns int) string {
+	b.Helper()
+	dir := b.TempDir()
+	log, err := CreateLog(dir, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs := []*Record{{Time: t0, Type: TypeBaseline, System: DefaultSystemPrompt, Memory: "I am Box.\n§\nThe owner writes Go.", Tools: ToolDefinitions}}
+	for i := range turns {
+		id := fmt.Sprintf("call_%d", i)
+		recs = append(recs,
+			&Record{Time: t0, Type: TypeUser, Who: "owner", Text: fmt.Sprintf("Please look at file number %d and tell me what it does.", i)},
+			&Record{Time: t0, Type: TypeAssistant, Reasoning: "I should read the file first.", Timings: Timings{PromptN: 40, CacheN: 4000 + i*100, PredictedN: 30},
+				ToolCalls: []ToolCall{{ID: id, Name: "read_file", Arguments: fmt.Sprintf(`{"path":"/home/owner/src/f%d.go"}`, i)}}},
+			&Record{Time: t0, Type: TypeTool, CallID: id, Name: "read_file", Outcome: "allowed", Text: "package f\n\n// F does a thing.\nfunc F() int { return 42 }\n"},
+			&Record{Time: t0, Type: TypeAssistant, Text: "It defines F, which returns 42. Nothing else is in the file.", Timings: Timings{PromptN: 60, CacheN: 4100 + i*100, PredictedN: 20}},
+		)
+	}
+	if err := log.Append(recs...); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkTurnOverheadAt100 is loopd's own work for one turn at turn 100
+// of a session, everything but the model's: find the session's records
+// (the last turn's, after checking the file is unchanged), rebuild the
+// messages, encode the request, append and fsync the user and assistant
+// records, and keep the records for the next turn.
+func BenchmarkTurnOverheadAt100(b *testing.B) {
+	dir := benchSession(b, 99)
+	e := &Engine{SessionsDir: dir}
+	log, recs, err := e.load("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.remember(log, recs)
+	b.ResetTimer()
+	start := cpuTime(b)
+	defer reportCPU(b, start)
+	for b.Loop() {
+		log, recs, err := e.load("bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		u := Record{Time: t0, Type: TypeUser, Who: "owner", Text: "And the next one?"}
+		msgs, tools := Messages(append(recs, u))
+		if _, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "tools": tools, "stream": true}); err != nil {
+			b.Fatal(err)
+		}
+		a := Record{Time: t0, Type: TypeAssistant, Text: "It is the same.", Timings: Timings{PromptN: 20, CacheN: 14000}}
+		if err := log.Append(&u, &a); err != nil {
+			b.Fatal(err)
+		}
+		e.remember(log, append(recs, u, a))
+		b.StopTimer()
+		// Back to turn 100, as the file and as the remembered records.
+		log.next -= 2
+		log.size -= int64(recLen(b, u) + recLen(b, a))
+		truncate(b, log.Path, log.size)
+		e.remember(log, recs)
+		b.StartTimer()
+	}
+}
+
+// BenchmarkTurnOverheadAt100Reread is the same turn when the records are
+// not remembered (loopd restarted, or the session was not among the last
+// 64): the whole log is read and checked.
+func BenchmarkTurnOverheadAt100Reread(b *testing.B) {
+	dir := benchSession(b, 99)
+	b.ResetTimer()
+	start := cpuTime(b)
+	defer reportCPU(b, start)
+	for b.Loop() {
+		log, recs, err := OpenLog(dir, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		u := Record{Time: t0, Type: TypeUser, Who: "owner", Text: "And the next one?"}
+		msgs, tools := Messages(append(recs, u))
+		if _, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "tools": tools, "stream": true}); err != nil {
+			b.Fatal(err)
+		}
+		a := Record{Time: t0, Type: TypeAssistant, Text: "It is the same.", Timings: Timings{PromptN: 20, CacheN: 14000}}
+		if err := log.Append(&u, &a); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		truncate(b, log.Path, log.Size()-int64(recLen(b, u)+recLen(b, a)))
+		b.StartTimer()
+	}
+}
+
+func recLen(b *testing.B, r Record) int {
+	line, err := r.Encode()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return len(line)
+}
+
+func truncate(b *testing.B, path string, size int64) {
+	if err := os.Truncate(path, size); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkRebuild10000 reads, checks and replays a session of 10,000
+// records (2,500 turns, about 2.6 MB).
+func BenchmarkRebuild10000(b *testing.B) {
+	dir := benchSession(b, 2500)
+	b.ResetTimer()
+	start := cpuTime(b)
+	defer reportCPU(b, start)
+	for b.Loop() {
+		_, recs, err := OpenLog(dir, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(recs) != 10001 {
+			b.Fatalf("%d records", len(recs))
+		}
+		Messages(recs)
+	}
+}
