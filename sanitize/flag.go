@@ -91,9 +91,9 @@ type flagPattern struct {
 	lineStart bool
 	// needs, when set, are strings one of which the window must hold
 	// before the expression runs (a cheap first test): as whole words
-	// when every one is a word and needsUntil is unset, else as
-	// substrings; with needsUntil, the window up to the first such byte
-	// must hold one (the line, the HTML tag).
+	// when every one is a word, else as substrings; with needsUntil, the
+	// window up to the first such byte must hold one (the line, the HTML
+	// tag).
 	needs      []string
 	needsUntil byte
 	// span is the longest match in bytes: the window's length.
@@ -172,7 +172,7 @@ var flagPatterns = []flagPattern{
 		`(?:send|post|upload|transmit|exfiltrate|forward|leak|submit|report|copy|paste|e?mail)\s(?:[\w'-]+\s){0,6}`+
 			`(?:conversation|chat\shistory|chat\slogs?|memory|memories|secrets?|api\skeys?|keys|tokens|credentials?|passwords?|`+
 			`env\svars|environment\svariables|system\sprompt|context|transcripts?|cookies|ssh\skeys?|private\skeys?|notes)\s`+
-			`(?:[\w'-]+\s){0,6}(?:to|at|into)\s(?:https?://|(?:a\s|the\s|this\s)?webhook)`).needing("://", "webhook"),
+			`(?:[\w'-]+\s){0,6}(?:to|at|into)\s(?:https?://|(?:a\s|the\s|this\s)?webhook)`).needing("http", "https", "webhook"),
 	// Hermes exfil_curl and exfil_wget, narrowed: a secret variable in
 	// the URL or in the data sent is flagged; one in an Authorization
 	// header, as every API client script has, is not.
@@ -201,7 +201,7 @@ var flagPatterns = []flagPattern{
 	// (.pub) and copying .env.example to .env pass.
 	fp(RuleFlagCredentialRead, []string{"cat", "less", "more", "head", "tail", "read", "open", "print", "show", "dump", "base64", "xxd", "od", "strings", "scp", "rsync", "upload", "send", "exfiltrate", "get-content", "grep", "tar", "zip", "curl", "wget", "nc", "ncat", "socat"}, 600,
 		`(?:cat|less|more|head|tail|read|open|print|show|dump|base64|xxd|od|strings|scp|rsync|upload|send|exfiltrate|get-content|grep|tar|zip|curl|wget|nc|ncat|socat)\s[^\n]{0,256}?`+credentialFile).
-		needingBefore('\n', ".ssh/", ".aws/", ".netrc", ".pgpass", ".git-credentials", ".docker/", ".kube/", ".npmrc", ".pypirc", "/etc/shadow", ".gnupg", "gh/hosts", ".password-store", ".vault-token", ".env", "credentials.json"),
+		needingBefore('\n', "ssh", "aws", "netrc", "pgpass", "git-credentials", "docker", "kube", "npmrc", "pypirc", "shadow", "gnupg", "hosts", "password-store", "vault-token", "env", "credentials"),
 
 	// Hermes ssh_backdoor and ssh_access flag any mention of
 	// authorized_keys or ~/.ssh; here only writing to them is flagged,
@@ -209,17 +209,17 @@ var flagPatterns = []flagPattern{
 	fp(RuleFlagSSHWrite, []string{">", "tee", "echo", "printf", "write", "writes", "append", "add", "insert", "put", "install", "cp", "mv", "ssh-copy-id", "modify", "edit", "overwrite", "change", "update", "replace"}, 600,
 		`(?:>>?|tee|echo|printf|writes?|append|add|insert|put|install|cp|mv|ssh-copy-id|modify|edit|overwrite|change|update|replace)[\s\w][^\n]{0,256}?`+
 			`(?:authorized_keys2?|\.ssh/(?:config|known_hosts|rc|environment)\b|/etc/ssh/sshd?_config|\bsshd_config\b)`).
-		needingBefore('\n', "authorized_keys", ".ssh/", "sshd_config").checked(notSSHAdd),
+		needingBefore('\n', "authorized_keys", "authorized_keys2", "ssh", "sshd_config").checked(notSSHAdd),
 	fp(RuleFlagSSHWrite, []string{">", "tee", "cp", "mv", "write", "writes", "overwrite", "install"}, 600,
 		`(?:>>?|tee|cp|mv|writes?|overwrite|install)[\s\w][^\n]{0,256}?\.ssh/id_[\w-]+(?:[^.\w-]|$)`).
-		needingBefore('\n', ".ssh/id_"),
+		needingBefore('\n', "ssh"),
 
 	// Hermes agent_config_mod and hermes_config_mod, pointed at
 	// Boxmaker's own files. A project's AGENTS.md is left out: editing it
 	// is ordinary work on the project.
 	fp(RuleFlagAgentConfig, []string{"update", "modify", "edit", "write", "change", "append", "add", "overwrite", "replace", "delete", "remove", "rm", "truncate", "chmod", "chown", "sed", "tee", "mv", "cp", ">", "echo"}, 600,
 		`(?:update|modify|edit|write|change|append|add|overwrite|replace|delete|remove|rm|truncate|chmod|chown|sed|tee|mv|cp|>>?|echo)[\s\w][^\n]{0,256}?`+agentFile).
-		needingBefore('\n', "boxmaker", "etc/", "grants", ".toml", "soul.md", "memory/"),
+		needingBefore('\n', "boxmaker", "boxmaker_home", "etc", "grants", "toml", "memory", "soul"),
 
 	// Hermes html_comment_injection, narrowed to comments that address a
 	// model, so <!-- prettier-ignore --> passes; and hidden_div, widened
@@ -231,7 +231,7 @@ var flagPatterns = []flagPattern{
 		`<\s?[a-z][a-z0-9]*\b[^>]{0,512}?(?:(?:display\s?:\s?none|visibility\s?:\s?hidden|font-size\s?:\s?0(?:px|pt|em)?\s?[;"']|`+
 			`opacity\s?:\s?0\s?[;"']|aria-hidden\s?=\s?["']?true)[^>]{0,512}|\shidden(?:[\s=][^>]{0,512})?)>[^<]{0,512}?`+
 			`(?:`+aimedAtModel+`|you\smust|instructions)`).
-		needingBefore('>', "none", "hidden", "font-size", "opacity"),
+		needingBefore('>', "none", "hidden", "font-size", "opacity", "aria-hidden"),
 
 	// Hermes hardcoded_secret, with Go's := and a quoted JSON key; the
 	// value must mix letters and digits and not be a placeholder.
@@ -345,6 +345,9 @@ func flagMatches(text string) map[string]int {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if !isWordByte(c) {
+			if !starts.isPunct[c] {
+				continue
+			}
 			for _, ps := range starts.punct[c] {
 				if strings.HasPrefix(text[i:], ps.start) {
 					cands = append(cands, candidate{ps.pattern, i})
@@ -370,8 +373,8 @@ func flagMatches(text string) map[string]int {
 				needPos[id] = append(needPos[id], i)
 			}
 		}
-		if starts.suffixLast[word[len(word)-1]] {
-			for _, sf := range starts.suffixes {
+		if sfs := starts.suffixes[word[len(word)-1]]; sfs != nil {
+			for _, sf := range sfs {
 				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
 					cands = append(cands, candidate{sf.pattern, j - len(sf.start)})
 				}
@@ -388,11 +391,17 @@ func flagMatches(text string) map[string]int {
 		}
 		k := cd.at
 		end := min(len(text), k+p.span)
-		if ids := starts.needWords[cd.pattern]; ids != nil && !anyWithin(needPos, ids, k, end) {
-			continue
-		}
 		window := text[k:end]
-		if len(p.needs) > 0 && starts.needWords[cd.pattern] == nil {
+		if ids := starts.needWords[cd.pattern]; ids != nil {
+			if !anyWithin(needPos, ids, k, end) {
+				continue
+			}
+			if p.needsUntil != 0 {
+				if j := strings.IndexByte(window, p.needsUntil); j >= 0 && !anyWithin(needPos, ids, k, k+j) {
+					continue
+				}
+			}
+		} else if len(p.needs) > 0 {
 			region := window
 			if p.needsUntil != 0 {
 				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
@@ -441,17 +450,18 @@ var starts = func() (idx startIndex) {
 		for _, s := range p.starts {
 			if !isWordByte(s[0]) {
 				idx.punct[s[0]] = append(idx.punct[s[0]], patternStart{s, pi})
+				idx.isPunct[s[0]] = true
 				continue
 			}
 			idx.words[s] = append(idx.words[s], pi)
 			h := wordHash(s)
 			idx.filter[h/64] |= 1 << (h % 64)
 			if p.inWord {
-				idx.suffixes = append(idx.suffixes, patternStart{s, pi})
-				idx.suffixLast[s[len(s)-1]] = true
+				last := s[len(s)-1]
+				idx.suffixes[last] = append(idx.suffixes[last], patternStart{s, pi})
 			}
 		}
-		if len(p.needs) == 0 || p.needsUntil != 0 || !allWords(p.needs) {
+		if len(p.needs) == 0 || !allWords(p.needs) {
 			continue
 		}
 		for _, w := range p.needs {
@@ -468,10 +478,13 @@ var starts = func() (idx startIndex) {
 	return idx
 }()
 
+// allWords reports whether every string is one word as flagMatches splits
+// words: word bytes, with single hyphens or apostrophes inside.
 func allWords(ss []string) bool {
 	for _, s := range ss {
 		for i := 0; i < len(s); i++ {
-			if !isWordByte(s[i]) {
+			inner := (s[i] == '-' || s[i] == '\'') && i > 0 && i+1 < len(s) && isWordByte(s[i-1]) && isWordByte(s[i+1])
+			if !isWordByte(s[i]) && !inner {
 				return false
 			}
 		}
@@ -488,9 +501,9 @@ type startIndex struct {
 	needIDs    map[string]int
 	needFilter [1024]uint64
 	needWords  [][]int
-	suffixes   []patternStart
-	suffixLast [256]bool
+	suffixes   [256][]patternStart // by last byte
 	punct      [256][]patternStart
+	isPunct    [256]bool
 }
 
 func wordHash(w string) uint32 {
@@ -506,9 +519,16 @@ func atLineStart(text string, k int) bool {
 	return k == 0 || text[k-1] == '\n' || (text[k-1] == ' ' && (k == 1 || text[k-2] == '\n'))
 }
 
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes: a-z, 0-9, _ and every byte of a character above ASCII (the
+// normalised text has no upper case).
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+	}
+	return t
+}()
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {

@@ -137,35 +137,35 @@ var byteClass = func() (t [256]byte) {
 	return t
 }()
 
-// fold is normalise after NFKC, without the map: one pass that copies runs
-// of ordinary bytes whole, as most of source code is.
+// lowerASCII maps each byte to itself, but A-Z to a-z.
+var lowerASCII = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = byte(c)
+		if 'A' <= c && c <= 'Z' {
+			t[c] = byte(c) + 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// fold is normalise after NFKC, without the map: one pass, writing ASCII
+// bytes straight into a buffer the size of the text, as most of source code
+// is ASCII.
 func fold(text string) string {
-	buf := make([]byte, 0, len(text))
+	out := make([]byte, len(text)+utf8.UTFMax)
+	o := 0
 	space := byte(0)
-	for i := 0; i < len(text); {
-		j := i
-		for j < len(text) && byteClass[text[j]] == keep {
-			j++
-		}
-		if j > i {
-			if space != 0 {
-				buf = append(buf, space)
-				space = 0
-			}
-			buf = append(buf, text[i:j]...)
-			i = j
-			if i == len(text) {
-				break
-			}
-		}
+	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch byteClass[c] {
-		case upper:
+		case keep, upper:
 			if space != 0 {
-				buf = append(buf, space)
+				out[o] = space
+				o++
 				space = 0
 			}
-			buf = append(buf, c+'a'-'A')
+			out[o] = lowerASCII[c]
+			o++
 		case blank:
 			if space == 0 {
 				space = ' '
@@ -175,7 +175,7 @@ func fold(text string) string {
 		case drop:
 		case multi:
 			r, size := utf8.DecodeRuneInString(text[i:])
-			i += size
+			i += size - 1
 			switch {
 			case unicode.IsSpace(r):
 				if space == 0 {
@@ -183,18 +183,23 @@ func fold(text string) string {
 				}
 			case isInvisible(r) || unicode.IsControl(r):
 			default:
+				// Lower case can take more bytes than the character
+				// it came from (U+023A is 2 bytes, U+2C65 is 3).
+				if o+1+utf8.UTFMax > len(out) {
+					out = append(out, make([]byte, len(text)-i+2*utf8.UTFMax)...)
+				}
 				if space != 0 {
-					buf = append(buf, space)
+					out[o] = space
+					o++
 					space = 0
 				}
-				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+				o += utf8.EncodeRune(out[o:], unicode.ToLower(r))
 			}
-			continue
 		}
-		i++
 	}
 	if space != 0 {
-		buf = append(buf, space)
+		out[o] = space
+		o++
 	}
-	return string(buf)
+	return string(out[:o])
 }

@@ -134,6 +134,11 @@ func Neutralise(text string) string {
 
 // tagAt reports the tag s starts with, if any.
 func tagAt(s string) (Tag, bool) {
+	// Every tag's second byte is one of these; most < in code (a < b,
+	// <-ch, <div>) is ruled out here.
+	if len(s) < 2 || !tagSecondByte[s[1]] {
+		return Tag{}, false
+	}
 	for _, t := range tagTable {
 		if strings.HasPrefix(s, t.Text()) {
 			return t, true
@@ -141,3 +146,10 @@ func tagAt(s string) (Tag, bool) {
 	}
 	return Tag{}, false
 }
+
+var tagSecondByte = func() (t [256]bool) {
+	for _, tag := range tagTable {
+		t[tag.Text()[1]] = true
+	}
+	return t
+}()
