@@ -57,7 +57,8 @@ type Index struct {
 	mu      sync.RWMutex // Search holds it shared; Sync and the swap of Rebuild exclusively
 	db      *sql.DB
 	sources map[string]source
-	syncMu  sync.Mutex // one Sync or Rebuild at a time
+	syncMu  sync.Mutex // one Sync or Rebuild at a time; guards dirs too
+	dirs    dirCache
 }
 
 // source is how far one file has been read.
@@ -80,7 +81,7 @@ func damaged(path string, err error) error {
 // version, is rebuilt first (progress may be nil); a damaged one is an
 // error starting "index:" (memory-index-damaged) and is left as it is.
 func Open(home string, progress func(Progress)) (*Index, error) {
-	ix := &Index{home: home, path: filepath.Join(home, File)}
+	ix := &Index{home: home, path: filepath.Join(home, File), dirs: dirCache{}}
 	if err := os.MkdirAll(filepath.Dir(ix.path), 0o700); err != nil {
 		return nil, damaged(ix.path, err)
 	}

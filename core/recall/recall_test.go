@@ -292,3 +292,45 @@ func FuzzSearchQuery(f *testing.F) {
 		}
 	})
 }
+
+// Searches go on while logs grow, Sync runs and a Rebuild swaps the index.
+func TestSearchDuringSyncAndRebuild(t *testing.T) {
+	home := t.TempDir()
+	appendFile(t, logPath(home, "s1", 0), logLine(1, "user", "steady word"))
+	ix := openIndex(t, home)
+	done := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		defer close(errs)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			r, err := ix.Search("steady", 5)
+			if err != nil || len(r.Hits) != 1 {
+				errs <- fmt.Errorf("Search during writes: %d hits, %v", len(r.Hits), err)
+				return
+			}
+		}
+	}()
+	for i := 2; i <= 40; i++ {
+		appendFile(t, logPath(home, "s1", 0), logLine(i, "assistant", fmt.Sprintf("growing %d", i)))
+		if _, err := ix.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 0 {
+			if _, err := ix.Rebuild(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(done)
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := search(t, ix, "growing"); len(got) != 10 {
+		t.Errorf("growing: %d hits, want 10 (the limit)", len(got))
+	}
+}

@@ -49,28 +49,74 @@ type file struct {
 	ino     uint64
 }
 
-// listFiles finds the session logs and notes.md, in a stable order.
-func listFiles(home string) ([]file, error) {
+// dirCache remembers the listing of directories whose modification time
+// has not changed, so that a Sync with nothing new reads no directory:
+// only the files' sizes are looked at. A listing taken within racyWindow
+// of the directory's modification time is not trusted (a file created in
+// the same clock tick would not change the time again), as git does with
+// its index.
+type dirCache map[string]dirListing
+
+type dirListing struct {
+	mtime    int64
+	listedAt int64
+	names    []string
+}
+
+const racyWindow = int64(2 * time.Second)
+
+// names lists dir, from the cache when it can.
+func (c dirCache) names(dir string) ([]string, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	mtime := fi.ModTime().UnixNano()
+	if l, ok := c[dir]; ok && c != nil && l.mtime == mtime && l.listedAt-mtime > racyWindow {
+		return l.names, nil
+	}
+	now := time.Now().UnixNano()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if c != nil {
+		c[dir] = dirListing{mtime: mtime, listedAt: now, names: names}
+	}
+	return names, nil
+}
+
+// listFiles finds the session logs and notes.md, in a stable order, with
+// their sizes. cache may be nil.
+func listFiles(home string, cache dirCache) ([]file, error) {
 	var out []file
-	dirs, err := os.ReadDir(filepath.Join(home, "sessions"))
+	sessions := filepath.Join(home, "sessions")
+	dirs, err := cache.names(sessions)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	for _, d := range dirs {
-		if !d.IsDir() || !sessionDirRE.MatchString(d.Name()) {
+		if !sessionDirRE.MatchString(d) {
 			continue
 		}
-		ents, err := os.ReadDir(filepath.Join(home, "sessions", d.Name()))
+		names, err := cache.names(filepath.Join(sessions, d))
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range ents {
-			m := epochFileRE.FindStringSubmatch(e.Name())
-			if m == nil || !e.Type().IsRegular() {
+		for _, n := range names {
+			m := epochFileRE.FindStringSubmatch(n)
+			if m == nil {
 				continue
 			}
 			epoch, _ := strconv.ParseInt(m[1], 10, 64)
-			out = append(out, file{rel: filepath.Join("sessions", d.Name(), e.Name()), session: d.Name(), epoch: epoch})
+			out = append(out, file{rel: filepath.Join("sessions", d, n), session: d, epoch: epoch})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
@@ -83,6 +129,9 @@ func listFiles(home string) ([]file, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			continue
 		}
 		f.size, f.mtime = fi.Size(), fi.ModTime().UnixNano()
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
@@ -110,7 +159,7 @@ func (ix *Index) Sync() (Progress, error) {
 	if ix.db == nil {
 		return Progress{}, fmt.Errorf("index: %s is closed", ix.path)
 	}
-	files, err := listFiles(ix.home)
+	files, err := listFiles(ix.home, ix.dirs)
 	if err != nil {
 		return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
 	}
@@ -436,7 +485,7 @@ func fill(db *sql.DB, home string, progress func(Progress)) (Progress, error) {
 			return Progress{}, damaged(path, err)
 		}
 	}
-	files, err := listFiles(home)
+	files, err := listFiles(home, nil)
 	if err != nil {
 		return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
 	}
