@@ -101,7 +101,13 @@ func normalise(text string, withMap bool) (string, []int) {
 }
 
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if load8(s, i)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
@@ -152,10 +158,19 @@ var lowerASCII = func() (t [256]byte) {
 // bytes straight into a buffer the size of the text, as most of source code
 // is ASCII.
 func fold(text string) string {
-	out := make([]byte, len(text)+utf8.UTFMax)
+	// Room for every byte, a trailing space and an eight-byte copy;
+	// only a lower case that grows needs more (below).
+	out := make([]byte, len(text)+8)
 	o := 0
 	space := byte(0)
 	for i := 0; i < len(text); i++ {
+		// Eight bytes that need nothing done, at a time.
+		if space == 0 && i+8 <= len(text) && copyable8(load8(text, i)) {
+			copy(out[o:o+8], text[i:i+8])
+			o += 8
+			i += 7
+			continue
+		}
 		c := text[i]
 		switch byteClass[c] {
 		case keep, upper:
@@ -184,9 +199,10 @@ func fold(text string) string {
 			case isInvisible(r) || unicode.IsControl(r):
 			default:
 				// Lower case can take more bytes than the character
-				// it came from (U+023A is 2 bytes, U+2C65 is 3).
-				if o+1+utf8.UTFMax > len(out) {
-					out = append(out, make([]byte, len(text)-i+2*utf8.UTFMax)...)
+				// it came from (U+023A is 2 bytes, U+2C65 is 3): keep
+				// room for it, a space, and every byte still to come.
+				if need := o + 1 + utf8.UTFMax + (len(text) - i) + 8; need > len(out) {
+					out = append(out, make([]byte, need-len(out))...)
 				}
 				if space != 0 {
 					out[o] = space
@@ -202,4 +218,17 @@ func fold(text string) string {
 		o++
 	}
 	return string(out[:o])
+}
+
+// copyable8 reports whether fold copies all eight bytes of x as they are:
+// ASCII above the space, not DEL, not upper case.
+func copyable8(x uint64) bool {
+	if x&highs != 0 {
+		return false
+	}
+	low := (x - ones*0x21) &^ x & highs
+	del := x ^ (ones * 0x7f)
+	isDel := (del - ones) &^ del & highs
+	upper := (x + ones*(0x80-'A')) &^ (x + ones*(0x80-'Z'-1)) & highs
+	return low == 0 && isDel == 0 && upper == 0
 }

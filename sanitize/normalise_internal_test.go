@@ -24,3 +24,32 @@ func FuzzNormalisePathsAgree(f *testing.F) {
 		}
 	})
 }
+
+// The eight-byte tests must say what a byte-by-byte loop says.
+func FuzzEightByteTests(f *testing.F) {
+	for _, s := range []string{"abcdefgh", "abcdefg\x7f", "abcdefg\n", "abc\x80defg", " ~~~~~~~", "\x1fabcdefg", "ABCDEFGH", "@[`{azAZ", "!!!!!!!!"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) < 8 {
+			return
+		}
+		plain, copyable := true, true
+		for i := 0; i < 8; i++ {
+			c := s[i]
+			if c < 0x20 || c > 0x7e {
+				plain = false
+			}
+			if c <= 0x20 || c > 0x7e || 'A' <= c && c <= 'Z' {
+				copyable = false
+			}
+		}
+		x := load8(s, 0)
+		if got := plainASCII8(x); got != plain {
+			t.Fatalf("plainASCII8(%q) = %v, want %v", s[:8], got, plain)
+		}
+		if got := copyable8(x); got != copyable {
+			t.Fatalf("copyable8(%q) = %v, want %v", s[:8], got, copyable)
+		}
+	})
+}

@@ -113,6 +113,11 @@ func reason(rule string) string {
 func (f *findings) characters(text string) (cleaned string) {
 	allowedInvisible := false
 	for i := 0; i < len(text); {
+		// Eight printable ASCII bytes at a time: most of any text.
+		if i+8 <= len(text) && plainASCII8(load8(text, i)) {
+			i += 8
+			continue
+		}
 		c := text[i]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
@@ -483,4 +488,26 @@ func (f *findings) tags(text string) {
 		}
 		from = k + 1
 	}
+}
+
+// load8 reads eight bytes of s from i, little-endian (one load once
+// compiled).
+func load8(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainASCII8 reports whether all eight bytes of x are printable ASCII,
+// 0x20 to 0x7e (no byte has its high bit, none is below 0x20, none is DEL).
+func plainASCII8(x uint64) bool {
+	below := (x - ones*0x20) &^ x & highs
+	del := x ^ (ones * 0x7f)
+	isDel := (del - ones) &^ del & highs
+	return x&highs == 0 && below == 0 && isDel == 0
 }
