@@ -31,10 +31,10 @@ func TestCrashChild(t *testing.T) {
 	}
 	for i := 1; ; i++ {
 		acts := []Action{add("memory", fmt.Sprintf("m-%d", i)), add("user", fmt.Sprintf("u-%d", i)),
-			{Action: "note", Content: fmt.Sprintf("n-%d\nsecond line", i)}}
+			{Action: "note", Text: fmt.Sprintf("n-%d\nsecond line", i)}}
 		if i > 3 {
-			acts = append(acts, Action{Action: "remove", Target: "memory", OldText: fmt.Sprintf("m-%d", i-3)},
-				Action{Action: "remove", Target: "user", OldText: fmt.Sprintf("u-%d", i-3)})
+			acts = append(acts, Action{Action: "remove", File: "memory", Old: fmt.Sprintf("m-%d", i-3)},
+				Action{Action: "remove", File: "user", Old: fmt.Sprintf("u-%d", i-3)})
 		}
 		r, err := s.Write(Call{Session: "crash", Class: "public", Actions: acts})
 		if err != nil || r.Outcome != Updated {

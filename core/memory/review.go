@@ -111,7 +111,7 @@ func (s *Store) Accept(edit string) (Result, error) {
 		return Result{}, err
 	}
 	for _, a := range e.Actions {
-		if f := sanitize.Refusals(a.Content); a.Content != "" && len(f) > 0 {
+		if f := sanitize.Refusals(a.Text); a.Text != "" && len(f) > 0 {
 			return Result{}, fmt.Errorf("edit %s breaks the refuse rule %s now: reject it", edit, f[0].Rule)
 		}
 	}

@@ -9,18 +9,19 @@ import (
 	"boxmaker/sanitize"
 )
 
-// Action is one step of a `memory` tool call, as the model writes it.
+// Action is one step of a `memory` tool call, as the model writes it
+// (the tool's parameters are defined with loopd's tools, core/loop).
 type Action struct {
 	// Action is add, replace, remove or note.
 	Action string `json:"action"`
-	// Target is the file add, replace and remove change: "memory"
+	// File is the file add, replace and remove change: "memory"
 	// (memory.md) or "user" (user.md).
-	Target string `json:"target,omitempty"`
-	// Content is the new entry (add, replace) or the note (note).
-	Content string `json:"content,omitempty"`
-	// OldText is a short piece of the entry to replace or remove, found in
+	File string `json:"file,omitempty"`
+	// Text is the new entry (add, replace) or the note (note).
+	Text string `json:"text,omitempty"`
+	// Old is a short piece of the entry to replace or remove, found in
 	// that entry only.
-	OldText string `json:"old_text,omitempty"`
+	Old string `json:"old,omitempty"`
 }
 
 // Call is one `memory` tool call: a batch of actions done all together or
@@ -116,24 +117,24 @@ func (s *Store) Write(c Call) (Result, error) {
 
 	// Refuse rules first: a refused text is never stored anywhere.
 	for _, a := range acts {
-		if a.Content == "" {
+		if a.Text == "" {
 			continue
 		}
-		if f := sanitize.Refusals(a.Content); len(f) > 0 {
+		if f := sanitize.Refusals(a.Text); len(f) > 0 {
 			return s.journalOnly(c, files, Refused, f[0].Rule,
 				"memory refused this entry: it contains "+f[0].Reason)
 		}
 	}
 	for i := range acts {
-		acts[i].Content = sanitize.Neutralise(acts[i].Content)
-		acts[i].OldText = sanitize.Neutralise(acts[i].OldText)
+		acts[i].Text = sanitize.Neutralise(acts[i].Text)
+		acts[i].Old = sanitize.Neutralise(acts[i].Old)
 	}
 
 	// Flagged or from an untrusted session: every text becomes an
 	// untrusted note, and memory.md and user.md are not touched.
 	rule := ""
 	for _, a := range acts {
-		if f := sanitize.Flags(a.Content); a.Content != "" && len(f) > 0 {
+		if f := sanitize.Flags(a.Text); a.Text != "" && len(f) > 0 {
 			rule = f[0].Rule
 			break
 		}
@@ -158,11 +159,11 @@ func (s *Store) Write(c Call) (Result, error) {
 // cleanAction checks one action's shape and trims its texts. A message
 // says what is wrong.
 func cleanAction(a Action) (Action, string) {
-	a.Content = strings.TrimSpace(a.Content)
-	a.OldText = strings.TrimSpace(a.OldText)
+	a.Text = strings.TrimSpace(a.Text)
+	a.Old = strings.TrimSpace(a.Old)
 	needTarget := func() string {
-		if a.Target != "memory" && a.Target != "user" {
-			return fmt.Sprintf("%s needs a target: memory (memory.md) or user (user.md)", a.Action)
+		if a.File != "memory" && a.File != "user" {
+			return fmt.Sprintf("%s needs a file: memory (memory.md) or user (user.md)", a.Action)
 		}
 		return ""
 	}
@@ -172,22 +173,22 @@ func cleanAction(a Action) (Action, string) {
 			return a, m
 		}
 	case "note":
-		a.Target = ""
-		a.OldText = ""
+		a.File = ""
+		a.Old = ""
 	default:
 		return a, fmt.Sprintf("unknown action %q: use add, replace, remove or note", a.Action)
 	}
-	if a.Action != "remove" && a.Content == "" {
-		return a, a.Action + " needs content"
+	if a.Action != "remove" && a.Text == "" {
+		return a, a.Action + " needs text"
 	}
-	if (a.Action == "replace" || a.Action == "remove") && a.OldText == "" {
-		return a, a.Action + " needs old_text: a short piece of the entry's text"
+	if (a.Action == "replace" || a.Action == "remove") && a.Old == "" {
+		return a, a.Action + " needs old: a short piece of the entry's text"
 	}
 	if a.Action == "remove" {
-		a.Content = ""
+		a.Text = ""
 	}
 	if a.Action != "note" {
-		for _, line := range strings.Split(a.Content, "\n") {
+		for _, line := range strings.Split(a.Text, "\n") {
 			if isSeparator(line) {
 				return a, "an entry cannot hold a line with only § (it separates entries): write two entries"
 			}
@@ -200,7 +201,7 @@ func actionFile(a Action) string {
 	switch {
 	case a.Action == "note":
 		return NotesFile
-	case a.Target == "user":
+	case a.File == "user":
 		return UserFile
 	}
 	return MemoryFile
@@ -247,32 +248,32 @@ func (s *Store) plan(acts []Action) (map[string]string, string, error) {
 		}
 		switch a.Action {
 		case "add":
-			if contains(es, a.Content) {
+			if contains(es, a.Text) {
 				return nil, prefix + f + " already holds this entry; nothing was changed", nil
 			}
-			es = append(append([]string(nil), es...), a.Content)
+			es = append(append([]string(nil), es...), a.Text)
 		case "replace", "remove":
 			var at []int
 			for j, e := range es {
-				if strings.Contains(e, a.OldText) {
+				if strings.Contains(e, a.Old) {
 					at = append(at, j)
 				}
 			}
 			switch {
 			case len(at) == 0:
-				return nil, fmt.Sprintf("%sno entry of %s holds %q; nothing was changed", prefix, f, a.OldText), nil
+				return nil, fmt.Sprintf("%sno entry of %s holds %q; nothing was changed", prefix, f, a.Old), nil
 			case len(at) > 1:
 				var shown []string
 				for _, j := range at {
 					shown = append(shown, es[j])
 				}
 				return nil, fmt.Sprintf("%s%q is in %d entries of %s; give a piece found in one only. Nothing was changed. The entries:\n%s",
-					prefix, a.OldText, len(at), f, strings.TrimSuffix(FormatEntries(shown), "\n")), nil
+					prefix, a.Old, len(at), f, strings.TrimSuffix(FormatEntries(shown), "\n")), nil
 			}
 			j := at[0]
 			es = append([]string(nil), es...)
 			if a.Action == "replace" {
-				es[j] = a.Content
+				es[j] = a.Text
 			} else {
 				es = append(es[:j], es[j+1:]...)
 			}
@@ -328,8 +329,8 @@ func (s *Store) logEntry(r Result) LogEntry {
 func (s *Store) demote(c Call, acts []Action, files []string, identity bool, rule string) (Result, error) {
 	var notes strings.Builder
 	for _, a := range acts {
-		if a.Content != "" {
-			notes.WriteString(FormatNote(s.now(), c.Session, c.Class, true, a.Content))
+		if a.Text != "" {
+			notes.WriteString(FormatNote(s.now(), c.Session, c.Class, true, a.Text))
 		}
 	}
 	var idFiles []string
@@ -407,7 +408,7 @@ func (s *Store) record(session, class string, acts []Action, changes map[string]
 	var notes strings.Builder
 	for _, a := range acts {
 		if a.Action == "note" {
-			notes.WriteString(FormatNote(s.now(), session, class, false, a.Content))
+			notes.WriteString(FormatNote(s.now(), session, class, false, a.Text))
 		}
 	}
 	if notes.Len() > 0 {
