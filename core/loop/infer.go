@@ -37,9 +37,11 @@ func (c *Client) client() *http.Client {
 				var d net.Dialer
 				return d.DialContext(ctx, "unix", c.Socket)
 			},
-			MaxIdleConns:      4,
-			IdleConnTimeout:   30 * time.Second,
-			DisableKeepAlives: false,
+			// One connection per request: a request's end (and the
+			// cancelling of its context) can then never touch the
+			// connection of the next, and a unix socket connects in
+			// microseconds.
+			DisableKeepAlives: true,
 		}}
 	})
 	return c.http

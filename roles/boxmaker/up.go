@@ -87,9 +87,9 @@ func (ch *child) lastLine() string {
 var linkRE = regexp.MustCompile(`see docs/runbook\.md#([a-z0-9-]+)`)
 
 func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
-	exe, err := os.Executable()
+	exe, err := thisBinary()
 	if err != nil {
-		return fmt.Errorf("cannot find this binary: %w", err)
+		return err
 	}
 	var outMu sync.Mutex
 	var running []*child
@@ -183,6 +183,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
 				}
 				stopAll()
 				if ctx.Err() != nil {
+					fmt.Fprintln(out, "up: stopped")
 					return nil
 				}
 				return err
@@ -206,6 +207,30 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
 }
 
 var errExited = errors.New("exited")
+
+// thisBinary is the file to run the roles from: os.Executable, but by the
+// name it was started under when that name leads to the same file (a
+// link named boxmaker), so the children are dispatched as this process
+// was, not by the name of the file the link points at.
+func thisBinary() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find this binary: %w", err)
+	}
+	named, err := exec.LookPath(os.Args[0])
+	if err != nil {
+		return exe, nil
+	}
+	if named, err = filepath.Abs(named); err != nil {
+		return exe, nil
+	}
+	a, errA := os.Stat(named)
+	b, errB := os.Stat(exe)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return named, nil
+	}
+	return exe, nil
+}
 
 // waitReady waits until the daemon answers on socket: a ping, or for
 // inferproxy (HTTP) a connection.

@@ -117,6 +117,8 @@ func showEvent(e loop.Event) string {
 		if len(text) > 200 {
 			text = text[:200] + "..."
 		}
+		// brokerd's texts often begin with the outcome ("denied: ..."): say it once.
+		text = strings.TrimPrefix(text, e.Outcome+": ")
 		return fmt.Sprintf("  [tool %s] %s: %s", e.CallID, e.Outcome, strings.ReplaceAll(text, "\n", "\n    "))
 	}
 	return ""
