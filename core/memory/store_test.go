@@ -425,3 +425,35 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+func TestOpenRefusesWhatItCannotFinish(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(dir string)
+		want  string
+	}{
+		{"damaged journal line", func(dir string) {
+			os.WriteFile(filepath.Join(dir, JournalFile), []byte("{\"edit\":\"e1\"}\nnot json\n"), 0o600)
+		}, "journal.jsonl:2:"},
+		{"damaged pending record", func(dir string) {
+			os.WriteFile(filepath.Join(dir, pendingFile), []byte("{"), 0o600)
+		}, "pending.json is damaged"},
+		{"notes changed under an unfinished append", func(dir string) {
+			os.WriteFile(filepath.Join(dir, NotesFile), []byte("§ noted 2026-09-24T10:00:00Z in session a · public\nedited by hand\n"), 0o600)
+			os.WriteFile(filepath.Join(dir, pendingFile), []byte(`{"append":[{"file":"notes.md","offset":10,"data":"xyz"}]}`), 0o600)
+		}, "was changed at byte 10"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tt.setup(dir)
+			s, err := Open(dir, Options{})
+			if err == nil {
+				s.Close()
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Open: %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
