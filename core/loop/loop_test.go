@@ -512,3 +512,33 @@ func TestUnknownSession(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestNoBrokerConfiguredIsReportedOnce(t *testing.T) {
+	log := &syncBuffer{}
+	e := &Engine{Log: log}
+	e.ReportBroker()
+	want := "loopd: no tool broker is configured ([broker] socket in loopd's config is empty); tool calls fail with those words; " +
+		runbook.Link(runbook.BrokerUnavailable) + "\n"
+	if log.String() != want {
+		t.Errorf("got %q, want %q", log, want)
+	}
+	log = &syncBuffer{}
+	(&Engine{Log: log, Broker: Broker{Socket: "/run/x.sock"}}).ReportBroker()
+	if log.String() != "" {
+		t.Errorf("reported with a broker: %q", log)
+	}
+}
+
+func TestClientLeavingEndsTheTurn(t *testing.T) {
+	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{{Content: "a reply in several pieces to stream"}}})
+	gone := errors.New("broken pipe")
+	_, err := r.eng.Turn(context.Background(), TurnRequest{Text: "hi"}, func(e Event) error {
+		if e.Event == "text" {
+			return gone
+		}
+		return nil
+	})
+	if !errors.Is(err, gone) || !strings.HasPrefix(err.Error(), "the reply could not be sent on: ") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -279,19 +279,24 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		prev, hadPrev := lastTimings(t.recs)
 		sep := len(replies) > 0 && replies[len(replies)-1] != ""
 		first := true
+		var emitErr error
 		rep, err := e.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: tools, Thinking: e.Thinking}, func(d Delta) error {
 			if d.Content == "" {
 				return nil
 			}
 			if first && sep {
-				if err := t.emit(Event{Event: "text", Text: "\n\n"}); err != nil {
-					return err
-				}
+				emitErr = t.emit(Event{Event: "text", Text: "\n\n"})
 			}
 			first = false
-			return t.emit(Event{Event: "text", Text: d.Content})
+			if emitErr == nil {
+				emitErr = t.emit(Event{Event: "text", Text: d.Content})
+			}
+			return emitErr
 		})
-		if err != nil {
+		switch {
+		case emitErr != nil:
+			return "", fmt.Errorf("the reply could not be sent on: %w", emitErr)
+		case err != nil:
 			return "", fmt.Errorf("the model server failed: %w", err)
 		}
 		a := Record{Time: e.now(), Type: TypeAssistant, Text: rep.Content, Reasoning: rep.Reasoning, Timings: rep.Timings}
