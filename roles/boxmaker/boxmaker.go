@@ -32,6 +32,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 	return []*cli.Command{
 		llamaStandinCommand(),
 		upCommand(roles),
+		demoCommand(roles),
 		{
 			Name:  "version",
 			Usage: "print the version and the commit it was built from",

@@ -1,0 +1,202 @@
+package boxmaker
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The demo is tested as a person runs it: the static binary that
+// scripts/build.sh makes, real Podman, real daemons.
+
+const demoTestTags = "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
+
+var (
+	staticOnce sync.Once
+	staticExe  string
+	staticErr  error
+)
+
+// staticBinary builds the static boxmaker once for the package's tests.
+func staticBinary(t *testing.T) string {
+	t.Helper()
+	staticOnce.Do(func() {
+		mod, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil {
+			staticErr = fmt.Errorf("go env GOMOD: %w", err)
+			return
+		}
+		dir, err := os.MkdirTemp("", "bxdemo-test-")
+		if err != nil {
+			staticErr = err
+			return
+		}
+		staticExe = filepath.Join(dir, "boxmaker")
+		build := exec.Command("go", "build", "-tags", demoTestTags, "-trimpath",
+			"-ldflags", "-linkmode external -extldflags -static", "-o", staticExe, ".")
+		build.Dir = filepath.Dir(strings.TrimSpace(string(mod)))
+		build.Env = append(os.Environ(), "CGO_ENABLED=1")
+		if out, err := build.CombinedOutput(); err != nil {
+			staticErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if staticErr != nil {
+		t.Fatal(staticErr)
+	}
+	return staticExe
+}
+
+// runDemoBinary runs `boxmaker demo args...` and returns its output and
+// exit status.
+func runDemoBinary(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	exe := staticBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, append([]string{"demo"}, args...)...)
+	cmd.Dir = t.TempDir()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("boxmaker demo: %v\n%s", err, out.String())
+	}
+	return out.String(), code
+}
+
+// demoHome is the temporary home the demo named; it must be gone after.
+func demoHome(t *testing.T, out string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^demo: home (\S+) `).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("the demo did not name its home:\n%s", out)
+	}
+	return m[1]
+}
+
+func TestDemoOnTheStandIn(t *testing.T) {
+	out, code := runDemoBinary(t)
+	if code != 0 {
+		t.Fatalf("boxmaker demo exited %d:\n%s", code, out)
+	}
+	want := []string{
+		`(?m)^demo: the model is a SCRIPTED STAND-IN`,
+		`(?m)^demo: the tools image sha256:[0-9a-f]{64} is loaded$`,
+		`(?m)^demo: brokerd, memoryd, inferproxy and loopd are up`,
+		// each step's call, its outcome, and the check
+		`(?m)^  call \S+ ALLOWED: # Lighthouse`,
+		`(?m)^  call \S+ DENIED: denied: no grant allows read_file on "\S+/files/outside/diary.txt"$`,
+		`(?m)^  call \S+ waits for the owner: approval [a-z2-7]{6}$`,
+		`(?m)^  approve: [a-z2-7]{6} approved \(call \S+: read_file on secrets/api-token.txt\)$`,
+		`(?m)^  call \S+ APPROVED: demo token for staging.example.org`,
+		`(?m)^  call \S+ DENIED: denied: no grant allows write_file on "\S+/files/project/SUMMARY.md" once the session's taint is secret$`,
+		`(?m)^  check: memory/memory.md holds the entry$`,
+		`(?m)^  check: the new session's memory block holds the entry`,
+		`(?m)^  check: recall found the earlier session \S+$`,
+		`(?m)^demo: the daemons stopped cleanly$`,
+		`(?m)^  audit: ok \(\d+ records in 1 file\)$`,
+		// the table, from the audit log
+		`(?m)^  1 +\S+ +read_file +project/README.md +allow \(read-project\) +allowed +private$`,
+		`(?m)^  2 +\S+ +read_file +outside/diary.txt +deny \(no grant\) +denied +private$`,
+		`(?m)^  3 +\S+ +read_file +secrets/api-token.txt +ask \(read-secrets\) +approved \([a-z2-7]{6}\) +secret$`,
+		`(?m)^  4 +\S+ +write_file +project/SUMMARY.md +deny \(no grant\) +denied +secret$`,
+		`(?m)^  5 +\S+ +memory +- +allow \(memory\) +allowed +secret$`,
+		`(?m)^  6 +\S+ +recall +- +allow \(recall\) +allowed +private$`,
+		`(?m)^demo: ok: every step did what it should$`,
+	}
+	for _, re := range want {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("the output lacks %s", re)
+		}
+	}
+	if n := strings.Count(out, "  check: ok ("); n != 6 {
+		t.Errorf("%d steps checked ok, want 6", n)
+	}
+	if _, err := os.Stat(demoHome(t, out)); !os.IsNotExist(err) {
+		t.Errorf("the temporary home was not removed: %v", err)
+	}
+	if t.Failed() {
+		t.Logf("the output:\n%s", out)
+	}
+}
+
+// A model that does not do what a step needs fails the demo, naming the
+// step, after stopping the stack and removing the home. The model here is
+// the stand-in run as its own process and named by --model-url, as a real
+// llama-server would be, so this is also the path of a real model.
+func TestDemoFailsLoudlyWhenAStepGoesWrong(t *testing.T) {
+	exe := staticBinary(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "script.json")
+	// The probe answers; the first step gets a reply without a tool call.
+	os.WriteFile(script, []byte(`{"turns": [
+  {"when": "probe: call the echo tool", "tool_calls": [{"name": "echo", "arguments": {"text": "ok"}}]},
+  {"when": "probe: echo answered ok", "content": "ok"},
+  {"content": "I would rather not read files today."}
+]}`), 0o600)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	standin := exec.Command(exe, "llama-standin", "--listen", addr, "--model", "some-model", "--script", script)
+	var standinOut bytes.Buffer
+	standin.Stdout, standin.Stderr = &standinOut, &standinOut
+	if err := standin.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		standin.Process.Signal(os.Interrupt)
+		standin.Wait()
+	})
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if i > 200 {
+			t.Fatalf("the stand-in did not listen on %s: %v\n%s", addr, err, standinOut.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	out, code := runDemoBinary(t, "--model-url", "http://"+addr)
+	if code != 1 {
+		t.Fatalf("boxmaker demo exited %d, want 1:\n%s", code, out)
+	}
+	for _, re := range []string{
+		`(?m)^demo: the model is the llama-server at http://` + regexp.QuoteMeta(addr) + `; its replies are its own$`,
+		`(?m)^agent: I would rather not read files today.$`,
+		`(?m)^boxmaker: step 1 \(a file the grants allow\): the model made no read_file call on \S+/files/project/README.md \(it made 0 tool calls\)$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("the output lacks %s", re)
+		}
+	}
+	if strings.Contains(out, "demo: ok") {
+		t.Error("a failed demo said ok")
+	}
+	if _, err := os.Stat(demoHome(t, out)); !os.IsNotExist(err) {
+		t.Errorf("the temporary home was not removed: %v", err)
+	}
+	if t.Failed() {
+		t.Logf("the output:\n%s", out)
+	}
+}
