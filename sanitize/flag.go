@@ -99,8 +99,9 @@ type flagPattern struct {
 	// span is the longest match in bytes: the window's length.
 	span int
 	re   *regexp.Regexp
-	// check, when set, must accept the match.
-	check func(norm string, start int, match []int) bool
+	// check, when set, must accept the match: before is the normalised
+	// line up to the match, window the text the expression ran on.
+	check func(before, window string, match []int) bool
 }
 
 func fp(rule string, starts []string, span int, expr string) flagPattern {
@@ -114,7 +115,7 @@ func (p flagPattern) needingBefore(until byte, s ...string) flagPattern {
 }
 func (p flagPattern) inWords() flagPattern     { p.inWord = true; return p }
 func (p flagPattern) atLineStart() flagPattern { p.lineStart = true; return p }
-func (p flagPattern) checked(c func(string, int, []int) bool) flagPattern {
+func (p flagPattern) checked(c func(string, string, []int) bool) flagPattern {
 	p.check = c
 	return p
 }
@@ -259,8 +260,8 @@ var flagPatterns = []flagPattern{
 }
 
 // notSSHAdd lets ssh-add, which loads a key into the agent, pass.
-func notSSHAdd(text string, start int, _ []int) bool {
-	return !strings.HasSuffix(text[:start], "ssh-")
+func notSSHAdd(before, _ string, _ []int) bool {
+	return !strings.HasSuffix(before, "ssh-")
 }
 
 // placeholders are words a made-up value holds.
@@ -268,11 +269,11 @@ var placeholders = []string{"example", "xxxx", "your", "placeholder", "changeme"
 
 // secretValue accepts a value that mixes letters and digits, is not a
 // placeholder, and is not a path.
-func secretValue(text string, start int, m []int) bool {
+func secretValue(_, window string, m []int) bool {
 	if len(m) < 4 || m[2] < 0 {
 		return false
 	}
-	v := text[start+m[2] : start+m[3]]
+	v := window[m[2]:m[3]]
 	hasDigit, hasLetter := false, false
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {
@@ -295,16 +296,15 @@ func secretValue(text string, start int, m []int) bool {
 
 // envSecret is secretValue for a NAME=value line: the name must be all
 // there is before the keyword on its line.
-func envSecret(text string, start int, m []int) bool {
-	line := text[strings.LastIndexByte(text[:start], '\n')+1 : start]
-	line = strings.TrimPrefix(line, "export ")
+func envSecret(before, window string, m []int) bool {
+	line := strings.TrimPrefix(strings.TrimLeft(before, " "), "export ")
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
 			return false
 		}
 	}
-	return secretValue(text, start, m)
+	return secretValue(before, window, m)
 }
 
 // Flags applies the flag rules (docs/specs/sanitizer.md 6.3) to text after
@@ -312,6 +312,13 @@ func envSecret(text string, start int, m []int) bool {
 // text where its first match starts, ordered by offset. It returns nil
 // when none fires.
 func Flags(text string) []Finding {
+	if plainText(text) {
+		var f findings
+		for rule, off := range flagMatchesPlain(text) {
+			f.add(rule, off)
+		}
+		return f.sorted()
+	}
 	normText, _ := normalise(text, false)
 	first := flagMatches(normText)
 	if len(first) == 0 {
@@ -416,7 +423,8 @@ func flagMatches(text string) map[string]int {
 			if !p.re.MatchString(window) {
 				continue
 			}
-		} else if m := p.re.FindStringSubmatchIndex(window); m == nil || !p.check(text, k, m) {
+		} else if m := p.re.FindStringSubmatchIndex(window); m == nil ||
+			!p.check(text[strings.LastIndexByte(text[:k], '\n')+1:k], window, m) {
 			continue
 		}
 		if first == nil {
@@ -506,8 +514,10 @@ type startIndex struct {
 	isPunct    [256]bool
 }
 
-func wordHash(w string) uint32 {
-	return (uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(w[len(w)-1])*0xc2b2ae35) % (1024 * 64)
+func wordHash(w string) uint32 { return wordHashOf(len(w), w[0], w[len(w)-1]) }
+
+func wordHashOf(n int, first, last byte) uint32 {
+	return (uint32(n)*0x9e3779b1 ^ uint32(first)*0x85ebca6b ^ uint32(last)*0xc2b2ae35) % (1024 * 64)
 }
 
 type patternStart struct {
@@ -537,4 +547,183 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// plainText reports whether text is ASCII without control characters
+// other than white space: then normalising only folds case and white
+// space, and flagMatchesPlain can read the text as it is.
+func plainText(text string) bool {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		if !plainASCII8(load8(text, i)) {
+			for _, c := range []byte(text[i : i+8]) {
+				if byteClass[c] == drop || byteClass[c] == multi {
+					return false
+				}
+			}
+		}
+	}
+	for ; i < len(text); i++ {
+		if byteClass[text[i]] == drop || byteClass[text[i]] == multi {
+			return false
+		}
+	}
+	return true
+}
+
+// flagMatchesPlain is flagMatches for a plain text (see plainText), read as
+// it is: it keeps count of where each byte would be in the normalised text,
+// so it finds the same candidates at the same places without building that
+// text, and normalises only the windows the expressions run on. Offsets
+// are returned in text itself. FuzzPlainPathAgrees holds the two to the
+// same answers.
+func flagMatchesPlain(text string) map[string]int {
+	type candidate struct{ pattern, at, orig int }
+	var (
+		cands   []candidate
+		needPos = make([][]int, len(starts.needIDs))
+		at      = 0 // where the next byte goes in the normalised text
+		pending = byte(0)
+		last    = byte('\n') // the normalised text's last byte; a line starts at 0
+		lower   [32]byte
+	)
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch byteClass[c] {
+		case blank:
+			if pending == 0 {
+				pending = ' '
+			}
+			continue
+		case feed:
+			pending = '\n'
+			continue
+		}
+		if pending != 0 {
+			at++
+			last = pending
+			pending = 0
+		}
+		lc := lowerASCII[c]
+		if !wordBytes[lc] {
+			if starts.isPunct[lc] {
+				for _, ps := range starts.punct[lc] {
+					if len(text)-i >= len(ps.start) && strings.EqualFold(text[i:i+len(ps.start)], ps.start) {
+						cands = append(cands, candidate{ps.pattern, at, i})
+					}
+				}
+			}
+			at++
+			last = lc
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (wordBytes[lowerASCII[text[j]]] ||
+			(text[j] == '-' || text[j] == '\'') && j+1 < len(text) && wordBytes[lowerASCII[text[j+1]]]) {
+			j++
+		}
+		n := j - i
+		lastByte := lowerASCII[text[j-1]]
+		h := wordHashOf(n, lc, lastByte)
+		isStart := starts.filter[h/64]&(1<<(h%64)) != 0
+		isNeed := starts.needFilter[h/64]&(1<<(h%64)) != 0
+		if (isStart || isNeed) && n <= len(lower) {
+			for k := 0; k < n; k++ {
+				lower[k] = lowerASCII[text[i+k]]
+			}
+			if isStart {
+				for _, pi := range starts.words[string(lower[:n])] {
+					if !flagPatterns[pi].lineStart || last == '\n' {
+						cands = append(cands, candidate{pi, at, i})
+					}
+				}
+			}
+			if isNeed {
+				if id, ok := starts.needIDs[string(lower[:n])]; ok {
+					needPos[id] = append(needPos[id], at)
+				}
+			}
+		}
+		for _, sf := range starts.suffixes[lastByte] {
+			if m := len(sf.start); n > m && strings.EqualFold(text[j-m:j], sf.start) {
+				cands = append(cands, candidate{sf.pattern, at + n - m, j - m})
+			}
+		}
+		at += n
+		last = lastByte
+		i = j - 1
+	}
+
+	var first map[string]int
+	for _, cd := range cands {
+		p := &flagPatterns[cd.pattern]
+		if _, done := first[p.rule]; done {
+			continue
+		}
+		if ids := starts.needWords[cd.pattern]; ids != nil {
+			if !anyWithin(needPos, ids, cd.at, cd.at+p.span) {
+				continue
+			}
+			// Normalising only shortens: the first needsUntil byte is no
+			// further into the normalised text than into text, so this
+			// test, before any normalising, never rules out a match.
+			if p.needsUntil != 0 {
+				if j := strings.IndexByte(text[cd.orig:min(len(text), cd.orig+4*p.span)], p.needsUntil); j >= 0 && !anyWithin(needPos, ids, cd.at, cd.at+j) {
+					continue
+				}
+			}
+		}
+		window := foldWindow(text[cd.orig:], p.span)
+		if ids := starts.needWords[cd.pattern]; ids != nil {
+			if p.needsUntil != 0 {
+				if j := strings.IndexByte(window, p.needsUntil); j >= 0 && !anyWithin(needPos, ids, cd.at, cd.at+j) {
+					continue
+				}
+			}
+		} else if len(p.needs) > 0 {
+			region := window
+			if p.needsUntil != 0 {
+				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
+					region = region[:j]
+				}
+			}
+			if !containsAny(region, p.needs) {
+				continue
+			}
+		}
+		if p.check == nil {
+			if !p.re.MatchString(window) {
+				continue
+			}
+		} else if m := p.re.FindStringSubmatchIndex(window); m == nil || !p.check(lineBefore(text, cd.orig), window, m) {
+			continue
+		}
+		if first == nil {
+			first = map[string]int{}
+		}
+		first[p.rule] = cd.orig
+	}
+	return first
+}
+
+// foldWindow is the first n bytes of fold(text), for a text that starts
+// with a byte fold keeps, folding no more of text than it needs to.
+func foldWindow(text string, n int) string {
+	for chunk := n + n/4 + 16; ; chunk *= 2 {
+		if chunk >= len(text) {
+			f := fold(text)
+			return f[:min(n, len(f))]
+		}
+		// The last byte of a folded chunk may be a cut white-space run;
+		// with more than n bytes, it is not among the first n.
+		if f := fold(text[:chunk]); len(f) > n {
+			return f[:n]
+		}
+	}
+}
+
+// lineBefore is the normalised line of a plain text up to offset k.
+func lineBefore(text string, k int) string {
+	line := text[strings.LastIndexByte(text[:k], '\n')+1 : k]
+	return fold(strings.TrimLeft(line, " \t\r\v\f"))
 }
