@@ -4,6 +4,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The flag rules (docs/specs/sanitizer.md 6.3). They read Normalise(text),
@@ -549,30 +553,39 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// plainText reports whether text is ASCII without control characters
-// other than white space: then normalising only folds case and white
-// space, and flagMatchesPlain can read the text as it is.
+// plainText reports whether normalising text would only fold case and
+// white space without changing any length but that of white space runs:
+// no control characters but white space, and every character above ASCII
+// visible, not white space, as long in lower case, and the text already in
+// NFKC. Then flagMatchesPlain can read the text as it is. Most text is.
 func plainText(text string) bool {
-	i := 0
-	for ; i+8 <= len(text); i += 8 {
-		if !plainASCII8(load8(text, i)) {
-			for _, c := range []byte(text[i : i+8]) {
-				if byteClass[c] == drop || byteClass[c] == multi {
-					return false
-				}
-			}
+	nonASCII := false
+	for i := 0; i < len(text); {
+		if i+8 <= len(text) && plainASCII8(load8(text, i)) {
+			i += 8
+			continue
 		}
-	}
-	for ; i < len(text); i++ {
-		if byteClass[text[i]] == drop || byteClass[text[i]] == multi {
+		switch byteClass[text[i]] {
+		case drop:
 			return false
+		case multi:
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if r == utf8.RuneError || unicode.IsSpace(r) || isInvisible(r) || unicode.IsControl(r) ||
+				utf8.RuneLen(unicode.ToLower(r)) != size {
+				return false
+			}
+			nonASCII = true
+			i += size
+			continue
 		}
+		i++
 	}
-	return true
+	return !nonASCII || norm.NFKC.IsNormalString(text)
 }
 
 // flagMatchesPlain is flagMatches for a plain text (see plainText), read as
-// it is: it keeps count of where each byte would be in the normalised text,
+// it is (a character above ASCII is part of a word, as in the normalised
+// text, and can be part of no start or needed word): it keeps count of where each byte would be in the normalised text,
 // so it finds the same candidates at the same places without building that
 // text, and normalises only the windows the expressions run on. Offsets
 // are returned in text itself. FuzzPlainPathAgrees holds the two to the
