@@ -20,6 +20,7 @@ import (
 	"boxmaker/roles/bxctl"
 	"boxmaker/roles/inferproxy"
 	"boxmaker/roles/loopd"
+	"boxmaker/roles/memoryd"
 	"boxmaker/roles/rolecli"
 	"boxmaker/sanitize"
 )
@@ -37,6 +38,7 @@ var roles = map[string]func() *cli.App{
 	"bxctl":      bxctl.App,
 	"inferproxy": inferproxy.App,
 	"loopd":      loopd.App,
+	"memoryd":    memoryd.App,
 }
 
 func main() { os.Exit(run(os.Args)) }

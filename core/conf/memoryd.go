@@ -6,6 +6,23 @@ type Memoryd struct {
 	Home    string        `toml:"home"`
 	Sockets MemorySockets `toml:"sockets"`
 	Memory  MemoryFiles   `toml:"memory"`
+	Broker  MemoryBroker  `toml:"broker"`
+	Recall  MemoryRecall  `toml:"recall"`
+}
+
+// MemoryBroker is brokerd's state socket, which memoryd asks whether a
+// session is untrusted (and its taint) before every memory write.
+type MemoryBroker struct {
+	State     string `toml:"state"`      // brokerd's [sockets] state
+	TimeoutMS int    `toml:"timeout_ms"` // one question, connect to answer
+}
+
+// MemoryRecall is how the recall index follows the session logs.
+type MemoryRecall struct {
+	// SyncMS is how often the index reads what was added to sessions/ and
+	// notes.md between searches (0: only before each search, which memoryd
+	// always does).
+	SyncMS int `toml:"sync_ms"`
 }
 
 // MemoryFiles is how memoryd treats writes to identity memory. The files'
@@ -46,4 +63,18 @@ allow_uids = []
 # (bxctl memory review, accept EDIT, reject EDIT). Notes, and writes that a
 # flag rule or an untrusted session sends to notes.md, are never staged.
 review = false
+
+[broker]
+# brokerd's state socket: before every memory write memoryd asks it whether
+# the session is untrusted and what its taint is. brokerd's [sockets] state
+# names the same path.
+state = "{{.Home}}/run/memory-broker/state.sock"
+# How long memoryd waits for that answer; without one the write is not done.
+timeout_ms = 10000
+
+[recall]
+# How often (milliseconds) the recall index reads what was added to the
+# session logs and notes.md. memoryd also does so before every search, so
+# this only keeps that step short. 0: only before searches.
+sync_ms = 5000
 `

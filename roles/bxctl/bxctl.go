@@ -28,6 +28,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, auditCommands()...)
 	cmds = append(cmds, approvalCommands()...)
 	cmds = append(cmds, chatCommands()...)
+	cmds = append(cmds, memoryCommands()...)
 	return cmds
 }
 

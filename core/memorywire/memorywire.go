@@ -1,0 +1,108 @@
+// Package memorywire is the protocol of memoryd's three sockets: the
+// request kinds and the bodies that cross them (docs/specs/local-memory.md,
+// section 11, and /docs/tool-socket.md for brokerd's side). memoryd serves
+// them; loopd, brokerd and bxctl ask. Every socket uses core/daemon's
+// framing: one request line, answer lines, a final {"done":true}.
+package memorywire
+
+import "boxmaker/core/memory"
+
+// The kinds of requests, by socket.
+const (
+	// Block socket, from loopd: BlockRequest -> BlockAnswer.
+	KindBlock = "memory.block"
+	// Tool socket, from brokerd: ToolRequest -> ToolAnswer.
+	KindMemoryCall = "memory.call"
+	KindRecallCall = "recall.call"
+	// Admin socket, from bxctl.
+	KindLog     = "memory.log"     // -> LogAnswer
+	KindReview  = "memory.review"  // -> ReviewAnswer
+	KindAccept  = "memory.accept"  // EditRequest -> AcceptAnswer
+	KindReject  = "memory.reject"  // EditRequest -> EditRequest (the edit rejected)
+	KindReindex = "recall.reindex" // events Progress, then Progress (the totals)
+)
+
+// BlockRequest asks for a new session's memory block.
+type BlockRequest struct {
+	Session string `json:"session"`
+}
+
+// BlockAnswer is the memory block and the entries left out of it.
+type BlockAnswer struct {
+	Block    string          `json:"block"`
+	Excluded []ExcludedEntry `json:"excluded"`
+}
+
+// ExcludedEntry names an entry left out of the block: its file, its place
+// among the file's entries (from 1), and the refuse rule. Never the text.
+type ExcludedEntry struct {
+	File  string `json:"file"`
+	Entry int    `json:"entry"`
+	Rule  string `json:"rule"`
+}
+
+// ToolRequest is a memory or recall call brokerd decided.
+type ToolRequest struct {
+	Session   string    `json:"session"`
+	CallID    string    `json:"call_id"`
+	Arguments Arguments `json:"arguments"`
+}
+
+// Arguments are the tool's arguments as brokerd forwards them: memory's
+// actions, or recall's query and limit.
+type Arguments struct {
+	Actions []memory.Action `json:"actions"` // the tool's own words: action, file, text, old
+	Query   string          `json:"query"`
+	Limit   int             `json:"limit"`
+}
+
+// ToolAnswer is what the model is given. Tainted tells brokerd that a
+// recall hit came from an untrusted note: brokerd marks the session
+// untrusted.
+type ToolAnswer struct {
+	Text    string `json:"text"`
+	Tainted bool   `json:"tainted"`
+}
+
+// SessionState is brokerd's answer to "session.state" on its state socket.
+type SessionState struct {
+	Taint     string `json:"taint"`
+	Untrusted bool   `json:"untrusted"`
+}
+
+// KindSessionState is the question memoryd asks brokerd's state socket.
+const KindSessionState = "session.state"
+
+// EditRequest names a staged edit.
+type EditRequest struct {
+	Edit string `json:"edit"`
+}
+
+// LogAnswer is the journal, oldest edit first.
+type LogAnswer struct {
+	Edits []memory.LogEntry `json:"edits"`
+}
+
+// ReviewAnswer lists the staged edits, oldest first, with their text.
+type ReviewAnswer struct {
+	Staged []memory.StagedEdit `json:"staged"`
+}
+
+// AcceptAnswer says what accepting an edit changed.
+type AcceptAnswer struct {
+	Edit   string   `json:"edit"`
+	Files  []string `json:"files"`
+	Answer string   `json:"answer"` // "memory.md updated", ...
+}
+
+// Progress is how far a rebuild of the recall index is: an event while it
+// runs, and the final answer (the totals, and how long it took).
+type Progress struct {
+	Files   int     `json:"files"`   // files looked at
+	Total   int     `json:"total"`   // files to look at
+	Logs    int     `json:"logs"`    // session logs read
+	Records int     `json:"records"` // session records indexed
+	Notes   int     `json:"notes"`   // notes indexed
+	Skipped int     `json:"skipped"` // damaged lines left out
+	Seconds float64 `json:"seconds,omitempty"`
+}

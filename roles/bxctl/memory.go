@@ -1,0 +1,244 @@
+package bxctl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/daemon"
+	"boxmaker/core/memory"
+	"boxmaker/core/memorywire"
+	"boxmaker/roles/rolecli"
+)
+
+// memoryCommands are bxctl memory log, review, accept and reject, and
+// bxctl reindex: they talk to memoryd's admin socket, which [sockets] admin
+// in memoryd.toml names.
+func memoryCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "memory",
+			Usage: "the agent's memory edits: the journal and the writes staged for review",
+			Subcommands: []*cli.Command{
+				{
+					Name:  "log",
+					Usage: "list every memory edit with its outcome (never its text)",
+					Description: "Each line is an edit: its id, time, session, outcome and files. The\n" +
+						"outcome is updated, noted, staged, accepted, rejected, untrusted,\n" +
+						"flagged <rule> or refused <rule>.",
+					Action: memoryLog,
+				},
+				{
+					Name:   "review",
+					Usage:  "show the writes staged for the owner's review, with their text",
+					Action: memoryReview,
+				},
+				{
+					Name:      "accept",
+					Usage:     "apply the staged edit EDIT to memory.md or user.md",
+					ArgsUsage: "EDIT",
+					Action:    memoryAccept,
+				},
+				{
+					Name:      "reject",
+					Usage:     "drop the staged edit EDIT; the files do not change",
+					ArgsUsage: "EDIT",
+					Action:    memoryReject,
+				},
+			},
+		},
+		{
+			Name:  "reindex",
+			Usage: "rebuild the recall index from the session logs and notes.md",
+			Description: "memoryd builds a new index beside the one in use (recall goes on with the\n" +
+				"old one meanwhile), then puts it in its place. Progress is shown when\n" +
+				"standard error is a terminal; at the end bxctl prints how many logs,\n" +
+				"records and notes were read.",
+			Action: reindex,
+		},
+	}
+}
+
+// memorydCall sends one request to memoryd's admin socket. A refusal from
+// memoryd comes back with its own text. timeout 0 means none: a rebuild
+// takes as long as the logs are long.
+func memorydCall(c *cli.Context, kind string, body, out any, timeout time.Duration, onEvent func(json.RawMessage) error) error {
+	path := configPath(c, "memory-config", "memoryd")
+	var cfg conf.Memoryd
+	if err := conf.Load(path, &cfg); err != nil {
+		return err
+	}
+	ctx := c.Context
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	err := daemon.Call(ctx, cfg.Sockets.Admin, kind, body, out, onEvent)
+	var re *daemon.RemoteError
+	switch {
+	case errors.As(err, &re):
+		return errors.New(re.Text)
+	case err != nil:
+		return fmt.Errorf("cannot reach memoryd on %s: %v (is memoryd serve running?)", cfg.Sockets.Admin, err)
+	}
+	return nil
+}
+
+func memoryLog(c *cli.Context) error {
+	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+		return err
+	}
+	var ans memorywire.LogAnswer
+	if err := memorydCall(c, memorywire.KindLog, nil, &ans, 30*time.Second, nil); err != nil {
+		return err
+	}
+	if len(ans.Edits) == 0 {
+		fmt.Fprintln(c.App.Writer, "memory: no edits yet")
+		return nil
+	}
+	w := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "EDIT\tTIME\tSESSION\tOUTCOME\tFILES")
+	for _, e := range ans.Edits {
+		files := strings.Join(e.Files, ",")
+		if files == "" {
+			files = "-"
+		}
+		session := e.Session
+		if session == "" {
+			session = "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", e.Edit, e.Time.UTC().Format(time.RFC3339), session, e, files)
+	}
+	return w.Flush()
+}
+
+func memoryReview(c *cli.Context) error {
+	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+		return err
+	}
+	var ans memorywire.ReviewAnswer
+	if err := memorydCall(c, memorywire.KindReview, nil, &ans, 30*time.Second, nil); err != nil {
+		return err
+	}
+	writeReview(c.App.Writer, ans.Staged)
+	return nil
+}
+
+// writeReview shows each staged edit and its actions, texts indented so
+// that a text's own lines cannot pass for the listing's.
+func writeReview(w io.Writer, staged []memory.StagedEdit) {
+	if len(staged) == 0 {
+		fmt.Fprintln(w, "memory: nothing staged for review")
+		return
+	}
+	for i, e := range staged {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "edit %s, staged %s by session %s (%s):\n", e.Edit, e.Time.UTC().Format(time.RFC3339), e.Session, e.Class)
+		for _, a := range e.Actions {
+			file := memory.MemoryFile
+			if a.File == "user" {
+				file = memory.UserFile
+			}
+			switch a.Action {
+			case "add":
+				fmt.Fprintf(w, "  add to %s:\n", file)
+			case "replace":
+				fmt.Fprintf(w, "  replace in %s the entry holding %q with:\n", file, a.Old)
+			case "remove":
+				fmt.Fprintf(w, "  remove from %s the entry holding %q\n", file, a.Old)
+			case "note":
+				fmt.Fprintf(w, "  note in notes.md:\n")
+			}
+			for _, line := range strings.Split(a.Text, "\n") {
+				if a.Text != "" {
+					fmt.Fprintf(w, "    | %s\n", line)
+				}
+			}
+		}
+	}
+	fmt.Fprintln(w, "\nbxctl memory accept EDIT applies one; bxctl memory reject EDIT drops it.")
+}
+
+func editArg(c *cli.Context) (string, error) {
+	if err := rolecli.ExactArgs(c, 1, "one argument, the edit's id (bxctl memory review lists them)"); err != nil {
+		return "", err
+	}
+	return c.Args().First(), nil
+}
+
+func memoryAccept(c *cli.Context) error {
+	edit, err := editArg(c)
+	if err != nil {
+		return err
+	}
+	var ans memorywire.AcceptAnswer
+	if err := memorydCall(c, memorywire.KindAccept, memorywire.EditRequest{Edit: edit}, &ans, 30*time.Second, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "accept: %s accepted: %s\n", ans.Edit, ans.Answer)
+	return nil
+}
+
+func memoryReject(c *cli.Context) error {
+	edit, err := editArg(c)
+	if err != nil {
+		return err
+	}
+	if err := memorydCall(c, memorywire.KindReject, memorywire.EditRequest{Edit: edit}, nil, 30*time.Second, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "reject: %s rejected; no file was changed\n", edit)
+	return nil
+}
+
+func reindex(c *cli.Context) error {
+	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+		return err
+	}
+	tty := isTerminal(os.Stderr)
+	shown := false
+	onEvent := func(raw json.RawMessage) error {
+		var p memorywire.Progress
+		if !tty || json.Unmarshal(raw, &p) != nil {
+			return nil
+		}
+		fmt.Fprintf(os.Stderr, "\rreindex: %d of %d files, %d records, %d notes ", p.Files, p.Total, p.Records, p.Notes)
+		shown = true
+		return nil
+	}
+	var p memorywire.Progress
+	err := memorydCall(c, memorywire.KindReindex, nil, &p, 0, onEvent)
+	if shown {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "reindex: read %d %s, %d %s and %d %s in %.1fs\n",
+		p.Logs, plural(p.Logs, "log", "logs"), p.Records, plural(p.Records, "record", "records"),
+		p.Notes, plural(p.Notes, "note", "notes"), p.Seconds)
+	if p.Skipped > 0 {
+		fmt.Fprintf(c.App.Writer, "reindex: left out %d damaged %s of session logs\n", p.Skipped, plural(p.Skipped, "line", "lines"))
+	}
+	return nil
+}
+
+// isTerminal tells whether f is a terminal: progress is drawn only there,
+// never into a file or a pipe.
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}

@@ -1,0 +1,471 @@
+// Package memoryd is the memoryd role's wiring: its flags, its config, its
+// three sockets (block for loopd, tools for brokerd, admin for bxctl) and
+// the recall index's follower. The memory itself is core/memory, the index
+// core/recall, the sanitizer package sanitize; the sockets' protocol is
+// core/memorywire.
+package memoryd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/daemon"
+	"boxmaker/core/home"
+	"boxmaker/core/memory"
+	"boxmaker/core/memorywire"
+	"boxmaker/core/recall"
+	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
+)
+
+// App is memoryd's command line.
+func App() *cli.App {
+	return rolecli.NewApp("memoryd", "keep the agent's memory and notes, and search past sessions", &cli.Command{
+		Name:  "serve",
+		Usage: "serve the block, tool and admin sockets until stopped",
+		Description: "memoryd reads its config strictly, takes the lock run/memoryd.lock, prepares\n" +
+			"each socket in a private directory of its own, opens memory/ (writing the\n" +
+			"starter soul.md when it is missing, finishing a write a crash cut short)\n" +
+			"and the recall index (building it when it is missing), and serves until\n" +
+			"SIGINT or SIGTERM.",
+		Flags:  []cli.Flag{rolecli.ConfigFlag("memoryd")},
+		Action: serve,
+	})
+}
+
+func serve(c *cli.Context) error {
+	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+		return err
+	}
+	path := rolecli.ConfigPath(c.String("config"), "memoryd")
+	var cfg conf.Memoryd
+	if err := rolecli.LoadConfig(path, &cfg, runbook.MemorydStartFailed); err != nil {
+		return err
+	}
+	if err := check(path, cfg); err != nil {
+		return err
+	}
+	h := home.Home{Dir: cfg.Home}
+	srv := &server{
+		home:         cfg.Home,
+		stateSocket:  cfg.Broker.State,
+		stateTimeout: time.Duration(cfg.Broker.TimeoutMS) * time.Millisecond,
+		log:          os.Stderr,
+	}
+	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
+		kinds[rolecli.PingKind] = rolecli.Ping("memoryd", name)
+		return &daemon.Socket{
+			Role: "memoryd", Name: name, Path: path, Kinds: kinds,
+			AllowUIDs:    cfg.Sockets.AllowUIDs,
+			ListenerLost: runbook.ListenerLost,
+			Log:          os.Stderr,
+		}
+	}
+	d := &rolecli.Daemon{
+		Role:        "memoryd",
+		LockPath:    h.Lock("memoryd"),
+		StartFailed: runbook.MemorydStartFailed,
+		Sockets: []*daemon.Socket{
+			socket("block", cfg.Sockets.Block, map[string]daemon.Handler{memorywire.KindBlock: srv.block}),
+			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{
+				memorywire.KindMemoryCall: srv.memoryCall, memorywire.KindRecallCall: srv.recallCall}),
+			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
+				memorywire.KindLog: srv.journal, memorywire.KindReview: srv.review,
+				memorywire.KindAccept: srv.accept, memorywire.KindReject: srv.reject,
+				memorywire.KindReindex: srv.reindex}),
+		},
+		Ready: "memoryd: serving",
+	}
+	// The lock first: a second memoryd must meet already-running, not a
+	// busy memory/ or index. Nothing is served before Serve.
+	if err := d.Start(); err != nil {
+		return err
+	}
+	if err := srv.open(cfg.Memory.Review); err != nil {
+		d.Close()
+		return err
+	}
+	defer srv.close()
+	ctx, cancel := context.WithCancel(c.Context)
+	defer cancel()
+	if cfg.Recall.SyncMS > 0 {
+		go srv.follow(ctx, time.Duration(cfg.Recall.SyncMS)*time.Millisecond)
+	}
+	return d.Serve(ctx)
+}
+
+// check refuses a config whose values cannot work, naming the file.
+func check(path string, cfg conf.Memoryd) error {
+	bad := func(format string, args ...any) error {
+		return runbook.Refuse(runbook.MemorydStartFailed, "%s: "+format, append([]any{path}, args...)...)
+	}
+	switch {
+	case cfg.Home == "":
+		return bad("home is empty: name the directory memory/, index/ and sessions/ are in")
+	case cfg.Sockets.Block == "" || cfg.Sockets.Broker == "" || cfg.Sockets.Admin == "":
+		return bad("[sockets] needs block, broker and admin")
+	case cfg.Broker.State == "":
+		return bad("[broker] state is empty: memoryd asks brokerd's state socket before every memory write")
+	case cfg.Broker.TimeoutMS <= 0:
+		return bad("[broker] timeout_ms must be more than 0")
+	case cfg.Recall.SyncMS < 0:
+		return bad("[recall] sync_ms must be 0 or more")
+	}
+	return nil
+}
+
+// server is what the sockets' handlers share.
+type server struct {
+	home         string
+	stateSocket  string
+	stateTimeout time.Duration
+	log          io.Writer
+
+	store *memory.Store
+
+	ixMu sync.RWMutex
+	ix   *recall.Index // nil while the index is damaged
+	// ixErr is the damaged index's error (memory-index-damaged), which
+	// recall answers until bxctl reindex replaces the index.
+	ixErr error
+
+	reindexing sync.Mutex
+	logMu      sync.Mutex
+	lastSync   string // the last Sync failure logged by the follower
+}
+
+func (s *server) logf(format string, args ...any) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.log, "memoryd: "+format+"\n", args...)
+}
+
+// open opens memory/ and the index. Anything memoryd cannot create or
+// open is memoryd-start-failed; an index that exists but SQLite cannot
+// read is memory-index-damaged, logged, and memoryd serves without recall
+// until bxctl reindex replaces it (decision D54 in
+// docs/decisions.md): the memory block and writes do not need the index.
+func (s *server) open(review bool) error {
+	dir := home.Home{Dir: s.home}.Path("memory")
+	st, err := memory.Open(dir, memory.Options{Review: review})
+	if err != nil {
+		return runbook.Refuse(runbook.MemorydStartFailed, "cannot open the memory directory: %v", err)
+	}
+	s.store = st
+
+	ixPath := home.Home{Dir: s.home}.Path(recall.File)
+	_, statErr := os.Stat(ixPath)
+	var last recall.Progress
+	t0 := time.Now()
+	ix, err := recall.Open(s.home, func(p recall.Progress) { last = p })
+	switch {
+	case err == nil:
+		s.ix = ix
+		if statErr != nil {
+			s.logf("built the recall index %s from %d logs, %d records and %d notes in %.1fs",
+				ixPath, last.Logs, last.Records, last.Notes, time.Since(t0).Seconds())
+		}
+		return nil
+	case statErr != nil:
+		// There was no index, and none could be made: the directory or
+		// the disk is at fault, not an index.
+		st.Close()
+		return runbook.Refuse(runbook.MemorydStartFailed, "cannot create the recall index: %s", refusalText(err))
+	}
+	if e, _ := runbook.EntryOf(err); e != runbook.MemoryIndexDamaged {
+		err = runbook.Refuse(runbook.MemoryIndexDamaged, "index: %s: %s", ixPath, refusalText(err))
+	}
+	s.ixErr = err
+	s.logf("%v", err)
+	s.logf("recall is unavailable until the index is rebuilt (bxctl reindex); memory and the memory block work")
+	return nil
+}
+
+// refusalText is an error's text without its runbook link.
+func refusalText(err error) string {
+	var r *runbook.Refusal
+	if errors.As(err, &r) {
+		return r.Text
+	}
+	return err.Error()
+}
+
+func (s *server) close() {
+	s.ixMu.Lock()
+	if s.ix != nil {
+		s.ix.Close()
+	}
+	s.ixMu.Unlock()
+	s.store.Close()
+}
+
+// index is the open index, or the error recall answers while there is
+// none.
+func (s *server) index() (*recall.Index, error) {
+	s.ixMu.RLock()
+	defer s.ixMu.RUnlock()
+	if s.ix == nil {
+		return nil, s.ixErr
+	}
+	return s.ix, nil
+}
+
+// follow keeps the index close to the logs between searches, so that the
+// Sync before a search has little to read. A failure is logged once until
+// it changes.
+func (s *server) follow(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		ix, err := s.index()
+		if ix == nil {
+			continue // damaged: logged at start, answered by recall
+		}
+		_, err = ix.Sync()
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		s.logMu.Lock()
+		changed := msg != s.lastSync
+		s.lastSync = msg
+		s.logMu.Unlock()
+		if changed && msg != "" {
+			s.logf("%s", msg)
+		}
+	}
+}
+
+func decode(body json.RawMessage, v any, what string) error {
+	if len(body) == 0 {
+		body = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("the %s is not valid: %v", what, err)
+	}
+	return nil
+}
+
+// block answers loopd: the memory block of a new session.
+func (s *server) block(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+	var q memorywire.BlockRequest
+	if err := decode(body, &q, "question"); err != nil {
+		return nil, err
+	}
+	blk, err := s.store.Block()
+	if err != nil {
+		s.logf("the memory block for session %s was refused: %v", q.Session, err)
+		return nil, err
+	}
+	ans := memorywire.BlockAnswer{Block: blk.Text, Excluded: []memorywire.ExcludedEntry{}}
+	for _, e := range blk.Excluded {
+		s.logf("%v", e.Event())
+		ans.Excluded = append(ans.Excluded, memorywire.ExcludedEntry{File: e.File, Entry: e.Entry, Rule: e.Rule})
+	}
+	return ans, nil
+}
+
+// stateText is the model's answer when brokerd cannot say whether the
+// session is trusted: nothing is written without knowing.
+const stateText = "memory is unavailable: memoryd could not ask brokerd whether this session is trusted, so nothing was written"
+
+// memoryCall does a memory call brokerd decided.
+func (s *server) memoryCall(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+	var q memorywire.ToolRequest
+	if err := decode(body, &q, "memory call"); err != nil {
+		return nil, err
+	}
+	st, err := s.sessionState(ctx, q.Session)
+	if err != nil {
+		s.logf("call %s: cannot ask brokerd at %s about session %s: %v; nothing was written", q.CallID, s.stateSocket, q.Session, err)
+		return memorywire.ToolAnswer{Text: stateText}, nil
+	}
+	call := memory.Call{Session: q.Session, Class: st.Taint, Untrusted: st.Untrusted, Actions: q.Arguments.Actions}
+	res, err := s.store.Write(call)
+	if err != nil {
+		s.logf("call %s: the memory write failed: %v", q.CallID, err)
+		return memorywire.ToolAnswer{Text: "memory failed: the write could not be done, and nothing was changed"}, nil
+	}
+	if ev := res.Event(); ev != nil {
+		s.logf("%v", ev)
+	} else if res.Outcome == memory.Untrusted {
+		s.logf("a memory write from session %s was saved in notes.md as an untrusted note (edit %s): brokerd reports the session untrusted",
+			res.Session, res.Edit)
+	}
+	return memorywire.ToolAnswer{Text: res.Answer}, nil
+}
+
+// sessionState asks brokerd's state socket for a session's taint and
+// trust.
+func (s *server) sessionState(ctx context.Context, session string) (memorywire.SessionState, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.stateTimeout)
+	defer cancel()
+	var st memorywire.SessionState
+	if err := daemon.Call(ctx, s.stateSocket, memorywire.KindSessionState, memorywire.BlockRequest{Session: session}, &st, nil); err != nil {
+		return st, err
+	}
+	switch st.Taint {
+	case "public", "private", "secret":
+	default:
+		return st, fmt.Errorf("the answer's taint %q is not public, private or secret", st.Taint)
+	}
+	return st, nil
+}
+
+// defaultHits is how many hits recall gives when the model does not say.
+const defaultHits = 10
+
+// recallCall searches the index, after reading what the logs gained since
+// the last Sync: a search sees every record written before it.
+func (s *server) recallCall(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+	var q memorywire.ToolRequest
+	if err := decode(body, &q, "recall call"); err != nil {
+		return nil, err
+	}
+	ix, err := s.index()
+	if ix == nil {
+		return nil, err
+	}
+	if _, err := ix.Sync(); err != nil {
+		s.logf("call %s: %v", q.CallID, err)
+		if e, _ := runbook.EntryOf(err); e == runbook.MemoryIndexDamaged {
+			return nil, err
+		}
+		// A log that cannot be read: search what the index has.
+	}
+	limit := q.Arguments.Limit
+	if limit <= 0 {
+		limit = defaultHits
+	}
+	r, err := ix.Search(q.Arguments.Query, limit)
+	switch {
+	case errors.Is(err, recall.ErrNoWords):
+		return memorywire.ToolAnswer{Text: err.Error()}, nil
+	case err != nil:
+		s.logf("call %s: %v", q.CallID, err)
+		return nil, err
+	}
+	return memorywire.ToolAnswer{Text: r.Text(), Tainted: r.Tainted}, nil
+}
+
+func (s *server) journal(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+	edits, err := s.store.Log()
+	if err != nil {
+		return nil, err
+	}
+	if edits == nil {
+		edits = []memory.LogEntry{}
+	}
+	return memorywire.LogAnswer{Edits: edits}, nil
+}
+
+func (s *server) review(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+	staged, err := s.store.Review()
+	if err != nil {
+		return nil, err
+	}
+	if staged == nil {
+		staged = []memory.StagedEdit{}
+	}
+	return memorywire.ReviewAnswer{Staged: staged}, nil
+}
+
+func (s *server) accept(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+	var q memorywire.EditRequest
+	if err := decode(body, &q, "request"); err != nil {
+		return nil, err
+	}
+	r, err := s.store.Accept(q.Edit)
+	if err != nil {
+		return nil, err
+	}
+	s.logf("edit %s accepted by bxctl (uid %d, pid %d): %s", r.Edit, peer.UID, peer.PID, r.Answer)
+	return memorywire.AcceptAnswer{Edit: r.Edit, Files: r.Files, Answer: r.Answer}, nil
+}
+
+func (s *server) reject(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+	var q memorywire.EditRequest
+	if err := decode(body, &q, "request"); err != nil {
+		return nil, err
+	}
+	if err := s.store.Reject(q.Edit); err != nil {
+		return nil, err
+	}
+	s.logf("edit %s rejected by bxctl (uid %d, pid %d)", q.Edit, peer.UID, peer.PID)
+	return q, nil
+}
+
+// progressEvery is the least time between two progress events of a
+// rebuild: a terminal need not be redrawn for every file.
+const progressEvery = 100 * time.Millisecond
+
+// reindex rebuilds the index beside the one in use and swaps it in,
+// sending progress as events. Recall goes on against the old index until
+// the swap; a damaged index is replaced the same way.
+func (s *server) reindex(_ context.Context, peer daemon.Peer, _ json.RawMessage, stream *daemon.Stream) (any, error) {
+	if !s.reindexing.TryLock() {
+		return nil, errors.New("a reindex is already running")
+	}
+	defer s.reindexing.Unlock()
+	s.logf("rebuilding the recall index for bxctl (uid %d, pid %d)", peer.UID, peer.PID)
+	t0 := time.Now()
+	var sent time.Time
+	progress := func(p recall.Progress) {
+		if time.Since(sent) < progressEvery {
+			return
+		}
+		sent = time.Now()
+		stream.Send(wireProgress(p)) // a client gone away does not stop the rebuild
+	}
+	ix, _ := s.index()
+	var p recall.Progress
+	var err error
+	if ix != nil {
+		p, err = ix.Rebuild(progress)
+	} else {
+		p, err = s.rebuildDamaged(progress)
+	}
+	if err != nil {
+		s.logf("the rebuild of the recall index failed: %v", err)
+		return nil, err
+	}
+	out := wireProgress(p)
+	out.Seconds = time.Since(t0).Seconds()
+	s.logf("rebuilt the recall index: %d logs, %d records and %d notes in %.1fs", p.Logs, p.Records, p.Notes, out.Seconds)
+	return out, nil
+}
+
+// rebuildDamaged replaces an index that could not be opened, then opens
+// the new one.
+func (s *server) rebuildDamaged(progress func(recall.Progress)) (recall.Progress, error) {
+	p, err := recall.Rebuild(s.home, progress)
+	if err != nil {
+		return p, err
+	}
+	ix, err := recall.Open(s.home, nil)
+	if err != nil {
+		return p, err
+	}
+	s.ixMu.Lock()
+	s.ix, s.ixErr = ix, nil
+	s.ixMu.Unlock()
+	return p, nil
+}
+
+func wireProgress(p recall.Progress) memorywire.Progress {
+	return memorywire.Progress{Files: p.Files, Total: p.Total, Logs: p.Logs, Records: p.Records, Notes: p.Notes, Skipped: p.Skipped}
+}
