@@ -57,6 +57,9 @@ func TestScripts(t *testing.T) {
 	for name, cmd := range brokerdCmds {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range memorydCmds {
+		params.Cmds[name] = cmd
+	}
 	testscript.Run(t, params)
 }
 
