@@ -1,0 +1,48 @@
+package rolecli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestDefaultHome(t *testing.T) {
+	checkout := t.TempDir()
+	os.WriteFile(filepath.Join(checkout, "go.mod"), []byte("module boxmaker\n\ngo 1.26\n"), 0o644)
+	sub := filepath.Join(checkout, "core", "daemon")
+	os.MkdirAll(sub, 0o755)
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o644)
+
+	for _, tt := range []struct {
+		name, env, cwd, want string
+	}{
+		{"the variable wins", "/srv/bx", sub, "/srv/bx"},
+		{"in a checkout: its .state", "", sub, filepath.Join(checkout, ".state")},
+		{"another module: deployed", "", other, "/var/lib/boxmaker"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("BOXMAKER_HOME", tt.env)
+			t.Chdir(tt.cwd)
+			if got := DefaultHome(); got != tt.want {
+				t.Errorf("DefaultHome() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigPath(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("BOXMAKER_HOME", home)
+	if got := ConfigPath("/x/brokerd.toml", "brokerd"); got != "/x/brokerd.toml" {
+		t.Errorf("--config: %q", got)
+	}
+	if got := ConfigPath("", "brokerd"); got != "/etc/boxmaker/brokerd.toml" {
+		t.Errorf("no file in the home: %q", got)
+	}
+	os.MkdirAll(filepath.Join(home, "etc"), 0o700)
+	os.WriteFile(filepath.Join(home, "etc", "brokerd.toml"), nil, 0o600)
+	if got := ConfigPath("", "brokerd"); got != filepath.Join(home, "etc", "brokerd.toml") {
+		t.Errorf("the home's file: %q", got)
+	}
+}
