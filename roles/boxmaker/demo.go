@@ -154,8 +154,11 @@ func (f demoFiles) grants() []demoGrant {
 		{"read-project.toml", "read_file", "allow", f.Project, "private", "secret"},
 		{"write-project.toml", "write_file", "allow", f.Project, "private", "private"},
 		{"read-secrets.toml", "read_file", "ask", f.Secrets, "secret", "secret"},
-		{"memory.toml", "memory", "allow", "", "private", "secret"},
-		{"recall.toml", "recall", "allow", "", "private", "secret"},
+		// A session that holds a secret may not write memory: every new
+		// session's prompt carries memory.md. recall may find anything any
+		// session saw, so what it yields is secret.
+		{"memory.toml", "memory", "allow", "", "private", "private"},
+		{"recall.toml", "recall", "allow", "", "secret", "secret"},
 	}
 }
 
@@ -180,6 +183,7 @@ type demoStep struct {
 	effect     string // the decision the audit log must hold
 	taintAfter string // the session's taint after the call
 	approve    bool   // the call waits on an approval the demo gives
+	inBlock    bool   // the session's memory block must hold the memory entry
 	gets       string // a text the agent must have been given
 	script     []llamaserver.Turn
 }
@@ -232,19 +236,20 @@ func demoSteps(f demoFiles) []demoStep {
 			},
 		},
 		{
-			title:  "a memory entry",
-			person: fmt.Sprintf("Use your memory tool to remember this: %q", memoryEntry),
-			tool:   "memory", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "secret",
+			title:      "a memory entry, in a new session",
+			person:     fmt.Sprintf("This is a new conversation. Use your memory tool to remember this: %q", memoryEntry),
+			newSession: true,
+			tool:       "memory", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
 			script: []llamaserver.Turn{
 				call("memory", map[string]any{"actions": []map[string]string{{"action": "add", "file": "memory", "text": memoryEntry}}}),
 				say("Noted in my memory."),
 			},
 		},
 		{
-			title:      "recalling it in a new session",
-			person:     fmt.Sprintf("This is a new conversation. Use recall to search past conversations for %q and tell me what you find.", recallWords),
-			newSession: true,
-			tool:       "recall", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
+			title:      "recalling it, in another new session",
+			person:     fmt.Sprintf("Another new conversation. Use recall to search past conversations for %q and tell me what you find.", recallWords),
+			newSession: true, inBlock: true,
+			tool: "recall", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "secret",
 			gets: "make check",
 			script: []llamaserver.Turn{
 				call("recall", map[string]any{"query": recallWords}),
@@ -595,7 +600,7 @@ func (t *tailWriter) tail() []string {
 }
 
 func (s *demoStack) showTail(out io.Writer) {
-	fmt.Fprintf(out, "demo: the daemons' last lines (all of them: %s, kept with --keep):\n", s.path)
+	fmt.Fprintf(out, "demo: the daemons' last lines (all of them are in %s; --keep keeps it):\n", s.path)
 	for _, l := range s.log.tail() {
 		fmt.Fprintf(out, "  %s\n", l)
 	}
@@ -739,7 +744,7 @@ func (d *demoRun) converse(ctx context.Context, steps []demoStep) error {
 		}
 		session = res.Session
 		tl.reply = res.Reply
-		if st.newSession {
+		if st.inBlock {
 			if err := d.checkBaseline(session); err != nil {
 				return fmt.Errorf("step %d (%s): %w", n, st.title, err)
 			}
@@ -811,11 +816,11 @@ func (d *demoRun) check(st demoStep, tl turnLog, earlier string) error {
 		break
 	}
 	if call == nil {
-		what := st.tool
+		what := st.tool + " call"
 		if st.target != "" {
 			what += " on " + st.target
 		}
-		return fmt.Errorf("the model made no %s call (it made %d tool calls)", what, len(tl.calls))
+		return fmt.Errorf("the model made no %s (it made %d tool calls)", what, len(tl.calls))
 	}
 	res, ok := tl.results[call.CallID]
 	if !ok {

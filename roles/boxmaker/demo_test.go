@@ -115,8 +115,8 @@ func TestDemoOnTheStandIn(t *testing.T) {
 		`(?m)^  2 +\S+ +read_file +outside/diary.txt +deny \(no grant\) +denied +private$`,
 		`(?m)^  3 +\S+ +read_file +secrets/api-token.txt +ask \(read-secrets\) +approved \([a-z2-7]{6}\) +secret$`,
 		`(?m)^  4 +\S+ +write_file +project/SUMMARY.md +deny \(no grant\) +denied +secret$`,
-		`(?m)^  5 +\S+ +memory +- +allow \(memory\) +allowed +secret$`,
-		`(?m)^  6 +\S+ +recall +- +allow \(recall\) +allowed +private$`,
+		`(?m)^  5 +\S+ +memory +- +allow \(memory\) +allowed +private$`,
+		`(?m)^  6 +\S+ +recall +- +allow \(recall\) +allowed +secret$`,
 		`(?m)^demo: ok: every step did what it should$`,
 	}
 	for _, re := range want {
