@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
@@ -41,22 +42,28 @@ func chatCommands() []*cli.Command {
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return chat(ctx, cfg.Sockets.Loop, c.String("session"), c.String("who"), os.Stdin, os.Stdout)
+			_, err := unix.IoctlGetTermios(int(os.Stdin.Fd()), unix.TCGETS)
+			return chat(ctx, cfg.Sockets.Loop, c.String("session"), c.String("who"), os.Stdin, os.Stdout, err == nil)
 		},
 	}}
 }
 
-// chat is the conversation: one turn per line of in.
-func chat(ctx context.Context, socket, session, who string, in io.Reader, out io.Writer) error {
+// chat is the conversation: one turn per line of in. prompt shows "> "
+// before each line, for a terminal; from a pipe there is none to show.
+func chat(ctx context.Context, socket, session, who string, in io.Reader, out io.Writer, prompt bool) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	if session != "" {
 		fmt.Fprintf(out, "session %s\n", session)
 	}
 	for {
-		fmt.Fprint(out, "> ")
+		if prompt {
+			fmt.Fprint(out, "> ")
+		}
 		if !sc.Scan() {
-			fmt.Fprintln(out)
+			if prompt {
+				fmt.Fprintln(out)
+			}
 			return sc.Err()
 		}
 		text := strings.TrimSpace(sc.Text())

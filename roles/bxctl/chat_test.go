@@ -58,7 +58,7 @@ func TestChatShowsTheTurn(t *testing.T) {
 	defer func() { cancel(); <-done }()
 
 	var out strings.Builder
-	err = chat(context.Background(), sock, "", "owner", strings.NewReader("write x\nagain\n"), &out)
+	err = chat(context.Background(), sock, "", "owner", strings.NewReader("write x\nagain\n"), &out, true)
 	want := "> session s-1\n" +
 		"Let me look.\n" +
 		"  [tool c1 write_file] {\"path\":\"/x\"}\n" +
