@@ -652,7 +652,7 @@ func (d *demoRun) startStack(ctx context.Context) (*demoStack, error) {
 				return nil, fmt.Errorf("the stack did not start: %w", uerr)
 			case <-ctx.Done():
 				s.stop()
-				return nil, ctx.Err()
+				return nil, errors.New("interrupted while the daemons started")
 			case <-time.After(100 * time.Millisecond):
 			}
 			if time.Now().After(deadline) {
@@ -739,7 +739,10 @@ func (d *demoRun) converse(ctx context.Context, steps []demoStep) error {
 		})
 		cancel()
 		endLine()
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return fmt.Errorf("interrupted at step %d (%s)", n, st.title)
+		case err != nil:
 			return fmt.Errorf("step %d (%s): the turn failed: %w", n, st.title, err)
 		}
 		session = res.Session

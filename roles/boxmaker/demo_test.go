@@ -23,9 +23,19 @@ const demoTestTags = "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
 
 var (
 	staticOnce sync.Once
+	staticDir  string
 	staticExe  string
 	staticErr  error
 )
+
+// TestMain removes the static binary the demo tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if staticDir != "" {
+		os.RemoveAll(staticDir)
+	}
+	os.Exit(code)
+}
 
 // staticBinary builds the static boxmaker once for the package's tests.
 func staticBinary(t *testing.T) string {
@@ -36,12 +46,11 @@ func staticBinary(t *testing.T) string {
 			staticErr = fmt.Errorf("go env GOMOD: %w", err)
 			return
 		}
-		dir, err := os.MkdirTemp("", "bxdemo-test-")
-		if err != nil {
-			staticErr = err
+		staticDir, staticErr = os.MkdirTemp("", "bxdemo-test-")
+		if staticErr != nil {
 			return
 		}
-		staticExe = filepath.Join(dir, "boxmaker")
+		staticExe = filepath.Join(staticDir, "boxmaker")
 		build := exec.Command("go", "build", "-tags", demoTestTags, "-trimpath",
 			"-ldflags", "-linkmode external -extldflags -static", "-o", staticExe, ".")
 		build.Dir = filepath.Dir(strings.TrimSpace(string(mod)))
