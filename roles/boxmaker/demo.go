@@ -124,6 +124,7 @@ const (
 	readmeMarker = "Lighthouse watches a directory of logs"
 	tokenMarker  = "staging.example.org"
 	memoryEntry  = "The Lighthouse tests run with make check."
+	memoryKey    = "make check" // what a model that words the entry its own way still writes
 	recallWords  = "Lighthouse tests"
 )
 
@@ -250,7 +251,7 @@ func demoSteps(f demoFiles) []demoStep {
 			person:     fmt.Sprintf("Another new conversation. Use recall to search past conversations for %q and tell me what you find.", recallWords),
 			newSession: true, inBlock: true,
 			tool: "recall", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "secret",
-			gets: "make check",
+			gets: memoryKey,
 			script: []llamaserver.Turn{
 				call("recall", map[string]any{"query": recallWords}),
 				say("I found it in our earlier conversation: the Lighthouse tests run with make check."),
@@ -322,7 +323,13 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 		return fmt.Errorf("the tools image: %w", err)
 	}
 
-	dir, err := os.MkdirTemp("", "bxdemo-")
+	// A socket's path must stay under 108 bytes: a long $TMPDIR gives way
+	// to /tmp.
+	parent := os.TempDir()
+	if len(filepath.Join(parent, "bxdemo-0123456789", home.SocketMemoryTools)) >= 108 {
+		parent = "/tmp"
+	}
+	dir, err := os.MkdirTemp(parent, "bxdemo-")
 	if err != nil {
 		return err
 	}
@@ -857,8 +864,8 @@ func (d *demoRun) check(st demoStep, tl turnLog, earlier string) error {
 	}
 	if st.tool == "memory" {
 		data, err := os.ReadFile(d.h.Path("memory", "memory.md"))
-		if err != nil || !strings.Contains(string(data), memoryEntry) {
-			return fmt.Errorf("memory/memory.md does not hold %q (%v)", memoryEntry, err)
+		if err != nil || !strings.Contains(string(data), memoryKey) {
+			return fmt.Errorf("memory/memory.md does not hold the entry (%q) (%v)", memoryKey, err)
 		}
 		d.say("  check: memory/memory.md holds the entry")
 	}
@@ -885,8 +892,8 @@ func (d *demoRun) checkBaseline(session string) error {
 	if err != nil {
 		return err
 	}
-	if len(recs) == 0 || recs[0].Type != loop.TypeBaseline || !strings.Contains(recs[0].Memory, memoryEntry) {
-		return fmt.Errorf("the new session's memory block (the baseline of %s) lacks the entry %q", path, memoryEntry)
+	if len(recs) == 0 || recs[0].Type != loop.TypeBaseline || !strings.Contains(recs[0].Memory, memoryKey) {
+		return fmt.Errorf("the new session's memory block (the baseline of %s) lacks the entry (%q)", path, memoryKey)
 	}
 	d.say("  check: the new session's memory block holds the entry (memoryd gave it to loopd)")
 	return nil
