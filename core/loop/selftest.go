@@ -95,22 +95,40 @@ func orUnsetInt(n int) string {
 
 // CheckTags asks /tokenize about every tag of the compiled table, one per
 // line, and then about all their neutralised forms: two requests, so the
-// check fits in inferproxy's burst. Each tag must come back as its
-// recorded token, in order; no neutralised form may come back as any
-// tag's token. Reasons name a tag by its id, never by its text, so the
-// message itself holds no tag.
+// check fits in inferproxy's burst. Reasons name a tag by its id, never by
+// its text, so the message itself holds no tag.
 func CheckTags(ctx context.Context, c *Client) error {
 	tags := sanitize.Tags()
-	isTag := map[int]bool{}
 	var raw, neutral []string
 	for _, t := range tags {
-		isTag[t.TokenID] = true
 		raw = append(raw, t.Text())
 		neutral = append(neutral, sanitize.Neutralise(t.Text()))
 	}
 	ids, err := c.Tokenize(ctx, strings.Join(raw, "\n"))
 	if err != nil {
 		return failed(runbook.LoopdTagsUnexpected, "could not tokenize the tags: %v", err)
+	}
+	if id, ok := misplacedTag(tags, ids); ok {
+		return failed(runbook.LoopdTagsUnexpected, "the tag with id %d does not tokenize as its recorded token", id)
+	}
+	ids, err = c.Tokenize(ctx, strings.Join(neutral, "\n"))
+	if err != nil {
+		return failed(runbook.LoopdTagsUnexpected, "could not tokenize the neutralised tags: %v", err)
+	}
+	if id, ok := anyTag(tags, ids); ok {
+		return failed(runbook.LoopdTagsUnexpected, "a neutralised tag tokenizes to the tag with id %d", id)
+	}
+	return nil
+}
+
+// misplacedTag checks the tokens of all tags written one per line: the
+// tag ids among them must be the table's, in its order, each once (what
+// lies between, the newlines, may be any tokens). It reports the first
+// tag that is not where it should be, or an extra tag id.
+func misplacedTag(tags []sanitize.Tag, ids []int) (int, bool) {
+	isTag := map[int]bool{}
+	for _, t := range tags {
+		isTag[t.TokenID] = true
 	}
 	var found []int
 	for _, id := range ids {
@@ -120,22 +138,27 @@ func CheckTags(ctx context.Context, c *Client) error {
 	}
 	for i, t := range tags {
 		if i >= len(found) || found[i] != t.TokenID {
-			return failed(runbook.LoopdTagsUnexpected, "the tag with id %d does not tokenize as its recorded token", t.TokenID)
+			return t.TokenID, true
 		}
 	}
 	if len(found) > len(tags) {
-		return failed(runbook.LoopdTagsUnexpected, "the tag with id %d does not tokenize as its recorded token", found[len(tags)])
+		return found[len(tags)], true
 	}
-	ids, err = c.Tokenize(ctx, strings.Join(neutral, "\n"))
-	if err != nil {
-		return failed(runbook.LoopdTagsUnexpected, "could not tokenize the neutralised tags: %v", err)
+	return 0, false
+}
+
+// anyTag reports the first tag id among ids.
+func anyTag(tags []sanitize.Tag, ids []int) (int, bool) {
+	isTag := map[int]bool{}
+	for _, t := range tags {
+		isTag[t.TokenID] = true
 	}
 	for _, id := range ids {
 		if isTag[id] {
-			return failed(runbook.LoopdTagsUnexpected, "a neutralised tag tokenizes to the tag with id %d", id)
+			return id, true
 		}
 	}
-	return nil
+	return 0, false
 }
 
 // probe is the two-turn conversation: turn 1 must come back as a parsed

@@ -11,6 +11,7 @@ import (
 
 	"boxmaker/core/llamaserver"
 	"boxmaker/runbook"
+	"boxmaker/sanitize"
 )
 
 // ProbeScript is what a scripted server needs to pass the selftest.
@@ -122,5 +123,75 @@ func TestCheckTagsTwoRequests(t *testing.T) {
 	if e, _ := runbook.EntryOf(err); e != runbook.LoopdTagsUnexpected ||
 		err.Error() != "selftest: FAILED: could not tokenize the tags: POST /tokenize answered HTTP 503: Loading model; "+runbook.Link(runbook.LoopdTagsUnexpected) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestTagChecks runs the comparisons of the tag check on token lists a
+// tokenizer could give, including those the stand-in cannot be switched
+// to produce (a tag that became another token, a neutralised form read
+// as a tag). Newlines are token 198, as in Qwen's vocabulary.
+func TestTagChecks(t *testing.T) {
+	tags := sanitize.Tags()
+	all := func(edit func([]int) []int) []int {
+		var ids []int
+		for i, tag := range tags {
+			if i > 0 {
+				ids = append(ids, 198)
+			}
+			ids = append(ids, tag.TokenID)
+		}
+		return edit(ids)
+	}
+	same := func(ids []int) []int { return ids }
+	imEnd := tags[2].TokenID // 248046
+	tests := []struct {
+		name   string
+		ids    []int
+		wantID int
+		bad    bool
+	}{
+		{"every tag as recorded", all(same), 0, false},
+		{"newlines merged into other tokens", all(func(ids []int) []int {
+			return append([]int{1, 2, 3}, append(ids, 4)...)
+		}), 0, false},
+		{"a tag split into plain tokens", all(func(ids []int) []int {
+			out := []int{}
+			for _, id := range ids {
+				if id == imEnd {
+					out = append(out, 27, 91, 318, 6213, 91, 29) // <|im_end|> as text
+					continue
+				}
+				out = append(out, id)
+			}
+			return out
+		}), imEnd, true},
+		{"a tag with another id", all(func(ids []int) []int {
+			for i, id := range ids {
+				if id == imEnd {
+					ids[i] = 151645 // Qwen3's id: another tokenizer
+				}
+			}
+			return ids
+		}), imEnd, true},
+		{"two tags swapped", all(func(ids []int) []int {
+			ids[0], ids[2] = ids[2], ids[0]
+			return ids
+		}), tags[0].TokenID, true},
+		{"a tag twice", all(func(ids []int) []int { return append(ids, 198, imEnd) }), imEnd, true},
+		{"nothing", nil, tags[0].TokenID, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, bad := misplacedTag(tags, tt.ids)
+			if id != tt.wantID || bad != tt.bad {
+				t.Errorf("got %d %v, want %d %v", id, bad, tt.wantID, tt.bad)
+			}
+		})
+	}
+	if id, bad := anyTag(tags, []int{38, 4259, 26, 91, 318, 6213, 91, 5, 70, 26}); bad {
+		t.Errorf("plain tokens reported as the tag %d", id)
+	}
+	if id, bad := anyTag(tags, []int{38, 4259, imEnd, 198}); !bad || id != imEnd {
+		t.Errorf("a neutralised form read as a tag: got %d %v", id, bad)
 	}
 }
