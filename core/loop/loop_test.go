@@ -354,15 +354,15 @@ func TestDamagedLogRefusesTheTurnOnly(t *testing.T) {
 func TestBrokerUnavailableTheConversationGoesOn(t *testing.T) {
 	tests := []struct {
 		name    string
-		setup   func(r *rig)
+		setup   func(t *testing.T, r *rig)
 		wantLog string
 		text    string
 	}{
-		{"no broker socket", func(r *rig) { r.eng.Broker.Socket = filepath.Join(r.dir, "run", "none", "broker.sock") },
+		{"no broker socket", func(_ *testing.T, r *rig) { r.eng.Broker.Socket = filepath.Join(r.dir, "run", "none", "broker.sock") },
 			"cannot reach the tool broker at ", BrokerUnavailableText},
-		{"broker silent", func(r *rig) {
+		{"broker silent", func(t *testing.T, r *rig) {
 			// A real socket server that takes the call and never answers.
-			r.eng.Broker.Socket = serveSocket(&testing.T{}, r.dir, "silent", map[string]daemon.Handler{
+			r.eng.Broker.Socket = serveSocket(t, r.dir, "silent", map[string]daemon.Handler{
 				"tool.call": func(ctx context.Context, _ daemon.Peer, _ json.RawMessage, _ *daemon.Stream) (any, error) {
 					<-ctx.Done()
 					return nil, ctx.Err()
@@ -370,7 +370,7 @@ func TestBrokerUnavailableTheConversationGoesOn(t *testing.T) {
 			})
 			r.eng.Broker.Silent = 300 * time.Millisecond
 		}, "did not answer within 300 ms", BrokerUnavailableText},
-		{"not configured", func(r *rig) { r.eng.Broker.Socket = "" }, "", NoBrokerText},
+		{"not configured", func(_ *testing.T, r *rig) { r.eng.Broker.Socket = "" }, "", NoBrokerText},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -378,7 +378,7 @@ func TestBrokerUnavailableTheConversationGoesOn(t *testing.T) {
 				{ToolCalls: []llamaserver.ToolCall{call("read_file", `{"path":"/x"}`)}},
 				{Content: "The tool broker is unavailable, sorry."},
 			}})
-			tt.setup(r)
+			tt.setup(t, r)
 			res, events, err := r.turn(t, "", "read /x")
 			if err != nil {
 				t.Fatal(err)
