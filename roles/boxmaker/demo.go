@@ -62,6 +62,7 @@ func demoCommand(roles []string) *cli.Command {
 			&cli.StringFlag{Name: "model-url", Usage: "drive the llama-server at `URL` (such as http://127.0.0.1:8080) instead of the scripted stand-in"},
 			&cli.StringFlag{Name: "model", Usage: "the model's `NAME` at --model-url (default: the first of its /v1/models)"},
 			&cli.BoolFlag{Name: "keep", Usage: "keep the temporary home (configs, audit log, sessions, memory, daemon output)"},
+			&cli.StringFlag{Name: "home", Usage: "make the home at `DIR`, which must not exist, instead of a temporary one (removed at the end unless --keep)"},
 			&cli.StringFlag{Name: "busybox", Value: defaultBusybox, Usage: "the static busybox `FILE` for the tools image"},
 			&cli.StringFlag{Name: "podman", Value: "podman", Usage: "the Podman `PROGRAM`"},
 		},
@@ -80,6 +81,7 @@ func demoCommand(roles []string) *cli.Command {
 				ModelURL: strings.TrimRight(c.String("model-url"), "/"),
 				Model:    c.String("model"),
 				Keep:     c.Bool("keep"),
+				Home:     c.String("home"),
 				Busybox:  c.String("busybox"),
 				Podman:   c.String("podman"),
 			}, roles, os.Stdout)
@@ -92,6 +94,7 @@ type demoOptions struct {
 	ModelURL string // empty: the scripted stand-in
 	Model    string
 	Keep     bool
+	Home     string // empty: a temporary directory
 	Busybox  string
 	Podman   string
 }
@@ -323,13 +326,7 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 		return fmt.Errorf("the tools image: %w", err)
 	}
 
-	// A socket's path must stay under 108 bytes: a long $TMPDIR gives way
-	// to /tmp.
-	parent := os.TempDir()
-	if len(filepath.Join(parent, "bxdemo-0123456789", home.SocketMemoryTools)) >= 108 {
-		parent = "/tmp"
-	}
-	dir, err := os.MkdirTemp(parent, "bxdemo-")
+	dir, err := demoHomeDir(o.Home)
 	if err != nil {
 		return err
 	}
@@ -402,6 +399,27 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 	}
 	d.say("demo: ok: every step did what it should")
 	return nil
+}
+
+// demoHomeDir makes the demo's home: dir, which must not exist, or a
+// temporary directory. A socket's path must stay under 108 bytes, so a
+// long $TMPDIR gives way to /tmp.
+func demoHomeDir(dir string) (string, error) {
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", err
+		}
+		if err := os.Mkdir(abs, 0o700); err != nil {
+			return "", fmt.Errorf("--home must name a directory that does not exist yet: %w", err)
+		}
+		return abs, nil
+	}
+	parent := os.TempDir()
+	if len(filepath.Join(parent, "bxdemo-0123456789", home.SocketMemoryTools)) >= 108 {
+		parent = "/tmp"
+	}
+	return os.MkdirTemp(parent, "bxdemo-")
 }
 
 // toolsImage builds and loads the tools image unless Podman has it.

@@ -3,6 +3,7 @@ package boxmaker
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"boxmaker/core/home"
 )
 
 // The demo is tested as a person runs it: the static binary that
@@ -150,41 +153,14 @@ func TestDemoOnTheStandIn(t *testing.T) {
 // llama-server would be, so this is also the path of a real model.
 func TestDemoFailsLoudlyWhenAStepGoesWrong(t *testing.T) {
 	exe := staticBinary(t)
-	dir := t.TempDir()
-	script := filepath.Join(dir, "script.json")
+	script := filepath.Join(t.TempDir(), "script.json")
 	// The probe answers; the first step gets a reply without a tool call.
 	os.WriteFile(script, []byte(`{"turns": [
   {"when": "probe: call the echo tool", "tool_calls": [{"name": "echo", "arguments": {"text": "ok"}}]},
   {"when": "probe: echo answered ok", "content": "ok"},
   {"content": "I would rather not read files today."}
 ]}`), 0o600)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	standin := exec.Command(exe, "llama-standin", "--listen", addr, "--model", "some-model", "--script", script)
-	var standinOut bytes.Buffer
-	standin.Stdout, standin.Stderr = &standinOut, &standinOut
-	if err := standin.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		standin.Process.Signal(os.Interrupt)
-		standin.Wait()
-	})
-	for i := 0; ; i++ {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if i > 200 {
-			t.Fatalf("the stand-in did not listen on %s: %v\n%s", addr, err, standinOut.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	addr := startStandin(t, exe, script)
 
 	out, code := runDemoBinary(t, "--model-url", "http://"+addr)
 	if code != 1 {
@@ -204,6 +180,86 @@ func TestDemoFailsLoudlyWhenAStepGoesWrong(t *testing.T) {
 	}
 	if _, err := os.Stat(demoHome(t, out)); !os.IsNotExist(err) {
 		t.Errorf("the temporary home was not removed: %v", err)
+	}
+	if t.Failed() {
+		t.Logf("the output:\n%s", out)
+	}
+}
+
+// startStandin runs `boxmaker llama-standin` as its own process, as a
+// llama-server the demo is pointed at with --model-url, and returns its
+// address.
+func startStandin(t *testing.T, exe, script string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	standin := exec.Command(exe, "llama-standin", "--listen", addr, "--model", "some-model", "--script", script)
+	var out bytes.Buffer
+	standin.Stdout, standin.Stderr = &out, &out
+	if err := standin.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		standin.Process.Signal(os.Interrupt)
+		standin.Wait()
+	})
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return addr
+		}
+		if i > 200 {
+			t.Fatalf("the stand-in did not listen on %s: %v\n%s", addr, err, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// With --model-url the demo drives the server it names, through
+// inferproxy, with [expect] and the model's name taken from it. The
+// server here is the stand-in as its own process, given the demo's own
+// replies (so the run can pass), in a home named with --home so the
+// replies can name its files.
+func TestDemoOnAServerNamedByURL(t *testing.T) {
+	exe := staticBinary(t)
+	dir := filepath.Join(t.TempDir(), "h")
+	data, err := json.Marshal(standinScript(demoSteps(newDemoFiles(home.Home{Dir: dir}))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(script, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr := startStandin(t, exe, script)
+
+	out, code := runDemoBinary(t, "--model-url", "http://"+addr, "--home", dir)
+	if code != 0 {
+		t.Fatalf("boxmaker demo exited %d:\n%s", code, out)
+	}
+	for _, re := range []string{
+		`(?m)^demo: the model is the llama-server at http://` + regexp.QuoteMeta(addr) + `; its replies are its own$`,
+		`(?m)^demo: home ` + regexp.QuoteMeta(dir) + ` `,
+		`(?m)^  audit: ok `,
+		`(?m)^demo: ok: every step did what it should$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("the output lacks %s", re)
+		}
+	}
+	if strings.Contains(out, "SCRIPTED STAND-IN") {
+		t.Error("the demo said it runs its own stand-in")
+	}
+	if n := strings.Count(out, "  check: ok ("); n != 6 {
+		t.Errorf("%d steps checked ok, want 6", n)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the home named by --home was not removed: %v", err)
 	}
 	if t.Failed() {
 		t.Logf("the output:\n%s", out)
