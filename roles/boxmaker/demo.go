@@ -441,7 +441,7 @@ func (d *demoRun) toolsImage(ctx context.Context) (string, error) {
 	case err == nil:
 		d.say("demo: the tools image %s is loaded", id)
 		return id, nil
-	case errors.As(err, &ee) && ee.ExitCode() == 1 && stderr.Len() == 0:
+	case errors.As(err, &ee) && ee.ExitCode() == 1: // podman image exists: 1 is "no such image", 125 a failure
 	default:
 		return "", fmt.Errorf("%s image exists: %v %s", d.o.Podman, err, strings.TrimSpace(stderr.String()))
 	}
