@@ -60,6 +60,9 @@ func TestScripts(t *testing.T) {
 	for name, cmd := range memorydCmds {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range loopdCmds {
+		params.Cmds[name] = cmd
+	}
 	testscript.Run(t, params)
 }
 

@@ -62,7 +62,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, 400, err.Error(), "invalid_request_error")
 		return
 	}
-	ids := Tokenize(prompt, true)
+	ids := st.vocab.tokenize(prompt, true)
 	if len(ids) > s.opts.NCtx {
 		writeJSON(w, 400, map[string]any{"error": map[string]any{
 			"code": 400, "message": "the request exceeds the available context size, try increasing it",
@@ -83,12 +83,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, 500, "standin: the script's turn is invalid: "+err.Error(), "server_error")
 		return
 	}
-	gen := Tokenize(raw, true)
+	gen := st.vocab.tokenize(raw, true)
 	finish := "stop"
 	predicted := len(gen) + 1 // the end-of-generation token counts as decoded
 	if mt := req.maxTokens(); mt > 0 && predicted > mt {
 		gen, finish, predicted = gen[:mt], "length", mt
-		raw = Detokenize(gen)
+		raw = st.vocab.detokenize(gen)
 	}
 	parseTools := st.parseToolCalls && (req.ParseToolCalls == nil || *req.ParseToolCalls) && finish != "length"
 	reply := parseReply(raw, thinking, parseTools)

@@ -35,8 +35,10 @@
 // Replies come from a Script. Switches, set from Go (Set and the helpers)
 // or through POST /standin/switch, which is the stand-in's own and no part
 // of llama.cpp's API, change the template, stop tool call parsing, forget
-// or disable the cache, stall, fail in the middle of a stream, or put the
-// server back into loading.
+// or disable the cache, stall, fail in the middle of a stream, put the
+// server back into loading, answer 404 on paths a router would not pass,
+// or change the tokenizer: a tag moved to another id (as another model
+// file would give it) or HTML-escaped tags read as tags.
 package llamaserver
 
 import (
@@ -111,6 +113,8 @@ type state struct {
 	delay          time.Duration
 	failAfter      int // -1: off
 	loading        bool
+	vocab          vocab           // never changed in place: Set replaces its map
+	notFound       map[string]bool // paths answered 404; never changed in place
 }
 
 // StallMode is how the server stalls.
@@ -322,6 +326,18 @@ type Switch struct {
 	FailAfterChunks *int `json:"fail_after_chunks,omitempty"`
 	// Loading true answers 503 "Loading model" on every llama.cpp path.
 	Loading *bool `json:"loading,omitempty"`
+	// TagIDs gives tags (by their text, such as "<|im_end|>") other token
+	// ids, as another model file's tokenizer would: /tokenize and the
+	// prompts then use them. It replaces the earlier moves; {} undoes them.
+	TagIDs map[string]int `json:"tag_ids,omitempty"`
+	// ReadEscapedTags true makes the tokenizer read a tag spelt with &lt;
+	// and &gt; (&lt;|im_end|&gt;, as loopd neutralises it) as the tag, the
+	// way a tokenizer that decodes HTML entities first would.
+	ReadEscapedTags *bool `json:"read_escaped_tags,omitempty"`
+	// NotFound lists paths (such as "/tokenize") answered 404 File Not
+	// Found, as a router in front of llama-server that does not pass them
+	// answers. It replaces the earlier list; [] undoes it.
+	NotFound []string `json:"not_found,omitempty"`
 }
 
 // Set applies a switch.
@@ -335,6 +351,14 @@ func (s *Server) Set(sw Switch) error {
 	}
 	if sw.DelayMS != nil && *sw.DelayMS < 0 {
 		return fmt.Errorf("delay_ms must not be negative")
+	}
+	for text, id := range sw.TagIDs {
+		if _, ok := tagByText(text); !ok {
+			return fmt.Errorf("tag_ids: %q is not a tag of the tokenizer", text)
+		}
+		if id < 0 {
+			return fmt.Errorf("tag_ids: the id of %q must not be negative", text)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -364,6 +388,25 @@ func (s *Server) Set(sw Switch) error {
 	if sw.Loading != nil {
 		s.sw.loading = *sw.Loading
 	}
+	if sw.TagIDs != nil {
+		moved := map[string]int{}
+		for text, id := range sw.TagIDs {
+			if t, _ := tagByText(text); t.ID != id {
+				moved[text] = id
+			}
+		}
+		s.sw.vocab.moved = moved
+	}
+	if sw.ReadEscapedTags != nil {
+		s.sw.vocab.entities = *sw.ReadEscapedTags
+	}
+	if sw.NotFound != nil {
+		nf := map[string]bool{}
+		for _, p := range sw.NotFound {
+			nf[p] = true
+		}
+		s.sw.notFound = nf
+	}
 	return nil
 }
 
@@ -391,6 +434,29 @@ func (s *Server) SetFailAfter(n int) { s.Set(Switch{FailAfterChunks: &n}) }
 
 // SetLoading puts the server into or out of the loading state.
 func (s *Server) SetLoading(on bool) { s.Set(Switch{Loading: &on}) }
+
+// MoveTag gives the tag spelt text the token id id, as another model
+// file's tokenizer would.
+func (s *Server) MoveTag(text string, id int) error {
+	s.mu.Lock()
+	moved := map[string]int{}
+	for k, v := range s.sw.vocab.moved {
+		moved[k] = v
+	}
+	s.mu.Unlock()
+	moved[text] = id
+	return s.Set(Switch{TagIDs: moved})
+}
+
+// SetReadEscapedTags makes the tokenizer read &lt;|im_end|&gt; and the
+// like as the tags they spell, or stop doing so.
+func (s *Server) SetReadEscapedTags(on bool) { s.Set(Switch{ReadEscapedTags: &on}) }
+
+// SetNotFound makes the server answer 404 on the paths given, as a router
+// that does not pass them would; none undoes it.
+func (s *Server) SetNotFound(paths ...string) {
+	s.Set(Switch{NotFound: append([]string{}, paths...)})
+}
 
 // HoldStreams makes streamed chat answers stop before their final chunk
 // until release is called, so a test can see that what came before
@@ -447,6 +513,10 @@ func (s *Server) Handler() http.Handler {
 		st := s.sw
 		s.mu.Unlock()
 		if r.URL.Path != "/standin/switch" {
+			if st.notFound[r.URL.Path] {
+				writeError(w, 404, "File Not Found", "not_found_error")
+				return
+			}
 			if st.loading {
 				writeError(w, 503, "Loading model", "unavailable_error")
 				return
@@ -606,7 +676,8 @@ func (s *Server) handleTokenize(w http.ResponseWriter, r *http.Request) {
 	}
 	parse := req.ParseSpecial == nil || *req.ParseSpecial
 	// add_special adds nothing: the Qwen family has no BOS token.
-	ids := Tokenize(*req.Content, parse)
+	v := s.snapshot().vocab
+	ids := v.tokenize(*req.Content, parse)
 	if !req.WithPieces {
 		writeJSON(w, 200, map[string]any{"tokens": ids})
 		return
@@ -617,7 +688,7 @@ func (s *Server) handleTokenize(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]piece, len(ids))
 	for i, id := range ids {
-		p, _ := PieceOf(id)
+		p, _ := v.piece(id)
 		out[i] = piece{ID: id, Piece: pieceJSON(p)}
 	}
 	writeJSON(w, 200, map[string]any{"tokens": out})
@@ -630,7 +701,7 @@ func (s *Server) handleDetokenize(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	writeJSON(w, 200, map[string]any{"content": Detokenize(req.Tokens)})
+	writeJSON(w, 200, map[string]any{"content": s.snapshot().vocab.detokenize(req.Tokens)})
 }
 
 func (s *Server) handleApplyTemplate(w http.ResponseWriter, r *http.Request) {

@@ -536,3 +536,99 @@ func TestUnknownPathIs404(t *testing.T) {
 		t.Fatalf("%d %s", code, body)
 	}
 }
+
+// The tokenizer switches stand for a server whose tokenizer is not the
+// one recorded: another model file (a tag with another id) and a
+// tokenizer that reads HTML-escaped tags; not_found stands for a router
+// that does not pass a path on.
+func TestTokenizerSwitches(t *testing.T) {
+	tests := []struct {
+		name    string
+		switch_ map[string]any
+		path    string
+		req     map[string]any
+		code    int
+		want    string
+	}{
+		{"a moved tag tokenizes as its new id", map[string]any{"tag_ids": map[string]int{"<|im_end|>": 151645}},
+			"/tokenize", map[string]any{"content": "<|im_start|>\n<|im_end|>"}, 200, `{"tokens":[248045,10,151645]}`},
+		{"a moved tag's piece is its text", map[string]any{"tag_ids": map[string]int{"<|im_end|>": 151645}},
+			"/tokenize", map[string]any{"content": "<|im_end|>", "with_pieces": true}, 200, `{"tokens":[{"id":151645,"piece":"<|im_end|>"}]}`},
+		{"a moved tag detokenizes from its new id only", map[string]any{"tag_ids": map[string]int{"<|im_end|>": 151645}},
+			"/detokenize", map[string]any{"tokens": []int{151645, 248046, 97}}, 200, `{"content":"<|im_end|>a"}`},
+		{"an escaped tag read as the tag", map[string]any{"read_escaped_tags": true},
+			"/tokenize", map[string]any{"content": "x&lt;|im_end|&gt;&lt;think&gt;&lt;b&gt;"}, 200,
+			`{"tokens":[120,248046,248068,38,108,116,59,98,38,103,116,59]}`},
+		{"an escaped tag stays text without parse_special", map[string]any{"read_escaped_tags": true},
+			"/tokenize", map[string]any{"content": "&lt;think&gt;", "parse_special": false}, 200,
+			`{"tokens":[38,108,116,59,116,104,105,110,107,38,103,116,59]}`},
+		{"a path a router does not pass is 404", map[string]any{"not_found": []string{"/tokenize"}},
+			"/tokenize", map[string]any{"content": "a"}, 404, `{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, Options{})
+			if code, body := do(t, "POST", s.URL()+"/standin/switch", tt.switch_); code != 200 {
+				t.Fatalf("switch: %d %s", code, body)
+			}
+			code, body := do(t, "POST", s.URL()+tt.path, tt.req)
+			if code != tt.code || string(body) != tt.want {
+				t.Fatalf("got %d %s, want %d %s", code, body, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestTokenizerSwitchesUndoAndRefuse(t *testing.T) {
+	s := start(t, Options{})
+	if err := s.MoveTag("<think>", 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MoveTag("<|im_end|>", 151645); err != nil {
+		t.Fatal(err)
+	}
+	s.SetReadEscapedTags(true)
+	s.SetNotFound("/props")
+	_, body := do(t, "POST", s.URL()+"/tokenize", map[string]any{"content": "<think><|im_end|>&lt;think&gt;"})
+	if string(body) != `{"tokens":[7,151645,7]}` {
+		t.Fatalf("both moves and escapes: %s", body)
+	}
+	if code, _ := do(t, "GET", s.URL()+"/props", nil); code != 404 {
+		t.Fatalf("props %d", code)
+	}
+	for _, sw := range []map[string]any{{"tag_ids": map[string]int{}}, {"read_escaped_tags": false}, {"not_found": []string{}}} {
+		if code, body := do(t, "POST", s.URL()+"/standin/switch", sw); code != 200 {
+			t.Fatalf("switch %v: %d %s", sw, code, body)
+		}
+	}
+	_, body = do(t, "POST", s.URL()+"/tokenize", map[string]any{"content": "<think>&lt;b&gt;"})
+	if string(body) != `{"tokens":[248068,38,108,116,59,98,38,103,116,59]}` {
+		t.Fatalf("after undoing: %s", body)
+	}
+	if code, _ := do(t, "GET", s.URL()+"/props", nil); code != 200 {
+		t.Fatalf("props %d after undoing", code)
+	}
+	for _, sw := range []map[string]any{{"tag_ids": map[string]int{"<nope>": 1}}, {"tag_ids": map[string]int{"<think>": -1}}} {
+		if code, body := do(t, "POST", s.URL()+"/standin/switch", sw); code != 400 || !strings.Contains(string(body), "tag_ids: ") {
+			t.Errorf("switch %v: %d %s", sw, code, body)
+		}
+	}
+}
+
+// A tokenizer switch applies to prompts too: a prompt's tokens, and so
+// the cache, follow the tokenizer the server has.
+func TestAMovedTagChangesThePromptsTokens(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{Content: "a"}, {Content: "b"}}}})
+	body := chatBody(false, msg("user", "x"))
+	body["id_slot"] = 0 // the same slot: only the tokens can differ
+	chat(t, s, body)
+	s.MoveTag("<|im_start|>", 99999)
+	chat(t, s, body)
+	chats := s.Chats()
+	if chats[1].CacheN != 0 {
+		t.Fatalf("the second prompt took %d tokens from a cache tokenized with the old id", chats[1].CacheN)
+	}
+	if c := s.SlotCache(chats[1].Slot); len(c) == 0 || c[0] != 99999 {
+		t.Fatalf("the slot's cache starts %v", c[:min(len(c), 3)])
+	}
+}

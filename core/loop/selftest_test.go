@@ -61,6 +61,20 @@ func TestSelftest(t *testing.T) {
 			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 503: Loading model"},
 		{name: "wrong model name", setup: func(_ *llamaserver.Server, c *Client) { c.Model = "other-model" },
 			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 404: "},
+		{name: "a tag with another id (another model file)", setup: func(s *llamaserver.Server, _ *Client) {
+			if err := s.MoveTag("<|im_end|>", 151645); err != nil {
+				t.Fatal(err)
+			}
+		}, entry: runbook.LoopdTagsUnexpected, want: "the tag with id 248046 does not tokenize as its recorded token"},
+		{name: "a tag moved onto another tag's id", setup: func(s *llamaserver.Server, _ *Client) {
+			if err := s.MoveTag("</think>", 248068); err != nil {
+				t.Fatal(err)
+			}
+		}, entry: runbook.LoopdTagsUnexpected, want: "the tag with id 248069 does not tokenize as its recorded token"},
+		{name: "a tokenizer that reads escaped tags", setup: func(s *llamaserver.Server, _ *Client) { s.SetReadEscapedTags(true) },
+			entry: runbook.LoopdTagsUnexpected, want: "a neutralised tag tokenizes to the tag with id 248044"},
+		{name: "a router that does not pass /tokenize", setup: func(s *llamaserver.Server, _ *Client) { s.SetNotFound("/tokenize") },
+			entry: runbook.LoopdTagsUnexpected, want: "could not tokenize the tags: POST /tokenize answered HTTP 404: File Not Found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +97,9 @@ func TestSelftest(t *testing.T) {
 				if err == nil || entry != tt.entry || !strings.HasPrefix(err.Error(), "selftest: FAILED: "+tt.want) ||
 					!strings.HasSuffix(err.Error(), "; "+runbook.Link(tt.entry)) {
 					t.Fatalf("got  %v\nwant selftest: FAILED: %s...; %s", err, tt.want, runbook.Link(tt.entry))
+				}
+				if n := len(srv.Chats()); tt.entry == runbook.LoopdTagsUnexpected && n != 0 {
+					t.Errorf("the server whose tags are not as recorded was sent %d prompts", n)
 				}
 			}
 			if got := strings.Contains(out.String(), "selftest: tags tokenize as recorded\n"); got != tt.tagsOK {
@@ -127,9 +144,10 @@ func TestCheckTagsTwoRequests(t *testing.T) {
 }
 
 // TestTagChecks runs the comparisons of the tag check on token lists a
-// tokenizer could give, including those the stand-in cannot be switched
-// to produce (a tag that became another token, a neutralised form read
-// as a tag). Newlines are token 198, as in Qwen's vocabulary.
+// tokenizer could give, including those the stand-in's switches do not
+// produce (a tag split into plain tokens, two tags swapped, a tag twice);
+// TestSelftest runs the two reasons through the stand-in. Newlines are
+// token 198, as in Qwen's vocabulary.
 func TestTagChecks(t *testing.T) {
 	tags := sanitize.Tags()
 	all := func(edit func([]int) []int) []int {
