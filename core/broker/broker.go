@@ -243,7 +243,7 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	}
 	b.grantsValid()
 
-	text, tainted, err := b.execute(ctx, c, args, v, forward)
+	text, found, err := b.execute(ctx, c, args, v, forward)
 	if err != nil {
 		ans.Outcome, ans.Text = OutcomeFailed, b.failureText(c, err)
 		rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeFailed, TaintAfter: state.Taint.String(),
@@ -254,7 +254,10 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 		}
 		return ans, nil
 	}
-	after := state.Raise(v.Class, v.Untrusted || tainted)
+	// A recall answer raises the session to the highest taint of its
+	// hits' sources as well as to the grant's class: text a secret session
+	// read stays secret wherever it is recalled (decision D61).
+	after := state.Raise(v.Class, v.Untrusted).Raise(found.Taint, found.Untrusted)
 	if after != state {
 		if err := b.sessions.write(c.Session, after); err != nil {
 			// The data may be of a higher class than the state on disk
@@ -270,6 +273,9 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 		}
 	}
 	res := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: "ran", TaintAfter: after.Taint.String(), Untrusted: after.Untrusted}
+	if found.Taint > v.Class {
+		res.Note = "the recall hits' sources are " + found.Taint.String() + ", above the grant's class " + v.Class.String()
+	}
 	if _, err := b.cfg.Ledger.Append(res); err != nil {
 		b.logf("%v", err)
 		ans.Outcome, ans.Text = OutcomeFailed, entryText(runbook.AuditUnavailable, ResultUnrecordedText)
@@ -504,9 +510,10 @@ func (b *Broker) grantsValid() {
 }
 
 // execute runs an allowed call: the file tools and run in a container,
-// memory and recall through memoryd. tainted is memoryd's word that a
-// recall hit came from tainted memory.
-func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, tainted bool, err error) {
+// memory and recall through memoryd. found is what memoryd says of a
+// recall's hits: their sources' highest taint, and whether one came from
+// tainted memory (Untrusted).
+func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, err error) {
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
 		rc := runner.Call{ID: c.CallID, Tool: c.Tool, Paths: v.targets}
@@ -518,21 +525,25 @@ func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict
 		}
 		res, err := b.cfg.Runner.Run(ctx, rc)
 		if err != nil {
-			return "", false, err
+			return "", policy.State{}, err
 		}
-		return resultText(res), false, nil
+		return resultText(res), policy.State{}, nil
 	case policy.Memory, policy.Recall:
 		return b.forward(ctx, c, forward)
 	case policy.HTTPFetch:
-		return "", false, errors.New("http_fetch cannot run yet: this brokerd has no egress proxy")
+		return "", policy.State{}, errors.New("http_fetch cannot run yet: this brokerd has no egress proxy")
 	}
-	return "", false, fmt.Errorf("brokerd cannot run %q", c.Tool)
+	return "", policy.State{}, fmt.Errorf("brokerd cannot run %q", c.Tool)
 }
 
-// forward sends a memory or recall call to memoryd and returns its text.
-// A refusal from memoryd (a write its sanitizer refused) is the tool's
-// answer; no answer at all is memoryd-unreachable.
-func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, bool, error) {
+// forward sends a memory or recall call to memoryd and returns its text,
+// and for recall the state its hits carry (their sources' highest taint,
+// and untrusted when one is memory-tainted). A refusal from memoryd (a
+// write its sanitizer refused) is the tool's answer; no answer at all is
+// memoryd-unreachable. A recall answer that does not say its hits' taint,
+// or says one brokerd does not know, is not given: the text might be more
+// sensitive than the session may become.
+func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, policy.State, error) {
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.MemoryTimeout)
 	defer cancel()
 	raw, _ := json.Marshal(args) // maps of strings, numbers and lists
@@ -540,20 +551,34 @@ func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, boo
 	var out struct {
 		Text    *string `json:"text"`
 		Tainted bool    `json:"tainted"`
+		Taint   *string `json:"taint"`
 	}
 	err := daemon.Call(ctx, b.cfg.MemorySocket, c.Tool+".call", body, &out, nil)
 	var re *daemon.RemoteError
 	switch {
 	case errors.As(err, &re):
-		return re.Text, false, nil
+		return re.Text, policy.State{}, nil
 	case err != nil:
-		return "", false, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
+		return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
 			Cause: fmt.Errorf("%s: %v", b.cfg.MemorySocket, err)}
 	case out.Text == nil:
-		return "", false, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
+		return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
 			Cause: fmt.Errorf("%s: the answer is not a tool result", b.cfg.MemorySocket)}
 	}
-	return *out.Text, out.Tainted, nil
+	found := policy.State{Untrusted: out.Tainted}
+	if c.Tool == string(policy.Recall) {
+		if out.Taint == nil {
+			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
+				Cause: fmt.Errorf("%s: the recall answer does not say its hits' taint", b.cfg.MemorySocket)}
+		}
+		t, err := policy.ParseTaint(*out.Taint)
+		if err != nil {
+			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
+				Cause: fmt.Errorf("%s: the recall answer's %v", b.cfg.MemorySocket, err)}
+		}
+		found.Taint = t
+	}
+	return *out.Text, found, nil
 }
 
 // failureText prints what went wrong for the operator and returns what

@@ -22,8 +22,10 @@ import (
 
 // memoryd is a unix socket answering memory.call and recall.call as
 // memoryd's tool socket does; recall answers "tainted" when the query says
-// so. It lets these tests run the whole decision path without Podman: the
-// memory and recall tools go through brokerd's real forwarding.
+// so, the hits' taint T when the query is "taint:T" (public otherwise),
+// and no taint at all for the query "no-taint". It lets these tests run
+// the whole decision path without Podman: the memory and recall tools go
+// through brokerd's real forwarding.
 func memoryd(t *testing.T, dir string) string {
 	t.Helper()
 	sock := filepath.Join(dir, "memory.sock")
@@ -38,8 +40,23 @@ func memoryd(t *testing.T, dir string) string {
 		json.Unmarshal(body, &q)
 		return map[string]any{"text": "ok: " + q.Arguments.Query, "tainted": q.Arguments.Query == "tainted"}, nil
 	}
+	recall := func(ctx context.Context, p daemon.Peer, body json.RawMessage, st *daemon.Stream) (any, error) {
+		a, _ := answer(ctx, p, body, st)
+		var q struct {
+			Arguments struct{ Query string } `json:"arguments"`
+		}
+		json.Unmarshal(body, &q)
+		out := a.(map[string]any)
+		switch taint, ok := strings.CutPrefix(q.Arguments.Query, "taint:"); {
+		case ok:
+			out["taint"] = taint
+		case q.Arguments.Query != "no-taint":
+			out["taint"] = "public"
+		}
+		return out, nil
+	}
 	s := &daemon.Socket{Role: "memoryd", Name: "broker", Path: sock, Log: os.Stderr,
-		Kinds: map[string]daemon.Handler{"memory.call": answer, "recall.call": answer}}
+		Kinds: map[string]daemon.Handler{"memory.call": answer, "recall.call": recall}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Serve(ctx, ln); close(done) }()

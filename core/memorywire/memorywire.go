@@ -58,10 +58,14 @@ type Arguments struct {
 
 // ToolAnswer is what the model is given. Tainted tells brokerd that a
 // recall hit came from an untrusted note: brokerd marks the session
-// untrusted.
+// untrusted. Taint, on every recall answer, is the highest taint of the
+// hits' sources ("public" when there are none): brokerd raises the
+// session to it as well as to the grant's class. A recall answer without
+// it is not given to the model.
 type ToolAnswer struct {
 	Text    string `json:"text"`
 	Tainted bool   `json:"tainted"`
+	Taint   string `json:"taint,omitempty"`
 }
 
 // SessionState is brokerd's answer to "session.state" on its state socket.

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode"
 
+	"boxmaker/core/policy"
 	"boxmaker/sanitize"
 )
 
@@ -21,6 +22,10 @@ type Hit struct {
 	// Tainted marks a hit from an untrusted note (memory-tainted): the
 	// session that reads it becomes untrusted.
 	Tainted bool
+	// Taint is how sensitive its source is (SetTaints fills it): a note's
+	// class, or for a session record the taint brokerd keeps for that
+	// session. A session reading the hit has seen data of this class.
+	Taint   policy.Taint
 	Snippet string // the matching part, terms in [brackets]
 }
 
@@ -31,6 +36,63 @@ type Result struct {
 	// Tainted is true when any hit is tainted: brokerd then marks the
 	// session untrusted.
 	Tainted bool
+	// Taint is the highest Taint of the hits (SetTaints fills it):
+	// brokerd raises the session that searched to it.
+	Taint policy.Taint
+}
+
+// SessionTaints tells the taint brokerd keeps for each of the sessions
+// named (memoryd asks brokerd's state socket). A session whose taint
+// cannot be learnt must be answered Secret, or the whole question an
+// error.
+type SessionTaints func(sessions []string) (map[string]policy.Taint, error)
+
+// SetTaints gives each hit the taint of its source and the result the
+// highest of them. A note's source is the note itself: its header's class
+// is the taint of the session that wrote it, at the time it wrote it; a
+// note whose class is missing or unknown (text memoryd did not write)
+// counts as secret, since nothing says where it came from. A session
+// record's source is its session, whose taint now is at least what it
+// was when the record was written (brokerd raises the state before it
+// releases a result, and taint never falls): sessionTaints is asked once,
+// for the distinct sessions among the hits. On an error nothing is set,
+// and the result must not be given.
+func (r *Result) SetTaints(sessionTaints SessionTaints) error {
+	var ask []string
+	seen := map[string]bool{}
+	for _, h := range r.Hits {
+		if h.Kind != "note" && !seen[h.Session] {
+			seen[h.Session] = true
+			ask = append(ask, h.Session)
+		}
+	}
+	var taints map[string]policy.Taint
+	if len(ask) > 0 {
+		var err error
+		if taints, err = sessionTaints(ask); err != nil {
+			return err
+		}
+	}
+	top := policy.Public
+	for i, h := range r.Hits {
+		var t policy.Taint
+		if h.Kind == "note" {
+			var err error
+			if t, err = policy.ParseTaint(h.Class); err != nil {
+				t = policy.Secret
+			}
+		} else {
+			st, ok := taints[h.Session]
+			if !ok {
+				st = policy.Secret // not answered: unknown
+			}
+			t = st
+		}
+		r.Hits[i].Taint = t
+		top = policy.MaxTaint(top, t)
+	}
+	r.Taint = top
+	return nil
 }
 
 // MaxHits is the most hits a search returns.

@@ -22,6 +22,7 @@ import (
 	"boxmaker/core/home"
 	"boxmaker/core/memory"
 	"boxmaker/core/memorywire"
+	"boxmaker/core/policy"
 	"boxmaker/core/recall"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
@@ -331,7 +332,7 @@ const defaultHits = 10
 
 // recallCall searches the index, after reading what the logs gained since
 // the last Sync: a search sees every record written before it.
-func (s *server) recallCall(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+func (s *server) recallCall(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var q memorywire.ToolRequest
 	if err := decode(body, &q, "recall call"); err != nil {
 		return nil, err
@@ -354,12 +355,55 @@ func (s *server) recallCall(_ context.Context, _ daemon.Peer, body json.RawMessa
 	r, err := ix.Search(q.Arguments.Query, limit)
 	switch {
 	case errors.Is(err, recall.ErrNoWords):
-		return memorywire.ToolAnswer{Text: err.Error()}, nil
+		return memorywire.ToolAnswer{Text: err.Error(), Taint: policy.Public.String()}, nil
 	case err != nil:
 		s.logf("call %s: %v", q.CallID, err)
 		return nil, err
 	}
-	return memorywire.ToolAnswer{Text: r.Text(), Tainted: r.Tainted}, nil
+	// Each hit carries the taint of its source, and the answer the
+	// highest, which brokerd raises the searching session to: secret text
+	// found by recall is secret in the session that reads it (decision
+	// D61).
+	if err := r.SetTaints(func(ids []string) (map[string]policy.Taint, error) {
+		return s.sessionTaints(ctx, q.CallID, ids)
+	}); err != nil {
+		s.logf("call %s: cannot ask brokerd at %s how sensitive the sessions found are: %v; no hits were given", q.CallID, s.stateSocket, err)
+		return memorywire.ToolAnswer{Text: recallStateText, Taint: policy.Public.String()}, nil
+	}
+	return memorywire.ToolAnswer{Text: r.Text(), Tainted: r.Tainted, Taint: r.Taint.String()}, nil
+}
+
+// recallStateText is the model's answer when brokerd cannot say how
+// sensitive the sessions a search found are: no hit is given without it.
+const recallStateText = "recall is unavailable: memoryd could not ask brokerd how sensitive the sessions found are, so no hits were given"
+
+// sessionTaints asks brokerd's state socket for the taint of each
+// session, within one stateTimeout for them all. A session brokerd
+// answers with an error for (its state file is damaged) counts as secret;
+// no answer at all is an error.
+func (s *server) sessionTaints(ctx context.Context, callID string, ids []string) (map[string]policy.Taint, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.stateTimeout)
+	defer cancel()
+	out := make(map[string]policy.Taint, len(ids))
+	for _, id := range ids {
+		var st memorywire.SessionState
+		err := daemon.Call(ctx, s.stateSocket, memorywire.KindSessionState, memorywire.BlockRequest{Session: id}, &st, nil)
+		var re *daemon.RemoteError
+		switch {
+		case errors.As(err, &re):
+			s.logf("call %s: brokerd cannot say the taint of session %s (%s); its hits count as secret", callID, id, re.Text)
+			out[id] = policy.Secret
+			continue
+		case err != nil:
+			return nil, err
+		}
+		t, err := policy.ParseTaint(st.Taint)
+		if err != nil {
+			return nil, fmt.Errorf("brokerd's answer for session %s: %v", id, err)
+		}
+		out[id] = t
+	}
+	return out, nil
 }
 
 func (s *server) journal(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
