@@ -11,9 +11,10 @@
 // # Session state
 //
 // broker/sessions/<id>.json holds one line, {"taint":"private","untrusted":false}:
-// the highest class of data the session's results carried, and whether
-// any came through an untrusted grant (or a recall hit memoryd says was
-// tainted). A missing file is a new session (public, trusted). A file
+// the highest class of data the session's results carried (for recall,
+// also the taint memoryd says its hits' sources have: decision D61), and
+// whether any came through an untrusted grant (or a recall hit memoryd
+// says was tainted). A missing file is a new session (public, trusted). A file
 // that cannot be read or parsed denies every call of the session
 // (broker-state-damaged): brokerd will not guess how sensitive the
 // session is. The file is replaced atomically (core/atomicfile) after a
