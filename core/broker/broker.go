@@ -531,7 +531,12 @@ func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict
 	case policy.Memory, policy.Recall:
 		return b.forward(ctx, c, forward)
 	case policy.HTTPFetch:
-		return "", policy.State{}, errors.New("http_fetch cannot run yet: this brokerd has no egress proxy")
+		// The decided, normalised URL: the proxy is given its host only.
+		res, err := b.cfg.Runner.Run(ctx, runner.Call{ID: c.CallID, Tool: c.Tool, URL: v.targets[0]})
+		if err != nil {
+			return "", policy.State{}, err
+		}
+		return runner.FetchText(res), policy.State{}, nil
 	}
 	return "", policy.State{}, fmt.Errorf("brokerd cannot run %q", c.Tool)
 }

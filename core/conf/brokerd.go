@@ -37,6 +37,12 @@ type Runner struct {
 	TmpMB        int    `toml:"tmp_mb"`        // the container's /tmp, a tmpfs
 	TimeoutMS    int    `toml:"timeout_ms"`    // one call, start to end
 	OutputLimit  int    `toml:"output_limit"`  // bytes of a file or of stdout/stderr
+
+	// http_fetch's egress proxy (docs/runner.md, "http_fetch").
+	EgressNetwork      string `toml:"egress_network"`       // the Podman network the proxy runs on
+	EgressDir          string `toml:"egress_dir"`           // where the per-call socket directories go
+	EgressCAFile       string `toml:"egress_ca_file"`       // the CA bundle http_fetch trusts for https
+	EgressAllowPrivate bool   `toml:"egress_allow_private"` // names may resolve to private addresses (tests only)
 }
 
 // BrokerdPaths are the files brokerd reads.
@@ -88,8 +94,21 @@ pids_limit = 128
 memory_mb = 512
 tmp_mb = 64
 timeout_ms = 30000
-# Bytes of a file read, and of each of a command's stdout and stderr.
+# Bytes of a file read, and of each of a command's stdout and stderr
+# (and of the body http_fetch keeps).
 output_limit = 65536
+# http_fetch runs with no network too, and reaches one egress proxy
+# through a unix socket; the proxy, a container on this Podman network,
+# connects only to the call's granted host. 'podman network ls' lists
+# the networks.
+egress_network = "podman"
+# The proxy's socket directories, one per call.
+egress_dir = "{{.Home}}/run/egress"
+# The CA certificates https fetches trust (Debian's bundle).
+egress_ca_file = "/etc/ssl/certs/ca-certificates.crt"
+# true lets fetched names resolve to loopback, link-local and private
+# addresses. Keep it false: only tests on one machine need it.
+egress_allow_private = false
 
 [approvals]
 # How long a call a grant says "ask" about waits for bxctl approve or

@@ -22,6 +22,10 @@ type Request struct {
 	Command   string `json:"command,omitempty"` // run: a shell command line
 	Limit     int    `json:"limit"`             // bytes of content, of stdout, of stderr
 	TimeoutMS int    `json:"timeout_ms,omitempty"`
+	// http_fetch: the URL, the egress proxy's socket, the CA bundle.
+	URL    string `json:"url,omitempty"`
+	Socket string `json:"socket,omitempty"`
+	CAFile string `json:"ca_file,omitempty"`
 }
 
 // Result is the executor's answer, printed as one JSON object. Error is
@@ -49,6 +53,14 @@ type Result struct {
 	StdoutTruncated bool   `json:"stdout_truncated,omitempty"`
 	StderrTruncated bool   `json:"stderr_truncated,omitempty"`
 	TimedOut        bool   `json:"timed_out,omitempty"`
+
+	// http_fetch: where the body came from (after same-host redirects),
+	// the status and content type; the body is Content (Size bytes read,
+	// Truncated at Limit), Note holds a redirect not followed or a body
+	// not shown.
+	URL         string `json:"url,omitempty"`
+	Status      int    `json:"status,omitempty"`
+	ContentType string `json:"content_type,omitempty"`
 }
 
 // DirEntry is one name in a listed directory.
@@ -79,6 +91,9 @@ func Execute(ctx context.Context, req Request, stdin io.Reader) Result {
 		listDir(req, &res)
 	case "run":
 		runCommand(ctx, req, &res)
+	case "http_fetch":
+		res.Path = ""
+		fetchURL(ctx, req, &res)
 	default:
 		res.Error = fmt.Sprintf("unknown tool %q", req.Tool)
 	}

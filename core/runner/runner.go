@@ -58,6 +58,16 @@ type Config struct {
 	TmpMB        int
 	Timeout      time.Duration // one call; run's command gets this, the container a little more
 	OutputLimit  int           // bytes of a file, of stdout, of stderr
+
+	// http_fetch (fetch.go): the egress proxy's network, the directory
+	// for its per-call socket directories, the CA bundle the tool trusts,
+	// whether names may resolve into private ranges (tests only), and
+	// how long the proxy may take to make its socket (0: 10 s).
+	EgressNetwork      string
+	EgressDir          string
+	EgressCAFile       string
+	EgressAllowPrivate bool
+	EgressStartTimeout time.Duration
 }
 
 // ConfigFrom turns brokerd's [runner] section into a Config. instance
@@ -67,8 +77,10 @@ func ConfigFrom(c conf.Runner, instance string) Config {
 		Podman: c.Podman, Runtime: c.Runtime, Image: c.Image, Instance: instance,
 		UlimitNofile: c.UlimitNofile, UlimitNproc: c.UlimitNproc, PidsLimit: c.PidsLimit,
 		MemoryMB: c.MemoryMB, TmpMB: c.TmpMB,
-		Timeout:     time.Duration(c.TimeoutMS) * time.Millisecond,
-		OutputLimit: c.OutputLimit,
+		Timeout:       time.Duration(c.TimeoutMS) * time.Millisecond,
+		OutputLimit:   c.OutputLimit,
+		EgressNetwork: c.EgressNetwork, EgressDir: c.EgressDir, EgressCAFile: c.EgressCAFile,
+		EgressAllowPrivate: c.EgressAllowPrivate,
 	}
 }
 
@@ -116,6 +128,9 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.Timeout <= 0 {
 		bad = append(bad, "timeout_ms must be more than 0")
 	}
+	if cfg.EgressDir != "" && !filepath.IsAbs(cfg.EgressDir) {
+		bad = append(bad, fmt.Sprintf("egress_dir %q is not an absolute path", cfg.EgressDir))
+	}
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
@@ -133,6 +148,7 @@ type Call struct {
 	Paths   []string
 	Content []byte // write_file
 	Command string // run: a shell command line
+	URL     string // http_fetch: the decided URL; the proxy fetches its host only
 }
 
 // StartError is what Podman said when it could not start the container:
@@ -169,6 +185,9 @@ func unavailable(args []string, said string) error {
 // (a target the runner cannot mount) or a container that ended without
 // one (killed at its time or memory limit).
 func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
+	if c.Tool == "http_fetch" {
+		return r.fetch(ctx, c)
+	}
 	if err := checkCall(c); err != nil {
 		return Result{}, err
 	}
@@ -312,6 +331,9 @@ func (r *Runner) Args(c Call, name string) []string {
 	}
 	if cfg.Runtime != "" {
 		a = append(a, "--runtime", cfg.Runtime)
+	}
+	if c.Tool == "http_fetch" {
+		return append(a, r.fetchArgs(c, name)...)
 	}
 	if c.Tool == "write_file" {
 		a = append(a, "-i")

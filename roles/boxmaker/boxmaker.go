@@ -95,6 +95,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 		},
 		toolsImageCommand(),
 		toolExecCommand(),
+		egressProxyCommand(),
 	}
 }
 
