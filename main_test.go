@@ -63,6 +63,9 @@ func TestScripts(t *testing.T) {
 	for name, cmd := range loopdCmds {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range fetchCmds {
+		params.Cmds[name] = cmd
+	}
 	testscript.Run(t, params)
 }
 
