@@ -137,6 +137,31 @@ func cmdToolsimage(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: toolsimage CONFIG")
 	}
+	if _, _, err := staticToolsImage(); err != nil {
+		ts.Fatalf("toolsimage: %v", err)
+	}
+	ts.Setenv("STATIC", staticBin)
+	ts.Setenv("TOOLS_IMAGE", staticID)
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	if err != nil {
+		ts.Fatalf("toolsimage: %v", err)
+	}
+	re := regexp.MustCompile(`(?m)^image = ".*"$`)
+	if !re.Match(data) {
+		ts.Fatalf("toolsimage: %s has no image line", path)
+	}
+	data = re.ReplaceAll(data, []byte(`image = "`+staticID+`"`))
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		ts.Fatalf("toolsimage: %v", err)
+	}
+	fmt.Fprintf(ts.Stdout(), "%s\n", staticID)
+}
+
+// staticToolsImage builds the static binary and loads the tools image
+// from it with `boxmaker tools-image`, once for the whole test binary
+// (scripts and benchmarks), and returns the binary and the image ID.
+func staticToolsImage() (bin, id string, err error) {
 	staticOnce.Do(func() {
 		dir, err := os.MkdirTemp("/tmp", "bxstatic")
 		if err != nil {
@@ -158,25 +183,7 @@ func cmdToolsimage(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		staticID = strings.TrimSpace(string(out))
 	})
-	if staticErr != nil {
-		ts.Fatalf("toolsimage: %v", staticErr)
-	}
-	ts.Setenv("STATIC", staticBin)
-	ts.Setenv("TOOLS_IMAGE", staticID)
-	path := ts.MkAbs(args[0])
-	data, err := os.ReadFile(path)
-	if err != nil {
-		ts.Fatalf("toolsimage: %v", err)
-	}
-	re := regexp.MustCompile(`(?m)^image = ".*"$`)
-	if !re.Match(data) {
-		ts.Fatalf("toolsimage: %s has no image line", path)
-	}
-	data = re.ReplaceAll(data, []byte(`image = "`+staticID+`"`))
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		ts.Fatalf("toolsimage: %v", err)
-	}
-	fmt.Fprintf(ts.Stdout(), "%s\n", staticID)
+	return staticBin, staticID, staticErr
 }
 
 // crashsuite CONFIG ROUNDS CALLS MAXKILL_MS MARKERS: the crash suite. Each
