@@ -68,6 +68,8 @@ func sendToolCall(sock, session, callID, tool, args string, timeout time.Duratio
 // toolcall [-bg NAME] SOCKET SESSION CALL_ID TOOL ARGS_JSON: sends a tool
 // call as loopd would and prints the events and the final answer. With
 // -bg the call runs in the background; toolwait NAME prints its output.
+// ARGS_JSON @FILE reads the arguments from FILE (for arguments too long
+// to write in a script).
 func cmdToolcall(ts *testscript.TestScript, neg bool, args []string) {
 	bg := ""
 	if len(args) > 1 && args[0] == "-bg" {
@@ -75,6 +77,10 @@ func cmdToolcall(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if len(args) != 5 {
 		ts.Fatalf("usage: toolcall [-bg NAME] SOCKET SESSION CALL_ID TOOL ARGS_JSON")
+	}
+	if name, ok := strings.CutPrefix(args[4], "@"); ok {
+		args = append([]string(nil), args...)
+		args[4] = ts.ReadFile(name)
 	}
 	sock := ts.MkAbs(args[0])
 	if bg == "" {

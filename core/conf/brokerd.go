@@ -8,7 +8,16 @@ type Brokerd struct {
 	Sockets   BrokerSockets    `toml:"sockets"`
 	Runner    Runner           `toml:"runner"`
 	Approvals BrokerdApprovals `toml:"approvals"`
+	Audit     BrokerdAudit     `toml:"audit"`
 	Memory    BrokerdMemory    `toml:"memory"`
+}
+
+// BrokerdAudit is how the audit log is kept.
+type BrokerdAudit struct {
+	// MaxFileMB: once the current file of audit/ has reached this many
+	// MiB, the next record begins a new numbered file. 0 (or no key):
+	// 64 MiB.
+	MaxFileMB int `toml:"max_file_mb"`
 }
 
 // BrokerdApprovals is how long an ask waits for the owner.
@@ -114,6 +123,12 @@ egress_allow_private = false
 # How long a call a grant says "ask" about waits for bxctl approve or
 # refuse before it is answered "expired" (a Go duration: 90s, 10m, 1h).
 expire_after = "10m"
+
+[audit]
+# The audit log is numbered files in audit/, each continuing the chain of
+# the one before. Once the current file has reached this many MiB, the
+# next record begins a new file. 0: 64.
+max_file_mb = 64
 
 [memory]
 # memoryd's tool socket: memory and recall calls are sent there once

@@ -55,6 +55,9 @@ func serve(c *cli.Context) error {
 	if err != nil || expire <= 0 {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [approvals] expire_after %q is not a duration such as \"10m\"", path, cfg.Approvals.ExpireAfter)
 	}
+	if cfg.Audit.MaxFileMB < 0 || cfg.Audit.MaxFileMB > 1<<20 {
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] max_file_mb %d is not between 0 (64 MiB) and 1048576 (1 TiB)", path, cfg.Audit.MaxFileMB)
+	}
 	if cfg.Memory.Socket == "" || cfg.Memory.TimeoutMS <= 0 {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [memory] needs a socket and a timeout_ms of more than 0", path)
 	}
@@ -66,7 +69,8 @@ func serve(c *cli.Context) error {
 
 	// The ledger first: its lock is what tells that another brokerd
 	// writes this home's log (brokerd-already-running).
-	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: os.Stderr})
+	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: os.Stderr,
+		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20})
 	if err != nil {
 		return err
 	}
