@@ -257,7 +257,7 @@ func ParseLog(file string, data []byte) ([]Record, error) {
 		off += i + 1
 	}
 	cutOff := len(ends) == 0 && len(data) > 0 || len(ends) > 0 && ends[len(ends)-1] != len(data)-1
-	recs, errs := parseLines(data, ends)
+	recs, errs := parseLines(data, string(data), ends)
 	calls := map[string]bool{}
 	for i, r := range recs {
 		line := i + 1
@@ -294,12 +294,12 @@ const parallelFrom = 1000
 // parseLines decodes the lines ending at ends; errs[i] is line i+1's. A
 // chunk of lines stops at its first error: only the first damaged line of
 // the file is reported.
-func parseLines(data []byte, ends []int) ([]Record, []error) {
+func parseLines(data []byte, text string, ends []int) ([]Record, []error) {
 	recs := make([]Record, len(ends))
 	errs := make([]error, len(ends))
 	workers := runtime.GOMAXPROCS(0)
 	if len(ends) < parallelFrom || workers < 2 {
-		parseChunk(data, ends, 0, len(ends), recs, errs)
+		parseChunk(data, text, ends, 0, len(ends), recs, errs)
 		return recs, errs
 	}
 	var wg sync.WaitGroup
@@ -308,54 +308,61 @@ func parseLines(data []byte, ends []int) ([]Record, []error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parseChunk(data, ends, from, min(from+per, len(ends)), recs, errs)
+			parseChunk(data, text, ends, from, min(from+per, len(ends)), recs, errs)
 		}()
 	}
 	wg.Wait()
 	return recs, errs
 }
 
-// parseChunk decodes lines [from, to) with one decoder, checking from its
-// offsets that each value is alone on its line.
-func parseChunk(data []byte, ends []int, from, to int, recs []Record, errs []error) {
-	if from >= to {
-		return
-	}
+// parseChunk decodes lines [from, to): each with fastLine, else with
+// encoding/json (decodeLine). text is data as a string.
+func parseChunk(data []byte, text string, ends []int, from, to int, recs []Record, errs []error) {
 	start := 0
 	if from > 0 {
 		start = ends[from-1] + 1
 	}
-	chunk := data[start : ends[to-1]+1]
-	dec := json.NewDecoder(bytes.NewReader(chunk))
-	dec.DisallowUnknownFields()
 	var f lineFields
-	lineStart := 0
 	for i := from; i < to; i++ {
-		lineEnd := ends[i] - start
-		if len(bytes.TrimSpace(chunk[lineStart:lineEnd])) == 0 {
+		line := data[start:ends[i]]
+		if len(bytes.TrimSpace(line)) == 0 {
 			errs[i] = errors.New("an empty line")
 			return
 		}
 		f.reset()
-		if err := dec.Decode(&f); err != nil {
-			errs[i] = fmt.Errorf("not a session record: %v", err)
-			return
-		}
-		end := int(dec.InputOffset())
-		if end > lineEnd {
-			errs[i] = errors.New("not a session record: the record does not end on its line")
-			return
-		}
-		if len(bytes.TrimSpace(chunk[end:lineEnd])) > 0 {
-			errs[i] = errors.New("more than one JSON value on the line")
-			return
+		if !fastLine(line, text[start:ends[i]], &f) {
+			f.reset()
+			if errs[i] = decodeLine(data[start:], len(line), &f); errs[i] != nil {
+				return
+			}
 		}
 		recs[i], errs[i] = checkLine(&f, i+1)
 		if errs[i] != nil {
 			return
 		}
-		lineStart = lineEnd + 1
+		start = ends[i] + 1
 	}
+}
+
+// decodeLine decodes the line of length n at the start of rest with
+// encoding/json, strictly, checking from the decoder's offset that the
+// value is alone on its line. It reads past the line when the value does
+// (a value cut by a newline in its middle), so the reason names what is
+// wrong with the value rather than only its end.
+func decodeLine(rest []byte, n int, f *lineFields) error {
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(f); err != nil {
+		return fmt.Errorf("not a session record: %v", err)
+	}
+	end := int(dec.InputOffset())
+	if end > n {
+		return errors.New("not a session record: the record does not end on its line")
+	}
+	if len(bytes.TrimSpace(rest[end:n])) > 0 {
+		return errors.New("more than one JSON value on the line")
+	}
+	return nil
 }
 
 // checkLine checks a decoded line's fields against its type.
@@ -402,8 +409,8 @@ func checkLine(f *lineFields, line int) (Record, error) {
 		if t := bytes.TrimSpace(f.Tools); len(t) == 0 || t[0] != '[' {
 			return Record{}, errors.New(`"tools" is not an array`)
 		}
-		// The decoder reuses nothing it hands out, but a RawMessage
-		// points into its buffer: keep a copy of its own.
+		// A RawMessage may point into the decoder's buffer: keep a copy
+		// of its own.
 		r.Tools = append(json.RawMessage(nil), f.Tools...)
 	}
 	if len(f.ToolCalls) > 0 {
