@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -275,7 +277,11 @@ func TestFetchThroughTheProxy(t *testing.T) {
 }
 
 func TestFetchOverTLSEndToEnd(t *testing.T) {
-	srv := httptest.NewTLSServer(fetchServer()) // its certificate names example.com
+	srv := httptest.NewUnstartedServer(fetchServer())
+	// The fetch without the CA ends in a handshake error the server
+	// would log.
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS() // its certificate names example.com
 	defer srv.Close()
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
@@ -312,4 +318,55 @@ func TestEgressProxyCutsATunnelAtMaxBytes(t *testing.T) {
 	if got.Error == "" || got.Size != 0 {
 		t.Errorf("a body past the proxy's cap: %+v, want an error (the tunnel was cut)", got)
 	}
+}
+
+// FuzzEgressProxyRequest sends the proxy any bytes as a request: it must
+// never dial for a host it was not given, nor for a port but 80 and 443.
+func FuzzEgressProxyRequest(f *testing.F) {
+	for _, s := range []string{
+		"CONNECT site.example:443 HTTP/1.1\r\n\r\n",
+		"CONNECT other.example:443 HTTP/1.1\r\n\r\n",
+		"CONNECT 127.0.0.1:80 HTTP/1.1\r\n\r\n",
+		"CONNECT [::1]:443 HTTP/1.1\r\n\r\n",
+		"CONNECT site.example:22 HTTP/1.1\r\n\r\n",
+		"CONNECT site.example.:443 HTTP/1.1\r\n\r\n",
+		"GET http://site.example/ HTTP/1.1\r\nHost: site.example\r\n\r\n",
+		"CONNECT site.example%2f:443 HTTP/1.1\r\n\r\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, request string) {
+		var dialled []string
+		p := &EgressProxy{
+			Hosts: []string{"site.example"}, Timeout: 100 * time.Millisecond, MaxBytes: 1 << 10,
+			Resolve: func(ctx context.Context, host string) ([]netip.Addr, error) {
+				return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+			},
+			Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				dialled = append(dialled, addr)
+				return nil, errors.New("no dialling in the fuzz test")
+			},
+		}
+		client, server := net.Pipe()
+		done := make(chan struct{})
+		go func() {
+			p.handle(context.Background(), server)
+			close(done)
+		}()
+		client.SetDeadline(time.Now().Add(2 * time.Second))
+		go func() {
+			io.WriteString(client, request)
+		}()
+		io.Copy(io.Discard, client)
+		client.Close()
+		<-done
+		for _, a := range dialled {
+			if a != "93.184.216.34:80" && a != "93.184.216.34:443" {
+				t.Errorf("the proxy dialled %s for %q", a, request)
+			}
+		}
+		if len(dialled) > 0 && !strings.HasPrefix(request, "CONNECT site.example:") {
+			t.Errorf("the proxy dialled for %q", request)
+		}
+	})
 }
