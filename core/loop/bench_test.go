@@ -1,12 +1,20 @@
 package loop
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
+	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"boxmaker/core/inferproxy"
+	"boxmaker/core/llamaserver"
 )
 
 // cpuTime is the CPU time (user and system) the process has used: on a
@@ -153,3 +161,99 @@ func BenchmarkRebuild10000(b *testing.B) {
 		Messages(recs)
 	}
 }
+
+// timedHandler adds the time each request spends in h to total: the
+// model's time, which the Engine benchmarks subtract.
+func timedHandler(h http.Handler, total *atomic.Int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t := time.Now()
+		h.ServeHTTP(w, r)
+		total.Add(int64(time.Since(t)))
+	})
+}
+
+// engineAt100 is an Engine whose session "bench" is at turn 100, with the
+// stand-in behind inferproxy answering its turns, and the stand-in's
+// handler time summed in model.
+func engineAt100(b *testing.B) (e *Engine, model *atomic.Int64) {
+	dir := benchSession(b, 99)
+	model = &atomic.Int64{}
+	srv := llamaserver.New(llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{
+		{When: "And the next one?", Content: "It is the same."}}}})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := &http.Server{Handler: timedHandler(srv.Handler(), model)}
+	go hs.Serve(ln)
+	b.Cleanup(func() { srv.Close(); hs.Close() })
+	sock := filepath.Join(shortDir(b), "infer.sock")
+	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: "http://" + ln.Addr().String()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { p.Serve(ctx); close(done) }()
+	b.Cleanup(func() { cancel(); <-done })
+	e = &Engine{SessionsDir: dir, Client: &Client{Socket: sock, Model: srv.Model(), Timeout: time.Minute}}
+	return e, model
+}
+
+// benchEngineTurn runs a real Engine.Turn at turn 100 of a session: the
+// log found (kept or reread), the messages rebuilt, the request sent
+// through inferproxy to the stand-in and its stream read, the records
+// appended and fsync'd. After each turn the log is cut back to turn 100.
+// own-ms/op is the turn's wall time less the stand-in's handler time
+// (rendering and tokenizing the prompt, the reply): loopd's own time and
+// inferproxy's. cpu-ms/op is the CPU of the whole process, the stand-in's
+// and inferproxy's included, so it is an upper bound of loopd's.
+func benchEngineTurn(b *testing.B, reread bool) {
+	e, model := engineAt100(b)
+	log, recs, err := e.load("bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	size, next := log.Size(), log.Next()
+	back := func() {
+		truncate(b, log.Path, size)
+		log.size, log.next = size, next
+		e.mu.Lock()
+		e.recent = nil
+		e.mu.Unlock()
+		if !reread {
+			e.remember(log, recs)
+		}
+	}
+	turn := func() {
+		_, err := e.Turn(context.Background(), TurnRequest{Session: "bench", Text: "And the next one?"}, func(Event) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	turn() // the stand-in's slot now holds this prompt: later turns reuse it
+	back()
+	model.Store(0)
+	b.ResetTimer()
+	start, wall := cpuTime(b), time.Now()
+	for b.Loop() {
+		turn()
+		b.StopTimer()
+		t := time.Now()
+		back()
+		wall = wall.Add(time.Since(t)) // not the turn's
+		b.StartTimer()
+	}
+	reportCPU(b, start)
+	n := float64(b.N)
+	b.ReportMetric(float64(model.Load())/1e6/n, "model-ms/op")
+	b.ReportMetric((float64(time.Since(wall))-float64(model.Load()))/1e6/n, "own-ms/op")
+}
+
+// BenchmarkEngineTurnAt100 is a turn whose session's records were kept
+// from its last turn.
+func BenchmarkEngineTurnAt100(b *testing.B) { benchEngineTurn(b, false) }
+
+// BenchmarkEngineTurnAt100Reread is a turn after a restart: the session's
+// log is read and checked whole.
+func BenchmarkEngineTurnAt100Reread(b *testing.B) { benchEngineTurn(b, true) }
