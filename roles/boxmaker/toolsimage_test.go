@@ -33,23 +33,23 @@ func TestBuildToolsImageWritesTheArchive(t *testing.T) {
 
 func TestBuildToolsImageRefusesADynamicExecutorAndWritesNothing(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "tools.tar")
-	exe, err := executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = buildToolsImage(context.Background(), runner.ToolsImage{Executor: exe, Busybox: "/bin/busybox"}, out, "podman", false)
+	// Debian's ls is dynamically linked; the test binary may be either,
+	// depending on cgo and -race.
+	const dynamic = "/bin/ls"
+	_, err := buildToolsImage(context.Background(), runner.ToolsImage{Executor: dynamic, Busybox: "/bin/busybox"}, out, "podman", false)
 	if err == nil || !strings.Contains(err.Error(), "is dynamically linked") {
-		t.Errorf("got %v, want a refusal of the dynamic test binary", err)
+		t.Errorf("got %v, want a refusal of the dynamic %s", err, dynamic)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a partial archive was left: %v", err)
 	}
 }
 
-// init pins the ID this binary would build; a dynamic binary (the test
-// binary) cannot be the executor, so the configuration gets an empty image
-// and is still a valid brokerd.toml.
-func TestInitLeavesTheImageEmptyForADynamicBinary(t *testing.T) {
+// init pins the ID this binary would build; a dynamic binary cannot be the
+// executor, so the configuration then gets an empty image and is still a
+// valid brokerd.toml. The test binary is static or dynamic depending on
+// cgo and -race: each case checks its own outcome.
+func TestInitPinsTheImageOfThisBinary(t *testing.T) {
 	dir := t.TempDir()
 	if err := initHome(dir, false); err != nil {
 		t.Fatal(err)
@@ -58,7 +58,24 @@ func TestInitLeavesTheImageEmptyForADynamicBinary(t *testing.T) {
 	if err := conf.Load(filepath.Join(dir, "etc", "brokerd.toml"), &b); err != nil {
 		t.Fatal(err)
 	}
-	if b.Runner.Image != "" || b.Runner.Runtime != "runc" || b.Runner.Podman != "podman" {
+	if b.Runner.Runtime != "runc" || b.Runner.Podman != "podman" {
 		t.Errorf("[runner] is %+v", b.Runner)
+	}
+	exe, err := executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runner.CheckStatic(exe) != nil {
+		if b.Runner.Image != "" {
+			t.Errorf("a dynamic binary got the image %q", b.Runner.Image)
+		}
+		return
+	}
+	want, err := runner.ToolsImage{Executor: exe, Busybox: "/bin/busybox"}.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Runner.Image != want {
+		t.Errorf("[runner] image = %q, want this binary's image %q", b.Runner.Image, want)
 	}
 }
