@@ -60,6 +60,9 @@ func (r *Runner) fetch(ctx context.Context, c Call) (Result, error) {
 	if c.ID == "" {
 		return Result{}, errors.New("the call has no id")
 	}
+	if len(c.Paths) > 0 {
+		return Result{}, errors.New("http_fetch takes a URL and no paths")
+	}
 	host, err := fetchHost(c.URL)
 	if err != nil {
 		return Result{}, err

@@ -325,7 +325,9 @@ func TestCallsTheRunnerRefusesToMount(t *testing.T) {
 	}{
 		{"no id", Call{Tool: "read_file", Paths: []string{"/srv/a"}}, "the call has no id"},
 		{"an unknown tool", Call{ID: "x", Tool: "read_files", Paths: []string{"/srv/a"}}, `the runner does not run the tool "read_files"`},
-		{"http_fetch is not a runner tool", Call{ID: "x", Tool: "http_fetch", Paths: []string{"/srv/a"}}, `the runner does not run the tool "http_fetch"`},
+		{"http_fetch mounts no paths", Call{ID: "x", Tool: "http_fetch", Paths: []string{"/srv/a"}, URL: "http://docs.example/"}, "http_fetch takes a URL and no paths"},
+		{"http_fetch without a URL", Call{ID: "x", Tool: "http_fetch"}, `the URL "" is not http or https`},
+		{"http_fetch of a URL with a port", Call{ID: "x", Tool: "http_fetch", URL: "http://docs.example:8080/"}, `the URL "http://docs.example:8080/" names a port; only the scheme's own is fetched`},
 		{"two targets for a file tool", Call{ID: "x", Tool: "read_file", Paths: []string{"/srv/a", "/srv/b"}}, "read_file takes one target, not 2"},
 		{"run without paths", Call{ID: "x", Tool: "run", Command: "ls"}, "run needs at least one granted path"},
 		{"a relative path", Call{ID: "x", Tool: "read_file", Paths: []string{"srv/a"}}, `the target "srv/a" is not a clean absolute path`},
