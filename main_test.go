@@ -47,11 +47,13 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":    cmdExits,
-			"waitsock": cmdWaitsock,
-			"sockreq":  cmdSockreq,
-			"dialas":   cmdDialas,
-			"waitconn": cmdWaitconn,
+			"exits":        cmdExits,
+			"waitsock":     cmdWaitsock,
+			"sockreq":      cmdSockreq,
+			"dialas":       cmdDialas,
+			"waitconn":     cmdWaitconn,
+			"holdconns":    cmdHoldconns,
+			"releaseconns": cmdReleaseconns,
 		},
 	}
 	for name, cmd := range brokerdCmds {
