@@ -268,6 +268,9 @@ func notSSHAdd(before, _ string, _ []int) bool {
 	return !strings.HasSuffix(before, "ssh-")
 }
 
+// envNameMax is the longest name before the keyword envSecret accepts.
+const envNameMax = 128
+
 // placeholders are words a made-up value holds.
 var placeholders = []string{"example", "xxxx", "your", "placeholder", "changeme", "change-me", "change_me", "dummy", "fake", "sample", "redacted", "test", "replace", "insert", "0000"}
 
@@ -299,9 +302,13 @@ func secretValue(_, window string, m []int) bool {
 }
 
 // envSecret is secretValue for a NAME=value line: the name must be all
-// there is before the keyword on its line.
+// there is before the keyword on its line, and no longer than envNameMax
+// (so the rule reads a bounded stretch of text before its match).
 func envSecret(before, window string, m []int) bool {
 	line := strings.TrimPrefix(strings.TrimLeft(before, " "), "export ")
+	if len(line) > envNameMax {
+		return false
+	}
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
@@ -316,21 +323,101 @@ func envSecret(before, window string, m []int) bool {
 // text where its first match starts, ordered by offset. It returns nil
 // when none fires.
 func Flags(text string) []Finding {
+	f := wholeOf(text)
+	f.flag(text)
+	return f.sorted()
+}
+
+// flag applies the flag rules to text, keeping the findings in f's range.
+// When that range is not the whole text, its ends must be clean cuts (see
+// isCleanCut), so that the normalised text is the normalised pieces joined.
+//
+// A long text that is not plain is read in pieces, as Check reads chunks,
+// so that only the pieces around the characters that make it so are
+// normalised: source code holds a "…" or a "²" here and there.
+func (f *findings) flag(text string) {
+	from, to := f.from, min(f.to, len(text))
 	if plainText(text) {
-		var f findings
-		for rule, off := range flagMatchesPlain(text) {
+		for rule, off := range flagMatchesPlain(text, from, to) {
 			f.add(rule, off)
 		}
-		return f.sorted()
+		return
 	}
-	normText, _ := normalise(text, false)
-	first := flagMatches(normText)
+	if to-from < 4*pieceMargin {
+		f.flagNormalised(text, from, to)
+		return
+	}
+	ctx := nextContext(text, 0, from)
+	for own := from; own < to; {
+		var ownEnd int
+		switch x := firstNotPlain(text, own, len(text)); {
+		case x < 0:
+			ownEnd = to
+		case x-own > 2*pieceMargin:
+			// A plain piece, ending far enough before x that its
+			// context after is plain too (mostly).
+			ownEnd = cleanCutFrom(text, x-pieceMargin)
+		default:
+			// The piece around x and every such character close
+			// after it.
+			for {
+				y := firstNotPlain(text, x+1, len(text))
+				if y < 0 || y > x+2*pieceMargin {
+					break
+				}
+				x = y
+			}
+			ownEnd = cleanCutFrom(text, x+pieceMargin)
+		}
+		if ownEnd < 0 || ownEnd > to {
+			ownEnd = to
+		}
+		end, _ := contextAfter(text, ownEnd, true)
+		piece := findings{from: own - ctx, to: ownEnd - ctx}
+		piece.flagPiece(text[ctx:end])
+		for rule, off := range piece.first {
+			f.add(rule, ctx+off)
+		}
+		ctx, own = nextContext(text, ctx, ownEnd), ownEnd
+	}
+}
+
+// pieceMargin is how far (in bytes) a piece of text read as it is ends
+// before a character that is not plain: about the contexts' length.
+const pieceMargin = 4096
+
+// flagPiece is flag without pieces.
+func (f *findings) flagPiece(text string) {
+	from, to := f.from, min(f.to, len(text))
+	if plainText(text) {
+		for rule, off := range flagMatchesPlain(text, from, to) {
+			f.add(rule, off)
+		}
+		return
+	}
+	f.flagNormalised(text, from, to)
+}
+
+// flagNormalised is flag on the normalised text.
+func (f *findings) flagNormalised(text string, from, to int) {
+	var normText string
+	normFrom, normTo := 0, 0
+	if from == 0 && to == len(text) {
+		normText, _ = normalise(text, false)
+		normTo = len(normText)
+	} else {
+		before, _ := normalise(text[:from], false)
+		own, _ := normalise(text[from:to], false)
+		after, _ := normalise(text[to:], false)
+		normText = before + own + after
+		normFrom, normTo = len(before), len(before)+len(own)
+	}
+	first := flagMatches(normText, normFrom, normTo)
 	if len(first) == 0 {
-		return nil
+		return
 	}
 	// Matches are rare: only now is the map back to text built.
 	_, offsets := normalise(text, true)
-	var f findings
 	for rule, off := range first {
 		orig := len(text)
 		if off < len(offsets) {
@@ -338,7 +425,6 @@ func Flags(text string) []Finding {
 		}
 		f.add(rule, orig)
 	}
-	return f.sorted()
 }
 
 // flagMatches returns, for each rule that fires on the normalised text, the
@@ -346,8 +432,9 @@ func Flags(text string) []Finding {
 // each word the patterns that start with it (and at each punctuation
 // character that starts a pattern) and where the words that patterns need
 // occur; then it runs the expressions only where a pattern's start has one
-// of its needed words close enough behind it.
-func flagMatches(text string) map[string]int {
+// of its needed words close enough behind it. Only candidates that start in
+// [from, to) are tried; the text around them is read all the same.
+func flagMatches(text string, from, to int) map[string]int {
 	type candidate struct{ pattern, at int }
 	var (
 		cands   []candidate
@@ -397,7 +484,7 @@ func flagMatches(text string) map[string]int {
 	var first map[string]int
 	for _, cd := range cands {
 		p := &flagPatterns[cd.pattern]
-		if _, done := first[p.rule]; done {
+		if _, done := first[p.rule]; done || cd.at < from || cd.at >= to {
 			continue
 		}
 		k := cd.at
@@ -561,7 +648,7 @@ func containsAny(s string, subs []string) bool {
 func plainText(text string) bool {
 	nonASCII := false
 	for i := 0; i < len(text); {
-		if i+8 <= len(text) && plainASCII8(load8(text, i)) {
+		if i+8 <= len(text) && wideASCII8(load8(text, i)) {
 			i += 8
 			continue
 		}
@@ -583,14 +670,43 @@ func plainText(text string) bool {
 	return !nonASCII || norm.NFKC.IsNormalString(text)
 }
 
+// firstNotPlain is where in text[from:to] the first character is that
+// plainText would not take, or -1. It only guides where flag cuts the
+// pieces: each piece is tested with plainText itself.
+func firstNotPlain(text string, from, to int) int {
+	for i := from; i < to; {
+		if i+8 <= len(text) && wideASCII8(load8(text, i)) {
+			i += 8
+			continue
+		}
+		switch byteClass[text[i]] {
+		case drop:
+			return i
+		case multi:
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if r == utf8.RuneError || unicode.IsSpace(r) || isInvisible(r) || unicode.IsControl(r) ||
+				utf8.RuneLen(unicode.ToLower(r)) != size {
+				return i
+			}
+			if p := norm.NFKC.PropertiesString(text[i:]); p.Decomposition() != nil || !p.BoundaryBefore() || !p.BoundaryAfter() {
+				return i
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	return -1
+}
+
 // flagMatchesPlain is flagMatches for a plain text (see plainText), read as
 // it is (a character above ASCII is part of a word, as in the normalised
 // text, and can be part of no start or needed word): it keeps count of where each byte would be in the normalised text,
 // so it finds the same candidates at the same places without building that
 // text, and normalises only the windows the expressions run on. Offsets
 // are returned in text itself. FuzzPlainPathAgrees holds the two to the
-// same answers.
-func flagMatchesPlain(text string) map[string]int {
+// same answers. Only candidates that start in [from, to) are tried.
+func flagMatchesPlain(text string, from, to int) map[string]int {
 	type candidate struct{ pattern, at, orig int }
 	var (
 		cands   []candidate
@@ -602,13 +718,14 @@ func flagMatchesPlain(text string) map[string]int {
 	)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		switch byteClass[c] {
-		case blank:
+		class := plainClass[c]
+		switch class {
+		case plainBlank:
 			if pending == 0 {
 				pending = ' '
 			}
 			continue
-		case feed:
+		case plainFeed:
 			pending = '\n'
 			continue
 		}
@@ -617,9 +734,9 @@ func flagMatchesPlain(text string) map[string]int {
 			last = pending
 			pending = 0
 		}
-		lc := lowerASCII[c]
-		if !wordBytes[lc] {
-			if starts.isPunct[lc] {
+		if class != plainWord {
+			lc := lowerASCII[c]
+			if class == plainPunct {
 				for _, ps := range starts.punct[lc] {
 					if len(text)-i >= len(ps.start) && strings.EqualFold(text[i:i+len(ps.start)], ps.start) {
 						cands = append(cands, candidate{ps.pattern, at, i})
@@ -630,10 +747,19 @@ func flagMatchesPlain(text string) map[string]int {
 			last = lc
 			continue
 		}
+		lc := lowerASCII[c]
 		j := i + 1
-		for j < len(text) && (wordBytes[lowerASCII[text[j]]] ||
-			(text[j] == '-' || text[j] == '\'') && j+1 < len(text) && wordBytes[lowerASCII[text[j+1]]]) {
-			j++
+		for {
+			for j < len(text) && plainClass[text[j]] == plainWord {
+				j++
+			}
+			// A hyphen or an apostrophe between word bytes is part of
+			// the word.
+			if j+1 < len(text) && (text[j] == '-' || text[j] == '\'') && plainClass[text[j+1]] == plainWord {
+				j += 2
+				continue
+			}
+			break
 		}
 		n := j - i
 		lastByte := lowerASCII[text[j-1]]
@@ -670,7 +796,7 @@ func flagMatchesPlain(text string) map[string]int {
 	var first map[string]int
 	for _, cd := range cands {
 		p := &flagPatterns[cd.pattern]
-		if _, done := first[p.rule]; done {
+		if _, done := first[p.rule]; done || cd.orig < from || cd.orig >= to {
 			continue
 		}
 		if ids := starts.needWords[cd.pattern]; ids != nil {
@@ -718,6 +844,33 @@ func flagMatchesPlain(text string) map[string]int {
 	}
 	return first
 }
+
+// Byte classes for flagMatchesPlain, in one table: a byte of a word (in
+// either case, or of a character above ASCII), white space other than a
+// line feed, a line feed, a byte a pattern starts with, anything else.
+const (
+	plainOther = iota
+	plainWord
+	plainBlank
+	plainFeed
+	plainPunct
+)
+
+var plainClass = func() (t [256]byte) {
+	for c := range 256 {
+		switch lc := lowerASCII[c]; {
+		case wordBytes[lc]:
+			t[c] = plainWord
+		case byteClass[c] == blank:
+			t[c] = plainBlank
+		case byteClass[c] == feed:
+			t[c] = plainFeed
+		case starts.isPunct[lc]:
+			t[c] = plainPunct
+		}
+	}
+	return t
+}()
 
 // foldWindow is the first n bytes of fold(text), for a text that starts
 // with a byte fold keeps, folding no more of text than it needs to.

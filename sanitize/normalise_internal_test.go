@@ -27,7 +27,7 @@ func FuzzNormalisePathsAgree(f *testing.F) {
 
 // The eight-byte tests must say what a byte-by-byte loop says.
 func FuzzEightByteTests(f *testing.F) {
-	for _, s := range []string{"abcdefgh", "abcdefg\x7f", "abcdefg\n", "abc\x80defg", " ~~~~~~~", "\x1fabcdefg", "ABCDEFGH", "@[`{azAZ", "!!!!!!!!"} {
+	for _, s := range []string{"abcdefgh", "abcdefg\x7f", "abcdefg\n", "\tabc\ndef", "a\rb\vc\fd\x0e", "\x08\x09\x0a\x0b\x0c\x0d\x0e\x1f", "\x00\x00\x00\x00\x00\x00\x00\x09", "abc\x80defg", " ~~~~~~~", "\x1fabcdefg", "ABCDEFGH", "@[`{azAZ", "!!!!!!!!"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -44,7 +44,23 @@ func FuzzEightByteTests(f *testing.F) {
 				copyable = false
 			}
 		}
+		text, wide := true, true
+		for i := 0; i < 8; i++ {
+			c := s[i]
+			if !(c >= 0x20 && c <= 0x7e || c == '\t' || c == '\n') {
+				text = false
+			}
+			if !(c >= 0x20 && c <= 0x7e || c >= '\t' && c <= '\r') {
+				wide = false
+			}
+		}
 		x := load8(s, 0)
+		if got := textASCII8(x); got != text {
+			t.Fatalf("textASCII8(%q) = %v, want %v", s[:8], got, text)
+		}
+		if got := wideASCII8(x); got != wide {
+			t.Fatalf("wideASCII8(%q) = %v, want %v", s[:8], got, wide)
+		}
 		if got := plainASCII8(x); got != plain {
 			t.Fatalf("plainASCII8(%q) = %v, want %v", s[:8], got, plain)
 		}
@@ -68,10 +84,10 @@ func FuzzPlainPathAgrees(f *testing.F) {
 		if !plainText(text) {
 			return
 		}
-		got := flagMatchesPlain(text)
+		got := flagMatchesPlain(text, 0, len(text))
 		norm, offsets := normalise(text, true)
 		want := map[string]int{}
-		for rule, off := range flagMatches(norm) {
+		for rule, off := range flagMatches(norm, 0, len(norm)) {
 			want[rule] = offsets[off]
 		}
 		if len(got) != len(want) {

@@ -57,22 +57,40 @@ var refuseReasons = map[string]string{
 // and returns each rule that fires, once, at its first offset, ordered by
 // offset. It returns nil when none fires.
 func Refusals(text string) []Finding {
-	var f findings
-	cleaned := f.characters(text)
-	f.secrets(text, nil)
-	if cleaned != "" {
-		// Invisible characters that ordinary writing may hold were allowed
-		// above; a secret split by one of them is still the secret.
-		f.secrets(cleaned, originalOffsets(text))
-	}
-	f.tags(text)
+	f := wholeOf(text)
+	f.refuse(text)
 	return f.sorted()
 }
 
-// findings collects the first offset of each rule.
-type findings struct{ first map[string]int }
+// refuse applies every refuse rule to text, keeping the findings in f's
+// range.
+func (f *findings) refuse(text string) {
+	if f.characters(text) {
+		// A secret split by an invisible character is still the secret
+		// (whether or not the character is allowed where it stands).
+		cleaned, at := removeInvisible(text)
+		f.secrets(cleaned, at)
+	}
+	f.secrets(text, nil)
+	f.tags(text)
+}
+
+// findings collects the first offset of each rule. Only offsets in
+// [from, to) are kept: Check reads a chunk with some text on either side
+// that other chunks own, and a rule may read that text, but only fires for
+// the chunk's own part.
+type findings struct {
+	first    map[string]int
+	from, to int
+}
+
+// wholeOf is the range of every offset of text.
+func wholeOf(text string) findings { return findings{to: len(text) + 1} }
 
 func (f *findings) add(rule string, offset int) {
+	if offset < f.from || offset >= f.to {
+		return
+	}
 	if f.first == nil {
 		f.first = map[string]int{}
 	}
@@ -80,8 +98,6 @@ func (f *findings) add(rule string, offset int) {
 		f.first[rule] = offset
 	}
 }
-
-func (f *findings) has(rule string) bool { _, ok := f.first[rule]; return ok }
 
 func (f *findings) sorted() []Finding {
 	if len(f.first) == 0 {
@@ -107,14 +123,12 @@ func reason(rule string) string {
 	return flagReasons[rule]
 }
 
-// characters applies the character rules. When the text holds an invisible
-// character that is allowed where it stands, it returns the text without
-// those characters (for the secret rules); otherwise "".
-func (f *findings) characters(text string) (cleaned string) {
-	allowedInvisible := false
+// characters applies the character rules and reports whether the text
+// holds an invisible character (allowed where it stands or not).
+func (f *findings) characters(text string) (anyInvisible bool) {
 	for i := 0; i < len(text); {
 		// Eight printable ASCII bytes at a time: most of any text.
-		if i+8 <= len(text) && plainASCII8(load8(text, i)) {
+		if i+8 <= len(text) && textASCII8(load8(text, i)) {
 			i += 8
 			continue
 		}
@@ -139,16 +153,15 @@ func (f *findings) characters(text string) (cleaned string) {
 		switch rule := classify(text, i, r, size); rule {
 		case "":
 		case allowed:
-			allowedInvisible = true
 		default:
 			f.add(rule, i)
 		}
+		if !anyInvisible && isInvisible(r) {
+			anyInvisible = true
+		}
 		i += size
 	}
-	if !allowedInvisible {
-		return ""
-	}
-	return removeInvisible(text)
+	return anyInvisible
 }
 
 // allowed is classify's answer for an invisible character in a place where
@@ -336,31 +349,34 @@ func isRTL(r rune) bool {
 		unicode.Is(unicode.Thaana, r) || unicode.Is(unicode.Nko, r)
 }
 
-// removeInvisible drops every invisible character.
-func removeInvisible(text string) string {
-	var b strings.Builder
+// removeInvisible drops every invisible character, and returns with the
+// text a map from its offsets back to text: an offset maps to the first
+// byte of the run of invisible characters just before it, if there is one,
+// else to the character itself.
+func removeInvisible(text string) (string, func(int) int) {
+	var (
+		b       strings.Builder
+		runAt   []int // where each run of removed characters was, in the cleaned text
+		removed = []int{0}
+	)
 	b.Grow(len(text))
+	inRun := false
 	for _, r := range text {
 		if !isInvisible(r) {
 			b.WriteRune(r)
+			inRun = false
+			continue
 		}
+		if !inRun {
+			runAt = append(runAt, b.Len())
+			removed = append(removed, removed[len(removed)-1])
+			inRun = true
+		}
+		removed[len(removed)-1] += utf8.RuneLen(r)
 	}
-	return b.String()
-}
-
-// originalOffsets maps a byte offset of removeInvisible(text) back to text.
-func originalOffsets(text string) func(int) int {
-	return func(off int) int {
-		out := 0
-		for i, r := range text {
-			if out >= off {
-				return i
-			}
-			if !isInvisible(r) {
-				out += utf8.RuneLen(r)
-			}
-		}
-		return len(text)
+	return b.String(), func(off int) int {
+		// The runs before off, not one at off: that one is where off maps.
+		return off + removed[sort.SearchInts(runAt, off)]
 	}
 }
 
@@ -426,10 +442,12 @@ func (f *findings) secrets(text string, at func(int) int) {
 				continue
 			}
 			sr := &secretRules[ks.rule]
-			if f.has(sr.rule) && at == nil {
+			lo, hi := max(0, i-windowBefore), min(len(text), i+len(ks.keyword)+windowAfter)
+			if off, ok := f.first[sr.rule]; ok && at == nil && off < lo {
+				// No match from this window can start before the one
+				// found: the rule's first offset is the least of all.
 				continue
 			}
-			lo, hi := max(0, i-windowBefore), min(len(text), i+len(ks.keyword)+windowAfter)
 			for _, m := range sr.re.FindAllStringIndex(text[lo:hi], -1) {
 				// A match that touches a cut of the window may only look
 				// like it starts or ends a word; one that is real is
@@ -510,4 +528,34 @@ func plainASCII8(x uint64) bool {
 	del := x ^ (ones * 0x7f)
 	isDel := (del - ones) &^ del & highs
 	return x&highs == 0 && below == 0 && isDel == 0
+}
+
+// textASCII8 reports whether all eight bytes of x are printable ASCII, tab
+// or line feed: what the character rules pass at once. (Source code has a
+// line feed or a tab in most eight bytes.)
+func textASCII8(x uint64) bool {
+	return x&highs == 0 && !between8(x, 0xff, 9) && !between8(x, 10, 0x20) && !hasByte8(x, 0x7f)
+}
+
+// wideASCII8 reports whether all eight bytes of x are printable ASCII or
+// white space (tab, line feed, vertical tab, form feed, carriage return):
+// what plainText passes at once.
+func wideASCII8(x uint64) bool {
+	return x&highs == 0 && !between8(x, 0xff, 9) && !between8(x, 13, 0x20) && !hasByte8(x, 0x7f)
+}
+
+// between8 reports whether a byte of x, all of whose bytes are below 0x80,
+// is above m and below n (m = 0xff: below n). From Sean Anderson's "Bit
+// Twiddling Hacks" (hasbetween, haslessthan), exact for such x.
+func between8(x uint64, m, n byte) bool {
+	if m == 0xff {
+		return (x-ones*uint64(n))&^x&highs != 0
+	}
+	return (ones*(127+uint64(n))-x)&^x&(x+ones*(127-uint64(m)))&highs != 0
+}
+
+// hasByte8 reports whether a byte of x is b.
+func hasByte8(x uint64, b byte) bool {
+	y := x ^ (ones * uint64(b))
+	return (y-ones)&^y&highs != 0
 }

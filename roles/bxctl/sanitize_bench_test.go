@@ -1,0 +1,154 @@
+package bxctl
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"boxmaker/sanitize"
+)
+
+// goSourceFile writes the Go distribution's .go files (sorted by path,
+// testdata left out), joined and repeated, to one file of about n bytes in
+// the benchmark's temporary directory, and returns its path and size.
+func goSourceFile(b *testing.B, n int) (string, int64) {
+	b.Helper()
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var paths []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.Contains(p, "testdata") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	path := filepath.Join(b.TempDir(), "go-source.txt")
+	out, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer out.Close()
+	var total int64
+	for total < int64(n) {
+		wrote := false
+		for _, p := range paths {
+			if total >= int64(n) {
+				break
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			if _, err := out.Write(data); err != nil {
+				b.Fatal(err)
+			}
+			total += int64(len(data))
+			wrote = true
+		}
+		if !wrote {
+			b.Skipf("no Go source under %s", root)
+		}
+	}
+	if err := out.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path, total
+}
+
+// BenchmarkSanitizeCheckCommand is `bxctl sanitize check < FILE` on about
+// 40 MB of Go source: bxctl's command line with the file as its standard
+// input, as the shell gives it, so it measures reading, chunking, every
+// rule and printing (docs/performance.md, "Sanitizer").
+func BenchmarkSanitizeCheckCommand(b *testing.B) {
+	path, size := goSourceFile(b, 40<<20)
+	b.SetBytes(size)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		app := App()
+		app.Reader, app.Writer, app.ErrWriter = f, io.Discard, io.Discard
+		// The source fires a few flag rules (keys in crypto tests), so the
+		// command's answer is an error; it must be the findings' one.
+		if err := app.Run([]string{"bxctl", "sanitize", "check"}); err != nil && !strings.HasPrefix(err.Error(), "sanitize check: ") {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	reportCPU(b, size, cpu0)
+}
+
+// BenchmarkSanitizeCheckLibrary is the same file read whole into memory and
+// given to sanitize.Refusals and sanitize.Flags, the library without
+// chunks, for comparison.
+func BenchmarkSanitizeCheckLibrary(b *testing.B) {
+	path, size := goSourceFile(b, 40<<20)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := string(data)
+	b.SetBytes(size)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		sanitize.Refusals(text)
+		sanitize.Flags(text)
+	}
+	reportCPU(b, size, cpu0)
+}
+
+// cpuTime is the process's user and system time, which waiting for a core
+// on a shared machine does not inflate.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds the throughput per second of CPU time, over all the
+// goroutines the command runs.
+func reportCPU(b *testing.B, size int64, cpu0 time.Duration) {
+	if d := cpuTime() - cpu0; d > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
+	}
+}
+
+// BenchmarkSanitizeCheckCommandPipe is `cat FILE | bxctl sanitize check`:
+// standard input a pipe, read a chunk at a time.
+func BenchmarkSanitizeCheckCommandPipe(b *testing.B) {
+	path, size := goSourceFile(b, 40<<20)
+	b.SetBytes(size)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		go func() {
+			f, err := os.Open(path)
+			if err == nil {
+				io.Copy(pw, f)
+				f.Close()
+			}
+			pw.Close()
+		}()
+		app := App()
+		app.Reader, app.Writer, app.ErrWriter = pr, io.Discard, io.Discard
+		if err := app.Run([]string{"bxctl", "sanitize", "check"}); err != nil && !strings.HasPrefix(err.Error(), "sanitize check: ") {
+			b.Fatal(err)
+		}
+		pr.Close()
+	}
+	reportCPU(b, size, cpu0)
+}
