@@ -43,6 +43,7 @@ const (
 	RuleFlagHardcodedSecret    = "flag-hardcoded-secret"
 	RuleFlagConceal            = "flag-conceal-from-user"
 	RuleFlagPromptware         = "flag-promptware"
+	RuleFlagInstructionPhrase  = "flag-instruction-phrase"
 )
 
 var flagReasons = map[string]string{
@@ -57,6 +58,7 @@ var flagReasons = map[string]string{
 	RuleFlagHardcodedSecret:    "what looks like a secret assigned in code",
 	RuleFlagConceal:            "an instruction to keep something from the user",
 	RuleFlagPromptware:         "instructions shaped like command-and-control malware",
+	RuleFlagInstructionPhrase:  "a phrase that gives orders to whoever reads it",
 }
 
 // Pieces of the expressions.
@@ -252,6 +254,22 @@ var flagPatterns = []flagPattern{
 	fp(RuleFlagConceal, []string{"do", "don't", "without", "hide", "keep"}, 300,
 		`(?:do\snot|don't)\s`+filler+`(?:tell|inform|mention\sto|let)\s`+filler+`the\suser|without\s(?:telling|informing|alerting)\sthe\suser|`+
 			`(?:hide|keep)\s(?:this|it|these)\s(?:\w+\s){0,3}from\sthe\suser`).needing("user"),
+
+	// The six instruction phrases identity memory must never hold
+	// (docs/specs/local-memory.md, section 6.1): memory is read as the
+	// agent's own knowledge at the start of every session, so a phrase
+	// that gives orders to its reader is an attack however it got there.
+	// Each is narrow enough that ordinary notes pass ("From now on, the
+	// team uses pnpm", "Do not reveal secrets in logs", "The system prompt
+	// lives in prompts/system.md"; the code-work corpus holds them).
+	fp(RuleFlagInstructionPhrase, []string{"always"}, 40, `always\sobey\b`),
+	fp(RuleFlagInstructionPhrase, []string{"from"}, 40, `from\snow\son,?\syou\b`).needing("you"),
+	fp(RuleFlagInstructionPhrase, []string{"new"}, 40, `new\sinstructions\s?:`),
+	fp(RuleFlagInstructionPhrase, []string{"system"}, 40, `system\sprompt\s?:`).atLineStart(),
+	fp(RuleFlagInstructionPhrase, []string{"you"}, 60, `you\smust\snot\s(?:tell|inform|let)\sthe\suser\b`).needing("user"),
+	fp(RuleFlagInstructionPhrase, []string{"do"}, 80,
+		`do\snot\sreveal\s(?:this|these|that|it|your\s(?:instructions|prompt|rules)|the\s(?:system\sprompt|instructions|rules\sabove)|anything\sabove)\b`).
+		needing("reveal"),
 
 	// Hermes's C2 and anti-forensic patterns that do not catch ordinary
 	// distributed-systems prose (heartbeats and task queues pass).
