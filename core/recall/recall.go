@@ -128,6 +128,18 @@ func openDB(path string, create bool) (*sql.DB, error) {
 	mode := "rw"
 	if create {
 		mode = "rwc"
+		// SQLite creates a database 0644 (less the umask), and its -wal
+		// and -shm files with the database's mode. The index holds what
+		// the sessions said: create it 0600 first, whatever the umask.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		f.Close()
+	}
+	// An index made before this, or whose mode was changed by hand.
+	if err := privateFiles(path); err != nil {
+		return nil, err
 	}
 	dsn := "file:" + path + "?mode=" + mode + "&_busy_timeout=10000&_txlock=immediate"
 	if !create {
@@ -135,6 +147,26 @@ func openDB(path string, create bool) (*sql.DB, error) {
 	}
 	registerDriver()
 	return sql.Open(driverName, dsn)
+}
+
+// privateFiles makes the index and its -wal and -shm files, those that
+// exist, readable and writable by their owner only.
+func privateFiles(path string) error {
+	for _, ext := range []string{"", "-wal", "-shm"} {
+		st, err := os.Stat(path + ext)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if st.Mode().Perm() != 0o600 {
+			if err := os.Chmod(path+ext, 0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (ix *Index) open() error {
