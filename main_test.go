@@ -54,6 +54,7 @@ func TestScripts(t *testing.T) {
 			"waitconn":     cmdWaitconn,
 			"holdconns":    cmdHoldconns,
 			"releaseconns": cmdReleaseconns,
+			"cachecheck":   cmdCachecheck,
 		},
 	}
 	for name, cmd := range brokerdCmds {
