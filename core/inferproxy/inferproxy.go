@@ -12,13 +12,25 @@
 // and the error. Its own answers use llama-server's error shape,
 // {"error":{"code":..,"message":..,"type":..}}, so that a client reads
 // every failure the same way.
+//
+// A request's body is read whole from the client before the request is
+// forwarded, and the upstream is sent that copy. Forwarding the client's
+// body as it is cuts streamed answers off: net/http's server closes a
+// handler's request body when the handler starts its response, and the
+// transport reads the body once more after sending it (to check it is
+// not longer than its Content-Length); when that read comes after the
+// upstream has answered, it fails, and the transport closes the
+// upstream connection under the answer being copied (golang/go#40747;
+// docs/inference-contract.md, "Connections").
 package inferproxy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -45,7 +57,7 @@ type Proxy struct {
 }
 
 // NewProxy makes the handler. upstream is the model server's base URL.
-func NewProxy(upstream string, burst int, queueTimeout time.Duration, log io.Writer) (*Proxy, error) {
+func NewProxy(upstream string, burst int, queueTimeout time.Duration, logw io.Writer) (*Proxy, error) {
 	u, err := ParseUpstream(upstream)
 	if err != nil {
 		return nil, err
@@ -56,10 +68,10 @@ func NewProxy(upstream string, burst int, queueTimeout time.Duration, log io.Wri
 	if queueTimeout <= 0 {
 		queueTimeout = DefaultQueueTimeout
 	}
-	if log == nil {
-		log = io.Discard
+	if logw == nil {
+		logw = io.Discard
 	}
-	p := &Proxy{upstream: u, burst: burst, timeout: queueTimeout, gate: newFIFOGate(burst), log: log}
+	p := &Proxy{upstream: u, burst: burst, timeout: queueTimeout, gate: newFIFOGate(burst), log: logw}
 	transport := &http.Transport{
 		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:        burst,
@@ -71,13 +83,16 @@ func NewProxy(upstream string, burst int, queueTimeout time.Duration, log io.Wri
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
+			setBody(pr.Out)
 		},
 		Transport: transport,
 		// Flush every write at once: a streamed answer must reach loopd
 		// chunk by chunk, and a buffer would hold the first token back.
 		FlushInterval: -1,
 		ErrorHandler:  p.upstreamFailed,
-		ErrorLog:      nil,
+		// A stream cut off while it is copied is logged here, by
+		// ReverseProxy, and nowhere else.
+		ErrorLog: log.New(logw, "inferproxy: ", 0),
 	}
 	return p, nil
 }
@@ -100,8 +115,21 @@ func ParseUpstream(s string) (*url.URL, error) {
 // Upstream is the model server's URL.
 func (p *Proxy) Upstream() string { return p.upstream.String() }
 
-// ServeHTTP waits for a place in the burst and forwards the request.
+// ServeHTTP reads the request's body, waits for a place in the burst and
+// forwards the request.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The body is read before the gate, so that a request waiting its turn
+	// holds no place in the burst while its client is still sending.
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if r.Context().Err() == nil {
+			msg := fmt.Sprintf("inferproxy: cannot read the request's body: %v", err)
+			fmt.Fprintf(p.log, "inferproxy: %s %s: %s\n", r.Method, r.URL.Path, msg)
+			writeError(w, http.StatusBadRequest, msg)
+		}
+		return
+	}
+	r = r.WithContext(context.WithValue(r.Context(), bodyKey{}, body))
 	waited, err := p.gate.acquire(r.Context(), p.timeout)
 	if errors.Is(err, errQueueTimeout) {
 		msg := fmt.Sprintf("inferproxy: no connection to the model server at %s came free within %s "+
@@ -116,6 +144,26 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer p.gate.release()
 	p.rp.ServeHTTP(w, r)
+}
+
+// bodyKey carries a request's body, read whole, from ServeHTTP to the
+// Rewrite that sends it upstream.
+type bodyKey struct{}
+
+// setBody gives the outgoing request the body ServeHTTP read, as an
+// in-memory reader: the transport's reads of it cannot fail, whenever
+// they happen, and the body goes with a Content-Length (a chunked body
+// from the client is sent with its length).
+func setBody(out *http.Request) {
+	body, _ := out.Context().Value(bodyKey{}).([]byte)
+	out.TransferEncoding = nil
+	out.ContentLength = int64(len(body))
+	if len(body) == 0 {
+		out.Body, out.GetBody = nil, nil
+		return
+	}
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 }
 
 // upstreamFailed answers a request the upstream could not take: 502 with
