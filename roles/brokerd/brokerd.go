@@ -93,13 +93,7 @@ func serve(c *cli.Context) error {
 	}
 
 	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
-		kinds[rolecli.PingKind] = rolecli.Ping("brokerd", name)
-		return &daemon.Socket{
-			Role: "brokerd", Name: name, Path: path, Kinds: kinds,
-			AllowUIDs:    cfg.Sockets.AllowUIDs,
-			ListenerLost: runbook.BrokerdListenerLost,
-			Log:          os.Stderr,
-		}
+		return rolecli.Socket("brokerd", name, path, kinds, cfg.Sockets.AllowUIDs, runbook.BrokerdListenerLost)
 	}
 	d := &rolecli.Daemon{
 		Role:        "brokerd",

@@ -126,16 +126,8 @@ func serve(c *cli.Context) error {
 		MaxToolRounds: rounds,
 		Log:           os.Stderr,
 	}
-	sock := &daemon.Socket{
-		Role: "loopd", Name: "loop", Path: cfg.Sockets.Loop,
-		Kinds: map[string]daemon.Handler{
-			rolecli.PingKind: rolecli.Ping("loopd", "loop"),
-			"turn":           turnHandler(eng),
-		},
-		AllowUIDs:    cfg.Sockets.AllowUIDs,
-		ListenerLost: runbook.ListenerLost,
-		Log:          os.Stderr,
-	}
+	sock := rolecli.Socket("loopd", "loop", cfg.Sockets.Loop,
+		map[string]daemon.Handler{"turn": turnHandler(eng)}, cfg.Sockets.AllowUIDs, runbook.ListenerLost)
 	d := &rolecli.Daemon{
 		Role:        "loopd",
 		LockPath:    h.Lock("loopd"),

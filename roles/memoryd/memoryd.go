@@ -63,13 +63,7 @@ func serve(c *cli.Context) error {
 		log:          os.Stderr,
 	}
 	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
-		kinds[rolecli.PingKind] = rolecli.Ping("memoryd", name)
-		return &daemon.Socket{
-			Role: "memoryd", Name: name, Path: path, Kinds: kinds,
-			AllowUIDs:    cfg.Sockets.AllowUIDs,
-			ListenerLost: runbook.ListenerLost,
-			Log:          os.Stderr,
-		}
+		return rolecli.Socket("memoryd", name, path, kinds, cfg.Sockets.AllowUIDs, runbook.ListenerLost)
 	}
 	d := &rolecli.Daemon{
 		Role:        "memoryd",

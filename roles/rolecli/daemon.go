@@ -108,3 +108,19 @@ func Ping(role, socket string) daemon.Handler {
 		return map[string]string{"role": role, "socket": socket}, nil
 	}
 }
+
+// Socket describes one of role's sockets: it takes kinds, and ping besides,
+// from the daemon's own user and the uids in allow; accept failures are
+// reported under lost. Lines go to standard error.
+func Socket(role, name, path string, kinds map[string]daemon.Handler, allow []uint32, lost runbook.Entry) *daemon.Socket {
+	all := map[string]daemon.Handler{PingKind: Ping(role, name)}
+	for k, h := range kinds {
+		all[k] = h
+	}
+	return &daemon.Socket{
+		Role: role, Name: name, Path: path, Kinds: all,
+		AllowUIDs:    allow,
+		ListenerLost: lost,
+		Log:          os.Stderr,
+	}
+}
