@@ -86,6 +86,18 @@ const (
 )
 
 // flagPattern is one expression of a flag rule.
+// needsMet reports whether window, up to the first needsUntil byte when
+// one is set, holds one of the words the pattern needs.
+func (p *flagPattern) needsMet(window string) bool {
+	region := window
+	if p.needsUntil != 0 {
+		if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
+			region = region[:j]
+		}
+	}
+	return containsAny(region, p.needs)
+}
+
 type flagPattern struct {
 	rule string
 	// starts are the words a match begins with.
@@ -517,16 +529,8 @@ func flagMatches(text string, from, to int) map[string]int {
 					continue
 				}
 			}
-		} else if len(p.needs) > 0 {
-			region := window
-			if p.needsUntil != 0 {
-				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
-					region = region[:j]
-				}
-			}
-			if !containsAny(region, p.needs) {
-				continue
-			}
+		} else if len(p.needs) > 0 && !p.needsMet(window) {
+			continue
 		}
 		if p.check == nil {
 			if !p.re.MatchString(window) {
@@ -837,16 +841,8 @@ func flagMatchesPlain(text string, from, to int) map[string]int {
 					continue
 				}
 			}
-		} else if len(p.needs) > 0 {
-			region := window
-			if p.needsUntil != 0 {
-				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
-					region = region[:j]
-				}
-			}
-			if !containsAny(region, p.needs) {
-				continue
-			}
+		} else if len(p.needs) > 0 && !p.needsMet(window) {
+			continue
 		}
 		if p.check == nil {
 			if !p.re.MatchString(window) {
