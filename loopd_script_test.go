@@ -1,7 +1,7 @@
 package main
 
 // The scripts' commands for loopd: switching the llama-server stand-in
-// (core/llamaserver) while it runs, through its own POST /standin/switch.
+// (core/llamastandin) while it runs, through its own POST /standin/switch.
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ var loopdCmds = map[string]func(ts *testscript.TestScript, neg bool, args []stri
 	"standin": cmdStandin,
 }
 
-// standin URL JSON: posts JSON (a llamaserver.Switch) to the stand-in's
+// standin URL JSON: posts JSON (a llamastandin.Switch) to the stand-in's
 // URL/standin/switch and fails unless it answers 200. The switch is the
 // stand-in's own, no part of llama-server's API.
 func cmdStandin(ts *testscript.TestScript, neg bool, args []string) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 )
 
 // The benchmarks compare the same requests to the stand-in over TCP
@@ -18,7 +18,7 @@ import (
 // median of each request's time (median-µs) besides Go's mean (ns/op).
 
 func benchTargets(b *testing.B) (direct *http.Client, directURL string, proxied *http.Client) {
-	up, err := llamaserver.Start(llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{{When: "hi", Content: "one two three four"}}}})
+	up, err := llamastandin.Start(llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "one two three four"}}}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 	"boxmaker/runbook"
 )
 
@@ -48,9 +48,9 @@ func startProxy(t *testing.T, upstream string, burst int, timeout time.Duration)
 	return s, sock
 }
 
-func startStandin(t *testing.T, o llamaserver.Options) *llamaserver.Server {
+func startStandin(t *testing.T, o llamastandin.Options) *llamastandin.Server {
 	t.Helper()
-	s, err := llamaserver.Start(o)
+	s, err := llamastandin.Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func get(t *testing.T, c *http.Client, method, url, body string) (int, string) {
 const streamBody = `{"messages":[{"role":"user","content":"hi"}],"stream":true}`
 
 func TestStreamArrivesChunkByChunk(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{{Content: "one two three"}}}})
+	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "one two three"}}}})
 	_, sock := startProxy(t, up.URL(), 2, time.Second)
 	release := up.HoldStreams()
 	defer release()
@@ -141,7 +141,7 @@ func TestStreamArrivesChunkByChunk(t *testing.T) {
 }
 
 func TestPathsQueriesAndBodiesPassThrough(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{Model: "m1"})
+	up := startStandin(t, llamastandin.Options{Model: "m1"})
 	_, sock := startProxy(t, up.URL(), 2, time.Second)
 	c := unixClient(sock)
 	tests := []struct {
@@ -171,7 +171,7 @@ func TestPathsQueriesAndBodiesPassThrough(t *testing.T) {
 }
 
 func TestUpstreamFailuresPassThroughAsTheyAre(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{Loading: true})
+	up := startStandin(t, llamastandin.Options{Loading: true})
 	_, sock := startProxy(t, up.URL(), 2, time.Second)
 	c := unixClient(sock)
 	code, body := get(t, c, "GET", "http://infer/health", "")
@@ -190,7 +190,7 @@ func TestUpstreamFailuresPassThroughAsTheyAre(t *testing.T) {
 		t.Fatalf("proxied %d %s, direct %d %s", code, body, direct.StatusCode, want)
 	}
 
-	up.Push(llamaserver.Turn{Content: "a b c"})
+	up.Push(llamastandin.Turn{Content: "a b c"})
 	up.SetFailAfter(2)
 	code, body = get(t, c, "POST", "http://infer/v1/chat/completions", streamBody)
 	if code != 200 || !strings.Contains(body, `data: {"error":{"code":500`) || strings.Contains(body, "[DONE]") {
@@ -230,7 +230,7 @@ func waitQueued(t *testing.T, s *Server, n int) {
 }
 
 func TestRequestsBeyondTheBurstGoInArrivalOrder(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{{Content: "held"}}}})
+	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "held"}}}})
 	s, sock := startProxy(t, up.URL(), 1, 10*time.Second)
 	c := unixClient(sock)
 	release := up.HoldStreams()
@@ -266,7 +266,7 @@ func TestRequestsBeyondTheBurstGoInArrivalOrder(t *testing.T) {
 }
 
 func TestAWaitLongerThanTheQueueTimeoutIs503(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{{Content: "held"}}}})
+	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "held"}}}})
 	_, sock := startProxy(t, up.URL(), 1, 100*time.Millisecond)
 	c := unixClient(sock)
 	release := up.HoldStreams()
@@ -284,7 +284,7 @@ func TestAWaitLongerThanTheQueueTimeoutIs503(t *testing.T) {
 }
 
 func TestStartRefusals(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{})
+	up := startStandin(t, llamastandin.Options{})
 	_, sock := startProxy(t, up.URL(), 1, time.Second)
 	long := "/tmp/" + strings.Repeat("x", 110) + "/infer.sock"
 	tests := []struct {
@@ -319,7 +319,7 @@ func TestStartRefusals(t *testing.T) {
 }
 
 func TestTheSocketIsPrivateAndTheStartLineNamesBoth(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{})
+	up := startStandin(t, llamastandin.Options{})
 	s, sock := startProxy(t, up.URL(), 1, time.Second)
 	fi, err := os.Stat(sock)
 	if err != nil || fi.Mode().Perm() != 0o600 {

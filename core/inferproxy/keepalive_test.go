@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 )
 
 // lockedBuffer is a log the proxy's goroutines may write at once.
@@ -43,7 +43,7 @@ func (l *lockedBuffer) String() string {
 // docs/inference-contract.md, "Connections". It runs at most 3,000
 // requests or 15 seconds.
 func TestBackToBackStreamsOnOneKeepAliveConnection(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{{When: "hi", Content: "one two three four"}}}})
+	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "one two three four"}}}})
 	plog := &lockedBuffer{}
 	sock := socketDir(t) + "/infer.sock"
 	s, err := Start(Options{Listen: sock, Upstream: up.URL(), Burst: 4, QueueTimeout: time.Minute, Log: plog})

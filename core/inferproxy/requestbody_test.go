@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 )
 
 // lateConn is an upstream connection whose writes return late: each
@@ -48,7 +48,7 @@ func (c *lateConn) Write(p []byte) (int, error) {
 // always comes after the answer has started; the stream must still
 // arrive whole.
 func TestAStreamOutlivesTheTransportsLateReadOfTheRequestBody(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{{Content: "one two three"}}}})
+	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "one two three"}}}})
 	release := up.HoldStreams()
 	defer release()
 	plog := &lockedBuffer{}
@@ -129,7 +129,7 @@ func TestAStreamOutlivesTheTransportsLateReadOfTheRequestBody(t *testing.T) {
 // Content-Length), one with a length and none at all each reach the
 // upstream byte for byte.
 func TestBodiesOfEveryFramingGoUpstreamWhole(t *testing.T) {
-	up := startStandin(t, llamaserver.Options{})
+	up := startStandin(t, llamastandin.Options{})
 	_, sock := startProxy(t, up.URL(), 2, time.Second)
 	c := unixClient(sock)
 	big := `{"content":"` + strings.Repeat("a long body ", 20000) + `"}`

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"boxmaker/core/inferproxy"
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 )
 
 // cpuTime is the CPU time (user and system) the process has used: on a
@@ -178,7 +178,7 @@ func timedHandler(h http.Handler, total *atomic.Int64) http.Handler {
 func engineAt100(b *testing.B) (e *Engine, model *atomic.Int64) {
 	dir := benchSession(b, 99)
 	model = &atomic.Int64{}
-	srv := llamaserver.New(llamaserver.Options{Script: llamaserver.Script{Turns: []llamaserver.Turn{
+	srv := llamastandin.New(llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{
 		{When: "And the next one?", Content: "It is the same."}}}})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/inferproxy"
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 	"boxmaker/runbook"
 )
 
@@ -34,9 +34,9 @@ func shortDir(t testing.TB) string {
 
 // startModel runs the llama-server stand-in on loopback and inferproxy
 // in front of it on a unix socket, as loopd reaches the model.
-func startModel(t testing.TB, dir string, o llamaserver.Options) (*llamaserver.Server, *Client) {
+func startModel(t testing.TB, dir string, o llamastandin.Options) (*llamastandin.Server, *Client) {
 	t.Helper()
-	srv, err := llamaserver.Start(o)
+	srv, err := llamastandin.Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func (b *syncBuffer) String() string {
 // brokerd peer and to a memoryd peer, each on a real unix socket.
 type rig struct {
 	dir    string
-	srv    *llamaserver.Server
+	srv    *llamastandin.Server
 	eng    *Engine
 	log    *syncBuffer
 	mu     sync.Mutex
@@ -109,14 +109,14 @@ type rig struct {
 	answer func(CallRequest, *daemon.Stream) (any, error)
 }
 
-func newRig(t *testing.T, script llamaserver.Script) *rig {
+func newRig(t *testing.T, script llamastandin.Script) *rig {
 	t.Helper()
 	r := &rig{dir: shortDir(t), log: &syncBuffer{}}
 	r.answer = func(c CallRequest, _ *daemon.Stream) (any, error) {
 		return map[string]any{"outcome": "allowed", "text": fmt.Sprintf("result of %s %s", c.Tool, c.Arguments),
 			"decision": map[string]string{"effect": "allow", "grant": "src.toml"}}, nil
 	}
-	srv, client := startModel(t, r.dir, llamaserver.Options{Script: script})
+	srv, client := startModel(t, r.dir, llamastandin.Options{Script: script})
 	r.srv = srv
 	broker := serveSocket(t, r.dir, "broker", map[string]daemon.Handler{
 		"tool.call": func(_ context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
@@ -168,8 +168,8 @@ func (r *rig) records(t *testing.T, session string) []Record {
 	return recs
 }
 
-func call(name, args string) llamaserver.ToolCall {
-	return llamaserver.ToolCall{Name: name, Arguments: json.RawMessage(args)}
+func call(name, args string) llamastandin.ToolCall {
+	return llamastandin.ToolCall{Name: name, Arguments: json.RawMessage(args)}
 }
 
 // TestConversationReusesThePreviousPrompt plays three turns with tool
@@ -179,11 +179,11 @@ func call(name, args string) llamaserver.ToolCall {
 func TestConversationReusesThePreviousPrompt(t *testing.T) {
 	for _, thinking := range []bool{false, true} {
 		t.Run(fmt.Sprintf("thinking=%v", thinking), func(t *testing.T) {
-			r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{
-				{Reasoning: "Read it.", ToolCalls: []llamaserver.ToolCall{call("read_file", `{"path":"/src/a.go"}`)}},
+			r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+				{Reasoning: "Read it.", ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/src/a.go"}`)}},
 				{Reasoning: "Got it.", Content: "It is package a."},
-				{Content: "Looking.", ToolCalls: []llamaserver.ToolCall{call("read_file", `{"path":"/src/b.go"}`), call("list_dir", `{"path":"/src"}`)}},
-				{ToolCalls: []llamaserver.ToolCall{call("run", `{"command":["go","vet"],"paths":["/src"]}`)}},
+				{Content: "Looking.", ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/src/b.go"}`), call("list_dir", `{"path":"/src"}`)}},
+				{ToolCalls: []llamastandin.ToolCall{call("run", `{"command":["go","vet"],"paths":["/src"]}`)}},
 				{Content: "b is package b; vet is clean."},
 				{Content: "You are welcome."},
 			}})
@@ -254,7 +254,7 @@ func TestConversationReusesThePreviousPrompt(t *testing.T) {
 }
 
 func TestCacheLossIsLogged(t *testing.T) {
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{{Content: "one"}, {Content: "two"}}})
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "one"}, {Content: "two"}}})
 	res, _, err := r.turn(t, "", "first")
 	if err != nil {
 		t.Fatal(err)
@@ -281,8 +281,8 @@ func TestCacheLossIsLogged(t *testing.T) {
 }
 
 func TestOutsideTextIsNeutralised(t *testing.T) {
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{
-		{ToolCalls: []llamaserver.ToolCall{call("read_file", `{"path":"/x"}`)}},
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/x"}`)}},
 		{Content: "done"},
 	}})
 	r.answer = func(CallRequest, *daemon.Stream) (any, error) {
@@ -308,7 +308,7 @@ func TestOutsideTextIsNeutralised(t *testing.T) {
 }
 
 func TestDamagedLogRefusesTheTurnOnly(t *testing.T) {
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{{When: "", Content: "a"}, {Content: "b"}, {Content: "c"}, {Content: "d"}, {Content: "e"}}})
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{When: "", Content: "a"}, {Content: "b"}, {Content: "c"}, {Content: "d"}, {Content: "e"}}})
 	one, _, err := r.turn(t, "", "first")
 	if err != nil {
 		t.Fatal(err)
@@ -374,8 +374,8 @@ func TestBrokerUnavailableTheConversationGoesOn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{
-				{ToolCalls: []llamaserver.ToolCall{call("read_file", `{"path":"/x"}`)}},
+			r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+				{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/x"}`)}},
 				{Content: "The tool broker is unavailable, sorry."},
 			}})
 			tt.setup(t, r)
@@ -407,8 +407,8 @@ func TestBrokerUnavailableTheConversationGoesOn(t *testing.T) {
 }
 
 func TestAskedCallIsShownAndWaitsPastTheTimeout(t *testing.T) {
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{
-		{ToolCalls: []llamaserver.ToolCall{call("write_file", `{"path":"/x","content":"y"}`)}},
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{ToolCalls: []llamastandin.ToolCall{call("write_file", `{"path":"/x","content":"y"}`)}},
 		{Content: "written"},
 	}})
 	r.eng.Broker.Silent = 200 * time.Millisecond
@@ -434,8 +434,8 @@ func TestAskedCallIsShownAndWaitsPastTheTimeout(t *testing.T) {
 }
 
 func TestToolRoundLimit(t *testing.T) {
-	loop := llamaserver.Turn{Content: "again", ToolCalls: []llamaserver.ToolCall{call("list_dir", `{"path":"/"}`)}}
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{loop, loop, loop, {Content: "next turn"}}})
+	loop := llamastandin.Turn{Content: "again", ToolCalls: []llamastandin.ToolCall{call("list_dir", `{"path":"/"}`)}}
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{loop, loop, loop, {Content: "next turn"}}})
 	r.eng.MaxToolRounds = 2
 	res, _, err := r.turn(t, "", "loop")
 	if err != nil {
@@ -455,7 +455,7 @@ func TestToolRoundLimit(t *testing.T) {
 }
 
 func TestMemoryUnavailableRefusesNewSessionsOnly(t *testing.T) {
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{{Content: "a"}, {Content: "b"}}})
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "a"}, {Content: "b"}}})
 	res, _, err := r.turn(t, "", "hello")
 	if err != nil {
 		t.Fatal(err)
@@ -485,7 +485,7 @@ func TestMemoryUnavailableRefusesNewSessionsOnly(t *testing.T) {
 }
 
 func TestModelFailureWritesNothing(t *testing.T) {
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{{Content: "a"}, {Content: "a long reply that streams in pieces"}}})
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "a"}, {Content: "a long reply that streams in pieces"}}})
 	res, _, err := r.turn(t, "", "hello")
 	if err != nil {
 		t.Fatal(err)
@@ -502,7 +502,7 @@ func TestModelFailureWritesNothing(t *testing.T) {
 }
 
 func TestUnknownSession(t *testing.T) {
-	r := newRig(t, llamaserver.Script{})
+	r := newRig(t, llamastandin.Script{})
 	_, _, err := r.turn(t, "no-such", "hi")
 	if err == nil || !strings.Contains(err.Error(), "there is no session no-such") {
 		t.Errorf("got %v", err)
@@ -530,7 +530,7 @@ func TestNoBrokerConfiguredIsReportedOnce(t *testing.T) {
 }
 
 func TestClientLeavingEndsTheTurn(t *testing.T) {
-	r := newRig(t, llamaserver.Script{Turns: []llamaserver.Turn{{Content: "a reply in several pieces to stream"}}})
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "a reply in several pieces to stream"}}})
 	gone := errors.New("broken pipe")
 	_, err := r.eng.Turn(context.Background(), TurnRequest{Text: "hi"}, func(e Event) error {
 		if e.Event == "text" {

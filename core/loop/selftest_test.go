@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
 
 // ProbeScript is what a scripted server needs to pass the selftest.
-func probeScript() llamaserver.Script {
-	return llamaserver.Script{Turns: []llamaserver.Turn{
-		{When: ProbePrompt, ToolCalls: []llamaserver.ToolCall{{Name: ProbeTool, Arguments: json.RawMessage(`{"text":"ok"}`)}}},
+func probeScript() llamastandin.Script {
+	return llamastandin.Script{Turns: []llamastandin.Turn{
+		{When: ProbePrompt, ToolCalls: []llamastandin.ToolCall{{Name: ProbeTool, Arguments: json.RawMessage(`{"text":"ok"}`)}}},
 		{When: ProbeResult, Content: "ok"},
 	}}
 }
@@ -28,18 +28,18 @@ func templateSum(s string) string {
 }
 
 func TestSelftest(t *testing.T) {
-	good := Expect{ChatTemplateSHA256: templateSum(llamaserver.QwenTemplate), NCtxPerSlot: llamaserver.DefaultNCtx,
-		Slots: llamaserver.DefaultSlots, MinCacheReuse: 1}
+	good := Expect{ChatTemplateSHA256: templateSum(llamastandin.QwenTemplate), NCtxPerSlot: llamastandin.DefaultNCtx,
+		Slots: llamastandin.DefaultSlots, MinCacheReuse: 1}
 	tests := []struct {
 		name   string
 		expect func(*Expect)
-		setup  func(*llamaserver.Server, *Client)
+		setup  func(*llamastandin.Server, *Client)
 		entry  runbook.Entry
 		want   string // the reason, after "selftest: FAILED: "
 		tagsOK bool   // "tags tokenize as recorded" was printed
 	}{
 		{name: "ok", tagsOK: true},
-		{name: "template changed", setup: func(s *llamaserver.Server, _ *Client) { s.SetTemplate("{{ other }}") },
+		{name: "template changed", setup: func(s *llamastandin.Server, _ *Client) { s.SetTemplate("{{ other }}") },
 			entry: runbook.LoopdSelftestFailed, want: "chat template sha256: expected " + good.ChatTemplateSHA256 + ", got " + templateSum("{{ other }}")},
 		{name: "expectation not set", expect: func(e *Expect) { e.ChatTemplateSHA256 = "" },
 			entry: runbook.LoopdSelftestFailed, want: "chat template sha256: expected (not set in [expect]), got " + good.ChatTemplateSHA256},
@@ -47,38 +47,38 @@ func TestSelftest(t *testing.T) {
 			entry: runbook.LoopdSelftestFailed, want: "context per slot: expected 32768, got 262144"},
 		{name: "slot count", expect: func(e *Expect) { e.Slots = 4 },
 			entry: runbook.LoopdSelftestFailed, want: "slot count: expected 4, got 2"},
-		{name: "tool calls not parsed", setup: func(s *llamaserver.Server, _ *Client) { s.SetParseToolCalls(false) },
+		{name: "tool calls not parsed", setup: func(s *llamastandin.Server, _ *Client) { s.SetParseToolCalls(false) },
 			entry: runbook.LoopdSelftestFailed, want: `the tool call did not come back parsed: the reply has no tool_calls (finish_reason "stop", content "&lt;tool_call&gt;`, tagsOK: true},
-		{name: "cache not reused", setup: func(s *llamaserver.Server, _ *Client) { s.SetCacheDisabled(true) },
+		{name: "cache not reused", setup: func(s *llamastandin.Server, _ *Client) { s.SetCacheDisabled(true) },
 			entry: runbook.LoopdSelftestFailed, want: "turn 2 did not reuse turn 1's cache: it took 0 tokens from the cache, turn 1's prompt had ", tagsOK: true},
-		{name: "stall", setup: func(s *llamaserver.Server, c *Client) {
-			s.SetStall(llamaserver.StallNever, 0)
+		{name: "stall", setup: func(s *llamastandin.Server, c *Client) {
+			s.SetStall(llamastandin.StallNever, 0)
 			c.Timeout = 300 * time.Millisecond
 		}, entry: runbook.LoopdSelftestFailed, want: "GET /props: no answer within 300ms"},
-		{name: "fail mid-stream", setup: func(s *llamaserver.Server, _ *Client) { s.SetFailAfter(1) },
+		{name: "fail mid-stream", setup: func(s *llamastandin.Server, _ *Client) { s.SetFailAfter(1) },
 			entry: runbook.LoopdSelftestFailed, want: "the server failed mid-stream: standin: switched to fail in the middle of the stream", tagsOK: true},
-		{name: "HTTP error", setup: func(s *llamaserver.Server, _ *Client) { s.SetLoading(true) },
+		{name: "HTTP error", setup: func(s *llamastandin.Server, _ *Client) { s.SetLoading(true) },
 			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 503: Loading model"},
-		{name: "wrong model name", setup: func(_ *llamaserver.Server, c *Client) { c.Model = "other-model" },
+		{name: "wrong model name", setup: func(_ *llamastandin.Server, c *Client) { c.Model = "other-model" },
 			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 404: "},
-		{name: "a tag with another id (another model file)", setup: func(s *llamaserver.Server, _ *Client) {
+		{name: "a tag with another id (another model file)", setup: func(s *llamastandin.Server, _ *Client) {
 			if err := s.MoveTag("<|im_end|>", 151645); err != nil {
 				t.Fatal(err)
 			}
 		}, entry: runbook.LoopdTagsUnexpected, want: "the tag with id 248046 does not tokenize as its recorded token"},
-		{name: "a tag moved onto another tag's id", setup: func(s *llamaserver.Server, _ *Client) {
+		{name: "a tag moved onto another tag's id", setup: func(s *llamastandin.Server, _ *Client) {
 			if err := s.MoveTag("</think>", 248068); err != nil {
 				t.Fatal(err)
 			}
 		}, entry: runbook.LoopdTagsUnexpected, want: "the tag with id 248069 does not tokenize as its recorded token"},
-		{name: "a tokenizer that reads escaped tags", setup: func(s *llamaserver.Server, _ *Client) { s.SetReadEscapedTags(true) },
+		{name: "a tokenizer that reads escaped tags", setup: func(s *llamastandin.Server, _ *Client) { s.SetReadEscapedTags(true) },
 			entry: runbook.LoopdTagsUnexpected, want: "a neutralised tag tokenizes to the tag with id 248044"},
-		{name: "a router that does not pass /tokenize", setup: func(s *llamaserver.Server, _ *Client) { s.SetNotFound("/tokenize") },
+		{name: "a router that does not pass /tokenize", setup: func(s *llamastandin.Server, _ *Client) { s.SetNotFound("/tokenize") },
 			entry: runbook.LoopdTagsUnexpected, want: "could not tokenize the tags: POST /tokenize answered HTTP 404: File Not Found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, client := startModel(t, shortDir(t), llamaserver.Options{Script: probeScript()})
+			srv, client := startModel(t, shortDir(t), llamastandin.Options{Script: probeScript()})
 			e := good
 			if tt.expect != nil {
 				tt.expect(&e)
@@ -113,11 +113,11 @@ func TestSelftest(t *testing.T) {
 // tags one per line, then all neutralised forms; a server that cannot
 // tokenize fails it with loopd-tags-unexpected.
 func TestCheckTagsTwoRequests(t *testing.T) {
-	srv, client := startModel(t, shortDir(t), llamaserver.Options{})
+	srv, client := startModel(t, shortDir(t), llamastandin.Options{})
 	if err := CheckTags(context.Background(), client); err != nil {
 		t.Fatal(err)
 	}
-	var tok []llamaserver.Call
+	var tok []llamastandin.Call
 	for _, c := range srv.Calls() {
 		if c.Path == "/tokenize" {
 			tok = append(tok, c)
@@ -129,7 +129,7 @@ func TestCheckTagsTwoRequests(t *testing.T) {
 	var first, second struct{ Content string }
 	json.Unmarshal(tok[0].Body, &first)
 	json.Unmarshal(tok[1].Body, &second)
-	if n := strings.Count(first.Content, "\n") + 1; n != len(llamaserver.Tags()) || !strings.HasPrefix(first.Content, "<|endoftext|>\n<|im_start|>\n") {
+	if n := strings.Count(first.Content, "\n") + 1; n != len(llamastandin.Tags()) || !strings.HasPrefix(first.Content, "<|endoftext|>\n<|im_start|>\n") {
 		t.Errorf("first request: %d lines: %q", n, first.Content)
 	}
 	if strings.Contains(second.Content, "<") || !strings.HasPrefix(second.Content, "&lt;|endoftext|&gt;\n") {

@@ -32,7 +32,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
 	"boxmaker/core/runner"
 	"boxmaker/roles/rolecli"
@@ -189,22 +189,22 @@ type demoStep struct {
 	approve    bool   // the call waits on an approval the demo gives
 	inBlock    bool   // the session's memory block must hold the memory entry
 	gets       string // a text the agent must have been given
-	script     []llamaserver.Turn
+	script     []llamastandin.Turn
 }
 
 func demoSteps(f demoFiles) []demoStep {
-	call := func(name string, args any) llamaserver.Turn {
+	call := func(name string, args any) llamastandin.Turn {
 		raw, _ := json.Marshal(args)
-		return llamaserver.Turn{ToolCalls: []llamaserver.ToolCall{{Name: name, Arguments: raw}}}
+		return llamastandin.Turn{ToolCalls: []llamastandin.ToolCall{{Name: name, Arguments: raw}}}
 	}
-	say := func(text string) llamaserver.Turn { return llamaserver.Turn{Content: text} }
+	say := func(text string) llamastandin.Turn { return llamastandin.Turn{Content: text} }
 	return []demoStep{
 		{
 			title:  "a file the grants allow",
 			person: fmt.Sprintf("Read %s and tell me in one sentence what the project is.", f.Readme),
 			tool:   "read_file", target: f.Readme, outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
 			gets: readmeMarker,
-			script: []llamaserver.Turn{
+			script: []llamastandin.Turn{
 				call("read_file", map[string]string{"path": f.Readme}),
 				say("Lighthouse watches a directory of logs and rings a bell when one of them says ERROR."),
 			},
@@ -214,7 +214,7 @@ func demoSteps(f demoFiles) []demoStep {
 			person: fmt.Sprintf("Now read %s.", f.Diary),
 			tool:   "read_file", target: f.Diary, outcome: broker.OutcomeDenied, effect: "deny", taintAfter: "private",
 			gets: "no grant allows read_file",
-			script: []llamaserver.Turn{
+			script: []llamastandin.Turn{
 				call("read_file", map[string]string{"path": f.Diary}),
 				say("I may not read that file: no grant covers it, so I will leave it alone."),
 			},
@@ -224,7 +224,7 @@ func demoSteps(f demoFiles) []demoStep {
 			person: fmt.Sprintf("Read %s and tell me which server the token is for.", f.Token),
 			tool:   "read_file", target: f.Token, outcome: broker.OutcomeApproved, effect: "ask", taintAfter: "secret",
 			approve: true, gets: tokenMarker,
-			script: []llamaserver.Turn{
+			script: []llamastandin.Turn{
 				call("read_file", map[string]string{"path": f.Token}),
 				say("You approved it: the token is for staging.example.org. This conversation now holds a secret."),
 			},
@@ -234,7 +234,7 @@ func demoSteps(f demoFiles) []demoStep {
 			person: fmt.Sprintf("Write a one-line summary of the project to %s.", f.Summary),
 			tool:   "write_file", target: f.Summary, outcome: broker.OutcomeDenied, effect: "deny", taintAfter: "secret",
 			gets: "once the session's taint is secret",
-			script: []llamaserver.Turn{
+			script: []llamastandin.Turn{
 				call("write_file", map[string]string{"path": f.Summary, "content": "Lighthouse rings a bell on ERROR lines.\n"}),
 				say("I could not write it: this session holds a secret now, and the write grant stops at private data."),
 			},
@@ -244,7 +244,7 @@ func demoSteps(f demoFiles) []demoStep {
 			person:     fmt.Sprintf("This is a new conversation. Use your memory tool to remember this: %q", memoryEntry),
 			newSession: true,
 			tool:       "memory", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
-			script: []llamaserver.Turn{
+			script: []llamastandin.Turn{
 				call("memory", map[string]any{"actions": []map[string]string{{"action": "add", "file": "memory", "text": memoryEntry}}}),
 				say("Noted in my memory."),
 			},
@@ -255,7 +255,7 @@ func demoSteps(f demoFiles) []demoStep {
 			newSession: true, inBlock: true,
 			tool: "recall", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "secret",
 			gets: memoryKey,
-			script: []llamaserver.Turn{
+			script: []llamastandin.Turn{
 				call("recall", map[string]any{"query": recallWords}),
 				say("I found it in our earlier conversation: the Lighthouse tests run with make check."),
 			},
@@ -265,9 +265,9 @@ func demoSteps(f demoFiles) []demoStep {
 
 // standinScript is the stand-in's part: loopd's selftest probe, then each
 // step's replies in order.
-func standinScript(steps []demoStep) llamaserver.Script {
-	s := llamaserver.Script{Turns: []llamaserver.Turn{
-		{When: loop.ProbePrompt, ToolCalls: []llamaserver.ToolCall{{Name: loop.ProbeTool, Arguments: json.RawMessage(`{"text":"ok"}`)}}},
+func standinScript(steps []demoStep) llamastandin.Script {
+	s := llamastandin.Script{Turns: []llamastandin.Turn{
+		{When: loop.ProbePrompt, ToolCalls: []llamastandin.ToolCall{{Name: loop.ProbeTool, Arguments: json.RawMessage(`{"text":"ok"}`)}}},
 		{When: loop.ProbeResult, Content: "ok"},
 	}}
 	for _, st := range steps {
@@ -314,7 +314,7 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 		return err
 	}
 	if o.ModelURL == "" {
-		d.say("demo: the model is a SCRIPTED STAND-IN (core/llamaserver), not a language model: its replies")
+		d.say("demo: the model is a SCRIPTED STAND-IN (core/llamastandin), not a language model: its replies")
 		d.say("demo: were written in advance. Every decision, audit record, container and memory write below")
 		d.say("demo: is real. Run 'boxmaker demo --model-url URL' to drive a real llama-server instead.")
 	} else {
@@ -345,7 +345,7 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 
 	upstream, model := o.ModelURL, o.Model
 	if upstream == "" {
-		srv, err := llamaserver.Start(llamaserver.Options{Model: demoModel, Script: standinScript(steps)})
+		srv, err := llamastandin.Start(llamastandin.Options{Model: demoModel, Script: standinScript(steps)})
 		if err != nil {
 			return fmt.Errorf("cannot start the stand-in: %w", err)
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"boxmaker/core/llamaserver"
+	"boxmaker/core/llamastandin"
 	"boxmaker/roles/rolecli"
 )
 
@@ -29,18 +29,18 @@ func llamaStandinCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:8080", Usage: "listen on `ADDR` (port 0 picks a free one)"},
 			&cli.StringFlag{Name: "script", Usage: "the replies, a JSON `FILE`"},
-			&cli.StringFlag{Name: "model", Value: llamaserver.DefaultModel, Usage: "the model's `NAME`"},
-			&cli.IntFlag{Name: "slots", Value: llamaserver.DefaultSlots, Usage: "total_slots"},
-			&cli.IntFlag{Name: "n-ctx", Value: llamaserver.DefaultNCtx, Usage: "context per slot"},
+			&cli.StringFlag{Name: "model", Value: llamastandin.DefaultModel, Usage: "the model's `NAME`"},
+			&cli.IntFlag{Name: "slots", Value: llamastandin.DefaultSlots, Usage: "total_slots"},
+			&cli.IntFlag{Name: "n-ctx", Value: llamastandin.DefaultNCtx, Usage: "context per slot"},
 			&cli.DurationFlag{Name: "loading-for", Usage: "answer 503 Loading model for `DURATION` after start"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 				return err
 			}
-			var script llamaserver.Script
+			var script llamastandin.Script
 			if p := c.String("script"); p != "" {
-				s, err := llamaserver.LoadScript(p)
+				s, err := llamastandin.LoadScript(p)
 				if err != nil {
 					return fmt.Errorf("cannot read the script: %w", err)
 				}
@@ -50,7 +50,7 @@ func llamaStandinCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			srv := llamaserver.New(llamaserver.Options{
+			srv := llamastandin.New(llamastandin.Options{
 				Model: c.String("model"), Slots: c.Int("slots"), NCtx: c.Int("n-ctx"),
 				Script: script, Loading: c.Duration("loading-for") > 0,
 			})

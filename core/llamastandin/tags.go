@@ -1,4 +1,4 @@
-package llamaserver
+package llamastandin
 
 // TagKind is how a chat-template tag is spelt.
 type TagKind int

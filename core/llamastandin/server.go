@@ -1,4 +1,4 @@
-// Package llamaserver is the project's one stand-in: a test peer that
+// Package llamastandin is the project's one stand-in: a test peer that
 // plays llama.cpp's llama-server, written from its documented HTTP API
 // (tools/server/README.md), for the tests of loopd and inferproxy and for
 // `boxmaker demo` without a model.
@@ -39,7 +39,7 @@
 // server back into loading, answer 404 on paths a router would not pass,
 // or change the tokenizer: a tag moved to another id (as another model
 // file would give it) or HTML-escaped tags read as tags.
-package llamaserver
+package llamastandin
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package llamaserver
+package llamastandin
 
 import (
 	"bytes"
