@@ -75,14 +75,33 @@ func boxmakerApp() *cli.App {
 	app.Description = "Run a role as 'boxmaker ROLE ...' or through a symlink named after it\n" +
 		"(boxmaker links DIR makes them). The roles: " + strings.Join(roleNames(), ", ") + "."
 	app.Action = func(c *cli.Context) error {
+		if done, err := rolecli.HelpWord(c, "boxmaker", c.App.Commands); done {
+			return err
+		}
 		if c.NArg() > 0 {
-			return rolecli.Usagef("unknown role or command %q; the roles are %s, and the commands are listed by boxmaker --help",
-				c.Args().First(), strings.Join(roleNames(), ", "))
+			return unknownRoleOrCommand(c.Args().First(), c.App.Commands)
 		}
 		cli.ShowAppHelp(c)
 		return rolecli.Usagef("a role or a command is needed")
 	}
 	return app
+}
+
+// unknownRoleOrCommand is the usage error for a first word that is
+// neither a role nor one of the binary's commands.
+func unknownRoleOrCommand(word string, cmds []*cli.Command) error {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden && c.Name != "help" {
+			names = append(names, c.Name)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", word)
+	if near := rolecli.Nearest(word, append(roleNames(), names...)); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	return rolecli.Usagef("%s (the roles are %s; the commands are %s; see boxmaker --help)",
+		msg, strings.Join(roleNames(), ", "), strings.Join(names, ", "))
 }
 
 func roleNames() []string {
@@ -129,6 +148,12 @@ func exitStatus(name string, err error) int {
 		return 0
 	}
 	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+	var hinted *rolecli.HintedError
+	if errors.As(err, &hinted) {
+		for _, h := range hinted.Hints {
+			fmt.Fprintf(os.Stderr, "%s: hint: %s\n", name, h)
+		}
+	}
 	var usage *rolecli.UsageError
 	if errors.As(err, &usage) {
 		return 2

@@ -10,12 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/daemon"
@@ -25,6 +27,9 @@ import (
 // in testdata/script run the real dispatch: `brokerd serve` in a script is
 // this binary started as brokerd.
 func TestMain(m *testing.M) {
+	if os.Getenv("BOXMAKER_TEST_RUN") == "1" { // TestEveryCommandRefusesAnUnknownWord's child
+		os.Exit(run(os.Args[1:]))
+	}
 	cmds := map[string]func(){"boxmaker": func() { os.Exit(run(os.Args)) }}
 	for name := range roles {
 		cmds[name] = func() { os.Exit(run(os.Args)) }
@@ -235,5 +240,76 @@ func TestRoleName(t *testing.T) {
 		if got := roleName(tt.argv0); got != tt.want {
 			t.Errorf("roleName(%s) = %q, want %q", strings.TrimPrefix(tt.argv0, dir), got, tt.want)
 		}
+	}
+}
+
+// TestEveryCommandRefusesAnUnknownWord walks the command tree of every
+// role and of the binary itself. Wherever a command is expected, a word
+// that is none exits 2 with "<name>: unknown command", the valid ones and,
+// for a near miss, the one meant; a leaf that takes no arguments refuses
+// one. Each runs as its own process, as an operator would.
+func TestEveryCommandRefusesAnUnknownWord(t *testing.T) {
+	dir := t.TempDir()
+	runChild := func(t *testing.T, args ...string) (int, string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, os.Args[0], args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "BOXMAKER_TEST_RUN=1", "BOXMAKER_HOME="+filepath.Join(dir, "no-home"))
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			return ee.ExitCode(), stderr.String()
+		case err != nil:
+			t.Fatalf("%v: %v", args, err)
+		}
+		return 0, stderr.String()
+	}
+	var walk func(t *testing.T, role string, path []string, cmds []*cli.Command)
+	walk = func(t *testing.T, role string, path []string, cmds []*cli.Command) {
+		var names []string
+		for _, c := range cmds {
+			if !c.Hidden {
+				names = append(names, c.Name)
+			}
+		}
+		t.Run(strings.Join(path, " "), func(t *testing.T) {
+			for _, word := range []string{"zzqx", names[0] + "x"} {
+				code, stderr := runChild(t, append(path, word)...)
+				if code != 2 || !strings.HasPrefix(stderr, fmt.Sprintf("%s: unknown command %q", role, word)) {
+					t.Errorf("%s %s: exit %d, stderr %q", strings.Join(path, " "), word, code, stderr)
+				}
+				for _, n := range names {
+					if !strings.Contains(stderr, n) {
+						t.Errorf("%s %s: %q is not named: %q", strings.Join(path, " "), word, n, stderr)
+					}
+				}
+				if near := fmt.Sprintf("did you mean %q", names[0]); word != "zzqx" && !strings.Contains(stderr, near) {
+					t.Errorf("%s %s: no %s: %q", strings.Join(path, " "), word, near, stderr)
+				}
+			}
+		})
+		for _, c := range cmds {
+			sub := append(slices.Clone(path), c.Name)
+			switch {
+			case c.Hidden:
+			case len(c.Subcommands) > 0:
+				walk(t, role, sub, c.Subcommands)
+			case c.ArgsUsage == "":
+				t.Run(strings.Join(sub, " "), func(t *testing.T) {
+					if code, stderr := runChild(t, append(sub, "zzqx")...); code != 2 || !strings.HasPrefix(stderr, role+": ") {
+						t.Errorf("%s zzqx: exit %d, stderr %q", strings.Join(sub, " "), code, stderr)
+					}
+				})
+			}
+		}
+	}
+	walk(t, "boxmaker", []string{"boxmaker"}, boxmakerApp().Commands)
+	for _, role := range roleNames() {
+		walk(t, role, []string{role}, roles[role]().Commands)
 	}
 }

@@ -93,15 +93,73 @@ func Decode(path string, data []byte, v any) error {
 		row, _ := de.Position()
 		key := strings.Join(de.Key(), ".")
 		text := de.Error()
+		if want, got, ok := wrongType(text); ok {
+			text = fmt.Sprintf("%s is needed, not %s", want, got)
+		}
 		if key != "" {
-			text = fmt.Sprintf("%s: %s", key, text)
+			text = fmt.Sprintf("%s: %s", tableKey(de.Key()), text)
 		}
 		problems = append(problems, Problem{Line: row, Key: key, Text: text})
 	default:
 		line, key := typeErrorPosition(data, err)
-		problems = append(problems, Problem{Line: line, Key: key, Text: err.Error()})
+		text := err.Error()
+		if want, got, ok := wrongType(text); ok && key != "" {
+			text = fmt.Sprintf("%s: %s is needed, not %s", key, want, got)
+		}
+		problems = append(problems, Problem{Line: line, Key: key, Text: text})
 	}
 	return &InvalidError{Path: path, Problems: problems}
+}
+
+var wrongTypeRE = regexp.MustCompile(`cannot decode TOML ([a-z ]+?) into (?:struct field .* of type |a |an )?(\S+)$`)
+
+// wrongType reads go-toml's "cannot decode TOML string into struct field
+// conf.Runner.TimeoutMS of type int" as what the operator must write ("an
+// integer") and what they wrote ("a string").
+func wrongType(text string) (want, got string, ok bool) {
+	m := wrongTypeRE.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", false
+	}
+	got = article(strings.ReplaceAll(m[1], " ", "-"))
+	goType := strings.TrimPrefix(m[2], "*")
+	switch {
+	case strings.HasPrefix(goType, "[]"), goType == "slice":
+		want = "a list"
+	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"):
+		want = "an integer"
+	case strings.HasPrefix(goType, "float"):
+		want = "a number"
+	case goType == "string":
+		want = "a string"
+	case goType == "bool":
+		want = "true or false"
+	case strings.HasPrefix(goType, "map"), strings.Contains(goType, "."), goType == "struct":
+		want = "a table"
+	default:
+		return "", "", false
+	}
+	return want, got, true
+}
+
+// article names a TOML kind as a phrase: "an integer", "a string".
+func article(kind string) string {
+	switch kind {
+	case "integer", "array", "inline-table":
+		return "an " + strings.ReplaceAll(kind, "-", " ")
+	case "bool", "boolean":
+		return "true or false"
+	}
+	return "a " + strings.ReplaceAll(kind, "-", " ")
+}
+
+// tableKey writes a dotted key as the file shows it: "[runner] timeout_ms",
+// or the key alone at the top level.
+func tableKey(key []string) string {
+	if len(key) < 2 {
+		return strings.Join(key, ".")
+	}
+	return "[" + strings.Join(key[:len(key)-1], ".") + "] " + key[len(key)-1]
 }
 
 var fieldInErrorRE = regexp.MustCompile(`struct field \S+\.(\S+) of type`)

@@ -41,9 +41,19 @@ func TestDecodeProblems(t *testing.T) {
 			want: []Problem{{Line: 1, Key: "Home", Text: "unknown key Home (keys are lower case: home)"}},
 		},
 		{
-			name: "wrong type",
+			name: "wrong type says what is needed",
 			doc:  "home = \"/h\"\nlimit = \"ten\"\n",
-			want: []Problem{{Line: 2, Key: "limit"}},
+			want: []Problem{{Line: 2, Key: "limit", Text: "limit: an integer is needed, not a string"}},
+		},
+		{
+			name: "wrong type in a table names the table",
+			doc:  "home = \"/h\"\n[sockets]\nbroker = 12\n",
+			want: []Problem{{Line: 3, Key: "sockets.broker", Text: "[sockets] broker: a string is needed, not an integer"}},
+		},
+		{
+			name: "a string where a list is needed",
+			doc:  "[sockets]\nallow_uids = \"1000\"\n",
+			want: []Problem{{Line: 2, Key: "sockets.allow_uids", Text: "[sockets] allow_uids: a list is needed, not a string"}},
 		},
 		{
 			name: "syntax error",

@@ -44,9 +44,8 @@ func approvalCommands() []*cli.Command {
 
 // adminSocket reads brokerd's config for the admin socket's path.
 func adminSocket(c *cli.Context) (string, error) {
-	path := configPath(c, "broker-config", "brokerd")
 	var cfg conf.Brokerd
-	if err := conf.Load(path, &cfg); err != nil {
+	if _, err := loadConfig(c, "broker-config", "brokerd", &cfg); err != nil {
 		return "", err
 	}
 	return cfg.Sockets.Admin, nil

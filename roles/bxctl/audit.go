@@ -34,7 +34,7 @@ func auditCommands() []*cli.Command {
 					return err
 				}
 				var cfg conf.Brokerd
-				if err := conf.Load(configPath(c, "broker-config", "brokerd"), &cfg); err != nil {
+				if _, err := loadConfig(c, "broker-config", "brokerd", &cfg); err != nil {
 					return err
 				}
 				return auditVerify(c.App.Writer, filepath.Join(cfg.Home, "audit"))

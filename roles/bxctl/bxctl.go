@@ -6,6 +6,7 @@ package bxctl
 import (
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/conf"
 	"boxmaker/roles/rolecli"
 )
 
@@ -13,6 +14,7 @@ import (
 func App() *cli.App {
 	app := rolecli.NewApp("bxctl", "the operator's commands for a Boxmaker home", commands()...)
 	app.Flags = []cli.Flag{
+		&cli.StringFlag{Name: "home", Usage: "the home `DIR` whose etc/ holds the configs (default: $BOXMAKER_HOME, else .state in a checkout, else /var/lib/boxmaker; then /etc/boxmaker)"},
 		&cli.StringFlag{Name: "broker-config", Usage: "brokerd's config `PATH` (default: $BOXMAKER_HOME/etc/brokerd.toml, else /etc/boxmaker/brokerd.toml)"},
 		&cli.StringFlag{Name: "memory-config", Usage: "memoryd's config `PATH` (default: $BOXMAKER_HOME/etc/memoryd.toml, else /etc/boxmaker/memoryd.toml)"},
 		&cli.StringFlag{Name: "loop-config", Usage: "loopd's config `PATH` (default: $BOXMAKER_HOME/etc/loopd.toml, else /etc/boxmaker/loopd.toml)"},
@@ -33,7 +35,18 @@ func commands() []*cli.Command {
 }
 
 // configPath finds a daemon's configuration for a bxctl command: the
-// global flag, else the usual search.
-func configPath(c *cli.Context, flag, role string) string {
-	return rolecli.ConfigPath(c.String(flag), role)
+// daemon's flag, else the home's (--home, $BOXMAKER_HOME), else
+// /etc/boxmaker. A named home that does not exist is refused.
+func configPath(c *cli.Context, flag, role string) (string, error) {
+	return rolecli.FindConfig(c.String(flag), c.String("home"), role)
+}
+
+// loadConfig reads a daemon's configuration, found as configPath does,
+// strictly into v, and returns its path.
+func loadConfig(c *cli.Context, flag, role string, v any) (string, error) {
+	path, err := configPath(c, flag, role)
+	if err != nil {
+		return "", err
+	}
+	return path, conf.Load(path, v)
 }

@@ -37,7 +37,7 @@ func chatCommands() []*cli.Command {
 				return err
 			}
 			var cfg conf.Loopd
-			if err := conf.Load(configPath(c, "loop-config", "loopd"), &cfg); err != nil {
+			if _, err := loadConfig(c, "loop-config", "loopd", &cfg); err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)

@@ -110,11 +110,12 @@ func testArgs(c *cli.Context) (args []string, taint string, untrusted bool, err 
 // grantsDir is [paths] grants of brokerd's configuration.
 func grantsDir(c *cli.Context) (string, error) {
 	var cfg conf.Brokerd
-	if err := conf.Load(configPath(c, "broker-config", "brokerd"), &cfg); err != nil {
+	path, err := loadConfig(c, "broker-config", "brokerd", &cfg)
+	if err != nil {
 		return "", err
 	}
 	if cfg.Paths.Grants == "" {
-		return "", fmt.Errorf("%s names no grants directory ([paths] grants)", configPath(c, "broker-config", "brokerd"))
+		return "", fmt.Errorf("%s names no grants directory ([paths] grants)", path)
 	}
 	return cfg.Paths.Grants, nil
 }

@@ -73,9 +73,8 @@ func memoryCommands() []*cli.Command {
 // memoryd comes back with its own text. timeout 0 means none: a rebuild
 // takes as long as the logs are long.
 func memorydCall(c *cli.Context, kind string, body, out any, timeout time.Duration, onEvent func(json.RawMessage) error) error {
-	path := configPath(c, "memory-config", "memoryd")
 	var cfg conf.Memoryd
-	if err := conf.Load(path, &cfg); err != nil {
+	if _, err := loadConfig(c, "memory-config", "memoryd", &cfg); err != nil {
 		return err
 	}
 	ctx := c.Context

@@ -30,7 +30,7 @@ func flags() []cli.Flag {
 // App is inferproxy's command line: `inferproxy --listen SOCKET --upstream
 // URL`, or `inferproxy serve` with the same flags.
 func App() *cli.App {
-	app := rolecli.NewApp("inferproxy", "the only way from loopd to the model server: an HTTP proxy on a unix socket", &cli.Command{
+	serveCmd := &cli.Command{
 		Name:  "serve",
 		Usage: "proxy the socket to the model server until stopped (the same as no command)",
 		Description: "inferproxy takes the lock <socket>.lock, prepares the socket in a private\n" +
@@ -38,9 +38,18 @@ func App() *cli.App {
 			"SIGTERM. With both --listen and --upstream it reads no config unless --config is given.",
 		Flags:  flags(),
 		Action: serve,
-	})
+	}
+	app := rolecli.NewApp("inferproxy", "the only way from loopd to the model server: an HTTP proxy on a unix socket", serveCmd)
 	app.Flags = flags()
-	app.Action = serve
+	app.Action = func(c *cli.Context) error {
+		if done, err := rolecli.HelpWord(c, "inferproxy", app.Commands); done {
+			return err
+		}
+		if c.NArg() > 0 {
+			return rolecli.UnknownCommand(c.Args().First(), "inferproxy", []*cli.Command{serveCmd})
+		}
+		return serve(c)
+	}
 	return app
 }
 

@@ -25,6 +25,22 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
+// HintedError is an error with what to do about it: main prints the
+// error as "<name>: <error>" and then each hint as "<name>: hint: <hint>"
+// (docs/decisions.md, D220).
+type HintedError struct {
+	Err   error
+	Hints []string
+}
+
+func (e *HintedError) Error() string { return e.Err.Error() }
+func (e *HintedError) Unwrap() error { return e.Err }
+
+// WithHint gives err the hints, lines that say what to do.
+func WithHint(err error, hints ...string) error {
+	return &HintedError{Err: err, Hints: hints}
+}
+
 // NewApp builds a role's app: it never exits by itself (main.go decides the
 // exit status) and it marks flag and argument errors as usage errors.
 func NewApp(name, usage string, commands ...*cli.Command) *cli.App {
@@ -40,26 +56,140 @@ func NewApp(name, usage string, commands ...*cli.Command) *cli.App {
 		ErrWriter:       os.Stderr,
 		CommandNotFound: func(c *cli.Context, cmd string) {},
 	}
+	app.HideHelpCommand = true
 	app.Action = func(c *cli.Context) error {
+		if done, err := HelpWord(c, name, commands); done {
+			return err
+		}
 		if c.NArg() > 0 {
-			return Usagef("unknown command %q (see %s --help)", c.Args().First(), name)
+			return UnknownCommand(c.Args().First(), name, commands)
 		}
 		cli.ShowAppHelp(c)
-		return Usagef("a command is needed")
+		return Usagef("a command is needed (see %s --help)", name)
 	}
-	markUsage(commands)
+	markUsage(name, commands)
 	return app
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error { return &UsageError{Err: err} }
 
-func markUsage(cmds []*cli.Command) {
+// markUsage makes flag errors usage errors at every level, and gives
+// every command that only groups others an action: urfave/cli would show
+// the group's help for a mistyped word and exit 0, so that a cron job with
+// a typo passed forever.
+func markUsage(parent string, cmds []*cli.Command) {
 	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = onUsageError
 		}
-		markUsage(c.Subcommands)
+		full := parent + " " + c.Name
+		if len(c.Subcommands) > 0 && c.Action == nil {
+			subs := c.Subcommands
+			c.HideHelpCommand = true
+			c.Action = func(ctx *cli.Context) error {
+				if done, err := HelpWord(ctx, full, subs); done {
+					return err
+				}
+				if ctx.NArg() > 0 {
+					return UnknownCommand(ctx.Args().First(), full, subs)
+				}
+				cli.ShowSubcommandHelp(ctx)
+				return Usagef("%s needs a command (see %s --help)", full, full)
+			}
+		}
+		markUsage(full, c.Subcommands)
 	}
+}
+
+// HelpWord answers "help [COMMAND]" where one of cmds was expected (the
+// help command of urfave/cli exits 0 on a topic it does not know, so it
+// is hidden and this takes its place). done is false for any other word.
+func HelpWord(c *cli.Context, parent string, cmds []*cli.Command) (done bool, err error) {
+	if c.Args().First() != "help" {
+		return false, nil
+	}
+	switch topic := c.Args().Get(1); {
+	case c.NArg() > 2:
+		return true, Usagef("help takes one command at most (see %s --help)", parent)
+	case topic == "" && c.Command != nil && c.Command.Name != "":
+		return true, cli.ShowSubcommandHelp(c)
+	case topic == "":
+		return true, cli.ShowAppHelp(c)
+	}
+	for _, cmd := range cmds {
+		if cmd.HasName(c.Args().Get(1)) {
+			return true, cli.ShowCommandHelp(c, cmd.Name)
+		}
+	}
+	return true, UnknownCommand(c.Args().Get(1), parent, cmds)
+}
+
+// UnknownCommand is the usage error for word where one of cmds (the
+// commands of parent) was expected: it names them, and the one meant when
+// word is a near miss of it.
+func UnknownCommand(word, parent string, cmds []*cli.Command) error {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", word)
+	if near := Nearest(word, names); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	msg += fmt.Sprintf(" (%s takes %s; see %s --help)", parent, strings.Join(names, ", "), parent)
+	return &UsageError{Err: errors.New(msg)}
+}
+
+// Nearest is the name of names that word is a near miss of: one edit (a
+// letter added, dropped, changed, or two swapped), or two for a name of
+// more than four letters; "" when none or several are equally near.
+func Nearest(word string, names []string) string {
+	best, bestD, tie := "", 3, false
+	for _, n := range names {
+		d := editDistance(word, n)
+		if d > 2 || d == 2 && len([]rune(n)) <= 4 {
+			continue
+		}
+		switch {
+		case d < bestD:
+			best, bestD, tie = n, d, false
+		case d == bestD:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance of a and b:
+// insertions, deletions, substitutions and swaps of neighbours.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
 }
 
 // ExactArgs checks the number of positional arguments.
@@ -105,16 +235,56 @@ func checkoutRoot() (string, bool) {
 
 // ConfigPath finds role's configuration: --config, else
 // $BOXMAKER_HOME/etc/<role>.toml when it exists, else
-// /etc/boxmaker/<role>.toml.
+// /etc/boxmaker/<role>.toml. A $BOXMAKER_HOME that does not exist gives
+// the path in it, so that the daemon's error names the home that is
+// missing instead of reading /etc/boxmaker.
 func ConfigPath(flag, role string) string {
+	p, err := FindConfig(flag, "", role)
+	if err != nil {
+		return filepath.Join(os.Getenv("BOXMAKER_HOME"), "etc", role+".toml")
+	}
+	return p
+}
+
+// FindConfig finds role's configuration for a client: flag (--config or
+// bxctl's --broker-config, ...), else etc/<role>.toml of the home (home,
+// else $BOXMAKER_HOME, else DefaultHome) when it exists, else
+// /etc/boxmaker/<role>.toml. A home that was named (home or
+// $BOXMAKER_HOME) and does not exist is an error with a hint.
+func FindConfig(flag, home, role string) (string, error) {
 	if flag != "" {
-		return flag
+		return flag, nil
 	}
-	p := filepath.Join(DefaultHome(), "etc", role+".toml")
+	named := home != "" || os.Getenv("BOXMAKER_HOME") != ""
+	if home == "" {
+		home = DefaultHome()
+	}
+	if named {
+		if err := CheckHome(home); err != nil {
+			return "", err
+		}
+	}
+	p := filepath.Join(home, "etc", role+".toml")
 	if _, err := os.Stat(p); err == nil || !errors.Is(err, os.ErrNotExist) {
-		return p
+		return p, nil
 	}
-	return filepath.Join("/etc/boxmaker", role+".toml")
+	return filepath.Join("/etc/boxmaker", role+".toml"), nil
+}
+
+// CheckHome refuses a home directory that does not exist, saying how to
+// make one.
+func CheckHome(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return WithHint(fmt.Errorf("the home %s does not exist", dir),
+			"boxmaker init --home "+dir+" makes it; or name the home you mean with --home or BOXMAKER_HOME")
+	case err != nil:
+		return fmt.Errorf("cannot use the home %s: %w", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("the home %s is not a directory", dir)
+	}
+	return nil
 }
 
 // ConfigFlag is the --config flag every role takes.
