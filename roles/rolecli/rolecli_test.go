@@ -46,3 +46,22 @@ func TestConfigPath(t *testing.T) {
 		t.Errorf("the home's file: %q", got)
 	}
 }
+
+func TestNearest(t *testing.T) {
+	names := []string{"log", "review", "accept", "reject", "verify", "check", "up", "approve", "approvals"}
+	for _, tt := range []struct{ word, want string }{
+		{"reveiw", "review"}, // two letters swapped
+		{"verfy", "verify"},  // one dropped
+		{"chek", "check"},
+		{"upx", "up"},
+		{"lgo", "log"},
+		{"lxx", ""},  // two edits of a short name
+		{"zzqx", ""}, // nothing near
+		{"approv", "approve"},
+		{"approvls", "approvals"},
+	} {
+		if got := Nearest(tt.word, names); got != tt.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
