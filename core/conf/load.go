@@ -2,8 +2,9 @@
 // the shape of every role's file, with the commented development default
 // that `boxmaker init` writes.
 //
-// Strict means: an unknown key, a key spelt in another case, and a value of
-// the wrong type are errors that name the file, the line and the key. A
+// Strict means: an unknown key, a key spelt in another case, a value of
+// the wrong type, and a key missing from a table whose field is tagged
+// `required:"true"` are errors that name the file, the line and the key. A
 // missing file (MissingError) is told apart from an invalid one
 // (InvalidError), because the fixes differ.
 package conf
@@ -195,14 +196,26 @@ func exactKeys(data []byte, t reflect.Type) []Problem {
 		return nil // the strict decode reports syntax errors with positions
 	}
 	var problems []Problem
-	walkKeys(data, doc, t, "", &problems)
+	walkKeys(data, doc, t, "", 0, &problems)
 	sort.Slice(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	return problems
 }
 
-func walkKeys(data []byte, node map[string]any, t reflect.Type, prefix string, problems *[]Problem) {
+// walkKeys checks node, the table prefix names (nth: which of an array of
+// tables, from 1; 0 for a plain table), against t.
+func walkKeys(data []byte, node map[string]any, t reflect.Type, prefix string, nth int, problems *[]Problem) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t.Kind() == reflect.Map && t.Key().Kind() == reflect.String {
+		// A table of named tables, such as [secrets.<name>]: each is
+		// walked as the map's element type.
+		for key, val := range node {
+			if m, ok := val.(map[string]any); ok {
+				walkKeys(data, m, t.Elem(), prefix+key+".", 0, problems)
+			}
+		}
+		return
 	}
 	if t.Kind() != reflect.Struct {
 		return
@@ -220,6 +233,11 @@ func walkKeys(data []byte, node map[string]any, t reflect.Type, prefix string, p
 		}
 		fields[name] = f.Type
 		lower[strings.ToLower(name)] = name
+		if _, ok := node[name]; !ok && f.Tag.Get("required") == "true" && prefix != "" {
+			table := strings.TrimSuffix(prefix, ".")
+			*problems = append(*problems, Problem{Line: tableLine(data, table, nth), Key: prefix + name,
+				Text: fmt.Sprintf("missing key %s%s", prefix, name)})
+		}
 	}
 	for key, val := range node {
 		ft, ok := fields[key]
@@ -233,17 +251,38 @@ func walkKeys(data []byte, node map[string]any, t reflect.Type, prefix string, p
 		}
 		switch v := val.(type) {
 		case map[string]any:
-			walkKeys(data, v, ft, prefix+key+".", problems)
+			walkKeys(data, v, ft, prefix+key+".", 0, problems)
 		case []any:
 			et := ft
 			if et.Kind() == reflect.Slice {
 				et = et.Elem()
 			}
-			for _, item := range v {
+			for i, item := range v {
 				if m, ok := item.(map[string]any); ok {
-					walkKeys(data, m, et, prefix+key+".", problems)
+					walkKeys(data, m, et, prefix+key+".", i+1, problems)
 				}
 			}
 		}
 	}
+}
+
+// tableLine finds the line of the header of table (dotted, such as
+// "honcho" or "honcho.read"): `[table]`, or for nth > 0 the nth
+// `[[table]]`. It is 0 for a table that has no header of its own (made by
+// a dotted key or by a sub-table).
+func tableLine(data []byte, table string, nth int) int {
+	want, seen := "["+table+"]", 0
+	if nth > 0 {
+		want = "[[" + table + "]]"
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		l, _, _ = strings.Cut(l, "#")
+		if strings.ReplaceAll(strings.TrimSpace(l), " ", "") != want {
+			continue
+		}
+		if seen++; nth == 0 || seen == nth {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -20,6 +20,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/honcho"
 	"boxmaker/core/memory"
 	"boxmaker/core/memorywire"
 	"boxmaker/core/policy"
@@ -55,6 +56,13 @@ func serve(c *cli.Context) error {
 	if err := check(path, cfg); err != nil {
 		return err
 	}
+	// [honcho] is judged before the lock and the home are touched: a
+	// wrong workspace name must not send anything anywhere.
+	hcfg, err := honcho.CheckConfig(path, cfg.Honcho, cfg.Secrets)
+	if err != nil {
+		return err
+	}
+	_ = hcfg
 	h := home.Home{Dir: cfg.Home}
 	srv := &server{
 		home:         cfg.Home,
