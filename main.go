@@ -147,6 +147,10 @@ func exitStatus(name string, err error) int {
 	if err == nil {
 		return 0
 	}
+	var status *rolecli.StatusError
+	if errors.As(err, &status) {
+		return status.Code
+	}
 	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 	var hinted *rolecli.HintedError
 	if errors.As(err, &hinted) {

@@ -60,6 +60,7 @@ func TestScripts(t *testing.T) {
 			"holdconns":    cmdHoldconns,
 			"releaseconns": cmdReleaseconns,
 			"cachecheck":   cmdCachecheck,
+			"jsonq":        cmdJSONQ,
 		},
 	}
 	for name, cmd := range brokerdCmds {
@@ -98,6 +99,48 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d\nstdout:\n%s\nstderr:\n%s", args[1], got, want, ts.ReadFile("stdout"), ts.ReadFile("stderr"))
+	}
+}
+
+// jsonq PATH...: the last command's standard output must be exactly one
+// JSON document; prints each PATH (keys and indexes joined by dots, such
+// as problems.0.text; "." for the whole) as PATH=<compact JSON>, then
+// stdout is those lines.
+func cmdJSONQ(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: jsonq PATH...")
+	}
+	dec := json.NewDecoder(strings.NewReader(ts.ReadFile("stdout")))
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		ts.Fatalf("jsonq: stdout is not JSON: %v", err)
+	}
+	if _, err := dec.Token(); err == nil {
+		ts.Fatalf("jsonq: stdout holds more than one JSON document")
+	}
+	for _, p := range args {
+		v := doc
+		if p != "." {
+			for _, k := range strings.Split(p, ".") {
+				switch node := v.(type) {
+				case map[string]any:
+					var ok bool
+					if v, ok = node[k]; !ok {
+						ts.Fatalf("jsonq: %s: no key %q", p, k)
+					}
+				case []any:
+					i, err := strconv.Atoi(k)
+					if err != nil || i < 0 || i >= len(node) {
+						ts.Fatalf("jsonq: %s: no index %q in a list of %d", p, k, len(node))
+					}
+					v = node[i]
+				default:
+					ts.Fatalf("jsonq: %s: %q is not in a list or an object", p, k)
+				}
+			}
+		}
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(ts.Stdout(), "%s=%s\n", p, b)
 	}
 }
 

@@ -71,16 +71,19 @@ func Load(path string, v any) error {
 
 // Decode parses data (the contents of the file named path) into v strictly.
 func Decode(path string, data []byte, v any) error {
+	// Keys in another case and unknown keys are all reported, in line
+	// order: one does not hide the others.
 	problems := exactKeys(data, reflect.TypeOf(v))
-	if len(problems) > 0 {
-		return &InvalidError{Path: path, Problems: problems}
-	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
+		if len(problems) > 0 {
+			return &InvalidError{Path: path, Problems: problems}
+		}
 		return nil
 	}
+
 	var strict *toml.StrictMissingError
 	var de *toml.DecodeError
 	switch {
@@ -109,6 +112,7 @@ func Decode(path string, data []byte, v any) error {
 		}
 		problems = append(problems, Problem{Line: line, Key: key, Text: text})
 	}
+	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	return &InvalidError{Path: path, Problems: problems}
 }
 
@@ -187,6 +191,19 @@ func keyLine(data []byte, key string) (int, string) {
 	return 0, key
 }
 
+// exactKeyLine finds the first line that assigns key spelt exactly so:
+// "Effect" is not the line of "effect".
+func exactKeyLine(data []byte, key string) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		k, _, ok := strings.Cut(strings.TrimSpace(l), "=")
+		if ok && strings.Trim(strings.TrimSpace(k), `"'`) == key {
+			return i + 1
+		}
+	}
+	line, _ := keyLine(data, key)
+	return line
+}
+
 // exactKeys reports keys that go-toml would match to a field only because it
 // compares names without case: a config key is spelt as documented or not
 // at all. It parses the document generically and walks it beside the type.
@@ -243,7 +260,7 @@ func walkKeys(data []byte, node map[string]any, t reflect.Type, prefix string, n
 		ft, ok := fields[key]
 		if !ok {
 			if want, near := lower[strings.ToLower(key)]; near {
-				line, _ := keyLine(data, key)
+				line := exactKeyLine(data, key)
 				*problems = append(*problems, Problem{Line: line, Key: prefix + key,
 					Text: fmt.Sprintf("unknown key %s%s (keys are lower case: %s)", prefix, key, want)})
 			}

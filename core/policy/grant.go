@@ -4,11 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pelletier/go-toml/v2"
 
 	"boxmaker/core/conf"
 )
@@ -106,7 +110,13 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 		for _, p := range inv.Problems {
 			add(p.Line, "%s", p.Text)
 		}
-		return Grant{}, problems
+		// Unknown keys (and keys in another case) hide nothing else: read
+		// the file again without them and report what else is wrong. A
+		// syntax or type error leaves nothing to read.
+		var ok bool
+		if f, ok = knownKeysOnly(data); !ok {
+			return Grant{}, problems
+		}
 	}
 	line := func(key string) int { return keyLine(data, key) }
 
@@ -204,6 +214,38 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 	return g, nil
 }
 
+// knownKeysOnly reads a grant file without its unknown keys. A key in
+// another case ("Effect") is read as the key it means, so that its value
+// is checked too, unless the file also has that key spelt right. ok is
+// false when the rest does not decode.
+func knownKeysOnly(data []byte) (f grantFile, ok bool) {
+	var doc map[string]any
+	if toml.Unmarshal(data, &doc) != nil {
+		return grantFile{}, false
+	}
+	known := map[string]bool{}
+	t := reflect.TypeOf(f)
+	for i := 0; i < t.NumField(); i++ {
+		known[t.Field(i).Tag.Get("toml")] = true
+	}
+	for k, v := range doc {
+		if known[k] {
+			continue
+		}
+		delete(doc, k)
+		if lower := strings.ToLower(k); known[lower] {
+			if _, spelt := doc[lower]; !spelt {
+				doc[lower] = v
+			}
+		}
+	}
+	clean, err := toml.Marshal(doc)
+	if err != nil || toml.Unmarshal(clean, &f) != nil {
+		return grantFile{}, false
+	}
+	return f, true
+}
+
 // pathProblem says what is wrong with a grant path, or "".
 func pathProblem(p string) string {
 	switch {
@@ -244,6 +286,15 @@ func hostProblem(h string) string {
 	switch {
 	case h == "":
 		return "a host is empty"
+	case strings.Contains(h, "://"):
+		u, err := url.Parse(h)
+		if err != nil || u.Hostname() == "" {
+			return fmt.Sprintf("host %q is a URL: a grant names the host alone, without scheme, port or path", h)
+		}
+		return fmt.Sprintf("host %q is a URL: a grant names the host alone: write %q", h, strings.ToLower(u.Hostname()))
+	case strings.Contains(h, "/"):
+		host, _, _ := strings.Cut(h, "/")
+		return fmt.Sprintf("host %q has a path: a grant names the host alone: write %q", h, host)
 	case strings.ToLower(h) != h:
 		return fmt.Sprintf("host %q has upper-case letters: write it in lower case", h)
 	case net.ParseIP(bare) != nil || looksNumeric(bare):
@@ -277,8 +328,23 @@ func looksNumeric(h string) bool {
 }
 
 // keyLine finds the line that sets key, as `key = ...`, a dotted
-// `key.x = ...`, or a table header [key] / [[key]]. 0 when none does.
+// `key.x = ...`, or a table header [key] / [[key]]; failing that, the line
+// that sets it spelt in another case ("Effect", read as effect). 0 when
+// none does.
 func keyLine(data []byte, key string) int {
+	if n := keyLineExact(data, key); n > 0 {
+		return n
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		k, _, ok := strings.Cut(strings.TrimSpace(l), "=")
+		if ok && strings.EqualFold(strings.Trim(strings.TrimSpace(k), `"'`), key) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func keyLineExact(data []byte, key string) int {
 	for i, l := range strings.Split(string(data), "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "[") {

@@ -194,7 +194,12 @@ func TestOneInvalidFileDeniesEverything(t *testing.T) {
 	mustWrite(t, gdir+"/typo.toml", "tol = \"read_file\"\n")
 	for _, c := range calls {
 		d := g.Decide(c, State{})
-		checkProblemsDecision(t, d, []string{"typo.toml:1: unknown key tol"})
+		checkProblemsDecision(t, d, []string{
+			"typo.toml:1: unknown key tol",
+			"typo.toml: tool is missing: it is one of read_file, write_file, list_dir, run, http_fetch, recall, memory",
+			"typo.toml: effect is missing: it is allow, ask or deny",
+			"typo.toml: max_taint is missing: the highest session taint at which this grant applies (public, private or secret)",
+		})
 	}
 	if err := os.Remove(gdir + "/typo.toml"); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/policy"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -26,9 +27,17 @@ func grantsCommands() []*cli.Command {
 			Name:  "check",
 			Usage: "report every problem of the grant files",
 			Description: "check reads every file of the grants directory ([paths] grants in\n" +
-				"brokerd.toml, see --broker-config) and prints \"grants: ok\", or every\n" +
-				"problem as <file>:<line>: <problem> and exits 1. While any problem\n" +
-				"stands, brokerd denies every call.",
+				"brokerd.toml, see --broker-config and --home) and prints \"grants: ok\", or\n" +
+				"every problem as <file>:<line>: <problem> and exits 1. While any problem\n" +
+				"stands, brokerd denies every call.\n\n" +
+				"It also prints warnings, <file>:<line>: warning: <what>, for grants that are\n" +
+				"valid but match nothing as written: a path that does not exist, a path\n" +
+				"through a symbolic link (calls are decided on resolved paths), an empty\n" +
+				"directory. Warnings do not make the check fail unless --strict is given.",
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "strict", Usage: "exit 1 on warnings too"},
+				rolecli.JSONFlag,
+			},
 			Action: func(c *cli.Context) error {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 					return err
@@ -37,7 +46,7 @@ func grantsCommands() []*cli.Command {
 				if err != nil {
 					return err
 				}
-				return grantsCheck(c.App.Writer, dir)
+				return grantsCheck(c.App.Writer, dir, c.Bool("strict"), c.Bool("json"))
 			},
 		}, {
 			Name:      "test",
@@ -48,21 +57,24 @@ func grantsCommands() []*cli.Command {
 				"against the grants as they are now, for a session at --taint (and\n" +
 				"--untrusted), and prints the verdict, the grant that decided it (or\n" +
 				"that none matched), the resolved target and the session's state after\n" +
-				"the call. It exits 0 whatever the verdict, and 1 when the grant files\n" +
-				"have an error.",
+				"the call.\n\n" +
+				"Exit status: 0 allow, 3 ask, 4 deny; 1 when the grant files have an\n" +
+				"error (every call is then denied), 2 for a usage error. So a script can\n" +
+				"write: bxctl grants test read_file /srv/x && echo allowed",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "taint", Value: "public", Usage: "the session's taint: public, private or secret"},
 				&cli.BoolFlag{Name: "untrusted", Usage: "the session is already untrusted"},
+				rolecli.JSONFlag,
 			},
 			Action: func(c *cli.Context) error {
-				args, taintName, untrusted, err := testArgs(c)
+				args, opts, err := testArgs(c)
 				if err != nil {
 					return err
 				}
 				if len(args) != 2 {
 					return rolecli.Usagef("grants test takes TOOL and TARGET (see bxctl grants test --help)")
 				}
-				taint, err := policy.ParseTaint(taintName)
+				taint, err := policy.ParseTaint(opts.taint)
 				if err != nil {
 					return rolecli.Usagef("--taint: %v", err)
 				}
@@ -70,41 +82,50 @@ func grantsCommands() []*cli.Command {
 				if err != nil {
 					return err
 				}
-				state := policy.State{Taint: taint, Untrusted: untrusted}
-				return grantsTest(c.App.Writer, dir, policy.Call{Tool: args[0], Target: args[1]}, state)
+				state := policy.State{Taint: taint, Untrusted: opts.untrusted}
+				return grantsTest(c.App.Writer, dir, policy.Call{Tool: args[0], Target: args[1]}, state, opts.json)
 			},
 		}},
 	}}
 }
 
-// testArgs takes --taint and --untrusted after TOOL and TARGET as well as
-// before them (urfave/cli stops reading flags at the first argument).
-// "--" ends the flags, for a target that starts with a dash.
-func testArgs(c *cli.Context) (args []string, taint string, untrusted bool, err error) {
-	taint, untrusted = c.String("taint"), c.Bool("untrusted")
+// testOptions are grants test's flags, wherever they stand.
+type testOptions struct {
+	taint     string
+	untrusted bool
+	json      bool
+}
+
+// testArgs takes --taint, --untrusted and --json after TOOL and TARGET as
+// well as before them (urfave/cli stops reading flags at the first
+// argument). "--" ends the flags, for a target that starts with a dash.
+func testArgs(c *cli.Context) (args []string, o testOptions, err error) {
+	o = testOptions{taint: c.String("taint"), untrusted: c.Bool("untrusted"), json: c.Bool("json")}
 	rest := c.Args().Slice()
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		switch {
 		case a == "--":
-			return append(args, rest[i+1:]...), taint, untrusted, nil
+			return append(args, rest[i+1:]...), o, nil
 		case a == "--untrusted" || a == "-untrusted":
-			untrusted = true
+			o.untrusted = true
+		case a == "--json" || a == "-json":
+			o.json = true
 		case a == "--taint" || a == "-taint":
 			if i+1 == len(rest) {
-				return nil, "", false, rolecli.Usagef("--taint needs a value: public, private or secret")
+				return nil, o, rolecli.Usagef("--taint needs a value: public, private or secret")
 			}
 			i++
-			taint = rest[i]
+			o.taint = rest[i]
 		case strings.HasPrefix(a, "--taint="):
-			taint = strings.TrimPrefix(a, "--taint=")
+			o.taint = strings.TrimPrefix(a, "--taint=")
 		case strings.HasPrefix(a, "-") && len(args) < 2 && a != "-":
-			return nil, "", false, rolecli.Usagef("grants test: unknown flag %s", a)
+			return nil, o, rolecli.Usagef("grants test: unknown flag %s", a)
 		default:
 			args = append(args, a)
 		}
 	}
-	return args, taint, untrusted, nil
+	return args, o, nil
 }
 
 // grantsDir is [paths] grants of brokerd's configuration.
@@ -120,27 +141,116 @@ func grantsDir(c *cli.Context) (string, error) {
 	return cfg.Paths.Grants, nil
 }
 
-func grantsCheck(w io.Writer, dir string) error {
-	problems := policy.Check(dir)
-	if len(problems) == 0 {
-		fmt.Fprintln(w, "grants: ok")
-		return nil
-	}
-	for _, p := range problems {
-		fmt.Fprintln(w, p)
-	}
-	return runbook.Refuse(runbook.GrantsInvalid, "%s", policy.GrantsErrorText)
+// grantsCheckJSON is grants check --json (docs/json.md).
+type grantsCheckJSON struct {
+	OK       bool          `json:"ok"`
+	Dir      string        `json:"dir"`
+	Grants   int           `json:"grants"`
+	Problems []problemJSON `json:"problems"`
+	Warnings []problemJSON `json:"warnings"`
 }
 
-func grantsTest(w io.Writer, dir string, call policy.Call, state policy.State) error {
+type problemJSON struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	Text string `json:"text"`
+}
+
+func problemsJSON(ps []policy.Problem) []problemJSON {
+	out := make([]problemJSON, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, problemJSON{File: p.File, Line: p.Line, Text: p.Text})
+	}
+	return out
+}
+
+// warningLine renders a warning as "<file>:<line>: warning: <what>".
+func warningLine(p policy.Problem) string {
+	p.Text = "warning: " + p.Text
+	return p.String()
+}
+
+func grantsCheck(w io.Writer, dir string, strict, asJSON bool) error {
+	rep := policy.CheckWithWarnings(dir)
+	failed := len(rep.Problems) > 0 || strict && len(rep.Warnings) > 0
+	if asJSON {
+		if err := rolecli.WriteJSON(w, grantsCheckJSON{OK: !failed, Dir: dir, Grants: rep.Grants,
+			Problems: problemsJSON(rep.Problems), Warnings: problemsJSON(rep.Warnings)}); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range rep.Problems {
+			fmt.Fprintln(w, termsafe.Line(p.String()))
+		}
+		for _, p := range rep.Warnings {
+			fmt.Fprintln(w, termsafe.Line(warningLine(p)))
+		}
+		if !failed {
+			switch n := len(rep.Warnings); n {
+			case 0:
+				fmt.Fprintln(w, "grants: ok")
+			default:
+				fmt.Fprintf(w, "grants: ok, with %d %s (--strict makes them fail)\n", n, plural(n, "warning", "warnings"))
+			}
+		}
+	}
+	if len(rep.Problems) > 0 {
+		return runbook.Refuse(runbook.GrantsInvalid, "%s", policy.GrantsErrorText)
+	}
+	if failed {
+		return fmt.Errorf("grants: %d %s, and --strict makes warnings fail", len(rep.Warnings), plural(len(rep.Warnings), "warning", "warnings"))
+	}
+	return nil
+}
+
+// grantsTestJSON is grants test --json (docs/json.md).
+type grantsTestJSON struct {
+	Decision   policy.Effect `json:"decision"`
+	Grant      string        `json:"grant,omitempty"`
+	Class      *policy.Taint `json:"class,omitempty"`
+	Untrusted  bool          `json:"untrusted"`
+	Target     string        `json:"target,omitempty"`
+	Reason     string        `json:"reason"`
+	StateAfter policy.State  `json:"state_after"`
+}
+
+// testStatus is grants test's exit status for a verdict.
+func testStatus(v policy.Effect) error {
+	switch v {
+	case policy.Ask:
+		return &rolecli.StatusError{Code: 3}
+	case policy.Deny:
+		return &rolecli.StatusError{Code: 4}
+	}
+	return nil
+}
+
+func grantsTest(w io.Writer, dir string, call policy.Call, state policy.State, asJSON bool) error {
 	g := policy.Open(dir)
 	defer g.Close()
 	d := g.Decide(call, state)
 	if d.Err != nil {
-		for _, p := range g.Problems() {
-			fmt.Fprintln(w, p)
+		if asJSON {
+			if err := rolecli.WriteJSON(w, grantsCheckJSON{Dir: dir, Problems: problemsJSON(g.Problems()), Warnings: []problemJSON{}}); err != nil {
+				return err
+			}
+		} else {
+			for _, p := range g.Problems() {
+				fmt.Fprintln(w, termsafe.Line(p.String()))
+			}
 		}
 		return d.Err
+	}
+	if asJSON {
+		out := grantsTestJSON{Decision: d.Verdict, Grant: d.Grant, Untrusted: d.Untrusted, Target: d.Target,
+			Reason: d.Reason, StateAfter: state.After(d)}
+		if d.Grant != "" {
+			out.Class = &d.Class
+		}
+		if err := rolecli.WriteJSON(w, out); err != nil {
+			return err
+		}
+		return testStatus(d.Verdict)
 	}
 	fmt.Fprintf(w, "decision: %s\n", d.Verdict)
 	if d.Grant != "" {
@@ -149,10 +259,10 @@ func grantsTest(w io.Writer, dir string, call policy.Call, state policy.State) e
 		fmt.Fprintln(w, "grant: none matched")
 	}
 	if d.Target != "" {
-		fmt.Fprintf(w, "target: %s\n", d.Target)
+		fmt.Fprintf(w, "target: %s\n", termsafe.Line(d.Target))
 	}
-	fmt.Fprintf(w, "reason: %s\n", d.Reason)
+	fmt.Fprintf(w, "reason: %s\n", termsafe.Line(d.Reason))
 	after, _ := json.Marshal(state.After(d))
 	fmt.Fprintf(w, "session state after the call: %s\n", after)
-	return nil
+	return testStatus(d.Verdict)
 }

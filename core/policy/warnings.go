@@ -1,0 +1,90 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// CheckReport is one reading of a grants directory for `bxctl grants
+// check`: the problems that make it invalid (brokerd then denies every
+// call), and the warnings, findings that leave the grants valid but mean
+// that something probably does not do what its author meant. A warning is
+// a Problem whose Text does not say "warning"; printers add it, as
+// "<file>:<line>: warning: <text>".
+type CheckReport struct {
+	Problems []Problem
+	Warnings []Problem
+	Grants   int // valid grant files
+}
+
+// CheckWithWarnings reads dir once, as Check does, and also looks at each
+// valid grant's paths on this host. The paths are looked at, never
+// opened; the file system may change before a call, which is why these
+// are warnings and brokerd decides each call on what it finds then.
+func CheckWithWarnings(dir string) CheckReport {
+	g := openUnwatched(dir)
+	snap := g.current()
+	rep := CheckReport{Problems: snap.problems}
+	names := make([]string, 0, len(g.files))
+	for n := range g.files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		c := g.files[n]
+		if len(c.problems) > 0 {
+			continue
+		}
+		rep.Grants++
+		rep.Warnings = append(rep.Warnings, pathWarnings(c)...)
+	}
+	if len(rep.Problems) == 0 && rep.Grants == 0 {
+		rep.Warnings = append(rep.Warnings, Problem{File: dir,
+			Text: "no grant files: every call is denied until a grant allows it (docs/specs/grants.md)"})
+	}
+	return rep
+}
+
+// pathWarnings looks at each path of one valid grant. Targets are
+// resolved (symbolic links followed) before they are compared with grant
+// paths, so a grant path that is itself a link, or runs through one,
+// matches nothing; a path that does not exist matches nothing until it
+// does.
+func pathWarnings(c *cached) []Problem {
+	var ws []Problem
+	for _, p := range c.grant.Paths {
+		line := valueLine(c.data, "paths", p)
+		real, err := filepath.EvalSymlinks(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if throughLink(p) {
+				ws = append(ws, Problem{File: c.grant.Name, Line: line, Text: fmt.Sprintf(
+					"path %q does not exist, and runs through a symbolic link: it matches nothing", p)})
+				continue
+			}
+			ws = append(ws, Problem{File: c.grant.Name, Line: line, Text: fmt.Sprintf(
+				"path %q does not exist: the grant matches nothing there until it does", p)})
+		case err != nil:
+			ws = append(ws, Problem{File: c.grant.Name, Line: line, Text: fmt.Sprintf(
+				"path %q cannot be looked at (%s): whether it matches anything is decided at each call", p, errText(err))})
+		case real != p:
+			ws = append(ws, Problem{File: c.grant.Name, Line: line, Text: fmt.Sprintf(
+				"path %q runs through a symbolic link to %q: calls are decided on the resolved path, so it matches nothing; write %q", p, real, real)})
+		}
+	}
+	return ws
+}
+
+// throughLink reports whether some directory above p is a symbolic link.
+func throughLink(p string) bool {
+	for d := filepath.Dir(p); d != "/" && d != "."; d = filepath.Dir(d) {
+		if fi, err := os.Lstat(d); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
+}
