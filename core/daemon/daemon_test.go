@@ -439,23 +439,25 @@ func TestServeStopsOnOtherAcceptFailure(t *testing.T) {
 	}
 }
 
-func TestNotifyReady(t *testing.T) {
+func TestNotifySendsTheStateAsOneDatagram(t *testing.T) {
 	path := filepath.Join(shortDir(t), "notify")
 	pc, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pc.Close()
-	if err := NotifyReady(path); err != nil {
-		t.Fatal(err)
+	for _, state := range []string{NotifyReady, NotifyStopping} {
+		if err := Notify(path, state); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 64)
+		pc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		n, err := pc.Read(buf)
+		if err != nil || string(buf[:n]) != state {
+			t.Fatalf("got %q %v, want %q", buf[:n], err, state)
+		}
 	}
-	buf := make([]byte, 64)
-	pc.SetReadDeadline(time.Now().Add(5 * time.Second))
-	n, err := pc.Read(buf)
-	if err != nil || string(buf[:n]) != "READY=1" {
-		t.Fatalf("got %q %v", buf[:n], err)
-	}
-	if err := NotifyReady(""); err != nil {
+	if err := Notify("", NotifyReady); err != nil {
 		t.Errorf("no NOTIFY_SOCKET: %v", err)
 	}
 }

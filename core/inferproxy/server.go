@@ -48,17 +48,9 @@ func Start(o Options) (*Server, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	p, err := NewProxy(o.Upstream, o.Burst, o.QueueTimeout, o.Log)
+	p, err := o.check()
 	if err != nil {
-		return nil, runbook.Wrap(runbook.InferproxyStartFailed, err)
-	}
-	if o.Listen == "" {
-		return nil, runbook.Refuse(runbook.InferproxyStartFailed, "no socket to listen on: give --listen or listen in the config")
-	}
-	if len(o.Listen) > daemon.MaxSocketPath {
-		// Checked before the lock, whose directory would be made first.
-		return nil, runbook.Refuse(runbook.InferproxyStartFailed, "cannot listen on %s: path must be shorter than SUN_LEN (%d bytes, at most %d)",
-			o.Listen, len(o.Listen), daemon.MaxSocketPath)
+		return nil, err
 	}
 	lock, err := daemon.TakeLock("inferproxy", LockPath(o.Listen))
 	if err != nil {
@@ -76,6 +68,32 @@ func Start(o Options) (*Server, error) {
 		ErrorLog:          log.New(o.Log, "inferproxy: ", 0),
 	}
 	return s, nil
+}
+
+// Check checks the options as Start does, without taking the lock or
+// listening (inferproxy serve --check-config).
+func (o Options) Check() error {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	_, err := o.check()
+	return err
+}
+
+func (o Options) check() (*Proxy, error) {
+	p, err := NewProxy(o.Upstream, o.Burst, o.QueueTimeout, o.Log)
+	if err != nil {
+		return nil, runbook.Wrap(runbook.InferproxyStartFailed, err)
+	}
+	if o.Listen == "" {
+		return nil, runbook.Refuse(runbook.InferproxyStartFailed, "no socket to listen on: give --listen or listen in the config")
+	}
+	if len(o.Listen) > daemon.MaxSocketPath {
+		// Checked before the lock, whose directory would be made first.
+		return nil, runbook.Refuse(runbook.InferproxyStartFailed, "cannot listen on %s: path must be shorter than SUN_LEN (%d bytes, at most %d)",
+			o.Listen, len(o.Listen), daemon.MaxSocketPath)
+	}
+	return p, nil
 }
 
 // StartLine is what inferproxy prints once it listens.

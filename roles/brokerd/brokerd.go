@@ -36,6 +36,7 @@ func App() *cli.App {
 			"SIGINT or SIGTERM.",
 		Flags: []cli.Flag{
 			rolecli.ConfigFlag("brokerd"),
+			rolecli.CheckConfigFlag(),
 			&cli.BoolFlag{Name: "accept-break", Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
 		},
 		Action: serve,
@@ -64,6 +65,9 @@ func serve(c *cli.Context) error {
 	run, err := runner.New(runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home)))
 	if err != nil {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: %v", path, err)
+	}
+	if c.Bool("check-config") {
+		return rolecli.ConfigValid("brokerd", path)
 	}
 	h := home.Home{Dir: cfg.Home}
 

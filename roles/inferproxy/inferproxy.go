@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/daemon"
 	core "boxmaker/core/inferproxy"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
@@ -20,6 +21,7 @@ import (
 func flags() []cli.Flag {
 	return []cli.Flag{
 		rolecli.ConfigFlag("inferproxy"),
+		rolecli.CheckConfigFlag(),
 		&cli.StringFlag{Name: "listen", Usage: "serve on the unix socket `PATH` (its lock is PATH.lock)"},
 		&cli.StringFlag{Name: "upstream", Usage: "the model server's `URL`, such as http://127.0.0.1:8080"},
 		&cli.IntFlag{Name: "burst", Usage: fmt.Sprintf("at most `N` requests open upstream at once (default %d)", core.DefaultBurst)},
@@ -58,8 +60,9 @@ func serve(c *cli.Context) error {
 		return err
 	}
 	var cfg conf.Inferproxy
+	path := "--listen and --upstream"
 	if c.String("config") != "" || c.String("listen") == "" || c.String("upstream") == "" {
-		path := rolecli.ConfigPath(c.String("config"), "inferproxy")
+		path = rolecli.ConfigPath(c.String("config"), "inferproxy")
 		if err := rolecli.LoadConfig(path, &cfg, runbook.InferproxyStartFailed); err != nil {
 			return err
 		}
@@ -80,15 +83,33 @@ func serve(c *cli.Context) error {
 	if cfg.Burst < 0 || timeout < 0 {
 		return rolecli.Usagef("the burst and the queue timeout must not be negative")
 	}
-	s, err := core.Start(core.Options{
+	opts := core.Options{
 		Listen: cfg.Listen, Upstream: cfg.Upstream, Burst: cfg.Burst,
 		QueueTimeout: timeout, AllowUIDs: cfg.AllowUIDs, Log: os.Stderr,
-	})
+	}
+	if c.Bool("check-config") {
+		if err := opts.Check(); err != nil {
+			return err
+		}
+		return rolecli.ConfigValid("inferproxy", path)
+	}
+	s, err := core.Start(opts)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Println(s.StartLine())
-	return s.Serve(ctx)
+	rolecli.Notify("inferproxy", daemon.NotifyReady)
+	stopped := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			rolecli.Notify("inferproxy", daemon.NotifyStopping)
+		case <-stopped:
+		}
+	}()
+	err = s.Serve(ctx)
+	close(stopped)
+	return err
 }

@@ -31,7 +31,7 @@ func App() *cli.App {
 			Description: "loopd reads its config strictly, takes the lock run/loopd.lock in its home,\n" +
 				"runs the selftest against the model server (and exits 1 if it fails), then\n" +
 				"serves turns on the loop socket until SIGINT or SIGTERM.",
-			Flags:  []cli.Flag{rolecli.ConfigFlag("loopd")},
+			Flags:  []cli.Flag{rolecli.ConfigFlag("loopd"), rolecli.CheckConfigFlag()},
 			Action: serve,
 		},
 		&cli.Command{
@@ -110,6 +110,9 @@ func serve(c *cli.Context) error {
 			return runbook.Refuse(runbook.LoopdStartFailed, "cannot read the system prompt: %v", err)
 		}
 		system = strings.TrimRight(string(data), "\n")
+	}
+	if c.Bool("check-config") {
+		return rolecli.ConfigValid("loopd", rolecli.ConfigPath(c.String("config"), "loopd"))
 	}
 	h := home.Home{Dir: cfg.Home}
 	rounds := cfg.MaxToolRounds

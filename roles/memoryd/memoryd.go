@@ -39,7 +39,7 @@ func App() *cli.App {
 			"starter soul.md when it is missing, finishing a write a crash cut short)\n" +
 			"and the recall index (building it when it is missing), and serves until\n" +
 			"SIGINT or SIGTERM.",
-		Flags:  []cli.Flag{rolecli.ConfigFlag("memoryd")},
+		Flags:  []cli.Flag{rolecli.ConfigFlag("memoryd"), rolecli.CheckConfigFlag()},
 		Action: serve,
 	})
 }
@@ -63,6 +63,9 @@ func serve(c *cli.Context) error {
 		return err
 	}
 	_ = hcfg
+	if c.Bool("check-config") {
+		return rolecli.ConfigValid("memoryd", path)
+	}
 	h := home.Home{Dir: cfg.Home}
 	srv := &server{
 		home:         cfg.Home,

@@ -71,12 +71,20 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	if d.Ready != "" {
 		fmt.Println(d.Ready)
 	}
-	if err := daemon.NotifyReady(os.Getenv("NOTIFY_SOCKET")); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: cannot notify systemd: %v\n", d.Role, err)
-	}
+	Notify(d.Role, daemon.NotifyReady)
+	stopping := false
 	var first error
 	for range d.Sockets {
-		err := <-errs
+		var err error
+		select {
+		case err = <-errs:
+		case <-ctx.Done():
+			if !stopping {
+				Notify(d.Role, daemon.NotifyStopping)
+				stopping = true
+			}
+			err = <-errs
+		}
 		if err != nil && first == nil {
 			first = err
 			cancel()
@@ -87,6 +95,15 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		return ctx.Err()
 	}
 	return first
+}
+
+// Notify tells systemd state (daemon.NotifyReady, daemon.NotifyStopping)
+// when it started this daemon as a Type=notify service; a failure is
+// printed, not returned: serving matters more than the unit's status.
+func Notify(role, state string) {
+	if err := daemon.Notify(os.Getenv("NOTIFY_SOCKET"), state); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: cannot tell systemd %s: %v\n", role, state, err)
+	}
 }
 
 // Close stops listening and releases the lock.

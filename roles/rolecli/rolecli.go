@@ -294,3 +294,20 @@ func ConfigFlag(role string) *cli.StringFlag {
 		Usage: fmt.Sprintf("read `PATH` (default: $BOXMAKER_HOME/etc/%s.toml, else /etc/boxmaker/%s.toml)", role, role),
 	}
 }
+
+// CheckConfigFlag is the --check-config flag of every daemon's serve: read
+// and check the configuration as a start would, then exit without taking
+// a lock or touching a socket. `boxmaker install` runs it with a new
+// binary before an upgrade restarts anything.
+func CheckConfigFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{
+		Name:  "check-config",
+		Usage: "check the configuration as a start would, print whether it is valid, and exit (nothing is started, locked or written)",
+	}
+}
+
+// ConfigValid prints the line --check-config ends with when it passes.
+func ConfigValid(role, path string) error {
+	fmt.Printf("%s: %s: the configuration is valid\n", role, path)
+	return nil
+}
