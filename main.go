@@ -60,6 +60,7 @@ func run(args []string) int {
 	if name == "boxmaker" {
 		app = boxmakerApp()
 	} else {
+		rolecli.NameProcess(name)
 		app = roles[name]()
 		args[0] = name
 	}

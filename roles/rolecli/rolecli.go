@@ -41,6 +41,16 @@ func WithHint(err error, hints ...string) error {
 	return &HintedError{Err: err, Hints: hints}
 }
 
+// NameProcess makes role the process's name (/proc/PID/comm), however the
+// binary was started (through a link, as "boxmaker ROLE", by boxmaker up),
+// so that pgrep -x and pkill -x find a daemon by its role, and ps shows
+// it. The thread group leader's name is the process's; writing it through
+// /proc/self works from any thread. Names are cut at 15 bytes by the
+// kernel; every role's fits. A failure changes nothing but the name.
+func NameProcess(role string) {
+	os.WriteFile("/proc/self/comm", []byte(role), 0)
+}
+
 // NewApp builds a role's app: it never exits by itself (main.go decides the
 // exit status) and it marks flag and argument errors as usage errors.
 func NewApp(name, usage string, commands ...*cli.Command) *cli.App {
