@@ -226,6 +226,12 @@ type ChatRequest struct {
 	Messages []Message
 	Tools    json.RawMessage // the tools array; empty or "[]" sends none
 	Thinking bool
+	// For hermetic sessions (agent.ask): another model than the client's,
+	// tool_choice "none" (the tools are still sent, so the prompt's prefix
+	// stays the same), and a JSON Schema the answer must follow.
+	Model      string
+	NoTools    bool
+	JSONSchema json.RawMessage
 }
 
 // Reply is a finished chat completion.
@@ -247,8 +253,12 @@ type Delta struct {
 // content and reasoning as they come (onDelta, which may be nil), tool
 // calls merged by index, and the final timings.
 func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta) error) (Reply, error) {
+	model := c.Model
+	if req.Model != "" {
+		model = req.Model
+	}
 	body := map[string]any{
-		"model":                c.Model,
+		"model":                model,
 		"messages":             req.Messages,
 		"stream":               true,
 		"stream_options":       map[string]bool{"include_usage": true},
@@ -257,6 +267,12 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta) 
 	}
 	if t := bytes.TrimSpace(req.Tools); len(t) > 0 && string(t) != "[]" {
 		body["tools"] = json.RawMessage(t)
+		if req.NoTools {
+			body["tool_choice"] = "none"
+		}
+	}
+	if len(req.JSONSchema) > 0 {
+		body["response_format"] = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "answer", "schema": req.JSONSchema}}
 	}
 	r, done, err := c.do(ctx, "POST", "/v1/chat/completions", body)
 	if err != nil {

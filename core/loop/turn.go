@@ -256,6 +256,7 @@ type turn struct {
 	log  *Log
 	recs []Record
 	emit func(Event) error
+	ask  *askTurn // an agent.ask on a hermetic session; nil for a person's turn
 }
 
 func (t *turn) append(recs ...Record) error {
@@ -275,12 +276,15 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 	var replies []string
 	pending := []Record{user} // written with the first reply: a record follows its request
 	for round := 0; ; round++ {
+		if t.ask.stopBefore(round) {
+			return strings.Join(replies, "\n\n"), nil
+		}
 		msgs, tools := Messages(append(t.recs[:len(t.recs):len(t.recs)], pending...))
 		prev, hadPrev := lastTimings(t.recs)
 		sep := len(replies) > 0 && replies[len(replies)-1] != ""
 		first := true
 		var emitErr error
-		rep, err := e.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: tools, Thinking: e.Thinking}, func(d Delta) error {
+		rep, err := e.Client.Chat(ctx, t.ask.request(ChatRequest{Messages: msgs, Tools: tools, Thinking: e.Thinking}), func(d Delta) error {
 			if d.Content == "" {
 				return nil
 			}
@@ -297,7 +301,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		case emitErr != nil:
 			return "", fmt.Errorf("the reply could not be sent on: %w", emitErr)
 		case err != nil:
-			return "", fmt.Errorf("the model server failed: %w", err)
+			return "", &ModelFailure{Err: err}
 		}
 		a := Record{Time: e.now(), Type: TypeAssistant, Text: rep.Content, Reasoning: rep.Reasoning, Timings: rep.Timings}
 		for i, c := range rep.ToolCalls {
@@ -325,19 +329,34 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 			return strings.Join(replies, "\n\n"), nil
 		}
 		limited := e.MaxToolRounds > 0 && round+1 >= e.MaxToolRounds
+		t.ask.roundsUsed(limited, e.MaxToolRounds)
 		for _, c := range a.ToolCalls {
-			if err := t.call(ctx, c, limited); err != nil {
+			why := ""
+			if limited {
+				why = fmt.Sprintf("not run: this turn has used its %d tool rounds", e.MaxToolRounds)
+			} else if t.ask.spendCall() {
+				why = t.ask.limitText()
+			}
+			if err := t.call(ctx, c, why); err != nil {
 				return "", err
 			}
 		}
-		if limited {
+		if limited || t.ask.tripped() {
 			return strings.Join(replies, "\n\n"), nil
 		}
 	}
 }
 
+// ModelFailure is a turn that ended because the model server (or
+// inferproxy) did not give a completion.
+type ModelFailure struct{ Err error }
+
+func (e *ModelFailure) Error() string { return "the model server failed: " + e.Err.Error() }
+
+func (e *ModelFailure) Unwrap() error { return e.Err }
+
 // call runs one tool call through brokerd and logs its result.
-func (t *turn) call(ctx context.Context, c ToolCall, limited bool) error {
+func (t *turn) call(ctx context.Context, c ToolCall, limited string) error {
 	e := t.e
 	args := json.RawMessage(c.Arguments)
 	isObject := json.Valid(args) && strings.HasPrefix(strings.TrimSpace(c.Arguments), "{")
@@ -352,10 +371,12 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited bool) error {
 	}
 	var res ToolResult
 	switch {
-	case limited:
-		res = ToolResult{Outcome: OutcomeLimit, Text: fmt.Sprintf("not run: this turn has used its %d tool rounds", e.MaxToolRounds)}
+	case limited != "":
+		res = ToolResult{Outcome: OutcomeLimit, Text: limited}
 	case !isObject:
 		res = ToolResult{Outcome: OutcomeFailed, Text: "not run: the arguments are not a JSON object"}
+	case t.ask != nil && c.Name == RequestUserInput:
+		res = ToolResult{Outcome: OutcomeUnavailable, Text: RequestUserInputText}
 	default:
 		var err error
 		res, err = e.Broker.Call(ctx, CallRequest{Session: t.log.Session, CallID: c.ID, Tool: c.Name, Arguments: args},

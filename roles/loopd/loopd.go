@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -130,7 +131,9 @@ func serve(c *cli.Context) error {
 		Log:           os.Stderr,
 	}
 	sock := rolecli.Socket("loopd", "loop", cfg.Sockets.Loop,
-		map[string]daemon.Handler{"turn": turnHandler(eng)}, cfg.Sockets.AllowUIDs, runbook.ListenerLost)
+		map[string]daemon.Handler{"turn": turnHandler(eng),
+			loopwire.KindAgentSpawn: agentSpawnHandler(eng), loopwire.KindAgentAsk: agentAskHandler(eng)},
+		cfg.Sockets.AllowUIDs, runbook.ListenerLost)
 	d := &rolecli.Daemon{
 		Role:        "loopd",
 		LockPath:    h.Lock("loopd"),
@@ -169,6 +172,49 @@ func turnHandler(eng *loop.Engine) daemon.Handler {
 				}
 				fmt.Fprintf(os.Stderr, "loopd: session %s: %v\n", session, err)
 			}
+			return nil, err
+		}
+		return res, nil
+	}
+}
+
+// decodeStrict reads a request body, refusing unknown fields.
+func decodeStrict(body json.RawMessage, v any, shape string) error {
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("the request is not %s: %v", shape, err)
+	}
+	return nil
+}
+
+// agentSpawnHandler answers agent.spawn: a hermetic session for a yaag
+// Agent.
+func agentSpawnHandler(eng *loop.Engine) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var req loopwire.SpawnRequest
+		if err := decodeStrict(body, &req, "an agent.spawn request"); err != nil {
+			return nil, err
+		}
+		return eng.Spawn(ctx, req)
+	}
+}
+
+// agentAskHandler answers agent.ask, streaming the turn's events.
+func agentAskHandler(eng *loop.Engine) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+		var req loopwire.AskRequest
+		if err := decodeStrict(body, &req, "an agent.ask request"); err != nil {
+			return nil, err
+		}
+		res, err := eng.Ask(ctx, req, func(e loop.Event) error { return s.Send(e) })
+		if err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(os.Stderr, "loopd: session %s: %v\n", req.Session, err)
+		}
+		if res.ModelError != nil {
+			fmt.Fprintf(os.Stderr, "loopd: session %s: the model server failed: %s\n", req.Session, res.ModelError.Message)
+		}
+		if err != nil {
 			return nil, err
 		}
 		return res, nil

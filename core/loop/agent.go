@@ -1,0 +1,233 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"boxmaker/core/loopwire"
+	"boxmaker/runbook"
+	"boxmaker/sanitize"
+)
+
+// RequestUserInput is the tool a yaag Agent with canAskUser is offered.
+const RequestUserInput = "request_user_input"
+
+// RequestUserInputText is what the model is told when it calls
+// request_user_input: pausing a Run for the person's answer (a
+// Checkpoint) is not built yet, so the call is answered unavailable and
+// the turn goes on.
+const RequestUserInputText = "request_user_input is unavailable: this Run cannot pause for the person's answer; answer with what you have"
+
+var requestUserInputDefinition = mustCompact(`{"type":"function","function":{"name":"request_user_input","description":"Ask the person a question and wait for the answer.","parameters":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"]}}}`)
+
+// yaagNotePrefix starts the note that makes a session hermetic.
+const yaagNotePrefix = "yaag: hermetic session;"
+
+// hermeticTools is the tools array of a hermetic session: the named
+// tools' definitions, in the order loopd knows them.
+func hermeticTools(names []string) (json.RawMessage, error) {
+	var defs []json.RawMessage
+	if err := json.Unmarshal(ToolDefinitions, &defs); err != nil {
+		return nil, err
+	}
+	byName := map[string]json.RawMessage{}
+	var known []string
+	for _, d := range defs {
+		var t struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		}
+		json.Unmarshal(d, &t)
+		byName[t.Function.Name] = d
+		known = append(known, t.Function.Name)
+	}
+	byName[RequestUserInput] = requestUserInputDefinition
+	known = append(known, RequestUserInput)
+	want := map[string]bool{}
+	for _, n := range names {
+		if _, ok := byName[n]; !ok {
+			return nil, fmt.Errorf("there is no tool %q (the tools: %s)", n, strings.Join(known, ", "))
+		}
+		want[n] = true
+	}
+	out := []json.RawMessage{}
+	for _, n := range known {
+		if want[n] {
+			out = append(out, byName[n])
+		}
+	}
+	return json.Marshal(out)
+}
+
+// Spawn makes a hermetic session from the request alone: its system
+// prompt, its tools, the memory block only when asked for, and a note
+// naming the Run, the Agent and the spawn's hash.
+func (e *Engine) Spawn(ctx context.Context, req loopwire.SpawnRequest) (loopwire.SpawnResult, error) {
+	tools, err := hermeticTools(req.Tools)
+	if err != nil {
+		return loopwire.SpawnResult{}, err
+	}
+	if req.Run == "" || req.Agent == "" {
+		return loopwire.SpawnResult{}, errors.New("a hermetic session needs the Run and the Agent's key")
+	}
+	id := NewSessionID(e.now())
+	unlock := e.lock(id)
+	defer unlock()
+	block := ""
+	if req.Memory {
+		if block, err = e.Memory.Block(ctx, id); err != nil {
+			return loopwire.SpawnResult{}, err
+		}
+	}
+	log, err := CreateLog(e.SessionsDir, id)
+	if err != nil {
+		return loopwire.SpawnResult{}, fmt.Errorf("cannot create the session: %w", err)
+	}
+	note := fmt.Sprintf("%s run %s, agent %s (%s), spawn %s, models %s, memory %t", yaagNotePrefix,
+		req.Run, req.Agent, req.Definition, req.SpawnHash, strings.Join(req.Models, " "), req.Memory)
+	base := Record{Time: e.now(), Type: TypeBaseline, System: sanitize.Neutralise(req.System), Memory: sanitize.Neutralise(block), Tools: tools}
+	n := Record{Time: e.now(), Type: TypeNote, Text: note}
+	if err := log.Append(&base, &n); err != nil {
+		return loopwire.SpawnResult{}, err
+	}
+	e.remember(log, []Record{base, n})
+	return loopwire.SpawnResult{Session: id}, nil
+}
+
+// Ask sends one prompt to a hermetic session, within the request's
+// budgets.
+func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(Event) error) (loopwire.AskResult, error) {
+	if strings.TrimSpace(req.Text) == "" {
+		return loopwire.AskResult{}, errors.New("the ask has no text")
+	}
+	if !ValidSessionID(req.Session) {
+		return loopwire.AskResult{}, fmt.Errorf("%q is not a session id", req.Session)
+	}
+	unlock := e.lock(req.Session)
+	defer unlock()
+	log, recs, err := e.load(req.Session)
+	var de *DamageError
+	switch {
+	case errors.As(err, &de):
+		return loopwire.AskResult{}, runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
+	case errors.Is(err, fs.ErrNotExist):
+		return loopwire.AskResult{}, fmt.Errorf("there is no session %s in %s", req.Session, e.SessionsDir)
+	case err != nil:
+		return loopwire.AskResult{}, err
+	}
+	if len(recs) < 2 || recs[1].Type != TypeNote || !strings.HasPrefix(recs[1].Text, yaagNotePrefix) {
+		return loopwire.AskResult{}, fmt.Errorf("session %s is not a hermetic session (agent.ask takes only sessions made by agent.spawn)", req.Session)
+	}
+	if err := emit(Event{Event: "session", Session: log.Session}); err != nil {
+		return loopwire.AskResult{}, err
+	}
+	a := &askTurn{req: req, start: time.Now()}
+	t := &turn{e: e, log: log, recs: recs, emit: emit, ask: a}
+	reply, err := t.run(ctx, Record{Time: e.now(), Type: TypeUser, Who: "yaag", Text: sanitize.Neutralise(req.Text)})
+	e.remember(t.log, t.recs)
+	res := loopwire.AskResult{Session: log.Session, Reply: lastReply(t.recs, reply), Turns: a.turns, ToolCalls: a.calls, Model: req.Model, Limit: a.limit}
+	var mf *ModelFailure
+	if errors.As(err, &mf) {
+		me := &loopwire.ModelError{Message: mf.Err.Error()}
+		var he *HTTPError
+		if errors.As(mf.Err, &he) {
+			me.Status, me.Message = he.Status, he.Message
+		}
+		res.ModelError = me
+		return res, nil
+	}
+	return res, err
+}
+
+// lastReply is the text of the turn's last assistant record with text:
+// an Ask's answer is the last thing the model said.
+func lastReply(recs []Record, joined string) string {
+	for i := len(recs) - 1; i >= 0; i-- {
+		switch recs[i].Type {
+		case TypeUser:
+			return ""
+		case TypeAssistant:
+			if recs[i].Text != "" {
+				return recs[i].Text
+			}
+		}
+	}
+	return joined
+}
+
+// askTurn is the state of an agent.ask's turn: its budgets and what it
+// used. Its methods take a nil receiver (a person's turn) and do nothing.
+type askTurn struct {
+	req   loopwire.AskRequest
+	start time.Time
+	turns int
+	calls int
+	limit *loopwire.Limit
+}
+
+// stopBefore reports whether a budget forbids the turn's next model
+// request (the first is always made).
+func (a *askTurn) stopBefore(round int) bool {
+	if a == nil || round == 0 {
+		return false
+	}
+	switch {
+	case a.limit != nil:
+		return true
+	case a.req.NoTools:
+		return true
+	case a.req.MaxTurns > 0 && round >= a.req.MaxTurns:
+		a.limit = &loopwire.Limit{Budget: "max_turns", Value: int64(a.req.MaxTurns)}
+	case a.req.MaxDurationMS > 0 && time.Since(a.start) >= time.Duration(a.req.MaxDurationMS)*time.Millisecond:
+		a.limit = &loopwire.Limit{Budget: "max_duration_ms", Value: a.req.MaxDurationMS}
+	}
+	return a.limit != nil
+}
+
+// request adds the ask's model, tool choice and schema to a request.
+func (a *askTurn) request(r ChatRequest) ChatRequest {
+	if a == nil {
+		return r
+	}
+	a.turns++
+	r.Model, r.NoTools, r.JSONSchema = a.req.Model, a.req.NoTools, a.req.JSONSchema
+	return r
+}
+
+// roundsUsed notes a turn ended by loopd's own max_tool_rounds.
+func (a *askTurn) roundsUsed(limited bool, rounds int) {
+	if a != nil && limited && a.limit == nil {
+		a.limit = &loopwire.Limit{Budget: "max_tool_rounds", Value: int64(rounds)}
+	}
+}
+
+// spendCall counts a tool call, and reports whether max_tool_calls
+// forbids it.
+func (a *askTurn) spendCall() bool {
+	if a == nil {
+		return false
+	}
+	if a.req.NoTools || (a.req.MaxToolCalls > 0 && a.calls >= a.req.MaxToolCalls) {
+		if a.limit == nil && !a.req.NoTools {
+			a.limit = &loopwire.Limit{Budget: "max_tool_calls", Value: int64(a.req.MaxToolCalls)}
+		}
+		return true
+	}
+	a.calls++
+	return false
+}
+
+func (a *askTurn) limitText() string {
+	if a.req.NoTools {
+		return "not run: this turn takes no tool calls"
+	}
+	return fmt.Sprintf("not run: this prompt has used its %d tool calls", a.req.MaxToolCalls)
+}
+
+func (a *askTurn) tripped() bool { return a != nil && (a.limit != nil || a.req.NoTools) }
