@@ -36,9 +36,16 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 		{
 			Name:  "version",
 			Usage: "print the version and the commit it was built from",
+			Flags: []cli.Flag{rolecli.JSONFlag},
 			Action: func(c *cli.Context) error {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 					return err
+				}
+				if c.Bool("json") {
+					return rolecli.WriteJSON(c.App.Writer, struct {
+						Version string `json:"version"`
+						Commit  string `json:"commit"`
+					}{b.Version, b.Commit})
 				}
 				fmt.Printf("boxmaker %s (commit %s)\n", b.Version, b.Commit)
 				return nil

@@ -36,11 +36,13 @@ func memoryCommands() []*cli.Command {
 					Description: "Each line is an edit: its id, time, session, outcome and files. The\n" +
 						"outcome is updated, noted, staged, accepted, rejected, untrusted,\n" +
 						"flagged <rule> or refused <rule>.",
+					Flags:  []cli.Flag{rolecli.JSONFlag},
 					Action: memoryLog,
 				},
 				{
 					Name:   "review",
 					Usage:  "show the writes staged for the owner's review, with their text",
+					Flags:  []cli.Flag{rolecli.JSONFlag},
 					Action: memoryReview,
 				},
 				{
@@ -64,6 +66,7 @@ func memoryCommands() []*cli.Command {
 				"old one meanwhile), then puts it in its place. Progress is shown when\n" +
 				"standard error is a terminal; at the end bxctl prints how many logs,\n" +
 				"records and notes were read.",
+			Flags:  []cli.Flag{rolecli.JSONFlag},
 			Action: reindex,
 		},
 	}
@@ -102,6 +105,12 @@ func memoryLog(c *cli.Context) error {
 	if err := memorydCall(c, memorywire.KindLog, nil, &ans, 30*time.Second, nil); err != nil {
 		return err
 	}
+	if c.Bool("json") {
+		if ans.Edits == nil {
+			ans.Edits = []memory.LogEntry{}
+		}
+		return rolecli.WriteJSON(c.App.Writer, ans)
+	}
 	if len(ans.Edits) == 0 {
 		fmt.Fprintln(c.App.Writer, "memory: no edits yet")
 		return nil
@@ -129,6 +138,12 @@ func memoryReview(c *cli.Context) error {
 	var ans memorywire.ReviewAnswer
 	if err := memorydCall(c, memorywire.KindReview, nil, &ans, 30*time.Second, nil); err != nil {
 		return err
+	}
+	if c.Bool("json") {
+		if ans.Staged == nil {
+			ans.Staged = []memory.StagedEdit{}
+		}
+		return rolecli.WriteJSON(c.App.Writer, ans)
 	}
 	writeReview(c.App.Writer, ans.Staged)
 	return nil
@@ -226,6 +241,9 @@ func reindex(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.Bool("json") {
+		return rolecli.WriteJSON(c.App.Writer, reindexJSON{Logs: p.Logs, Records: p.Records, Notes: p.Notes, Skipped: p.Skipped, Seconds: p.Seconds})
+	}
 	fmt.Fprintf(c.App.Writer, "reindex: read %d %s, %d %s and %d %s in %.1fs\n",
 		p.Logs, plural(p.Logs, "log", "logs"), p.Records, plural(p.Records, "record", "records"),
 		p.Notes, plural(p.Notes, "note", "notes"), p.Seconds)
@@ -233,6 +251,15 @@ func reindex(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "reindex: left out %d damaged %s of session logs\n", p.Skipped, plural(p.Skipped, "line", "lines"))
 	}
 	return nil
+}
+
+// reindexJSON is reindex --json (docs/json.md).
+type reindexJSON struct {
+	Logs    int     `json:"logs"`
+	Records int     `json:"records"`
+	Notes   int     `json:"notes"`
+	Skipped int     `json:"skipped"`
+	Seconds float64 `json:"seconds"`
 }
 
 // isTerminal tells whether f is a terminal: progress is drawn only there,

@@ -26,16 +26,25 @@ func sanitizeCommands() []*cli.Command {
 			Description: "check prints one line for each rule that fires: the rule, the byte offset\n" +
 				"of its first match, and what the text contains. It writes nothing and\n" +
 				"reads no configuration. It exits 0 when no rule fires and 1 when any does.\n" +
-				"The rules are those compiled into this binary (docs/specs/sanitizer.md).",
+				"The rules are those compiled into this binary (docs/specs/sanitizer.md).\n" +
+				"From a terminal, end the text with Ctrl-D on a line of its own.",
+			Flags: []cli.Flag{rolecli.JSONFlag},
 			Action: func(c *cli.Context) error {
 				if c.NArg() > 1 {
 					return rolecli.Usagef("at most one argument, TEXT (quote it; without it the text is read from standard input)")
 				}
+				report := sanitizeReport
+				if c.Bool("json") {
+					report = sanitizeReportJSON
+				}
 				if c.NArg() == 1 {
 					refusals, flags := sanitize.Check(c.Args().First())
-					return sanitizeReport(c.App.Writer, refusals, flags)
+					return report(c.App.Writer, refusals, flags)
 				}
-				return sanitizeCheck(c.App.Writer, c.App.Reader)
+				if f, ok := c.App.Reader.(*os.File); ok && isTerminal(f) {
+					fmt.Fprintln(c.App.ErrWriter, "sanitize check: reading the text from this terminal; end it with Ctrl-D on a line of its own (or give it as TEXT, or on a pipe)")
+				}
+				return sanitizeCheck(c.App.Writer, c.App.Reader, report)
 			},
 		}},
 	}}
@@ -45,19 +54,19 @@ func sanitizeCommands() []*cli.Command {
 // regular file (`bxctl sanitize check < FILE`) is mapped into memory and
 // read in place; anything else (a pipe, a terminal) is read a chunk at a
 // time, and never held whole however long it is.
-func sanitizeCheck(w io.Writer, r io.Reader) error {
+func sanitizeCheck(w io.Writer, r io.Reader, report func(io.Writer, []sanitize.Finding, []sanitize.Finding) error) error {
 	if f, ok := r.(*os.File); ok {
 		if text, unmap, ok := mapFile(f); ok {
 			refusals, flags := sanitize.Check(text)
 			unmap()
-			return sanitizeReport(w, refusals, flags)
+			return report(w, refusals, flags)
 		}
 	}
 	refusals, flags, err := sanitize.CheckReader(r)
 	if err != nil {
 		return fmt.Errorf("cannot read standard input: %w", err)
 	}
-	return sanitizeReport(w, refusals, flags)
+	return report(w, refusals, flags)
 }
 
 // mapFile maps a regular file, read only, from its current offset, and
@@ -92,6 +101,37 @@ func sanitizeReport(w io.Writer, refusals, flags []sanitize.Finding) error {
 	}
 	if len(found) > 0 {
 		return fmt.Errorf("sanitize check: %d %s fired", len(found), plural(len(found), "rule", "rules"))
+	}
+	return nil
+}
+
+// findingJSON is one rule that fired, in sanitize check --json.
+type findingJSON struct {
+	Rule   string `json:"rule"`
+	Kind   string `json:"kind"` // refuse or flag
+	Offset int    `json:"offset"`
+	Reason string `json:"reason"`
+}
+
+// sanitizeReportJSON is sanitizeReport as one JSON document
+// (docs/json.md), with the same exit status.
+func sanitizeReportJSON(w io.Writer, refusals, flags []sanitize.Finding) error {
+	out := struct {
+		Clean    bool          `json:"clean"`
+		Findings []findingJSON `json:"findings"`
+	}{Findings: []findingJSON{}}
+	for _, f := range refusals {
+		out.Findings = append(out.Findings, findingJSON{Rule: f.Rule, Kind: "refuse", Offset: f.Offset, Reason: f.Reason})
+	}
+	for _, f := range flags {
+		out.Findings = append(out.Findings, findingJSON{Rule: f.Rule, Kind: "flag", Offset: f.Offset, Reason: f.Reason})
+	}
+	out.Clean = len(out.Findings) == 0
+	if err := rolecli.WriteJSON(w, out); err != nil {
+		return err
+	}
+	if !out.Clean {
+		return fmt.Errorf("sanitize check: %d %s fired", len(out.Findings), plural(len(out.Findings), "rule", "rules"))
 	}
 	return nil
 }
