@@ -43,9 +43,10 @@ func Call(ctx context.Context, path, kind string, body any, out any, onEvent fun
 	if err != nil {
 		return err
 	}
-	if _, err := c.Write(append(line, '\n')); err != nil {
-		return err
-	}
+	// A daemon that refuses the connection (its peer check) answers at
+	// once and closes without reading: the write may then fail with a
+	// broken pipe, but the answer saying why is waiting to be read.
+	_, writeErr := c.Write(append(line, '\n'))
 	sc := bufio.NewScanner(c)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	for sc.Scan() {
@@ -71,6 +72,9 @@ func Call(ctx context.Context, path, kind string, body any, out any, onEvent fun
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if writeErr != nil {
+		return writeErr
 	}
 	if err := sc.Err(); err != nil {
 		return err

@@ -461,3 +461,35 @@ func TestNotifySendsTheStateAsOneDatagram(t *testing.T) {
 		t.Errorf("no NOTIFY_SOCKET: %v", err)
 	}
 }
+
+// A refused peer is told why by Call, even when the daemon closed before
+// reading the request and the write failed with a broken pipe: a request
+// larger than the socket's buffer makes that happen every time.
+func TestCallReadsTheRefusalAfterABrokenPipe(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to connect as another user") // CI runs as root
+	}
+	s := &Socket{Role: "brokerd", Name: "admin", Log: &syncBuffer{}, ListenerLost: runbook.BrokerdListenerLost,
+		Kinds: map[string]Handler{"echo": echoHandler}}
+	path := serveTest(t, s)
+	big := strings.Repeat("x", 8<<20)
+	for _, body := range []any{nil, big} {
+		errc := make(chan error)
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
+			if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, ^uintptr(0), 65534, ^uintptr(0)); e != 0 {
+				errc <- e
+				return
+			}
+			unix.RawSyscall(unix.SYS_SETFSUID, 0, 0, 0)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			errc <- Call(ctx, path, "echo", body, nil, nil)
+		}()
+		err := <-errc
+		var re *RemoteError
+		if !errors.As(err, &re) || re.Entry != string(runbook.SocketPeerRefused) || !strings.Contains(re.Text, "from uid 65534") {
+			t.Errorf("body %.10v: Call = %v, want the peer refusal", body, err)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package bxctl
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -60,15 +59,7 @@ func adminCall(c *cli.Context, kind string, body, out any) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, 30*time.Second)
 	defer cancel()
-	err = daemon.Call(ctx, sock, kind, body, out, nil)
-	var re *daemon.RemoteError
-	switch {
-	case errors.As(err, &re):
-		return errors.New(re.Text)
-	case err != nil:
-		return fmt.Errorf("cannot reach brokerd on %s: %v (is brokerd serve running?)", sock, err)
-	}
-	return nil
+	return callError("brokerd", sock, daemon.Call(ctx, sock, kind, body, out, nil))
 }
 
 func listApprovals(c *cli.Context) error {

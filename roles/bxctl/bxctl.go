@@ -4,9 +4,14 @@
 package bxctl
 
 import (
+	"errors"
+	"fmt"
+	"syscall"
+
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/daemon"
 	"boxmaker/roles/rolecli"
 )
 
@@ -49,4 +54,26 @@ func loadConfig(c *cli.Context, flag, role string, v any) (string, error) {
 		return "", err
 	}
 	return path, conf.Load(path, v)
+}
+
+// callError is what bxctl says when a call to role's socket failed: the
+// daemon's own refusal as it gave it (a peer check, a refusal of the
+// request), else what happened, with a hint only where the cause is known.
+// It never guesses that a daemon is down when it answered.
+func callError(role, sock string, err error) error {
+	var re *daemon.RemoteError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return errors.New(re.Text)
+	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ECONNREFUSED):
+		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s", role, sock),
+			fmt.Sprintf("nothing listens on that socket: start %s (boxmaker up --home DIR, or %s serve --config PATH)", role, role),
+			fmt.Sprintf("pgrep -a -x %s shows whether one runs, and its --config which home it serves", role))
+	case errors.Is(err, syscall.EACCES):
+		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s: permission denied", role, sock),
+			fmt.Sprintf("the socket belongs to the user %s runs as: run bxctl as that user", role))
+	}
+	return fmt.Errorf("the call to %s at %s failed: %v", role, sock, err)
 }

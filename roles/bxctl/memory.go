@@ -3,7 +3,6 @@ package bxctl
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -86,15 +85,7 @@ func memorydCall(c *cli.Context, kind string, body, out any, timeout time.Durati
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	err := daemon.Call(ctx, cfg.Sockets.Admin, kind, body, out, onEvent)
-	var re *daemon.RemoteError
-	switch {
-	case errors.As(err, &re):
-		return errors.New(re.Text)
-	case err != nil:
-		return fmt.Errorf("cannot reach memoryd on %s: %v (is memoryd serve running?)", cfg.Sockets.Admin, err)
-	}
-	return nil
+	return callError("memoryd", cfg.Sockets.Admin, daemon.Call(ctx, cfg.Sockets.Admin, kind, body, out, onEvent))
 }
 
 func memoryLog(c *cli.Context) error {
