@@ -12,7 +12,8 @@ import (
 
 // TestDependencies holds the layering: core/ and the libraries import no
 // role; a role imports no other role (only roles/rolecli, what they share);
-// one package alone imports go-sqlite3; production code imports no testing.
+// one package alone imports go-sqlite3; production code imports no testing
+// and no test peer (core/testpeer/...).
 func TestDependencies(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "-tags", os.Getenv("BOXMAKER_TAGS"), "./...")
 	out, err := cmd.Output()
@@ -43,6 +44,8 @@ func TestDependencies(t *testing.T) {
 			switch {
 			case imp == "testing" || strings.HasPrefix(imp, "testing/"):
 				t.Errorf("%s imports %s outside its tests", p.ImportPath, imp)
+			case strings.HasPrefix(imp, "boxmaker/core/testpeer/") && !strings.HasPrefix(p.ImportPath, "boxmaker/core/testpeer/"):
+				t.Errorf("%s imports the test peer %s: test peers are for tests only", p.ImportPath, imp)
 			case imp == "github.com/mattn/go-sqlite3":
 				sqliteUsers = append(sqliteUsers, p.ImportPath)
 			case strings.HasPrefix(imp, "boxmaker/roles/"):

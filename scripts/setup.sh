@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Installs what building and testing Boxmaker needs on Debian 12, as root:
 # Podman and runc (the tool runner), busybox-static (the tools image's
-# shell for `run`), and gcc for cgo. Does nothing for what is there.
+# shell for `run`), gcc for cgo, and Node.js with npm, which run Honcho's
+# TypeScript SDK against the fake Honcho (core/honcho's conformance test;
+# the SDK is pinned by core/testpeer/fakehoncho/sdk/package-lock.json and
+# installed there with npm ci). Does nothing for what is there.
 set -euo pipefail
 need=()
 command -v podman >/dev/null || need+=(podman)
 command -v runc >/dev/null || need+=(runc)
 [ -x /bin/busybox ] || need+=(busybox-static)
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: need ${need[*]}; run as root or install them" >&2
@@ -18,3 +23,10 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 command -v go >/dev/null || { echo "setup: Go 1.26 is needed on PATH" >&2; exit 1; }
+sdk="$(dirname "$0")/../core/testpeer/fakehoncho/sdk"
+# node_modules/.boxmaker-lock is the lockfile it was installed from.
+if ! cmp -s "$sdk/package-lock.json" "$sdk/node_modules/.boxmaker-lock" 2>/dev/null; then
+  echo "setup: npm ci in core/testpeer/fakehoncho/sdk (Honcho's SDK, pinned)"
+  npm ci --prefix "$sdk" --no-audit --no-fund --loglevel=error >/dev/null
+  cp "$sdk/package-lock.json" "$sdk/node_modules/.boxmaker-lock"
+fi

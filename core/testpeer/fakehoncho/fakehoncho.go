@@ -1,0 +1,804 @@
+// Package fakehoncho is a fake Honcho server for tests only: the part of
+// Honcho's /v3 HTTP API (plastic-labs/honcho, src/routers, src/schemas/api.py
+// at 3.0.x) that Boxmaker and the official TypeScript SDK's calls for it
+// reach, kept in memory, with switches for faults. Production code must not
+// import it (deps_test.go holds that).
+//
+// Routes (all POST, JSON bodies):
+//
+//	/v3/workspaces                                   get-or-create {id, metadata, configuration}: 201 new, 200 existing
+//	/v3/workspaces/{w}/peers                         get-or-create {id, metadata, configuration}
+//	/v3/workspaces/{w}/sessions                      get-or-create {id, metadata, peers, configuration, scopes}
+//	/v3/workspaces/{w}/sessions/{s}/messages         {messages: [1..100 of {peer_id, content, metadata, configuration, created_at}]}: 201, the messages
+//	/v3/workspaces/{w}/sessions/{s}/messages/list    {filters}, ?page=&size=&reverse=: a Page of messages
+//	/v3/workspaces/{w}/search                        {query, filters, limit (1..100, 10), scope}: messages best first
+//
+// As Honcho does: names are 1 to 512 of [a-zA-Z0-9_-]; a message's content
+// is at most MaxMessageSize characters (25,000) and NUL bytes are removed;
+// adding messages creates the session, its peers and the workspace; a
+// session's messages keep the order they were added in. Unlike Honcho, an
+// unknown field in a body is refused (422), so a client that sends a shape
+// Honcho would silently ignore is caught; and search is a word match (every
+// word of the query, without case), not Honcho's hybrid semantic search.
+//
+// Auth: with Options.Secret set, every request needs `Authorization:
+// Bearer <JWT>`, HS256 over that secret, whose claims (`ad`, `w`, `p`, `s`)
+// are checked against the route as src/security.py does; Token mints one.
+// Without it, auth is off (Honcho's default, AUTH_USE_AUTH=false).
+package fakehoncho
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxMessageSize is Honcho's default MAX_MESSAGE_SIZE, in characters.
+const MaxMessageSize = 25000
+
+var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,512}$`)
+
+// Options configure a Server.
+type Options struct {
+	// Secret turns auth on: tokens are HS256 JWTs over it.
+	Secret string
+	// MaxMessageSize overrides the content limit (0: MaxMessageSize).
+	MaxMessageSize int
+}
+
+// Fault is what the server does to requests instead of, or besides,
+// answering them.
+type Fault struct {
+	// Down: every connection is closed without an answer, as a server
+	// that is not there (the client sees a reset or EOF).
+	Down bool
+	// Delay holds every answer this long (a slow server).
+	Delay time.Duration
+	// Status, when set (500, 401, 503, ...), answers every request with
+	// it and {"detail": ...}, doing nothing.
+	Status int
+	// LoseAnswers: message batches are stored, then the connection is
+	// closed without the answer, so the client cannot know they were.
+	LoseAnswers bool
+}
+
+// Message is a stored message, as the API shows it.
+type Message struct {
+	ID          string         `json:"id"`
+	Content     string         `json:"content"`
+	PeerID      string         `json:"peer_id"`
+	SessionID   string         `json:"session_id"`
+	Metadata    map[string]any `json:"metadata"`
+	CreatedAt   string         `json:"created_at"`
+	WorkspaceID string         `json:"workspace_id"`
+	TokenCount  int            `json:"token_count"`
+}
+
+// Request is one request the server answered, for tests that check what
+// a client sent.
+type Request struct {
+	Method string
+	Path   string
+	Query  string
+	Body   json.RawMessage
+	Status int
+}
+
+type object struct {
+	ID            string         `json:"id"`
+	WorkspaceID   string         `json:"workspace_id,omitempty"`
+	IsActive      *bool          `json:"is_active,omitempty"`
+	Metadata      map[string]any `json:"metadata"`
+	Configuration map[string]any `json:"configuration"`
+	CreatedAt     string         `json:"created_at"`
+}
+
+type session struct {
+	object
+	peers    map[string]bool
+	messages []Message
+}
+
+type workspace struct {
+	object
+	peers    map[string]*object
+	sessions map[string]*session
+	order    []string // session names, oldest first
+}
+
+// Server is a running fake Honcho.
+type Server struct {
+	URL  string // http://127.0.0.1:<port>
+	opts Options
+	srv  *httptest.Server
+
+	mu         sync.Mutex
+	fault      Fault
+	workspaces map[string]*workspace
+	requests   []Request
+	seq        int
+}
+
+// Start serves a new, empty fake on a free loopback port.
+func Start(opts Options) *Server {
+	if opts.MaxMessageSize == 0 {
+		opts.MaxMessageSize = MaxMessageSize
+	}
+	s := &Server{opts: opts, workspaces: map[string]*workspace{}}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// SetFault replaces the fault in effect (Fault{} for none).
+func (s *Server) SetFault(f Fault) {
+	s.mu.Lock()
+	s.fault = f
+	s.mu.Unlock()
+	if f.Down {
+		s.srv.CloseClientConnections()
+	}
+}
+
+// Messages are a session's messages in order (nil if there is none).
+func (s *Server) Messages(workspace, session string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.workspaces[workspace]
+	if w == nil || w.sessions[session] == nil {
+		return nil
+	}
+	return append([]Message(nil), w.sessions[session].messages...)
+}
+
+// Sessions are a workspace's session names, oldest first.
+func (s *Server) Sessions(workspace string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.workspaces[workspace]; w != nil {
+		return append([]string(nil), w.order...)
+	}
+	return nil
+}
+
+// Workspaces are the names of every workspace, sorted.
+func (s *Server) Workspaces() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for n := range s.workspaces {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Requests are the requests answered so far, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Add stores messages in a session as a client's batch would (creating
+// what is missing), for tests that need another agent's workspace.
+func (s *Server) Add(workspace, session string, msgs ...Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.session(workspace, session, nil)
+	for _, m := range msgs {
+		sess.peers[m.PeerID] = true
+		s.addMessage(workspace, sess, m.PeerID, m.Content, m.Metadata, m.CreatedAt)
+	}
+}
+
+// apiError is an answer other than 2xx: Honcho's {"detail": ...}.
+type apiError struct {
+	status int
+	detail any
+}
+
+func fail(status int, format string, args ...any) *apiError {
+	return &apiError{status: status, detail: fmt.Sprintf(format, args...)}
+}
+
+// invalid is FastAPI's 422 for a body that does not validate.
+func invalid(loc []any, msg string) *apiError {
+	return &apiError{status: 422, detail: []map[string]any{{"type": "value_error", "loc": loc, "msg": msg}}}
+}
+
+var routeRE = regexp.MustCompile(`^/v3/workspaces(?:/([^/]+)(?:/(peers|sessions|search)(?:/([^/]+)/messages(/list)?)?)?)?$`)
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	f := s.fault
+	s.mu.Unlock()
+	if f.Down {
+		hangUp(w)
+		return
+	}
+	if f.Delay > 0 {
+		select {
+		case <-time.After(f.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	body, err := readBody(r)
+	rec := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body}
+	var status int
+	var out any
+	switch {
+	case f.Status != 0:
+		status, out = f.Status, map[string]any{"detail": http.StatusText(f.Status)}
+	case err != nil:
+		status, out = 422, map[string]any{"detail": err.Error()}
+	default:
+		var e *apiError
+		status, out, e = s.route(r, body)
+		if e != nil {
+			status, out = e.status, map[string]any{"detail": e.detail}
+		}
+	}
+	rec.Status = status
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+	if f.LoseAnswers && status == 201 && strings.HasSuffix(r.URL.Path, "/messages") {
+		hangUp(w)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(out)
+}
+
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if c, _, err := hj.Hijack(); err == nil {
+			if tc, ok := c.(*net.TCPConn); ok {
+				tc.SetLinger(0) // a reset, as from a server that went away
+			}
+			c.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
+func readBody(r *http.Request) (json.RawMessage, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	var raw json.RawMessage
+	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 64<<20))
+	if err := dec.Decode(&raw); err != nil {
+		if err.Error() == "EOF" {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("the body is not JSON: %v", err)
+	}
+	return raw, nil
+}
+
+// route answers one request: its status and body, or an error.
+func (s *Server) route(r *http.Request, body json.RawMessage) (int, any, *apiError) {
+	m := routeRE.FindStringSubmatch(r.URL.Path)
+	if m == nil || r.Method != http.MethodPost {
+		return 0, nil, fail(404, "Not Found")
+	}
+	ws, kind, sess, list := m[1], m[2], m[3], m[4] != ""
+	claims, e := s.authenticate(r)
+	if e != nil {
+		return 0, nil, e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case ws == "":
+		return s.createWorkspace(claims, body)
+	case kind == "peers":
+		return s.createPeer(claims, ws, body)
+	case kind == "sessions" && sess == "":
+		return s.createSession(claims, ws, body)
+	case kind == "sessions" && !list:
+		return s.addMessages(claims, ws, sess, body)
+	case kind == "sessions":
+		return s.listMessages(claims, ws, sess, r, body)
+	case kind == "search":
+		return s.search(claims, ws, body)
+	}
+	return 0, nil, fail(404, "Not Found")
+}
+
+// decodeStrict reads body into v, refusing fields v does not have.
+func decodeStrict(body json.RawMessage, v any) *apiError {
+	if len(body) == 0 || string(body) == "null" {
+		return invalid([]any{"body"}, "Field required")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return invalid([]any{"body"}, err.Error())
+	}
+	return nil
+}
+
+func (s *Server) now() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000000Z") }
+
+func newObject(id, ws string, meta, cfg map[string]any, now string) object {
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	return object{ID: id, WorkspaceID: ws, Metadata: meta, Configuration: cfg, CreatedAt: now}
+}
+
+func checkName(loc string, id *string) *apiError {
+	if id == nil {
+		return invalid([]any{"body", loc}, "Field required")
+	}
+	if !nameRE.MatchString(*id) {
+		return invalid([]any{"body", loc}, "String should match pattern '^[a-zA-Z0-9_-]+$' and have 1 to 512 characters")
+	}
+	return nil
+}
+
+func (s *Server) workspace(name string) *workspace {
+	w := s.workspaces[name]
+	if w == nil {
+		w = &workspace{object: newObject(name, "", nil, nil, s.now()), peers: map[string]*object{}, sessions: map[string]*session{}}
+		s.workspaces[name] = w
+	}
+	return w
+}
+
+func (s *Server) createWorkspace(c claims, body json.RawMessage) (int, any, *apiError) {
+	var b struct {
+		ID            *string        `json:"id"`
+		Metadata      map[string]any `json:"metadata"`
+		Configuration map[string]any `json:"configuration"`
+	}
+	if e := decodeStrict(body, &b); e != nil {
+		return 0, nil, e
+	}
+	if e := checkName("id", b.ID); e != nil {
+		return 0, nil, e
+	}
+	if !c.Admin && c.Workspace != *b.ID {
+		return 0, nil, fail(401, "Unauthorized access to resource")
+	}
+	status := 200
+	if s.workspaces[*b.ID] == nil {
+		status = 201
+		w := s.workspace(*b.ID)
+		if b.Metadata != nil {
+			w.Metadata = b.Metadata
+		}
+		if b.Configuration != nil {
+			w.Configuration = b.Configuration
+		}
+	}
+	o := s.workspaces[*b.ID].object
+	return status, o, nil
+}
+
+func (s *Server) peer(ws *workspace, name string) (*object, bool) {
+	if p := ws.peers[name]; p != nil {
+		return p, false
+	}
+	p := newObject(name, ws.ID, nil, nil, s.now())
+	ws.peers[name] = &p
+	return &p, true
+}
+
+func (s *Server) createPeer(c claims, ws string, body json.RawMessage) (int, any, *apiError) {
+	if !nameRE.MatchString(ws) {
+		return 0, nil, fail(404, "Workspace %s not found", ws)
+	}
+	var b struct {
+		ID            *string        `json:"id"`
+		Metadata      map[string]any `json:"metadata"`
+		Configuration map[string]any `json:"configuration"`
+	}
+	if e := decodeStrict(body, &b); e != nil {
+		return 0, nil, e
+	}
+	if e := checkName("id", b.ID); e != nil {
+		return 0, nil, e
+	}
+	if !c.Admin && (c.Workspace != "" && c.Workspace != ws || c.Peer != "" && c.Peer != *b.ID) {
+		return 0, nil, fail(401, "Unauthorized access to resource")
+	}
+	w := s.workspace(ws)
+	p, created := s.peer(w, *b.ID)
+	if b.Metadata != nil {
+		p.Metadata = b.Metadata
+	}
+	if b.Configuration != nil {
+		p.Configuration = b.Configuration
+	}
+	if created {
+		return 201, *p, nil
+	}
+	return 200, *p, nil
+}
+
+// session gets or makes a session (and its workspace) with the peers
+// named; the caller holds s.mu.
+func (s *Server) session(ws, name string, peers map[string]any) *session {
+	w := s.workspace(ws)
+	sess := w.sessions[name]
+	if sess == nil {
+		active := true
+		sess = &session{object: newObject(name, ws, nil, nil, s.now()), peers: map[string]bool{}}
+		sess.IsActive = &active
+		w.sessions[name] = sess
+		w.order = append(w.order, name)
+	}
+	for p := range peers {
+		s.peer(w, p)
+		sess.peers[p] = true
+	}
+	return sess
+}
+
+var sessionPeerConfigFields = map[string]bool{"observe_me": true, "observe_others": true}
+
+func (s *Server) createSession(c claims, ws string, body json.RawMessage) (int, any, *apiError) {
+	var b struct {
+		ID            *string        `json:"id"`
+		Metadata      map[string]any `json:"metadata"`
+		Peers         map[string]any `json:"peers"`
+		Configuration map[string]any `json:"configuration"`
+		Scopes        []string       `json:"scopes"`
+	}
+	if e := decodeStrict(body, &b); e != nil {
+		return 0, nil, e
+	}
+	if e := checkName("id", b.ID); e != nil {
+		return 0, nil, e
+	}
+	if !nameRE.MatchString(ws) {
+		return 0, nil, fail(404, "Workspace %s not found", ws)
+	}
+	if !c.Admin && (c.Workspace != "" && c.Workspace != ws || c.Session != "" && c.Session != *b.ID) {
+		return 0, nil, fail(401, "Unauthorized access to resource")
+	}
+	if len(b.Scopes) > 0 {
+		return 0, nil, fail(422, "the fake does not keep scopes")
+	}
+	for p, cfg := range b.Peers {
+		if !nameRE.MatchString(p) {
+			return 0, nil, invalid([]any{"body", "peers", p}, "not a peer name")
+		}
+		m, ok := cfg.(map[string]any)
+		if !ok {
+			return 0, nil, invalid([]any{"body", "peers", p}, "Input should be a valid dictionary")
+		}
+		for k := range m {
+			if !sessionPeerConfigFields[k] {
+				return 0, nil, invalid([]any{"body", "peers", p, k}, "Extra inputs are not permitted")
+			}
+		}
+	}
+	w := s.workspace(ws)
+	_, existed := w.sessions[*b.ID]
+	sess := s.session(ws, *b.ID, b.Peers)
+	if b.Metadata != nil {
+		sess.Metadata = b.Metadata
+	}
+	if b.Configuration != nil {
+		sess.Configuration = b.Configuration
+	}
+	if existed {
+		return 200, sess.object, nil
+	}
+	return 201, sess.object, nil
+}
+
+type messageCreate struct {
+	PeerID        *string        `json:"peer_id"`
+	Content       *string        `json:"content"`
+	Metadata      map[string]any `json:"metadata"`
+	Configuration map[string]any `json:"configuration"`
+	CreatedAt     *string        `json:"created_at"`
+}
+
+func (s *Server) addMessages(c claims, ws, sessName string, body json.RawMessage) (int, any, *apiError) {
+	if !c.Admin && (c.Workspace != ws || c.Peer != "" || c.Session != "" && c.Session != sessName) {
+		return 0, nil, fail(401, "JWT not permissioned for this resource")
+	}
+	var b struct {
+		Messages []messageCreate `json:"messages"`
+	}
+	if e := decodeStrict(body, &b); e != nil {
+		return 0, nil, e
+	}
+	if len(b.Messages) < 1 || len(b.Messages) > 100 {
+		return 0, nil, invalid([]any{"body", "messages"}, fmt.Sprintf("List should have at least 1 item and at most 100 items, not %d", len(b.Messages)))
+	}
+	for i, m := range b.Messages {
+		switch {
+		case m.PeerID == nil:
+			return 0, nil, invalid([]any{"body", "messages", i, "peer_id"}, "Field required")
+		case m.Content == nil:
+			return 0, nil, invalid([]any{"body", "messages", i, "content"}, "Field required")
+		case utf8.RuneCountInString(*m.Content) > s.opts.MaxMessageSize:
+			return 0, nil, invalid([]any{"body", "messages", i, "content"},
+				fmt.Sprintf("String should have at most %d characters", s.opts.MaxMessageSize))
+		case !nameRE.MatchString(*m.PeerID):
+			return 0, nil, invalid([]any{"body", "messages", i, "peer_id"}, "not a peer name")
+		}
+		if m.CreatedAt != nil {
+			if _, err := time.Parse(time.RFC3339Nano, *m.CreatedAt); err != nil {
+				return 0, nil, invalid([]any{"body", "messages", i, "created_at"}, "Input should be a valid datetime")
+			}
+		}
+	}
+	if !nameRE.MatchString(ws) || !nameRE.MatchString(sessName) {
+		return 0, nil, fail(404, "Session not found")
+	}
+	sess := s.session(ws, sessName, nil)
+	out := make([]Message, 0, len(b.Messages))
+	for _, m := range b.Messages {
+		sess.peers[*m.PeerID] = true
+		s.peer(s.workspaces[ws], *m.PeerID)
+		at := ""
+		if m.CreatedAt != nil {
+			at = *m.CreatedAt
+		}
+		out = append(out, s.addMessage(ws, sess, *m.PeerID, *m.Content, m.Metadata, at))
+	}
+	return 201, out, nil
+}
+
+func (s *Server) addMessage(ws string, sess *session, peer, content string, meta map[string]any, at string) Message {
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	if at == "" {
+		at = s.now()
+	} else if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+		at = t.UTC().Format("2006-01-02T15:04:05.000000Z")
+	}
+	content = strings.ReplaceAll(content, "\x00", "")
+	m := Message{ID: newID(), Content: content, PeerID: peer, SessionID: sess.ID, Metadata: meta,
+		CreatedAt: at, WorkspaceID: ws, TokenCount: len(strings.Fields(content))}
+	sess.messages = append(sess.messages, m)
+	return m
+}
+
+// newID is a 21-character id, as Honcho's nanoid public ids are.
+func newID() string {
+	const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-"
+	b := make([]byte, 21)
+	rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// page is fastapi-pagination's Page.
+type page struct {
+	Items []Message `json:"items"`
+	Total int       `json:"total"`
+	Page  int       `json:"page"`
+	Size  int       `json:"size"`
+	Pages int       `json:"pages"`
+}
+
+func (s *Server) listMessages(c claims, ws, sessName string, r *http.Request, body json.RawMessage) (int, any, *apiError) {
+	w := s.workspaces[ws]
+	var sess *session
+	if w != nil {
+		sess = w.sessions[sessName]
+	}
+	member := c.Peer != "" && sess != nil && sess.peers[c.Peer]
+	if !c.Admin && (c.Workspace != ws || c.Session != "" && c.Session != sessName || c.Peer != "" && !member) {
+		return 0, nil, fail(401, "JWT not permissioned for this resource")
+	}
+	var b struct {
+		Filters map[string]any `json:"filters"`
+	}
+	if len(body) > 0 && string(body) != "null" {
+		if e := decodeStrict(body, &b); e != nil {
+			return 0, nil, e
+		}
+	}
+	q := r.URL.Query()
+	pg, size := 1, 50
+	for _, p := range []struct {
+		key      string
+		into     *int
+		min, max int
+	}{{"page", &pg, 1, 1 << 30}, {"size", &size, 1, 100}} {
+		if v := q.Get(p.key); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < p.min || n > p.max {
+				return 0, nil, invalid([]any{"query", p.key}, fmt.Sprintf("Input should be from %d to %d", p.min, p.max))
+			}
+			*p.into = n
+		}
+	}
+	reverse := false
+	if v := q.Get("reverse"); v != "" {
+		var err error
+		if reverse, err = strconv.ParseBool(v); err != nil {
+			return 0, nil, invalid([]any{"query", "reverse"}, "Input should be a valid boolean")
+		}
+	}
+	if sess == nil {
+		return 0, nil, fail(404, "Session not found")
+	}
+	var msgs []Message
+	for _, m := range sess.messages {
+		ok, e := matches(m, b.Filters)
+		if e != nil {
+			return 0, nil, e
+		}
+		if ok {
+			msgs = append(msgs, m)
+		}
+	}
+	if reverse {
+		for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
+			msgs[i], msgs[j] = msgs[j], msgs[i]
+		}
+	}
+	out := page{Items: []Message{}, Total: len(msgs), Page: pg, Size: size, Pages: (len(msgs) + size - 1) / size}
+	if from := (pg - 1) * size; from < len(msgs) {
+		out.Items = msgs[from:min(from+size, len(msgs))]
+	}
+	return 200, out, nil
+}
+
+// matches applies the filters the fake knows: session_id, peer_id (a
+// name, a list, or {"in": [...]}) and metadata (containment of flat
+// values). Any other filter is refused, so a client relying on one is
+// seen.
+func matches(m Message, filters map[string]any) (bool, *apiError) {
+	for k, v := range filters {
+		switch k {
+		case "session_id", "peer_id":
+			field := m.SessionID
+			if k == "peer_id" {
+				field = m.PeerID
+			}
+			ok, e := nameIn(field, v, k)
+			if e != nil || !ok {
+				return false, e
+			}
+		case "metadata":
+			want, ok := v.(map[string]any)
+			if !ok {
+				return false, fail(422, "filters.metadata must be an object")
+			}
+			for mk, mv := range want {
+				if fmt.Sprint(m.Metadata[mk]) != fmt.Sprint(mv) {
+					return false, nil
+				}
+			}
+		default:
+			return false, fail(422, "the fake does not filter on %s", k)
+		}
+	}
+	return true, nil
+}
+
+func nameIn(field string, v any, key string) (bool, *apiError) {
+	switch v := v.(type) {
+	case string:
+		return field == v, nil
+	case []any:
+		for _, x := range v {
+			if x == field {
+				return true, nil
+			}
+		}
+		return false, nil
+	case map[string]any:
+		if in, ok := v["in"].([]any); ok && len(v) == 1 {
+			return nameIn(field, in, key)
+		}
+	}
+	return false, fail(422, "filters.%s must be an id, a list of ids, or {\"in\": [...]}", key)
+}
+
+func (s *Server) search(c claims, ws string, body json.RawMessage) (int, any, *apiError) {
+	if !c.Admin && (c.Workspace != ws || c.Peer != "" || c.Session != "") {
+		return 0, nil, fail(401, "JWT not permissioned for this resource")
+	}
+	var b struct {
+		Query   *string        `json:"query"`
+		Filters map[string]any `json:"filters"`
+		Limit   *int           `json:"limit"`
+		Scope   *string        `json:"scope"`
+	}
+	if e := decodeStrict(body, &b); e != nil {
+		return 0, nil, e
+	}
+	if b.Query == nil {
+		return 0, nil, invalid([]any{"body", "query"}, "Field required")
+	}
+	limit := 10
+	if b.Limit != nil {
+		if *b.Limit < 1 || *b.Limit > 100 {
+			return 0, nil, invalid([]any{"body", "limit"}, "Input should be from 1 to 100")
+		}
+		limit = *b.Limit
+	}
+	if b.Scope != nil {
+		return 0, nil, fail(422, "the fake does not keep scopes")
+	}
+	words := searchWords(*b.Query)
+	type scored struct {
+		m     Message
+		score int
+	}
+	var hits []scored
+	w := s.workspaces[ws]
+	if w != nil && len(words) > 0 {
+		for _, name := range w.order {
+			for _, m := range w.sessions[name].messages {
+				ok, e := matches(m, b.Filters)
+				if e != nil {
+					return 0, nil, e
+				}
+				if !ok {
+					continue
+				}
+				if n := wordScore(m.Content, words); n > 0 {
+					hits = append(hits, scored{m, n})
+				}
+			}
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+	out := []Message{}
+	for i := 0; i < len(hits) && i < limit; i++ {
+		out = append(out, hits[i].m)
+	}
+	return 200, out, nil
+}
+
+func searchWords(q string) []string {
+	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// wordScore is how often the words occur in content, 0 unless every one
+// does.
+func wordScore(content string, words []string) int {
+	have := map[string]int{}
+	for _, w := range searchWords(content) {
+		have[w]++
+	}
+	n := 0
+	for _, w := range words {
+		if have[w] == 0 {
+			return 0
+		}
+		n += have[w]
+	}
+	return n
+}
