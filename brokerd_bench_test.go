@@ -134,7 +134,7 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	viaPodman := func(i int) {
 		c := runner.Call{ID: fmt.Sprintf("bench-p-%d", i), Tool: "read_file", Paths: []string{file}}
 		t0 := time.Now()
-		cmd := exec.Command(cfg.Runner.Podman, r.Args(c, r.ContainerName(c.ID))...)
+		cmd := exec.Command(cfg.Runner.Podman, r.Args(c, r.ContainerName(c.ID), []runner.Mount{{Source: file, Dest: file, ReadOnly: true}})...)
 		out, err := cmd.Output()
 		wallBare += time.Since(t0)
 		if err != nil {

@@ -290,22 +290,29 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 
 var waits = map[*exec.Cmd]chan error{}
 
-// checkMarkers requires an allow decision record for every marker.
-func checkMarkers(ts *testscript.TestScript, auditDir, markers string) {
-	allowed := map[string]bool{}
+// eachAuditLine calls f with every line of the audit files in auditDir.
+func eachAuditLine(ts *testscript.TestScript, auditDir string, f func(line []byte)) {
 	files, _ := filepath.Glob(filepath.Join(auditDir, "*.jsonl"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	for _, name := range files {
+		data, err := os.ReadFile(name)
 		if err != nil {
 			ts.Fatalf("%v", err)
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			var r struct{ Type, Call, Effect string }
-			if json.Unmarshal([]byte(line), &r) == nil && r.Type == "decision" && r.Effect == "allow" {
-				allowed[r.Call] = true
-			}
+			f([]byte(line))
 		}
 	}
+}
+
+// checkMarkers requires an allow decision record for every marker.
+func checkMarkers(ts *testscript.TestScript, auditDir, markers string) {
+	allowed := map[string]bool{}
+	eachAuditLine(ts, auditDir, func(line []byte) {
+		var r struct{ Type, Call, Effect string }
+		if json.Unmarshal(line, &r) == nil && r.Type == "decision" && r.Effect == "allow" {
+			allowed[r.Call] = true
+		}
+	})
 	entries, err := os.ReadDir(markers)
 	if err != nil {
 		ts.Fatalf("%v", err)

@@ -243,11 +243,11 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	}
 	b.grantsValid()
 
-	text, found, err := b.execute(ctx, c, args, v, forward)
+	text, found, mounted, err := b.execute(ctx, c, args, v, forward)
 	if err != nil {
 		ans.Outcome, ans.Text = OutcomeFailed, b.failureText(c, err)
 		rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeFailed, TaintAfter: state.Taint.String(),
-			Untrusted: state.Untrusted, Note: err.Error()}
+			Untrusted: state.Untrusted, Note: failureNote(err)}
 		if _, err := b.cfg.Ledger.Append(rec); err != nil {
 			b.logf("%v", err)
 			ans.Text = entryText(runbook.AuditUnavailable, ResultUnrecordedText)
@@ -275,6 +275,11 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	res := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: "ran", TaintAfter: after.Taint.String(), Untrusted: after.Untrusted}
 	if found.Taint > v.Class {
 		res.Note = "the recall hits' sources are " + found.Taint.String() + ", above the grant's class " + v.Class.String()
+	}
+	if len(mounted) > 0 {
+		// What the container was given, object by object: the decided
+		// path and the device and inode the runner held open.
+		res.Note = "mounted " + strings.Join(mounted, "; ")
 	}
 	if _, err := b.cfg.Ledger.Append(res); err != nil {
 		b.logf("%v", err)
@@ -512,8 +517,9 @@ func (b *Broker) grantsValid() {
 // execute runs an allowed call: the file tools and run in a container,
 // memory and recall through memoryd. found is what memoryd says of a
 // recall's hits: their sources' highest taint, and whether one came from
-// tainted memory (Untrusted).
-func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, err error) {
+// tainted memory (Untrusted). mounted is what the runner says it gave the
+// container.
+func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, mounted []string, err error) {
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
 		rc := runner.Call{ID: c.CallID, Tool: c.Tool, Paths: v.targets}
@@ -525,20 +531,21 @@ func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict
 		}
 		res, err := b.cfg.Runner.Run(ctx, rc)
 		if err != nil {
-			return "", policy.State{}, err
+			return "", policy.State{}, nil, err
 		}
-		return resultText(res), policy.State{}, nil
+		return resultText(res), policy.State{}, res.Mounted, nil
 	case policy.Memory, policy.Recall:
-		return b.forward(ctx, c, forward)
+		text, found, err := b.forward(ctx, c, forward)
+		return text, found, nil, err
 	case policy.HTTPFetch:
 		// The decided, normalised URL: the proxy is given its host only.
 		res, err := b.cfg.Runner.Run(ctx, runner.Call{ID: c.CallID, Tool: c.Tool, URL: v.targets[0]})
 		if err != nil {
-			return "", policy.State{}, err
+			return "", policy.State{}, nil, err
 		}
-		return runner.FetchText(res), policy.State{}, nil
+		return runner.FetchText(res), policy.State{}, nil, nil
 	}
-	return "", policy.State{}, fmt.Errorf("brokerd cannot run %q", c.Tool)
+	return "", policy.State{}, nil, fmt.Errorf("brokerd cannot run %q", c.Tool)
 }
 
 // forward sends a memory or recall call to memoryd and returns its text,
@@ -584,6 +591,17 @@ func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, pol
 		found.Taint = t
 	}
 	return *out.Text, found, nil
+}
+
+// failureNote is a failure as the result record keeps it: a refusal's
+// text with its cause (what the model is not told: the path that
+// changed, what Podman said) and its entry.
+func failureNote(err error) string {
+	var r *runbook.Refusal
+	if errors.As(err, &r) && r.Cause != nil {
+		return r.Text + " (" + r.Cause.Error() + "); " + runbook.Link(r.Entry)
+	}
+	return err.Error()
 }
 
 // failureText prints what went wrong for the operator and returns what

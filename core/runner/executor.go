@@ -61,6 +61,11 @@ type Result struct {
 	URL         string `json:"url,omitempty"`
 	Status      int    `json:"status,omitempty"`
 	ContentType string `json:"content_type,omitempty"`
+
+	// Mounted is set by the runner on the host, never read from the
+	// container: what each mount of the container was (the decided path,
+	// ro or rw, and the object's device and inode), for the audit log.
+	Mounted []string `json:"-"`
 }
 
 // DirEntry is one name in a listed directory.

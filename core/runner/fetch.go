@@ -95,7 +95,7 @@ func (r *Runner) fetchThrough(ctx context.Context, c Call, hosts []string) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := r.start(ctx, c, name, r.Args(c, name))
+	res, err := r.start(ctx, c, name, r.Args(c, name, nil))
 	p.stop()
 	return res, err
 }

@@ -21,7 +21,7 @@ func TestFetchArgsKeepTheToolOffTheNetwork(t *testing.T) {
 	})
 	c := Call{ID: "f1", Tool: "http_fetch", URL: "https://docs.example/a"}
 	name := r.ContainerName(c.ID)
-	args := r.Args(c, name)
+	args := r.Args(c, name, nil)
 	var networks []string
 	for i, a := range args {
 		if a == "--network" {

@@ -20,6 +20,7 @@ var (
 	testImage    string // the loaded image's ID
 	testExe      string // the static binary in it
 	testInstance string // this run's label value
+	testStage    string // the staging directory
 )
 
 const testTags = "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
@@ -35,6 +36,7 @@ func mainWithImage(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	testStage = filepath.Join(dir, "stage")
 	if err := buildTestImage(dir); err != nil {
 		fmt.Fprintf(os.Stderr, "runner tests: cannot prepare the tools image: %v\n", err)
 		return 1
@@ -85,7 +87,7 @@ func buildTestImage(dir string) error {
 // the limits of the template.
 func testConfig() Config {
 	return Config{
-		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance,
+		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance, StageDir: testStage,
 		UlimitNofile: 1024, UlimitNproc: 256, PidsLimit: 128, MemoryMB: 256, TmpMB: 16,
 		Timeout: 20 * time.Second, OutputLimit: 64 << 10,
 	}
@@ -122,12 +124,29 @@ func writeTestFile(t testing.TB, path, content string) {
 	}
 }
 
+// directMounts mounts each path of c at itself, as the runner did before
+// it staged objects: the command line of a bare `podman run`, the
+// benchmarks' anchor.
+func directMounts(c Call) []Mount {
+	var ms []Mount
+	for _, p := range c.Paths {
+		ms = append(ms, Mount{Source: p, Dest: p, ReadOnly: c.Tool == "read_file" || c.Tool == "list_dir"})
+	}
+	return ms
+}
+
 // shellInContainer runs script with sh in a container started with the
-// runner's own command line for c, in place of the executor: what a tool
-// could do in that container.
+// runner's own command line for c (its objects staged as Run stages
+// them), in place of the executor: what a tool could do in that
+// container.
 func shellInContainer(t *testing.T, r *Runner, c Call, script string) (string, int) {
 	t.Helper()
-	args := r.Args(c, r.ContainerName(c.ID))
+	st, answer, err := r.stageCall(c, r.ContainerName(c.ID))
+	if err != nil || answer != nil {
+		t.Fatalf("staging %v: %v %v", c.Paths, answer, err)
+	}
+	defer st.release()
+	args := r.Args(c, r.ContainerName(c.ID), st.mounts)
 	i := len(args) - 3 // ExecutorPath, "tool-exec", request
 	if args[i] != ExecutorPath {
 		t.Fatalf("the command line does not end with the executor: %q", args)

@@ -29,15 +29,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"boxmaker/core/conf"
@@ -50,6 +47,9 @@ type Config struct {
 	Runtime  string // the OCI runtime (runc on Debian 12); empty: Podman's default
 	Image    string // the tools image's ID, sha256:<64 hex>
 	Instance string // the value of the label boxmaker: whose leftovers CleanLeftovers removes
+	// StageDir holds one staging directory per call (stage.go): brokerd's
+	// own, root-only, outside every grant.
+	StageDir string
 
 	UlimitNofile int
 	UlimitNproc  int
@@ -194,35 +194,21 @@ func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
 	if r.cfg.Image == "" {
 		return Result{}, unavailable(nil, "[runner] image is empty: load the tools image with boxmaker tools-image and put the ID it prints there")
 	}
-	var created string
-	if c.Tool == "write_file" {
-		var err error
-		if created, err = prepareWriteTarget(c.Paths[0]); err != nil {
-			return Result{}, err
-		}
-	} else {
-		for _, p := range c.Paths {
-			// The decision resolved every link; a link here now was put
-			// there since, and is not followed.
-			fi, err := os.Lstat(p)
-			if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				return Result{}, fmt.Errorf("%s became a symbolic link after the decision; not running the call", p)
-			}
-			// Podman refuses to mount what is not there; that is the
-			// tool's answer, not the runner's failure.
-			if errors.Is(err, fs.ErrNotExist) {
-				return Result{Tool: c.Tool, Path: c.Paths[0], Error: fmt.Sprintf("open %s: no such file or directory", p)}, nil
-			}
-		}
-	}
 	name := r.ContainerName(c.ID)
-	args := r.Args(c, name)
-	res, err := r.start(ctx, c, name, args)
-	if err != nil && created != "" {
-		if _, ok := runbook.EntryOf(err); ok {
-			os.Remove(created) // nothing ran: leave no empty file behind
-		}
+	st, answer, err := r.stageCall(c, name)
+	if err != nil {
+		return Result{}, err
 	}
+	if answer != nil {
+		return *answer, nil
+	}
+	defer st.release()
+	args := r.Args(c, name, st.mounts)
+	res, err := r.start(ctx, c, name, args)
+	if e, _ := runbook.EntryOf(err); e == runbook.RunnerUnavailable && st.created != nil {
+		st.created.remove() // nothing ran: leave no empty file behind
+	}
+	res.Mounted = st.mounted
 	return res, err
 }
 
@@ -277,27 +263,6 @@ func checkMountable(p string) error {
 	return nil
 }
 
-// prepareWriteTarget makes sure the file to write exists, so that it
-// alone can be mounted: a missing file is created empty (and its name
-// returned, to be removed if the container does not start).
-func prepareWriteTarget(p string) (string, error) {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
-	if err == nil {
-		return p, f.Close()
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return "", fmt.Errorf("cannot create %s to write it: %w", p, err)
-	}
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file (%s); write_file writes regular files only", p, fi.Mode().Type())
-	}
-	return "", nil
-}
-
 var nameRE = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
 
 // ContainerName is the container's name for a call: readable, and
@@ -312,8 +277,9 @@ func (r *Runner) ContainerName(callID string) string {
 	return "boxmaker-" + part + "-" + hex.EncodeToString(sum[:4])
 }
 
-// Args is the podman command line for a call (without the program).
-func (r *Runner) Args(c Call, name string) []string {
+// Args is the podman command line for a call (without the program), its
+// container given mounts (the staged objects; none for http_fetch).
+func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 	cfg := r.cfg
 	outer := cfg.Timeout + startGrace
 	a := []string{"run", "--rm", "--pull", "never",
@@ -338,12 +304,12 @@ func (r *Runner) Args(c Call, name string) []string {
 	if c.Tool == "write_file" {
 		a = append(a, "-i")
 	}
-	mode := "ro"
-	if c.Tool == "write_file" || c.Tool == "run" {
-		mode = "rw"
-	}
-	for _, p := range c.Paths {
-		a = append(a, "-v", p+":"+p+":"+mode)
+	for _, m := range mounts {
+		mode := "rw"
+		if m.ReadOnly {
+			mode = "ro"
+		}
+		a = append(a, "-v", m.Source+":"+m.Dest+":"+mode+",rbind,nosuid,nodev")
 	}
 	req := Request{Tool: c.Tool, Path: c.Paths[0], Command: c.Command, Limit: cfg.OutputLimit}
 	if c.Tool == "run" {
@@ -425,9 +391,10 @@ func (r *Runner) remove(name string) {
 }
 
 // CleanLeftovers removes the containers of this instance that a killed
-// brokerd left behind, and returns their names. brokerd calls it at
-// start, before it serves.
+// brokerd left behind, and the staging directories of its calls, and
+// returns their names. brokerd calls it at start, before it serves.
 func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
+	defer r.cleanStage()
 	args := []string{"ps", "-a", "--filter", "label=boxmaker=" + r.cfg.Instance, "--format", "{{.Names}}"}
 	out, err := exec.CommandContext(ctx, r.cfg.Podman, args...).Output()
 	if err != nil {

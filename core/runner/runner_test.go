@@ -9,15 +9,22 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"golang.org/x/sys/unix"
 
 	"boxmaker/runbook"
 )
 
 var callSeq atomic.Int64
+
+// ignoreMounted leaves out what the runner says it mounted (device and
+// inode numbers differ from run to run); TestRunSaysWhatItMounted checks it.
+var ignoreMounted = cmpopts.IgnoreFields(Result{}, "Mounted")
 
 func callID(t testing.TB) string {
 	return fmt.Sprintf("%s-%d", t.Name(), callSeq.Add(1))
@@ -106,7 +113,7 @@ func TestRunTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, ignoreMounted); diff != "" {
 				t.Errorf("result (-want +got):\n%s", diff)
 			}
 			if tt.file != "" {
@@ -136,7 +143,7 @@ func TestRunKillsACommandAtTheTimeout(t *testing.T) {
 	}
 	want := Result{Tool: "run", Path: d, ExitCode: 137, TimedOut: true, Stdout: "before\n",
 		Stderr: "\n[boxmaker: the command was killed after 1000 ms]"}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, ignoreMounted); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
 	assertGone(t, r.ContainerName(c.ID))
@@ -418,12 +425,13 @@ func FuzzContainerName(f *testing.F) {
 
 func TestArgsLockTheContainerDown(t *testing.T) {
 	r := newTestRunner(t, nil)
-	args := strings.Join(r.Args(Call{ID: "c", Tool: "read_file", Paths: []string{"/srv/a"}}, "NAME"), " ")
+	args := strings.Join(r.Args(Call{ID: "c", Tool: "read_file", Paths: []string{"/srv/a"}}, "NAME",
+		[]Mount{{Source: "/stage/NAME/m0", Dest: "/srv/a", ReadOnly: true}}), " ")
 	for _, want := range []string{
 		"--rm", "--pull never", "--name NAME", "--label boxmaker=" + testInstance, "--network none", "--read-only",
 		"--cap-drop all", "--security-opt no-new-privileges", "--ulimit nofile=1024:1024", "--ulimit nproc=256:256",
 		"--pids-limit 128", "--memory 256m", "--memory-swap 256m", "--runtime runc", "--log-driver none",
-		"-v /srv/a:/srv/a:ro " + testImage + " /bin/boxmaker tool-exec ",
+		"-v /stage/NAME/m0:/srv/a:ro,rbind,nosuid,nodev " + testImage + " /bin/boxmaker tool-exec ",
 	} {
 		if !strings.Contains(args, want) {
 			t.Errorf("the command line lacks %q: %s", want, args)
@@ -441,4 +449,67 @@ func TestCancellingACallRemovesItsContainer(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 	assertGone(t, r.ContainerName(c.ID))
+}
+
+func TestRunSaysWhatItMounted(t *testing.T) {
+	d := resolvedTempDir(t)
+	writeTestFile(t, d+"/a.txt", "a")
+	var st syscall.Stat_t
+	if err := syscall.Stat(d+"/a.txt", &st); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, nil)
+	got, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "read_file", Paths: []string{d + "/a.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fmt.Sprintf("%s/a.txt (ro, device %d:%d, inode %d)", d, unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)}
+	if diff := cmp.Diff(want, got.Mounted); diff != "" {
+		t.Errorf("Mounted (-want +got):\n%s", diff)
+	}
+	if entries, _ := os.ReadDir(r.cfg.StageDir); len(entries) != 0 {
+		t.Errorf("the staging directory holds %d entries after the call", len(entries))
+	}
+}
+
+// A brokerd killed while a call's objects were staged leaves them mounted;
+// CleanLeftovers detaches and removes them.
+func TestCleanLeftoversDetachesAKilledCallsStage(t *testing.T) {
+	d := resolvedTempDir(t)
+	writeTestFile(t, d+"/a.txt", "a")
+	r := newTestRunner(t, func(c *Config) { c.StageDir, c.Instance = resolvedTempDir(t), testInstance+"-stage" })
+	c := Call{ID: callID(t), Tool: "read_file", Paths: []string{d + "/a.txt"}}
+	st, early, err := r.stageCall(c, r.ContainerName(c.ID))
+	if err != nil || early != nil {
+		t.Fatal(early, err)
+	}
+	for _, h := range st.held {
+		h.close() // as the process's death would
+	}
+	if !isMountPoint(t, st.mounts[0].Source) {
+		t.Fatalf("%s is not a mount point", st.mounts[0].Source)
+	}
+	if _, err := r.CleanLeftovers(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(r.cfg.StageDir); len(entries) != 0 {
+		t.Errorf("the staging directory holds %d entries after the clean", len(entries))
+	}
+	if isMountPoint(t, st.mounts[0].Source) {
+		t.Errorf("%s is still mounted", st.mounts[0].Source)
+	}
+}
+
+func isMountPoint(t *testing.T, path string) bool {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) > 4 && f[4] == path {
+			return true
+		}
+	}
+	return false
 }

@@ -62,14 +62,16 @@ func serve(c *cli.Context) error {
 	if cfg.Memory.Socket == "" || cfg.Memory.TimeoutMS <= 0 {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [memory] needs a socket and a timeout_ms of more than 0", path)
 	}
-	run, err := runner.New(runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home)))
+	h := home.Home{Dir: cfg.Home}
+	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
+	rcfg.StageDir = h.Path("run", "stage")
+	run, err := runner.New(rcfg)
 	if err != nil {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: %v", path, err)
 	}
 	if c.Bool("check-config") {
 		return rolecli.ConfigValid("brokerd", path)
 	}
-	h := home.Home{Dir: cfg.Home}
 
 	// The ledger first: its lock is what tells that another brokerd
 	// writes this home's log (brokerd-already-running).

@@ -1,0 +1,332 @@
+package runner
+
+// Staging: how the container is given exactly the objects that were
+// decided. Podman and the OCI runtime resolve a mount's source path
+// themselves, half a second after the decision; a path in a directory the
+// model can write may by then lead somewhere else (a parent swapped for a
+// symbolic link). So no decided path is handed to Podman. The runner
+// opens each decided path itself, from the root and refusing a symbolic
+// link at every component (openat2 RESOLVE_NO_SYMLINKS), holds the
+// descriptor, clones the mount of exactly that object (open_tree
+// OPEN_TREE_CLONE) and attaches the clone at a fresh name in the call's
+// staging directory, <stage dir>/<container name>/m<N>, which is
+// brokerd's own (0700, outside every grant; nothing the model runs can
+// reach it). Podman is given the staging path, which nothing but brokerd
+// can change. Once the container has ended, the clones are detached and
+// the staging directory removed.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+
+	"boxmaker/runbook"
+)
+
+// Mount is one mount of a call's container: Source, a staging path only
+// brokerd can change, is shown at Dest, the path that was decided.
+type Mount struct {
+	Source   string
+	Dest     string
+	ReadOnly bool
+}
+
+// objectID is what a held object is, whatever its path.
+type objectID struct{ dev, ino uint64 }
+
+func (o objectID) String() string {
+	return fmt.Sprintf("device %d:%d, inode %d", unix.Major(o.dev), unix.Minor(o.dev), o.ino)
+}
+
+// held is a decided path, open without having followed any link.
+type held struct {
+	path string
+	fd   int
+	st   unix.Stat_t
+}
+
+func (h held) id() objectID { return objectID{h.st.Dev, h.st.Ino} }
+
+// TargetChangedText is what the model is told when a decided path no
+// longer leads to an object without passing a symbolic link.
+const TargetChangedText = "the target changed after the decision"
+
+// targetChanged is the refusal for a path that, since the decision, runs
+// through a symbolic link (or is one): something replaced a directory or
+// file of the grant while the call was on its way.
+func targetChanged(path, what string) error {
+	return &runbook.Refusal{Entry: runbook.TargetChanged, Text: TargetChangedText,
+		Cause: fmt.Errorf("%s %s; the call was not run", path, what)}
+}
+
+// openNoLinks opens a clean absolute path from the root without following
+// a symbolic link at any component (nor a /proc magic link), as O_PATH:
+// the object itself, whatever its permissions, with nothing read.
+func openNoLinks(path string, flags int) (int, error) {
+	for {
+		fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+			Flags:   uint64(unix.O_PATH | unix.O_CLOEXEC | flags),
+			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
+			continue // a rename raced the walk; the kernel asks to retry
+		}
+		return fd, err
+	}
+}
+
+// hold opens a decided path. A missing object is (nil, fs.ErrNotExist); a
+// path that now runs through a link is target-changed.
+func hold(path string) (*held, error) {
+	fd, err := openNoLinks(path, 0)
+	switch {
+	case errors.Is(err, unix.ELOOP):
+		return nil, targetChanged(path, "now runs through a symbolic link, or is one")
+	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
+		return nil, fs.ErrNotExist
+	case err != nil:
+		return nil, fmt.Errorf("cannot open %s: %w", path, err)
+	}
+	h := &held{path: path, fd: fd}
+	if err := unix.Fstat(fd, &h.st); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("cannot stat %s: %w", path, err)
+	}
+	return h, nil
+}
+
+func (h *held) close() {
+	if h != nil && h.fd >= 0 {
+		unix.Close(h.fd)
+		h.fd = -1
+	}
+}
+
+func (h *held) isDir() bool     { return h.st.Mode&unix.S_IFMT == unix.S_IFDIR }
+func (h *held) isRegular() bool { return h.st.Mode&unix.S_IFMT == unix.S_IFREG }
+
+// created is a file write_file created on the host so that it alone can
+// be mounted: its directory, held open, its name there and what it is, so
+// that a call that did not run removes it by descriptor, and only if the
+// name still holds that very file.
+type created struct {
+	dir  *held
+	name string
+	id   objectID
+}
+
+// remove unlinks the created file if its name in the held directory still
+// names it.
+func (c *created) remove() {
+	var st unix.Stat_t
+	if unix.Fstatat(c.dir.fd, c.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || (objectID{st.Dev, st.Ino}) != c.id {
+		return
+	}
+	unix.Unlinkat(c.dir.fd, c.name, 0)
+}
+
+// createTarget makes write_file's new file in its decided directory,
+// opened without links, and holds it. exists reports a file that appeared
+// meanwhile: the caller holds that one instead.
+func createTarget(path string) (h *held, c *created, exists bool, err error) {
+	dirPath, name := filepath.Split(path)
+	dir, err := hold(filepath.Clean(dirPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, false, targetChanged(path, "has no directory any more")
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if !dir.isDir() {
+		dir.close()
+		return nil, nil, false, targetChanged(path, "has no directory any more")
+	}
+	fd, err := unix.Openat(dir.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if errors.Is(err, unix.EEXIST) {
+		dir.close()
+		return nil, nil, true, nil
+	}
+	if err != nil {
+		dir.close()
+		return nil, nil, false, fmt.Errorf("cannot create %s to write it: %w", path, err)
+	}
+	h = &held{path: path, fd: fd}
+	if err := unix.Fstat(fd, &h.st); err != nil {
+		unix.Close(fd)
+		dir.close()
+		return nil, nil, false, err
+	}
+	return h, &created{dir: dir, name: name, id: h.id()}, false, nil
+}
+
+// stage is one call's staging directory and what is attached in it.
+type stage struct {
+	dir      string
+	attached []string // staging paths with a mount on them, in order
+	held     []*held
+	created  *created
+	mounts   []Mount
+	// Mounted says what each mount is, for the result record.
+	mounted []string
+}
+
+// newStage makes the call's staging directory, root-only.
+func (r *Runner) newStage(name string) (*stage, error) {
+	if r.cfg.StageDir == "" {
+		return nil, unavailable(nil, "the runner has no staging directory")
+	}
+	if err := os.MkdirAll(r.cfg.StageDir, 0o700); err != nil {
+		return nil, unavailable(nil, fmt.Sprintf("cannot prepare the staging directory: %v", err))
+	}
+	dir := filepath.Join(r.cfg.StageDir, name)
+	cleanStageDir(dir) // a killed brokerd's, for a call of the same id
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return nil, unavailable(nil, fmt.Sprintf("cannot prepare the staging directory: %v", err))
+	}
+	return &stage{dir: dir}, nil
+}
+
+// attach mounts a clone of exactly the held object at a fresh name in the
+// staging directory and records the mount the container gets at dest.
+func (s *stage) attach(h *held, dest string, readOnly bool) error {
+	src := filepath.Join(s.dir, "m"+strconv.Itoa(len(s.attached)))
+	var err error
+	if h.isDir() {
+		err = os.Mkdir(src, 0o700)
+	} else {
+		var f *os.File
+		if f, err = os.OpenFile(src, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+			err = f.Close()
+		}
+	}
+	if err != nil {
+		return unavailable(nil, fmt.Sprintf("cannot prepare the staging directory: %v", err))
+	}
+	tree, err := unix.OpenTree(h.fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH)
+	if err != nil {
+		return unavailable(nil, fmt.Sprintf("cannot clone the mount of %s: %v", h.path, err))
+	}
+	defer unix.Close(tree)
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	if readOnly {
+		attr.Attr_set |= unix.MOUNT_ATTR_RDONLY
+	}
+	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH, &attr); err != nil {
+		return unavailable(nil, fmt.Sprintf("cannot set the mount of %s: %v", h.path, err))
+	}
+	if err := unix.MoveMount(tree, "", unix.AT_FDCWD, src, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return unavailable(nil, fmt.Sprintf("cannot attach the mount of %s: %v", h.path, err))
+	}
+	s.attached = append(s.attached, src)
+	s.mounts = append(s.mounts, Mount{Source: src, Dest: dest, ReadOnly: readOnly})
+	mode := "rw"
+	if readOnly {
+		mode = "ro"
+	}
+	s.mounted = append(s.mounted, fmt.Sprintf("%s (%s, %s)", dest, mode, h.id()))
+	return nil
+}
+
+// release detaches every mount of the stage, removes the staging
+// directory and closes what it held. Only brokerd can reach the staging
+// directory, so its paths are its own.
+func (s *stage) release() {
+	for i := len(s.attached) - 1; i >= 0; i-- {
+		unix.Unmount(s.attached[i], unix.MNT_DETACH)
+	}
+	os.RemoveAll(s.dir)
+	for _, h := range s.held {
+		h.close()
+	}
+	if s.created != nil {
+		s.created.dir.close()
+	}
+}
+
+// cleanStageDir detaches whatever is mounted in a staging directory and
+// removes it: a killed brokerd's leftovers.
+func cleanStageDir(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		for unix.Unmount(p, unix.MNT_DETACH) == nil {
+		}
+		os.Remove(p)
+	}
+	os.Remove(dir)
+}
+
+// cleanStage removes every staging directory a killed brokerd left, with
+// what is mounted in them, and returns their names.
+func (r *Runner) cleanStage() []string {
+	entries, err := os.ReadDir(r.cfg.StageDir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		cleanStageDir(filepath.Join(r.cfg.StageDir, e.Name()))
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// stageCall opens every decided path of c and attaches it in a new stage.
+// A non-nil result is the tool's own answer with no container needed (a
+// target that does not exist).
+func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
+	s, err := r.newStage(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			s.release()
+		}
+	}()
+	readOnly := c.Tool == "read_file" || c.Tool == "list_dir"
+	for _, p := range c.Paths {
+		h, err := hold(p)
+		if errors.Is(err, fs.ErrNotExist) && c.Tool == "write_file" {
+			var exists bool
+			var cr *created
+			h, cr, exists, err = createTarget(p)
+			if exists {
+				h, err = hold(p)
+			}
+			if cr != nil {
+				s.created = cr
+			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// Podman cannot mount what is not there; that is the tool's
+			// answer, not the runner's failure.
+			return nil, &Result{Tool: c.Tool, Path: c.Paths[0], Error: fmt.Sprintf("open %s: no such file or directory", p)}, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		s.held = append(s.held, h)
+		switch {
+		case c.Tool == "write_file" && !h.isRegular():
+			return nil, nil, fmt.Errorf("%s is not a regular file; write_file writes regular files only", p)
+		case !h.isRegular() && !h.isDir():
+			// A FIFO would block the tool, a device is not the owner's data.
+			return nil, &Result{Tool: c.Tool, Path: c.Paths[0], Error: fmt.Sprintf("%s is not a regular file or a directory", p)}, nil
+		}
+		if err := s.attach(h, p, readOnly); err != nil {
+			return nil, nil, err
+		}
+	}
+	ok = true
+	return s, nil, nil
+}
