@@ -112,3 +112,26 @@ func BenchmarkNeutraliseGoSource(b *testing.B) {
 	}
 	reportCPU(b, len(text), cpu0)
 }
+
+// BenchmarkMemoryWriteCheck is what memoryd does for one memory write of a
+// 2,200-character entry (memory.md's whole limit): the refuse rules, the
+// neutraliser and the flag rules. The target is under a millisecond.
+func BenchmarkMemoryWriteCheck(b *testing.B) {
+	for _, tt := range []struct{ name, unit string }{
+		{"prose", "The project builds with make; tests run with go test -race ./... and the CI config is in .github/workflows/ci.yml. "},
+		{"russian", "Проект собирается командой make, тесты запускаются через go test, настройки лежат в каталоге etc. "},
+	} {
+		text := strings.Repeat(tt.unit, 2200/len([]rune(tt.unit))+1)
+		text = string([]rune(text)[:2200])
+		b.Run(tt.name, func(b *testing.B) {
+			cpu0 := cpuTime()
+			for b.Loop() {
+				sanitize.Refusals(text)
+				sanitize.Flags(sanitize.Neutralise(text))
+			}
+			if d := cpuTime() - cpu0; d > 0 {
+				b.ReportMetric(float64(d.Microseconds())/float64(b.N), "cpu-µs/op")
+			}
+		})
+	}
+}

@@ -197,35 +197,29 @@ func cleanCutFrom[T textOrBytes](s T, p int) int {
 	return -1
 }
 
-// isCleanCut reports whether s may be cut before p: the character at p is
-// visible, not white space, and starts a new normalisation segment (it
-// combines with nothing before it), and both sides are valid UTF-8 there.
-// Then normalising s[:p] and s[p:] apart gives the two pieces of the
-// normalised s: a run of white space, an invisible character or an NFKC
-// segment never spans the cut. Source code has one every few bytes.
+// isCleanCut reports whether s may be cut before p: p starts a line (the
+// byte before it is a line feed), and the character at p is visible, not
+// white space, and starts a new normalisation segment (it combines with
+// nothing before it). Then normalising s[:p] and s[p:] apart gives the two
+// pieces of the normalised s: a run of white space, an invisible
+// character, an NFKC segment, a word (whose look-alikes are folded) and a
+// line (which the decoders read) never span the cut. Source code has one
+// every line or two.
 func isCleanCut[T textOrBytes](s T, p int) bool {
-	if p <= 0 || p >= len(s) {
+	if p <= 0 || p >= len(s) || s[p-1] != '\n' {
 		return false
 	}
-	c, prev := s[p], s[p-1]
+	c := s[p]
 	if c < utf8.RuneSelf {
-		if c <= ' ' || c == 0x7f {
-			return false
-		}
-		if prev < utf8.RuneSelf {
-			return true
-		}
-	} else if !utf8.RuneStart(c) {
+		return c > ' ' && c != 0x7f
+	}
+	if !utf8.RuneStart(c) {
 		return false
 	}
 	next := string(s[p:min(len(s), p+utf8.UTFMax)])
 	r, size := utf8.DecodeRuneInString(next)
-	if r == utf8.RuneError && size <= 1 || unicode.IsSpace(r) || isInvisible(r) || unicode.IsControl(r) ||
-		!norm.NFKC.PropertiesString(next).BoundaryBefore() {
-		return false
-	}
-	pr, psize := utf8.DecodeLastRuneInString(string(s[max(0, p-utf8.UTFMax):p]))
-	return !(pr == utf8.RuneError && psize <= 1)
+	return !(r == utf8.RuneError && size <= 1 || unicode.IsSpace(r) || isInvisible(r) || unicode.IsControl(r) ||
+		!norm.NFKC.PropertiesString(next).BoundaryBefore())
 }
 
 // chunker checks chunks on worker goroutines and keeps, for each rule, the
@@ -269,12 +263,8 @@ func (c *chunker) work() {
 		ref.refuse(ch.text)
 		flg.flag(ch.text)
 		c.mu.Lock()
-		for rule, off := range ref.first {
-			c.ref.add(rule, ch.at+off)
-		}
-		for rule, off := range flg.first {
-			c.flg.add(rule, ch.at+off)
-		}
+		c.ref.merge(&ref, ch.at)
+		c.flg.merge(&flg, ch.at)
 		c.mu.Unlock()
 	}
 }

@@ -127,8 +127,10 @@ func TestCheckAcrossChunkEnds(t *testing.T) {
 				t.Fatalf("attack %q, a chunk ending at byte %d of it: (-whole +chunked):\n%s", c.Name, p-len(before), diff)
 			}
 		}
-		if cuts < 2 {
-			t.Errorf("attack %q: only %d clean cuts in it", c.Name, cuts)
+		// Chunks end at line starts: a case has one before it and one
+		// after it, unless it starts with an invisible character.
+		if cuts < 1 {
+			t.Errorf("attack %q: no clean cut in it", c.Name)
 		}
 	}
 }

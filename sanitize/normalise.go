@@ -13,7 +13,10 @@ import (
 // lower case (Unicode simple case mapping), invisible and control
 // characters removed, and each run of white space folded to one character:
 // a line feed if the run holds one, else a space. Lines survive so that a
-// rule can ask for the start of a line.
+// rule can ask for the start of a line. Then look-alikes are folded, word
+// by word (foldLookalikes): letters of other scripts that look like Latin
+// ones (UTS #39 confusables), leet digits in a word of the lexicons, and
+// letters written apart (i g n o r e).
 func Normalise(text string) string {
 	out, _ := normalise(text, false)
 	return out
@@ -22,6 +25,13 @@ func Normalise(text string) string {
 // normalise returns the normalised text and, when withMap is set, for each
 // byte of it the offset in text of the character it came from.
 func normalise(text string, withMap bool) (string, []int) {
+	out, offsets := normaliseForm(text, withMap)
+	return foldLookalikes(out, offsets)
+}
+
+// normaliseForm is normalise up to the look-alikes: NFKC, case, invisible
+// characters and white space.
+func normaliseForm(text string, withMap bool) (string, []int) {
 	if !withMap {
 		if isASCII(text) {
 			return fold(text), nil

@@ -82,12 +82,19 @@ func (f *findings) refuse(text string) {
 type findings struct {
 	first    map[string]int
 	from, to int
+	// details, for a rule whose reason says more than its name (the
+	// encoding of flag-encoded-instruction), the reason's words for its
+	// first offset.
+	details map[string]string
 }
 
 // wholeOf is the range of every offset of text.
 func wholeOf(text string) findings { return findings{to: len(text) + 1} }
 
-func (f *findings) add(rule string, offset int) {
+func (f *findings) add(rule string, offset int) { f.addDetail(rule, offset, "") }
+
+// addDetail is add, with the reason told for this offset.
+func (f *findings) addDetail(rule string, offset int, detail string) {
 	if offset < f.from || offset >= f.to {
 		return
 	}
@@ -96,6 +103,19 @@ func (f *findings) add(rule string, offset int) {
 	}
 	if o, ok := f.first[rule]; !ok || offset < o {
 		f.first[rule] = offset
+		if detail != "" || f.details[rule] != "" {
+			if f.details == nil {
+				f.details = map[string]string{}
+			}
+			f.details[rule] = detail
+		}
+	}
+}
+
+// merge adds g's findings, their offsets moved by shift.
+func (f *findings) merge(g *findings, shift int) {
+	for rule, off := range g.first {
+		f.addDetail(rule, off+shift, g.details[rule])
 	}
 }
 
@@ -105,7 +125,11 @@ func (f *findings) sorted() []Finding {
 	}
 	out := make([]Finding, 0, len(f.first))
 	for rule, off := range f.first {
-		out = append(out, Finding{Rule: rule, Reason: reason(rule), Offset: off})
+		r := reason(rule)
+		if d := f.details[rule]; d != "" {
+			r = d
+		}
+		out = append(out, Finding{Rule: rule, Reason: r, Offset: off})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Offset != out[j].Offset {

@@ -133,11 +133,19 @@ func (s *Store) Write(c Call) (Result, error) {
 	// Flagged or from an untrusted session: every text becomes an
 	// untrusted note, and memory.md and user.md are not touched.
 	rule := ""
+	var texts []string
 	for _, a := range acts {
 		if f := sanitize.Flags(a.Text); a.Text != "" && len(f) > 0 {
 			rule = f[0].Rule
 			break
 		}
+		if a.Text != "" {
+			texts = append(texts, a.Text)
+		}
+	}
+	// An instruction spread over the entries of one write.
+	if f := sanitize.FlagsAcross(texts); rule == "" && len(f) > 0 {
+		rule = f[0].Rule
 	}
 	if rule != "" || c.Untrusted {
 		return s.demote(c, acts, files, identity, rule)

@@ -1,0 +1,188 @@
+package sanitize
+
+import "strings"
+
+// Flag rules for text that claims authority or forges the structure of a
+// conversation (docs/specs/sanitizer.md 6.3): authority claims, fake
+// headers and delimiters, notes to whoever reads a text, and many-shot
+// dialogues.
+//
+// Sources: OWASP Top 10 for LLM Applications 2025, LLM01 (role and
+// authority impersonation, payload splitting, "ignore the document");
+// Greshake et al. 2023 (indirect injection in web pages and e-mails that
+// address their reader); Anil et al., "Many-shot Jailbreaking" (Anthropic,
+// 2024: a long fake dialogue whose assistant turns comply); Liu et al.,
+// "Prompt Injection attack against LLM-integrated Applications" (2023: fake
+// separators and context switches). The word tables are classes drawn from
+// them, not their examples' wording.
+
+const (
+	RuleFlagAuthorityClaim    = "flag-authority-claim"
+	RuleFlagFakeStructure     = "flag-fake-structure"
+	RuleFlagReaderInstruction = "flag-reader-instruction"
+	RuleFlagManyShot          = "flag-many-shot"
+)
+
+// authorityWho are those whose word an agent would take over its own
+// instructions.
+var authorityWho = words{
+	"developer", "developers", "creator", "creators", "administrator", "admin", "sysadmin",
+	"system administrator", "operator", "owner", "maker", "makers", "programmer", "programmers", "engineer",
+	"engineers", "master", "boss", "supervisor", "superuser", "root user", "god", "trainer", "trainers",
+	"security team", "safety team", "moderator", "moderators", "manager",
+}
+
+// authorityModes are the modes attacks claim are on.
+var authorityModes = words{
+	"developer", "dev", "admin", "administrator", "god", "debug", "maintenance", "sudo", "root", "jailbreak",
+	"jailbroken", "dan", "unrestricted", "unfiltered", "uncensored", "superuser", "super", "override", "evil",
+}
+
+// readerWords address whoever or whatever reads a text, without naming
+// an AI: what an injection inside data writes.
+var readerWords = words{
+	"reader", "readers", "summarizer", "summariser", "summary tool", "reviewer", "reviewers", "model", "ai",
+	"bot", "crawler", "scraper", "anyone reading", "whoever reads", "whoever is reading", "the person reading",
+	"language model", "assistant", "agent", "automated systems", "automated tools", "ai tools", "ai systems",
+}
+
+// readerActs are what such a note tells its reader to do instead.
+var readerActs = `(?:ignore|disregard|forget|instead|respond|reply|answer|say|state|output|print|tell|write|do\snot|don't|` +
+	`always|never|recommend|rate|include|mention|claim|report|summari[sz]e\s(?:it|this)\sas|describe\s(?:it|this)\sas)`
+
+// addressesReader reports whether text (the lines after a fake header or
+// delimiter) turns to the one reading it.
+var addressesReader = []string{
+	"you are now", "you must", "you will now", "you will ", "you should now", "ignore", "disregard", "forget",
+	"from now on", "always obey", "never refuse", "do not refuse", "don't refuse", "respond only", "reply only",
+	"new instructions", "override", "your new", "your instructions", "you have no", "you are no longer",
+	"you are an ai", "you are an unrestricted", "you are a helpful", "as an ai", "the assistant must",
+	"the assistant will", "the assistant should", "assistant:", "reveal", "system prompt",
+}
+
+func afterMatchAddresses(_, window string, m []int) bool {
+	rest := window[m[1]:]
+	for _, w := range addressesReader {
+		if strings.Contains(rest, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// complianceWords open an assistant's turn that does what it was asked.
+var complianceWords = []string{
+	"sure", "of course", "certainly", "absolutely", "here is", "here's", "here are", "okay", "ok,", "ok.", "yes",
+	"no problem", "happy to", "i will", "i'll", "as requested", "understood", "alright", "gladly", "done",
+	"step 1", "first,",
+}
+
+// manyShot accepts a dialogue of at least three exchanges, each a turn of
+// the user's and one of the assistant's on lines of their own, whose last
+// assistant turn complies.
+func manyShot(_, window string, _ []int) bool {
+	exchanges, lastAssistant, expectUser := 0, "", true
+	for _, line := range strings.Split(window, "\n") {
+		line = strings.TrimLeft(line, " >*-")
+		who, rest, ok := strings.Cut(line, ":")
+		if !ok || len(who) > 12 {
+			continue
+		}
+		who = strings.Trim(who, " *#[]")
+		switch {
+		case turnUser[who]:
+			expectUser = false
+		case turnAssistant[who] && !expectUser:
+			exchanges++
+			lastAssistant = strings.TrimSpace(rest)
+			expectUser = true
+		}
+	}
+	if exchanges < 3 {
+		return false
+	}
+	for _, w := range complianceWords {
+		if strings.HasPrefix(lastAssistant, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	turnUser      = map[string]bool{"user": true, "human": true, "q": true, "question": true, "me": true, "prompt": true, "customer": true, "client": true}
+	turnAssistant = map[string]bool{"assistant": true, "ai": true, "a": true, "answer": true, "bot": true, "model": true, "chatbot": true, "gpt": true, "response": true, "agent": true}
+)
+
+// delimChars are what a fake delimiter line is drawn with.
+const delimChars = `[-=*#%~_<>\[\]|+]`
+
+var claimPatterns = []flagPattern{
+	// "I am your developer", "this is your administrator speaking",
+	// "a message from your creators": a claim to be whom the agent obeys.
+	fp(RuleFlagAuthorityClaim, []string{"i", "i'm", "im", "this", "it's", "message", "note", "instructions", "orders", "update", "speaking", "as"}, 200,
+		`(?:i\sam|i'm|im|this\sis|it's|it\sis|speaking\sas|as|(?:a\s)?(?:message|note|instructions|orders|update|directive)\sfrom)\s`+
+			`your\s(?:(?:real|actual|true|lead|chief|head|senior|official|original)\s)?`+alt(authorityWho)).needing("your"),
+	fp(RuleFlagAuthorityClaim, []string{"i", "i'm", "this"}, 200,
+		`(?:i\sam|i'm|this\sis)\s(?:the\s)?(?:system|system\sadministrator|developer|creator|administrator)\s(?:of|behind|who\s(?:built|made|created|trained))\s`+
+			`(?:you|this\s(?:ai|model|assistant|agent|bot))\b`),
+	// "developer mode is now enabled: you have no restrictions".
+	fp(RuleFlagAuthorityClaim, firstWords(authorityModes), 300,
+		alt(authorityModes)+`\smode\s(?:is\s|has\sbeen\s)?(?:now\s)?(?:enabled|activated|on|engaged|unlocked|active)\b[^\n]{0,200}?`+
+			`(?:restrictions|filters|rules|guidelines|policies|safety|censorship|limits|anything|no\slonger|you\scan\snow|you\sare\snow|you\swill|unrestricted|unfiltered)`),
+	// "ADMIN OVERRIDE: ...", "system override accepted", "root access
+	// granted".
+	fp(RuleFlagAuthorityClaim, []string{"admin", "administrator", "developer", "system", "root", "sudo", "emergency", "security", "master", "owner", "operator"}, 80,
+		`(?:admin|administrator|developer|system|root|sudo|emergency|security|master|owner|operator)\s`+
+			`(?:override|authorization|authority)\s?(?::|(?:code|accepted|activated|enabled|engaged|granted|authorized|confirmed|in\seffect)\b)`),
+	fp(RuleFlagAuthorityClaim, []string{"root", "admin", "administrator", "developer", "elevated", "superuser", "sudo", "god", "unrestricted", "full"}, 80,
+		`(?:root|admin|administrator|developer|elevated|superuser|sudo|god|unrestricted|full)\s(?:access|privileges|permissions|rights|clearance)\s`+
+			`(?:(?:have\sbeen|has\sbeen|are|is)\s)?(?:granted|enabled|unlocked|confirmed|activated)\b[^\n]{0,120}?(?:\byou\b|\byour\b|assistant|\bai\b)`),
+
+	// A header of a system or instruction turn, written in plain
+	// characters on a line of its own, followed by words to the reader:
+	// "### System", "[SYSTEM]", "<system>", "{{system}}", "SYSTEM NOTICE:".
+	fp(RuleFlagFakeStructure, []string{"#", "[", "<", "{", "*", "=", "-", "(", "system", "admin", "developer", "instructions", "new"}, 400,
+		`(?:#{1,6}\s?|\[{1,2}\s?|<{1,2}\s?\|?\s?|\{\{\s?|\*{2}\s?|={2,}\s?|-{2,}\s?|\(\s?)?`+
+			`(?:system|system\sprompt|system\smessage|system\sinstructions|system\soverride|system\supdate|system\snotice|system\salert|`+
+			`sys|admin|administrator|developer|developer\smessage|admin\smessage|instructions|new\sinstructions|operator|root)`+
+			`(?:\s?\|?\s?>{1,2}|\s?\]{1,2}|\s?\}\}|\s?\*{2}|\s?={2,}|\s?-{2,}|\s?\))?\s?:?\s?\n`).atLineStart().checked(afterMatchAddresses),
+	// A fake end of the input: "END OF USER INPUT", "--- end of document
+	// ---", "=== BEGIN SYSTEM PROMPT ===" on a line of its own, then words
+	// to the reader.
+	fp(RuleFlagFakeStructure, []string{"end", "begin", "start", "beginning", "close", "-", "=", "*", "#", "%", "~", "_", "<", ">", "[", "|", "+"}, 400,
+		delimChars+`{0,20}\s?(?:end|begin|start|beginning|close)\s(?:of\s)?(?:the\s)?`+
+			`(?:(?:user|untrusted|external|system|original|previous|real|actual|new|admin|developer)\s)?`+
+			`(?:input|prompt|message|messages|context|document|data|text|content|query|request|instructions|conversation|transcript|email|page|file)`+
+			`\s?`+delimChars+`{0,20}\s?\n`).atLineStart().checked(afterMatchAddresses),
+	// "---- new instructions ----", "### real task ###".
+	fp(RuleFlagFakeStructure, []string{"-", "=", "*", "%", "~", "_", "#"}, 200,
+		`(?:[-=*%~_]{3,}|#{3,})\s?(?:new|updated|real|actual|true|hidden|secret|admin|system|developer|priority|important|override|additional)\s`+
+			`(?:instructions?|prompt|rules|task|directives|orders|system\sprompt)\s?(?:[-=*%~_#]{3,}|:)`).atLineStart(),
+	// A closing tag of the data the agent was given, then a tag that opens
+	// an instruction turn: "</user_input><system>".
+	fp(RuleFlagFakeStructure, []string{"<"}, 300,
+		`</\s?(?:user_input|user|input|document|context|data|email|untrusted|external|tool_output|tool_result|search_results|query|text|content)\s?>`+
+			`[^<]{0,120}<\s?(?:system|instructions|admin|developer|assistant|new_instructions|sys)\s?>`),
+	// A forged header of the agent's own memory files ("# soul.md", with
+	// look-alike letters folded by normalising).
+	fp(RuleFlagFakeStructure, []string{"#"}, 40, `#{1,3}\s?(?:soul|memory|user|notes)\.md(?:[^\pL\pN]|$)`).atLineStart(),
+
+	// A note to whoever reads the text, telling it to disregard the text or
+	// answer otherwise: an injection inside data that names no AI.
+	fp(RuleFlagReaderInstruction, []string{"note", "nb", "important", "attention", "notice", "message", "instruction", "instructions", "ps", "p.s.", "hey", "dear"}, 400,
+		`(?:important\s|special\s)?(?:note|nb|important|attention|notice|message|instructions?|ps|p\.s\.|hey|dear)\s?(?:(?:to|for)\s)?(?:the\s|any\s|all\s)?`+
+			alt(readerWords)+`\s?[:,-]\s?[^\n]{0,300}?`+readerActs).needing(needed(readerWords)...),
+	// "disregard this page and reply with ...", "ignore the article's
+	// content; instead say ...".
+	fp(RuleFlagReaderInstruction, []string{"disregard", "ignore", "forget", "skip"}, 300,
+		`(?:disregard|ignore|forget|skip)\s(?:all\s(?:of\s)?)?(?:this|the|these)\s(?:entire\s|whole\s)?`+
+			`(?:page|document|article|text|content|website|site|email|e-mail|message|file|post|review|comment|data|input|pdf|listing|resume|cv|paper)`+
+			`(?:'s|s)?(?:\s(?:content|contents|text|above|below))?\s?(?:,|;|\.|and|then)\s(?:(?:and|then|just|simply)\s)?(?:instead\s)?`+
+			`(?:say|state|reply|respond|answer|write|output|print|tell|report|claim|mention|recommend|summari[sz]e|describe|rate|return)\b`),
+
+	// Many-shot: a fake dialogue of three or more exchanges ending in an
+	// assistant that complies.
+	fp(RuleFlagManyShot, []string{"user", "human", "q", "question", "me", "prompt", "customer", "client"}, 6000,
+		`(?:user|human|q|question|me|prompt|customer|client)\s?:[^\n]{0,400}\n`).atLineStart().checked(manyShot),
+}

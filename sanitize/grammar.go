@@ -1,0 +1,217 @@
+package sanitize
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// The flag rules that read words are small grammars over word classes
+// (docs/specs/sanitizer.md 6.3): an override verb, then within a bounded
+// gap a qualifier (all, previous, your), then an instruction noun; or the
+// same in the order of languages that put the verb last. A class is a
+// table of words or phrases (lexicon_*.go, each table with its sources), and
+// this file turns the tables into the expressions the flag scan runs, so
+// that no phrase of a rule is written out as a literal.
+
+// words is one class of a lexicon: words or phrases, in any case, written
+// as the language writes them. An entry ending in * is a stem: it matches
+// any word it begins ("инструкци*" reads инструкции and инструкциям).
+type words []string
+
+// Separators and gaps of the expressions, over normalised text (one space
+// or line feed for any run of white space). A list such as "previous/future"
+// or "rules, guidelines" separates words too.
+const (
+	sepExpr = `(?:\s|\s?[/,&+]\s?)`
+	tokExpr = `[^\s/,&+]{1,40}`
+)
+
+// gapExpr is up to n words of any kind.
+func gapExpr(n int) string { return `(?:` + tokExpr + sepExpr + `){0,` + itoa(n) + `}?` }
+
+// bytesGap is a gap of up to n bytes within one line, for languages
+// written without spaces between words, and for those that attach
+// particles to them.
+func bytesGap(n int) string { return `[^\n]{0,` + itoa(n) + `}?` }
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// alt is an expression that matches any entry of the tables.
+func alt(tables ...words) string {
+	var alts []string
+	seen := map[string]bool{}
+	for _, t := range tables {
+		for _, e := range t {
+			x := entryExpr(e)
+			if !seen[x] {
+				seen[x] = true
+				alts = append(alts, x)
+			}
+		}
+	}
+	// Longer entries first, so that a phrase wins over its first word.
+	sort.SliceStable(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
+	return `(?:` + strings.Join(alts, `|`) + `)`
+}
+
+// entryExpr is one entry as an expression: normalised as the text is, its
+// words joined by a space, a stem open at its end, and a whole word closed
+// by the end of the word.
+func entryExpr(e string) string {
+	stem := strings.HasSuffix(e, "*")
+	n := normalEntry(strings.TrimSuffix(e, "*"))
+	parts := strings.Split(n, " ")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	x := strings.Join(parts, `\s`)
+	switch last := n[len(n)-1]; {
+	case stem:
+		x += `[\pL\pM\pN]*`
+	case isWordByte(last) && last < utf8.RuneSelf:
+		// RE2 has no look-ahead: \b is ASCII's word boundary, which a
+		// space or punctuation after the word makes. A word above ASCII
+		// is left open at its end, like a stem.
+		x += `\b`
+	}
+	return x
+}
+
+// normalEntry is an entry as normalising leaves it.
+func normalEntry(e string) string { return strings.TrimSpace(Normalise(e)) }
+
+// firstWords are the words the entries begin with: a grammar's start
+// words. A stem written in ASCII cannot start a pattern (the scan finds an
+// ASCII start as a whole word), so it is a mistake in a table.
+func firstWords(tables ...words) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tables {
+		for _, e := range t {
+			stem := strings.HasSuffix(e, "*")
+			n := normalEntry(strings.TrimSuffix(e, "*"))
+			w, _, _ := strings.Cut(n, " ")
+			if stem && isASCII(w) && !strings.Contains(n, " ") {
+				panic("sanitize: an ASCII stem cannot start a grammar: " + e)
+			}
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// needed are strings one of which a window must hold for a grammar to match:
+// the first word of each entry of the tables (a stem without its *).
+func needed(tables ...words) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tables {
+		for _, e := range t {
+			w, _, _ := strings.Cut(normalEntry(strings.TrimSuffix(e, "*")), " ")
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+func hasStem(t words) bool {
+	for _, e := range t {
+		if strings.HasSuffix(e, "*") || !isASCII(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// lexicon is one language's override grammar: verbs that set instructions
+// aside, qualifiers that point at the instructions already given, nouns for
+// instructions, and predicates that declare them void.
+type lexicon struct {
+	lang string
+	// verbs set instructions aside: ignore, forget, pay no attention to.
+	verbs words
+	// quals point at instructions already given: all, previous, your.
+	quals words
+	// nouns are what is set aside: instructions, rules, the prompt.
+	nouns words
+	// voids declare instructions void: "are void", "no longer apply".
+	voids words
+	// unspaced: the language writes words without spaces (Chinese,
+	// Japanese) or attaches particles to them (Korean): gaps are bytes.
+	unspaced bool
+	// verbLast: the language also puts the verb after its object.
+	verbLast bool
+}
+
+// patterns are the lexicon's expressions, all for one rule:
+//
+//   - verb ... qualifier ... noun ("ignore all previous instructions",
+//     "ignora las instrucciones anteriores": the qualifier before or after
+//     the noun);
+//   - qualifier ... noun ... verb, for languages that put the verb last
+//     ("以前の指示を無視して", "önceki talimatları yok say") and infinitives
+//     ("alle vorherigen Anweisungen ignorieren");
+//   - qualifier ... noun ... void ("previous instructions are void").
+func (l lexicon) patterns(rule string) []flagPattern {
+	verb, qual, noun := alt(l.verbs), alt(l.quals), alt(l.nouns)
+	var out []flagPattern
+	if l.unspaced {
+		g := bytesGap(36)
+		out = append(out, fp(rule, firstWords(l.verbs), 300, verb+g+`(?:`+qual+g+noun+`|`+noun+g+qual+`)`).needingSubstrings(needed(l.nouns)...))
+		if l.verbLast {
+			out = append(out, fp(rule, firstWords(l.quals), 300, qual+g+noun+g+verb).needingSubstrings(needed(l.verbs)...))
+		}
+		if len(l.voids) > 0 {
+			out = append(out, fp(rule, firstWords(l.quals), 300, qual+g+noun+g+alt(l.voids)).needingSubstrings(needed(l.voids)...))
+		}
+		return out
+	}
+	need := func(p flagPattern, t words) flagPattern {
+		if hasStem(t) {
+			return p.needingSubstrings(needed(t)...)
+		}
+		return p.needing(needed(t)...)
+	}
+	out = append(out, need(fp(rule, firstWords(l.verbs), 400,
+		verb+sepExpr+gapExpr(6)+`(?:`+qual+sepExpr+gapExpr(3)+noun+`|`+noun+sepExpr+gapExpr(2)+qual+`)`), l.nouns))
+	if l.verbLast {
+		out = append(out, need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(4)+verb), l.verbs))
+	}
+	if len(l.voids) > 0 {
+		out = append(out, need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(2)+alt(l.voids)), l.voids))
+	}
+	return out
+}
+
+// lexiconWords are the ASCII words of the English tables and the small
+// words between them: what a leet word or letters set apart must read as
+// before they are folded (foldLookalikes).
+var lexiconWords, maxLexiconWord = func() (map[string]bool, int) {
+	set := map[string]bool{}
+	longest := 0
+	for _, t := range englishVocabulary {
+		for _, e := range t {
+			for _, w := range strings.Fields(strings.ToLower(strings.TrimSuffix(e, "*"))) {
+				if len(w) < 2 || !isASCII(w) || strings.ContainsAny(w, "'’") {
+					continue
+				}
+				set[w] = true
+				longest = max(longest, len(w))
+			}
+		}
+	}
+	return set, longest
+}()

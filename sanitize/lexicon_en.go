@@ -1,0 +1,128 @@
+package sanitize
+
+// The English override grammar and the words around it.
+//
+// Sources. The verbs are the synonyms of "ignore" and "disregard" in
+// WordNet 3.1 (the synsets ignore.v.01-04, disregard.v.01-02, forget.v.01,
+// overlook.v.01, drop.v.06, dismiss.v.01, set_aside.v.01) and the ways
+// published attacks set instructions aside: Perez and Ribeiro, "Ignore
+// Previous Prompt: Attack Techniques For Language Models" (2022); Greshake
+// et al., "Not what you've signed up for" (2023, indirect injection);
+// OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection; Hermes
+// Agent's threat patterns (NousResearch/hermes-agent, MIT), whose
+// prompt_injection and disregard_rules these generalise. The nouns and
+// qualifiers are the objects those sources name. No public data set's
+// wording is copied: the tables are classes, not phrases.
+
+var englishOverride = lexicon{
+	lang: "en",
+	verbs: words{
+		"ignore", "disregard", "forget", "overlook", "bypass", "override", "overrule", "discard", "abandon",
+		"neglect", "ditch", "scrap", "nullify", "revoke", "disobey", "circumvent", "evade", "forgo", "forsake",
+		"set aside", "put aside", "cast aside", "brush aside", "pay no attention to", "pay no heed to",
+		"take no notice of", "stop following", "stop obeying", "stop adhering to", "cease following",
+		"quit following", "no longer follow", "no longer obey", "don't follow", "do not follow", "don't obey",
+		"do not obey", "never mind", "throw out", "throw away", "get rid of", "let go of", "look past",
+		"move past", "unlearn",
+	},
+	quals: words{
+		"all", "every", "previous", "prior", "above", "earlier", "preceding", "foregoing", "aforementioned",
+		"original", "initial", "former", "your", "system", "safety", "developer", "before", "so far",
+		"you were given", "you've been given", "you have been given", "you were told", "given to you",
+		"provided to you",
+	},
+	// Nouns that name instructions to an agent; rules and restrictions,
+	// which code has plenty of, are englishGuards, with a narrower
+	// qualifier.
+	nouns: words{
+		"instruction", "instructions", "directions", "prompt", "prompts",
+		"system prompt", "system message", "guidelines", "guidance", "programming", "training", "conditioning",
+	},
+	voids: words{
+		"are void", "is void", "are null", "is null", "are null and void", "are cancelled", "are canceled",
+		"is cancelled", "are revoked", "are rescinded", "are annulled", "are nullified", "are invalid",
+		"is invalid", "are overridden", "are lifted", "are suspended", "are withdrawn", "are no longer valid",
+		"is no longer valid", "are no longer in effect", "are no longer in force", "are no longer binding",
+		"no longer apply", "no longer applies", "do not apply anymore", "don't apply anymore",
+		"are no longer relevant", "should be ignored", "must be ignored", "are to be ignored",
+		"are to be disregarded", "should be disregarded", "must be disregarded", "have been revoked",
+		"have been cancelled", "have been lifted", "have been overridden", "are now void", "are now invalid",
+		"are now lifted", "no longer exist",
+	},
+}
+
+// englishGuards are the rules an agent keeps to, a word code uses too
+// ("ignore all lint rules", "override the default rules"): they count only
+// with a qualifier that points at what the agent was given.
+var englishGuards = lexicon{
+	lang:  "en",
+	verbs: englishOverride.verbs,
+	quals: words{
+		"previous", "prior", "above", "earlier", "preceding", "foregoing", "aforementioned", "original", "initial",
+		"former", "your", "safety", "you were given", "you've been given", "you have been given", "given to you",
+		"provided to you",
+	},
+	nouns: words{
+		"rules", "restrictions", "constraints", "guardrails", "safeguards", "policies", "content policy",
+		"limitations", "filters", "commands", "ethics", "principles", "boundaries", "directive", "directives",
+	},
+	voids: englishOverride.voids,
+}
+
+// englishSelfObjects are objects that point at the instructions by
+// themselves, without a qualifier: "forget everything you were told".
+var englishSelfObjects = words{
+	"everything you were told", "everything you've been told", "everything you have been told",
+	"everything that you were told", "what you were told", "what you've been told", "all you were told",
+	"everything above", "everything before this", "everything prior", "everything so far", "all of the above",
+	"the above instructions", "the text above", "the message above", "the foregoing", "everything said before",
+	"anything said before", "what came before", "all that came before", "your programming", "your training",
+	"your conditioning", "your system prompt", "the system prompt", "your prompt", "your guidelines",
+	"your rules", "your directives", "your instructions", "your restrictions", "your filters",
+	"your guardrails", "your content policy", "your policies", "your safety", "your principles",
+	"your limitations", "your constraints", "your original purpose", "your creators' rules",
+}
+
+// englishAboveVoid declares what came before void, without a noun: "the
+// above no longer applies".
+var englishAbove = words{
+	"the above", "everything above", "all of the above", "everything before this", "the foregoing",
+	"what came before", "everything prior", "all the above", "anything above",
+}
+
+var englishAboveVoid = words{
+	"no longer applies", "no longer apply", "is void", "is null", "is cancelled", "is canceled", "is revoked",
+	"is invalid", "is obsolete", "does not apply", "doesn't apply", "is irrelevant", "should be ignored",
+	"must be ignored", "is to be ignored", "was a test", "was just a test", "is no longer valid",
+	"is no longer in effect", "has been revoked", "is now void", "is superseded",
+}
+
+// englishFunctionWords are the small words between the tables' words, for
+// cutting letters set apart into words.
+var englishFunctionWords = words{
+	"you", "are", "now", "and", "to", "of", "my", "me", "is", "no", "not", "do", "be", "in", "on", "with",
+	"from", "this", "that", "the", "any", "an", "as", "or", "it", "say", "tell", "what", "reveal", "print",
+	"output", "show", "password", "secret", "key", "keys", "token", "tokens", "send", "act", "pretend",
+	"jailbreak", "jailbroken", "unrestricted", "unfiltered", "mode", "admin", "administrator", "root",
+	"dan", "new", "here", "rules", "hack", "hacked", "pwned", "evil", "malicious", "execute", "run",
+}
+
+// englishVocabulary are the tables lexiconWords reads.
+var englishVocabulary = []words{
+	englishOverride.verbs, englishOverride.quals, englishOverride.nouns, englishGuards.nouns, englishSelfObjects,
+	englishFunctionWords, authorityWho, {"system", "prompt", "instructions", "developer", "everything", "above", "previous"},
+}
+
+// englishOverridePatterns are the English grammar's patterns and those for
+// objects that need no qualifier and for "the above" declared void.
+func englishOverridePatterns() []flagPattern {
+	out := append(englishOverride.patterns(RuleFlagIgnoreInstructions), englishGuards.patterns(RuleFlagIgnoreInstructions)...)
+	verbs := alt(englishOverride.verbs)
+	out = append(out,
+		fp(RuleFlagIgnoreInstructions, firstWords(englishOverride.verbs), 300,
+			verbs+sepExpr+gapExpr(2)+alt(englishSelfObjects)),
+		fp(RuleFlagIgnoreInstructions, firstWords(englishAbove), 200,
+			alt(englishAbove)+sepExpr+gapExpr(1)+alt(englishAboveVoid)).needing(needed(englishAboveVoid)...),
+	)
+	return out
+}

@@ -1,0 +1,123 @@
+package sanitize_test
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"boxmaker/sanitize"
+)
+
+// TestHeldOutRecall reports, per family, the share of the held-out attack
+// cases (sanitize/testdata/heldout/attack.txt) whose rule fires. It fails
+// on nothing: the cases were kept out of the rules' development, and the
+// figures go to docs/performance.md. Run with -v to see them:
+//
+//	go test -run TestHeldOutRecall -v ./sanitize/
+func TestHeldOutRecall(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "heldout", "attack.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, problems := sanitize.ParseCorpus("heldout/attack.txt", string(data), false)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	caught, total := map[string]int{}, map[string]int{}
+	for _, c := range cases {
+		family, _, _ := strings.Cut(c.Name, "-")
+		total[family]++
+		fired := map[string]bool{}
+		for _, f := range append(sanitize.Refusals(c.Text), sanitize.Flags(c.Text)...) {
+			fired[f.Rule] = true
+		}
+		if len(c.Rules) > 0 && fired[c.Rules[0]] {
+			caught[family]++
+		} else {
+			t.Logf("missed: %s", c.Name)
+		}
+	}
+	var families []string
+	for f := range total {
+		families = append(families, f)
+	}
+	sort.Strings(families)
+	for _, f := range families {
+		t.Logf("recall %-6s %d/%d = %.0f%%", f, caught[f], total[f], 100*float64(caught[f])/float64(total[f]))
+	}
+}
+
+// TestCodeWorkFalsePositives holds the flag rules to at most 0.5 % of the
+// paragraphs of code work, and the refuse rules to none: the code-work
+// corpus and the Go distribution's own source and documents (Go, Markdown,
+// HTML, JavaScript, shell), split at blank lines. CI reads the first 2 MB of
+// the distribution; BOXMAKER_SANITIZE_FP_BYTES raises it (the figures in
+// docs/performance.md are for 40 MB). Each rule's count is logged (-v).
+func TestCodeWorkFalsePositives(t *testing.T) {
+	limit := 2 << 20
+	if v := os.Getenv("BOXMAKER_SANITIZE_FP_BYTES"); v != "" {
+		fmt.Sscan(v, &limit)
+	}
+	var paras []string
+	data, err := os.ReadFile(filepath.Join("testdata", sanitize.CodeWorkCorpus))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, _ := sanitize.ParseCorpus("codework.txt", string(data), false)
+	for _, c := range cases {
+		paras = append(paras, strings.Split(c.Text, "\n\n")...)
+	}
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var paths []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.Contains(p, "testdata") {
+			switch filepath.Ext(p) {
+			case ".go", ".md", ".html", ".js", ".sh":
+				paths = append(paths, p)
+			}
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	read := 0
+	for _, p := range paths {
+		if read >= limit {
+			break
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		read += len(b)
+		paras = append(paras, strings.Split(string(b), "\n\n")...)
+	}
+	n, flagged, byRule := 0, 0, map[string]int{}
+	for _, p := range paras {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		n++
+		fs := sanitize.Flags(p)
+		if len(fs) > 0 {
+			flagged++
+		}
+		for _, f := range fs {
+			byRule[f.Rule]++
+			t.Logf("%s on %.120q", f.Rule, p[f.Offset:])
+		}
+	}
+	for _, r := range sanitize.Rules() {
+		if r.Kind == "flag" {
+			t.Logf("false positives %-28s %d of %d paragraphs (%.3f%%)", r.Name, byRule[r.Name], n, 100*float64(byRule[r.Name])/float64(n))
+		}
+	}
+	t.Logf("flagged %d of %d paragraphs (%.3f%%), %d bytes of the Go distribution", flagged, n, 100*float64(flagged)/float64(n), read)
+	if flagged*200 > n {
+		t.Errorf("flag rules fire on %d of %d code-work paragraphs, over 0.5%%", flagged, n)
+	}
+}
