@@ -196,7 +196,9 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 			hit(i, "Morse-coded", s)
 		}
 	}
-	if rotated && len(line) >= minEncoded {
+	// The text holds a signal; the line must hold one itself, so that
+	// what is decoded depends on the line alone.
+	if rotated && len(line) >= minEncoded && holdsSignal(line) {
 		if s := rot13(line); instructionIn(s) {
 			f.addDetail(RuleFlagEncoded, at, "an instruction hidden in ROT13 text")
 		}
@@ -208,6 +210,36 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 		f.splitPayload(line, at)
 	}
 }
+
+// holdsSignal reports whether the line holds a decode signal as a word of
+// its normalised text, as flagMatches finds them (so that rotated, which
+// says the text holds one, is true whenever this is).
+func holdsSignal(line string) bool {
+	n := Normalise(line)
+	for i := 0; i < len(n); {
+		if !isWordByte(n[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(n) && (isWordByte(n[j]) || (n[j] == '-' || n[j] == '\'') && j+1 < len(n) && isWordByte(n[j+1])) {
+			j++
+		}
+		if signalWords[n[i:j]] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+var signalWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range decodeSignals {
+		m[w] = true
+	}
+	return m
+}()
 
 // instructionIn reports whether a flag rule that reads instructions fires
 // on decoded text (the rules read it once, without decoding it again).
