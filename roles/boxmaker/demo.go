@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -321,6 +322,20 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 		d.say("demo: the model is the llama-server at %s; its replies are its own", o.ModelURL)
 	}
 
+	// A real server is asked first: a wrong --model-url is told at once,
+	// before the tools image is built.
+	upstream, model := o.ModelURL, o.Model
+	var props loop.Props
+	if upstream != "" {
+		if model == "" {
+			if model, err = firstModel(ctx, upstream); err != nil {
+				return err
+			}
+		}
+		if props, err = modelProps(ctx, upstream, model); err != nil {
+			return err
+		}
+	}
 	image, err := d.toolsImage(ctx)
 	if err != nil {
 		return fmt.Errorf("the tools image: %w", err)
@@ -343,7 +358,6 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 	}()
 	steps := demoSteps(d.files)
 
-	upstream, model := o.ModelURL, o.Model
 	if upstream == "" {
 		srv, err := llamastandin.Start(llamastandin.Options{Model: demoModel, Script: standinScript(steps)})
 		if err != nil {
@@ -351,14 +365,9 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 		}
 		defer srv.Close()
 		upstream, model = srv.URL(), demoModel
-	} else if model == "" {
-		if model, err = firstModel(ctx, upstream); err != nil {
+		if props, err = modelProps(ctx, upstream, model); err != nil {
 			return err
 		}
-	}
-	props, err := modelProps(ctx, upstream, model)
-	if err != nil {
-		return err
 	}
 	if err := d.makeHome(image, upstream, model, props); err != nil {
 		return fmt.Errorf("cannot prepare the demo's home: %w", err)
@@ -498,7 +507,7 @@ func getJSON(ctx context.Context, u string, v any) error {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("the model server: %w", err)
+		return modelServerError(req.URL, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
@@ -512,6 +521,25 @@ func getJSON(ctx context.Context, u string, v any) error {
 		return fmt.Errorf("GET %s: the answer is not JSON: %v", u, err)
 	}
 	return nil
+}
+
+// modelServerError says why the model server at u could not be asked, in
+// the operator's words rather than the dialer's, and what to do.
+func modelServerError(u *url.URL, err error) error {
+	server := u.Scheme + "://" + u.Host
+	standin := "or run boxmaker demo without --model-url: the scripted stand-in needs no model"
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return rolecli.WithHint(fmt.Errorf("no model server answers at %s: nothing listens there", server),
+			"start llama-server there (llama-server -m MODEL.gguf --port "+u.Port()+"), or give --model-url where it listens", standin)
+	case errors.As(err, &dnsErr):
+		return rolecli.WithHint(fmt.Errorf("cannot find the model server's host %s: %v", u.Hostname(), dnsErr.Err), "check --model-url", standin)
+	case errors.Is(err, context.DeadlineExceeded), os.IsTimeout(err):
+		return rolecli.WithHint(fmt.Errorf("the model server at %s did not answer within 30s", server),
+			"a server still loading its model answers 503 at once; one that says nothing may be another program", standin)
+	}
+	return rolecli.WithHint(fmt.Errorf("cannot ask the model server at %s: %v", server, errors.Unwrap(err)), standin)
 }
 
 // makeHome makes the home as boxmaker init does, then sets what the demo

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sync"
 	"syscall"
@@ -23,7 +22,6 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/roles/rolecli"
-	"boxmaker/runbook"
 )
 
 // upOrder is the order daemons start in: loopd's selftest needs
@@ -84,7 +82,6 @@ func (ch *child) lastLine() string {
 	return ch.last
 }
 
-var linkRE = regexp.MustCompile(`see docs/runbook\.md#([a-z0-9-]+)`)
 
 func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
 	exe, err := thisBinary()
@@ -115,12 +112,11 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
 	failed := func(ch *child) error {
 		stopAll()
 		last := ch.lastLine()
+		// The daemon's last line ends with its runbook link when it has
+		// one: said once, at the end, as every refusal is.
 		msg := fmt.Sprintf("%s exited (%v)", ch.role, ch.err)
 		if last != "" {
 			msg += "; its last line: " + last
-		}
-		if m := linkRE.FindStringSubmatch(last); m != nil {
-			return fmt.Errorf("%s; the entry: %s", msg, runbook.Link(runbook.Entry(m[1])))
 		}
 		return errors.New(msg)
 	}

@@ -127,6 +127,15 @@ func serve(c *cli.Context) error {
 	case len(left) > 0:
 		fmt.Fprintf(os.Stderr, "brokerd: removed %d containers a stopped brokerd left behind: %s\n", len(left), strings.Join(left, " "))
 	}
+	// Podman and the tools image are asked about now, so that a wrong
+	// [runner] is seen at start, not at the first call; brokerd still
+	// serves (the grants may need no container, and the calls that do are
+	// refused as runner-unavailable).
+	ctx, cancel = context.WithTimeout(c.Context, time.Minute)
+	for _, w := range run.Check(ctx) {
+		fmt.Fprintf(os.Stderr, "brokerd: warning: %v\n", w)
+	}
+	cancel()
 	if _, err := led.Append(audit.Record{Type: audit.TypeStart, Note: "brokerd serving"}); err != nil {
 		d.Close()
 		return err

@@ -23,6 +23,7 @@ func App() *cli.App {
 		&cli.StringFlag{Name: "broker-config", Usage: "brokerd's config `PATH` (default: $BOXMAKER_HOME/etc/brokerd.toml, else /etc/boxmaker/brokerd.toml)"},
 		&cli.StringFlag{Name: "memory-config", Usage: "memoryd's config `PATH` (default: $BOXMAKER_HOME/etc/memoryd.toml, else /etc/boxmaker/memoryd.toml)"},
 		&cli.StringFlag{Name: "loop-config", Usage: "loopd's config `PATH` (default: $BOXMAKER_HOME/etc/loopd.toml, else /etc/boxmaker/loopd.toml)"},
+		&cli.StringFlag{Name: "inferproxy-config", Usage: "inferproxy's config `PATH`, for doctor (default: $BOXMAKER_HOME/etc/inferproxy.toml, else /etc/boxmaker/inferproxy.toml)"},
 	}
 	return app
 }
@@ -36,6 +37,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, approvalCommands()...)
 	cmds = append(cmds, chatCommands()...)
 	cmds = append(cmds, memoryCommands()...)
+	cmds = append(cmds, doctorCommands()...)
 	return cmds
 }
 

@@ -1,0 +1,252 @@
+package bxctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/daemon"
+	"boxmaker/core/policy"
+	"boxmaker/core/runner"
+	"boxmaker/core/termsafe"
+	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
+)
+
+func doctorCommands() []*cli.Command {
+	return []*cli.Command{{
+		Name:  "doctor",
+		Usage: "check every daemon of a home: configs, sockets, Podman, the tools image, the grants",
+		Description: "doctor reads each daemon's config (--home, --broker-config, ...), asks each\n" +
+			"daemon on each of its sockets whether it answers, checks that the daemons'\n" +
+			"configs name the same sockets for each other, asks Podman about [runner]\n" +
+			"(the program, the tools image, the runtime, the egress network) and checks\n" +
+			"the grants. It prints one line per finding, ok, warning or problem, each\n" +
+			"problem with its runbook entry, and exits 1 when there is a problem. It\n" +
+			"changes nothing and may run beside the daemons.",
+		Flags: []cli.Flag{rolecli.JSONFlag},
+		Action: func(c *cli.Context) error {
+			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+				return err
+			}
+			d := &doctor{}
+			d.run(c)
+			return d.report(c.App.Writer, c.Bool("json"))
+		},
+	}}
+}
+
+// finding is one line of the doctor's report.
+type finding struct {
+	Level string        `json:"level"` // ok, warning or problem
+	About string        `json:"about"` // the daemon, or runner, grants, sockets
+	Text  string        `json:"text"`
+	Entry runbook.Entry `json:"entry,omitempty"`
+}
+
+type doctor struct {
+	findings []finding
+}
+
+func (d *doctor) ok(about, format string, args ...any) {
+	d.findings = append(d.findings, finding{Level: "ok", About: about, Text: fmt.Sprintf(format, args...)})
+}
+
+func (d *doctor) warn(about, format string, args ...any) {
+	d.findings = append(d.findings, finding{Level: "warning", About: about, Text: fmt.Sprintf(format, args...)})
+}
+
+// problem records err; a refusal brings its entry, or entry is used.
+func (d *doctor) problem(about string, entry runbook.Entry, err error) {
+	f := finding{Level: "problem", About: about, Text: err.Error(), Entry: entry}
+	var r *runbook.Refusal
+	if errors.As(err, &r) {
+		f.Text, f.Entry = r.Text, r.Entry
+		if r.Cause != nil {
+			f.Text += ": " + r.Cause.Error()
+		}
+	}
+	d.findings = append(d.findings, f)
+}
+
+// socketCheck is one socket a daemon serves: ping answers for all but
+// inferproxy's, which is HTTP and only accepts.
+type socketCheck struct {
+	name, path string
+	ping       bool
+}
+
+func (d *doctor) run(c *cli.Context) {
+	var (
+		b       conf.Brokerd
+		m       conf.Memoryd
+		l       conf.Loopd
+		ip      conf.Inferproxy
+		have    = map[string]bool{}
+		configs = []struct {
+			role, flag string
+			v          any
+			failed     runbook.Entry
+		}{
+			{"brokerd", "broker-config", &b, runbook.BrokerdStartFailed},
+			{"memoryd", "memory-config", &m, runbook.MemorydStartFailed},
+			{"inferproxy", "inferproxy-config", &ip, runbook.InferproxyStartFailed},
+			{"loopd", "loop-config", &l, runbook.LoopdStartFailed},
+		}
+	)
+	for _, cf := range configs {
+		path, err := configPath(c, cf.flag, cf.role)
+		if err != nil {
+			d.problem(cf.role, "", err)
+			return // the home itself is wrong; nothing else can be found
+		}
+		var missing *conf.MissingError
+		switch err := conf.Load(path, cf.v); {
+		case errors.As(err, &missing):
+			d.warn(cf.role, "no config at %s: not checked", path)
+		case err != nil:
+			d.problem(cf.role, cf.failed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
+		default:
+			have[cf.role] = true
+			d.ok(cf.role, "%s is valid", path)
+		}
+	}
+	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
+	defer cancel()
+	if have["brokerd"] {
+		d.sockets(ctx, "brokerd", []socketCheck{{"broker", b.Sockets.Broker, true}, {"admin", b.Sockets.Admin, true}, {"state", b.Sockets.State, true}})
+	}
+	if have["memoryd"] {
+		d.sockets(ctx, "memoryd", []socketCheck{{"block", m.Sockets.Block, true}, {"broker", m.Sockets.Broker, true}, {"admin", m.Sockets.Admin, true}})
+	}
+	if have["inferproxy"] {
+		d.sockets(ctx, "inferproxy", []socketCheck{{"listen", ip.Listen, false}})
+	}
+	if have["loopd"] {
+		d.sockets(ctx, "loopd", []socketCheck{{"loop", l.Sockets.Loop, true}})
+	}
+	// Each client's config must name the socket its server's names.
+	for _, p := range []struct {
+		ok               bool
+		client, ckey, cv string
+		server, skey, sv string
+		entry            runbook.Entry
+	}{
+		{have["loopd"] && have["brokerd"], "loopd", "[broker] socket", l.Broker.Socket, "brokerd", "[sockets] broker", b.Sockets.Broker, runbook.BrokerUnavailable},
+		{have["loopd"] && have["memoryd"], "loopd", "[memory] socket", l.Memory.Socket, "memoryd", "[sockets] block", m.Sockets.Block, runbook.MemoryUnavailable},
+		{have["loopd"] && have["inferproxy"], "loopd", "[inference] socket", l.Inference.Socket, "inferproxy", "listen", ip.Listen, runbook.LoopdStartFailed},
+		{have["brokerd"] && have["memoryd"], "brokerd", "[memory] socket", b.Memory.Socket, "memoryd", "[sockets] broker", m.Sockets.Broker, runbook.MemorydUnreachable},
+		{have["memoryd"] && have["brokerd"], "memoryd", "[broker] state", m.Broker.State, "brokerd", "[sockets] state", b.Sockets.State, runbook.MemoryUnavailable},
+	} {
+		switch {
+		case !p.ok:
+		case p.cv != p.sv:
+			d.problem(p.client, p.entry, fmt.Errorf("%s's %s is %q, but %s's %s is %q: they must name the same socket", p.client, p.ckey, p.cv, p.server, p.skey, p.sv))
+		default:
+			d.ok(p.client, "%s names %s's %s", p.ckey, p.server, p.skey)
+		}
+	}
+	if !have["brokerd"] {
+		return
+	}
+	run, err := runner.New(runner.ConfigFrom(b.Runner, runner.Instance(b.Home)))
+	if err != nil {
+		d.problem("runner", runbook.BrokerdStartFailed, err)
+	} else if found := run.Check(ctx); len(found) > 0 {
+		for _, err := range found {
+			d.problem("runner", "", err)
+		}
+	} else {
+		d.ok("runner", "podman runs and the tools image %s is loaded", b.Runner.Image)
+	}
+	rep := policy.CheckWithWarnings(b.Paths.Grants)
+	for _, p := range rep.Problems {
+		d.problem("grants", runbook.GrantsInvalid, errors.New(p.String()))
+	}
+	for _, w := range rep.Warnings {
+		d.warn("grants", "%s", w)
+	}
+	if len(rep.Problems) == 0 {
+		d.ok("grants", "%d valid %s in %s", rep.Grants, plural(rep.Grants, "grant", "grants"), b.Paths.Grants)
+	}
+}
+
+// sockets asks role on each of its sockets.
+func (d *doctor) sockets(ctx context.Context, role string, socks []socketCheck) {
+	var answered, silent []string
+	var why error
+	for _, s := range socks {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		var err error
+		if s.ping {
+			err = daemon.Call(cctx, s.path, rolecli.PingKind, nil, nil, nil)
+		} else {
+			var conn net.Conn
+			if conn, err = (&net.Dialer{}).DialContext(cctx, "unix", s.path); err == nil {
+				conn.Close()
+			}
+		}
+		cancel()
+		if err != nil {
+			silent = append(silent, s.path)
+			if why == nil && !errors.Is(err, syscall.ENOENT) && !errors.Is(err, syscall.ECONNREFUSED) {
+				why = callError(role, s.path, err)
+			}
+			continue
+		}
+		answered = append(answered, s.path)
+	}
+	switch {
+	case len(silent) == 0:
+		d.ok(role, "answers on %s", strings.Join(answered, ", "))
+	case len(answered) == 0 && why == nil:
+		d.problem(role, runbook.DaemonNotRunning, fmt.Errorf("%s is not running: nothing listens on %s", role, strings.Join(silent, ", ")))
+	case len(answered) == 0:
+		d.problem(role, runbook.DaemonNotRunning, fmt.Errorf("%s does not answer on %s: %v", role, strings.Join(silent, ", "), why))
+	default:
+		d.problem(role, runbook.DaemonNotRunning, fmt.Errorf("%s answers on %s but not on %s", role, strings.Join(answered, ", "), strings.Join(silent, ", ")))
+	}
+}
+
+func (d *doctor) report(w io.Writer, asJSON bool) error {
+	problems, warnings := 0, 0
+	for _, f := range d.findings {
+		switch f.Level {
+		case "problem":
+			problems++
+		case "warning":
+			warnings++
+		}
+	}
+	if asJSON {
+		if err := rolecli.WriteJSON(w, struct {
+			OK       bool      `json:"ok"`
+			Findings []finding `json:"findings"`
+		}{problems == 0, d.findings}); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range d.findings {
+			line := fmt.Sprintf("%s: %s: %s", f.Level, f.About, f.Text)
+			if f.Entry != "" {
+				line += "; " + runbook.Link(f.Entry)
+			}
+			fmt.Fprintln(w, termsafe.Line(line))
+		}
+	}
+	if problems > 0 {
+		return fmt.Errorf("doctor: %d %s, %d %s", problems, plural(problems, "problem", "problems"), warnings, plural(warnings, "warning", "warnings"))
+	}
+	if !asJSON {
+		fmt.Fprintf(w, "doctor: ok (%d %s)\n", warnings, plural(warnings, "warning", "warnings"))
+	}
+	return nil
+}
