@@ -53,4 +53,3 @@ func (r *Runner) Check(ctx context.Context) []error {
 	}
 	return found
 }
-

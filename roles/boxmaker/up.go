@@ -82,7 +82,6 @@ func (ch *child) lastLine() string {
 	return ch.last
 }
 
-
 func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
 	exe, err := thisBinary()
 	if err != nil {
