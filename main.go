@@ -22,6 +22,7 @@ import (
 	"boxmaker/roles/loopd"
 	"boxmaker/roles/memoryd"
 	"boxmaker/roles/rolecli"
+	"boxmaker/roles/yaag"
 	"boxmaker/sanitize"
 )
 
@@ -39,6 +40,7 @@ var roles = map[string]func() *cli.App{
 	"inferproxy": inferproxy.App,
 	"loopd":      loopd.App,
 	"memoryd":    memoryd.App,
+	"yaag":       yaag.App,
 }
 
 func main() { os.Exit(run(os.Args)) }

@@ -55,30 +55,13 @@ func Gate(root string) ([]Problem, error) {
 		return nil, err
 	}
 
-	var problems []Problem
-	byEntry := map[Entry]entryConst{}
-	for _, c := range consts {
-		byEntry[c.entry] = c
-		if _, ok := headings[c.entry]; !ok {
-			problems = append(problems, Problem{c.file, c.line,
-				fmt.Sprintf("entry %q (%s) has no heading \"## %s\" in %s", c.entry, c.name, c.entry, RunbookPath)})
-		}
-	}
-	for entry, h := range headings {
-		if h.procedure {
-			continue
-		}
-		c, ok := byEntry[entry]
-		switch {
-		case !ok:
-			problems = append(problems, Problem{RunbookPath, h.line,
-				fmt.Sprintf("entry %q has no constant in runbook/ and no code uses it (mark a procedure with %s)", entry, procedureMarker)})
-		case !used[c.name]:
-			problems = append(problems, Problem{RunbookPath, h.line,
-				fmt.Sprintf("entry %q is used by no code (runbook.%s is never referred to)", entry, c.name)})
-		}
-	}
+	problems := matchEntries(consts, headings, used, RunbookPath)
 	problems = append(problems, linkWriters...)
+	yaag, err := yaagPage(root, quotes)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, yaag...)
 	for _, q := range quotes {
 		data, err := os.ReadFile(filepath.Join(root, q.path))
 		switch {
@@ -97,6 +80,36 @@ func Gate(root string) ([]Problem, error) {
 	return problems, nil
 }
 
+// matchEntries checks a page's headings against its entry constants:
+// every constant has a heading, and every heading that is not a procedure
+// has a constant that production code refers to.
+func matchEntries(consts []entryConst, headings map[Entry]heading, used map[string]bool, page string) []Problem {
+	var problems []Problem
+	byEntry := map[Entry]entryConst{}
+	for _, c := range consts {
+		byEntry[c.entry] = c
+		if _, ok := headings[c.entry]; !ok {
+			problems = append(problems, Problem{c.file, c.line,
+				fmt.Sprintf("entry %q (%s) has no heading \"## %s\" in %s", c.entry, c.name, c.entry, page)})
+		}
+	}
+	for entry, h := range headings {
+		if h.procedure {
+			continue
+		}
+		c, ok := byEntry[entry]
+		switch {
+		case !ok:
+			problems = append(problems, Problem{page, h.line,
+				fmt.Sprintf("entry %q has no constant in runbook/ and no code uses it (mark a procedure with %s)", entry, procedureMarker)})
+		case !used[c.name]:
+			problems = append(problems, Problem{page, h.line,
+				fmt.Sprintf("entry %q is used by no code (runbook.%s is never referred to)", entry, c.name)})
+		}
+	}
+	return problems
+}
+
 type entryConst struct {
 	name  string
 	entry Entry
@@ -105,7 +118,10 @@ type entryConst struct {
 }
 
 // entryConstants reads the constants of type Entry declared in dir.
-func entryConstants(dir string) ([]entryConst, error) {
+func entryConstants(dir string) ([]entryConst, error) { return typedConstants(dir, "Entry") }
+
+// typedConstants reads the string constants of the named type declared in dir.
+func typedConstants(dir, typeName string) ([]entryConst, error) {
 	fset := token.NewFileSet()
 	matches, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -127,7 +143,7 @@ func entryConstants(dir string) ([]entryConst, error) {
 			}
 			for _, spec := range gd.Specs {
 				vs := spec.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Entry" {
+				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != typeName {
 					continue
 				}
 				for i, name := range vs.Names {

@@ -4,7 +4,8 @@
 # shell for `run`), gcc for cgo, and Node.js with npm, which run Honcho's
 # TypeScript SDK against the fake Honcho (core/honcho's conformance test;
 # the SDK is pinned by core/testpeer/fakehoncho/sdk/package-lock.json and
-# installed there with npm ci). Does nothing for what is there.
+# installed there with npm ci) and install TypeBox, which yaag embeds
+# (scripts/build.sh). Does nothing for what is there.
 set -euo pipefail
 need=()
 command -v podman >/dev/null || need+=(podman)

@@ -1,0 +1,291 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"boxmaker/core/daemon"
+	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
+	"boxmaker/core/yaag/runerr"
+	"boxmaker/runbook"
+)
+
+// Texts the troubleshooting page quotes.
+const textLimit runbook.Quoted = "limit reached at"
+
+// Loopd makes Agents as hermetic sessions of the loopd serving Socket.
+type Loopd struct {
+	Socket string
+}
+
+// Spawn asks loopd for the Agent's session.
+func (l Loopd) Spawn(ctx context.Context, s Spec) (Session, error) {
+	var res loopwire.SpawnResult
+	err := daemon.Call(ctx, l.Socket, loopwire.KindAgentSpawn, loopwire.SpawnRequest{
+		Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash,
+		System: s.System, Tools: nonNil(s.Tools), Models: nonNil(s.Models), Memory: s.Memory,
+	}, &res, nil)
+	if err != nil {
+		var re *daemon.RemoteError
+		if errors.As(err, &re) {
+			return nil, fmt.Errorf("loopd refused the session: %s", re.Text)
+		}
+		return nil, fmt.Errorf("cannot reach loopd at %s: %v", l.Socket, err)
+	}
+	return &session{socket: l.Socket, id: res.Session, key: s.Key, models: s.Models, hasTools: len(s.Tools) > 0}, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// session is a spawned Agent. Its model is the first of the list that has
+// not failed with an auth failure; once moved on, it does not go back.
+type session struct {
+	socket   string
+	id       string
+	key      string
+	hasTools bool
+
+	mu     sync.Mutex
+	models []string
+	cursor int
+}
+
+func (s *session) ID() string { return s.id }
+
+func (s *session) model() (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.models) == 0 {
+		return "", s.cursor == 0
+	}
+	if s.cursor >= len(s.models) {
+		return "", false
+	}
+	return s.models[s.cursor], true
+}
+
+func (s *session) next() {
+	s.mu.Lock()
+	s.cursor++
+	s.mu.Unlock()
+}
+
+// Ask runs one Ask: the prompt; when a budget trips, the wrap-up turn or
+// ASK_LIMIT; with a schema, the answer's JSON checked, fed back when it
+// does not match, and asked for in a final turn without tools.
+func (s *session) Ask(ctx context.Context, a Ask, onEvent func(Event)) (Answer, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if a.Timeout > 0 {
+		t := time.AfterFunc(a.Timeout, func() { cancel(errTimeout) })
+		defer t.Stop()
+	}
+	var ans Answer
+	first := loopwire.AskRequest{Text: a.Prompt, MaxTurns: a.MaxTurns, MaxToolCalls: a.MaxToolCalls, MaxDurationMS: a.MaxDuration.Milliseconds()}
+	if a.Schema != nil && !s.hasTools {
+		first.NoTools, first.JSONSchema = true, a.Schema.JSON
+	}
+	res, err := s.turn(ctx, cancel, a, first, onEvent)
+	if err != nil {
+		return ans, err
+	}
+	ans.add(res)
+	if res.Limit != nil {
+		if a.WrapUp == "" {
+			return ans, runerr.New(runerr.AskLimit, runbook.YaagAskFailed, "ask %s: %s %s=%d; raise the budget or give a wrapUpPrompt (the Agent can be asked again)",
+				a.Key, textLimit, budgetName(res.Limit.Budget), res.Limit.Value)
+		}
+		wrap := loopwire.AskRequest{Text: a.WrapUp, NoTools: true}
+		if a.Schema != nil {
+			wrap.JSONSchema = a.Schema.JSON
+		}
+		if res, err = s.turn(ctx, cancel, a, wrap, onEvent); err != nil {
+			return ans, err
+		}
+		ans.add(res)
+	}
+	if a.Schema == nil {
+		return ans, nil
+	}
+	problem := ""
+	for try := 0; ; try++ {
+		data, err := extractJSON(ans.Text)
+		if err == nil {
+			if err = a.Schema.Validate(data); err == nil {
+				ans.Data = data
+				return ans, nil
+			}
+		}
+		problem = err.Error()
+		if try >= a.Retries {
+			return ans, runerr.New(runerr.AskInvalidOutput, runbook.YaagAskFailed,
+				"ask %s: the answer does not match the outputSchema after %d attempts: %s", a.Key, try+1, problem)
+		}
+		text := "Your answer does not match the schema: " + problem + ". Answer with JSON that matches the schema, and nothing else."
+		res, err = s.turn(ctx, cancel, a, loopwire.AskRequest{Text: text, NoTools: true, JSONSchema: a.Schema.JSON}, onEvent)
+		if err != nil {
+			return ans, err
+		}
+		ans.add(res)
+	}
+}
+
+func (ans *Answer) add(r loopwire.AskResult) {
+	ans.Text = r.Reply
+	ans.Turns += r.Turns
+	ans.ToolCalls += r.ToolCalls
+	ans.Model = r.Model
+}
+
+func budgetName(b string) string {
+	switch b {
+	case "max_turns":
+		return "maxTurns"
+	case "max_tool_calls":
+		return "maxToolCalls"
+	case "max_duration_ms":
+		return "maxDurationMs"
+	case "max_tool_rounds":
+		return "loopd's max_tool_rounds"
+	}
+	return b
+}
+
+var (
+	errTimeout = errors.New("timeout")
+	errStalled = errors.New("stalled")
+)
+
+// turn sends one agent.ask with the Agent's current model, moving along
+// the model list on auth failures, under the stall watchdog.
+func (s *session) turn(ctx context.Context, cancel context.CancelCauseFunc, a Ask, req loopwire.AskRequest, onEvent func(Event)) (loopwire.AskResult, error) {
+	req.Session = s.id
+	var failures []string
+	for {
+		model, ok := s.model()
+		if !ok {
+			return loopwire.AskResult{}, runerr.New(runerr.AskFailed, runbook.YaagNoAPIKey,
+				"ask %s: no model of agent %s can be reached: %s", a.Key, s.key, strings.Join(failures, "; "))
+		}
+		req.Model = model
+		res, err := s.call(ctx, cancel, a, req, onEvent)
+		if err != nil {
+			return res, err
+		}
+		if res.ModelError == nil {
+			return res, nil
+		}
+		f := Failure{Model: model, Class: Classify(res.ModelError), Err: res.ModelError}
+		failures = append(failures, f.Error())
+		if f.Class != Auth {
+			return res, runerr.New(runerr.AskFailed, "", "ask %s: the model failed: %s", a.Key, f.Error())
+		}
+		s.next()
+		if onEvent != nil {
+			onEvent(Event{Kind: "model_fallback", Text: f.Error()})
+		}
+	}
+}
+
+// call is one agent.ask request, whose stream feeds the watchdog.
+func (s *session) call(ctx context.Context, cancel context.CancelCauseFunc, a Ask, req loopwire.AskRequest, onEvent func(Event)) (loopwire.AskResult, error) {
+	var watchdog *time.Timer
+	var mu sync.Mutex
+	held := false // an approval is pending: the wait is brokerd's
+	if a.Stall > 0 {
+		watchdog = time.AfterFunc(a.Stall, func() { cancel(errStalled) })
+		defer watchdog.Stop()
+	}
+	var res loopwire.AskResult
+	err := daemon.Call(ctx, s.socket, loopwire.KindAgentAsk, req, &res, func(raw json.RawMessage) error {
+		var e loop.Event
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil
+		}
+		mu.Lock()
+		switch e.Event {
+		case "asked":
+			held = true
+		case "tool_result":
+			held = false
+		}
+		if watchdog != nil {
+			if held {
+				watchdog.Stop()
+			} else {
+				watchdog.Reset(a.Stall)
+			}
+		}
+		mu.Unlock()
+		if onEvent != nil && e.Event != "text" && e.Event != "session" {
+			onEvent(Event{Kind: e.Event, Tool: e.Tool, CallID: e.CallID, Outcome: e.Outcome, Args: e.Arguments, Text: clip(e.Text, 200)})
+		}
+		return nil
+	})
+	switch cause := context.Cause(ctx); {
+	case err == nil:
+		return res, nil
+	case errors.Is(cause, errTimeout):
+		return res, runerr.New(runerr.AskTimeout, runbook.YaagAskFailed,
+			"ask %s: timeoutMs=%d passed; the turn was aborted and agent %s killed (spawn a new Agent to go on)", a.Key, a.Timeout.Milliseconds(), s.key)
+	case errors.Is(cause, errStalled):
+		return res, runerr.New(runerr.AskStalled, runbook.YaagAskFailed,
+			"ask %s: loopd was silent for stallMs=%d; the turn was aborted", a.Key, a.Stall.Milliseconds())
+	case ctx.Err() != nil:
+		return res, ctx.Err()
+	}
+	var re *daemon.RemoteError
+	if errors.As(err, &re) {
+		return res, runerr.New(runerr.AskFailed, "", "ask %s: loopd refused it: %s", a.Key, re.Text)
+	}
+	return res, runerr.New(runerr.AskFailed, "", "ask %s: cannot reach loopd at %s: %v", a.Key, s.socket, err)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// extractJSON finds the JSON an answer holds: the whole text, else the
+// inside of a ```json fence, else the outermost {...} or [...].
+func extractJSON(text string) (json.RawMessage, error) {
+	t := strings.TrimSpace(text)
+	if json.Valid([]byte(t)) && t != "" {
+		return json.RawMessage(t), nil
+	}
+	if i := strings.Index(t, "```"); i >= 0 {
+		rest := t[i+3:]
+		rest = strings.TrimPrefix(rest, "json")
+		if j := strings.Index(rest, "```"); j >= 0 {
+			inner := strings.TrimSpace(rest[:j])
+			if json.Valid([]byte(inner)) {
+				return json.RawMessage(inner), nil
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"{", "}"}, {"[", "]"}} {
+		i, j := strings.Index(t, pair[0]), strings.LastIndex(t, pair[1])
+		if i >= 0 && j > i {
+			inner := t[i : j+1]
+			var b bytes.Buffer
+			if json.Compact(&b, []byte(inner)) == nil {
+				return json.RawMessage(b.Bytes()), nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("the answer holds no JSON")
+}

@@ -1,0 +1,353 @@
+// Package yaag is the yaag role's wiring: its commands and flags, finding
+// its config files, the Registry Files and loopd's socket, and printing a
+// Run's events. Loading programs, running them and their Agents is
+// core/yaag.
+package yaag
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/yaag/agent"
+	"boxmaker/core/yaag/catalog"
+	"boxmaker/core/yaag/config"
+	"boxmaker/core/yaag/engine"
+	"boxmaker/core/yaag/program"
+	"boxmaker/roles/rolecli"
+)
+
+// App is yaag's command line.
+func App() *cli.App {
+	return rolecli.NewApp("yaag", "runs agent programs (TypeScript) whose Agents are Boxmaker loop sessions",
+		runCommand(), describeCommand(), setupWorkspaceCommand())
+}
+
+// usage is a usage error, with the command's usage text printed first.
+func usage(c *cli.Context, format string, args ...any) error {
+	cli.HelpPrinter(c.App.ErrWriter, cli.CommandHelpTemplate, c.Command)
+	return rolecli.Usagef(format, args...)
+}
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a program: a file, or an inline program",
+		ArgsUsage: "<program.ts> | --eval SOURCE | --eval-fd N",
+		Description: "run bundles the program (types stripped, imports resolved from its directory),\n" +
+			"runs it in the binary, and prints its result as JSON. Each Agent it spawns is a\n" +
+			"hermetic loopd session: every tool call is decided by brokerd's grants, audited\n" +
+			"and run in a container. An inline program is at most 65536 bytes and may import\n" +
+			"@yaag/runtime and typebox only. Config: the global file, .yaag/config.toml in\n" +
+			"the Program Directory, then --config (docs/yaag/configuration.md).\n" +
+			"Exit status: 0 done, 1 the Run or a config file failed, 2 usage.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "eval", Usage: "run the inline program `SOURCE`"},
+			&cli.IntFlag{Name: "eval-fd", Value: -1, Usage: "run the inline program read from file descriptor `N`"},
+			&cli.StringFlag{Name: "config", Usage: "read the config `FILE` last (it must exist)"},
+			&cli.BoolFlag{Name: "no-config", Usage: "skip the global and the project config files"},
+			&cli.StringFlag{Name: "profile", Usage: "run with the Profile `NAME`"},
+			&cli.StringFlag{Name: "input", Usage: "the program's input, `JSON` checked against its input schema"},
+			&cli.BoolFlag{Name: "json", Usage: "print the Run's events and its result as JSON lines"},
+		},
+		Action: runAction,
+	}
+}
+
+// source is a program as the command line gives it.
+type source struct {
+	file   string
+	inline []byte
+	dir    string
+}
+
+func readSource(c *cli.Context) (source, error) {
+	given := 0
+	if c.NArg() > 0 {
+		given++
+	}
+	if c.IsSet("eval") {
+		given++
+	}
+	if c.IsSet("eval-fd") {
+		given++
+	}
+	if given != 1 || c.NArg() > 1 {
+		return source{}, usage(c, "run takes one program: <program.ts>, --eval SOURCE or --eval-fd N")
+	}
+	var s source
+	switch {
+	case c.IsSet("eval"):
+		s.inline = []byte(c.String("eval"))
+	case c.IsSet("eval-fd"):
+		fd := c.Int("eval-fd")
+		if fd < 0 {
+			return s, usage(c, "--eval-fd %d is not a file descriptor", fd)
+		}
+		f := os.NewFile(uintptr(fd), "fd "+strconv.Itoa(fd))
+		data, err := io.ReadAll(io.LimitReader(f, program.MaxInline+1))
+		f.Close()
+		if err != nil {
+			return s, fmt.Errorf("cannot read the inline program from file descriptor %d: %v", fd, err)
+		}
+		s.inline = data
+	default:
+		s.file = c.Args().First()
+	}
+	if s.file == "" {
+		if err := program.CheckInline(s.inline); err != nil {
+			return s, err
+		}
+		wd, err := os.Getwd()
+		if err != nil {
+			return s, err
+		}
+		s.dir = wd
+	} else {
+		abs, err := filepath.Abs(s.file)
+		if err != nil {
+			return s, err
+		}
+		s.dir = filepath.Dir(abs)
+	}
+	return s, nil
+}
+
+func (s source) bundle() (*program.Bundle, error) {
+	if s.file != "" {
+		return program.File(s.file)
+	}
+	return program.Inline(s.inline, s.dir)
+}
+
+// globalConfig is yaag's global config file.
+func globalConfig() string { return rolecli.ConfigPath("", "yaag") }
+
+// registries are the Catalog's Registry Files for a Program Directory.
+func registries(dir string) catalog.Catalog {
+	return catalog.Catalog{Files: map[string]string{
+		"project": filepath.Join(dir, ".yaag", "registry.toml"),
+		"global":  filepath.Join(filepath.Dir(globalConfig()), "yaag-registry.toml"),
+	}}
+}
+
+// loopSocket is loopd's loop socket: the config's, else loopd's own
+// config's, else the home's default.
+func loopSocket(cfg config.Config) string {
+	if cfg.LoopSocket != "" {
+		return cfg.LoopSocket
+	}
+	var l conf.Loopd
+	if conf.Load(rolecli.ConfigPath("", "loopd"), &l) == nil && l.Sockets.Loop != "" {
+		return l.Sockets.Loop
+	}
+	return filepath.Join(rolecli.DefaultHome(), "run", "loop", "loop.sock")
+}
+
+func newRunID() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return "r-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+func runAction(c *cli.Context) error {
+	src, err := readSource(c)
+	if err != nil {
+		return err
+	}
+	var input json.RawMessage
+	if c.IsSet("input") {
+		input = json.RawMessage(c.String("input"))
+		if !json.Valid(input) {
+			return usage(c, "--input is not JSON: %s", clip(c.String("input"), 80))
+		}
+	}
+	cfg, err := config.Load(config.Sources{
+		Global: globalConfig(), Project: filepath.Join(src.dir, ".yaag", "config.toml"),
+		Explicit: c.String("config"), NoConfig: c.Bool("no-config"),
+	})
+	if err != nil {
+		return err
+	}
+	if c.IsSet("profile") {
+		cfg.Profile, cfg.ProfileOrigin = c.String("profile"), "--profile"
+	}
+	b, err := src.bundle()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out := &printer{w: c.App.Writer, errw: c.App.ErrWriter, json: c.Bool("json")}
+	var seed [8]byte
+	rand.Read(seed[:])
+	run := newRunID()
+	opts := engine.Options{
+		Bundle: b, Input: input, Run: run,
+		Profile: cfg.Profile, ProfileOrigin: cfg.ProfileOrigin,
+		Agents:  agent.Loopd{Socket: loopSocket(cfg)},
+		Catalog: registries(src.dir),
+		Wall:    cfg.Wall, Seed: int64(seed[0])<<56 | int64(seed[1])<<48 | int64(seed[2])<<40 | int64(seed[3])<<32 | int64(seed[4])<<24 | int64(seed[5])<<16 | int64(seed[6])<<8 | int64(seed[7]),
+		Events:      out.event,
+		AskDefaults: engine.AskDefaults{Stall: cfg.Stall, Retries: cfg.OutputRetries},
+	}
+	result, err := engine.Run(ctx, opts)
+	return out.end(run, result, err)
+}
+
+// printer writes a Run's events: as JSON lines with --json, else a line
+// each on standard error; the result goes to standard output.
+type printer struct {
+	mu   sync.Mutex
+	w    io.Writer
+	errw io.Writer
+	json bool
+}
+
+func (p *printer) event(e engine.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		data, _ := json.Marshal(e)
+		fmt.Fprintf(p.w, "%s\n", data)
+		return
+	}
+	switch e.Event {
+	case "run_start":
+		fmt.Fprintf(p.errw, "yaag: run %s started\n", e.Run)
+	case "spawned":
+		fmt.Fprintf(p.errw, "yaag: %s (%s): session %s\n", e.Agent, e.Name, e.Session)
+	case "tool_call":
+		fmt.Fprintf(p.errw, "yaag: %s: tool call %s\n", e.Ask, e.Tool)
+	case "tool_result":
+		fmt.Fprintf(p.errw, "yaag: %s: %s\n", e.Ask, e.Outcome)
+	case "model_fallback":
+		fmt.Fprintf(p.errw, "yaag: %s: next model: %s\n", e.Ask, e.Text)
+	case "log":
+		fmt.Fprintf(p.errw, "yaag: %s\n", e.Text)
+	}
+}
+
+func (p *printer) end(run string, result json.RawMessage, err error) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		end := map[string]any{"event": "run_end", "run": run, "status": "completed", "result": result}
+		if err != nil {
+			end = map[string]any{"event": "run_end", "run": run, "status": "failed", "error": err.Error()}
+		}
+		data, _ := json.Marshal(end)
+		fmt.Fprintf(p.w, "%s\n", data)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(p.w, "%s\n", result)
+	return nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func describeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "describe",
+		Usage:     "print a program's name, description, schemas, Agents and Profiles without running it",
+		ArgsUsage: "<program.ts>",
+		Description: engine.DescribeNote + " It does not call run: a spawn or an Ask\n" +
+			"outside run is refused. Keep the top level free of side effects; a Catalog\n" +
+			"Resolve (await $yaag.<scope>.importAgent(name)) is the one top-level await,\n" +
+			"and describe runs it. --export NAME describes another export than default\n" +
+			"(it imports the module too).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "export", Usage: "describe the export `NAME` (default: default)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the description as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usage(c, "describe takes one program file")
+			}
+			b, err := program.File(c.Args().First())
+			if err != nil {
+				return err
+			}
+			d, err := engine.Describe(c.Context, engine.Options{Bundle: b, Export: c.String("export"), Run: "describe", Catalog: registries(b.Dir), Wall: time.Minute})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				data, _ := json.MarshalIndent(d, "", "  ")
+				fmt.Fprintf(c.App.Writer, "%s\n", data)
+				return nil
+			}
+			printDescription(c.App.Writer, d)
+			return nil
+		},
+	}
+}
+
+func printDescription(w io.Writer, d engine.Description) {
+	fmt.Fprintf(w, "name: %s\n", d.Name)
+	if d.Description != "" {
+		fmt.Fprintf(w, "description: %s\n", d.Description)
+	}
+	for _, s := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"input", d.Input}, {"output", d.Output}} {
+		if s.raw != nil {
+			fmt.Fprintf(w, "%s: %s\n", s.name, s.raw)
+		}
+	}
+	for _, a := range d.Agents {
+		kind := "agent"
+		if a.Profiled {
+			kind = "profiled agent"
+		}
+		fmt.Fprintf(w, "%s: %s", kind, a.Name)
+		if a.Description != "" {
+			fmt.Fprintf(w, " (%s)", a.Description)
+		}
+		if len(a.Tools) > 0 {
+			fmt.Fprintf(w, " tools %v", a.Tools)
+		}
+		if a.Model != nil {
+			fmt.Fprintf(w, " model %s", a.Model)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, name := range sortedKeys(d.Profiles) {
+		def := ""
+		if name == d.DefaultProfile {
+			def = " (default)"
+		}
+		fmt.Fprintf(w, "profile: %s%s %s\n", name, def, d.Profiles[name])
+	}
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
