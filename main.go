@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"
 	"boxmaker/roles/bxctl"
@@ -154,11 +155,13 @@ func exitStatus(name string, err error) int {
 	if errors.As(err, &status) {
 		return status.Code
 	}
-	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+	// An error may quote what the model or a file said: escaped, on one
+	// line, as every daemon's lines are.
+	fmt.Fprintf(os.Stderr, "%s: %s\n", name, termsafe.Line(err.Error()))
 	var hinted *rolecli.HintedError
 	if errors.As(err, &hinted) {
 		for _, h := range hinted.Hints {
-			fmt.Fprintf(os.Stderr, "%s: hint: %s\n", name, h)
+			fmt.Fprintf(os.Stderr, "%s: hint: %s\n", name, termsafe.Line(h))
 		}
 	}
 	var usage *rolecli.UsageError

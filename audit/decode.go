@@ -82,6 +82,8 @@ const (
 	fSession
 	fTaint
 	fCallSHA256
+	fArgumentsSHA256
+	fContentSHA256
 	fOutcome
 	fTaintAfter
 	fUntrusted
@@ -99,7 +101,8 @@ const (
 var fieldIndex = map[string]int{
 	"seq": fSeq, "prev": fPrev, "time": fTime, "type": fType, "call": fCall, "approval": fApproval,
 	"tool": fTool, "target": fTarget, "effect": fEffect, "grant": fGrant, "session": fSession,
-	"taint": fTaint, "call_sha256": fCallSHA256, "outcome": fOutcome, "taint_after": fTaintAfter,
+	"taint": fTaint, "call_sha256": fCallSHA256, "arguments_sha256": fArgumentsSHA256,
+	"content_sha256": fContentSHA256, "outcome": fOutcome, "taint_after": fTaintAfter,
 	"untrusted": fUntrusted, "answer": fAnswer, "by": fBy, "why": fWhy, "torn_length": fTornLength,
 	"torn_sha256": fTornSHA256, "break_file": fBreakFile, "break_line": fBreakLine,
 	"break_what": fBreakWhat, "note": fNote,
@@ -174,6 +177,10 @@ func (d *flatDecoder) value(f int, key string, r *Record) error {
 		r.Taint = s
 	case fCallSHA256:
 		r.CallSHA256 = s
+	case fArgumentsSHA256:
+		r.ArgumentsSHA256 = s
+	case fContentSHA256:
+		r.ContentSHA256 = s
 	case fOutcome:
 		r.Outcome = s
 	case fTaintAfter:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +55,7 @@ type Ledger struct {
 
 	recovered *Recovery
 	accepted  *Break
+	decided   [][2]string
 
 	// owned by the writer goroutine (and by Open before it starts)
 	f       *os.File
@@ -143,7 +145,11 @@ func (l *Ledger) open() error {
 	}
 	latest := nums[len(nums)-1]
 	name := fileName(latest)
-	c := &chain{}
+	c := &chain{onRecord: func(_ Position, r *Record) {
+		if r.Type == TypeDecision {
+			l.decided = append(l.decided, [2]string{r.Session, r.Call})
+		}
+	}}
 	switch {
 	case latest == 1:
 		c.startFromBeginning()
@@ -291,6 +297,11 @@ func (l *Ledger) beginFile(n int) error {
 	return nil
 }
 
+// Decided are the (session, call id) pairs of the decision records in the
+// latest file, which Open read whole: brokerd denies a call under one of
+// them (core/broker's Config.Decided). Older files are not read at start.
+func (l *Ledger) Decided() [][2]string { return l.decided }
+
 // Recovered is the torn final line Open recovered, or nil.
 func (l *Ledger) Recovered() *Recovery { return l.recovered }
 
@@ -422,7 +433,12 @@ func (l *Ledger) writeBatch(batch []*waiter) (err, later error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if l.opts.Log != nil {
-				fmt.Fprintf(l.opts.Log, "audit: panic while holding the ledger: %v\n%s", p, debug.Stack())
+				// One write per line: a daemon's log writer takes each
+				// write as one line (core/termsafe).
+				fmt.Fprintf(l.opts.Log, "audit: panic while holding the ledger: %v\n", p)
+				for _, line := range strings.Split(strings.TrimRight(string(debug.Stack()), "\n"), "\n") {
+					fmt.Fprintf(l.opts.Log, "audit: %s\n", line)
+				}
 			}
 			err = runbook.Refuse(runbook.AuditUnavailable, textPanicked)
 			later = err

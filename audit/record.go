@@ -65,8 +65,12 @@ type Record struct {
 	Grant   string `json:"grant,omitempty"`  // the grant file that decided it; empty: no grant matched
 	Session string `json:"session,omitempty"`
 	Taint   string `json:"taint,omitempty"`
-	// approval_requested: the hash of the exact call the approval answers
-	CallSHA256 string `json:"call_sha256,omitempty"`
+	// approval_requested: the hash of the exact call the approval answers,
+	// and of its arguments alone (compact JSON, core/approval)
+	CallSHA256      string `json:"call_sha256,omitempty"`
+	ArgumentsSHA256 string `json:"arguments_sha256,omitempty"`
+	// decision of a write_file: the SHA-256 of the content it writes
+	ContentSHA256 string `json:"content_sha256,omitempty"`
 
 	// result
 	Outcome    string `json:"outcome,omitempty"` // ran, failed, refused, expired, denied, ...
@@ -119,6 +123,7 @@ func appendLine(buf []byte, r *Record) []byte {
 		{"call", r.Call}, {"approval", r.Approval},
 		{"tool", r.Tool}, {"target", r.Target}, {"effect", r.Effect}, {"grant", r.Grant},
 		{"session", r.Session}, {"taint", r.Taint}, {"call_sha256", r.CallSHA256},
+		{"arguments_sha256", r.ArgumentsSHA256}, {"content_sha256", r.ContentSHA256},
 		{"outcome", r.Outcome}, {"taint_after", r.TaintAfter},
 	} {
 		if f.val != "" {

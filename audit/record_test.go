@@ -17,6 +17,7 @@ func fullRecord() Record {
 		Seq: 42, Prev: strings.Repeat("ab", 32), Time: testTime, Type: TypeDecision,
 		Call: "c-1", Approval: "a7", Tool: "read_file", Target: "/home/owner/src/\"quoted\"\n\tétoile",
 		Effect: "allow", Grant: "src", Session: "s-1", Taint: "private", CallSHA256: strings.Repeat("cd", 32),
+		ArgumentsSHA256: strings.Repeat("12", 32), ContentSHA256: strings.Repeat("34", 32),
 		Outcome: "ran", TaintAfter: "secret", Untrusted: true, Answer: AnswerApproved, By: "owner",
 		Why: "fine \x01 \\ ok", TornLength: 17, TornSHA256: strings.Repeat("ef", 32),
 		BreakFile: "000001.jsonl", BreakLine: 3, BreakWhat: "seq 5 should be 4", Note: "<&>",

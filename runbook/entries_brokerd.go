@@ -9,4 +9,6 @@ const (
 	BrokerStateDamaged Entry = "broker-state-damaged"
 	// memoryd did not answer a memory or recall call brokerd forwarded.
 	MemorydUnreachable Entry = "memoryd-unreachable"
+	// A call came under a (session, call id) brokerd already decided.
+	CallIDReused Entry = "call-id-reused"
 )

@@ -10,22 +10,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
+
+	"boxmaker/core/approval"
 )
 
 // Pending is an approval waiting for the owner, as bxctl approvals lists
-// it.
-type Pending struct {
-	ID        string    `json:"id"`
-	Call      string    `json:"call"`
-	Session   string    `json:"session"`
-	Tool      string    `json:"tool"`
-	Target    string    `json:"target"`
-	Grant     string    `json:"grant"`
-	CallHash  string    `json:"call_sha256"`
-	Requested time.Time `json:"requested"`
-	Expires   time.Time `json:"expires"`
-}
+// it (core/approval renders it).
+type Pending = approval.Pending
 
 // answer is what an approval brings to its waiting call.
 type answer struct {
@@ -72,6 +63,22 @@ func (a *approvals) take(id string) (*pending, bool) {
 		delete(a.byID, id)
 	}
 	return p, ok
+}
+
+// get is the approval id while it is pending.
+func (a *approvals) get(id string) (Pending, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p, ok := a.byID[id]
+	if !ok {
+		return Pending{}, false
+	}
+	return p.Pending, true
+}
+
+// notPending is the answer for an id that is not pending.
+func notPending(id string) error {
+	return fmt.Errorf("no approval %q is pending: it was answered, it expired, or it never was (bxctl approvals lists those that wait)", id)
 }
 
 func (a *approvals) list() []Pending {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"boxmaker/audit"
+	"boxmaker/core/approval"
 	"boxmaker/core/daemon"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
@@ -58,6 +59,7 @@ const (
 	RefusalUnrecordedText = "the refusal could not be recorded"
 	ApprovalUnrecorded    = "the approval could not be recorded"
 	MemoryUnavailableText = "memory is unavailable: memoryd did not answer"
+	CallIDReusedText      = "denied: this session already used this call id for a call brokerd decided; a call id names one call"
 )
 
 // Runner runs the file tools and run (core/runner's *Runner).
@@ -87,6 +89,10 @@ type Config struct {
 	Now         func() time.Time
 	// Log receives brokerd's lines for the operator.
 	Log io.Writer
+	// Decided are the (session, call id) pairs the audit log already holds
+	// a decision for (audit.Ledger.Decided): a call under one of them is
+	// denied.
+	Decided [][2]string
 }
 
 // Broker decides, records and runs tool calls. It is safe for concurrent
@@ -95,9 +101,10 @@ type Broker struct {
 	cfg       Config
 	sessions  sessions
 	approvals approvals
+	decided   decidedCalls
 
 	mu          sync.Mutex
-	inflight    map[string]bool
+	inflight    map[callKey]bool
 	lastProblem string // the grants' problems last printed
 }
 
@@ -118,12 +125,16 @@ func New(cfg Config) (*Broker, error) {
 	if err := os.MkdirAll(cfg.SessionsDir, 0o700); err != nil {
 		return nil, runbook.Refuse(runbook.BrokerStateDamaged, "cannot prepare %s: %v", cfg.SessionsDir, pathErr(err))
 	}
-	return &Broker{
+	b := &Broker{
 		cfg:       cfg,
 		sessions:  sessions{dir: cfg.SessionsDir, locks: map[string]*sessionLock{}},
 		approvals: approvals{byID: map[string]*pending{}},
-		inflight:  map[string]bool{},
-	}, nil
+		inflight:  map[callKey]bool{},
+	}
+	for _, k := range cfg.Decided {
+		b.decided.add(callKey{k[0], k[1]})
+	}
+	return b, nil
 }
 
 func (b *Broker) logf(format string, args ...any) {
@@ -155,10 +166,16 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	if !callIDRE.MatchString(c.CallID) {
 		return Answer{}, fmt.Errorf("the call id %q is not 1 to 64 of [A-Za-z0-9_-]", c.CallID)
 	}
-	if !b.claim(c.CallID) {
+	key := callKey{c.Session, c.CallID}
+	if !b.claim(key) {
 		return Answer{}, fmt.Errorf("the call id %q is already being handled", c.CallID)
 	}
-	defer b.release(c.CallID)
+	defer b.release(key)
+	if b.decided.has(key) {
+		b.logf("call %s of session %s (%s) denied: %s", c.CallID, c.Session, c.Tool, CallIDReusedText)
+		return Answer{Outcome: OutcomeDenied, Text: entryText(runbook.CallIDReused, CallIDReusedText),
+			Decision: Decision{Effect: string(policy.Deny)}}, nil
+	}
 
 	args, targets, forward, problem := parseArguments(c.Tool, c.Arguments)
 	unlock := b.sessions.lock(c.Session)
@@ -172,7 +189,7 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 		b.logf("%v", err)
 		rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: strings.Join(targets, " "),
 			Effect: string(policy.Deny), Session: c.Session, Note: StateDamagedText}
-		if _, aerr := b.cfg.Ledger.Append(rec); aerr != nil {
+		if aerr := b.recordDecision(key, rec); aerr != nil {
 			return Answer{}, b.auditFailed(aerr)
 		}
 		return Answer{Outcome: OutcomeDenied, Text: entryText(runbook.BrokerStateDamaged, StateDamagedText),
@@ -191,7 +208,10 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	}
 	rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: v.recordTarget(targets),
 		Effect: string(v.Verdict), Grant: v.Grant, Session: c.Session, Taint: state.Taint.String(), Note: note}
-	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+	if c.Tool == string(policy.WriteFile) && args.Content != nil {
+		rec.ContentSHA256 = approval.SHA256([]byte(*args.Content)) // what the call hash covers, checkable on disk
+	}
+	if err := b.recordDecision(key, rec); err != nil {
 		return Answer{}, b.auditFailed(err)
 	}
 	ans := Answer{Decision: Decision{Effect: string(v.Verdict), Grant: v.Grant}}
@@ -290,21 +310,36 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	return ans, nil
 }
 
-func (b *Broker) claim(id string) bool {
+// recordDecision appends a call's decision record; once it is on disk the
+// call's key is decided.
+func (b *Broker) recordDecision(k callKey, rec audit.Record) error {
+	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+		return err
+	}
+	b.decided.add(k)
+	return nil
+}
+
+func (b *Broker) claim(k callKey) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.inflight[id] {
+	if b.inflight[k] {
 		return false
 	}
-	b.inflight[id] = true
+	b.inflight[k] = true
 	return true
 }
 
-func (b *Broker) release(id string) {
+func (b *Broker) release(k callKey) {
 	b.mu.Lock()
-	delete(b.inflight, id)
+	delete(b.inflight, k)
 	b.mu.Unlock()
 }
+
+// runID names a call's container: the session and the call id, so that
+// two sessions' call_0 never share a name. A session id holds no "_", so
+// the pair is read back unambiguously.
+func runID(c ToolCall) string { return c.Session + "_" + c.CallID }
 
 // verdict is a decision over every target of a call.
 type verdict struct {
@@ -398,14 +433,15 @@ func (b *Broker) ask(ctx context.Context, c ToolCall, v verdict, asked func(stri
 	now := b.cfg.Now()
 	target := v.recordTarget(nil)
 	p := b.approvals.add(Pending{Call: c.CallID, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant,
-		CallHash: CallHash(c), Requested: now, Expires: now.Add(b.cfg.ExpireAfter)})
+		CallHash: CallHash(c), Arguments: approval.Compact(c.Arguments), ArgumentsHash: approval.ArgumentsHash(c.Arguments),
+		Requested: now, Expires: now.Add(b.cfg.ExpireAfter)})
 	rec := audit.Record{Type: audit.TypeApprovalRequested, Call: c.CallID, Approval: p.ID, CallSHA256: p.CallHash,
-		Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant}
+		ArgumentsSHA256: p.ArgumentsHash, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant}
 	if _, err := b.cfg.Ledger.Append(rec); err != nil {
 		b.approvals.take(p.ID)
 		return nil, nil, b.auditFailed(err)
 	}
-	b.logf("approval %s: %s on %s for session %s waits for bxctl approve %s or bxctl refuse %s", p.ID, c.Tool, target, c.Session, p.ID, p.ID)
+	b.logf("approval %s for session %s waits for bxctl approve %s or bxctl refuse %s: %s", p.ID, c.Session, p.ID, p.ID, approval.Summary(p.Pending))
 	if asked != nil {
 		asked(p.ID)
 	}
@@ -451,13 +487,22 @@ func (b *Broker) unanswered(ctx context.Context, ans Answer, p *pending) (Answer
 // Pending lists the approvals waiting for the owner, oldest first.
 func (b *Broker) Pending() []Pending { return b.approvals.list() }
 
+// Approval is the pending approval id, for bxctl approvals show.
+func (b *Broker) Approval(id string) (Pending, error) {
+	p, ok := b.approvals.get(id)
+	if !ok {
+		return Pending{}, notPending(id)
+	}
+	return p, nil
+}
+
 // AnswerApproval approves or refuses the pending approval id, records
 // the answer, and only then lets the waiting call go on. by says who
 // answered (brokerd fills it from the peer), why is the owner's reason.
 func (b *Broker) AnswerApproval(id string, approve bool, by, why string) (Pending, error) {
 	p, ok := b.approvals.take(id)
 	if !ok {
-		return Pending{}, fmt.Errorf("no approval %q is pending: it was answered, it expired, or it never was (bxctl approvals lists those that wait)", id)
+		return Pending{}, notPending(id)
 	}
 	word := audit.AnswerRefused
 	if approve {
@@ -522,7 +567,7 @@ func (b *Broker) grantsValid() {
 func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, mounted []string, err error) {
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
-		rc := runner.Call{ID: c.CallID, Tool: c.Tool, Paths: v.targets}
+		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets}
 		if a.Content != nil {
 			rc.Content = []byte(*a.Content)
 		}
@@ -539,7 +584,7 @@ func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict
 		return text, found, nil, err
 	case policy.HTTPFetch:
 		// The decided, normalised URL: the proxy is given its host only.
-		res, err := b.cfg.Runner.Run(ctx, runner.Call{ID: c.CallID, Tool: c.Tool, URL: v.targets[0]})
+		res, err := b.cfg.Runner.Run(ctx, runner.Call{ID: runID(c), Tool: c.Tool, URL: v.targets[0]})
 		if err != nil {
 			return "", policy.State{}, nil, err
 		}

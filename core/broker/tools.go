@@ -6,28 +6,16 @@ import (
 	"fmt"
 	"strings"
 
+	"boxmaker/core/approval"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 )
 
 // arguments is what brokerd takes from a call's arguments: only the
-// fields its tool has. Anything else the model writes (a grant name, a
-// taint) is dropped here and never reaches a decision or a tool.
-type arguments struct {
-	Path    string   `json:"path"`
-	Content *string  `json:"content"`
-	Command []string `json:"command"`
-	Paths   []string `json:"paths"`
-	URL     string   `json:"url"`
-	Actions []struct {
-		Action string `json:"action"`
-		File   string `json:"file"`
-		Text   string `json:"text"`
-		Old    string `json:"old"`
-	} `json:"actions"`
-	Query string `json:"query"`
-	Limit int    `json:"limit"`
-}
+// fields its tool has (core/approval, which shows them to the owner the
+// same way). Anything else the model writes (a grant name, a taint) is
+// dropped here and never reaches a decision or a tool.
+type arguments = approval.Arguments
 
 // parseArguments reads a call's arguments for its tool and returns its
 // targets (the paths to decide, or the URL) and, for memory and recall,
@@ -39,6 +27,11 @@ func parseArguments(tool string, raw json.RawMessage) (a arguments, targets []st
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return a, nil, nil, fmt.Sprintf("the arguments of %s are not valid: %v", tool, jsonProblem(err))
+	}
+	// A key twice, or a field name in another case, would let the owner
+	// be shown one value while brokerd used another.
+	if err := approval.CheckKeys(raw); err != nil {
+		return a, nil, nil, fmt.Sprintf("the arguments of %s are not valid: %v", tool, err)
 	}
 	switch policy.Tool(tool) {
 	case policy.ReadFile, policy.ListDir:

@@ -6,12 +6,18 @@ const (
 	KindToolCall       = "tool.call"        // tool socket, from loopd: ToolCall -> Answer
 	KindApprovalsList  = "approvals.list"   // admin socket, from bxctl: -> ApprovalsList
 	KindApprovalAnswer = "approvals.answer" // admin socket, from bxctl: ApprovalAnswer -> Pending
+	KindApprovalShow   = "approvals.show"   // admin socket, from bxctl: ApprovalShow -> Pending
 	KindSessionState   = "session.state"    // state socket, from memoryd: {"session"} -> policy.State
 )
 
 // ApprovalsList is the answer to approvals.list.
 type ApprovalsList struct {
 	Approvals []Pending `json:"approvals"`
+}
+
+// ApprovalShow asks for one pending approval, whole.
+type ApprovalShow struct {
+	ID string `json:"id"`
 }
 
 // ApprovalAnswer is bxctl's approve or refuse.

@@ -542,3 +542,25 @@ func TestClientLeavingEndsTheTurn(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// brokerd decides each (session, call id) once, so an id the session used
+// already (models reuse call_0 turn after turn) or one brokerd does not
+// take gets a fresh one; the same id in one reply twice, too.
+func TestCallIDIsNewInItsSession(t *testing.T) {
+	used := usedCallIDs([]Record{{Type: TypeAssistant, ToolCalls: []ToolCall{{ID: "call_0"}, {ID: "call-7-0"}}}})
+	for _, c := range []struct {
+		server string
+		seq, i int
+		want   string
+	}{
+		{"call_1", 7, 0, "call_1"},
+		{"call_0", 7, 1, "call-7-1"},
+		{"call_1", 7, 2, "call-7-2"}, // taken by the first case
+		{"bad id!", 9, 0, "call-9-0"},
+		{"call_0", 7, 0, "call-7-0-1"}, // call-7-0 taken
+	} {
+		if got := callID(c.server, used, c.seq, c.i); got != c.want {
+			t.Errorf("callID(%q, %d, %d) = %q, want %q", c.server, c.seq, c.i, got, c.want)
+		}
+	}
+}

@@ -251,6 +251,33 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 	return TurnResult{Session: log.Session, Reply: reply}, err
 }
 
+// callID is the id loopd gives the i-th tool call of the record seq: the
+// server's, unless it is not [A-Za-z0-9_-]{1,64} or the session used it
+// already (brokerd decides each session and call id once), then
+// call-<seq>-<i>. The id is added to used.
+func callID(server string, used map[string]bool, seq, i int) string {
+	id := server
+	for n := 0; !callIDRE.MatchString(id) || used[id]; n++ {
+		id = fmt.Sprintf("call-%d-%d", seq, i)
+		if n > 0 {
+			id += fmt.Sprintf("-%d", n)
+		}
+	}
+	used[id] = true
+	return id
+}
+
+// usedCallIDs are the tool call ids of a session's records.
+func usedCallIDs(recs []Record) map[string]bool {
+	used := map[string]bool{}
+	for _, r := range recs {
+		for _, c := range r.ToolCalls {
+			used[c.ID] = true
+		}
+	}
+	return used
+}
+
 type turn struct {
 	e    *Engine
 	log  *Log
@@ -304,11 +331,9 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 			return "", &ModelFailure{Err: err}
 		}
 		a := Record{Time: e.now(), Type: TypeAssistant, Text: rep.Content, Reasoning: rep.Reasoning, Timings: rep.Timings}
+		used := usedCallIDs(t.recs)
 		for i, c := range rep.ToolCalls {
-			id := c.ID
-			if !callIDRE.MatchString(id) {
-				id = fmt.Sprintf("call-%d-%d", t.log.Next(), i)
-			}
+			id := callID(c.ID, used, t.log.Next(), i)
 			a.ToolCalls = append(a.ToolCalls, ToolCall{ID: id, Name: c.Function.Name, Arguments: c.Function.Arguments})
 		}
 		recs := append(pending, a)

@@ -52,7 +52,7 @@ func egressProxyCommand() *cli.Command {
 				Hosts: hosts, AllowPrivate: c.Bool("allow-private"),
 				Timeout:  time.Duration(c.Int("timeout-ms")) * time.Millisecond,
 				MaxBytes: c.Int64("max-bytes"),
-				Log:      os.Stderr,
+				Log:      rolecli.Log,
 			}
 			return serveEgress(c.String("socket"), p, os.Stdin, time.Duration(c.Int("lifetime-ms"))*time.Millisecond)
 		},

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -75,14 +74,14 @@ func serve(c *cli.Context) error {
 
 	// The ledger first: its lock is what tells that another brokerd
 	// writes this home's log (brokerd-already-running).
-	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: os.Stderr,
+	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: rolecli.Log,
 		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20})
 	if err != nil {
 		return err
 	}
 	defer led.Close()
 	for _, n := range led.Notices() {
-		fmt.Fprintln(os.Stderr, n)
+		fmt.Fprintln(rolecli.Log, n)
 	}
 	grants := policy.Open(cfg.Paths.Grants)
 	defer grants.Close()
@@ -92,7 +91,8 @@ func serve(c *cli.Context) error {
 		MemorySocket:  cfg.Memory.Socket,
 		MemoryTimeout: time.Duration(cfg.Memory.TimeoutMS) * time.Millisecond,
 		ExpireAfter:   expire,
-		Log:           os.Stderr,
+		Log:           rolecli.Log,
+		Decided:       led.Decided(),
 	})
 	if err != nil {
 		return err
@@ -108,7 +108,8 @@ func serve(c *cli.Context) error {
 		Sockets: []*daemon.Socket{
 			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{broker.KindToolCall: toolCall(b)}),
 			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
-				broker.KindApprovalsList: approvalsList(b), broker.KindApprovalAnswer: approvalAnswer(b)}),
+				broker.KindApprovalsList: approvalsList(b), broker.KindApprovalShow: approvalShow(b),
+				broker.KindApprovalAnswer: approvalAnswer(b)}),
 			socket("state", cfg.Sockets.State, map[string]daemon.Handler{broker.KindSessionState: sessionState(b)}),
 		},
 		Ready: fmt.Sprintf("brokerd: serving tools on %s and approvals on %s", cfg.Sockets.Broker, cfg.Sockets.Admin),
@@ -123,9 +124,9 @@ func serve(c *cli.Context) error {
 	cancel()
 	switch {
 	case err != nil:
-		fmt.Fprintf(os.Stderr, "brokerd: cannot remove the containers a stopped brokerd left behind: %v\n", err)
+		fmt.Fprintf(rolecli.Log, "brokerd: cannot remove the containers a stopped brokerd left behind: %v\n", err)
 	case len(left) > 0:
-		fmt.Fprintf(os.Stderr, "brokerd: removed %d containers a stopped brokerd left behind: %s\n", len(left), strings.Join(left, " "))
+		fmt.Fprintf(rolecli.Log, "brokerd: removed %d containers a stopped brokerd left behind: %s\n", len(left), strings.Join(left, " "))
 	}
 	// Podman and the tools image are asked about now, so that a wrong
 	// [runner] is seen at start, not at the first call; brokerd still
@@ -171,6 +172,16 @@ func toolCall(b *broker.Broker) daemon.Handler {
 func approvalsList(b *broker.Broker) daemon.Handler {
 	return func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 		return broker.ApprovalsList{Approvals: b.Pending()}, nil
+	}
+}
+
+func approvalShow(b *broker.Broker) daemon.Handler {
+	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var q broker.ApprovalShow
+		if err := json.Unmarshal(body, &q); err != nil {
+			return nil, fmt.Errorf("the question is not valid: %v", err)
+		}
+		return b.Approval(q.ID)
 	}
 }
 

@@ -3,16 +3,16 @@ package bxctl
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/approval"
 	"boxmaker/core/broker"
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -21,9 +21,31 @@ import (
 func approvalCommands() []*cli.Command {
 	return []*cli.Command{
 		{
-			Name:   "approvals",
-			Usage:  "list the tool calls waiting for the owner's approval",
+			Name:  "approvals",
+			Usage: "list the tool calls waiting for the owner's approval",
+			Description: "approvals prints one line per pending approval: its ID, session, call,\n" +
+				"grant, how long it has waited, when it expires, the first digits of the\n" +
+				"call's SHA-256, and what the call will do (run's command words and\n" +
+				"directory, write_file's path, size and first line, http_fetch's URL,\n" +
+				"memory's actions). 'bxctl approvals show ID' prints the whole call.\n" +
+				"Everything the model wrote is shown with control characters escaped.",
+			Flags:  []cli.Flag{rolecli.JSONFlag},
 			Action: listApprovals,
+			Subcommands: []*cli.Command{{
+				Name:      "show",
+				Usage:     "print the whole call waiting on approval ID: every argument, write_file's content",
+				ArgsUsage: "ID",
+				Description: "show prints the call as brokerd will run it if approved: session, call,\n" +
+					"grant, target, the call's and the arguments' SHA-256 (as the audit log's\n" +
+					"approval_requested record holds them) and every argument; write_file's\n" +
+					"content with its size and SHA-256, cut after 4096 bytes unless --full.\n" +
+					"Text from the model is shown behind '  | ', escaped.",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "full", Usage: "show write_file's content and memory's texts whole"},
+					rolecli.JSONFlag,
+				},
+				Action: showApproval,
+			}},
 		},
 		{
 			Name:      "approve",
@@ -63,33 +85,74 @@ func adminCall(c *cli.Context, kind string, body, out any) error {
 }
 
 func listApprovals(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+	args, err := rolecli.ArgsAndLateFlags(c)
+	if err != nil {
 		return err
+	}
+	if len(args) > 0 {
+		return rolecli.Usagef("%s takes no arguments (bxctl approvals show ID prints one whole)", c.Command.FullName())
 	}
 	var list broker.ApprovalsList
 	if err := adminCall(c, broker.KindApprovalsList, nil, &list); err != nil {
 		return err
 	}
+	w := c.App.Writer
+	if c.Bool("json") {
+		if list.Approvals == nil {
+			list.Approvals = []broker.Pending{}
+		}
+		return rolecli.WriteJSON(w, list)
+	}
 	if len(list.Approvals) == 0 {
-		fmt.Println("approvals: none pending")
+		fmt.Fprintln(w, "approvals: none pending")
 		return nil
 	}
 	now := time.Now()
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tSESSION\tCALL\tTOOL\tTARGET\tGRANT\tWAITING\tEXPIRES IN\tCALL SHA-256")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSESSION\tCALL\tGRANT\tWAITING\tEXPIRES IN\tCALL SHA-256\tWHAT")
 	for _, p := range list.Approvals {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Session, p.Call, p.Tool, oneLine(p.Target), p.Grant,
-			now.Sub(p.Requested).Round(time.Second), p.Expires.Sub(now).Round(time.Second), p.CallHash[:12])
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Session, p.Call, oneLine(p.Grant),
+			now.Sub(p.Requested).Round(time.Second), p.Expires.Sub(now).Round(time.Second), short(p.CallHash), approval.Summary(p))
 	}
-	return w.Flush()
+	return tw.Flush()
 }
 
-// oneLine keeps a target on its row: control characters are shown escaped.
+func showApproval(c *cli.Context) error {
+	args, err := rolecli.ArgsAndLateFlags(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return rolecli.Usagef("%s takes one argument, the approval's ID (bxctl approvals lists them)", c.Command.FullName())
+	}
+	id := args[0]
+	var p broker.Pending
+	if err := adminCall(c, broker.KindApprovalShow, broker.ApprovalShow{ID: id}, &p); err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return rolecli.WriteJSON(c.App.Writer, p)
+	}
+	o := approval.Options{Now: time.Now(), More: fmt.Sprintf("bxctl approvals show %s --full shows it all", id)}
+	if c.Bool("full") {
+		o.ContentLimit = -1
+	}
+	return approval.Render(c.App.Writer, p, o)
+}
+
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}
+
+// oneLine keeps a value on its row: control characters are shown escaped.
 func oneLine(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return strings.Trim(fmt.Sprintf("%q", s), `"`)
+	return termsafe.Line(s)
 }
 
 func answerApproval(c *cli.Context, answer string) error {
@@ -105,6 +168,6 @@ func answerApproval(c *cli.Context, answer string) error {
 	if answer == "refuse" {
 		word = "refused"
 	}
-	fmt.Printf("%s: %s %s (call %s: %s on %s, session %s)\n", answer, p.ID, word, p.Call, p.Tool, oneLine(p.Target), p.Session)
+	fmt.Fprintf(c.App.Writer, "%s: %s %s (call %s, session %s): %s\n", answer, p.ID, word, p.Call, p.Session, approval.Summary(p))
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/conf"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -54,7 +55,7 @@ func auditVerify(w io.Writer, dir string) error {
 			rep.Files, plural(rep.Files, "file", "files"))
 	}
 	for _, f := range rep.Errors {
-		fmt.Fprintln(w, f)
+		fmt.Fprintln(w, termsafe.Line(f.String()))
 	}
 	if len(rep.Recoveries) > 0 {
 		fmt.Fprintln(w, "recovered torn lines (each described by the recovery record after it):")
@@ -65,16 +66,16 @@ func auditVerify(w io.Writer, dir string) error {
 	if len(rep.Breaks) > 0 {
 		fmt.Fprintln(w, "accepted breaks:")
 		for _, b := range rep.Breaks {
-			fmt.Fprintf(w, "  %s accepts the failure at %s (%s); it covers %s to %s:\n", b.Position, b.Failure, b.What, b.Failure, b.Position)
+			fmt.Fprintf(w, "  %s accepts the failure at %s (%s); it covers %s to %s:\n", b.Position, termsafe.Line(b.Failure.String()), termsafe.Line(b.What), termsafe.Line(b.Failure.String()), b.Position)
 			for _, f := range b.Covers {
-				fmt.Fprintf(w, "    %s\n", f)
+				fmt.Fprintf(w, "    %s\n", termsafe.Line(f.String()))
 			}
 		}
 	}
 	if len(rep.Unfinished) > 0 {
 		fmt.Fprintln(w, "running or unfinished calls (allowed to run, no result recorded):")
 		for _, c := range rep.Unfinished {
-			fmt.Fprintf(w, "  %s: call %s (%s %s)\n", c.Position, c.Call, c.Tool, c.Target)
+			fmt.Fprintf(w, "  %s: call %s (%s %s)\n", c.Position, termsafe.Line(c.Call), termsafe.Line(c.Tool), termsafe.Line(c.Target))
 		}
 	}
 	if len(rep.Pending) > 0 {
@@ -84,7 +85,7 @@ func auditVerify(w io.Writer, dir string) error {
 			if a.Abandoned {
 				state = "abandoned"
 			}
-			fmt.Fprintf(w, "  %s: approval %s for call %s (%s)\n", a.Position, a.Approval, a.Call, state)
+			fmt.Fprintf(w, "  %s: approval %s for call %s (%s)\n", a.Position, termsafe.Line(a.Approval), termsafe.Line(a.Call), state)
 		}
 	}
 	if rep.TornTail != nil {

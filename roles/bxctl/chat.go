@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/loop"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -85,7 +86,7 @@ func chat(ctx context.Context, socket, session, who string, in io.Reader, out io
 			}
 			line := showEvent(e)
 			if e.Event == "text" {
-				fmt.Fprint(out, e.Text)
+				fmt.Fprint(out, termsafe.Text(e.Text)) // the model's words: nothing in them acts on the terminal
 				midLine = !strings.HasSuffix(e.Text, "\n")
 				return nil
 			}
@@ -114,11 +115,11 @@ func chat(ctx context.Context, socket, session, who string, in io.Reader, out io
 func showEvent(e loop.Event) string {
 	switch e.Event {
 	case "session":
-		return "session " + e.Session
+		return "session " + termsafe.Line(e.Session)
 	case "tool_call":
-		return fmt.Sprintf("  [tool %s %s] %s", e.CallID, e.Tool, e.Arguments)
+		return termsafe.Line(fmt.Sprintf("  [tool %s %s] %s", e.CallID, e.Tool, e.Arguments))
 	case "asked":
-		return fmt.Sprintf("  [tool %s] asked: approval %s; run 'bxctl approve %s' in another terminal", e.CallID, e.Approval, e.Approval)
+		return termsafe.Line(fmt.Sprintf("  [tool %s] asked: approval %s; run 'bxctl approve %s' in another terminal", e.CallID, e.Approval, e.Approval))
 	case "tool_result":
 		text := e.Text
 		if len(text) > 200 {
@@ -126,7 +127,10 @@ func showEvent(e loop.Event) string {
 		}
 		// brokerd's texts often begin with the outcome ("denied: ..."): say it once.
 		text = strings.TrimPrefix(text, e.Outcome+": ")
-		return fmt.Sprintf("  [tool %s] %s: %s", e.CallID, e.Outcome, strings.ReplaceAll(text, "\n", "\n    "))
+		// A tool's result (a file, a page) is shown escaped and indented,
+		// so that none of it acts on the terminal or passes for a line of
+		// bxctl's own.
+		return fmt.Sprintf("  [tool %s] %s: %s", termsafe.Line(e.CallID), termsafe.Line(e.Outcome), strings.ReplaceAll(termsafe.Text(text), "\n", "\n    "))
 	}
 	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/memory"
 	"boxmaker/core/memorywire"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -117,7 +119,8 @@ func memoryLog(c *cli.Context) error {
 		if session == "" {
 			session = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", e.Edit, e.Time.UTC().Format(time.RFC3339), session, e, files)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", termsafe.Line(e.Edit), e.Time.UTC().Format(time.RFC3339), termsafe.Line(session),
+			termsafe.Line(fmt.Sprint(e)), termsafe.Line(files))
 	}
 	return w.Flush()
 }
@@ -151,7 +154,8 @@ func writeReview(w io.Writer, staged []memory.StagedEdit) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "edit %s, staged %s by session %s (%s):\n", e.Edit, e.Time.UTC().Format(time.RFC3339), e.Session, e.Class)
+		fmt.Fprintf(w, "edit %s, staged %s by session %s (%s):\n", termsafe.Line(e.Edit), e.Time.UTC().Format(time.RFC3339),
+			termsafe.Line(e.Session), termsafe.Line(e.Class))
 		for _, a := range e.Actions {
 			file := memory.MemoryFile
 			if a.File == "user" {
@@ -161,15 +165,15 @@ func writeReview(w io.Writer, staged []memory.StagedEdit) {
 			case "add":
 				fmt.Fprintf(w, "  add to %s:\n", file)
 			case "replace":
-				fmt.Fprintf(w, "  replace in %s the entry holding %q with:\n", file, a.Old)
+				fmt.Fprintf(w, "  replace in %s the entry holding %s with:\n", file, termsafe.Line(strconv.Quote(a.Old)))
 			case "remove":
-				fmt.Fprintf(w, "  remove from %s the entry holding %q\n", file, a.Old)
+				fmt.Fprintf(w, "  remove from %s the entry holding %s\n", file, termsafe.Line(strconv.Quote(a.Old)))
 			case "note":
 				fmt.Fprintf(w, "  note in notes.md:\n")
 			}
 			for _, line := range strings.Split(a.Text, "\n") {
 				if a.Text != "" {
-					fmt.Fprintf(w, "    | %s\n", line)
+					fmt.Fprintf(w, "    | %s\n", termsafe.Line(line))
 				}
 			}
 		}

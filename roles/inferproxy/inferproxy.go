@@ -85,7 +85,7 @@ func serve(c *cli.Context) error {
 	}
 	opts := core.Options{
 		Listen: cfg.Listen, Upstream: cfg.Upstream, Burst: cfg.Burst,
-		QueueTimeout: timeout, AllowUIDs: cfg.AllowUIDs, Log: os.Stderr,
+		QueueTimeout: timeout, AllowUIDs: cfg.AllowUIDs, Log: rolecli.Log,
 	}
 	if c.Bool("check-config") {
 		if err := opts.Check(); err != nil {

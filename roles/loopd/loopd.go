@@ -128,7 +128,7 @@ func serve(c *cli.Context) error {
 		System:        system,
 		Thinking:      cfg.Thinking,
 		MaxToolRounds: rounds,
-		Log:           os.Stderr,
+		Log:           rolecli.Log,
 	}
 	sock := rolecli.Socket("loopd", "loop", cfg.Sockets.Loop,
 		map[string]daemon.Handler{"turn": turnHandler(eng),
@@ -170,7 +170,7 @@ func turnHandler(eng *loop.Engine) daemon.Handler {
 				if session == "" {
 					session = "(new)"
 				}
-				fmt.Fprintf(os.Stderr, "loopd: session %s: %v\n", session, err)
+				fmt.Fprintf(rolecli.Log, "loopd: session %s: %v\n", session, err)
 			}
 			return nil, err
 		}

@@ -71,7 +71,7 @@ func serve(c *cli.Context) error {
 		home:         cfg.Home,
 		stateSocket:  cfg.Broker.State,
 		stateTimeout: time.Duration(cfg.Broker.TimeoutMS) * time.Millisecond,
-		log:          os.Stderr,
+		log:          rolecli.Log,
 	}
 	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
 		return rolecli.Socket("memoryd", name, path, kinds, cfg.Sockets.AllowUIDs, runbook.ListenerLost)

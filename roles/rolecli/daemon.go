@@ -12,6 +12,7 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
+	"boxmaker/core/termsafe"
 	"boxmaker/runbook"
 )
 
@@ -23,6 +24,12 @@ func LoadConfig(path string, v any, startFailed runbook.Entry) error {
 	}
 	return nil
 }
+
+// Log is where a daemon's lines go: standard error, each line escaped by
+// core/termsafe so that no value the model chose (a target, a reason, a
+// tool's error) can act on the terminal or journal it is read on, or
+// begin a line of its own. Every daemon writes its lines here.
+var Log = termsafe.NewWriter(os.Stderr)
 
 // Daemon is a running daemon's lock and sockets.
 type Daemon struct {
@@ -138,6 +145,6 @@ func Socket(role, name, path string, kinds map[string]daemon.Handler, allow []ui
 		Role: role, Name: name, Path: path, Kinds: all,
 		AllowUIDs:    allow,
 		ListenerLost: lost,
-		Log:          os.Stderr,
+		Log:          Log,
 	}
 }

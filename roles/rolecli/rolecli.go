@@ -321,3 +321,41 @@ func ConfigValid(role, path string) error {
 	fmt.Printf("%s: %s: the configuration is valid\n", role, path)
 	return nil
 }
+
+// ArgsAndLateFlags returns c's positional arguments after taking the
+// command's boolean flags that came after them ("bxctl approvals show ID
+// --json"): urfave/cli v2 stops reading flags at the first argument. A
+// late "-x" or "--x" that is not a boolean flag of the command is a usage
+// error; "--" ends the flags.
+func ArgsAndLateFlags(c *cli.Context) ([]string, error) {
+	bools := map[string]bool{}
+	for _, f := range c.Command.Flags {
+		if _, ok := f.(*cli.BoolFlag); ok {
+			for _, n := range f.Names() {
+				bools[n] = true
+			}
+		}
+	}
+	var args []string
+	rest := c.Args().Slice()
+	for i, a := range rest {
+		if a == "--" {
+			return append(args, rest[i+1:]...), nil
+		}
+		name, isFlag := strings.CutPrefix(a, "--")
+		if !isFlag {
+			name, isFlag = strings.CutPrefix(a, "-")
+		}
+		if !isFlag || name == "" {
+			args = append(args, a)
+			continue
+		}
+		if !bools[name] {
+			return nil, Usagef("%s: unknown flag %s after the arguments (see %s --help)", c.Command.FullName(), a, c.Command.HelpName)
+		}
+		if err := c.Set(name, "true"); err != nil {
+			return nil, Usagef("%s: %v", c.Command.FullName(), err)
+		}
+	}
+	return args, nil
+}

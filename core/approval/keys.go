@@ -1,0 +1,107 @@
+package approval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// fieldNames are the keys Arguments and Action read.
+var fieldNames = []string{"path", "content", "command", "paths", "url", "actions", "query", "limit", "action", "file", "text", "old"}
+
+// CheckKeys refuses arguments whose meaning depends on how they are read:
+// a key that appears twice in one object, or a key that is one of the
+// field names in another case ("PATH", "pathſ"). encoding/json takes the
+// last of two keys and matches field names without regard to case, so
+// {"path":"/a","PATH":"/b"} would be shown to the owner as one path and
+// run on the other; brokerd denies such a call instead. raw must be JSON.
+func CheckKeys(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return checkValue(dec)
+}
+
+func checkValue(dec *json.Decoder) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key := k.(string)
+			if seen[key] {
+				return fmt.Errorf("the key %q appears twice", key)
+			}
+			seen[key] = true
+			for _, f := range fieldNames {
+				if key != f && strings.EqualFold(key, f) {
+					return fmt.Errorf("the key %q is %q in another case", key, f)
+				}
+			}
+			if err := checkValue(dec); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // '}'
+		return err
+	case json.Delim('['):
+		for dec.More() {
+			if err := checkValue(dec); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // ']'
+		return err
+	}
+	return nil
+}
+
+// otherKeys are the top-level keys of raw that tool does not read, in
+// order, each with its value as compact JSON.
+func otherKeys(tool string, raw []byte) [][2]string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	read := map[string]bool{}
+	for _, k := range toolFields[tool] {
+		read[k] = true
+	}
+	var out [][2]string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			if err != io.EOF {
+				out = append(out, [2]string{k.(string), "(not JSON)"})
+			}
+			return out
+		}
+		if key := k.(string); !read[key] {
+			out = append(out, [2]string{key, Compact(v)})
+		}
+	}
+	return out
+}
+
+// toolFields are the keys each tool reads.
+var toolFields = map[string][]string{
+	"read_file":  {"path"},
+	"list_dir":   {"path"},
+	"write_file": {"path", "content"},
+	"run":        {"command", "paths"},
+	"http_fetch": {"url"},
+	"memory":     {"actions"},
+	"recall":     {"query", "limit"},
+}

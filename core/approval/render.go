@@ -1,0 +1,289 @@
+package approval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"boxmaker/core/termsafe"
+)
+
+// summaryWidth bounds a summary line, in runes of what the model wrote.
+const summaryWidth = 160
+
+// Summary is the call in one line: the tool and what it will do, for the
+// list of pending approvals. run shows its command words and the
+// directory it works in; write_file its path, size and the first line of
+// its content; http_fetch its URL; memory its actions; the rest their
+// target. It is escaped and never holds a line feed.
+func Summary(p Pending) string {
+	a, err := parse(p.Arguments)
+	if err != nil {
+		return termsafe.Line(cut(p.Tool+" with arguments that are not valid: "+p.Arguments, summaryWidth))
+	}
+	var s string
+	switch p.Tool {
+	case "run":
+		s = "run " + Words(a.Command)
+		if len(a.Paths) > 0 {
+			s += " in " + strings.Join(a.Paths, " ")
+		}
+	case "write_file":
+		content := ""
+		if a.Content != nil {
+			content = *a.Content
+		}
+		first, _, _ := strings.Cut(content, "\n")
+		s = fmt.Sprintf("write_file %s (%s): %s", a.Path, size(len(content)), quote(first))
+	case "http_fetch":
+		s = "http_fetch " + a.URL
+	case "memory":
+		var acts []string
+		for _, x := range a.Actions {
+			acts = append(acts, actionSummary(x))
+		}
+		s = "memory " + strings.Join(acts, "; ")
+	case "recall":
+		s = "recall " + quote(a.Query)
+	case "read_file", "list_dir":
+		s = p.Tool + " " + a.Path
+	default:
+		s = p.Tool + " " + p.Arguments
+	}
+	return termsafe.Line(cut(s, summaryWidth))
+}
+
+func actionSummary(x Action) string {
+	switch x.Action {
+	case "add":
+		return fmt.Sprintf("add to %s: %s", x.File, quote(x.Text))
+	case "replace":
+		return fmt.Sprintf("replace in %s %s with %s", x.File, quote(x.Old), quote(x.Text))
+	case "remove":
+		return fmt.Sprintf("remove from %s %s", x.File, quote(x.Old))
+	case "note":
+		return "note " + quote(x.Text)
+	}
+	return quote(x.Action) + " " + quote(x.Text)
+}
+
+// Options are how Render shows a call.
+type Options struct {
+	// Now is when it is shown: waiting and expiry are counted from it.
+	Now time.Time
+	// ContentLimit is how many bytes of write_file's content and of each
+	// memory text are shown (0: 4096; below 0: all). The rest is cut at
+	// a character boundary with a note saying how much was left out.
+	ContentLimit int
+	// More ends that note: how the reader sees it all ("bxctl approvals
+	// show ID --full shows it all").
+	More string
+}
+
+// DefaultContentLimit is Options.ContentLimit when it is 0.
+const DefaultContentLimit = 4096
+
+// Render writes the whole call: who asked, the hashes, and every
+// argument, write_file's content and memory's texts in full up to the
+// limit. Text from the model is shown in lines that begin with "  | ",
+// so none of it can pass for a line of bxctl's own.
+func Render(w io.Writer, p Pending, o Options) error {
+	limit := o.ContentLimit
+	if limit == 0 {
+		limit = DefaultContentLimit
+	}
+	r := renderer{w: w, limit: limit, more: o.More}
+	r.linef("approval %s: %s, waiting for the owner", p.ID, p.Tool)
+	r.field("session", p.Session)
+	r.field("call", p.Call)
+	r.field("grant", orNone(p.Grant))
+	r.field("target", orNone(p.Target))
+	r.field("requested", fmt.Sprintf("%s (%s ago)", p.Requested.UTC().Format(time.RFC3339), o.Now.Sub(p.Requested).Round(time.Second)))
+	r.field("expires", fmt.Sprintf("%s (in %s)", p.Expires.UTC().Format(time.RFC3339), p.Expires.Sub(o.Now).Round(time.Second)))
+	r.field("call sha256", p.CallHash)
+	r.field("arguments sha256", p.ArgumentsHash)
+	r.linef("arguments:")
+	a, err := parse(p.Arguments)
+	if err != nil {
+		r.field("  not valid", err.Error())
+		r.text(p.Arguments)
+		return r.err
+	}
+	switch p.Tool {
+	case "read_file", "list_dir":
+		r.field("  path", a.Path)
+	case "write_file":
+		r.field("  path", a.Path)
+		content := ""
+		if a.Content != nil {
+			content = *a.Content
+		}
+		r.field("  content", fmt.Sprintf("%s, %d %s, sha256 %s", size(len(content)), lines(content), plural(lines(content), "line", "lines"), SHA256([]byte(content))))
+		r.text(content)
+	case "run":
+		r.field("  command", Words(a.Command))
+		for i, word := range a.Command {
+			r.field(fmt.Sprintf("    word %d", i+1), quote(word))
+		}
+		for i, path := range a.Paths {
+			name := "  path"
+			if i == 0 {
+				name = "  workdir"
+			}
+			r.field(name, path)
+		}
+	case "http_fetch":
+		r.field("  url", a.URL)
+	case "recall":
+		r.field("  query", quote(a.Query))
+		if a.Limit != 0 {
+			r.field("  limit", fmt.Sprint(a.Limit))
+		}
+	case "memory":
+		for i, x := range a.Actions {
+			r.field(fmt.Sprintf("  action %d", i+1), x.Action+" "+x.File)
+			if x.Old != "" {
+				r.field("    old", quote(x.Old))
+			}
+			if x.Text != "" {
+				r.field("    text", fmt.Sprintf("%s, %d %s", size(len(x.Text)), lines(x.Text), plural(lines(x.Text), "line", "lines")))
+				r.text(x.Text)
+			}
+		}
+	}
+	for _, kv := range otherKeys(p.Tool, []byte(p.Arguments)) {
+		r.field("  "+kv[0], cut(kv[1], summaryWidth)+" (not read by "+p.Tool+")")
+	}
+	return r.err
+}
+
+type renderer struct {
+	w     io.Writer
+	limit int
+	more  string
+	err   error
+}
+
+func (r *renderer) linef(format string, args ...any) {
+	if r.err == nil {
+		_, r.err = fmt.Fprintf(r.w, format+"\n", args...)
+	}
+}
+
+// field is a name and an escaped value on one line, values aligned.
+func (r *renderer) field(name, value string) {
+	r.linef("  %-18s %s", name, termsafe.Line(value))
+}
+
+// text shows a text from the model line by line, each escaped and behind
+// "  | ", cut at the limit with a note.
+func (r *renderer) text(s string) {
+	shown, rest := s, ""
+	if r.limit >= 0 && len(s) > r.limit {
+		n := r.limit
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		shown, rest = s[:n], s[n:]
+	}
+	if shown == "" && rest == "" {
+		r.linef("  | (empty)")
+		return
+	}
+	body := strings.TrimSuffix(shown, "\n")
+	for _, l := range strings.Split(body, "\n") {
+		r.linef("  | %s", termsafe.Line(l))
+	}
+	switch {
+	case rest != "":
+		note := fmt.Sprintf("  [%s more in %d more %s not shown", size(len(rest)), lines(rest), plural(lines(rest), "line", "lines"))
+		if r.more != "" {
+			note += "; " + r.more
+		}
+		r.linef("%s]", note)
+	case !strings.HasSuffix(s, "\n"):
+		r.linef("  [no line feed at the end]")
+	}
+}
+
+func parse(raw string) (Arguments, error) {
+	var a Arguments
+	if raw == "" || raw == "null" {
+		return a, nil
+	}
+	err := json.Unmarshal([]byte(raw), &a)
+	return a, err
+}
+
+// Words shows a command's words as a shell would read them back: a word
+// of only safe characters as it is, any other in single quotes.
+func Words(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellWord(w)
+	}
+	return strings.Join(q, " ")
+}
+
+func shellWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_-./:=@%+,", c)) {
+			return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return w
+}
+
+// quote shows a text from the model in double quotes, cut short.
+func quote(s string) string { return `"` + cut(s, 80) + `"` }
+
+// cut keeps the first n runes of s, marking what was left out.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := 0; k < n; k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + "…"
+}
+
+func lines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+func size(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
