@@ -209,10 +209,10 @@ func agentAskHandler(eng *loop.Engine) daemon.Handler {
 		}
 		res, err := eng.Ask(ctx, req, func(e loop.Event) error { return s.Send(e) })
 		if err != nil && !errors.Is(err, context.Canceled) {
-			fmt.Fprintf(os.Stderr, "loopd: session %s: %v\n", req.Session, err)
+			fmt.Fprintf(rolecli.Log, "loopd: session %s: %v\n", req.Session, err)
 		}
 		if res.ModelError != nil {
-			fmt.Fprintf(os.Stderr, "loopd: session %s: the model server failed: %s\n", req.Session, res.ModelError.Message)
+			fmt.Fprintf(rolecli.Log, "loopd: session %s: the model server failed: %s\n", req.Session, res.ModelError.Message)
 		}
 		if err != nil {
 			return nil, err

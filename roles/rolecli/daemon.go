@@ -109,7 +109,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 // printed, not returned: serving matters more than the unit's status.
 func Notify(role, state string) {
 	if err := daemon.Notify(os.Getenv("NOTIFY_SOCKET"), state); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: cannot tell systemd %s: %v\n", role, state, err)
+		fmt.Fprintf(Log, "%s: cannot tell systemd %s: %v\n", role, state, err)
 	}
 }
 
