@@ -134,7 +134,7 @@ func serve(c *cli.Context) error {
 	// refused as runner-unavailable).
 	ctx, cancel = context.WithTimeout(c.Context, time.Minute)
 	for _, w := range run.Check(ctx) {
-		fmt.Fprintf(os.Stderr, "brokerd: warning: %v\n", w)
+		fmt.Fprintf(rolecli.Log, "brokerd: warning: %v\n", w)
 	}
 	cancel()
 	if _, err := led.Append(audit.Record{Type: audit.TypeStart, Note: "brokerd serving"}); err != nil {
