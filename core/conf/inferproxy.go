@@ -1,5 +1,7 @@
 package conf
 
+import "boxmaker/core/secrets"
+
 // Inferproxy is inferproxy.toml; its --listen, --upstream, --burst and
 // --queue-timeout flags override the file.
 type Inferproxy struct {
@@ -8,6 +10,11 @@ type Inferproxy struct {
 	Burst          int      `toml:"burst"`
 	QueueTimeoutMS int      `toml:"queue_timeout_ms"`
 	AllowUIDs      []uint32 `toml:"allow_uids"`
+	// UpstreamKeySecret names the [secrets.<name>] table holding the key
+	// of a model server started with --api-key; inferproxy sends it as
+	// "Authorization: Bearer" on every upstream request.
+	UpstreamKeySecret string                    `toml:"upstream_key_secret"`
+	Secrets           map[string]secrets.Source `toml:"secrets"`
 }
 
 const inferproxyTemplate = `# inferproxy.toml: the only way from loopd to the model server.
@@ -23,4 +30,9 @@ burst = 4
 queue_timeout_ms = 30000
 # Peers allowed on the socket besides inferproxy's own user.
 allow_uids = []
+# A model server started with --api-key refuses requests without its key.
+# Name the secret that holds it (and give its [secrets.<name>] table):
+# upstream_key_secret = "llama"
+# [secrets.llama]
+# credential = "llama-api-key"
 `

@@ -38,6 +38,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"boxmaker/core/secrets"
 )
 
 // Defaults of Options.
@@ -54,6 +56,7 @@ type Proxy struct {
 	gate     *fifoGate
 	rp       *httputil.ReverseProxy
 	log      io.Writer
+	key      *secrets.Value // the upstream's key; nil: none
 }
 
 // NewProxy makes the handler. upstream is the model server's base URL.
@@ -84,6 +87,10 @@ func NewProxy(upstream string, burst int, queueTimeout time.Duration, logw io.Wr
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(u)
 			setBody(pr.Out)
+			pr.Out.Header.Del("Authorization")
+			if p.key != nil {
+				pr.Out.Header.Set("Authorization", "Bearer "+p.key.Reveal())
+			}
 		},
 		Transport: transport,
 		// Flush every write at once: a streamed answer must reach loopd

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/secrets"
 	"boxmaker/runbook"
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	QueueTimeout time.Duration
 	AllowUIDs    []uint32 // peers allowed besides the daemon's own uid
 	Log          io.Writer
+	// UpstreamKey is the model server's key, sent on every upstream
+	// request as "Authorization: Bearer"; nil sends none.
+	UpstreamKey *secrets.Value
 }
 
 // Server is inferproxy holding its lock and listening.
@@ -85,6 +89,7 @@ func (o Options) check() (*Proxy, error) {
 	if err != nil {
 		return nil, runbook.Wrap(runbook.InferproxyStartFailed, err)
 	}
+	p.key = o.UpstreamKey
 	if o.Listen == "" {
 		return nil, runbook.Refuse(runbook.InferproxyStartFailed, "no socket to listen on: give --listen or listen in the config")
 	}

@@ -19,6 +19,8 @@
 //     JSON string; streamed deltas carry index and are merged by it),
 //     finish_reason stop, tool_calls or length, usage and timings.
 //
+// With Options.APIKey it checks the key as llama-server's --api-key does.
+//
 // A ?model= query (or a request's "model") that names another model is
 // answered 404, as a router in front of llama-server answers; an empty one
 // is the loaded model.
@@ -72,6 +74,10 @@ type Options struct {
 	Template  string // chat_template; QwenTemplate when empty
 	Script    Script
 	Loading   bool // start in the loading state (503 until SetLoading(false))
+	// APIKey is llama-server's --api-key: when set, every path but the
+	// public ones (/health, /v1/health, /models, /v1/models, /api/tags)
+	// needs "Authorization: Bearer <key>", else 401 "Invalid API Key".
+	APIKey string
 }
 
 // Server is a running or runnable stand-in.
@@ -521,6 +527,10 @@ func (s *Server) Handler() http.Handler {
 				writeError(w, 503, "Loading model", "unavailable_error")
 				return
 			}
+			if !s.keyAccepted(r) {
+				writeError(w, 401, "Invalid API Key", "authentication_error")
+				return
+			}
 			if !s.stall(r.Context(), st) {
 				return
 			}
@@ -531,6 +541,20 @@ func (s *Server) Handler() http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// publicPaths are the paths llama-server answers without its API key.
+var publicPaths = map[string]bool{"/health": true, "/v1/health": true, "/models": true, "/v1/models": true, "/api/tags": true}
+
+// keyAccepted is llama-server's API key check: a Bearer token equal to
+// the key, on every path but the public ones.
+func (s *Server) keyAccepted(r *http.Request) bool {
+	if s.opts.APIKey == "" || publicPaths[r.URL.Path] || r.URL.Path == "/" {
+		return true
+	}
+	const prefix = "Bearer "
+	h := r.Header.Get("Authorization")
+	return len(h) > len(prefix) && h[:len(prefix)] == prefix && h[len(prefix):] == s.opts.APIKey
 }
 
 // bodyKey carries the request body, as received, to the handlers that

@@ -632,3 +632,36 @@ func TestAMovedTagChangesThePromptsTokens(t *testing.T) {
 		t.Fatalf("the slot's cache starts %v", c[:min(len(c), 3)])
 	}
 }
+
+func TestAPIKeyIsCheckedAsLlamaServerChecksIt(t *testing.T) {
+	s := start(t, Options{APIKey: "sekrit", Script: Script{Turns: []Turn{{When: "hi", Content: "hello"}}}})
+	for _, tt := range []struct {
+		method, path, auth string
+		want               int
+	}{
+		{"GET", "/health", "", 200},
+		{"GET", "/v1/models", "", 200},
+		{"GET", "/props", "", 401},
+		{"POST", "/v1/chat/completions", "", 401},
+		{"POST", "/v1/chat/completions", "Bearer wrong", 401},
+		{"POST", "/v1/chat/completions", "sekrit", 401},
+		{"POST", "/v1/chat/completions", "Bearer sekrit", 200},
+	} {
+		req, _ := http.NewRequest(tt.method, s.URL()+tt.path, strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
+		if tt.auth != "" {
+			req.Header.Set("Authorization", tt.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("%s %s (%q): %d %s, want %d", tt.method, tt.path, tt.auth, resp.StatusCode, body, tt.want)
+		}
+		if tt.want == 401 && !strings.Contains(string(body), `"message":"Invalid API Key","type":"authentication_error"`) {
+			t.Errorf("%s: the refusal is %s", tt.path, body)
+		}
+	}
+}

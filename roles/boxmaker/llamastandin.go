@@ -33,6 +33,7 @@ func llamaStandinCommand() *cli.Command {
 			&cli.IntFlag{Name: "slots", Value: llamastandin.DefaultSlots, Usage: "total_slots"},
 			&cli.IntFlag{Name: "n-ctx", Value: llamastandin.DefaultNCtx, Usage: "context per slot"},
 			&cli.DurationFlag{Name: "loading-for", Usage: "answer 503 Loading model for `DURATION` after start"},
+			&cli.StringFlag{Name: "api-key", Usage: "refuse requests without `KEY`, as llama-server --api-key does"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
@@ -52,7 +53,7 @@ func llamaStandinCommand() *cli.Command {
 			}
 			srv := llamastandin.New(llamastandin.Options{
 				Model: c.String("model"), Slots: c.Int("slots"), NCtx: c.Int("n-ctx"),
-				Script: script, Loading: c.Duration("loading-for") > 0,
+				Script: script, Loading: c.Duration("loading-for") > 0, APIKey: c.String("api-key"),
 			})
 			if d := c.Duration("loading-for"); d > 0 {
 				time.AfterFunc(d, func() { srv.SetLoading(false) })

@@ -14,6 +14,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	core "boxmaker/core/inferproxy"
+	"boxmaker/core/secrets"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -87,11 +88,25 @@ func serve(c *cli.Context) error {
 		Listen: cfg.Listen, Upstream: cfg.Upstream, Burst: cfg.Burst,
 		QueueTimeout: timeout, AllowUIDs: cfg.AllowUIDs, Log: rolecli.Log,
 	}
+	src, err := upstreamKeySource(path, cfg)
+	if err != nil {
+		return err
+	}
 	if c.Bool("check-config") {
 		if err := opts.Check(); err != nil {
 			return err
 		}
 		return rolecli.ConfigValid("inferproxy", path)
+	}
+	if src != nil {
+		if w := secrets.Warning(cfg.UpstreamKeySecret, *src); w != nil {
+			fmt.Fprintf(os.Stderr, "inferproxy: warning: %v\n", w)
+		}
+		key, err := secrets.Read(cfg.UpstreamKeySecret, *src, secrets.ProcessEnv())
+		if err != nil {
+			return err
+		}
+		opts.UpstreamKey = &key
 	}
 	s, err := core.Start(opts)
 	if err != nil {
@@ -112,4 +127,21 @@ func serve(c *cli.Context) error {
 	err = s.Serve(ctx)
 	close(stopped)
 	return err
+}
+
+// upstreamKeySource is the [secrets.<name>] table upstream_key_secret
+// names, checked for its shape; nil when no key is configured.
+func upstreamKeySource(path string, cfg conf.Inferproxy) (*secrets.Source, error) {
+	name := cfg.UpstreamKeySecret
+	if name == "" {
+		return nil, nil
+	}
+	src, ok := cfg.Secrets[name]
+	if !ok {
+		return nil, runbook.Refuse(runbook.InferproxyStartFailed, "%s: upstream_key_secret names [secrets.%s], which the file does not have", path, name)
+	}
+	if err := src.Check(); err != nil {
+		return nil, runbook.Refuse(runbook.InferproxyStartFailed, "%s: secret %s: %v", path, name, err)
+	}
+	return &src, nil
 }

@@ -68,7 +68,7 @@ func (f Failure) Error() string {
 	case f.Class == Auth && f.Err.Status == 404:
 		return fmt.Sprintf("%s (auth): the model server does not serve it (%s: %s)", model, status, f.Err.Message)
 	case f.Class == Auth:
-		return fmt.Sprintf("%s (auth): %s for this model was accepted by the model server (%s: %s); give inferproxy the server's key ([upstream] api_key_secret)",
+		return fmt.Sprintf("%s (auth): %s for this model was accepted by the model server (%s: %s); give inferproxy the server's key (upstream_key_secret in inferproxy.toml)",
 			model, textNoAPIKey, status, f.Err.Message)
 	default:
 		return fmt.Sprintf("%s (%s): %s: %s", model, f.Class, status, f.Err.Message)
