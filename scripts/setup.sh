@@ -5,13 +5,16 @@
 # TypeScript SDK against the fake Honcho (core/honcho's conformance test;
 # the SDK is pinned by core/testpeer/fakehoncho/sdk/package-lock.json and
 # installed there with npm ci) and install TypeBox, which yaag embeds
-# (scripts/build.sh). Does nothing for what is there.
+# (scripts/build.sh), systemd-analyze (the units' checks) and debootstrap
+# (the boot test's Debian). Does nothing for what is there.
 set -euo pipefail
 need=()
 command -v podman >/dev/null || need+=(podman)
 command -v runc >/dev/null || need+=(runc)
 [ -x /bin/busybox ] || need+=(busybox-static)
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
+command -v systemd-analyze >/dev/null || need+=(systemd)
+command -v debootstrap >/dev/null || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then

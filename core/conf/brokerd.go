@@ -76,7 +76,7 @@ home = "{{.Home}}"
 
 [paths]
 # One TOML file per grant, named [a-z0-9-]+.toml. Read again at every call.
-grants = "{{.Home}}/etc/grants"
+grants = "{{.Grants}}"
 
 [sockets]
 # Tool calls from loopd. loopd's [broker] socket must name the same path.

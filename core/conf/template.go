@@ -28,10 +28,16 @@ func (r Role) Render(home string) string { return r.RenderWith(TemplateData{Home
 type TemplateData struct {
 	Home       string
 	ToolsImage string // [runner] image; empty when init cannot compute it
+	// Grants is brokerd's [paths] grants: Home/etc/grants when empty (a
+	// development home); /etc/boxmaker/grants when installed.
+	Grants string
 }
 
 // RenderWith is Render with every value a template may name.
 func (r Role) RenderWith(d TemplateData) string {
+	if d.Grants == "" {
+		d.Grants = d.Home + "/etc/grants"
+	}
 	t := template.Must(template.New(r.Name).Parse(r.template))
 	var b strings.Builder
 	if err := t.Execute(&b, d); err != nil {

@@ -29,11 +29,11 @@ type Build struct {
 // checks are further checks `boxmaker gate` runs (the sanitizer corpora, for
 // one), each returning its problems.
 func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
-	return []*cli.Command{
+	return append(installCommands(b, roles),
 		llamaStandinCommand(),
 		upCommand(roles),
 		demoCommand(roles),
-		{
+		&cli.Command{
 			Name:  "version",
 			Usage: "print the version and the commit it was built from",
 			Flags: []cli.Flag{rolecli.JSONFlag},
@@ -51,7 +51,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				return nil
 			},
 		},
-		{
+		&cli.Command{
 			Name:      "links",
 			Usage:     "make a symlink named after each role in DIR, pointing at this binary",
 			ArgsUsage: "DIR",
@@ -62,7 +62,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				return links(c.Args().First(), roles)
 			},
 		},
-		{
+		&cli.Command{
 			Name:  "init",
 			Usage: "create a development home with a commented configuration for every role",
 			Description: "init makes the home's directories (0700) and writes etc/<role>.toml for each\n" +
@@ -83,7 +83,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				return initHome(dir, c.Bool("force"))
 			},
 		},
-		{
+		&cli.Command{
 			Name:  "gate",
 			Usage: "check the runbook against the code (CI runs it)",
 			Description: "gate prints file:line: problem for each entry used in code without a heading\n" +
@@ -103,7 +103,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 		toolsImageCommand(),
 		toolExecCommand(),
 		egressProxyCommand(),
-	}
+	)
 }
 
 func links(dir string, roles []string) error {

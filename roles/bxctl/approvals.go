@@ -85,17 +85,12 @@ func adminCall(c *cli.Context, kind string, body, out any) error {
 }
 
 func listApprovals(c *cli.Context) error {
-	if done, err := rolecli.HelpWord(c, "bxctl approvals", c.Command.Subcommands); done {
-		return err
-	}
 	args, err := rolecli.ArgsAndLateFlags(c)
 	if err != nil {
 		return err
 	}
 	if len(args) > 0 {
-		// approvals is a group too (approvals show): a stray word is a
-		// mistyped command, refused as everywhere (D221).
-		return rolecli.UnknownCommand(args[0], "bxctl approvals", c.Command.Subcommands)
+		return rolecli.Usagef("%s takes no arguments (bxctl approvals show ID prints one whole)", c.Command.FullName())
 	}
 	var list broker.ApprovalsList
 	if err := adminCall(c, broker.KindApprovalsList, nil, &list); err != nil {

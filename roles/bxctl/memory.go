@@ -58,7 +58,6 @@ func memoryCommands() []*cli.Command {
 					ArgsUsage: "EDIT",
 					Action:    memoryReject,
 				},
-				memorySyncCommand(),
 			},
 		},
 		{

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"boxmaker/core/conf"
@@ -47,6 +48,7 @@ type Daemon struct {
 // Start takes the lock and listens on every socket. On failure nothing is
 // left listening and the lock is released.
 func (d *Daemon) Start() error {
+	notifySocket() // before the daemon starts any program (brokerd's Podman)
 	lock, err := daemon.TakeLock(d.Role, d.LockPath)
 	if err != nil {
 		return err
@@ -108,9 +110,25 @@ func (d *Daemon) Serve(ctx context.Context) error {
 // when it started this daemon as a Type=notify service; a failure is
 // printed, not returned: serving matters more than the unit's status.
 func Notify(role, state string) {
-	if err := daemon.Notify(os.Getenv("NOTIFY_SOCKET"), state); err != nil {
+	if err := daemon.Notify(notifySocket(), state); err != nil {
 		fmt.Fprintf(Log, "%s: cannot tell systemd %s: %v\n", role, state, err)
 	}
+}
+
+var notifyOnce struct {
+	sync.Once
+	socket string
+}
+
+// notifySocket is $NOTIFY_SOCKET, read once and then removed from the
+// environment: a program the daemon starts (Podman, and the container it
+// runs) must not be able to speak to systemd for the daemon's unit.
+func notifySocket() string {
+	notifyOnce.Do(func() {
+		notifyOnce.socket = os.Getenv("NOTIFY_SOCKET")
+		os.Unsetenv("NOTIFY_SOCKET")
+	})
+	return notifyOnce.socket
 }
 
 // Close stops listening and releases the lock.

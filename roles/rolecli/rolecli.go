@@ -93,14 +93,9 @@ func markUsage(parent string, cmds []*cli.Command) {
 			c.OnUsageError = onUsageError
 		}
 		full := parent + " " + c.Name
-		if len(c.Subcommands) > 0 {
-			// urfave/cli's help command exits 0 on a topic it does not
-			// know: HelpWord answers "help" instead, in the group's action
-			// (a group with an action of its own calls it too).
-			c.HideHelpCommand = true
-		}
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			subs := c.Subcommands
+			c.HideHelpCommand = true
 			c.Action = func(ctx *cli.Context) error {
 				if done, err := HelpWord(ctx, full, subs); done {
 					return err
