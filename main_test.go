@@ -69,6 +69,9 @@ func TestScripts(t *testing.T) {
 	for name, cmd := range memorydCmds {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range honchoCmds {
+		params.Cmds[name] = cmd
+	}
 	for name, cmd := range loopdCmds {
 		params.Cmds[name] = cmd
 	}

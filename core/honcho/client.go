@@ -141,15 +141,21 @@ func (c *Client) AddMessages(ctx context.Context, key secrets.Value, ws, session
 }
 
 // ListMessages is one page (from 1) of size messages of a session,
-// newest first when reverse.
-func (c *Client) ListMessages(ctx context.Context, key secrets.Value, ws, session string, page, size int, reverse bool) (Page, error) {
+// newest first when reverse; with ids, only the messages whose
+// metadata's boxmaker_id is one of them (Honcho's filter
+// {"metadata": {"boxmaker_id": {"in": ids}}}).
+func (c *Client) ListMessages(ctx context.Context, key secrets.Value, ws, session string, page, size int, reverse bool, ids []string) (Page, error) {
 	q := url.Values{"page": {strconv.Itoa(page)}, "size": {strconv.Itoa(size)}}
 	if reverse {
 		q.Set("reverse", "true")
 	}
+	body := map[string]any{}
+	if len(ids) > 0 {
+		body["filters"] = map[string]any{"metadata": map[string]any{"boxmaker_id": map[string]any{"in": ids}}}
+	}
 	var out Page
 	_, err := c.do(ctx, key, "/workspaces/"+ws+"/sessions/"+session+"/messages/list",
-		"POST /v3/workspaces/{w}/sessions/{s}/messages/list", q, map[string]any{}, &out)
+		"POST /v3/workspaces/{w}/sessions/{s}/messages/list", q, body, &out)
 	return out, err
 }
 

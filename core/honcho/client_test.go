@@ -80,7 +80,7 @@ func TestClientAgainstFake(t *testing.T) {
 		t.Errorf("a session name outside the rule: %v", err)
 	}
 
-	p, err := c.ListMessages(ctx, none, "w", "s", 1, 2, true)
+	p, err := c.ListMessages(ctx, none, "w", "s", 1, 2, true, nil)
 	if err != nil || p.Total != 3 || p.Pages != 2 || len(p.Items) != 2 || p.Items[0].Content != strings.Repeat("é", 25000) {
 		t.Fatalf("ListMessages: total %d pages %d items %d, %v", p.Total, p.Pages, len(p.Items), err)
 	}
@@ -122,9 +122,9 @@ func TestFakeAuth(t *testing.T) {
 				return err
 			}, 401},
 		{"a peer's key reads a session it is in", key(fakehoncho.Claims{Workspace: "w", Peer: "kyle"}),
-			func(k secrets.Value) error { _, err := c.ListMessages(ctx, k, "w", "s", 1, 10, false); return err }, 0},
+			func(k secrets.Value) error { _, err := c.ListMessages(ctx, k, "w", "s", 1, 10, false, nil); return err }, 0},
 		{"a peer's key does not read a session it is not in", key(fakehoncho.Claims{Workspace: "w", Peer: "ann"}),
-			func(k secrets.Value) error { _, err := c.ListMessages(ctx, k, "w", "s", 1, 10, false); return err }, 401},
+			func(k secrets.Value) error { _, err := c.ListMessages(ctx, k, "w", "s", 1, 10, false, nil); return err }, 401},
 		{"a session's key writes its session", key(fakehoncho.Claims{Workspace: "w", Session: "s"}),
 			func(k secrets.Value) error {
 				_, err := c.AddMessages(ctx, k, "w", "s", []honcho.NewMessage{{PeerID: "kyle", Content: "x"}})

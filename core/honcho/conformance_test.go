@@ -67,6 +67,11 @@ func runSDK(t *testing.T) (map[string]sdkLine, *fakehoncho.Server) {
 	if json.Unmarshal(pj, &p); p.Version != want || want == "" {
 		t.Fatalf("node_modules holds @honcho-ai/sdk %s, the lockfile pins %s: run npm ci --prefix %s", p.Version, want, sdkDir)
 	}
+	// Read here so that go test's cache knows the script: a change to it
+	// runs the test again.
+	if _, err := os.ReadFile(filepath.Join(sdkDir, "conformance.js")); err != nil {
+		t.Fatal(err)
+	}
 	fake := fakehoncho.Start(fakehoncho.Options{Secret: fakeSecret})
 	t.Cleanup(fake.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -203,6 +208,11 @@ func TestSDKConformance(t *testing.T) {
 		t.Errorf("messages-list (reverse): %+v", page)
 	}
 
+	value(t, lines, "messages-by-id", &page)
+	if page.Total != 2 || len(page.Items) != 2 || page.Items[0].ID != added[0].ID || page.Items[1].ID != added[2].ID {
+		t.Errorf("messages-by-id: %+v", page)
+	}
+
 	var hits []sdkMessage
 	value(t, lines, "search", &hits)
 	if len(hits) != 1 || hits[0].ID != added[0].ID {
@@ -278,9 +288,13 @@ func compareRequests(t *testing.T, sdk []fakehoncho.Request) {
 	if _, err := c.AddMessages(ctx, key, "w1", "s1", msgs); err != nil {
 		t.Fatal(err)
 	}
-	p, err := c.ListMessages(ctx, key, "w1", "s1", 1, 100, true)
+	p, err := c.ListMessages(ctx, key, "w1", "s1", 1, 100, true, nil)
 	if err != nil || len(p.Items) != 2 || p.Items[0].Content != "On the north cliff." {
 		t.Fatalf("ListMessages: %+v, %v", p, err)
+	}
+	p, err = c.ListMessages(ctx, key, "w1", "s1", 1, 100, false, []string{"a-1", "zz"})
+	if err != nil || len(p.Items) != 1 || p.Items[0].Content != "On the north cliff." {
+		t.Fatalf("ListMessages by id: %+v, %v", p, err)
 	}
 	hits, err := c.Search(ctx, key, "w1", "osprey", 5)
 	if err != nil || len(hits) != 1 {

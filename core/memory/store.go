@@ -147,6 +147,14 @@ func (s *Store) Close() error {
 // Dir is the memory directory.
 func (s *Store) Dir() string { return s.dir }
 
+// Hold runs f while the store applies no write, so that f reads the files
+// of memory/ whole (the Honcho outbox's feed does).
+func (s *Store) Hold(f func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return f()
+}
+
 func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
 
 var editRE = regexp.MustCompile(`^e([1-9][0-9]{0,17})$`)

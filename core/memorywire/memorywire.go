@@ -5,7 +5,10 @@
 // framing: one request line, answer lines, a final {"done":true}.
 package memorywire
 
-import "boxmaker/core/memory"
+import (
+	"boxmaker/core/honchosync"
+	"boxmaker/core/memory"
+)
 
 // The kinds of requests, by socket.
 const (
@@ -20,6 +23,7 @@ const (
 	KindAccept  = "memory.accept"  // EditRequest -> AcceptAnswer
 	KindReject  = "memory.reject"  // EditRequest -> EditRequest (the edit rejected)
 	KindReindex = "recall.reindex" // events Progress, then Progress (the totals)
+	KindSync    = "memory.sync"    // SyncRequest -> SyncAnswer
 )
 
 // BlockRequest asks for a new session's memory block.
@@ -109,4 +113,19 @@ type Progress struct {
 	Notes   int     `json:"notes"`   // notes indexed
 	Skipped int     `json:"skipped"` // damaged lines left out
 	Seconds float64 `json:"seconds,omitempty"`
+}
+
+// SyncRequest asks for the Honcho outbox's state; with Now, memoryd feeds
+// and drains it first, without waiting between attempts.
+type SyncRequest struct {
+	Now bool `json:"now"`
+}
+
+// SyncAnswer is the outbox's state. Configured is false when memoryd.toml
+// has no [honcho] (nothing else is set then). Error is why the outbox
+// cannot be used (damaged), or with Now why it is not empty.
+type SyncAnswer struct {
+	Configured bool `json:"configured"`
+	honchosync.Status
+	Error string `json:"error,omitempty"`
 }

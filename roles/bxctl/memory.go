@@ -58,6 +58,7 @@ func memoryCommands() []*cli.Command {
 					ArgsUsage: "EDIT",
 					Action:    memoryReject,
 				},
+				memorySyncCommand(),
 			},
 		},
 		{

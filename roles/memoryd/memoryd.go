@@ -62,7 +62,6 @@ func serve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	_ = hcfg
 	if c.Bool("check-config") {
 		return rolecli.ConfigValid("memoryd", path)
 	}
@@ -87,7 +86,7 @@ func serve(c *cli.Context) error {
 			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
 				memorywire.KindLog: srv.journal, memorywire.KindReview: srv.review,
 				memorywire.KindAccept: srv.accept, memorywire.KindReject: srv.reject,
-				memorywire.KindReindex: srv.reindex}),
+				memorywire.KindReindex: srv.reindex, memorywire.KindSync: srv.sync}),
 		},
 		Ready: "memoryd: serving",
 	}
@@ -103,6 +102,9 @@ func serve(c *cli.Context) error {
 	defer srv.close()
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
+	if hcfg != nil {
+		srv.startHoncho(ctx, hcfg)
+	}
 	if cfg.Recall.SyncMS > 0 {
 		go srv.follow(ctx, time.Duration(cfg.Recall.SyncMS)*time.Millisecond)
 	}
@@ -143,6 +145,8 @@ type server struct {
 	// ixErr is the damaged index's error (memory-index-damaged), which
 	// recall answers until bxctl reindex replaces the index.
 	ixErr error
+
+	honcho *honchoSide // nil without [honcho]
 
 	reindexing sync.Mutex
 	logMu      sync.Mutex
@@ -206,6 +210,7 @@ func refusalText(err error) string {
 }
 
 func (s *server) close() {
+	s.closeHoncho()
 	s.ixMu.Lock()
 	if s.ix != nil {
 		s.ix.Close()

@@ -674,9 +674,9 @@ func (s *Server) listMessages(c claims, ws, sessName string, r *http.Request, bo
 }
 
 // matches applies the filters the fake knows: session_id, peer_id (a
-// name, a list, or {"in": [...]}) and metadata (containment of flat
-// values). Any other filter is refused, so a client relying on one is
-// seen.
+// name, a list, or {"in": [...]}) and metadata (each key equal to a flat
+// value, or {"in": [...]} of them). Any other filter is refused, so a
+// client relying on one is seen.
 func matches(m Message, filters map[string]any) (bool, *apiError) {
 	for k, v := range filters {
 		switch k {
@@ -695,7 +695,22 @@ func matches(m Message, filters map[string]any) (bool, *apiError) {
 				return false, fail(422, "filters.metadata must be an object")
 			}
 			for mk, mv := range want {
-				if fmt.Sprint(m.Metadata[mk]) != fmt.Sprint(mv) {
+				have, ok := m.Metadata[mk]
+				if op, isOp := mv.(map[string]any); isOp {
+					in, ok2 := op["in"].([]any)
+					if !ok2 || len(op) != 1 {
+						return false, fail(422, "the fake knows only {\"in\": [...]} in metadata filters")
+					}
+					found := false
+					for _, x := range in {
+						found = found || ok && fmt.Sprint(have) == fmt.Sprint(x)
+					}
+					if !found {
+						return false, nil
+					}
+					continue
+				}
+				if !ok || fmt.Sprint(have) != fmt.Sprint(mv) {
 					return false, nil
 				}
 			}

@@ -57,6 +57,10 @@ async function main() {
     const page = await s.messages({ reverse: true, size: 100, page: 1 });
     return { items: page.items.map(msg), total: page.total, page: page.page, size: page.size, pages: page.pages };
   });
+  await step('messages-by-id', async () => {
+    const page = await s.messages({ filters: { metadata: { boxmaker_id: { in: ['u-1', 'u-2', 'nope'] } } }, size: 100 });
+    return { items: page.items.map(msg), total: page.total, page: page.page, size: page.size, pages: page.pages };
+  });
   await step('search', async () => (await honcho.search('osprey nest', { limit: 5 })).map(msg));
   await step('search-none', async () => (await honcho.search('kestrel', { limit: 5 })).map(msg));
   await step('messages-add-101', async () => {

@@ -1,0 +1,110 @@
+package bxctl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/memorywire"
+	"boxmaker/core/termsafe"
+	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
+)
+
+// memorySyncCommand is bxctl memory sync: the Honcho outbox's state, and
+// with --now a drain that exits 0 only when nothing waits.
+func memorySyncCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "sync",
+		Usage: "show what waits to be synced to Honcho; --now sends it",
+		Description: "memoryd keeps the messages for Honcho in an outbox on disk\n" +
+			"(memory/outbox/) and sends them in order, trying again with a growing wait\n" +
+			"while Honcho fails. This shows how many wait, how many were sent, how many\n" +
+			"Honcho refused for good (kept in memory/outbox/failed.jsonl), how many were\n" +
+			"withheld for their class ([honcho] max_class), and the last error.\n" +
+			"\n" +
+			"With --now memoryd reads the session logs and memory at once and sends\n" +
+			"everything without waiting; bxctl exits 0 only when nothing is left\n" +
+			"waiting, else 1 with the reason (the runbook's honcho-unreachable).\n" +
+			"Without [honcho] in memoryd.toml nothing is synced, and bxctl says so.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "now", Usage: "feed and drain the outbox now; exit 0 only when it is empty"},
+			rolecli.JSONFlag,
+		},
+		Action: memorySync,
+	}
+}
+
+func memorySync(c *cli.Context) error {
+	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
+		return err
+	}
+	var ans memorywire.SyncAnswer
+	// A drain sends every waiting batch; each request has its own
+	// [honcho] timeout_ms inside memoryd.
+	timeout := 30 * time.Second
+	if c.Bool("now") {
+		timeout = 0
+	}
+	if err := memorydCall(c, memorywire.KindSync, memorywire.SyncRequest{Now: c.Bool("now")}, &ans, timeout, nil); err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		if err := rolecli.WriteJSON(c.App.Writer, ans); err != nil {
+			return err
+		}
+	} else {
+		writeSync(c.App.Writer, ans)
+	}
+	switch {
+	case !ans.Configured && c.Bool("now"):
+		return errors.New("memory sync: memoryd.toml has no [honcho]: nothing is synced")
+	case ans.Configured && c.Bool("now") && (ans.Waiting > 0 || ans.Error != ""):
+		why := ans.Error
+		if why == "" {
+			why = ans.LastError
+		}
+		if e, ok := runbookEntryOf(why); ok && e == runbook.HonchoOutboxDamaged {
+			return errors.New("memory sync: " + termsafe.Line(why))
+		}
+		return runbook.Refuse(runbook.HonchoUnreachable, "memory sync: not done, %d message(s) wait: %s", ans.Waiting, termsafe.Line(why))
+	}
+	return nil
+}
+
+// runbookEntryOf finds the entry a message from memoryd links to.
+func runbookEntryOf(msg string) (runbook.Entry, bool) {
+	for _, e := range []runbook.Entry{runbook.HonchoOutboxDamaged, runbook.HonchoUnreachable, runbook.SecretUnavailable} {
+		if len(msg) >= len(runbook.Link(e)) && msg[len(msg)-len(runbook.Link(e)):] == runbook.Link(e) {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+func writeSync(w io.Writer, a memorywire.SyncAnswer) {
+	if !a.Configured {
+		fmt.Fprintln(w, "honcho: off (memoryd.toml has no [honcho]): nothing is synced")
+		return
+	}
+	if a.Error != "" && a.Waiting == 0 && a.Sent == 0 {
+		fmt.Fprintf(w, "honcho: %s\n", termsafe.Line(a.Error))
+		return
+	}
+	fmt.Fprintf(w, "honcho: %d waiting, %d sent, %d failed, %d withheld\n", a.Waiting, a.Sent, a.Failed, a.Withheld)
+	if a.LastSentAt != "" {
+		fmt.Fprintf(w, "last sent: %s\n", a.LastSentAt)
+	}
+	if a.LastError != "" {
+		fmt.Fprintf(w, "last error: %s %s\n", a.LastErrorAt, termsafe.Line(a.LastError))
+	}
+	if a.NextAttempt != "" {
+		fmt.Fprintf(w, "next attempt: %s\n", a.NextAttempt)
+	}
+	if a.Failed > 0 {
+		fmt.Fprintln(w, "refused for good: see memory/outbox/failed.jsonl")
+	}
+}
