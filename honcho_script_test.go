@@ -56,6 +56,7 @@ func fakeOf(ts *testscript.TestScript) *fakehoncho.Server {
 // fakehoncho add WS SESSION PEER TEXT: stores a message (another agent's).
 // fakehoncho once WS: fails unless every boxmaker_id in WS is there once.
 // fakehoncho requests: prints "METHOD PATH STATUS" per request.
+// fakehoncho never TEXT: fails if any request so far carried TEXT.
 func cmdFakehoncho(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: fakehoncho start|token|fault|messages|sessions|add|once|requests ...")
@@ -136,6 +137,13 @@ func cmdFakehoncho(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		fmt.Fprintf(ts.Stdout(), "%d messages, each once\n", n)
+	case "never":
+		for _, r := range fakeOf(ts).Requests() {
+			if strings.Contains(string(r.Body), args[1]) || strings.Contains(r.Query, args[1]) {
+				ts.Fatalf("fakehoncho never: %s %s carried %q: %s", r.Method, r.Path, args[1], r.Body)
+			}
+		}
+		fmt.Fprintf(ts.Stdout(), "no request carried %s\n", args[1])
 	case "requests":
 		for _, r := range fakeOf(ts).Requests() {
 			fmt.Fprintf(ts.Stdout(), "%s %s %d\n", r.Method, r.Path, r.Status)

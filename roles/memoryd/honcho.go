@@ -12,6 +12,7 @@ import (
 	"boxmaker/core/honchosync"
 	"boxmaker/core/memorywire"
 	"boxmaker/core/policy"
+	"boxmaker/core/recall"
 	"boxmaker/core/secrets"
 	"boxmaker/core/termsafe"
 	"boxmaker/runbook"
@@ -119,4 +120,43 @@ func (s *server) sync(ctx context.Context, _ daemon.Peer, body json.RawMessage, 
 		ans.Error = err.Error()
 	}
 	return ans, nil
+}
+
+// searchHoncho starts the search of every Honcho workspace recall reads
+// and returns the function that waits for it (never past the budget) and
+// gives Honcho's part of the answer; nil without [honcho] or a query.
+// The query leaves the machine, so it is sent only for a session whose
+// taint is at most [honcho] max_class, as brokerd says.
+func (s *server) searchHoncho(ctx context.Context, q memorywire.ToolRequest, limit int) func() (string, policy.Taint, bool) {
+	h := s.honcho
+	if h == nil || recall.Query(q.Arguments.Query, false) == "" {
+		return nil
+	}
+	cfg := h.cfg
+	st, err := s.sessionState(ctx, q.Session)
+	if err != nil {
+		s.logf("call %s: honcho: not searched: cannot ask brokerd at %s about session %s: %v", q.CallID, s.stateSocket, q.Session, err)
+		return func() (string, policy.Taint, bool) {
+			return "honcho: not searched: memoryd could not ask brokerd how sensitive this session is\n", policy.Public, false
+		}
+	}
+	if t, err := policy.ParseTaint(st.Taint); err != nil || t > cfg.MaxClass {
+		return func() (string, policy.Taint, bool) {
+			return fmt.Sprintf("honcho: not searched: this session holds %s data, above [honcho] max_class %s, and the query would leave the machine\n",
+				st.Taint, cfg.MaxClass), policy.Public, false
+		}
+	}
+	done := make(chan []honcho.Found, 1)
+	go func() {
+		done <- honcho.SearchAll(ctx, h.client, h.key, cfg.Sources(), q.Arguments.Query, limit, cfg.RecallBudget)
+	}()
+	return func() (string, policy.Taint, bool) {
+		found := <-done
+		for _, f := range found {
+			if f.Err != nil {
+				s.logf("call %s: honcho: %s's workspace %s left out: %s", q.CallID, f.Source.Agent, f.Source.Workspace, termsafe.Line(f.Err.Error()))
+			}
+		}
+		return honcho.Render(found)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -362,6 +363,9 @@ func (s *server) recallCall(ctx context.Context, _ daemon.Peer, body json.RawMes
 	if limit <= 0 {
 		limit = defaultHits
 	}
+	// Honcho's workspaces are searched beside the index, within their
+	// budget (docs/specs/honcho.md, section 7).
+	remote := s.searchHoncho(ctx, q, limit)
 	r, err := ix.Search(q.Arguments.Query, limit)
 	switch {
 	case errors.Is(err, recall.ErrNoWords):
@@ -380,7 +384,19 @@ func (s *server) recallCall(ctx context.Context, _ daemon.Peer, body json.RawMes
 		s.logf("call %s: cannot ask brokerd at %s how sensitive the sessions found are: %v; no hits were given", q.CallID, s.stateSocket, err)
 		return memorywire.ToolAnswer{Text: recallStateText, Taint: policy.Public.String()}, nil
 	}
-	return memorywire.ToolAnswer{Text: r.Text(), Tainted: r.Tainted, Taint: r.Taint.String()}, nil
+	ans := memorywire.ToolAnswer{Text: r.Text(), Tainted: r.Tainted, Taint: r.Taint.String()}
+	if remote != nil {
+		// Hits from Honcho raise the session as local ones do (D61): to
+		// their [[honcho.read]] class, and untrusted for an untrusted read.
+		text, taint, untrusted := remote()
+		if text != "" && !strings.HasSuffix(ans.Text, "\n") {
+			ans.Text += "\n"
+		}
+		ans.Text += text
+		ans.Tainted = ans.Tainted || untrusted
+		ans.Taint = policy.MaxTaint(r.Taint, taint).String()
+	}
+	return ans, nil
 }
 
 // recallStateText is the model's answer when brokerd cannot say how
