@@ -68,6 +68,7 @@ func TestBootDebian12(t *testing.T) {
 	vm.run("", "systemd-run --unit=llama-standin --property=Type=exec /root/boxmaker/boxmaker llama-standin --listen 127.0.0.1:8080 --model qwen3.5 --script /root/standin.json")
 
 	const token = "boot-test-token-6f1d"
+	const llamaKey = "boot-test-llama-key-93ac"
 	var pidsBeforeUpgrade string
 	checks := map[string]func(out string){
 		"installed": func(out string) {
@@ -93,6 +94,11 @@ func TestBootDebian12(t *testing.T) {
 			}
 			vm.waitJournal("brokerd.service", "brokerd: serving tools on ")
 			vm.waitJournal("loopd.service", "loopd: serving on /var/lib/boxmaker/run/loop/loop.sock")
+			// The model server refuses a request without the key (so the
+			// selftest and chats through inferproxy carry it).
+			want(t, vm.run("", `exec 3<>/dev/tcp/127.0.0.1/8080
+printf 'POST /v1/chat/completions HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}' >&3
+head -n 1 <&3`), `^HTTP/1\.[01] 401 `)
 			// gatewayd: skipped by its conditions, not failed (this binary has no gatewayd yet).
 			vm.run("", "systemctl show -p ActiveState,ConditionResult gatewayd.service | tr '\\n' ' ' | grep -q 'ActiveState=inactive ConditionResult=no'")
 			vm.chat()
@@ -150,8 +156,16 @@ func TestBootDebian12(t *testing.T) {
 			f()
 		}
 		stdin := ""
-		if b.stdin == "token" {
+		switch b.stdin {
+		case "token":
 			stdin = token
+		case "llamakey":
+			stdin = llamaKey
+			// From here on the model server, like a llama-server started
+			// with --api-key, refuses every request without the key: the
+			// conversations after this prove inferproxy read it from its
+			// credential through core/secrets.
+			vm.run("", "systemctl stop llama-standin.service && systemd-run --unit=llama-standin --property=Type=exec /root/boxmaker/boxmaker llama-standin --listen 127.0.0.1:8080 --model qwen3.5 --script /root/standin.json --api-key "+llamaKey)
 		}
 		out, err := vm.exec("", b.script, stdin)
 		t.Logf("docs/deployment.md:%d (%s):\n%s", b.line, b.name, out)
