@@ -75,6 +75,9 @@ func TestScripts(t *testing.T) {
 	for name, cmd := range loopdCmds {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range yaagCmds {
+		params.Cmds[name] = cmd
+	}
 	for name, cmd := range fetchCmds {
 		params.Cmds[name] = cmd
 	}

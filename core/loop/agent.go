@@ -89,8 +89,12 @@ func (e *Engine) Spawn(ctx context.Context, req loopwire.SpawnRequest) (loopwire
 	if err != nil {
 		return loopwire.SpawnResult{}, fmt.Errorf("cannot create the session: %w", err)
 	}
+	models := strings.Join(req.Models, " ")
+	if models == "" {
+		models = "(loopd's)"
+	}
 	note := fmt.Sprintf("%s run %s, agent %s (%s), spawn %s, models %s, memory %t", yaagNotePrefix,
-		req.Run, req.Agent, req.Definition, req.SpawnHash, strings.Join(req.Models, " "), req.Memory)
+		req.Run, req.Agent, req.Definition, req.SpawnHash, models, req.Memory)
 	base := Record{Time: e.now(), Type: TypeBaseline, System: sanitize.Neutralise(req.System), Memory: sanitize.Neutralise(block), Tools: tools}
 	n := Record{Time: e.now(), Type: TypeNote, Text: note}
 	if err := log.Append(&base, &n); err != nil {
@@ -213,9 +217,9 @@ func (a *askTurn) spendCall() bool {
 	if a == nil {
 		return false
 	}
-	if a.req.NoTools || (a.req.MaxToolCalls > 0 && a.calls >= a.req.MaxToolCalls) {
+	if a.req.NoTools || (a.req.MaxToolCalls != nil && a.calls >= *a.req.MaxToolCalls) {
 		if a.limit == nil && !a.req.NoTools {
-			a.limit = &loopwire.Limit{Budget: "max_tool_calls", Value: int64(a.req.MaxToolCalls)}
+			a.limit = &loopwire.Limit{Budget: "max_tool_calls", Value: int64(*a.req.MaxToolCalls)}
 		}
 		return true
 	}
@@ -227,7 +231,7 @@ func (a *askTurn) limitText() string {
 	if a.req.NoTools {
 		return "not run: this turn takes no tool calls"
 	}
-	return fmt.Sprintf("not run: this prompt has used its %d tool calls", a.req.MaxToolCalls)
+	return fmt.Sprintf("not run: this prompt has used its %d tool calls", *a.req.MaxToolCalls)
 }
 
 func (a *askTurn) tripped() bool { return a != nil && (a.limit != nil || a.req.NoTools) }

@@ -60,6 +60,8 @@ func askOn(t *testing.T, sock string, req loopwire.AskRequest) (loopwire.AskResu
 var spawnA1 = loopwire.SpawnRequest{Run: "r-1", Agent: "A1", Definition: "reviewer", SpawnHash: "sha256:abc",
 	System: "You review.", Tools: []string{"read_file"}, Models: []string{"m"}}
 
+func intp(n int) *int { return &n }
+
 func TestHermeticSessionHasOnlyWhatTheSpawnGives(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "Looks fine."}}})
 	sock := agentSocket(t, r)
@@ -138,9 +140,9 @@ func TestAskBudgets(t *testing.T) {
 		{"max_turns stops before the next request", []llamastandin.Turn{readCall, readCall, {Content: "done"}},
 			loopwire.AskRequest{MaxTurns: 2}, &loopwire.Limit{Budget: "max_turns", Value: 2}, 2, 2},
 		{"max_tool_calls refuses the call over it", []llamastandin.Turn{twoCalls, {Content: "done"}},
-			loopwire.AskRequest{MaxToolCalls: 1}, &loopwire.Limit{Budget: "max_tool_calls", Value: 1}, 1, 1},
+			loopwire.AskRequest{MaxToolCalls: intp(1)}, &loopwire.Limit{Budget: "max_tool_calls", Value: 1}, 1, 1},
 		{"within the budgets", []llamastandin.Turn{readCall, {Content: "done"}},
-			loopwire.AskRequest{MaxTurns: 2, MaxToolCalls: 1}, nil, 1, 2},
+			loopwire.AskRequest{MaxTurns: 2, MaxToolCalls: intp(1)}, nil, 1, 2},
 		{"no_tools makes one request and runs no call", []llamastandin.Turn{readCall},
 			loopwire.AskRequest{NoTools: true}, nil, 0, 1},
 		{"loopd's own max_tool_rounds", []llamastandin.Turn{readCall, readCall, readCall, readCall, readCall},

@@ -48,7 +48,7 @@ type AskRequest struct {
 	// Budgets of this prompt; 0 is none. A budget that trips ends the
 	// turn at the next boundary, and AskResult.Limit says which.
 	MaxTurns      int   `json:"max_turns,omitempty"`
-	MaxToolCalls  int   `json:"max_tool_calls,omitempty"`
+	MaxToolCalls  *int  `json:"max_tool_calls,omitempty"` // nil: none; 0: no tool call runs
 	MaxDurationMS int64 `json:"max_duration_ms,omitempty"`
 }
 

@@ -34,6 +34,7 @@ func llamaStandinCommand() *cli.Command {
 			&cli.IntFlag{Name: "n-ctx", Value: llamastandin.DefaultNCtx, Usage: "context per slot"},
 			&cli.DurationFlag{Name: "loading-for", Usage: "answer 503 Loading model for `DURATION` after start"},
 			&cli.StringFlag{Name: "api-key", Usage: "refuse requests without `KEY`, as llama-server --api-key does"},
+			&cli.StringFlag{Name: "addr-file", Usage: "write the address it listens on to `FILE` (for --listen 127.0.0.1:0)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
@@ -62,6 +63,12 @@ func llamaStandinCommand() *cli.Command {
 			defer stop()
 			errs := make(chan error, 1)
 			go func() { errs <- srv.Serve(ln) }()
+			if p := c.String("addr-file"); p != "" {
+				if err := os.WriteFile(p, []byte(ln.Addr().String()+"\n"), 0o644); err != nil {
+					ln.Close()
+					return err
+				}
+			}
 			fmt.Printf("llama-standin: serving on http://%s (a scripted stand-in, not a model)\n", ln.Addr())
 			select {
 			case err := <-errs:

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -74,9 +75,57 @@ type source struct {
 	dir    string
 }
 
+// lateFlags reads the flags given after the program (`yaag run p.ts
+// --json`), which the command line parser leaves as arguments, and
+// returns the arguments that are left.
+func lateFlags(c *cli.Context) ([]string, error) {
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return nil, nil
+	}
+	rest := []string{args[0]}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var flag cli.Flag
+		for _, f := range c.Command.Flags {
+			for _, n := range f.Names() {
+				if n == name {
+					flag = f
+				}
+			}
+		}
+		if flag == nil {
+			return nil, usage(c, "flag provided but not defined: %s", a)
+		}
+		if _, isBool := flag.(*cli.BoolFlag); isBool && !hasValue {
+			value, hasValue = "true", true
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, usage(c, "flag needs an argument: %s", a)
+			}
+			i++
+			value = args[i]
+		}
+		if err := c.Set(name, value); err != nil {
+			return nil, usage(c, "invalid value %q for flag %s: %v", value, a, err)
+		}
+	}
+	return rest, nil
+}
+
 func readSource(c *cli.Context) (source, error) {
+	args, err := lateFlags(c)
+	if err != nil {
+		return source{}, err
+	}
 	given := 0
-	if c.NArg() > 0 {
+	if len(args) > 0 {
 		given++
 	}
 	if c.IsSet("eval") {
@@ -85,7 +134,7 @@ func readSource(c *cli.Context) (source, error) {
 	if c.IsSet("eval-fd") {
 		given++
 	}
-	if given != 1 || c.NArg() > 1 {
+	if given != 1 || len(args) > 1 {
 		return source{}, usage(c, "run takes one program: <program.ts>, --eval SOURCE or --eval-fd N")
 	}
 	var s source
@@ -105,7 +154,7 @@ func readSource(c *cli.Context) (source, error) {
 		}
 		s.inline = data
 	default:
-		s.file = c.Args().First()
+		s.file = args[0]
 	}
 	if s.file == "" {
 		if err := program.CheckInline(s.inline); err != nil {
@@ -245,9 +294,9 @@ func (p *printer) end(run string, result json.RawMessage, err error) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		end := map[string]any{"event": "run_end", "run": run, "status": "completed", "result": result}
+		end := runEnd{Event: "run_end", Run: run, Status: "completed", Result: result}
 		if err != nil {
-			end = map[string]any{"event": "run_end", "run": run, "status": "failed", "error": err.Error()}
+			end = runEnd{Event: "run_end", Run: run, Status: "failed", Error: err.Error()}
 		}
 		data, _ := json.Marshal(end)
 		fmt.Fprintf(p.w, "%s\n", data)
@@ -258,6 +307,15 @@ func (p *printer) end(run string, result json.RawMessage, err error) error {
 	}
 	fmt.Fprintf(p.w, "%s\n", result)
 	return nil
+}
+
+// runEnd is the last line of `yaag run --json`.
+type runEnd struct {
+	Event  string          `json:"event"`
+	Run    string          `json:"run"`
+	Status string          `json:"status"` // completed or failed
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  string          `json:"error,omitempty"`
 }
 
 func clip(s string, n int) string {
@@ -282,10 +340,14 @@ func describeCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the description as JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
+			args, err := lateFlags(c)
+			if err != nil {
+				return err
+			}
+			if len(args) != 1 {
 				return usage(c, "describe takes one program file")
 			}
-			b, err := program.File(c.Args().First())
+			b, err := program.File(args[0])
 			if err != nil {
 				return err
 			}

@@ -32,7 +32,7 @@ type Ask struct {
 	Schema       *schema.Schema // nil: the answer is the text
 	WrapUp       string
 	MaxTurns     int
-	MaxToolCalls int
+	MaxToolCalls *int // nil: none
 	MaxDuration  time.Duration
 	Timeout      time.Duration // the turn is aborted and the Agent killed
 	Stall        time.Duration // silence of loopd past this is ASK_STALLED

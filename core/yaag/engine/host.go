@@ -211,6 +211,13 @@ func (v *vm) spawnSpec(key string, x goja.Value) (agent.Spec, error) {
 	return spec, nil
 }
 
+func derefOr(p *int, d int) int {
+	if p == nil {
+		return d
+	}
+	return *p
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -284,7 +291,7 @@ func (v *vm) agentObject(a *agentState) *goja.Object {
 type askOptions struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	MaxTurns     int             `json:"maxTurns"`
-	MaxToolCalls int             `json:"maxToolCalls"`
+	MaxToolCalls *int            `json:"maxToolCalls"`
 	MaxDuration  int64           `json:"maxDurationMs"`
 	WrapUpPrompt string          `json:"wrapUpPrompt"`
 	Timeout      int64           `json:"timeoutMs"`
@@ -314,6 +321,14 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&o); err != nil {
 			return v.rejected(runerr.New(runerr.AskFailed, "", "ask %s: the options are not ask options: %v", key, strings.TrimPrefix(err.Error(), "json: ")))
+		}
+	}
+	for _, b := range []struct {
+		name   string
+		v, min int64
+	}{{"maxTurns", int64(o.MaxTurns), 0}, {"maxDurationMs", o.MaxDuration, 0}, {"timeoutMs", o.Timeout, 0}, {"stallMs", o.Stall, 0}, {"maxToolCalls", int64(derefOr(o.MaxToolCalls, 0)), 0}} {
+		if b.v < b.min {
+			return v.rejected(runerr.New(runerr.AskFailed, "", "ask %s: %s is %d; a budget is 0 or more", key, b.name, b.v))
 		}
 	}
 	ask := agent.Ask{

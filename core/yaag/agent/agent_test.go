@@ -1,0 +1,323 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/core/daemon"
+	"boxmaker/core/inferproxy"
+	"boxmaker/core/llamastandin"
+	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
+	"boxmaker/core/yaag/runerr"
+	"boxmaker/core/yaag/schema"
+	"boxmaker/runbook"
+)
+
+// rig is loopd's engine serving agent.spawn and agent.ask on a real unix
+// socket, in front of the llama-server stand-in through inferproxy; the
+// tool socket is a peer that allows every call (the end-to-end scripts
+// run the real brokerd).
+type rig struct {
+	dir  string
+	srv  *llamastandin.Server
+	sock string
+	mu   sync.Mutex
+	tool []string
+}
+
+func shortDir(t *testing.T) string {
+	d, err := os.MkdirTemp("/tmp", "bxa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+func serve(t *testing.T, dir, name string, kinds map[string]daemon.Handler) string {
+	t.Helper()
+	path := filepath.Join(dir, "run", name, name+".sock")
+	lock, err := daemon.TakeLock(name, filepath.Join(dir, "run", name+".lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := daemon.Listen(lock, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &daemon.Socket{Role: name, Name: name, Path: path, Kinds: kinds, ListenerLost: runbook.ListenerLost, Log: os.Stderr}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx, ln); close(done) }()
+	t.Cleanup(func() { cancel(); <-done; lock.Release() })
+	return path
+}
+
+func newRig(t *testing.T, o llamastandin.Options) *rig {
+	t.Helper()
+	r := &rig{dir: shortDir(t)}
+	srv, err := llamastandin.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	r.srv = srv
+	infer := filepath.Join(r.dir, "run", "infer", "infer.sock")
+	p, err := inferproxy.Start(inferproxy.Options{Listen: infer, Upstream: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { p.Serve(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	broker := serve(t, r.dir, "broker", map[string]daemon.Handler{
+		"tool.call": func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+			var c loop.CallRequest
+			json.Unmarshal(body, &c)
+			r.mu.Lock()
+			r.tool = append(r.tool, c.Tool)
+			r.mu.Unlock()
+			return map[string]any{"outcome": "allowed", "text": "contents", "decision": map[string]string{"effect": "allow", "grant": "g.toml"}}, nil
+		},
+	})
+	eng := &loop.Engine{
+		SessionsDir:   filepath.Join(r.dir, "sessions"),
+		Client:        &loop.Client{Socket: infer, Model: srv.Model(), Timeout: 5 * time.Second},
+		Broker:        loop.Broker{Socket: broker, Silent: 5 * time.Second},
+		MaxToolRounds: 8,
+	}
+	r.sock = serve(t, r.dir, "loop", map[string]daemon.Handler{
+		loopwire.KindAgentSpawn: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+			var req loopwire.SpawnRequest
+			json.Unmarshal(body, &req)
+			return eng.Spawn(ctx, req)
+		},
+		loopwire.KindAgentAsk: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+			var req loopwire.AskRequest
+			json.Unmarshal(body, &req)
+			return eng.Ask(ctx, req, func(e loop.Event) error { return s.Send(e) })
+		},
+	})
+	return r
+}
+
+func (r *rig) spawn(t *testing.T, s Spec) Session {
+	t.Helper()
+	if s.Run == "" {
+		s.Run, s.Key, s.Definition = "r-test", "A1", "tester"
+	}
+	sess, err := Loopd{Socket: r.sock}.Spawn(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sess
+}
+
+func readCall() llamastandin.Turn {
+	return llamastandin.Turn{ToolCalls: []llamastandin.ToolCall{{Name: "read_file", Arguments: json.RawMessage(`{"path":"/src/a.go"}`)}}}
+}
+
+func code(err error) runerr.Code {
+	if re, ok := runerr.As(err); ok {
+		return re.Code
+	}
+	return ""
+}
+
+func TestAskAnswersWithTheLastText(t *testing.T) {
+	r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{readCall(), {Content: "It is package a."}}}})
+	var events []string
+	ans, err := r.spawn(t, Spec{Tools: []string{"read_file"}}).Ask(context.Background(), Ask{Key: "A1/1", Prompt: "What is a.go?"}, func(e Event) {
+		events = append(events, e.Kind+" "+e.Tool+e.Outcome)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Text != "It is package a." || ans.Turns != 2 || ans.ToolCalls != 1 {
+		t.Errorf("answer %+v", ans)
+	}
+	if diff := cmp.Diff([]string{"tool_call read_file", "tool_result allowed"}, events); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestLimitLeavesTheAgentAlive(t *testing.T) {
+	r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{readCall(), readCall(), {Content: "second answer"}}}})
+	sess := r.spawn(t, Spec{Tools: []string{"read_file"}})
+	_, err := sess.Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Go.", MaxTurns: 1}, nil)
+	if code(err) != runerr.AskLimit || !strings.Contains(err.Error(), "limit reached at maxTurns=1") {
+		t.Fatalf("got %v", err)
+	}
+	ans, err := sess.Ask(context.Background(), Ask{Key: "A1/2", Prompt: "Go on."}, nil)
+	if err != nil || ans.Text != "second answer" {
+		t.Fatalf("the second Ask: %+v %v", ans, err)
+	}
+}
+
+func TestWrapUpPromptGetsOneTurnWithoutTools(t *testing.T) {
+	one := 1
+	r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{readCall(), readCall(), {When: "Wrap up", Content: "Summary so far."}}}})
+	sess := r.spawn(t, Spec{Tools: []string{"read_file"}})
+	ans, err := sess.Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Go.", MaxToolCalls: &one, WrapUp: "Wrap up now."}, nil)
+	if err != nil || ans.Text != "Summary so far." {
+		t.Fatalf("%+v %v", ans, err)
+	}
+	chats := r.srv.Chats()
+	if last := string(chats[len(chats)-1].Body); !strings.Contains(last, `"tool_choice":"none"`) {
+		t.Errorf("the wrap-up turn was sent with tools: %s", last)
+	}
+	if len(r.tool) != 1 {
+		t.Errorf("brokerd saw %d calls, want 1 (the budget)", len(r.tool))
+	}
+}
+
+func mustSchema(t *testing.T, s string) *schema.Schema {
+	t.Helper()
+	c, err := schema.Compile("the schema", json.RawMessage(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestOutputSchema(t *testing.T) {
+	okSchema := `{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}`
+	tests := []struct {
+		name    string
+		tools   []string
+		turns   []llamastandin.Turn
+		want    string
+		code    runerr.Code
+		reqs    int
+		retries int
+	}{
+		{"valid at once, no tools: one constrained turn", nil, []llamastandin.Turn{{Content: `{"ok":true}`}}, `{"ok":true}`, "", 1, 2},
+		{"valid in a fence", []string{"read_file"}, []llamastandin.Turn{{Content: "Here:\n```json\n{\"ok\": false}\n```"}}, `{"ok": false}`, "", 1, 2},
+		{"fed back, then valid", []string{"read_file"}, []llamastandin.Turn{{Content: "It is fine."}, {When: "does not match", Content: `{"ok":true}`}}, `{"ok":true}`, "", 2, 2},
+		{"never valid", nil, []llamastandin.Turn{{Content: `{"ok":"yes"}`}, {When: "does not match", Content: `{"ok":1}`}}, "", runerr.AskInvalidOutput, 3, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: tt.turns}})
+			ans, err := r.spawn(t, Spec{Tools: tt.tools}).Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Is it ok?", Schema: mustSchema(t, okSchema), Retries: tt.retries}, nil)
+			if code(err) != tt.code {
+				t.Fatalf("got %v, want code %q", err, tt.code)
+			}
+			if tt.code == "" && string(ans.Data) != tt.want {
+				t.Errorf("data %s, want %s", ans.Data, tt.want)
+			}
+			if tt.code == runerr.AskInvalidOutput && !strings.Contains(err.Error(), "/ok") {
+				t.Errorf("the error does not say what failed: %v", err)
+			}
+			chats := r.srv.Chats()
+			if len(chats) != tt.reqs {
+				t.Errorf("%d model requests, want %d", len(chats), tt.reqs)
+			}
+			for i, c := range chats {
+				constrained := strings.Contains(string(c.Body), `"response_format"`)
+				if want := tt.tools == nil || i > 0; constrained != want {
+					t.Errorf("request %d constrained=%v, want %v", i+1, constrained, want)
+				}
+			}
+		})
+	}
+}
+
+func TestTimeoutKillsAndStallIsReported(t *testing.T) {
+	r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "late"}, {Content: "late"}}}})
+	if err := r.srv.SetStall(llamastandin.StallNever, 0); err != nil {
+		t.Fatal(err)
+	}
+	sess := r.spawn(t, Spec{})
+	_, err := sess.Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Hi.", Timeout: 300 * time.Millisecond, Stall: time.Minute}, nil)
+	if code(err) != runerr.AskTimeout || !strings.Contains(err.Error(), "timeoutMs=300") {
+		t.Fatalf("timeout: %v", err)
+	}
+	_, err = sess.Ask(context.Background(), Ask{Key: "A1/2", Prompt: "Hi.", Stall: 300 * time.Millisecond}, nil)
+	if code(err) != runerr.AskStalled || !strings.Contains(err.Error(), "stallMs=300") {
+		t.Fatalf("stall: %v", err)
+	}
+}
+
+func TestModelListFallsBackOnAuthOnly(t *testing.T) {
+	r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "from the served model"}}}})
+	var fallbacks []string
+	sess := r.spawn(t, Spec{Models: []string{"not-served", r.srv.Model()}})
+	ans, err := sess.Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Hi."}, func(e Event) {
+		if e.Kind == "model_fallback" {
+			fallbacks = append(fallbacks, e.Text)
+		}
+	})
+	if err != nil || ans.Text != "from the served model" || ans.Model != r.srv.Model() {
+		t.Fatalf("%+v %v", ans, err)
+	}
+	if len(fallbacks) != 1 || !strings.Contains(fallbacks[0], "not-served (auth): the model server does not serve it") {
+		t.Errorf("fallbacks %q", fallbacks)
+	}
+	// A transient failure does not move on.
+	r.srv.SetLoading(true)
+	_, err = r.spawn(t, Spec{Models: []string{r.srv.Model(), "other"}}).Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Hi."}, nil)
+	if code(err) != runerr.AskFailed || !strings.Contains(err.Error(), "(transient): HTTP 503: Loading model") {
+		t.Fatalf("loading: %v", err)
+	}
+}
+
+func TestAServerThatRefusesTheKeyIsNoAPIKey(t *testing.T) {
+	r := newRig(t, llamastandin.Options{APIKey: "k", Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "never"}}}})
+	_, err := r.spawn(t, Spec{Models: []string{r.srv.Model()}}).Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Hi."}, nil)
+	if code(err) != runerr.AskFailed || !strings.Contains(err.Error(), string(textNoAPIKey)) || !strings.Contains(err.Error(), "HTTP 401: Invalid API Key") {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.HasSuffix(err.Error(), runbook.YaagLink(runbook.YaagNoAPIKey)) {
+		t.Errorf("no link to the entry: %v", err)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		msg    string
+		want   Class
+	}{
+		{401, "Invalid API Key", Auth},
+		{403, "forbidden", Auth},
+		{404, "model 'x' not found", Auth},
+		{404, "File Not Found", Fatal},
+		{0, "dial unix: connection refused", Transient},
+		{503, "Loading model", Transient},
+		{502, "the model server is unreachable", Transient},
+		{429, "busy", Transient},
+		{400, "the request exceeds the available context size", Fatal},
+	} {
+		if got := Classify(&loopwire.ModelError{Status: tt.status, Message: tt.msg}); got != tt.want {
+			t.Errorf("%d %q: %s, want %s", tt.status, tt.msg, got, tt.want)
+		}
+	}
+}
+
+func TestExtractJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1}`:                        `{"a":1}`,
+		"  [1,2]\n":                      `[1,2]`,
+		"Sure:\n```json\n{\"a\":2}\n```": `{"a":2}`,
+		"The answer is {\"a\": 3}.":      `{"a":3}`,
+	} {
+		got, err := extractJSON(in)
+		if err != nil || string(got) != want {
+			t.Errorf("%q: %s %v, want %s", in, got, err, want)
+		}
+	}
+	if _, err := extractJSON("no json here"); err == nil {
+		t.Error("text without JSON gave JSON")
+	}
+}
