@@ -5,7 +5,7 @@
 //
 //	[[agents]]
 //	name = "reviewer"               # what importAgent is given
-//	file = "agents/reviewer.ts"     # the module, relative to the Registry File's directory
+//	file = "agents/reviewer.ts"     # the module (relative: see Base)
 //	exportName = "reviewer"         # its export; "default" when absent
 //	description = "reads a diff"    # optional
 //
@@ -122,9 +122,20 @@ func (c Catalog) Resolve(scope, name string) (Found, error) {
 	}
 	module := e.File
 	if !filepath.IsAbs(module) {
-		module = filepath.Join(filepath.Dir(path), module)
+		module = filepath.Join(Base(path), module)
 	}
 	return Found{Entry: e, Registry: path, Module: module}, nil
+}
+
+// Base is the directory a Registry File's relative paths start from: the
+// Program Directory for a project file (.yaag/registry.toml), else the
+// file's own directory.
+func Base(registry string) string {
+	dir := filepath.Dir(registry)
+	if filepath.Base(dir) == ".yaag" {
+		return filepath.Dir(dir)
+	}
+	return dir
 }
 
 // Unresolvable is the error of an entry found whose module or export

@@ -204,12 +204,15 @@ func (v *vm) rejected(err error) goja.Value {
 // jsError turns a Go error into the value a program catches: a YaagError
 // with its code (and cause) for a runerr.Error, else an Error.
 func (v *vm) jsError(err error) goja.Value {
-	var je *jsThrown
-	if errors.As(err, &je) {
+	if je, ok := err.(*jsThrown); ok {
 		return je.value
 	}
 	re, ok := runerr.As(err)
 	if !ok || v.errorClass == nil {
+		var je *jsThrown
+		if errors.As(err, &je) {
+			return je.value
+		}
 		return v.rt.NewGoError(err)
 	}
 	var cause goja.Value = goja.Undefined()
