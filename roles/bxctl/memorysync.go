@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -68,7 +69,7 @@ func memorySync(c *cli.Context) error {
 			why = ans.LastError
 		}
 		if e, ok := runbookEntryOf(why); ok && e == runbook.HonchoOutboxDamaged {
-			return errors.New("memory sync: " + termsafe.Line(why))
+			return errors.New("memory sync: honcho: " + termsafe.Line(strings.TrimPrefix(why, "honcho: ")))
 		}
 		return runbook.Refuse(runbook.HonchoUnreachable, "memory sync: not done, %d message(s) wait: %s", ans.Waiting, termsafe.Line(why))
 	}
@@ -91,7 +92,7 @@ func writeSync(w io.Writer, a memorywire.SyncAnswer) {
 		return
 	}
 	if a.Error != "" && a.Waiting == 0 && a.Sent == 0 {
-		fmt.Fprintf(w, "honcho: %s\n", termsafe.Line(a.Error))
+		fmt.Fprintf(w, "honcho: %s\n", termsafe.Line(strings.TrimPrefix(a.Error, "honcho: ")))
 		return
 	}
 	fmt.Fprintf(w, "honcho: %d waiting, %d sent, %d failed, %d withheld\n", a.Waiting, a.Sent, a.Failed, a.Withheld)
