@@ -23,6 +23,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/termsafe"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/catalog"
 	"boxmaker/core/yaag/config"
@@ -271,22 +272,25 @@ func (p *printer) event(e engine.Event) {
 	defer p.mu.Unlock()
 	if p.json {
 		data, _ := json.Marshal(e)
-		fmt.Fprintf(p.w, "%s\n", data)
+		fmt.Fprintf(p.w, "%s\n", termsafe.JSON(data))
 		return
 	}
+	// Every field may hold what the model or a program chose: made safe
+	// for a terminal.
+	l := termsafe.Line
 	switch e.Event {
 	case "run_start":
-		fmt.Fprintf(p.errw, "yaag: run %s started\n", e.Run)
+		fmt.Fprintf(p.errw, "yaag: run %s started\n", l(e.Run))
 	case "spawned":
-		fmt.Fprintf(p.errw, "yaag: %s (%s): session %s\n", e.Agent, e.Name, e.Session)
+		fmt.Fprintf(p.errw, "yaag: %s (%s): session %s\n", l(e.Agent), l(e.Name), l(e.Session))
 	case "tool_call":
-		fmt.Fprintf(p.errw, "yaag: %s: tool call %s\n", e.Ask, e.Tool)
+		fmt.Fprintf(p.errw, "yaag: %s: tool call %s\n", l(e.Ask), l(e.Tool))
 	case "tool_result":
-		fmt.Fprintf(p.errw, "yaag: %s: %s\n", e.Ask, e.Outcome)
+		fmt.Fprintf(p.errw, "yaag: %s: %s\n", l(e.Ask), l(e.Outcome))
 	case "model_fallback":
-		fmt.Fprintf(p.errw, "yaag: %s: next model: %s\n", e.Ask, e.Text)
+		fmt.Fprintf(p.errw, "yaag: %s: next model: %s\n", l(e.Ask), l(e.Text))
 	case "log":
-		fmt.Fprintf(p.errw, "yaag: %s\n", e.Text)
+		fmt.Fprintf(p.errw, "yaag: %s\n", l(e.Text))
 	}
 }
 
@@ -299,13 +303,13 @@ func (p *printer) end(run string, result json.RawMessage, err error) error {
 			end = runEnd{Event: "run_end", Run: run, Status: "failed", Error: err.Error()}
 		}
 		data, _ := json.Marshal(end)
-		fmt.Fprintf(p.w, "%s\n", data)
+		fmt.Fprintf(p.w, "%s\n", termsafe.JSON(data))
 		return err
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(p.w, "%s\n", result)
+	fmt.Fprintf(p.w, "%s\n", termsafe.JSON(result))
 	return nil
 }
 
@@ -357,7 +361,7 @@ func describeCommand() *cli.Command {
 			}
 			if c.Bool("json") {
 				data, _ := json.MarshalIndent(d, "", "  ")
-				fmt.Fprintf(c.App.Writer, "%s\n", data)
+				fmt.Fprintf(c.App.Writer, "%s\n", termsafe.JSON(data))
 				return nil
 			}
 			printDescription(c.App.Writer, d)
@@ -367,16 +371,17 @@ func describeCommand() *cli.Command {
 }
 
 func printDescription(w io.Writer, d engine.Description) {
-	fmt.Fprintf(w, "name: %s\n", d.Name)
+	l := termsafe.Line
+	fmt.Fprintf(w, "name: %s\n", l(d.Name))
 	if d.Description != "" {
-		fmt.Fprintf(w, "description: %s\n", d.Description)
+		fmt.Fprintf(w, "description: %s\n", l(d.Description))
 	}
 	for _, s := range []struct {
 		name string
 		raw  json.RawMessage
 	}{{"input", d.Input}, {"output", d.Output}} {
 		if s.raw != nil {
-			fmt.Fprintf(w, "%s: %s\n", s.name, s.raw)
+			fmt.Fprintf(w, "%s: %s\n", s.name, termsafe.JSON(s.raw))
 		}
 	}
 	for _, a := range d.Agents {
@@ -384,15 +389,15 @@ func printDescription(w io.Writer, d engine.Description) {
 		if a.Profiled {
 			kind = "profiled agent"
 		}
-		fmt.Fprintf(w, "%s: %s", kind, a.Name)
+		fmt.Fprintf(w, "%s: %s", kind, l(a.Name))
 		if a.Description != "" {
-			fmt.Fprintf(w, " (%s)", a.Description)
+			fmt.Fprintf(w, " (%s)", l(a.Description))
 		}
 		if len(a.Tools) > 0 {
-			fmt.Fprintf(w, " tools %v", a.Tools)
+			fmt.Fprintf(w, " tools %s", l(fmt.Sprint(a.Tools)))
 		}
 		if a.Model != nil {
-			fmt.Fprintf(w, " model %s", a.Model)
+			fmt.Fprintf(w, " model %s", termsafe.JSON(a.Model))
 		}
 		fmt.Fprintln(w)
 	}
@@ -401,7 +406,7 @@ func printDescription(w io.Writer, d engine.Description) {
 		if name == d.DefaultProfile {
 			def = " (default)"
 		}
-		fmt.Fprintf(w, "profile: %s%s %s\n", name, def, d.Profiles[name])
+		fmt.Fprintf(w, "profile: %s%s %s\n", l(name), def, termsafe.JSON(d.Profiles[name]))
 	}
 }
 
