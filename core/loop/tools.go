@@ -14,8 +14,8 @@ import (
 )
 
 // ToolDefinitions is the tools array a new session's baseline takes: the
-// tools brokerd decides (docs: /work/notes/protocols.md, "brokerd tool
-// socket"). It is written compactly, once, and replayed from the baseline
+// tools brokerd decides (docs/tool-socket.md, and docs/protocols.md for
+// every socket). It is written compactly, once, and replayed from the baseline
 // byte for byte afterwards.
 var ToolDefinitions = mustCompact(`[
 {"type":"function","function":{"name":"read_file","description":"Read a text file.","parameters":{"type":"object","properties":{"path":{"type":"string","description":"absolute path"}},"required":["path"]}}},

@@ -682,7 +682,7 @@ func (d *demoRun) startStack(ctx context.Context) (*demoStack, error) {
 	upCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &demoStack{cancel: cancel, done: make(chan error, 1), log: &tailWriter{f: f}, path: path}
 	d.say("demo: starting %s (as boxmaker up does; their output goes to %s)", strings.Join(demoRoles, ", "), path)
-	go func() { s.done <- up(upCtx, d.h, demoRoles, s.log) }()
+	go func() { s.done <- up(upCtx, d.h, demoRoles, s.log, upOptions{}) }()
 	sockets := []string{
 		d.h.Path(home.SocketBrokerTools), d.h.Path(home.SocketMemoryBlock), d.h.Path(home.SocketLoop),
 	}

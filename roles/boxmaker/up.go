@@ -49,6 +49,7 @@ func upCommand(roles []string) *cli.Command {
 			"them all; if one exits, up says which and its runbook entry, and stops the rest.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
+			&cli.BoolFlag{Name: "accept-break", Usage: "start brokerd with --accept-break: accept a broken audit chain (docs/runbook.md#audit-chain-broken; copy the log first)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
@@ -60,7 +61,7 @@ func upCommand(roles []string) *cli.Command {
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout)
+			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout, upOptions{AcceptBreak: c.Bool("accept-break")})
 		},
 	}
 }
@@ -82,7 +83,12 @@ func (ch *child) lastLine() string {
 	return ch.last
 }
 
-func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
+// upOptions are what up passes on to the daemons.
+type upOptions struct {
+	AcceptBreak bool // brokerd serve --accept-break
+}
+
+func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOptions) error {
 	exe, err := thisBinary()
 	if err != nil {
 		return err
@@ -137,7 +143,11 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer) error {
 			}
 		}
 		ch := &child{role: d.role, done: make(chan struct{})}
-		ch.cmd = exec.Command(exe, d.role, "serve", "--config", path)
+		args := []string{d.role, "serve", "--config", path}
+		if d.role == "brokerd" && o.AcceptBreak {
+			args = append(args, "--accept-break")
+		}
+		ch.cmd = exec.Command(exe, args...)
 		ch.cmd.Stdin = nil
 		stdout, _ := ch.cmd.StdoutPipe()
 		stderr, _ := ch.cmd.StderrPipe()
