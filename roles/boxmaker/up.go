@@ -49,7 +49,7 @@ func upCommand(roles []string) *cli.Command {
 			"them all; if one exits, up says which and its runbook entry, and stops the rest.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
-			&cli.BoolFlag{Name: "accept-break", Usage: "start brokerd with --accept-break: accept a broken audit chain (docs/runbook.md#audit-chain-broken; copy the log first)"},
+			&cli.BoolFlag{Name: "accept-break", Usage: "start brokerd with --accept-break: accept a broken audit chain (the runbook's audit-chain-broken: copy the log first)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
