@@ -24,7 +24,7 @@ import (
 
 // rig is a home, a fake Honcho and brokerd's word on each session.
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	home   string
 	fake   *fakehoncho.Server
 	cfg    *honcho.Config
@@ -41,7 +41,7 @@ type state struct {
 	untrusted bool
 }
 
-func newRig(t *testing.T, opts fakehoncho.Options) *rig {
+func newRig(t testing.TB, opts fakehoncho.Options) *rig {
 	t.Helper()
 	r := &rig{t: t, home: t.TempDir(), fake: fakehoncho.Start(opts), states: map[string]state{}, class: map[string]policy.Taint{}}
 	t.Cleanup(r.fake.Close)
