@@ -47,6 +47,15 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		WorkdirRoot:         root, // short: socket paths must stay under 108 bytes
 		RequireExplicitExec: true,
+		// [exists:PATH]: a file of the machine's own (a deployed config)
+		// that a script must not trip over.
+		Condition: func(cond string) (bool, error) {
+			if p, ok := strings.CutPrefix(cond, "exists:"); ok {
+				_, err := os.Stat(p)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BOXMAKER_HOME", filepath.Join(env.WorkDir, "h"))
 			return nil

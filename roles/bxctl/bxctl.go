@@ -55,7 +55,13 @@ func loadConfig(c *cli.Context, flag, role string, v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return path, conf.Load(path, v)
+	err = conf.Load(path, v)
+	var missing *conf.MissingError
+	if errors.As(err, &missing) && c.String(flag) == "" {
+		return path, rolecli.WithHint(err,
+			fmt.Sprintf("bxctl looks for etc/%s.toml in the home, then in /etc/boxmaker: name the home with --home DIR (or BOXMAKER_HOME), or make one with boxmaker init --home DIR", role))
+	}
+	return path, err
 }
 
 // callError is what bxctl says when a call to role's socket failed: the
