@@ -48,7 +48,7 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	dir, _ = filepath.EvalSymlinks(dir)
 	h := filepath.Join(dir, "h")
 	env := append(os.Environ(), "BOXMAKER_HOME="+h)
-	initCmd := exec.Command("boxmaker", "init", "--home", h)
+	initCmd := exec.Command("boxmaker", "init", "--home", h, "--owner", "1000:1000")
 	initCmd.Env = env
 	if out, err := initCmd.CombinedOutput(); err != nil {
 		b.Fatalf("boxmaker init: %v\n%s", err, out)
@@ -65,11 +65,18 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	src := filepath.Join(dir, "src")
 	file := filepath.Join(src, "file.txt")
 	grant := fmt.Sprintf("tool = \"read_file\"\neffect = \"allow\"\npaths = [%q]\nclass = \"private\"\nmax_taint = \"secret\"\nuntrusted = false\n", src)
-	if err := os.MkdirAll(src, 0o700); err != nil {
+	// The owner's file, readable by all: the bare run's direct mount is
+	// not idmapped, and its tool must read it too.
+	if err := os.MkdirAll(src, 0o755); err != nil {
 		b.Fatal(err)
 	}
 	for p, body := range map[string]string{file: "a line of text\n", filepath.Join(h, "etc", "grants", "read-src.toml"): grant} {
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, p := range []string{src, file} {
+		if err := os.Chown(p, 1000, 1000); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -77,7 +84,11 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	if err := conf.Load(cfgPath, &cfg); err != nil {
 		b.Fatal(err)
 	}
-	r, err := runner.New(runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home)))
+	// The bare run's command line is the runner's, with the seccomp
+	// profile brokerd writes at its first call.
+	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
+	rcfg.SeccompProfile = filepath.Join(h, "run", "tools-seccomp.json")
+	r, err := runner.New(rcfg)
 	if err != nil {
 		b.Fatal(err)
 	}

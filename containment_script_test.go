@@ -232,6 +232,20 @@ func layRaceTree(ts *testscript.TestScript, granted, outside string) {
 	if err := os.Chmod(outside, 0o700); err != nil {
 		ts.Fatalf("racesuite: %v", err)
 	}
+	// The granted tree is the owner's, as the directory it is in.
+	var st syscall.Stat_t
+	if err := syscall.Stat(granted, &st); err != nil {
+		ts.Fatalf("racesuite: %v", err)
+	}
+	filepath.Walk(granted, func(p string, fi os.FileInfo, err error) error {
+		if err == nil {
+			err = os.Lchown(p, int(st.Uid), int(st.Gid))
+		}
+		if err != nil {
+			ts.Fatalf("racesuite: %v", err)
+		}
+		return nil
+	})
 }
 
 // raceCall is one racing call of a kind: its tool and arguments.

@@ -47,6 +47,14 @@ type Runner struct {
 	TimeoutMS    int    `toml:"timeout_ms"`    // one call, start to end
 	OutputLimit  int    `toml:"output_limit"`  // bytes of a file or of stdout/stderr
 
+	// Who the tools act for and run as (docs/runner.md, "Who the tool
+	// runs as"): files they write belong to owner_uid:owner_gid; their
+	// processes run as tool_uid (0: 65533), which nothing else may use.
+	OwnerUID    int    `toml:"owner_uid"`
+	OwnerGID    int    `toml:"owner_gid"`
+	ToolUID     int    `toml:"tool_uid"`
+	SeccompBase string `toml:"seccomp_base"` // the seccomp profile the tools' is made from
+
 	// http_fetch's egress proxy (docs/runner.md, "http_fetch").
 	EgressNetwork      string `toml:"egress_network"`       // the Podman network the proxy runs on
 	EgressDir          string `toml:"egress_dir"`           // where the per-call socket directories go
@@ -97,8 +105,24 @@ runtime = "runc"
 # the ID this binary builds (empty when it cannot); load it with
 # 'boxmaker tools-image' before the first call.
 image = "{{.ToolsImage}}"
+# The user brokerd acts for: files the tools write belong to this uid and
+# gid, as if the owner had written them, and tools read and write only
+# what the owner may. Not 0: tools never act as root. init writes the
+# user who ran it (--owner UID:GID chooses); 0 here refuses every file
+# tool and run until it is set.
+owner_uid = {{.OwnerUID}}
+owner_gid = {{.OwnerGID}}
+# The uid (and gid) the tools' processes run as: one no user, file or
+# other program on this machine has, and not brokerd's, the owner's or an
+# allow_uids one. 0: 65533.
+tool_uid = 65533
+# The seccomp profile the tools' own is made from (Podman's default; the
+# tools' also refuses set-user-ID and set-group-ID modes).
+seccomp_base = "/usr/share/containers/seccomp.json"
 ulimit_nofile = 1024
-ulimit_nproc = 256
+# Processes of the tools' uid, all calls together (pids_limit is one
+# call's limit).
+ulimit_nproc = 4096
 pids_limit = 128
 memory_mb = 512
 tmp_mb = 64

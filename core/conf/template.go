@@ -31,6 +31,9 @@ type TemplateData struct {
 	// Grants is brokerd's [paths] grants: Home/etc/grants when empty (a
 	// development home); /etc/boxmaker/grants when installed.
 	Grants string
+	// OwnerUID and OwnerGID are [runner] owner_uid and owner_gid: the
+	// user brokerd acts for (0: not known yet).
+	OwnerUID, OwnerGID int
 }
 
 // RenderWith is Render with every value a template may name.

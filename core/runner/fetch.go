@@ -73,9 +73,10 @@ func (r *Runner) fetch(ctx context.Context, c Call) (Result, error) {
 // fetchThrough runs the call with a proxy that connects to hosts. Apart
 // from fetch, only tests give it hosts other than the URL's.
 func (r *Runner) fetchThrough(ctx context.Context, c Call, hosts []string) (Result, error) {
+	if why := r.ready(false); why != "" {
+		return Result{}, unavailable(nil, why)
+	}
 	switch {
-	case r.cfg.Image == "":
-		return Result{}, unavailable(nil, "[runner] image is empty: load the tools image with boxmaker tools-image and put the ID it prints there")
 	case r.cfg.EgressNetwork == "":
 		return Result{}, unavailable(nil, "[runner] egress_network is empty: name the Podman network the egress proxy runs on")
 	case r.cfg.EgressDir == "":
@@ -88,6 +89,12 @@ func (r *Runner) fetchThrough(ctx context.Context, c Call, hosts []string) (Resu
 	}
 	os.RemoveAll(dir) // a killed brokerd's
 	if err := os.Mkdir(dir, 0o700); err != nil {
+		return Result{}, unavailable(nil, fmt.Sprintf("cannot prepare the egress directory: %v", err))
+	}
+	// The proxy makes its socket here, and the tool connects to it: both
+	// run as the tool's uid.
+	if err := os.Chown(dir, r.cfg.ToolUID, r.cfg.ToolUID); err != nil {
+		os.RemoveAll(dir)
 		return Result{}, unavailable(nil, fmt.Sprintf("cannot prepare the egress directory: %v", err))
 	}
 	defer os.RemoveAll(dir)
@@ -129,6 +136,7 @@ func (r *Runner) ProxyArgs(name, dir string, hosts []string) []string {
 		"--name", name, "--label", "boxmaker=" + cfg.Instance,
 		"--network", cfg.EgressNetwork, "--read-only", "--read-only-tmpfs=false",
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
+		"--user", fmt.Sprintf("%d:%d", cfg.ToolUID, cfg.ToolUID), "--security-opt", "seccomp=" + cfg.SeccompProfile,
 		"--ulimit", fmt.Sprintf("nofile=%d:%d", cfg.UlimitNofile, cfg.UlimitNofile),
 		"--ulimit", fmt.Sprintf("nproc=%d:%d", cfg.UlimitNproc, cfg.UlimitNproc),
 		"--pids-limit", strconv.Itoa(cfg.PidsLimit),

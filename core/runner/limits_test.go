@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -10,12 +9,11 @@ import (
 // TestLimitsHoldInsideTheContainer checks from inside a tool container,
 // through the run tool, which of the runner's limits the kernel actually
 // enforces on this machine. docs/runner.md lists the outcome. On Debian 12
-// with hybrid cgroups (v1 controllers) all of them hold except nproc, which
-// the kernel does not apply to uid 0 of the initial user namespace, and
-// rootful Podman's container root is that uid: pids_limit is the process
-// limit that holds. The nproc row asserts exactly that, so that a machine
-// where it starts to hold (or where pids stops holding) fails here and the
-// document gets corrected.
+// with hybrid cgroups (v1 controllers) all of them hold. nproc held only
+// once tools stopped running as root (the kernel does not apply it to uid
+// 0 of the initial user namespace); it counts every process of the tool's
+// uid on the host, so it bounds all calls together, and pids_limit is the
+// limit of one call.
 func TestLimitsHoldInsideTheContainer(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -37,19 +35,19 @@ func TestLimitsHoldInsideTheContainer(t *testing.T) {
 			},
 		},
 		{
-			name:   "ulimit nproc is set but not enforced for the container's root",
+			name:   "ulimit nproc holds for the tool's uid",
 			change: func(c *Config) { c.PidsLimit, c.UlimitNproc = 1000, 10 },
-			script: "ulimit -u; for i in $(seq 30); do sleep 5 & done; ps -o pid | wc -l",
+			script: "ulimit -u; n=0; for i in $(seq 30); do sleep 5 2>/dev/null & n=$((n+1)); done; echo $n",
 			check: func(t *testing.T, res Result, err error) {
 				if err != nil {
 					t.Fatal(err)
 				}
 				lines := strings.Fields(res.Stdout)
-				if len(lines) != 2 || lines[0] != "10" {
+				if len(lines) < 1 || lines[0] != "10" {
 					t.Fatalf("unexpected output %+v", res)
 				}
-				if n, _ := strconv.Atoi(lines[1]); n < 30 { // 30 sleeps, the shell, ps and a header
-					t.Errorf("nproc now holds (%s processes under nproc 10): update docs/runner.md and this test", lines[1])
+				if !strings.Contains(res.Stderr, "can't fork") {
+					t.Errorf("30 processes started under nproc 10: %+v", res)
 				}
 			},
 		},

@@ -21,6 +21,7 @@ var (
 	testExe      string // the static binary in it
 	testInstance string // this run's label value
 	testStage    string // the staging directory
+	testSeccomp  string // the tools' seccomp profile
 )
 
 const testTags = "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
@@ -37,6 +38,7 @@ func mainWithImage(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	testStage = filepath.Join(dir, "stage")
+	testSeccomp = filepath.Join(dir, "seccomp.json")
 	if err := buildTestImage(dir); err != nil {
 		fmt.Fprintf(os.Stderr, "runner tests: cannot prepare the tools image: %v\n", err)
 		return 1
@@ -88,6 +90,7 @@ func buildTestImage(dir string) error {
 func testConfig() Config {
 	return Config{
 		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance, StageDir: testStage,
+		OwnerUID: testOwnerUID, OwnerGID: testOwnerGID, ToolUID: testToolUID, SeccompProfile: testSeccomp,
 		UlimitNofile: 1024, UlimitNproc: 256, PidsLimit: 128, MemoryMB: 256, TmpMB: 16,
 		Timeout: 20 * time.Second, OutputLimit: 64 << 10,
 	}
@@ -106,22 +109,24 @@ func newTestRunner(t testing.TB, change func(*Config)) *Runner {
 	return r
 }
 
-// resolvedTempDir is a temporary directory with its links resolved, as
-// the policy hands targets to the runner.
+// resolvedTempDir is a temporary directory of the owner's with its links
+// resolved, as the policy hands targets to the runner.
 func resolvedTempDir(t testing.TB) string {
 	t.Helper()
 	d, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Chown(d, testOwnerUID, testOwnerGID); err != nil {
+		t.Fatal(err)
+	}
 	return d
 }
 
+// writeTestFile writes a file of the owner's.
 func writeTestFile(t testing.TB, path, content string) {
 	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeOwnedFile(t, path, content, 0o644)
 }
 
 // directMounts mounts each path of c at itself, as the runner did before

@@ -29,12 +29,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"boxmaker/core/conf"
@@ -50,6 +52,22 @@ type Config struct {
 	// StageDir holds one staging directory per call (stage.go): brokerd's
 	// own, root-only, outside every grant.
 	StageDir string
+
+	// OwnerUID and OwnerGID are the user brokerd acts for: files a tool
+	// writes belong to them. ToolUID is the unprivileged host uid (and
+	// gid) the tool's processes run as. See docs/runner.md, "Who the tool
+	// runs as".
+	OwnerUID, OwnerGID int
+	ToolUID            int
+	// PeerUIDs are the uids brokerd's sockets accept besides its own; the
+	// tool's uid must be none of them, so that a tool reaching a socket
+	// never passes its peer check.
+	PeerUIDs []uint32
+	// SeccompProfile is where the runner writes the tools' seccomp
+	// profile (seccomp.go), derived from SeccompBase (empty:
+	// DefaultSeccompBase) when New is called.
+	SeccompProfile string
+	SeccompBase    string
 
 	UlimitNofile int
 	UlimitNproc  int
@@ -81,8 +99,15 @@ func ConfigFrom(c conf.Runner, instance string) Config {
 		OutputLimit:   c.OutputLimit,
 		EgressNetwork: c.EgressNetwork, EgressDir: c.EgressDir, EgressCAFile: c.EgressCAFile,
 		EgressAllowPrivate: c.EgressAllowPrivate,
+		OwnerUID:           c.OwnerUID, OwnerGID: c.OwnerGID, ToolUID: c.ToolUID,
+		SeccompBase: c.SeccompBase,
 	}
 }
+
+// DefaultToolUID is the uid (and gid) tools run as when [runner] tool_uid
+// is 0: in Debian's reserved range 65000-65533, which no package or
+// person is given.
+const DefaultToolUID = 65533
 
 // Instance is a label value for a home: the same home gives the same
 // value, two homes on one machine give two.
@@ -101,7 +126,11 @@ var (
 const startGrace = 10 * time.Second
 
 // Runner runs tool calls. It is safe for concurrent use.
-type Runner struct{ cfg Config }
+type Runner struct {
+	cfg     Config
+	idmap   func() (int, error) // the user namespace of the owner-to-tool mapping
+	seccomp func() error        // writes the tools' seccomp profile, once
+}
 
 // New checks cfg. An empty Image is allowed (brokerd starts, and each call
 // fails with runner-unavailable until one is set); a malformed one is not.
@@ -131,10 +160,56 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.EgressDir != "" && !filepath.IsAbs(cfg.EgressDir) {
 		bad = append(bad, fmt.Sprintf("egress_dir %q is not an absolute path", cfg.EgressDir))
 	}
+	if cfg.ToolUID == 0 {
+		cfg.ToolUID = DefaultToolUID
+	}
+	switch {
+	case cfg.OwnerUID < 0 || cfg.OwnerGID < 0 || cfg.OwnerUID > maxID || cfg.OwnerGID > maxID:
+		bad = append(bad, fmt.Sprintf("owner_uid %d and owner_gid %d must be uids between 1 and %d", cfg.OwnerUID, cfg.OwnerGID, maxID))
+	case cfg.ToolUID < 0 || cfg.ToolUID > maxID:
+		bad = append(bad, fmt.Sprintf("tool_uid %d must be a uid between 1 and %d", cfg.ToolUID, maxID))
+	case cfg.ToolUID == os.Geteuid():
+		bad = append(bad, fmt.Sprintf("tool_uid %d is brokerd's own uid: a tool must never pass brokerd's peer check", cfg.ToolUID))
+	case cfg.ToolUID == cfg.OwnerUID:
+		bad = append(bad, fmt.Sprintf("tool_uid %d is the owner's uid: give tools a uid of their own, which no one uses", cfg.ToolUID))
+	case slices.Contains(cfg.PeerUIDs, uint32(cfg.ToolUID)):
+		bad = append(bad, fmt.Sprintf("tool_uid %d is in [sockets] allow_uids: a tool must never pass a socket's peer check", cfg.ToolUID))
+	}
+	var profile []byte
+	if len(bad) == 0 && cfg.SeccompProfile != "" {
+		var err error
+		if profile, err = readSeccompProfile(cfg.SeccompBase); err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
-	return &Runner{cfg: cfg}, nil
+	r := &Runner{cfg: cfg}
+	r.idmap = sync.OnceValues(func() (int, error) { return idmapUserns(cfg.OwnerUID, cfg.OwnerGID, cfg.ToolUID) })
+	// Written at the first call, not here: New runs before brokerd holds
+	// its home's lock.
+	r.seccomp = sync.OnceValue(func() error { return writeSeccompProfile(profile, cfg.SeccompProfile) })
+	return r, nil
+}
+
+// maxID is the highest uid or gid a mapping may name ((uid_t)-1 means none).
+const maxID = 1<<32 - 2
+
+// ready says why the runner cannot start a tool's container at all, or "".
+// paths is whether the call mounts the owner's files.
+func (r *Runner) ready(paths bool) string {
+	switch {
+	case r.cfg.Image == "":
+		return "[runner] image is empty: load the tools image with boxmaker tools-image and put the ID it prints there"
+	case r.cfg.SeccompProfile == "":
+		return "the runner has no seccomp profile for the tools"
+	case r.seccomp() != nil:
+		return r.seccomp().Error()
+	case paths && (r.cfg.OwnerUID == 0 || r.cfg.OwnerGID == 0):
+		return fmt.Sprintf("[runner] owner_uid = %d, owner_gid = %d: name the user brokerd acts for (not root), whose files the tools read and write", r.cfg.OwnerUID, r.cfg.OwnerGID)
+	}
+	return ""
 }
 
 // Call is one tool call as the policy decided it.
@@ -191,8 +266,8 @@ func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
 	if err := checkCall(c); err != nil {
 		return Result{}, err
 	}
-	if r.cfg.Image == "" {
-		return Result{}, unavailable(nil, "[runner] image is empty: load the tools image with boxmaker tools-image and put the ID it prints there")
+	if why := r.ready(true); why != "" {
+		return Result{}, unavailable(nil, why)
 	}
 	name := r.ContainerName(c.ID)
 	st, answer, err := r.stageCall(c, name)
@@ -287,6 +362,7 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 		"--network", "none", "--read-only", "--read-only-tmpfs=false",
 		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", cfg.TmpMB),
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
+		"--user", fmt.Sprintf("%d:%d", cfg.ToolUID, cfg.ToolUID), "--security-opt", "seccomp=" + cfg.SeccompProfile,
 		"--ulimit", fmt.Sprintf("nofile=%d:%d", cfg.UlimitNofile, cfg.UlimitNofile),
 		"--ulimit", fmt.Sprintf("nproc=%d:%d", cfg.UlimitNproc, cfg.UlimitNproc),
 		"--pids-limit", strconv.Itoa(cfg.PidsLimit),

@@ -35,9 +35,9 @@ func TestRunTools(t *testing.T) {
 	writeTestFile(t, filepath.Join(d, "hello.txt"), "hello, world\n")
 	writeTestFile(t, filepath.Join(d, "big.txt"), strings.Repeat("x", 100))
 	writeTestFile(t, filepath.Join(d, "old.txt"), "old content that is longer")
-	os.Mkdir(filepath.Join(d, "listed"), 0o755)
+	mkdirOwned(t, filepath.Join(d, "listed"))
 	writeTestFile(t, filepath.Join(d, "listed", "b.txt"), "bb")
-	os.Mkdir(filepath.Join(d, "listed", "a-dir"), 0o755)
+	mkdirOwned(t, filepath.Join(d, "listed", "a-dir"))
 	os.Symlink("b.txt", filepath.Join(d, "listed", "c-link"))
 
 	small := func(c *Config) { c.OutputLimit = 10 }
@@ -164,7 +164,7 @@ func TestReadToolsMountTheirTargetReadOnlyAndAlone(t *testing.T) {
 	d := resolvedTempDir(t)
 	writeTestFile(t, d+"/target.txt", "target")
 	writeTestFile(t, d+"/sibling.txt", "sibling")
-	os.Mkdir(d+"/dir", 0o755)
+	mkdirOwned(t, d+"/dir")
 	writeTestFile(t, d+"/dir/inner.txt", "inner")
 	r := newTestRunner(t, nil)
 

@@ -20,8 +20,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -131,9 +133,9 @@ func (c *created) remove() {
 }
 
 // createTarget makes write_file's new file in its decided directory,
-// opened without links, and holds it. exists reports a file that appeared
-// meanwhile: the caller holds that one instead.
-func createTarget(path string) (h *held, c *created, exists bool, err error) {
+// opened without links, as the owner's, and holds it. exists reports a
+// file that appeared meanwhile: the caller holds that one instead.
+func createTarget(path string, uid, gid int) (h *held, c *created, exists bool, err error) {
 	dirPath, name := filepath.Split(path)
 	dir, err := hold(filepath.Clean(dirPath))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -156,16 +158,61 @@ func createTarget(path string) (h *held, c *created, exists bool, err error) {
 		return nil, nil, false, fmt.Errorf("cannot create %s to write it: %w", path, err)
 	}
 	h = &held{path: path, fd: fd}
+	c = &created{dir: dir, name: name}
 	if err := unix.Fstat(fd, &h.st); err != nil {
 		unix.Close(fd)
 		dir.close()
 		return nil, nil, false, err
 	}
-	return h, &created{dir: dir, name: name, id: h.id()}, false, nil
+	c.id = h.id()
+	// The owner's file, as if the owner had made it; the tool writes it
+	// through the idmapped mount.
+	if err := unix.Fchown(fd, uid, gid); err != nil {
+		unix.Close(fd)
+		c.remove()
+		dir.close()
+		return nil, nil, false, fmt.Errorf("cannot give %s to the owner: %w", path, err)
+	}
+	return h, c, false, nil
+}
+
+// idmapUserns makes a user namespace whose one mapping is the owner's uid
+// and gid to the tool's, and returns a descriptor of it: the idmapping of
+// every staged mount. Through such a mount the tool (running as tool)
+// sees the owner's files as its own, and what it creates is stored as the
+// owner's; every other owner on disk is unmapped to it, and it can create
+// nothing as anyone else. The namespace needs a process to be made: one
+// is started in it stopped at its exec (ptrace), never runs, and is
+// killed once the namespace is held.
+func idmapUserns(owner, ownerGID, tool int) (int, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return -1, fmt.Errorf("cannot make the tools' user namespace: %v", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER,
+		Ptrace:      true,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: owner, HostID: tool, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: ownerGID, HostID: tool, Size: 1}},
+	}
+	if err := cmd.Start(); err != nil {
+		return -1, fmt.Errorf("cannot make the tools' user namespace: %v", err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	fd, err := unix.Open("/proc/"+strconv.Itoa(cmd.Process.Pid)+"/ns/user", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("cannot hold the tools' user namespace: %v", err)
+	}
+	return fd, nil
 }
 
 // stage is one call's staging directory and what is attached in it.
 type stage struct {
+	idmap    int // the owner-to-tool user namespace
 	dir      string
 	attached []string // staging paths with a mount on them, in order
 	held     []*held
@@ -185,10 +232,14 @@ func (r *Runner) newStage(name string) (*stage, error) {
 	}
 	dir := filepath.Join(r.cfg.StageDir, name)
 	cleanStageDir(dir) // a killed brokerd's, for a call of the same id
+	userns, err := r.idmap()
+	if err != nil {
+		return nil, unavailable(nil, err.Error())
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, unavailable(nil, fmt.Sprintf("cannot prepare the staging directory: %v", err))
 	}
-	return &stage{dir: dir}, nil
+	return &stage{dir: dir, idmap: userns}, nil
 }
 
 // attach mounts a clone of exactly the held object at a fresh name in the
@@ -212,11 +263,14 @@ func (s *stage) attach(h *held, dest string, readOnly bool) error {
 		return unavailable(nil, fmt.Sprintf("cannot clone the mount of %s: %v", h.path, err))
 	}
 	defer unix.Close(tree)
-	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV | unix.MOUNT_ATTR_IDMAP, Userns_fd: uint64(s.idmap)}
 	if readOnly {
 		attr.Attr_set |= unix.MOUNT_ATTR_RDONLY
 	}
 	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH, &attr); err != nil {
+		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EPERM) {
+			return unavailable(nil, fmt.Sprintf("cannot give the tool %s as the owner's: its file system does not take idmapped mounts (%v)", h.path, err))
+		}
 		return unavailable(nil, fmt.Sprintf("cannot set the mount of %s: %v", h.path, err))
 	}
 	if err := unix.MoveMount(tree, "", unix.AT_FDCWD, src, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
@@ -299,7 +353,7 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 		if errors.Is(err, fs.ErrNotExist) && c.Tool == "write_file" {
 			var exists bool
 			var cr *created
-			h, cr, exists, err = createTarget(p)
+			h, cr, exists, err = createTarget(p, r.cfg.OwnerUID, r.cfg.OwnerGID)
 			if exists {
 				h, err = hold(p)
 			}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -67,10 +68,16 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 			Usage: "create a development home with a commented configuration for every role",
 			Description: "init makes the home's directories (0700) and writes etc/<role>.toml for each\n" +
 				"role and an empty etc/grants/, every path inside the home. It does not\n" +
-				"overwrite a configuration that exists unless --force is given.",
+				"overwrite a configuration that exists unless --force is given.\n\n" +
+				"brokerd.toml's [runner] owner_uid and owner_gid name the user brokerd acts\n" +
+				"for: the files tools write belong to them. init writes --owner, else the\n" +
+				"user running it (the one sudo names, when run with sudo as root); run as\n" +
+				"root without either, it writes 0, and brokerd runs no file tool until the\n" +
+				"owner is set.",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
 				&cli.BoolFlag{Name: "force", Usage: "replace configuration files that exist"},
+				&cli.StringFlag{Name: "owner", Usage: "the user brokerd acts for, as `UID:GID` (default: the user running init)"},
 			},
 			Action: func(c *cli.Context) error {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
@@ -80,7 +87,11 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				if dir == "" {
 					dir = rolecli.DefaultHome()
 				}
-				return initHome(dir, c.Bool("force"))
+				uid, gid, err := initOwner(c.String("owner"))
+				if err != nil {
+					return err
+				}
+				return initHome(dir, c.Bool("force"), uid, gid)
 			},
 		},
 		&cli.Command{
@@ -135,7 +146,30 @@ func links(dir string, roles []string) error {
 	return nil
 }
 
-func initHome(dir string, force bool) error {
+// initOwner is the owner init writes: --owner UID:GID, else the user
+// running init, else (root) the user sudo names; 0:0 when none is known.
+func initOwner(flag string) (uid, gid int, err error) {
+	if flag != "" {
+		u, g, ok := strings.Cut(flag, ":")
+		uid, uerr := strconv.Atoi(u)
+		gid, gerr := strconv.Atoi(g)
+		if !ok || uerr != nil || gerr != nil || uid <= 0 || gid <= 0 {
+			return 0, 0, rolecli.Usagef("--owner %q is not UID:GID of a user other than root (for example 1000:1000)", flag)
+		}
+		return uid, gid, nil
+	}
+	if os.Geteuid() != 0 {
+		return os.Geteuid(), os.Getegid(), nil
+	}
+	uid, uerr := strconv.Atoi(os.Getenv("SUDO_UID"))
+	gid, gerr := strconv.Atoi(os.Getenv("SUDO_GID"))
+	if uerr == nil && gerr == nil && uid > 0 && gid > 0 {
+		return uid, gid, nil
+	}
+	return 0, 0, nil
+}
+
+func initHome(dir string, force bool, ownerUID, ownerGID int) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -167,7 +201,7 @@ func initHome(dir string, force bool) error {
 		if err != nil {
 			return err
 		}
-		_, werr := f.WriteString(r.RenderWith(conf.TemplateData{Home: abs, ToolsImage: toolsImage}))
+		_, werr := f.WriteString(r.RenderWith(conf.TemplateData{Home: abs, ToolsImage: toolsImage, OwnerUID: ownerUID, OwnerGID: ownerGID}))
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
@@ -178,6 +212,11 @@ func initHome(dir string, force bool) error {
 	}
 	if toolsImage != "" {
 		fmt.Printf("init: [runner] image is %s; boxmaker tools-image loads it\n", toolsImage)
+	}
+	if ownerUID == 0 {
+		fmt.Println("init: [runner] owner_uid and owner_gid left 0: brokerd runs no file tool until they name the user it acts for (init --owner UID:GID)")
+	} else {
+		fmt.Printf("init: [runner] tools act for the owner %d:%d; their files belong to that user\n", ownerUID, ownerGID)
 	}
 	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Path("etc", "grants"))
 	return nil

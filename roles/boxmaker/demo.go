@@ -100,18 +100,18 @@ type demoOptions struct {
 	Podman   string
 }
 
-// demoFiles are the files the conversation is about, under the home's
-// files/ directory.
+// demoFiles are the files the conversation is about, in files/ beside
+// the home: a grant can never cover brokerd's home.
 type demoFiles struct {
-	Root                          string // <home>/files
+	Root                          string // <demo dir>/files
 	Project                       string // granted: read allowed (private), write allowed while the taint is private
 	Secrets                       string // read asks the owner (secret)
 	Outside                       string // no grant
 	Readme, Token, Diary, Summary string
 }
 
-func newDemoFiles(h home.Home) demoFiles {
-	f := demoFiles{Root: h.Path("files")}
+func newDemoFiles(dir string) demoFiles {
+	f := demoFiles{Root: filepath.Join(dir, "files")}
 	f.Project = filepath.Join(f.Root, "project")
 	f.Secrets = filepath.Join(f.Root, "secrets")
 	f.Outside = filepath.Join(f.Root, "outside")
@@ -132,7 +132,9 @@ const (
 	recallWords  = "Lighthouse tests"
 )
 
-func (f demoFiles) write() error {
+// write makes the files as the owner's, uid:gid (brokerd's tools act for
+// that user).
+func (f demoFiles) write(uid, gid int) error {
 	files := []struct{ path, text string }{
 		{f.Readme, "# Lighthouse\n\n" + readmeMarker + " and rings a bell when one of them says ERROR.\nIts tests run with `make check`.\n"},
 		{f.Token, "demo token for " + tokenMarker + ": not-a-real-token-0000\n"},
@@ -146,7 +148,21 @@ func (f demoFiles) write() error {
 			return err
 		}
 	}
+	for _, p := range []string{f.Root, f.Project, f.Secrets, f.Outside, f.Readme, f.Token, f.Diary} {
+		if err := os.Lchown(p, uid, gid); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// demoOwner is the user the demo's brokerd acts for: the one running the
+// demo, or nobody (65534) when that is root, since tools never act as root.
+func demoOwner() (uid, gid int) {
+	if os.Geteuid() != 0 {
+		return os.Geteuid(), os.Getegid()
+	}
+	return 65534, 65534
 }
 
 // demoGrant is one grant file the demo writes.
@@ -345,8 +361,8 @@ func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) 
 	if err != nil {
 		return err
 	}
-	d.h = home.Home{Dir: dir}
-	d.files = newDemoFiles(d.h)
+	d.h = home.Home{Dir: filepath.Join(dir, "home")}
+	d.files = newDemoFiles(dir)
 	defer func() {
 		if o.Keep {
 			d.say("demo: kept the home %s (--keep)", dir)
@@ -551,8 +567,10 @@ func (d *demoRun) makeHome(image, upstream, model string, props loop.Props) erro
 		return err
 	}
 	sum := sha256.Sum256([]byte(props.ChatTemplate))
+	uid, gid := demoOwner()
 	set := map[string][][2]string{
-		"brokerd":    {{"image", fmt.Sprintf("%q", image)}, {"expire_after", `"2m"`}},
+		"brokerd": {{"image", fmt.Sprintf("%q", image)}, {"expire_after", `"2m"`},
+			{"owner_uid", fmt.Sprint(uid)}, {"owner_gid", fmt.Sprint(gid)}},
 		"inferproxy": {{"upstream", fmt.Sprintf("%q", upstream)}},
 		"loopd": {{"model", fmt.Sprintf("%q", model)}, {"chat_template_sha256", fmt.Sprintf("%q", hex.EncodeToString(sum[:]))},
 			{"n_ctx_per_slot", fmt.Sprint(props.NCtx)}, {"slots", fmt.Sprint(props.TotalSlots)}},
@@ -581,7 +599,7 @@ func (d *demoRun) makeHome(image, upstream, model string, props loop.Props) erro
 			return err
 		}
 	}
-	if err := d.files.write(); err != nil {
+	if err := d.files.write(uid, gid); err != nil {
 		return err
 	}
 	for _, g := range d.files.grants() {

@@ -15,8 +15,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"boxmaker/core/home"
 )
 
 // The demo is tested as a person runs it: the static binary that
@@ -228,7 +226,7 @@ func startStandin(t *testing.T, exe, script string) string {
 func TestDemoOnAServerNamedByURL(t *testing.T) {
 	exe := staticBinary(t)
 	dir := filepath.Join(t.TempDir(), "h")
-	data, err := json.Marshal(standinScript(demoSteps(newDemoFiles(home.Home{Dir: dir}))))
+	data, err := json.Marshal(standinScript(demoSteps(newDemoFiles(dir))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,6 +64,11 @@ func serve(c *cli.Context) error {
 	h := home.Home{Dir: cfg.Home}
 	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
 	rcfg.StageDir = h.Path("run", "stage")
+	rcfg.SeccompProfile = h.Path("run", "tools-seccomp.json")
+	rcfg.PeerUIDs = cfg.Sockets.AllowUIDs
+	if c.Bool("check-config") {
+		rcfg.SeccompProfile = "" // checks only: nothing is written
+	}
 	run, err := runner.New(rcfg)
 	if err != nil {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: %v", path, err)
