@@ -51,7 +51,7 @@ func fakeOf(ts *testscript.TestScript) *fakehoncho.Server {
 // fakehoncho token WS VAR: sets $VAR to a key for workspace WS.
 // fakehoncho fault down|none|lose|slow MS|status CODE: a fault from now on.
 // fakehoncho messages WS SESSION: prints "peer: content" per message
-// (SESSION @FILE: the session named in FILE).
+// (SESSION @FILE: the session named in FILE), or "no messages".
 // fakehoncho sessions WS: prints "sessions: A B ..." (or "sessions: none").
 // fakehoncho add WS SESSION PEER TEXT: stores a message (another agent's).
 // fakehoncho once WS: fails unless every boxmaker_id in WS is there once.
@@ -108,8 +108,12 @@ func cmdFakehoncho(ts *testscript.TestScript, neg bool, args []string) {
 		if f, ok := strings.CutPrefix(session, "@"); ok {
 			session = strings.TrimSpace(ts.ReadFile(f))
 		}
-		for _, m := range fakeOf(ts).Messages(args[1], session) {
+		msgs := fakeOf(ts).Messages(args[1], session)
+		for _, m := range msgs {
 			fmt.Fprintf(ts.Stdout(), "%s: %s\n", m.PeerID, m.Content)
+		}
+		if len(msgs) == 0 {
+			fmt.Fprintln(ts.Stdout(), "no messages")
 		}
 	case "sessions":
 		list := fakeOf(ts).Sessions(args[1])
