@@ -89,8 +89,14 @@ func listApprovals(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	parent := "bxctl " + c.Command.FullName()
+	if done, err := rolecli.HelpWord(c, parent, c.Command.Subcommands); done {
+		return err
+	}
 	if len(args) > 0 {
-		return rolecli.Usagef("%s takes no arguments (bxctl approvals show ID prints one whole)", c.Command.FullName())
+		// The list takes no arguments; a word here is a mistyped
+		// subcommand (show), refused as every group refuses one.
+		return rolecli.UnknownCommand(args[0], parent, c.Command.Subcommands)
 	}
 	var list broker.ApprovalsList
 	if err := adminCall(c, broker.KindApprovalsList, nil, &list); err != nil {

@@ -93,9 +93,12 @@ func markUsage(parent string, cmds []*cli.Command) {
 			c.OnUsageError = onUsageError
 		}
 		full := parent + " " + c.Name
+		if len(c.Subcommands) > 0 {
+			// HelpWord answers "help" where a subcommand may stand.
+			c.HideHelpCommand = true
+		}
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			subs := c.Subcommands
-			c.HideHelpCommand = true
 			c.Action = func(ctx *cli.Context) error {
 				if done, err := HelpWord(ctx, full, subs); done {
 					return err
