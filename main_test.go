@@ -70,6 +70,8 @@ func TestScripts(t *testing.T) {
 			"releaseconns": cmdReleaseconns,
 			"cachecheck":   cmdCachecheck,
 			"jsonq":        cmdJSONQ,
+			"ttyscript":    cmdTTYScript,
+			"freeport":     cmdFreeport,
 		},
 	}
 	for name, cmd := range brokerdCmds {
@@ -160,6 +162,22 @@ func cmdJSONQ(ts *testscript.TestScript, neg bool, args []string) {
 		b, _ := json.Marshal(v)
 		fmt.Fprintf(ts.Stdout(), "%s=%s\n", p, b)
 	}
+}
+
+// freeport VAR: sets VAR to a TCP port on 127.0.0.1 that was free a
+// moment ago (the kernel's choice for port 0), for a server a script
+// starts, so that no script names a fixed port.
+func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ts.Fatalf("freeport: %v", err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	ts.Setenv(args[0], strconv.Itoa(port))
 }
 
 // waitsock PATH: waits up to 20 s until a daemon answers a ping on PATH.

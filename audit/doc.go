@@ -84,7 +84,13 @@
 // as approvals change; a stop record before Close. Ledger.Append fills seq,
 // prev and (when zero) time, and returns the seq once the record is
 // durable (written and fdatasync'd). Concurrent Appends share one write
-// and one sync (group commit). A failed write or sync, or a panic inside
+// and one sync (group commit). Before each batch, and again after it is
+// synced, the ledger checks that the latest file's path still names the
+// file it holds open, with one link, the size it wrote and (before) no
+// change time since its own last write: a copy moved over it, sed -i, an
+// editor's save, mv, rm, ln, truncate, an append or chmod by anything else
+// fail the batch as audit-unavailable, with the change in the message, and
+// poison the ledger. A failed write or sync, such a change, or a panic inside
 // the ledger, poisons it: that Append and every later one return the
 // audit-unavailable refusal ("an earlier audit write failed; every call is
 // denied until brokerd is restarted", or "a thread panicked while holding

@@ -39,6 +39,7 @@ type Options struct {
 	Log io.Writer
 
 	beforeWrite func() // tests: runs before each batch is written
+	afterWrite  func() // tests: runs after a batch is written and synced, before it is checked
 }
 
 // The texts of a poisoned ledger: every call after a failure gets one.
@@ -61,6 +62,7 @@ type Ledger struct {
 	f       *os.File
 	fileNum int
 	size    int64
+	held    held
 	seq     uint64
 	hash    [32]byte
 	buf     []byte
@@ -207,7 +209,7 @@ func (l *Ledger) open() error {
 		l.seq = c.maxSeq
 	}
 	if len(tail) == 0 {
-		return nil
+		return l.rememberOrFail()
 	}
 	// The torn line stays, ended, and the recovery record after it says
 	// what it was; it takes the torn line's seq, so the chain goes on from
@@ -219,6 +221,13 @@ func (l *Ledger) open() error {
 		return err
 	}
 	l.recovered = &Recovery{Position: Position{File: name, Line: lines + 1}, Length: len(tail)}
+	return l.rememberOrFail()
+}
+
+func (l *Ledger) rememberOrFail() error {
+	if err := l.remember(); err != nil {
+		return unavailable(err)
+	}
 	return nil
 }
 
@@ -294,7 +303,7 @@ func (l *Ledger) beginFile(n int) error {
 		l.f.Close()
 	}
 	l.f, l.fileNum, l.size = f, n, 0
-	return nil
+	return l.rememberOrFail()
 }
 
 // Decided are the (session, call id) pairs of the decision records in the
@@ -447,6 +456,11 @@ func (l *Ledger) writeBatch(batch []*waiter) (err, later error) {
 	if l.opts.beforeWrite != nil {
 		l.opts.beforeWrite()
 	}
+	// The file must still be the one brokerd writes, or what it holds so
+	// far and what comes now would be out of every reader's sight.
+	if err := l.checkHeld(true); err != nil {
+		return unavailable(err), runbook.Refuse(runbook.AuditUnavailable, textEarlierFailure)
+	}
 	if l.size >= l.opts.MaxFileSize {
 		if err := l.beginFile(l.fileNum + 1); err != nil {
 			return err, runbook.Refuse(runbook.AuditUnavailable, textEarlierFailure)
@@ -474,6 +488,17 @@ func (l *Ledger) writeBatch(batch []*waiter) (err, later error) {
 		if serr := unix.Fdatasync(int(l.f.Fd())); serr != nil {
 			werr = fmt.Errorf("sync %s: %w", l.f.Name(), serr)
 		}
+	}
+	if werr == nil && l.opts.afterWrite != nil {
+		l.opts.afterWrite()
+	}
+	// A file replaced while this batch was written holds the batch where
+	// no reader looks: the calls must not go on.
+	if werr == nil {
+		werr = l.checkHeld(false)
+	}
+	if werr == nil {
+		werr = l.remember()
 	}
 	if werr != nil {
 		return unavailable(werr), runbook.Refuse(runbook.AuditUnavailable, textEarlierFailure)

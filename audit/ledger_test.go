@@ -847,12 +847,22 @@ func chattr(t *testing.T, flag, path string) {
 
 func TestAReadOnlyFilePoisonsTheLedger(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "audit")
-	l := openLedger(t, dir, Options{})
+	file := filepath.Join(dir, "000001.jsonl")
+	var l *Ledger
+	writes := 0
+	l = openLedger(t, dir, Options{beforeWrite: func() {
+		writes++
+		if writes == 2 {
+			// chattr changes the file's status, which the check before a
+			// write reports as a change (TestAReplacedFilePoisonsTheLedger);
+			// here the write itself is to fail, so the ledger is told.
+			chattr(t, "+i", file)
+			l.remember()
+		}
+	}})
 	if _, err := l.Append(result(1)); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, "000001.jsonl")
-	chattr(t, "+i", file)
 	defer chattr(t, "-i", file)
 	_, err := l.Append(result(2))
 	if err == nil || !strings.Contains(err.Error(), "operation not permitted") {

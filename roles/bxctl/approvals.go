@@ -85,18 +85,17 @@ func adminCall(c *cli.Context, kind string, body, out any) error {
 }
 
 func listApprovals(c *cli.Context) error {
+	if done, err := rolecli.HelpWord(c, "bxctl approvals", c.Command.Subcommands); done {
+		return err
+	}
 	args, err := rolecli.ArgsAndLateFlags(c)
 	if err != nil {
 		return err
 	}
-	parent := "bxctl " + c.Command.FullName()
-	if done, err := rolecli.HelpWord(c, parent, c.Command.Subcommands); done {
-		return err
-	}
 	if len(args) > 0 {
-		// The list takes no arguments; a word here is a mistyped
-		// subcommand (show), refused as every group refuses one.
-		return rolecli.UnknownCommand(args[0], parent, c.Command.Subcommands)
+		// approvals is a group too (approvals show): a stray word is a
+		// mistyped command, refused as everywhere (D221).
+		return rolecli.UnknownCommand(args[0], "bxctl approvals", c.Command.Subcommands)
 	}
 	var list broker.ApprovalsList
 	if err := adminCall(c, broker.KindApprovalsList, nil, &list); err != nil {

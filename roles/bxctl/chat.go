@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
@@ -25,10 +28,20 @@ func chatCommands() []*cli.Command {
 	return []*cli.Command{{
 		Name:  "chat",
 		Usage: "talk with the agent in the terminal, through loopd's loop socket",
-		Description: "chat reads a line, sends it as one turn, and prints the reply as it streams,\n" +
+		Description: "chat sends each message as one turn and prints the reply as it streams,\n" +
 			"with each tool call and its outcome. A call held for an approval shows its id:\n" +
-			"answer it from a second terminal with 'bxctl approve ID'. An empty line or\n" +
-			"end of input ends the chat; the session goes on with --session next time.",
+			"answer it from a second terminal with 'bxctl approve ID'.\n\n" +
+			"On a terminal: an empty line is ignored; a paste of several lines is one\n" +
+			"message (the terminal's bracketed paste), sent when you press Enter; Ctrl-C\n" +
+			"during a reply stops showing it and returns to the prompt (loopd drops a reply\n" +
+			"it cannot send, and logs nothing of it); Ctrl-C or Ctrl-D at the prompt ends\n" +
+			"the chat. Lines are edited as the terminal does (Backspace, Ctrl-U, Ctrl-W),\n" +
+			"at most 4095 bytes each.\n\n" +
+			"From a pipe or a file: each line is one message, empty lines are skipped, and\n" +
+			"the chat ends with the input; it exits 1 if any turn failed.\n\n" +
+			"Commands, alone on a line: /help, /session (the session's id), /new (the next\n" +
+			"message begins a new session), /quit. A model or broker error is shown and\n" +
+			"the chat goes on; the session goes on with --session next time.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "continue session `ID` (default: a new one)"},
 			&cli.StringFlag{Name: "who", Value: "owner", Usage: "the `NAME` the turns are from"},
@@ -41,83 +54,269 @@ func chatCommands() []*cli.Command {
 			if _, err := loadConfig(c, "loop-config", "loopd", &cfg); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			_, err := unix.IoctlGetTermios(int(os.Stdin.Fd()), unix.TCGETS)
-			return chat(ctx, cfg.Sockets.Loop, c.String("session"), c.String("who"), os.Stdin, os.Stdout, err == nil)
+			if s := c.String("session"); s != "" && !loop.ValidSessionID(s) {
+				return rolecli.Usagef("--session %q is not a session id (they look like 20261201-091200-1a2b3c4d)", s)
+			}
+			ctx, cancel := context.WithTimeout(c.Context, 10*time.Second)
+			err := daemon.Call(ctx, cfg.Sockets.Loop, rolecli.PingKind, nil, nil, nil)
+			cancel()
+			if err != nil {
+				return callError("loopd", cfg.Sockets.Loop, err)
+			}
+			interrupts := make(chan os.Signal, 1)
+			signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(interrupts)
+			ch := &chatter{
+				socket: cfg.Sockets.Loop, session: c.String("session"), who: c.String("who"),
+				home: cfg.Home, out: os.Stdout, errOut: os.Stderr,
+				interactive: isTerminal(os.Stdin),
+			}
+			if ch.interactive && isTerminal(os.Stdout) {
+				restore := terminalForChat(os.Stdin, os.Stdout)
+				defer restore()
+			}
+			return ch.run(c.Context, os.Stdin, interrupts)
 		},
 	}}
 }
 
-// chat is the conversation: one turn per line of in. prompt shows "> "
-// before each line, for a terminal; from a pipe there is none to show.
-func chat(ctx context.Context, socket, session, who string, in io.Reader, out io.Writer, prompt bool) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	if session != "" {
-		fmt.Fprintf(out, "session %s\n", session)
+// chatter is one chat: where it sends, the session it is in, and where
+// it shows things.
+type chatter struct {
+	socket, session, who, home string
+	out, errOut                io.Writer
+	interactive                bool // standard input is a terminal: prompt, banner, paste
+	failed                     bool // a turn failed (the exit status on a pipe)
+}
+
+// Bracketed paste: the terminal wraps pasted text in these.
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+)
+
+// terminalForChat turns on bracketed paste and turns off the echo of
+// control characters as ^X (so the paste markers do not show), and
+// returns what puts the terminal back.
+func terminalForChat(in, out *os.File) (restore func()) {
+	fd := int(in.Fd())
+	old, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err == nil {
+		t := *old
+		t.Lflag &^= unix.ECHOCTL
+		unix.IoctlSetTermios(fd, unix.TCSETS, &t)
 	}
-	for {
-		if prompt {
-			fmt.Fprint(out, "> ")
+	fmt.Fprint(out, "\x1b[?2004h")
+	return func() {
+		fmt.Fprint(out, "\x1b[?2004l")
+		if old != nil {
+			unix.IoctlSetTermios(fd, unix.TCSETS, old)
 		}
-		if !sc.Scan() {
-			if prompt {
-				fmt.Fprintln(out)
+	}
+}
+
+// message is one message read, or the end of the input.
+type message struct {
+	text string
+	err  error // io.EOF at the end
+}
+
+// readMessages reads messages from in: a line each, or on a terminal a
+// bracketed paste of several lines as one (it ends with the line that
+// holds the paste's end).
+func readMessages(in io.Reader, interactive bool) <-chan message {
+	ch := make(chan message)
+	go func() {
+		defer close(ch)
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := r.ReadString('\n')
+			if interactive && strings.Contains(line, pasteStart) {
+				var b strings.Builder
+				b.WriteString(line)
+				for err == nil && !strings.Contains(line, pasteEnd) {
+					line, err = r.ReadString('\n')
+					b.WriteString(line)
+				}
+				line = strings.NewReplacer(pasteStart, "", pasteEnd, "").Replace(b.String())
 			}
-			return sc.Err()
+			if line != "" {
+				ch <- message{text: line}
+			}
+			if err != nil {
+				ch <- message{err: err}
+				return
+			}
 		}
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			return nil
+	}()
+	return ch
+}
+
+var slashCommandRE = regexp.MustCompile(`^/[a-z]+$`)
+
+const chatHelp = `/help     this list
+/session  the session's id (for bxctl chat --session ID)
+/new      the next message begins a new session
+/quit     end the chat (so do Ctrl-D and Ctrl-C at the prompt)
+Anything else is a message for the agent. Ctrl-C during a reply stops it.`
+
+// run is the conversation. It ends at the end of the input, /quit or an
+// interrupt at the prompt: nil, or on a pipe an error when a turn failed.
+func (ch *chatter) run(ctx context.Context, in io.Reader, interrupts <-chan os.Signal) error {
+	if ch.interactive {
+		s := "a new one begins with your first message"
+		if ch.session != "" {
+			s = ch.session
 		}
+		fmt.Fprintf(ch.out, "bxctl chat: home %s, session %s\n", ch.home, s)
+		fmt.Fprintln(ch.out, "bxctl chat: /help lists the commands; Ctrl-D or /quit ends the chat")
+	} else if ch.session != "" {
+		fmt.Fprintf(ch.out, "session %s\n", ch.session)
+	}
+	msgs := readMessages(in, ch.interactive)
+	for {
+		if ch.interactive {
+			fmt.Fprint(ch.out, "> ")
+		}
+		var m message
+		select {
+		case m = <-msgs:
+		case <-interrupts:
+			if ch.interactive {
+				fmt.Fprintln(ch.out)
+			}
+			return ch.end()
+		}
+		if m.err != nil {
+			if ch.interactive {
+				fmt.Fprintln(ch.out)
+			}
+			if m.err != io.EOF {
+				return fmt.Errorf("cannot read standard input: %w", m.err)
+			}
+			return ch.end()
+		}
+		text := strings.TrimSpace(m.text)
+		switch {
+		case text == "":
+			continue
+		case slashCommandRE.MatchString(text):
+			if quit := ch.command(text); quit {
+				return ch.end()
+			}
+			continue
+		}
+		ch.turn(ctx, text, interrupts)
+	}
+}
+
+func (ch *chatter) end() error {
+	if ch.failed && !ch.interactive {
+		return errors.New("chat: a turn failed (shown above)")
+	}
+	return nil
+}
+
+// command does one of the chat's own commands; quit is true for /quit.
+func (ch *chatter) command(cmd string) (quit bool) {
+	switch cmd {
+	case "/quit":
+		return true
+	case "/help":
+		fmt.Fprintln(ch.out, chatHelp)
+	case "/session":
+		if ch.session == "" {
+			fmt.Fprintln(ch.out, "session: none yet; your next message begins one")
+		} else {
+			fmt.Fprintf(ch.out, "session %s\n", ch.session)
+		}
+	case "/new":
+		ch.session = ""
+		fmt.Fprintln(ch.out, "session: your next message begins a new one")
+	default:
+		fmt.Fprintf(ch.errOut, "bxctl: unknown command %s; /help lists them (a message that begins with / needs another word on its line)\n", cmd)
+	}
+	return false
+}
+
+// turn sends one message and shows the reply as it streams. An interrupt
+// stops showing it; an error is shown, and the chat goes on.
+func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.Signal) {
+	tctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	midLine := false
+	go func() {
 		var res loop.TurnResult
-		midLine := false
-		err := daemon.Call(ctx, socket, "turn", loop.TurnRequest{Session: session, Who: who, Text: text}, &res, func(raw json.RawMessage) error {
+		err := daemon.Call(tctx, ch.socket, "turn", loop.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
 			var e loop.Event
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return err
 			}
 			if e.Event == "session" {
-				if session == e.Session {
+				if ch.session == e.Session {
 					return nil // shown when the chat began
 				}
-				session = e.Session
+				ch.session = e.Session
 			}
-			line := showEvent(e)
 			if e.Event == "text" {
-				fmt.Fprint(out, termsafe.Text(e.Text)) // the model's words: nothing in them acts on the terminal
+				fmt.Fprint(ch.out, termsafe.Text(e.Text)) // the model's words: nothing in them acts on the terminal
 				midLine = !strings.HasSuffix(e.Text, "\n")
 				return nil
 			}
+			line := showEvent(e)
 			if line == "" {
 				return nil
 			}
 			if midLine {
-				fmt.Fprintln(out)
+				fmt.Fprintln(ch.out)
 				midLine = false
 			}
-			fmt.Fprintln(out, line)
+			fmt.Fprintln(ch.out, line)
 			return nil
 		})
+		if err == nil && res.Session != "" {
+			ch.session = res.Session
+		}
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-interrupts:
+		cancel()
+		<-done
 		if midLine {
-			fmt.Fprintln(out)
+			fmt.Fprintln(ch.out)
 		}
-		if err != nil {
-			return err
+		fmt.Fprintln(ch.out, "(reply stopped)")
+		return
+	}
+	if midLine {
+		fmt.Fprintln(ch.out)
+	}
+	if err != nil {
+		ch.failed = true
+		err = callError("loopd", ch.socket, err)
+		fmt.Fprintf(ch.errOut, "bxctl: %v\n", termsafe.Line(err.Error()))
+		var h *rolecli.HintedError
+		if errors.As(err, &h) {
+			for _, hint := range h.Hints {
+				fmt.Fprintf(ch.errOut, "bxctl: hint: %s\n", hint)
+			}
 		}
-		session = res.Session
 	}
 }
 
 // showEvent is how one event reads in the terminal; text is printed as
-// it comes, not here.
+// it comes, not here. What the model or a tool wrote is made safe for
+// the terminal.
 func showEvent(e loop.Event) string {
 	switch e.Event {
 	case "session":
 		return "session " + termsafe.Line(e.Session)
 	case "tool_call":
-		return termsafe.Line(fmt.Sprintf("  [tool %s %s] %s", e.CallID, e.Tool, e.Arguments))
+		return fmt.Sprintf("  [tool %s %s] %s", termsafe.Line(e.CallID), termsafe.Line(e.Tool), termsafe.Line(string(e.Arguments)))
 	case "asked":
 		return termsafe.Line(fmt.Sprintf("  [tool %s] asked: approval %s; run 'bxctl approve %s' in another terminal", e.CallID, e.Approval, e.Approval))
 	case "tool_result":

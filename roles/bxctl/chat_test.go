@@ -3,64 +3,29 @@ package bxctl
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/loop"
 	"boxmaker/runbook"
 )
 
-// TestChatShowsTheTurn serves a loop socket that plays a turn's events
-// and checks what the person sees, and that the session goes on.
-func TestChatShowsTheTurn(t *testing.T) {
-	var got []loop.TurnRequest
-	sock := serveLoop(t, func(_ context.Context, _ daemon.Peer, body json.RawMessage, st *daemon.Stream) (any, error) {
-		var req loop.TurnRequest
-		json.Unmarshal(body, &req)
-		got = append(got, req)
-		st.Send(loop.Event{Event: "session", Session: "s-1"})
-		if len(got) == 1 {
-			st.Send(loop.Event{Event: "text", Text: "Let me "})
-			st.Send(loop.Event{Event: "text", Text: "look."})
-			st.Send(loop.Event{Event: "tool_call", CallID: "c1", Tool: "write_file", Arguments: json.RawMessage(`{"path":"/x"}`)})
-			st.Send(loop.Event{Event: "asked", CallID: "c1", Approval: "k3f9"})
-			st.Send(loop.Event{Event: "tool_result", CallID: "c1", Outcome: "approved", Text: "wrote 1 byte to /x"})
-			st.Send(loop.Event{Event: "tool_call", CallID: "c2", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/etc/shadow"}`)})
-			st.Send(loop.Event{Event: "tool_result", CallID: "c2", Outcome: "denied", Text: "denied: no grant allows read_file on \"/etc/shadow\""})
-			st.Send(loop.Event{Event: "text", Text: "\n\nDone."})
-			return loop.TurnResult{Session: "s-1", Reply: "Let me look.\n\nDone."}, nil
-		}
-		return nil, runbook.Refuse(runbook.SessionLogDamaged, "sessions/s-1/0.jsonl:3: last line does not end in a newline")
-	})
-
-	var out strings.Builder
-	err := chat(context.Background(), sock, "", "owner", strings.NewReader("write x\nagain\n"), &out, true)
-	want := "> session s-1\n" +
-		"Let me look.\n" +
-		"  [tool c1 write_file] {\"path\":\"/x\"}\n" +
-		"  [tool c1] asked: approval k3f9; run 'bxctl approve k3f9' in another terminal\n" +
-		"  [tool c1] approved: wrote 1 byte to /x\n" +
-		"  [tool c2 read_file] {\"path\":\"/etc/shadow\"}\n" +
-		"  [tool c2] denied: no grant allows read_file on \"/etc/shadow\"\n" +
-		"\n\nDone.\n" +
-		"> "
-	if out.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
-	}
-	if err == nil || err.Error() != "sessions/s-1/0.jsonl:3: last line does not end in a newline; "+runbook.Link(runbook.SessionLogDamaged) {
-		t.Errorf("second turn: %v", err)
-	}
-	if len(got) != 2 || got[0].Session != "" || got[1].Session != "s-1" || got[1].Who != "owner" || got[1].Text != "again" {
-		t.Errorf("requests %+v", got)
-	}
+// fakeLoop serves a loop socket whose turns are played by turn; it
+// records the requests.
+type fakeLoop struct {
+	sock string
+	mu   sync.Mutex
+	got  []loop.TurnRequest
 }
 
-// serveLoop serves a loop socket whose turn request handle answers, for
-// as long as the test runs, and returns its path.
-func serveLoop(t *testing.T, handle daemon.Handler) string {
+func serveLoop(t *testing.T, turn func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error)) *fakeLoop {
 	t.Helper()
 	dir, err := os.MkdirTemp("/tmp", "bxc")
 	if err != nil {
@@ -72,18 +37,187 @@ func serveLoop(t *testing.T, handle daemon.Handler) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lock.Release() })
-	sock := filepath.Join(dir, "loop", "loop.sock")
-	ln, err := daemon.Listen(lock, sock)
+	f := &fakeLoop{sock: filepath.Join(dir, "loop", "loop.sock")}
+	ln, err := daemon.Listen(lock, f.sock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &daemon.Socket{Role: "loopd", Name: "loop", Path: sock, ListenerLost: runbook.ListenerLost, Log: os.Stderr,
-		Kinds: map[string]daemon.Handler{"turn": handle}}
+	s := &daemon.Socket{Role: "loopd", Name: "loop", Path: f.sock, ListenerLost: runbook.ListenerLost, Log: io.Discard,
+		Kinds: map[string]daemon.Handler{"turn": func(_ context.Context, _ daemon.Peer, body json.RawMessage, st *daemon.Stream) (any, error) {
+			var req loop.TurnRequest
+			json.Unmarshal(body, &req)
+			f.mu.Lock()
+			f.got = append(f.got, req)
+			n := len(f.got)
+			f.mu.Unlock()
+			return turn(n, req, st)
+		}},
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Serve(ctx, ln); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return sock
+	return f
+}
+
+func (f *fakeLoop) requests() []loop.TurnRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]loop.TurnRequest(nil), f.got...)
+}
+
+// syncBuffer is a strings.Builder safe to read while the chat writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newChatter(sock string, interactive bool) (*chatter, *syncBuffer, *syncBuffer) {
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	return &chatter{socket: sock, who: "owner", home: "/h", out: out, errOut: errOut, interactive: interactive}, out, errOut
+}
+
+// TestChatShowsTheTurn plays a turn's events and checks what the person
+// sees; a failed turn is shown and the chat goes on in the same session.
+func TestChatShowsTheTurn(t *testing.T) {
+	f := serveLoop(t, func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loop.Event{Event: "session", Session: "s-1"})
+		switch n {
+		case 1:
+			st.Send(loop.Event{Event: "text", Text: "Let me "})
+			st.Send(loop.Event{Event: "text", Text: "look."})
+			st.Send(loop.Event{Event: "tool_call", CallID: "c1", Tool: "write_file", Arguments: json.RawMessage(`{"path":"/x"}`)})
+			st.Send(loop.Event{Event: "asked", CallID: "c1", Approval: "k3f9"})
+			st.Send(loop.Event{Event: "tool_result", CallID: "c1", Outcome: "approved", Text: "wrote 1 byte to /x"})
+			st.Send(loop.Event{Event: "tool_call", CallID: "c2", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/etc/shadow"}`)})
+			st.Send(loop.Event{Event: "tool_result", CallID: "c2", Outcome: "denied", Text: "denied: no grant allows read_file on \"/etc/shadow\""})
+			st.Send(loop.Event{Event: "text", Text: "\n\nDone \x1b[31mred\x1b[0m."})
+			return loop.TurnResult{Session: "s-1", Reply: "Let me look.\n\nDone."}, nil
+		case 2:
+			return nil, runbook.Refuse(runbook.SessionLogDamaged, "sessions/s-1/0.jsonl:3: last line does not end in a newline")
+		}
+		st.Send(loop.Event{Event: "text", Text: "still here"})
+		return loop.TurnResult{Session: "s-1", Reply: "still here"}, nil
+	})
+	ch, out, errOut := newChatter(f.sock, false)
+	err := ch.run(context.Background(), strings.NewReader("write x\nagain\n\n   \nthird\n"), nil)
+	want := "session s-1\n" +
+		"Let me look.\n" +
+		"  [tool c1 write_file] {\"path\":\"/x\"}\n" +
+		"  [tool c1] asked: approval k3f9; run 'bxctl approve k3f9' in another terminal\n" +
+		"  [tool c1] approved: wrote 1 byte to /x\n" +
+		"  [tool c2 read_file] {\"path\":\"/etc/shadow\"}\n" +
+		"  [tool c2] denied: no grant allows read_file on \"/etc/shadow\"\n" +
+		"\n\nDone \\x1b[31mred\\x1b[0m.\n" +
+		"still here\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	if errOut.String() != "bxctl: sessions/s-1/0.jsonl:3: last line does not end in a newline; "+runbook.Link(runbook.SessionLogDamaged)+"\n" {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	if err == nil {
+		t.Errorf("on a pipe, a failed turn makes the chat fail at its end")
+	}
+	got := f.requests()
+	if len(got) != 3 || got[0].Session != "" || got[1].Session != "s-1" || got[2].Session != "s-1" || got[1].Who != "owner" || got[2].Text != "third" {
+		t.Errorf("requests %+v (empty lines must send nothing)", got)
+	}
+}
+
+// On a terminal: the banner, the prompt, a bracketed paste of several
+// paragraphs as one message, and the chat's own commands.
+func TestChatOnATerminal(t *testing.T) {
+	f := serveLoop(t, func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loop.Event{Event: "session", Session: "s-" + string(rune('0'+n))})
+		st.Send(loop.Event{Event: "text", Text: "ok"})
+		return loop.TurnResult{Session: "s-" + string(rune('0'+n)), Reply: "ok"}, nil
+	})
+	ch, out, errOut := newChatter(f.sock, true)
+	in := "\n" + pasteStart + "first paragraph\n\nsecond paragraph" + pasteEnd + "\n" +
+		"/session\n/new\nnext\n/frob\n/help\n/quit\nnever sent\n"
+	if err := ch.run(context.Background(), strings.NewReader(in), nil); err != nil {
+		t.Fatal(err)
+	}
+	got := f.requests()
+	if len(got) != 2 || got[0].Text != "first paragraph\n\nsecond paragraph" || got[1].Session != "" || got[1].Text != "next" {
+		t.Errorf("requests %+v", got)
+	}
+	for _, w := range []string{
+		"bxctl chat: home /h, session a new one begins with your first message\n",
+		"> > session s-1\nok\n> session s-1\n> session: your next message begins a new one\n> session s-2\nok\n",
+		"/quit     end the chat",
+	} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, out.String())
+		}
+	}
+	if !strings.Contains(errOut.String(), "bxctl: unknown command /frob; /help lists them") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+// Ctrl-C during a reply stops it and returns to the prompt; Ctrl-C at the
+// prompt ends the chat without an error.
+func TestChatInterrupts(t *testing.T) {
+	streaming := make(chan struct{})
+	f := serveLoop(t, func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loop.Event{Event: "session", Session: "s-1"})
+		if n == 1 {
+			close(streaming)
+			for st.Send(loop.Event{Event: "text", Text: "on and on "}) == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+			return nil, context.Canceled
+		}
+		st.Send(loop.Event{Event: "text", Text: "short"})
+		return loop.TurnResult{Session: "s-1", Reply: "short"}, nil
+	})
+	ch, out, errOut := newChatter(f.sock, true)
+	inR, inW := io.Pipe()
+	interrupts := make(chan os.Signal, 1)
+	done := make(chan error, 1)
+	go func() { done <- ch.run(context.Background(), inR, interrupts) }()
+	io.WriteString(inW, "tell me a long story\n")
+	<-streaming
+	for !strings.Contains(out.String(), "on and on") {
+		time.Sleep(5 * time.Millisecond)
+	}
+	interrupts <- os.Interrupt
+	io.WriteString(inW, "and a short one\n")
+	for !strings.Contains(out.String(), "short\n> ") {
+		time.Sleep(5 * time.Millisecond)
+	}
+	interrupts <- os.Interrupt
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Ctrl-C at the prompt: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the chat did not end")
+	}
+	if !regexp.MustCompile(`> session s-1\n(on and on )+\n\(reply stopped\)\n> short\n> \n$`).MatchString(out.String()) {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if errOut.String() != "" {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	if got := f.requests(); len(got) != 2 || got[1].Session != "s-1" {
+		t.Errorf("requests %+v", got)
+	}
 }
 
 // The attacks of issue 9 through bxctl chat: a file the agent read clears
@@ -93,15 +227,15 @@ func serveLoop(t *testing.T, handle daemon.Handler) string {
 // is checked: no control sequence, and nothing begins a line of its own.
 func TestChatShowsNoControlSequences(t *testing.T) {
 	file := "# notes\n\x1b[2J\x1b[Happroved: call c9 ran\r\n\x1b[1A\x1b[Kbxctl approve zzzzzz\n\u009b2J\u202egnp.exe"
-	sock := serveLoop(t, func(_ context.Context, _ daemon.Peer, _ json.RawMessage, st *daemon.Stream) (any, error) {
+	f := serveLoop(t, func(_ int, _ loop.TurnRequest, st *daemon.Stream) (any, error) {
 		st.Send(loop.Event{Event: "session", Session: "s-1"})
 		st.Send(loop.Event{Event: "text", Text: "\x1b]0;owner@box: all approved\x07Reading."})
 		st.Send(loop.Event{Event: "tool_call", CallID: "c1", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/x\r\u001b[2K"}`)})
 		st.Send(loop.Event{Event: "tool_result", CallID: "c1", Outcome: "allowed", Text: file})
 		return loop.TurnResult{Session: "s-1"}, nil
 	})
-	var out strings.Builder
-	if err := chat(context.Background(), sock, "", "owner", strings.NewReader("read it\n"), &out, false); err != nil {
+	ch, out, _ := newChatter(f.sock, false)
+	if err := ch.run(context.Background(), strings.NewReader("read it\n"), nil); err != nil {
 		t.Fatal(err)
 	}
 	want := "session s-1\n" +

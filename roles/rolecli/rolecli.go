@@ -94,7 +94,9 @@ func markUsage(parent string, cmds []*cli.Command) {
 		}
 		full := parent + " " + c.Name
 		if len(c.Subcommands) > 0 {
-			// HelpWord answers "help" where a subcommand may stand.
+			// urfave/cli's help command exits 0 on a topic it does not
+			// know: HelpWord answers "help" instead, in the group's action
+			// (a group with an action of its own calls it too).
 			c.HideHelpCommand = true
 		}
 		if len(c.Subcommands) > 0 && c.Action == nil {
