@@ -34,7 +34,7 @@ type rig struct {
 	tool []string
 }
 
-func shortDir(t *testing.T) string {
+func shortDir(t testing.TB) string {
 	d, err := os.MkdirTemp("/tmp", "bxa")
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func shortDir(t *testing.T) string {
 	return d
 }
 
-func serve(t *testing.T, dir, name string, kinds map[string]daemon.Handler) string {
+func serve(t testing.TB, dir, name string, kinds map[string]daemon.Handler) string {
 	t.Helper()
 	path := filepath.Join(dir, "run", name, name+".sock")
 	lock, err := daemon.TakeLock(name, filepath.Join(dir, "run", name+".lock"))
@@ -62,7 +62,7 @@ func serve(t *testing.T, dir, name string, kinds map[string]daemon.Handler) stri
 	return path
 }
 
-func newRig(t *testing.T, o llamastandin.Options) *rig {
+func newRig(t testing.TB, o llamastandin.Options) *rig {
 	t.Helper()
 	r := &rig{dir: shortDir(t)}
 	srv, err := llamastandin.Start(o)
@@ -111,7 +111,7 @@ func newRig(t *testing.T, o llamastandin.Options) *rig {
 	return r
 }
 
-func (r *rig) spawn(t *testing.T, s Spec) Session {
+func (r *rig) spawn(t testing.TB, s Spec) Session {
 	t.Helper()
 	if s.Run == "" {
 		s.Run, s.Key, s.Definition = "r-test", "A1", "tester"

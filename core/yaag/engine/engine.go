@@ -104,13 +104,10 @@ type vm struct {
 	modules    int
 	running    goja.Value // the program object
 	profiles   profiles
+	typebox    bool // the prelude has run
 }
 
 func newVM(ctx context.Context, opts Options, mode string) (*vm, error) {
-	prelude, err := typebox.Program()
-	if err != nil {
-		return nil, err
-	}
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.TagFieldNameMapper("json", true))
 	rt.SetMaxCallStackSize(4096)
@@ -129,11 +126,25 @@ func newVM(ctx context.Context, opts Options, mode string) (*vm, error) {
 		cancel()
 		return nil, err
 	}
-	if _, err := rt.RunProgram(prelude); err != nil {
-		cancel()
-		return nil, fmt.Errorf("the TypeBox prelude failed: %v", err)
-	}
 	return v, nil
+}
+
+// needTypebox runs the TypeBox prelude in the runtime, once, before code
+// that imports typebox: a program that does not import it does not pay
+// for it.
+func (v *vm) needTypebox(code string) error {
+	if v.typebox || !strings.Contains(code, typebox.Global) {
+		return nil
+	}
+	prelude, err := typebox.Program()
+	if err != nil {
+		return err
+	}
+	if _, err := v.rt.RunProgram(prelude); err != nil {
+		return fmt.Errorf("the TypeBox prelude failed: %v", err)
+	}
+	v.typebox = true
+	return nil
 }
 
 // installGlobals removes what a program must not have and adds the host.
@@ -340,6 +351,9 @@ func (v *vm) thrown(val goja.Value) error {
 
 // evaluate runs the bundle: the module's top level, to its end.
 func (v *vm) evaluate() (*goja.Object, error) {
+	if err := v.needTypebox(v.opts.Bundle.Code); err != nil {
+		return nil, err
+	}
 	prog, err := goja.Compile(v.opts.Bundle.Name, v.opts.Bundle.Code, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", v.opts.Bundle.Name, err)

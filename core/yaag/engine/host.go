@@ -412,6 +412,9 @@ func (v *vm) importAgent(scope, name string) goja.Value {
 	if err != nil {
 		return v.rejected(unresolvable(scope, found, err))
 	}
+	if err := v.needTypebox(code); err != nil {
+		return v.rejected(err)
+	}
 	prog, err := goja.Compile(found.Module, code, false)
 	if err != nil {
 		return v.rejected(unresolvable(scope, found, err))

@@ -8,6 +8,7 @@ import (
 
 	"boxmaker/core/yaag/runerr"
 	"boxmaker/core/yaag/schema"
+	"boxmaker/core/yaag/typebox"
 )
 
 // typeboxSchema builds a schema with the real TypeBox of the prelude and
@@ -19,6 +20,9 @@ func typeboxSchema(t *testing.T, expr string) json.RawMessage {
 		t.Fatal(err)
 	}
 	defer v.close()
+	if err := v.needTypebox(typebox.Global); err != nil {
+		t.Fatal(err)
+	}
 	val, err := v.rt.RunString("(() => { const T = globalThis.__yaagTypebox; const Type = T.Type; return JSON.stringify(" + expr + "); })()")
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+
+	"boxmaker/core/yaag/program"
+	"boxmaker/core/yaag/typebox"
+)
+
+const benchPlain = `import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "plain", async run(ctx) { return { n: 1 }; } });`
+
+const benchTypeBox = `import { defineProgram } from "@yaag/runtime";
+import { Type } from "typebox";
+const Out = Type.Object({ ok: Type.Boolean(), items: Type.Array(Type.Object({ name: Type.String(), n: Type.Integer() })) });
+export default defineProgram({
+  name: "typed", input: Type.Object({ n: Type.Integer() }), output: Out,
+  async run(ctx) { return { ok: true, items: [{ name: "a", n: ctx.input.n }] }; },
+});`
+
+// cpuTime is the process's user and system time so far: on a shared
+// machine it says more than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((cpuTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkProgram is the runtime's own time for one Run of a small
+// program: bundling (esbuild), a new goja runtime with the TypeBox prelude,
+// evaluating the module, checking the input and output schemas, run. The
+// prelude is compiled once per process, before the timer.
+func BenchmarkProgram(b *testing.B) {
+	if _, err := typebox.Program(); err != nil {
+		b.Fatal(err)
+	}
+	for _, tt := range []struct{ name, src, input string }{{"plain", benchPlain, ""}, {"typebox", benchTypeBox, `{"n":3}`}} {
+		dir := b.TempDir()
+		b.Run(tt.name+"/bundle+run", func(b *testing.B) {
+			if _, err := program.Inline([]byte(tt.src), dir); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			defer reportCPU(b, cpuTime())
+			for i := 0; i < b.N; i++ {
+				bundle, err := program.Inline([]byte(tt.src), dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				opts := Options{Bundle: bundle, Run: "r"}
+				if tt.input != "" {
+					opts.Input = []byte(tt.input)
+				}
+				if _, err := Run(context.Background(), opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(tt.name+"/run", func(b *testing.B) {
+			bundle, err := program.Inline([]byte(tt.src), dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			defer reportCPU(b, cpuTime())
+			for i := 0; i < b.N; i++ {
+				opts := Options{Bundle: bundle, Run: "r"}
+				if tt.input != "" {
+					opts.Input = []byte(tt.input)
+				}
+				if _, err := Run(context.Background(), opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAskOverhead is the engine's own time per Ask (the Promise, the
+// ordinal, the options, the queue, the answer object), against sessions
+// that answer at once: 100 Asks over 4 Agents per Run.
+func BenchmarkAskOverhead(b *testing.B) {
+	src := `import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "asks", async run(ctx) {
+  const agents = await Promise.all([1, 2, 3, 4].map((i) => ctx.spawn({ name: "a" + i })));
+  const out = [];
+  for (let round = 0; round < 25; round++) out.push(...await Promise.all(agents.map((a) => a.ask("q" + round, { maxTurns: 3 }))));
+  return out.length;
+} });`
+	bundle, err := program.Inline([]byte(src), b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		out, err := Run(context.Background(), Options{Bundle: bundle, Run: "r", Agents: &recorder{}})
+		if err != nil || string(out) != "100" {
+			b.Fatal(out, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/100, "µs/ask")
+	b.ReportMetric(float64((cpuTime()-start).Microseconds())/float64(b.N)/100, "cpu-µs/ask")
+}
