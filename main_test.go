@@ -58,6 +58,7 @@ func TestScripts(t *testing.T) {
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BOXMAKER_HOME", filepath.Join(env.WorkDir, "h"))
+			env.Setenv("REPO", readmeDir) // the checkout, for files scripts take from it
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -90,6 +91,9 @@ func TestScripts(t *testing.T) {
 		params.Cmds[name] = cmd
 	}
 	for name, cmd := range fetchCmds {
+		params.Cmds[name] = cmd
+	}
+	for name, cmd := range readmeCmds {
 		params.Cmds[name] = cmd
 	}
 	for name, cmd := range containmentCmds {
