@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -15,7 +16,29 @@ import (
 
 // loopdCmds are the commands the loopd scripts add.
 var loopdCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"standin": cmdStandin,
+	"standin":     cmdStandin,
+	"waitstandin": cmdWaitstandin,
+}
+
+// waitstandin FILE: waits for the address a stand-in started with
+// --addr-file FILE writes (it listens on a free port) and sets $STANDIN
+// to its URL.
+func cmdWaitstandin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitstandin FILE")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, err := os.ReadFile(ts.MkAbs(args[0]))
+		if err == nil && strings.HasSuffix(string(data), "\n") {
+			ts.Setenv("STANDIN", "http://"+strings.TrimSpace(string(data)))
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("the stand-in wrote no address to %s: %v", args[0], err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // standin URL JSON: posts JSON (a llamastandin.Switch) to the stand-in's

@@ -8,3 +8,6 @@ const (
 	SessionLogDamaged   Entry = "session-log-damaged"
 	BrokerUnavailable   Entry = "broker-unavailable"
 )
+
+// A turn whose reply the model server could not read.
+const ModelOutputUnparsed Entry = "model-output-unparsed"

@@ -9,6 +9,7 @@ type Inferproxy struct {
 	Upstream       string   `toml:"upstream"`
 	Burst          int      `toml:"burst"`
 	QueueTimeoutMS int      `toml:"queue_timeout_ms"`
+	IdleTimeoutMS  int      `toml:"upstream_idle_timeout_ms"`
 	AllowUIDs      []uint32 `toml:"allow_uids"`
 	// UpstreamKeySecret names the [secrets.<name>] table holding the key
 	// of a model server started with --api-key; inferproxy sends it as
@@ -28,6 +29,11 @@ upstream = "http://127.0.0.1:8080"
 burst = 4
 # How long a request may wait for its turn before it is answered 503.
 queue_timeout_ms = 30000
+# How long an idle connection to the model server is kept for the next
+# request. Keep it below the server's own keep-alive timeout (llama-server
+# closes idle connections after 5 s), so the server does not close one as
+# a request goes out on it.
+upstream_idle_timeout_ms = 4000
 # Peers allowed on the socket besides inferproxy's own user.
 allow_uids = []
 # A model server started with --api-key refuses requests without its key.

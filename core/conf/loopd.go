@@ -16,8 +16,10 @@ type Loopd struct {
 
 // LoopInference is how loopd reaches the model server: inferproxy.
 type LoopInference struct {
-	Socket    string `toml:"socket"`
-	TimeoutMS int    `toml:"timeout_ms"` // until an answer begins, and between streamed chunks
+	Socket      string `toml:"socket"`
+	TimeoutMS   int    `toml:"timeout_ms"`    // until an answer begins, and between streamed chunks
+	StartWaitMS int    `toml:"start_wait_ms"` // how long the selftest waits for a server still loading or starting
+	MaxTokens   int    `toml:"max_tokens"`    // the most one reply may generate
 }
 
 // LoopBroker is brokerd's tool socket.
@@ -65,6 +67,12 @@ max_tool_rounds = 8
 socket = "{{.Home}}/run/infer/infer.sock"
 # How long the server may stay silent: until it answers, and between chunks.
 timeout_ms = 120000
+# How long loopd's selftest waits at start for a server that is loading its
+# model (503 Loading model) or not yet listening, saying so every 10 s.
+start_wait_ms = 120000
+# The most one reply may generate (max_tokens); a request asks for at most
+# what is left of the slot's context. A reply cut off is noted and shown.
+max_tokens = 8192
 
 [broker]
 # brokerd's tool socket ([sockets] broker in brokerd.toml). Empty: no tools.

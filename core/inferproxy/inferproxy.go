@@ -13,6 +13,11 @@
 // {"error":{"code":..,"message":..,"type":..}}, so that a client reads
 // every failure the same way.
 //
+// Upstream connections are kept alive, idle at most the idle timeout
+// (DefaultIdleTimeout, below llama-server's 5 s); a request that meets a
+// kept-alive connection closed under it before any answer came is sent
+// again on another connection.
+//
 // A request's body is read whole from the client before the request is
 // forwarded, and the upstream is sent that copy. Forwarding the client's
 // body as it is cuts streamed answers off: net/http's server closes a
@@ -46,6 +51,11 @@ import (
 const (
 	DefaultBurst        = 4
 	DefaultQueueTimeout = 30 * time.Second
+	// DefaultIdleTimeout is how long an idle upstream connection is kept:
+	// below llama-server's own 5 s (cpp-httplib's keep-alive timeout), so
+	// that inferproxy, not the server, closes it, and a request seldom
+	// meets a connection the server is closing.
+	DefaultIdleTimeout = 4 * time.Second
 )
 
 // Proxy is the HTTP handler that forwards to the upstream.
@@ -59,8 +69,10 @@ type Proxy struct {
 	key      *secrets.Value // the upstream's key; nil: none
 }
 
-// NewProxy makes the handler. upstream is the model server's base URL.
-func NewProxy(upstream string, burst int, queueTimeout time.Duration, logw io.Writer) (*Proxy, error) {
+// NewProxy makes the handler. upstream is the model server's base URL;
+// idle is how long an idle upstream connection is kept (DefaultIdleTimeout
+// when 0).
+func NewProxy(upstream string, burst int, queueTimeout, idle time.Duration, logw io.Writer) (*Proxy, error) {
 	u, err := ParseUpstream(upstream)
 	if err != nil {
 		return nil, err
@@ -74,13 +86,16 @@ func NewProxy(upstream string, burst int, queueTimeout time.Duration, logw io.Wr
 	if logw == nil {
 		logw = io.Discard
 	}
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
 	p := &Proxy{upstream: u, burst: burst, timeout: queueTimeout, gate: newFIFOGate(burst), log: logw}
 	transport := &http.Transport{
 		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:        burst,
 		MaxIdleConnsPerHost: burst,
 		MaxConnsPerHost:     burst,
-		IdleConnTimeout:     90 * time.Second,
+		IdleConnTimeout:     idle,
 		DisableCompression:  true, // pass the upstream's bytes as they are
 	}
 	p.rp = &httputil.ReverseProxy{
@@ -91,6 +106,14 @@ func NewProxy(upstream string, burst int, queueTimeout time.Duration, logw io.Wr
 			if p.key != nil {
 				pr.Out.Header.Set("Authorization", "Bearer "+p.key.Reveal())
 			}
+			// The upstream may close a kept-alive connection as a request
+			// goes out on it. An Idempotency-Key without a value is not
+			// sent, and lets the transport send the request again, once
+			// per connection, on another when nothing of the answer came
+			// (net/http's rule for a reused connection): the server never
+			// took that request. Nothing loopd sends changes the server
+			// but its cache.
+			pr.Out.Header["Idempotency-Key"] = nil
 		},
 		Transport: transport,
 		// Flush every write at once: a streamed answer must reach loopd

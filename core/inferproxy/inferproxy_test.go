@@ -142,6 +142,8 @@ func TestStreamArrivesChunkByChunk(t *testing.T) {
 
 func TestPathsQueriesAndBodiesPassThrough(t *testing.T) {
 	up := startStandin(t, llamastandin.Options{Model: "m1"})
+	router := true // a router checks the model; its 400 passes through
+	up.Set(llamastandin.Switch{Router: &router})
 	_, sock := startProxy(t, up.URL(), 2, time.Second)
 	c := unixClient(sock)
 	tests := []struct {
@@ -151,9 +153,9 @@ func TestPathsQueriesAndBodiesPassThrough(t *testing.T) {
 	}{
 		{"health", "GET", "/health", "", 200, `{"status":"ok"}`},
 		{"props for the model", "GET", "/props?model=m1", "", 200, `"total_slots":2`},
-		{"props for another model", "GET", "/props?model=m2", "", 404, `model 'm2' not found`},
+		{"props for another model", "GET", "/props?model=m2", "", 400, `model 'm2' not found`},
 		{"slots", "GET", "/slots?model=m1", "", 200, `"n_ctx":262144`},
-		{"tokenize", "POST", "/tokenize", `{"content":"<|im_end|>"}`, 200, `{"tokens":[248046]}`},
+		{"tokenize", "POST", "/tokenize", `{"model":"m1","content":"<|im_end|>"}`, 200, `{"tokens":[248046]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -111,7 +111,60 @@ func TestBackToBackStreamsOnOneKeepAliveConnection(t *testing.T) {
 	if d := dials.Load(); d > int32(failed)+1 {
 		t.Errorf("%d connections for %d requests: the client did not keep its connection", d, n)
 	}
-	if n < 100 {
+	// How many fit in 15 s depends on the machine's load (at a load
+	// average of 30 on 2 cores, about 100); too few would test nothing.
+	if n < 20 {
 		t.Errorf("only %d requests in 15 s", n)
+	}
+}
+
+// The upstream closes a kept-alive connection as a request goes out on
+// it (the stand-in's close_reused: it reads the request and closes the
+// connection without an answer, as a server whose keep-alive timeout ran
+// out as the request arrived). The request is sent again on a new
+// connection and answered; a POST too, which net/http would not resend
+// on its own.
+func TestARequestOnAConnectionClosedUnderItIsSentAgain(t *testing.T) {
+	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "hello"}}}})
+	_, sock := startProxy(t, up.URL(), 1, time.Second)
+	c := unixClient(sock)
+	post := func() (int, string) {
+		resp, err := c.Post("http://x/v1/chat/completions", "application/json",
+			strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if code, body := post(); code != 200 {
+		t.Fatalf("first: %d %s", code, body)
+	}
+	up.Set(llamastandin.Switch{CloseReused: true})
+	if code, body := post(); code != 200 || !strings.Contains(body, "hello") {
+		t.Fatalf("on a connection closed under it: %d %s", code, body)
+	}
+	var chats int
+	for _, call := range up.Calls() {
+		if call.Path == "/v1/chat/completions" {
+			chats++
+		}
+	}
+	if chats != 3 {
+		t.Errorf("the upstream saw %d chat requests, want 3 (one, the dropped one, its retry)", chats)
+	}
+}
+
+// inferproxy lets idle upstream connections go before llama-server
+// would close them.
+func TestIdleUpstreamConnectionsGoBeforeTheServersTimeout(t *testing.T) {
+	p, err := NewProxy("http://127.0.0.1:1", 1, time.Second, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := p.rp.Transport.(*http.Transport)
+	if tr.IdleConnTimeout != DefaultIdleTimeout || DefaultIdleTimeout >= llamastandin.DefaultIdleTimeout {
+		t.Errorf("idle timeout %v; the server's is %v", tr.IdleConnTimeout, llamastandin.DefaultIdleTimeout)
 	}
 }

@@ -26,7 +26,8 @@ type Options struct {
 	Upstream     string
 	Burst        int
 	QueueTimeout time.Duration
-	AllowUIDs    []uint32 // peers allowed besides the daemon's own uid
+	IdleTimeout  time.Duration // of idle upstream connections; DefaultIdleTimeout when 0
+	AllowUIDs    []uint32      // peers allowed besides the daemon's own uid
 	Log          io.Writer
 	// UpstreamKey is the model server's key, sent on every upstream
 	// request as "Authorization: Bearer"; nil sends none.
@@ -85,7 +86,7 @@ func (o Options) Check() error {
 }
 
 func (o Options) check() (*Proxy, error) {
-	p, err := NewProxy(o.Upstream, o.Burst, o.QueueTimeout, o.Log)
+	p, err := NewProxy(o.Upstream, o.Burst, o.QueueTimeout, o.IdleTimeout, o.Log)
 	if err != nil {
 		return nil, runbook.Wrap(runbook.InferproxyStartFailed, err)
 	}

@@ -2,6 +2,8 @@ package llamastandin
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,16 +15,23 @@ import (
 // ChatRequest is the part of a /v1/chat/completions body the stand-in
 // reads; other fields (sampling settings) are accepted and ignored.
 type ChatRequest struct {
-	Model              string         `json:"model,omitempty"`
-	Messages           []Message      `json:"messages"`
-	Tools              []ToolJSON     `json:"tools,omitempty"`
-	Stream             bool           `json:"stream,omitempty"`
-	MaxTokens          *int           `json:"max_tokens,omitempty"`
-	NPredict           *int           `json:"n_predict,omitempty"`
-	IDSlot             *int           `json:"id_slot,omitempty"`
-	CachePrompt        *bool          `json:"cache_prompt,omitempty"`
-	ChatTemplateKwargs map[string]any `json:"chat_template_kwargs,omitempty"`
-	ParseToolCalls     *bool          `json:"parse_tool_calls,omitempty"`
+	Model         string     `json:"model,omitempty"`
+	Messages      []Message  `json:"messages"`
+	Tools         []ToolJSON `json:"tools,omitempty"`
+	Stream        bool       `json:"stream,omitempty"`
+	StreamOptions struct {
+		IncludeUsage bool `json:"include_usage,omitempty"`
+	} `json:"stream_options,omitzero"`
+	MaxTokens           *int `json:"max_tokens,omitempty"`
+	MaxCompletionTokens *int `json:"max_completion_tokens,omitempty"`
+	NPredict            *int `json:"n_predict,omitempty"`
+	// ToolChoice is read and ignored: "required" does not force a call on
+	// the real server either (its grammar lets any text come first).
+	ToolChoice         json.RawMessage `json:"tool_choice,omitempty"`
+	IDSlot             *int            `json:"id_slot,omitempty"`
+	CachePrompt        *bool           `json:"cache_prompt,omitempty"`
+	ChatTemplateKwargs map[string]any  `json:"chat_template_kwargs,omitempty"`
+	ParseToolCalls     *bool           `json:"parse_tool_calls,omitempty"`
 }
 
 // thinking is chat_template_kwargs.enable_thinking, true by default as in
@@ -35,7 +44,7 @@ func (r ChatRequest) thinking() bool {
 }
 
 func (r ChatRequest) maxTokens() int {
-	for _, p := range []*int{r.MaxTokens, r.NPredict} {
+	for _, p := range []*int{r.MaxTokens, r.MaxCompletionTokens, r.NPredict} {
 		if p != nil && *p > 0 {
 			return *p
 		}
@@ -43,29 +52,35 @@ func (r ChatRequest) maxTokens() int {
 	return 0
 }
 
-var errNoSlot = errors.New("no such slot")
-
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req ChatRequest
 	body, _ := r.Context().Value(bodyKey{}).([]byte)
-	if !decodeBody(w, r, &req) || !s.checkModel(w, firstNonEmpty(r.URL.Query().Get("model"), req.Model)) {
-		return
-	}
-	if len(req.Messages) == 0 {
-		writeError(w, 400, "'messages' must be a non-empty array", "invalid_request_error")
+	if !decodeBody(w, r, &req) {
 		return
 	}
 	st := s.snapshot()
+	if st.router && !s.checkModel(w, firstNonEmpty(r.URL.Query().Get("model"), req.Model)) {
+		return
+	}
+	if len(req.Messages) == 0 {
+		writeError(w, 400, "Unable to generate parser for this template. Automatic parser generation failed: No messages provided.", "invalid_request_error")
+		return
+	}
 	thinking := req.thinking()
-	prompt, err := Render(req.Messages, req.Tools, true, thinking)
-	if err != nil {
+	prompt, err := renderTemplate(st.template, body, true)
+	var argErr errArguments
+	switch {
+	case errors.As(err, &argErr):
+		writeError(w, 500, argErr.Error(), "server_error")
+		return
+	case err != nil:
 		writeError(w, 400, err.Error(), "invalid_request_error")
 		return
 	}
 	ids := st.vocab.tokenize(prompt, true)
 	if len(ids) > s.opts.NCtx {
 		writeJSON(w, 400, map[string]any{"error": map[string]any{
-			"code": 400, "message": "the request exceeds the available context size, try increasing it",
+			"code": 400, "message": fmt.Sprintf("request (%d tokens) exceeds the available context size (%d tokens), try increasing it", len(ids), s.opts.NCtx),
 			"type": "exceed_context_size_error", "n_prompt_tokens": len(ids), "n_ctx": s.opts.NCtx}})
 		return
 	}
@@ -78,47 +93,61 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, 500, fmt.Sprintf("standin: the script has no reply left for this request (last message %q)", last), "server_error")
 		return
 	}
-	raw, err := turn.raw(thinking)
+	text, err := turn.generatedText(st.template, body, prompt, thinking)
 	if err != nil {
 		writeError(w, 500, "standin: the script's turn is invalid: "+err.Error(), "server_error")
 		return
 	}
-	gen := st.vocab.tokenize(raw, true)
+	gen := st.vocab.tokenize(text, true)
 	finish := "stop"
 	predicted := len(gen) + 1 // the end-of-generation token counts as decoded
-	if mt := req.maxTokens(); mt > 0 && predicted > mt {
-		gen, finish, predicted = gen[:mt], "length", mt
-		raw = st.vocab.detokenize(gen)
+	// Generation stops at max_tokens, or when the slot's context is full.
+	limit := s.opts.NCtx - len(ids)
+	if mt := req.maxTokens(); mt > 0 && mt < limit {
+		limit = mt
 	}
-	parseTools := st.parseToolCalls && (req.ParseToolCalls == nil || *req.ParseToolCalls) && finish != "length"
-	reply := parseReply(raw, thinking, parseTools)
-	if len(reply.ToolCalls) > 0 {
+	if predicted > limit {
+		gen, finish, predicted = gen[:max(limit, 0)], "length", max(limit, 0)
+		text = st.vocab.detokenize(gen)
+	}
+	parseTools := st.parseToolCalls && (req.ParseToolCalls == nil || *req.ParseToolCalls)
+	reply, perr := parseGenerated(text, thinking, toolParamTypes(req.Tools), parseTools, finish == "length")
+	if perr != nil && st.unparsable == UnparsableContent {
+		reply, perr = parseGenerated(text, thinking, nil, false, false)
+	}
+	if len(reply.ToolCalls) > 0 && finish == "stop" {
 		finish = "tool_calls"
 	}
 
-	sl, task, cacheN, err := s.acquire(r.Context(), req, ids)
-	if errors.Is(err, errNoSlot) {
-		writeError(w, 400, fmt.Sprintf("id_slot %d is not a slot of this server (it has %d)", *req.IDSlot, len(s.slots)), "invalid_request_error")
-		return
-	}
+	sl, _, cacheN, err := s.acquire(r.Context(), req, ids)
 	if err != nil {
 		return // the client left or the server is closing
 	}
 	promptN := len(ids) - cacheN
 	for i := range reply.ToolCalls {
-		reply.ToolCalls[i].ID = fmt.Sprintf("call_standin_%d_%d", task, i)
+		reply.ToolCalls[i].ID = randomID(32)
 	}
 	res := result{
-		id: fmt.Sprintf("chatcmpl-standin-%d", task), reply: reply, finish: finish,
-		usage:   map[string]any{"prompt_tokens": len(ids), "completion_tokens": predicted, "total_tokens": len(ids) + predicted},
+		id: "chatcmpl-" + randomID(32), reply: reply, finish: finish,
+		usage: map[string]any{"completion_tokens": predicted, "prompt_tokens": len(ids), "total_tokens": len(ids) + predicted,
+			"prompt_tokens_details": map[string]any{"cached_tokens": cacheN}},
 		timings: timings(cacheN, promptN, predicted),
 	}
-	completed := false
-	if req.Stream {
-		completed = s.stream(w, r.Context(), st, res, thinking)
+	if perr != nil {
+		res.fail = perr.Error()
 	} else if st.failAfter >= 0 {
-		writeError(w, 500, "standin: switched to fail chat completions", "server_error")
-	} else {
+		res.fail = "standin: switched to fail chat completions"
+	}
+	completed := false
+	switch {
+	case req.Stream:
+		completed = s.stream(w, r.Context(), st, res, req.StreamOptions.IncludeUsage)
+	case res.fail != "":
+		if !sleepCtx(r.Context(), s.closing, st.errorSilence) {
+			break
+		}
+		writeError(w, 500, res.fail, "server_error")
+	default:
 		completed = true
 		writeJSON(w, 200, s.completion(res))
 	}
@@ -131,14 +160,27 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	sl.processing = false
 	sl.decoded = predicted
+	sl.served = true
 	s.useClock++
 	sl.lastUsed = s.useClock
 	s.chats = append(s.chats, Chat{
 		Query: r.URL.Query(), Body: body, Request: req, Prompt: prompt, PromptTokens: len(ids),
 		Slot: sl.id, CacheN: cacheN, PromptN: promptN, PredictedN: predicted, Reply: turn, Stream: req.Stream,
+		Generated: text, Finish: finish,
 	})
 	s.idle.Broadcast()
 	s.mu.Unlock()
+}
+
+// randomID is n random letters and digits, as llama-server's ids are.
+func randomID(n int) string {
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, n)
+	rand.Read(b)
+	for i := range b {
+		b[i] = alnum[int(b[i])%len(alnum)]
+	}
+	return string(b)
 }
 
 // pickTurn chooses the script's reply for a conversation.
@@ -165,9 +207,6 @@ func (s *Server) pickTurn(messages []Message) (Turn, bool) {
 func (s *Server) acquire(ctx context.Context, req ChatRequest, ids []int) (*slot, int, int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if req.IDSlot != nil && (*req.IDSlot >= len(s.slots)) {
-		return nil, 0, 0, errNoSlot
-	}
 	stop := context.AfterFunc(ctx, func() {
 		s.mu.Lock()
 		s.idle.Broadcast()
@@ -201,7 +240,9 @@ func (s *Server) acquire(ctx context.Context, req ChatRequest, ids []int) (*slot
 
 func (s *Server) choose(req ChatRequest, ids []int) *slot {
 	if req.IDSlot != nil && *req.IDSlot >= 0 {
-		if sl := s.slots[*req.IDSlot]; !sl.processing {
+		// A slot id past the slots is taken modulo their number, as the
+		// real server takes it.
+		if sl := s.slots[*req.IDSlot%len(s.slots)]; !sl.processing {
 			return sl
 		}
 		return nil
@@ -231,6 +272,7 @@ type result struct {
 	finish  string
 	usage   map[string]any
 	timings map[string]any
+	fail    string // the request fails with this message after its content
 }
 
 // timings are computed from the counts at a fixed pace (0.1 ms a prompt
@@ -260,10 +302,7 @@ func (s *Server) envelope(id, object string) map[string]any {
 }
 
 func (s *Server) completion(res result) map[string]any {
-	msg := map[string]any{"role": "assistant", "content": nil}
-	if res.reply.Content != "" {
-		msg["content"] = res.reply.Content
-	}
+	msg := map[string]any{"role": "assistant", "content": res.reply.Content}
 	if res.reply.Reasoning != "" {
 		msg["reasoning_content"] = res.reply.Reasoning
 	}
@@ -283,8 +322,14 @@ func (s *Server) completion(res result) map[string]any {
 }
 
 // stream writes the answer as server-sent events, one delta a chunk,
-// flushing each; it reports whether the answer was completed.
-func (s *Server) stream(w http.ResponseWriter, ctx context.Context, st state, res result, thinking bool) bool {
+// flushing each, as llama-server does: a first delta with the role, the
+// reasoning and content pieces, each tool call's pieces (the first with
+// its id, type, name and the first piece of the arguments), the finish
+// chunk, and, with include_usage, a last chunk with empty choices that
+// carries usage and timings (else timings ride on the finish chunk). A
+// failure is data: {"error":...} after what came before, and no [DONE].
+// It reports whether the answer was completed.
+func (s *Server) stream(w http.ResponseWriter, ctx context.Context, st state, res result, includeUsage bool) bool {
 	deltas := []map[string]any{{"role": "assistant", "content": nil}}
 	for _, p := range pieces(res.reply.Reasoning) {
 		deltas = append(deltas, map[string]any{"reasoning_content": p})
@@ -292,13 +337,16 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, st state, re
 	for _, p := range pieces(res.reply.Content) {
 		deltas = append(deltas, map[string]any{"content": p})
 	}
-	for i, tc := range res.reply.ToolCalls {
-		deltas = append(deltas, map[string]any{"tool_calls": []any{map[string]any{
-			"index": i, "id": tc.ID, "type": "function",
-			"function": map[string]any{"name": tc.Function.Name, "arguments": ""}}}})
-		for _, p := range runeChunks(tc.Function.Arguments, 8) {
+	if res.fail == "" {
+		for i, tc := range res.reply.ToolCalls {
+			args := argumentPieces(tc.Function.Arguments)
 			deltas = append(deltas, map[string]any{"tool_calls": []any{map[string]any{
-				"index": i, "function": map[string]any{"arguments": p}}}})
+				"index": i, "id": tc.ID, "type": "function",
+				"function": map[string]any{"name": tc.Function.Name, "arguments": args[0]}}}})
+			for _, p := range args[1:] {
+				deltas = append(deltas, map[string]any{"tool_calls": []any{map[string]any{
+					"index": i, "function": map[string]any{"arguments": p}}}})
+			}
 		}
 	}
 	var chunks [][]byte
@@ -310,15 +358,26 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, st state, re
 	}
 	final := s.envelope(res.id, "chat.completion.chunk")
 	final["choices"] = []any{map[string]any{"finish_reason": res.finish, "index": 0, "delta": map[string]any{}}}
-	final["usage"] = res.usage
-	final["timings"] = res.timings
+	if !includeUsage {
+		final["timings"] = res.timings
+	}
 	data, _ := marshal(final)
+	finishAt := len(chunks)
 	chunks = append(chunks, data)
+	if includeUsage {
+		u := s.envelope(res.id, "chat.completion.chunk")
+		u["choices"] = []any{}
+		u["usage"] = res.usage
+		u["timings"] = res.timings
+		data, _ := marshal(u)
+		chunks = append(chunks, data)
+	}
 
 	flusher, _ := w.(http.Flusher)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(200)
 	if flusher != nil {
 		flusher.Flush()
@@ -332,16 +391,23 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, st state, re
 		}
 		return true
 	}
-	fail := func() {
-		data, _ := marshal(errorBody(500, "standin: switched to fail in the middle of the stream", "server_error"))
+	fail := func(msg string) {
+		data, _ := marshal(errorBody(500, msg, "server_error"))
 		send(data)
 	}
 	for i, c := range chunks {
 		if st.failAfter >= 0 && i == st.failAfter {
-			fail()
+			fail("standin: switched to fail in the middle of the stream")
 			return false
 		}
-		if i == len(chunks)-1 && !s.waitHold(ctx) {
+		if res.fail != "" && i == finishAt {
+			// The server holds back text it cannot place, then fails.
+			if sleepCtx(ctx, s.closing, st.errorSilence) {
+				fail(res.fail)
+			}
+			return false
+		}
+		if i == finishAt && !s.waitHold(ctx) {
 			return false
 		}
 		if i > 0 && st.stall == StallSlow && !sleepCtx(ctx, s.closing, st.delay) {
@@ -352,10 +418,22 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, st state, re
 		}
 	}
 	if st.failAfter >= len(chunks) {
-		fail()
+		fail("standin: switched to fail in the middle of the stream")
 		return false
 	}
 	return send([]byte("[DONE]"))
+}
+
+// argumentPieces splits a call's arguments as the real server streams
+// them: "{" first, then pieces of about eight bytes.
+func argumentPieces(args string) []string {
+	if args == "" {
+		return []string{""}
+	}
+	if rest, ok := strings.CutPrefix(args, "{"); ok {
+		return append([]string{"{"}, runeChunks(rest, 8)...)
+	}
+	return runeChunks(args, 8)
 }
 
 func (s *Server) waitHold(ctx context.Context) bool {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func FuzzTokenize(f *testing.F) {
@@ -25,33 +26,50 @@ func FuzzTokenize(f *testing.F) {
 	})
 }
 
-// A turn's generation, parsed back, is the turn: what the server returns
-// is what the script said.
+// A turn's generation, as the template renders it, parsed back is the
+// turn: what the server returns is what the script said.
 func FuzzParseReplyRoundTrip(f *testing.F) {
-	f.Add("Looking.", "why", "read_file", `{"path":"/a"}`, true)
-	f.Add("", "", "x", `{}`, false)
-	f.Fuzz(func(t *testing.T, content, reasoning, name, args string, thinking bool) {
+	f.Add("Looking.", "why", "/a", true, true)
+	f.Add("", "", "x", false, false)
+	f.Fuzz(func(t *testing.T, content, reasoning, path string, call, thinking bool) {
 		turn := Turn{Content: content, Reasoning: reasoning}
-		if name != "" && json.Valid([]byte(args)) {
-			var obj map[string]any
-			if json.Unmarshal([]byte(args), &obj) == nil {
-				turn.ToolCalls = []ToolCall{{Name: name, Arguments: json.RawMessage(args)}}
-			}
+		if call {
+			args, _ := json.Marshal(map[string]string{"path": path})
+			turn.ToolCalls = []ToolCall{{Name: "read_file", Arguments: args}}
 		}
-		raw, err := turn.raw(thinking)
+		body, _ := json.Marshal(map[string]any{
+			"messages":             []any{map[string]any{"role": "user", "content": "hi"}},
+			"tools":                []any{map[string]any{"type": "function", "function": map[string]any{"name": "read_file", "parameters": map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}}}},
+			"chat_template_kwargs": map[string]any{"enable_thinking": thinking},
+		})
+		prompt, err := Render(body, true)
 		if err != nil {
-			return
+			t.Fatal(err)
 		}
-		p := parseReply(raw, thinking, true)
-		_ = parseReply(raw, thinking, false)
-		if !thinking || containsAny(reasoning+content+name+args, "</think>", "<tool_call>", "</tool_call>") {
+		text, err := turn.generatedText(QwenTemplate, body, prompt, thinking)
+		if err != nil {
+			t.Fatal(err)
+		}
+		types := toolParamTypes([]ToolJSON{{Type: "function", Function: json.RawMessage(`{"name":"read_file","parameters":{"properties":{"path":{"type":"string"}}}}`)}})
+		p, err := parseGenerated(text, thinking, types, true, false)
+		if containsAny(reasoning+content+path, "</think>", "<tool_call>", "</parameter>", "</function>", "<parameter=", "<function=") ||
+			!utf8.ValidString(content+reasoning+path) {
 			return // text that spells the markup is parsed as markup, as a real parser would
 		}
-		if p.Reasoning != reasoning {
+		if err != nil {
+			t.Fatalf("%v: %q", err, text)
+		}
+		if thinking && p.Reasoning != strings.TrimSpace(reasoning) {
 			t.Fatalf("reasoning %q, want %q", p.Reasoning, reasoning)
 		}
-		if len(turn.ToolCalls) == 0 && p.Content != content {
-			t.Fatalf("content %q, want %q", p.Content, content)
+		if p.Content != strings.TrimSpace(content) {
+			t.Fatalf("content %q, want %q (%q)", p.Content, content, text)
+		}
+		if call {
+			want, _ := marshal(map[string]string{"path": path})
+			if len(p.ToolCalls) != 1 || p.ToolCalls[0].Function.Arguments != string(want) {
+				t.Fatalf("calls %+v, want arguments %s (%q)", p.ToolCalls, want, text)
+			}
 		}
 	})
 }
@@ -86,8 +104,13 @@ func FuzzLoadScript(f *testing.F) {
 		if err != nil {
 			return
 		}
+		body := []byte(`{"messages":[{"role":"user","content":"hi"}]}`)
+		prompt, err := Render(body, true)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, turn := range s.Turns {
-			if _, err := turn.raw(true); err != nil {
+			if _, err := turn.generatedText(QwenTemplate, body, prompt, true); err != nil {
 				t.Fatalf("a script that loaded has a turn that cannot be generated: %v", err)
 			}
 		}

@@ -1,46 +1,92 @@
 // Package llamastandin is the project's one stand-in: a test peer that
 // plays llama.cpp's llama-server, written from its documented HTTP API
-// (tools/server/README.md), for the tests of loopd and inferproxy and for
-// `boxmaker demo` without a model.
+// (tools/server/README.md) and checked against a real one, for the tests of
+// loopd and inferproxy, for `boxmaker demo` without a model, and for
+// `boxmaker llama-standin`. It is not a model: its replies come from a
+// Script.
 //
-// It answers the paths loopd uses with the documented fields and shapes:
+// # What matches the real server
 //
-//   - GET /health: 503 {"error":{"code":503,"message":"Loading model",
-//     "type":"unavailable_error"}} while loading (every other llama.cpp
-//     path answers the same then), else {"status":"ok"}.
-//   - GET /props: default_generation_settings (n_ctx per slot),
-//     total_slots, model_path, chat_template, modalities, build_info.
-//   - GET /slots (and ?fail_on_no_slot=1), GET /v1/models and /models.
-//   - POST /tokenize (content, add_special, parse_special default true,
-//     with_pieces), /detokenize, /apply-template.
-//   - POST /v1/chat/completions (and /chat/completions), streamed as
-//     server-sent events ("data: {json}\n\n" chunks, then "data: [DONE]")
-//     or not: reasoning_content, content, parsed tool_calls (arguments a
-//     JSON string; streamed deltas carry index and are merged by it),
-//     finish_reason stop, tool_calls or length, usage and timings.
+// Measured against llama-server build 9928 (upstream commit 81ff7abe50b9,
+// CPU, --jinja, the Qwen3.5 template; docs/inference-contract.md says how):
 //
-// With Options.APIKey it checks the key as llama-server's --api-key does.
+//   - GET /health, /v1/health: {"status":"ok"}; while loading, 503
+//     {"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}
+//     (every llama.cpp path answers the same then). Matches.
+//   - GET /props: default_generation_settings {params, n_ctx} (n_ctx per
+//     slot), total_slots, model_alias, model_path, modalities (vision,
+//     video, audio), endpoint_*, chat_template, chat_template_caps,
+//     bos_token, eos_token, build_info, is_sleeping. Matches in the fields
+//     loopd reads (chat_template, n_ctx, total_slots) and in shape; the
+//     real one has more (ui, media_marker, ...) and 40 params, build_info
+//     is "b0-standin".
+//   - GET /slots: id, n_ctx, speculative, is_processing; after a task also
+//     id_task, n_prompt_tokens, params and next_token as an array of one
+//     object. ?fail_on_no_slot answers 503 only when every slot is busy.
+//     Matches in shape; the counts are the stand-in's.
+//   - GET /v1/models, /models: {"object":"list","data":[{"id",...}]} with
+//     the model's name as id (the real one lists the file name or --alias;
+//     its ollama-style "models" list is not written).
+//   - POST /tokenize: content (none is no tokens: 200 {"tokens":[]}),
+//     parse_special (default true), with_pieces. Matches in shape; the
+//     tokenizer is byte-level with the Qwen3.5 tag ids (248044...), not a
+//     BPE, so counts differ.
+//   - POST /detokenize, POST /apply-template ({"prompt":...}): match; the
+//     prompt is byte for byte the real server's (TestRenderIsTheRealServersRendering).
+//   - POST /v1/chat/completions, /chat/completions: the prompt rendered
+//     with the chat template by a Jinja engine (the real Qwen3.5 template
+//     by default); a history whose tool call arguments are not JSON is 500
+//     "Failed to parse tool call arguments as JSON: ...", arguments that
+//     are JSON but not an object 400, as the real server answers. Matches.
+//     The reply: reasoning_content, content ("" when empty, never null),
+//     tool_calls parsed from the Qwen3.5 XML form (arguments a JSON string,
+//     ids 32 random letters and digits), finish_reason stop, tool_calls or
+//     length; cut by max_tokens (or max_completion_tokens, n_predict) or a
+//     full context inside a call, the call as far as it got, arguments not
+//     JSON, as the real server streams it; output that opens a call and
+//     breaks the format fails: 500, or streamed, the content so far, then
+//     data: {"error":...} and no [DONE]. Matches.
+//     Streamed: a first delta {"role":"assistant","content":null}, one
+//     delta a piece, each tool call's first delta with id, type, name and
+//     the first piece of the arguments, the finish chunk, and, with
+//     stream_options.include_usage, a last chunk with empty choices
+//     carrying usage (with prompt_tokens_details.cached_tokens) and
+//     timings; without it timings ride on the finish chunk. Matches.
+//     timings.cache_n is the longest common prefix of the prompt's tokens
+//     with the slot's last prompt and reply (one token always evaluated);
+//     the millisecond figures are computed from the counts, not measured.
+//     model and ?model= are ignored, as a single-model server ignores them;
+//     id_slot past the slots is taken modulo their number; tool_choice is
+//     ignored ("required" does not force a call on the real server either).
+//   - Errors: {"error":{"code","message","type"}}; a body that is not JSON
+//     500 server_error; unknown paths 404 "File Not Found"; a prompt over
+//     the context 400 exceed_context_size_error with n_prompt_tokens and
+//     n_ctx. Match (the JSON parser's message text differs).
+//   - Connections: idle keep-alive connections are closed after 5 s
+//     (Options.IdleTimeout), with Keep-Alive: timeout=5, max=100. Matches.
+//   - With Options.APIKey it checks the key as llama-server's --api-key
+//     does.
+//   - Not written: POST /completion, GET /metrics, /slots actions, router
+//     endpoints, embeddings; loopd uses none of them.
 //
-// A ?model= query (or a request's "model") that names another model is
-// answered 404, as a router in front of llama-server answers; an empty one
-// is the loaded model.
+// # Scheduling
 //
-// Prompts are rendered with a Qwen-style ChatML template (Render) and
-// tokenized byte by byte with the Qwen3.5 tag table as special tokens
-// (Tokenize). Each slot keeps the tokens of its last prompt and reply, and
-// timings.cache_n is the real longest common prefix of the new prompt
-// with them (cache_prompt, default true). A request without id_slot takes
-// the idle slot whose cache shares the most with its prompt, else the one
-// used least recently, and waits when every slot is busy. timings'
-// millisecond figures are computed from the counts, not measured.
+// Each slot keeps the tokens of its last prompt and reply. A request
+// without id_slot takes the idle slot whose cache shares the most with its
+// prompt (at least a tenth of it), else the one used least recently, and
+// waits when every slot is busy.
 //
-// Replies come from a Script. Switches, set from Go (Set and the helpers)
-// or through POST /standin/switch, which is the stand-in's own and no part
-// of llama.cpp's API, change the template, stop tool call parsing, forget
-// or disable the cache, stall, fail in the middle of a stream, put the
-// server back into loading, answer 404 on paths a router would not pass,
-// or change the tokenizer: a tag moved to another id (as another model
-// file would give it) or HTML-escaped tags read as tags.
+// # Switches
+//
+// Switches, set from Go (Set and the helpers) or through POST
+// /standin/switch, which is the stand-in's own and no part of llama.cpp's
+// API, change the template, stop tool call parsing, read unparsable output
+// as content, forget or disable the cache, stall, fail in the middle of a
+// stream, stay silent before an error, put the server back into loading,
+// answer 404 on paths a router would not pass, check the model as a router
+// does, close a kept-alive connection under the next request, or change the
+// tokenizer: a tag moved to another id (as another model file would give
+// it) or HTML-escaped tags read as tags.
 package llamastandin
 
 import (
@@ -54,6 +100,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -78,7 +125,15 @@ type Options struct {
 	// public ones (/health, /v1/health, /models, /v1/models, /api/tags)
 	// needs "Authorization: Bearer <key>", else 401 "Invalid API Key".
 	APIKey string
+	// IdleTimeout is how long a kept-alive connection may stay idle before
+	// the server closes it: DefaultIdleTimeout (the real server's 5 s)
+	// when 0.
+	IdleTimeout time.Duration
 }
+
+// DefaultIdleTimeout is how long llama-server keeps an idle connection
+// open (cpp-httplib's keep-alive timeout; it says Keep-Alive: timeout=5).
+const DefaultIdleTimeout = 5 * time.Second
 
 // Server is a running or runnable stand-in.
 type Server struct {
@@ -108,6 +163,7 @@ type slot struct {
 	task       int
 	lastUsed   int
 	decoded    int
+	served     bool // it has run a task: /slots then shows its params
 }
 
 // state is the switches' current values.
@@ -121,7 +177,24 @@ type state struct {
 	loading        bool
 	vocab          vocab           // never changed in place: Set replaces its map
 	notFound       map[string]bool // paths answered 404; never changed in place
+	router         bool
+	unparsable     UnparsableMode
+	errorSilence   time.Duration
+	closeReused    bool
 }
+
+// UnparsableMode is what the server does with generated text that opens a
+// tool call and then breaks the format.
+type UnparsableMode string
+
+const (
+	// UnparsableFail fails the request as llama-server does: HTTP 500,
+	// or, streamed, data: {"error":...} after the content and no [DONE].
+	UnparsableFail UnparsableMode = "fail"
+	// UnparsableContent returns the text as content, as older builds and
+	// other parsers do.
+	UnparsableContent UnparsableMode = "content"
+)
 
 // StallMode is how the server stalls.
 type StallMode string
@@ -147,7 +220,9 @@ type Chat struct {
 	CacheN       int
 	PromptN      int
 	PredictedN   int
-	Reply        Turn // the script's turn that answered it
+	Reply        Turn   // the script's turn that answered it
+	Generated    string // the text the model generated (cut at max_tokens)
+	Finish       string // finish_reason
 	Stream       bool
 }
 
@@ -176,6 +251,9 @@ func New(o Options) *Server {
 	if o.Template == "" {
 		o.Template = QwenTemplate
 	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
 	s := &Server{
 		opts:    o,
 		closing: make(chan struct{}),
@@ -185,6 +263,7 @@ func New(o Options) *Server {
 			stall:          StallNone,
 			failAfter:      -1,
 			loading:        o.Loading,
+			unparsable:     UnparsableFail,
 		},
 	}
 	s.idle = sync.NewCond(&s.mu)
@@ -211,7 +290,10 @@ func Start(o Options) (*Server, error) {
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
 	s.ln = ln
-	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: s.opts.IdleTimeout,
+		ConnContext: func(ctx context.Context, _ net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, new(connUse))
+		}}
 	srv := s.srv
 	s.mu.Unlock()
 	err := srv.Serve(ln)
@@ -344,6 +426,21 @@ type Switch struct {
 	// Found, as a router in front of llama-server that does not pass them
 	// answers. It replaces the earlier list; [] undoes it.
 	NotFound []string `json:"not_found,omitempty"`
+	// Router true checks ?model= and a request's "model" as llama-server's
+	// router mode does (400 "model 'x' not found"); a single-model server,
+	// the default, ignores them.
+	Router *bool `json:"router,omitempty"`
+	// Unparsable is "fail" (the default, as the real server) or "content"
+	// (text that breaks the tool-call format is returned as content).
+	Unparsable *UnparsableMode `json:"unparsable,omitempty"`
+	// ErrorSilenceMS is how long the server stays silent before it fails
+	// on output it cannot parse (the real one held 11.6 s back).
+	ErrorSilenceMS *int `json:"error_silence_ms,omitempty"`
+	// CloseReused true makes the server close the next kept-alive
+	// connection a request arrives on (one that has served a request
+	// before) without answering, once: as a server that closed an idle
+	// connection as the client reused it.
+	CloseReused bool `json:"close_reused,omitempty"`
 }
 
 // Set applies a switch.
@@ -357,6 +454,12 @@ func (s *Server) Set(sw Switch) error {
 	}
 	if sw.DelayMS != nil && *sw.DelayMS < 0 {
 		return fmt.Errorf("delay_ms must not be negative")
+	}
+	if sw.ErrorSilenceMS != nil && *sw.ErrorSilenceMS < 0 {
+		return fmt.Errorf("error_silence_ms must not be negative")
+	}
+	if sw.Unparsable != nil && *sw.Unparsable != UnparsableFail && *sw.Unparsable != UnparsableContent {
+		return fmt.Errorf("unparsable must be fail or content, not %q", *sw.Unparsable)
 	}
 	for text, id := range sw.TagIDs {
 		if _, ok := tagByText(text); !ok {
@@ -405,6 +508,18 @@ func (s *Server) Set(sw Switch) error {
 	}
 	if sw.ReadEscapedTags != nil {
 		s.sw.vocab.entities = *sw.ReadEscapedTags
+	}
+	if sw.Router != nil {
+		s.sw.router = *sw.Router
+	}
+	if sw.Unparsable != nil {
+		s.sw.unparsable = *sw.Unparsable
+	}
+	if sw.ErrorSilenceMS != nil {
+		s.sw.errorSilence = time.Duration(*sw.ErrorSilenceMS) * time.Millisecond
+	}
+	if sw.CloseReused {
+		s.sw.closeReused = true
 	}
 	if sw.NotFound != nil {
 		nf := map[string]bool{}
@@ -514,10 +629,25 @@ func (s *Server) Handler() http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r = r.WithContext(context.WithValue(r.Context(), bodyKey{}, body))
+		use, _ := r.Context().Value(connKey{}).(*connUse)
+		reused := use != nil && use.requests.Add(1) > 1
 		s.mu.Lock()
 		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Body: body})
+		drop := reused && s.sw.closeReused
+		if drop {
+			s.sw.closeReused = false
+		}
 		st := s.sw
 		s.mu.Unlock()
+		if drop {
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					c.Close()
+					return
+				}
+			}
+		}
+		w.Header().Set("Keep-Alive", fmt.Sprintf("timeout=%d, max=100", int(s.opts.IdleTimeout/time.Second)))
 		if r.URL.Path != "/standin/switch" {
 			if st.notFound[r.URL.Path] {
 				writeError(w, 404, "File Not Found", "not_found_error")
@@ -561,6 +691,11 @@ func (s *Server) keyAccepted(r *http.Request) bool {
 // record it.
 type bodyKey struct{}
 
+// connKey carries a connection's use count to its requests.
+type connKey struct{}
+
+type connUse struct{ requests atomic.Int64 }
+
 // stall waits as the stall switch says; false means the request is over
 // (the client left or the server is closing).
 func (s *Server) stall(ctx context.Context, st state) bool {
@@ -600,30 +735,45 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, map[string]any{"status": "ok"})
 }
 
-// checkModel answers 404 for a ?model= naming another model.
+// checkModel answers as llama-server's router mode does for a request
+// that names no model or another one: 400. A single-model server (no
+// router switch) ignores the name, as the real one does.
 func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
-	if model == "" || model == s.opts.Model {
+	if !s.snapshot().router || model == s.opts.Model {
 		return true
 	}
-	writeError(w, 404, fmt.Sprintf("model '%s' not found", model), "not_found_error")
+	if model == "" {
+		writeError(w, 400, "model name is missing from the request", "invalid_request_error")
+		return false
+	}
+	writeError(w, 400, fmt.Sprintf("model '%s' not found", model), "invalid_request_error")
 	return false
 }
 
+// slotJSON is a slot as /slots shows it: id, n_ctx, speculative and
+// is_processing, and, once it has run a task, the task's id, counts,
+// params and next_token (an array of one object, as the real server
+// writes it).
 func (s *Server) slotJSON(sl *slot) map[string]any {
-	return map[string]any{
+	out := map[string]any{
 		"id":            sl.id,
-		"id_task":       sl.task,
 		"n_ctx":         s.opts.NCtx,
 		"speculative":   false,
 		"is_processing": sl.processing,
-		"params":        defaultParams(),
-		"next_token": map[string]any{
-			"has_next_token": sl.processing,
-			"has_new_line":   false,
-			"n_remain":       -1,
-			"n_decoded":      sl.decoded,
-		},
 	}
+	if !sl.served && !sl.processing {
+		return out
+	}
+	out["id_task"] = sl.task
+	out["n_prompt_tokens"] = len(sl.cache)
+	out["params"] = defaultParams()
+	out["next_token"] = []any{map[string]any{
+		"has_next_token": sl.processing,
+		"has_new_line":   false,
+		"n_remain":       0,
+		"n_decoded":      sl.decoded,
+	}}
+	return out
 }
 
 func defaultParams() map[string]any {
@@ -640,19 +790,29 @@ func (s *Server) handleProps(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	dgs := s.slotJSON(&slot{id: 0, task: -1})
-	dgs["prompt"] = ""
 	body := map[string]any{
-		"default_generation_settings": dgs,
+		"default_generation_settings": map[string]any{"params": defaultParams(), "n_ctx": s.opts.NCtx},
 		"total_slots":                 len(s.slots),
+		"model_alias":                 s.opts.Model,
 		"model_path":                  s.opts.ModelPath,
+		"modalities":                  map[string]any{"vision": false, "video": false, "audio": false},
+		"endpoint_slots":              true,
+		"endpoint_props":              false,
+		"endpoint_metrics":            false,
 		"chat_template":               s.sw.template,
-		"modalities":                  map[string]any{"vision": false, "audio": false},
-		"build_info":                  "b0-standin",
+		"chat_template_caps":          map[string]any{},
+		"bos_token":                   "",
+		"eos_token":                   "<|im_end|>",
+		"build_info":                  BuildInfo,
+		"is_sleeping":                 false,
 	}
 	s.mu.Unlock()
 	writeJSON(w, 200, body)
 }
+
+// BuildInfo is what the stand-in says of its build in /props build_info
+// and each answer's system_fingerprint: a real server says "b9928-81ff7ab".
+const BuildInfo = "b0-standin"
 
 func (s *Server) handleSlots(w http.ResponseWriter, r *http.Request) {
 	if !s.checkModel(w, r.URL.Query().Get("model")) {
@@ -666,7 +826,7 @@ func (s *Server) handleSlots(w http.ResponseWriter, r *http.Request) {
 		anyIdle = anyIdle || !sl.processing
 	}
 	s.mu.Unlock()
-	if r.URL.Query().Get("fail_on_no_slot") == "1" && !anyIdle {
+	if r.URL.Query().Has("fail_on_no_slot") && !anyIdle {
 		writeError(w, 503, "no slot available", "unavailable_error")
 		return
 	}
@@ -677,8 +837,9 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, map[string]any{
 		"object": "list",
 		"data": []any{map[string]any{
-			"id": s.opts.Model, "object": "model", "created": 0, "owned_by": "llamacpp",
-			"meta": map[string]any{"vocab_type": 2, "n_vocab": qwen35Base + len(tagTable), "n_ctx_train": s.opts.NCtx},
+			"id": s.opts.Model, "aliases": []string{s.opts.Model}, "tags": []string{},
+			"object": "model", "created": 0, "owned_by": "llamacpp",
+			"meta": map[string]any{"vocab_type": 2, "n_vocab": qwen35Base + len(tagTable), "n_ctx": s.opts.NCtx, "n_ctx_train": s.opts.NCtx},
 		}},
 	})
 }
@@ -694,14 +855,14 @@ func (s *Server) handleTokenize(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) || !s.checkModel(w, firstNonEmpty(r.URL.Query().Get("model"), req.Model)) {
 		return
 	}
-	if req.Content == nil {
-		writeError(w, 400, "\"content\" must be provided", "invalid_request_error")
-		return
+	content := ""
+	if req.Content != nil { // no content is no tokens, as the real server answers
+		content = *req.Content
 	}
 	parse := req.ParseSpecial == nil || *req.ParseSpecial
 	// add_special adds nothing: the Qwen family has no BOS token.
 	v := s.snapshot().vocab
-	ids := v.tokenize(*req.Content, parse)
+	ids := v.tokenize(content, parse)
 	if !req.WithPieces {
 		writeJSON(w, 200, map[string]any{"tokens": ids})
 		return
@@ -733,7 +894,13 @@ func (s *Server) handleApplyTemplate(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	prompt, err := Render(req.Messages, req.Tools, true, req.thinking())
+	body, _ := r.Context().Value(bodyKey{}).([]byte)
+	prompt, err := renderTemplate(s.snapshot().template, body, true)
+	var argErr errArguments
+	if errors.As(err, &argErr) {
+		writeError(w, 500, argErr.Error(), "server_error")
+		return
+	}
 	if err != nil {
 		writeError(w, 400, err.Error(), "invalid_request_error")
 		return
@@ -772,9 +939,12 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
+// decodeBody reads a request's JSON body; one that is not JSON is
+// answered 500 server_error, as the real server answers it (its JSON
+// library's exception, uncaught by the handler).
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
-		writeError(w, 400, "the request body is not valid JSON: "+err.Error(), "invalid_request_error")
+		writeError(w, 500, "[json.exception.parse_error.101] parse error: "+err.Error(), "server_error")
 		return false
 	}
 	return true

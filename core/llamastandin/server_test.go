@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -102,9 +104,43 @@ func TestPropsReportTemplateContextSlotsAndModelPath(t *testing.T) {
 	if sha256.Sum256([]byte(props.ChatTemplate)) == before {
 		t.Fatal("the template switch did not change the template's sha256")
 	}
+	// A single-model server ignores the name, as the real one does; a
+	// router checks it.
+	if code, body := do(t, "GET", s.URL()+"/props?model=other", nil); code != 200 {
+		t.Fatalf("another model, one server: %d %s", code, body)
+	}
+	router := true
+	s.Set(Switch{Router: &router})
 	code, body = do(t, "GET", s.URL()+"/props?model=other", nil)
-	if code != 404 || !strings.Contains(string(body), "model 'other' not found") {
-		t.Fatalf("another model: %d %s", code, body)
+	if code != 400 || !strings.Contains(string(body), `"message":"model 'other' not found","type":"invalid_request_error"`) {
+		t.Fatalf("another model, a router: %d %s", code, body)
+	}
+	if code, body := do(t, "GET", s.URL()+"/props?model=m1", nil); code != 200 {
+		t.Fatalf("its model, a router: %d %s", code, body)
+	}
+}
+
+// /props has the real server's shape (build 9928): the generation
+// settings are only params and n_ctx.
+func TestPropsShape(t *testing.T) {
+	s := start(t, Options{})
+	_, body := do(t, "GET", s.URL()+"/props", nil)
+	var props map[string]json.RawMessage
+	json.Unmarshal(body, &props)
+	var dgs map[string]json.RawMessage
+	json.Unmarshal(props["default_generation_settings"], &dgs)
+	var keys []string
+	for k := range dgs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if diff := cmp.Diff([]string{"n_ctx", "params"}, keys); diff != "" {
+		t.Errorf("default_generation_settings keys (-want +got):\n%s", diff)
+	}
+	for _, k := range []string{"total_slots", "model_alias", "model_path", "modalities", "chat_template", "build_info", "eos_token"} {
+		if props[k] == nil {
+			t.Errorf("no %s", k)
+		}
 	}
 }
 
@@ -224,7 +260,7 @@ func TestChatReturnsParsedToolCalls(t *testing.T) {
 		t.Fatalf("content %v", m.Content)
 	}
 	if len(m.ToolCalls) != 1 || m.ToolCalls[0].Function.Name != "read_file" || m.ToolCalls[0].Function.Arguments != `{"path":"/src/a.go"}` ||
-		m.ToolCalls[0].Type != "function" || m.ToolCalls[0].ID == "" {
+		m.ToolCalls[0].Type != "function" || !regexp.MustCompile(`^[A-Za-z0-9]{32}$`).MatchString(m.ToolCalls[0].ID) {
 		t.Fatalf("tool calls %+v", m.ToolCalls)
 	}
 	chats := s.Chats()
@@ -232,7 +268,10 @@ func TestChatReturnsParsedToolCalls(t *testing.T) {
 		c.Timings.PredictedN != c.Usage.CompletionTokens || c.Timings.PromptN+c.Timings.CacheN != c.Usage.PromptTokens {
 		t.Fatalf("usage %+v timings %+v", c.Usage, c.Timings)
 	}
-	if !strings.HasPrefix(chats[0].Prompt, "<|im_start|>system\nBe brief.\n\n# Tools") ||
+	// The real template: the tools block, then the system prompt.
+	if !strings.HasPrefix(chats[0].Prompt, "<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>\n"+
+		`{"type": "function", "function": {"name": "read_file", "description": "read a file",`) ||
+		!strings.Contains(chats[0].Prompt, "</IMPORTANT>\n\nBe brief.<|im_end|>\n") ||
 		!strings.HasSuffix(chats[0].Prompt, "<|im_start|>user\nread a.go<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n") {
 		t.Fatalf("prompt %q", chats[0].Prompt)
 	}
@@ -246,7 +285,7 @@ func TestToolCallParsingOffReturnsTheTextAsContent(t *testing.T) {
 	s.SetParseToolCalls(false)
 	c := chat(t, s, chatBody(false, msg("user", "read /a")))
 	m := c.Choices[0].Message
-	want := "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\":\"/a\"}}\n</tool_call>"
+	want := "<tool_call>\n<function=read_file>\n<parameter=path>\n/a\n</parameter>\n</function>\n</tool_call>"
 	if c.Choices[0].FinishReason != "stop" || len(m.ToolCalls) != 0 || m.Content == nil || *m.Content != want {
 		t.Fatalf("%+v %q", c.Choices[0], *m.Content)
 	}
@@ -307,6 +346,7 @@ type merged struct {
 	Timings                    map[string]any
 	Usage                      map[string]any
 	Done                       bool
+	UsageChunk                 bool
 	Error                      map[string]any
 }
 
@@ -341,6 +381,14 @@ func merge(t *testing.T, events []string) merged {
 		}
 		if c.Object != "chat.completion.chunk" {
 			t.Fatalf("object %q", c.Object)
+		}
+		if m.UsageChunk {
+			t.Fatalf("a chunk after the usage chunk: %s", e)
+		}
+		if len(c.Choices) == 0 {
+			m.UsageChunk = true
+			m.Timings, m.Usage = c.Timings, c.Usage
+			continue
 		}
 		d := c.Choices[0].Delta
 		if d.Content != nil {
@@ -404,8 +452,14 @@ func TestStreamedToolCallDeltasMergeByIndex(t *testing.T) {
 	if len(events) < 8 {
 		t.Fatalf("arguments were not split across deltas: %d events", len(events))
 	}
-	if m.Timings["cache_n"] == nil || m.Timings["prompt_n"] == nil || m.Timings["predicted_n"] == nil || m.Usage["prompt_tokens"] == nil {
-		t.Fatalf("final chunk lacks usage or timings: %v %v", m.Usage, m.Timings)
+	// Without include_usage: timings on the finish chunk, no usage.
+	if m.Timings["cache_n"] == nil || m.Timings["prompt_n"] == nil || m.Timings["predicted_n"] == nil || m.Usage != nil || m.UsageChunk {
+		t.Fatalf("finish chunk: usage %v timings %v", m.Usage, m.Timings)
+	}
+	// The first tool delta carries the id, the name and the first piece
+	// of the arguments, as the real server's does.
+	if !strings.Contains(events[3], `"function":{"arguments":"{","name":"read_file"},"id":"`) {
+		t.Fatalf("first tool delta %s", events[3])
 	}
 	if events[0] == "" || !strings.Contains(events[0], `"delta":{"content":null,"role":"assistant"}`) {
 		t.Fatalf("first chunk %s", events[0])
@@ -432,14 +486,18 @@ func TestCacheNIsTheCommonPrefixWithTheSlotsLastPromptAndReply(t *testing.T) {
 	turn2 := append(turn1, msg("assistant", "Hello."), msg("user", "how are you?"))
 	c2 := chat(t, s, chatBody(false, turn2...))
 	chats := s.Chats()
-	// The slot holds turn 1's prompt and its reply; turn 2 renders that
-	// reply back the same, so all of it is reused.
-	want := chats[0].PromptTokens + len(Tokenize("Hello.", true))
+	// The slot holds turn 1's prompt and its reply. A new user message
+	// makes the template render the reply without its think block (the
+	// generation prompt's "<think>\n\n</think>\n\n", six tokens of the
+	// stand-in's tokenizer), as the real Qwen3.5 template does: the cache
+	// is reused up to "<|im_start|>assistant\n".
+	want := chats[0].PromptTokens - len(Tokenize("<think>\n\n</think>\n\n", true))
 	if c2.Timings.CacheN != want || c2.Usage.PromptTokens-c2.Timings.PromptN != want {
 		t.Fatalf("turn 2 cache_n %d, want %d (%+v)", c2.Timings.CacheN, want, c2.Timings)
 	}
-	if got := commonPrefix(Tokenize(chats[0].Prompt, true), Tokenize(chats[1].Prompt, true)); got != chats[0].PromptTokens {
-		t.Fatalf("turn 2's prompt does not extend turn 1's: common %d of %d", got, chats[0].PromptTokens)
+	if !strings.HasSuffix(chats[0].Prompt, "<|im_start|>assistant\n<think>\n\n</think>\n\n") ||
+		!strings.Contains(chats[1].Prompt, "<|im_start|>assistant\nHello.<|im_end|>\n<|im_start|>user\nhow are you?") {
+		t.Fatalf("prompts %q\n%q", chats[0].Prompt, chats[1].Prompt)
 	}
 
 	s.ForgetCache()
@@ -449,6 +507,48 @@ func TestCacheNIsTheCommonPrefixWithTheSlotsLastPromptAndReply(t *testing.T) {
 	s.SetCacheDisabled(true)
 	if c := chat(t, s, chatBody(false, turn2...)); c.Timings.CacheN != 0 {
 		t.Fatalf("disabled: cache_n %d", c.Timings.CacheN)
+	}
+}
+
+// Within one user turn, a tool round replays the call as the template
+// renders it from its parsed arguments, which is the text generated: the
+// whole previous prompt and reply come from the cache.
+func TestAToolRoundReusesThePromptAndTheCall(t *testing.T) {
+	s := start(t, Options{Slots: 1, Script: Script{Turns: []Turn{
+		{Content: "Looking.", ToolCalls: []ToolCall{{Name: "read_file", Arguments: json.RawMessage(`{"path":"/a"}`)}}},
+		{Content: "It is empty."},
+	}}})
+	turn1 := []map[string]any{msg("system", "sys"), msg("user", "read /a")}
+	c1 := chat(t, s, chatBody(false, turn1...))
+	tc := c1.Choices[0].Message.ToolCalls[0]
+	turn2 := append(turn1,
+		map[string]any{"role": "assistant", "content": *c1.Choices[0].Message.Content, "tool_calls": []any{map[string]any{
+			"id": tc.ID, "type": "function", "function": map[string]any{"name": tc.Function.Name, "arguments": tc.Function.Arguments}}}},
+		map[string]any{"role": "tool", "tool_call_id": tc.ID, "content": "(empty)"})
+	c2 := chat(t, s, chatBody(false, turn2...))
+	if want := c1.Usage.PromptTokens + c1.Usage.CompletionTokens - 1; c2.Timings.CacheN != want {
+		t.Fatalf("tool round cache_n %d, want %d", c2.Timings.CacheN, want)
+	}
+}
+
+// With include_usage, usage and timings come in a last chunk of their
+// own with empty choices, after the finish chunk, as the real server
+// sends them; usage carries prompt_tokens_details.cached_tokens.
+func TestIncludeUsageSendsAUsageChunk(t *testing.T) {
+	s := start(t, Options{Script: Script{Turns: []Turn{{Content: "a b"}}}})
+	body := chatBody(true, msg("user", "go"))
+	body["stream_options"] = map[string]any{"include_usage": true}
+	events := stream(t, s, body)
+	m := merge(t, events)
+	if !m.Done || !m.UsageChunk || m.Content != "a b" || m.Usage["prompt_tokens"] == nil || m.Timings["cache_n"] == nil {
+		t.Fatalf("%+v", m)
+	}
+	finish := events[len(events)-3]
+	if !strings.Contains(finish, `"finish_reason":"stop"`) || strings.Contains(finish, "usage") || strings.Contains(finish, "timings") {
+		t.Fatalf("finish chunk %s", finish)
+	}
+	if !strings.Contains(events[len(events)-2], `"choices":[]`) || !strings.Contains(events[len(events)-2], `"prompt_tokens_details":{"cached_tokens":0}`) {
+		t.Fatalf("usage chunk %s", events[len(events)-2])
 	}
 }
 
@@ -472,9 +572,10 @@ func TestIDSlotKeepsCachesApart(t *testing.T) {
 	if len(s.SlotCache(0)) == 0 || len(s.SlotCache(1)) == 0 || commonPrefix(s.SlotCache(0), s.SlotCache(1)) == len(s.SlotCache(0)) {
 		t.Fatal("slots share one cache")
 	}
+	// A slot id past the slots is answered, as the real server answers it.
 	body := chatBody(false, msg("user", "q"))
 	body["id_slot"] = 5
-	if code, data := do(t, "POST", s.URL()+"/v1/chat/completions", body); code != 400 {
+	if code, data := do(t, "POST", s.URL()+"/v1/chat/completions", body); code != 200 {
 		t.Fatalf("%d %s", code, data)
 	}
 }
@@ -665,3 +766,29 @@ func TestAPIKeyIsCheckedAsLlamaServerChecksIt(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkChat is one unstreamed chat completion of a short
+// conversation with one tool, through the handler: the stand-in's own
+// cost of a request (rendering with the Jinja engine, tokenizing).
+func BenchmarkChat(b *testing.B) {
+	s := New(Options{Script: Script{Turns: []Turn{{When: "hi", Content: "hello there"}}}})
+	h := s.Handler()
+	body, _ := json.Marshal(chatBody(false, msg("system", "Be brief."), msg("user", "hi")))
+	for b.Loop() {
+		req, _ := http.NewRequest("POST", "/v1/chat/completions", bytes.NewReader(body))
+		w := &discardResponse{h: http.Header{}}
+		h.ServeHTTP(w, req)
+		if w.code != 200 {
+			b.Fatalf("%d", w.code)
+		}
+	}
+}
+
+type discardResponse struct {
+	h    http.Header
+	code int
+}
+
+func (d *discardResponse) Header() http.Header         { return d.h }
+func (d *discardResponse) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardResponse) WriteHeader(code int)        { d.code = code }

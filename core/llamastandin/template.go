@@ -2,13 +2,21 @@ package llamastandin
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
+
+	"github.com/ardanlabs/jinja"
 )
 
 // Message is one entry of a chat request's messages, in the OpenAI shape
-// llama-server takes.
+// llama-server takes. The stand-in renders prompts from the request's JSON
+// itself (renderRequest), in the order its keys came; Message is what its
+// own code and the tests read of it.
 type Message struct {
 	Role             string         `json:"role"`
 	Content          MessageContent `json:"content"`
@@ -72,151 +80,251 @@ type ToolJSON struct {
 	Function json.RawMessage `json:"function"`
 }
 
-// QwenTemplate is the chat template /props reports by default. It is a
-// Jinja text in the spirit of Qwen's (the stand-in does not run Jinja: it
-// renders with Render, which follows this text); its only use is to be
-// hashed and compared, as loopd's selftest does.
-const QwenTemplate = `{#- boxmaker llama-server stand-in: Qwen3.5-style ChatML -#}
-{%- if tools %}<|im_start|>system
-{%- if messages[0].role == 'system' %}
-{{ messages[0].content }}
-
-{% endif %}# Tools
-
-You may call functions. Their signatures are inside <tools></tools>:
-<tools>
-{%- for tool in tools %}
-{{ tool.function | tojson }}
-{%- endfor %}
-</tools>
-
-To call one, answer with a JSON object inside <tool_call></tool_call>:
-<tool_call>
-{"name": <name>, "arguments": <arguments object>}
-</tool_call><|im_end|>
-{% elif messages[0].role == 'system' %}<|im_start|>system
-{{ messages[0].content }}<|im_end|>
-{% endif %}
-{%- for m in messages %}
-{%- if m.role == 'user' or (m.role == 'system' and not loop.first) %}<|im_start|>{{ m.role }}
-{{ m.content }}<|im_end|>
-{% elif m.role == 'assistant' %}<|im_start|>assistant
-<think>
-{{ m.reasoning_content or '' }}
-</think>
-
-{{ m.content or '' }}
-{%- for tc in m.tool_calls or [] %}
-{%- if not loop.first or m.content %}
-{% endif %}<tool_call>
-{"name": "{{ tc.function.name }}", "arguments": {{ tc.function.arguments }}}
-</tool_call>
-{%- endfor %}<|im_end|>
-{% elif m.role == 'tool' %}
-{%- if loop.first or messages[loop.index0 - 1].role != 'tool' %}<|im_start|>user
-{%- endif %}
-<tool_response>
-{{ m.content }}
-</tool_response>
-{%- if loop.last or messages[loop.index0 + 1].role != 'tool' %}<|im_end|>
-{% endif %}
-{%- endif %}
-{%- endfor %}
-{%- if add_generation_prompt %}<|im_start|>assistant
-{%- if enable_thinking is defined and not enable_thinking %}
-<think>
-
-</think>
-
-{%- else %}
-<think>
-{%- endif %}
-{%- endif %}
-`
-
-// Render writes messages, tools and the generation prompt as the
-// template above does. thinking false closes an empty <think> block in the
-// generation prompt, as Qwen's enable_thinking=false does.
+// QwenTemplate is the chat template /props reports by default and the
+// one prompts are rendered with: the Qwen3.5 family's own template, byte
+// for byte as the model files carry it (Qwen's, under the Apache License
+// 2.0; sha256 a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715,
+// the template the real server was measured with, docs/inference-contract.md).
+// It is run by a Jinja engine (github.com/ardanlabs/jinja), so the stand-in
+// renders what a real Qwen3.5 server renders: the tools block before the
+// system prompt, every content trimmed, tool calls written in the XML
+// <function=...> form from their parsed arguments, and the think block of
+// an assistant turn kept only after the last user message.
 //
-// Every assistant message keeps its <think> block (empty when it had no
-// reasoning), so a reply rendered back in the next request is the same
-// text the model generated after the generation prompt: a conversation
-// replayed exactly is a strict extension of the previous prompt plus its
-// reply, which is what lets the prefix cache be reused.
-func Render(messages []Message, tools []ToolJSON, addGenerationPrompt, thinking bool) (string, error) {
-	var b strings.Builder
-	rest := messages
-	system := ""
-	hasSystem := len(messages) > 0 && messages[0].Role == "system"
-	if hasSystem {
-		system = string(messages[0].Content)
-		rest = messages[1:]
-	}
-	if len(tools) > 0 {
-		b.WriteString("<|im_start|>system\n")
-		if hasSystem {
-			b.WriteString(system)
-			b.WriteString("\n\n")
-		}
-		b.WriteString("# Tools\n\nYou may call functions. Their signatures are inside <tools></tools>:\n<tools>")
-		for _, t := range tools {
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, t.Function); err != nil {
-				return "", fmt.Errorf("tools: a function is not JSON: %v", err)
-			}
-			b.WriteString("\n")
-			b.Write(compact.Bytes())
-		}
-		b.WriteString("\n</tools>\n\nTo call one, answer with a JSON object inside <tool_call></tool_call>:\n" +
-			"<tool_call>\n{\"name\": <name>, \"arguments\": <arguments object>}\n</tool_call><|im_end|>\n")
-	} else if hasSystem {
-		b.WriteString("<|im_start|>system\n" + system + "<|im_end|>\n")
-	}
-	for i, m := range rest {
-		switch m.Role {
-		case "user", "system":
-			b.WriteString("<|im_start|>" + m.Role + "\n" + string(m.Content) + "<|im_end|>\n")
-		case "assistant":
-			b.WriteString("<|im_start|>assistant\n")
-			b.WriteString(generated(m.ReasoningContent, true, string(m.Content), m.ToolCalls))
-			b.WriteString("<|im_end|>\n")
-		case "tool":
-			if i == 0 || rest[i-1].Role != "tool" {
-				b.WriteString("<|im_start|>user")
-			}
-			b.WriteString("\n<tool_response>\n" + string(m.Content) + "\n</tool_response>")
-			if i == len(rest)-1 || rest[i+1].Role != "tool" {
-				b.WriteString("<|im_end|>\n")
-			}
-		default:
-			return "", fmt.Errorf("unknown message role %q", m.Role)
-		}
-	}
-	if addGenerationPrompt {
-		b.WriteString("<|im_start|>assistant\n")
-		if thinking {
-			b.WriteString("<think>\n")
-		} else {
-			b.WriteString("<think>\n\n</think>\n\n")
-		}
-	}
-	return b.String(), nil
+//go:embed qwen35.jinja
+var QwenTemplate string
+
+// compiled caches compiled templates by their text: a switch may change
+// the template at any time, and compiling on every request would be most
+// of a request's work.
+var compiled sync.Map // string -> *compiledTemplate
+
+type compiledTemplate struct {
+	t   *jinja.Template
+	err error
 }
 
-// generated is an assistant turn's text after "<|im_start|>assistant\n":
-// with the think block when withThink (a thinking reply generates the
-// part after "<think>\n"; see raw), then the content and the tool calls.
-func generated(reasoning string, withThink bool, content string, calls []ToolCallJSON) string {
-	var b strings.Builder
-	if withThink {
-		b.WriteString("<think>\n" + reasoning + "\n</think>\n\n")
+func compileTemplate(src string) (*jinja.Template, error) {
+	if c, ok := compiled.Load(src); ok {
+		c := c.(*compiledTemplate)
+		return c.t, c.err
 	}
-	b.WriteString(content)
-	for i, tc := range calls {
-		if i > 0 || content != "" {
-			b.WriteString("\n")
+	t, err := jinja.Compile(src)
+	compiled.Store(src, &compiledTemplate{t, err})
+	return t, err
+}
+
+// errArguments is a history whose tool call arguments are not JSON: the
+// real server refuses to render it (common/chat.cpp).
+type errArguments struct{ err error }
+
+func (e errArguments) Error() string {
+	return "Failed to parse tool call arguments as JSON: " + e.err.Error()
+}
+
+// templateData is what a request gives the template: its messages and
+// tools as their JSON says, in the order of their keys, with each tool
+// call's arguments parsed into an object (as llama-server parses them
+// before it renders, and refuses when they are not JSON), and the
+// template kwargs (enable_thinking) as variables.
+func templateData(body []byte, addGenerationPrompt bool) (map[string]jinja.Value, error) {
+	var req struct {
+		Messages json.RawMessage            `json:"messages"`
+		Tools    json.RawMessage            `json:"tools"`
+		Kwargs   map[string]json.RawMessage `json:"chat_template_kwargs"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, err
+	}
+	msgs, err := jsonValue(req.Messages)
+	if err != nil {
+		return nil, fmt.Errorf("messages: %v", err)
+	}
+	if msgs.IsList() {
+		for _, m := range msgs.AsList().Items {
+			if err := parseArguments(m); err != nil {
+				return nil, err
+			}
 		}
-		b.WriteString("<tool_call>\n{\"name\": \"" + tc.Function.Name + "\", \"arguments\": " + tc.Function.Arguments + "}\n</tool_call>")
 	}
-	return b.String()
+	data := map[string]jinja.Value{
+		"messages":              msgs,
+		"add_generation_prompt": jinja.NewBool(addGenerationPrompt),
+		"bos_token":             jinja.NewString(""),
+		"eos_token":             jinja.NewString("<|im_end|>"),
+	}
+	if len(bytes.TrimSpace(req.Tools)) > 0 {
+		tools, err := jsonValue(req.Tools)
+		if err != nil {
+			return nil, fmt.Errorf("tools: %v", err)
+		}
+		if !tools.IsNone() {
+			data["tools"] = normaliseTools(tools)
+		}
+	}
+	for k, raw := range req.Kwargs {
+		v, err := jsonValue(raw)
+		if err != nil {
+			return nil, fmt.Errorf("chat_template_kwargs.%s: %v", k, err)
+		}
+		data[k] = v
+	}
+	return data, nil
+}
+
+// normaliseTools writes each tool as llama-server passes it to the
+// template after reading it: {"type":"function","function":{"name",
+// "description" ("" when absent), "parameters"}}, other fields dropped
+// (measured: a tool without a description renders with "description": "").
+func normaliseTools(tools jinja.Value) jinja.Value {
+	if !tools.IsList() {
+		return tools
+	}
+	out := make([]jinja.Value, 0, tools.AsList().Len())
+	for _, t := range tools.AsList().Items {
+		fn, ok := jinja.Value{}, false
+		if t.IsDict() {
+			fn, ok = t.AsDict().Get("function")
+		}
+		if !ok || !fn.IsDict() {
+			out = append(out, t)
+			continue
+		}
+		nf := jinja.NewDict()
+		name, _ := fn.AsDict().Get("name")
+		nf.AsDict().Set("name", name)
+		desc, ok := fn.AsDict().Get("description")
+		if !ok {
+			desc = jinja.NewString("")
+		}
+		nf.AsDict().Set("description", desc)
+		if params, ok := fn.AsDict().Get("parameters"); ok {
+			nf.AsDict().Set("parameters", params)
+		}
+		nt := jinja.NewDict()
+		nt.AsDict().Set("type", jinja.NewString("function"))
+		nt.AsDict().Set("function", nf)
+		out = append(out, nt)
+	}
+	return jinja.NewList(out)
+}
+
+// parseArguments replaces each tool call's arguments string in message m
+// with the object it holds.
+func parseArguments(m jinja.Value) error {
+	if !m.IsDict() {
+		return nil
+	}
+	calls, ok := m.AsDict().Get("tool_calls")
+	if !ok || !calls.IsList() {
+		return nil
+	}
+	for _, c := range calls.AsList().Items {
+		if !c.IsDict() {
+			continue
+		}
+		fn, ok := c.AsDict().Get("function")
+		if !ok || !fn.IsDict() {
+			continue
+		}
+		args, ok := fn.AsDict().Get("arguments")
+		if !ok || !args.IsString() {
+			continue
+		}
+		v, err := jsonValue([]byte(args.AsString()))
+		if err != nil {
+			return errArguments{err}
+		}
+		fn.AsDict().Set("arguments", v)
+	}
+	return nil
+}
+
+// renderTemplate renders a chat request's body with template src.
+func renderTemplate(src string, body []byte, addGenerationPrompt bool) (string, error) {
+	t, err := compileTemplate(src)
+	if err != nil {
+		return "", fmt.Errorf("the chat template does not compile: %v", err)
+	}
+	data, err := templateData(body, addGenerationPrompt)
+	if err != nil {
+		return "", err
+	}
+	out, err := t.RenderValues(data)
+	if err != nil {
+		return "", fmt.Errorf("the chat template failed: %v", err)
+	}
+	return out, nil
+}
+
+// Render renders a chat request (its JSON body: messages, tools,
+// chat_template_kwargs) with the Qwen3.5 template, as the stand-in does
+// for /v1/chat/completions and /apply-template.
+func Render(body []byte, addGenerationPrompt bool) (string, error) {
+	return renderTemplate(QwenTemplate, body, addGenerationPrompt)
+}
+
+// jsonValue converts a JSON text to a template value, keeping the order
+// of every object's keys (a tool definition renders through tojson in the
+// order it was sent, as llama-server's ordered JSON keeps it).
+func jsonValue(data []byte) (jinja.Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeValue(dec)
+	if err != nil {
+		return jinja.Value{}, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return jinja.Value{}, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder) (jinja.Value, error) {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return jinja.Value{}, io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return jinja.Value{}, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			d := jinja.NewDict()
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return jinja.Value{}, err
+				}
+				key, _ := k.(string)
+				v, err := decodeValue(dec)
+				if err != nil {
+					return jinja.Value{}, err
+				}
+				d.AsDict().Set(key, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return jinja.Value{}, err
+			}
+			return d, nil
+		case '[':
+			var items []jinja.Value
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return jinja.Value{}, err
+				}
+				items = append(items, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return jinja.Value{}, err
+			}
+			return jinja.NewList(items), nil
+		}
+		return jinja.Value{}, fmt.Errorf("unexpected %v", t)
+	default:
+		return jinja.FromGoValue(t), nil
+	}
 }

@@ -191,13 +191,15 @@ func TestAskSendsModelAndSchema(t *testing.T) {
 
 func TestAskReportsTheModelServersRefusal(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "never"}}})
+	router := true // a single llama-server ignores the model's name; a router refuses one it does not serve
+	r.srv.Set(llamastandin.Switch{Router: &router})
 	sock := agentSocket(t, r)
 	id := spawnOn(t, sock, spawnA1)
 	res, _, err := askOn(t, sock, loopwire.AskRequest{Session: id, Text: "Hi.", Model: "not-served"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ModelError == nil || res.ModelError.Status != 404 || !strings.Contains(res.ModelError.Message, "not-served") {
+	if res.ModelError == nil || res.ModelError.Status != 400 || !strings.Contains(res.ModelError.Message, "not-served") {
 		t.Fatalf("model error %+v", res.ModelError)
 	}
 	if recs := r.records(t, id); len(recs) != 2 {

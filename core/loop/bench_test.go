@@ -208,8 +208,22 @@ func engineAt100(b *testing.B) (e *Engine, model *atomic.Int64) {
 // (rendering and tokenizing the prompt, the reply): loopd's own time and
 // inferproxy's. cpu-ms/op is the CPU of the whole process, the stand-in's
 // and inferproxy's included, so it is an upper bound of loopd's.
-func benchEngineTurn(b *testing.B, reread bool) {
+func benchEngineTurn(b *testing.B, reread, keepAlive bool) {
 	e, model := engineAt100(b)
+	if !keepAlive {
+		// A connection per request, as loopd sent them before keep-alive
+		// was turned back on.
+		sock := e.Client.Socket
+		e.Client.once.Do(func() {
+			e.Client.http = &http.Client{Transport: &http.Transport{
+				DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+					var d net.Dialer
+					return d.DialContext(ctx, "unix", sock)
+				},
+				DisableKeepAlives: true,
+			}}
+		})
+	}
 	log, recs, err := e.load("bench")
 	if err != nil {
 		b.Fatal(err)
@@ -252,8 +266,48 @@ func benchEngineTurn(b *testing.B, reread bool) {
 
 // BenchmarkEngineTurnAt100 is a turn whose session's records were kept
 // from its last turn.
-func BenchmarkEngineTurnAt100(b *testing.B) { benchEngineTurn(b, false) }
+func BenchmarkEngineTurnAt100(b *testing.B) { benchEngineTurn(b, false, true) }
+
+// BenchmarkEngineTurnAt100NoKeepAlive is the same turn with a connection
+// to inferproxy per request: what keep-alive saves a turn.
+func BenchmarkEngineTurnAt100NoKeepAlive(b *testing.B) { benchEngineTurn(b, false, false) }
 
 // BenchmarkEngineTurnAt100Reread is a turn after a restart: the session's
 // log is read and checked whole.
-func BenchmarkEngineTurnAt100Reread(b *testing.B) { benchEngineTurn(b, true) }
+func BenchmarkEngineTurnAt100Reread(b *testing.B) { benchEngineTurn(b, true, true) }
+
+// benchRequest sends small requests (POST /tokenize of two bytes) through
+// inferproxy to the stand-in, on kept-alive connections or on one
+// connection each: the cost of a connection per request, which a turn
+// pays for each of its model requests.
+func benchRequest(b *testing.B, keepAlive bool) {
+	_, c := startModel(b, shortDir(b), llamastandin.Options{})
+	if !keepAlive {
+		sock := c.Socket
+		c.once.Do(func() {
+			c.http = &http.Client{Transport: &http.Transport{
+				DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+					var d net.Dialer
+					return d.DialContext(ctx, "unix", sock)
+				},
+				DisableKeepAlives: true,
+			}}
+		})
+	}
+	ctx := context.Background()
+	start := cpuTime(b)
+	for b.Loop() {
+		if _, err := c.Tokenize(ctx, "hi"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
+}
+
+// BenchmarkRequestKeepAlive is a small model request on a kept-alive
+// connection to inferproxy (and inferproxy's, kept alive, upstream).
+func BenchmarkRequestKeepAlive(b *testing.B) { benchRequest(b, true) }
+
+// BenchmarkRequestNoKeepAlive is the same with a new connection to
+// inferproxy for each request, as loopd sent them before.
+func BenchmarkRequestNoKeepAlive(b *testing.B) { benchRequest(b, false) }

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"encoding/json"
+	"strings"
 )
 
 // Message is one entry of a chat request's messages, in the OpenAI shape
@@ -41,6 +42,14 @@ func SystemText(system, memory string) string {
 // Messages rebuilds the conversation from a session's records: the same
 // records give the same messages, byte for byte once encoded. Notes are
 // loopd's own and are left out. The tools are the baseline's.
+//
+// A tool call whose arguments are not a JSON object (a reply cut off
+// inside the call, or a model that wrote them wrong) is replayed with
+// arguments {}: the server refuses a history holding arguments it cannot
+// parse (HTTP 500, for every later request of the session), and a
+// template renders a call from its parsed arguments. The log keeps the
+// arguments as they came; the call's tool record tells the model why it
+// was not run (see turn.call).
 func Messages(recs []Record) (msgs []Message, tools json.RawMessage) {
 	msgs = make([]Message, 0, len(recs))
 	for _, r := range recs {
@@ -53,8 +62,12 @@ func Messages(recs []Record) (msgs []Message, tools json.RawMessage) {
 		case TypeAssistant:
 			m := Message{Role: "assistant", Content: r.Text, ReasoningContent: r.Reasoning}
 			for _, c := range r.ToolCalls {
+				args := c.Arguments
+				if !IsObject(args) {
+					args = "{}"
+				}
 				m.ToolCalls = append(m.ToolCalls, WireToolCall{ID: c.ID, Type: "function",
-					Function: WireFunction{Name: c.Name, Arguments: c.Arguments}})
+					Function: WireFunction{Name: c.Name, Arguments: args}})
 			}
 			msgs = append(msgs, m)
 		case TypeTool:
@@ -64,13 +77,21 @@ func Messages(recs []Record) (msgs []Message, tools json.RawMessage) {
 	return msgs, tools
 }
 
-// lastTimings is the timings of the session's last assistant record: what
-// the server's cache should hold for this session at the next request.
-func lastTimings(recs []Record) (Timings, bool) {
+// IsObject reports whether a call's arguments are a JSON object, the only
+// arguments a call is run with and replayed with.
+func IsObject(args string) bool {
+	t := strings.TrimSpace(args)
+	return strings.HasPrefix(t, "{") && json.Valid([]byte(t))
+}
+
+// lastAssistant is the index of the session's last assistant record: the
+// reply to the previous request, whose prompt and reply the server's
+// cache should hold for this session at the next request.
+func lastAssistant(recs []Record) (int, bool) {
 	for i := len(recs) - 1; i >= 0; i-- {
 		if recs[i].Type == TypeAssistant {
-			return recs[i].Timings, true
+			return i, true
 		}
 	}
-	return Timings{}, false
+	return 0, false
 }

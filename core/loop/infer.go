@@ -37,11 +37,12 @@ func (c *Client) client() *http.Client {
 				var d net.Dialer
 				return d.DialContext(ctx, "unix", c.Socket)
 			},
-			// One connection per request: a request's end (and the
-			// cancelling of its context) can then never touch the
-			// connection of the next, and a unix socket connects in
-			// microseconds.
-			DisableKeepAlives: true,
+			// Connections to inferproxy are kept alive between requests
+			// (docs/performance.md measures what that saves a turn); a
+			// request that meets one closed under it is sent again on a
+			// new one (see do).
+			MaxIdleConnsPerHost: 4,
+			IdleConnTimeout:     30 * time.Second,
 		}}
 	})
 	return c.http
@@ -87,6 +88,12 @@ func (c *Client) do(ctx context.Context, method, path string, body any) (io.Read
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	// An Idempotency-Key with no value is not sent; it lets the transport
+	// send a request again on a new connection when a kept-alive one was
+	// closed before any of the answer came (net/http's documented rule).
+	// Every request loopd sends may be sent twice: none changes the
+	// server's state but its cache.
+	req.Header["Idempotency-Key"] = nil
 	shown := strings.SplitN(path, "?", 2)[0]
 	resp, err := c.client().Do(req)
 	if err != nil {
@@ -140,6 +147,36 @@ func unwrapURLError(err error) error {
 	return err
 }
 
+// StreamError is a failure the server sent in the middle of a streamed
+// answer (data: {"error":...}).
+type StreamError struct{ Message string }
+
+func (e *StreamError) Error() string { return "the server failed mid-stream: " + e.Message }
+
+// Unparsable reports whether err is the server failing to read the
+// model's output as the chat format's tool calls: llama-server answers
+// that with HTTP 500, or, once it has begun streaming, with an error in
+// the stream ("The model produced output that does not match the
+// expected peg-native format"; older parsers: "Failed to parse input at
+// pos N").
+func Unparsable(err error) (string, bool) {
+	var msg string
+	var he *HTTPError
+	var se *StreamError
+	switch {
+	case errors.As(err, &he) && he.Status == http.StatusInternalServerError:
+		msg = he.Message
+	case errors.As(err, &se):
+		msg = se.Message
+	default:
+		return "", false
+	}
+	if strings.Contains(msg, "does not match the expected") || strings.HasPrefix(msg, "Failed to parse input") {
+		return msg, true
+	}
+	return "", false
+}
+
 // errorMessage picks the message out of llama-server's error body
 // ({"error":{"message":...}}), else returns the body's first line.
 func errorMessage(body []byte) string {
@@ -167,6 +204,8 @@ type Props struct {
 	ChatTemplate string
 	NCtx         int // context per slot
 	TotalSlots   int
+	ModelPath    string // for the operator only
+	BuildInfo    string // for the operator only
 }
 
 // Props reads the server's properties for the model.
@@ -181,12 +220,14 @@ func (c *Client) Props(ctx context.Context) (Props, error) {
 		Default      struct {
 			NCtx int `json:"n_ctx"`
 		} `json:"default_generation_settings"`
-		TotalSlots int `json:"total_slots"`
+		TotalSlots int    `json:"total_slots"`
+		ModelPath  string `json:"model_path"`
+		BuildInfo  string `json:"build_info"`
 	}
 	if err := json.NewDecoder(r).Decode(&p); err != nil {
 		return Props{}, fmt.Errorf("GET /props: the answer is not JSON: %v", err)
 	}
-	return Props{p.ChatTemplate, p.Default.NCtx, p.TotalSlots}, nil
+	return Props{p.ChatTemplate, p.Default.NCtx, p.TotalSlots, p.ModelPath, p.BuildInfo}, nil
 }
 
 // Tokenize asks /tokenize for the tokens of content, with special tokens
@@ -232,6 +273,42 @@ type ChatRequest struct {
 	Model      string
 	NoTools    bool
 	JSONSchema json.RawMessage
+	MaxTokens  int // max_tokens; 0 sends none
+}
+
+// templateBody is the part of a chat request the chat template renders:
+// the same for /v1/chat/completions and /apply-template.
+func (c *Client) templateBody(req ChatRequest) map[string]any {
+	model := c.Model
+	if req.Model != "" {
+		model = req.Model
+	}
+	body := map[string]any{
+		"model":                model,
+		"messages":             req.Messages,
+		"chat_template_kwargs": map[string]bool{"enable_thinking": req.Thinking},
+	}
+	if t := bytes.TrimSpace(req.Tools); len(t) > 0 && string(t) != "[]" {
+		body["tools"] = json.RawMessage(t)
+	}
+	return body
+}
+
+// ApplyTemplate asks /apply-template for the prompt the server renders
+// for req (with the generation prompt), without running the model.
+func (c *Client) ApplyTemplate(ctx context.Context, req ChatRequest) (string, error) {
+	r, done, err := c.do(ctx, "POST", "/apply-template", c.templateBody(req))
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	var out struct {
+		Prompt *string `json:"prompt"`
+	}
+	if err := json.NewDecoder(r).Decode(&out); err != nil || out.Prompt == nil {
+		return "", fmt.Errorf("POST /apply-template: the answer is not {\"prompt\":...}")
+	}
+	return *out.Prompt, nil
 }
 
 // Reply is a finished chat completion.
@@ -253,23 +330,15 @@ type Delta struct {
 // content and reasoning as they come (onDelta, which may be nil), tool
 // calls merged by index, and the final timings.
 func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta) error) (Reply, error) {
-	model := c.Model
-	if req.Model != "" {
-		model = req.Model
+	body := c.templateBody(req)
+	body["stream"] = true
+	body["stream_options"] = map[string]bool{"include_usage": true}
+	body["cache_prompt"] = true
+	if req.MaxTokens > 0 {
+		body["max_tokens"] = req.MaxTokens
 	}
-	body := map[string]any{
-		"model":                model,
-		"messages":             req.Messages,
-		"stream":               true,
-		"stream_options":       map[string]bool{"include_usage": true},
-		"cache_prompt":         true,
-		"chat_template_kwargs": map[string]bool{"enable_thinking": req.Thinking},
-	}
-	if t := bytes.TrimSpace(req.Tools); len(t) > 0 && string(t) != "[]" {
-		body["tools"] = json.RawMessage(t)
-		if req.NoTools {
-			body["tool_choice"] = "none"
-		}
+	if _, ok := body["tools"]; ok && req.NoTools {
+		body["tool_choice"] = "none"
 	}
 	if len(req.JSONSchema) > 0 {
 		body["response_format"] = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "answer", "schema": req.JSONSchema}}
@@ -332,7 +401,7 @@ func readStream(r io.Reader, onDelta func(Delta) error) (Reply, error) {
 			return Reply{}, fmt.Errorf("a streamed chunk is not JSON: %v", err)
 		}
 		if len(ch.Error) > 0 && string(ch.Error) != "null" {
-			return Reply{}, fmt.Errorf("the server failed mid-stream: %s", errorMessage([]byte(`{"error":`+string(ch.Error)+`}`)))
+			return Reply{}, &StreamError{errorMessage([]byte(`{"error":` + string(ch.Error) + `}`))}
 		}
 		for _, choice := range ch.Choices {
 			d := Delta{}

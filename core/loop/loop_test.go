@@ -168,6 +168,17 @@ func (r *rig) records(t *testing.T, session string) []Record {
 	return recs
 }
 
+// commonTokens is the number of tokens two prompts share from the start,
+// by the stand-in's tokenizer.
+func commonTokens(a, b string) int {
+	x, y := llamastandin.Tokenize(a, true), llamastandin.Tokenize(b, true)
+	n := 0
+	for n < len(x) && n < len(y) && x[n] == y[n] {
+		n++
+	}
+	return n
+}
+
 func call(name, args string) llamastandin.ToolCall {
 	return llamastandin.ToolCall{Name: name, Arguments: json.RawMessage(args)}
 }
@@ -208,14 +219,26 @@ func TestConversationReusesThePreviousPrompt(t *testing.T) {
 			}
 			for i := 1; i < len(chats); i++ {
 				prev, cur := chats[i-1], chats[i]
-				// The slot holds the previous prompt and the reply generated
-				// for it (all but the end-of-generation token): a replay that
-				// renders the reply as it was generated reuses all of it.
-				if want := prev.PromptTokens + prev.PredictedN - 1; cur.CacheN < want {
-					t.Errorf("request %d took %d tokens from the cache; request %d's prompt and reply had %d", i+1, cur.CacheN, i, want)
+				msgs := cur.Request.Messages
+				if msgs[len(msgs)-1].Role == "tool" {
+					// A tool round: the slot holds the previous prompt and the
+					// reply generated for it (all but the end-of-generation
+					// token), and the replay renders the reply as it was
+					// generated: all of it is reused.
+					if want := prev.PromptTokens + prev.PredictedN - 1; cur.CacheN < want {
+						t.Errorf("request %d took %d tokens from the cache; request %d's prompt and reply had %d", i+1, cur.CacheN, i, want)
+					}
+					if !strings.HasPrefix(cur.Prompt, prev.Prompt) {
+						t.Errorf("request %d's prompt does not extend request %d's", i+1, i)
+					}
+					continue
 				}
-				if !strings.HasPrefix(cur.Prompt, prev.Prompt) {
-					t.Errorf("request %d's prompt does not extend request %d's", i+1, i)
+				// A new user turn: the template renders the turns before it
+				// without their think blocks, as the real Qwen3.5 template
+				// does, so what is reused is the prompts' common prefix.
+				want := commonTokens(prev.Prompt, cur.Prompt)
+				if cur.CacheN < want || want >= prev.PromptTokens {
+					t.Errorf("request %d took %d tokens from the cache; the prompts share %d of request %d's %d", i+1, cur.CacheN, want, i, prev.PromptTokens)
 				}
 			}
 			recs := r.records(t, id)

@@ -5,9 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
@@ -29,6 +34,10 @@ const (
 	ProbePrompt = `probe: call the echo tool with the text "ok", and say nothing else.`
 	ProbeResult = "probe: echo answered ok"
 	ProbeTool   = "echo"
+	// ProbeFollowUp is the probe's third request: a user turn after the
+	// reply to the tool's answer. It begins with ProbeResult, so a
+	// script's turn for ProbeResult answers it too.
+	ProbeFollowUp = ProbeResult + "; now say ok once more."
 )
 
 var probeTools = mustCompact(`[{"type":"function","function":{"name":"echo","description":"Answer the text given.","parameters":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}}}]`)
@@ -40,7 +49,21 @@ type Selftest struct {
 	Client *Client
 	Expect Expect
 	Out    io.Writer // progress lines ("selftest: tags tokenize as recorded")
+	// StartWait is how long the first request may wait for a server that
+	// is loading its model or not yet listening (DefaultStartWait when 0);
+	// Now and Sleep are the clock (time.Now and a context-aware sleep when
+	// nil).
+	StartWait time.Duration
+	Now       func() time.Time
+	Sleep     func(context.Context, time.Duration) error
 }
+
+// DefaultStartWait is [inference] start_wait_ms's default: a large model
+// can take a minute or more to load.
+const DefaultStartWait = 2 * time.Minute
+
+// waitLineEvery is how often the wait says what it waits for.
+const waitLineEvery = 10 * time.Second
 
 // failed is the selftest's refusal: "selftest: FAILED: <reason>".
 func failed(e runbook.Entry, format string, args ...any) error {
@@ -50,9 +73,18 @@ func failed(e runbook.Entry, format string, args ...any) error {
 // Run runs every check in order and stops at the first failure, returned
 // as loopd-selftest-failed or loopd-tags-unexpected. Nil means ok.
 func (s Selftest) Run(ctx context.Context) error {
-	if err := s.props(ctx); err != nil {
+	p, err := s.waitProps(ctx)
+	if err != nil {
+		return failed(runbook.LoopdSelftestFailed, "%v", err)
+	}
+	if err := s.Expect.check(p); err != nil {
 		return err
 	}
+	return s.rest(ctx)
+}
+
+// rest is every check after /props.
+func (s Selftest) rest(ctx context.Context) error {
 	if err := CheckTags(ctx, s.Client); err != nil {
 		return err
 	}
@@ -60,23 +92,129 @@ func (s Selftest) Run(ctx context.Context) error {
 	return s.probe(ctx)
 }
 
-func (s Selftest) props(ctx context.Context) error {
-	p, err := s.Client.Props(ctx)
-	if err != nil {
-		return failed(runbook.LoopdSelftestFailed, "%v", err)
+// TemplateSHA256 is the hex sha256 of a chat template, as [expect]
+// chat_template_sha256 holds it.
+func TemplateSHA256(template string) string {
+	sum := sha256.Sum256([]byte(template))
+	return hex.EncodeToString(sum[:])
+}
+
+// check compares /props with [expect] and reports every value that
+// differs, in one reason, so that one run says all that must change.
+func (x Expect) check(p Props) error {
+	var diffs []string
+	if got, want := TemplateSHA256(p.ChatTemplate), strings.ToLower(x.ChatTemplateSHA256); got != want {
+		diffs = append(diffs, fmt.Sprintf("chat template sha256: expected %s, got %s", orUnset(want), got))
 	}
-	sum := sha256.Sum256([]byte(p.ChatTemplate))
-	got := hex.EncodeToString(sum[:])
-	if want := strings.ToLower(s.Expect.ChatTemplateSHA256); got != want {
-		return failed(runbook.LoopdSelftestFailed, "chat template sha256: expected %s, got %s", orUnset(want), got)
+	if p.NCtx != x.NCtxPerSlot {
+		diffs = append(diffs, fmt.Sprintf("context per slot: expected %s, got %d", orUnsetInt(x.NCtxPerSlot), p.NCtx))
 	}
-	if p.NCtx != s.Expect.NCtxPerSlot {
-		return failed(runbook.LoopdSelftestFailed, "context per slot: expected %s, got %d", orUnsetInt(s.Expect.NCtxPerSlot), p.NCtx)
+	if p.TotalSlots != x.Slots {
+		diffs = append(diffs, fmt.Sprintf("slot count: expected %s, got %d", orUnsetInt(x.Slots), p.TotalSlots))
 	}
-	if p.TotalSlots != s.Expect.Slots {
-		return failed(runbook.LoopdSelftestFailed, "slot count: expected %s, got %d", orUnsetInt(s.Expect.Slots), p.TotalSlots)
+	if len(diffs) > 0 {
+		return failed(runbook.LoopdSelftestFailed, "%s", strings.Join(diffs, "; "))
 	}
 	return nil
+}
+
+// PrintExpect measures the server, runs the rest of the selftest with
+// what it measured, and returns the [expect] section the server passes,
+// ready to paste into loopd.toml: the three values of /props and the
+// configured min_cache_reuse, with a comment naming the server, its
+// build and the time. It fails as Run fails when a check after /props
+// does.
+func (s Selftest) PrintExpect(ctx context.Context) (string, error) {
+	p, err := s.waitProps(ctx)
+	if err != nil {
+		return "", failed(runbook.LoopdSelftestFailed, "%v", err)
+	}
+	s.Expect.ChatTemplateSHA256 = TemplateSHA256(p.ChatTemplate)
+	s.Expect.NCtxPerSlot, s.Expect.Slots = p.NCtx, p.TotalSlots
+	if err := s.rest(ctx); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[expect]\n")
+	fmt.Fprintf(&b, "# Measured by loopd selftest --print-expect at %s\n", s.now().UTC().Format(time.RFC3339))
+	fmt.Fprintf(&b, "# through %s: model %q, model_path %q, build_info %q.\n",
+		s.Client.Socket, s.Client.Model, sanitize.Neutralise(clip(p.ModelPath, 200)), sanitize.Neutralise(clip(p.BuildInfo, 80)))
+	fmt.Fprintf(&b, "chat_template_sha256 = %q\n", s.Expect.ChatTemplateSHA256)
+	fmt.Fprintf(&b, "n_ctx_per_slot = %d\n", s.Expect.NCtxPerSlot)
+	fmt.Fprintf(&b, "slots = %d\n", s.Expect.Slots)
+	fmt.Fprintf(&b, "min_cache_reuse = %s\n", strconv.FormatFloat(s.Expect.MinCacheReuse, 'g', -1, 64))
+	return b.String(), nil
+}
+
+func (s Selftest) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s Selftest) sleep(ctx context.Context, d time.Duration) error {
+	if s.Sleep != nil {
+		return s.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// waitProps reads /props, waiting while the server is loading its model
+// (503 "Loading model") or not yet there (inferproxy's socket missing or
+// refusing, or inferproxy answering that the model server refuses
+// connections), for at most StartWait, with a line every 10 s saying what
+// it waits for. Any other failure, or the last one when the wait is over,
+// is returned.
+func (s Selftest) waitProps(ctx context.Context) (Props, error) {
+	limit := s.StartWait
+	if limit <= 0 {
+		limit = DefaultStartWait
+	}
+	began := s.now()
+	nextLine := waitLineEvery
+	for {
+		p, err := s.Client.Props(ctx)
+		what, ok := startingUp(err)
+		if err == nil || !ok {
+			return p, err
+		}
+		waited := s.now().Sub(began)
+		if waited >= limit {
+			return p, fmt.Errorf("%w (waited %s for the model server to start)", err, limit.Round(time.Second))
+		}
+		if waited >= nextLine {
+			fmt.Fprintf(s.Out, "selftest: waiting for the model server: %s (%s of at most %s)\n", what, waited.Round(time.Second), limit.Round(time.Second))
+			nextLine += waitLineEvery
+		}
+		if err := s.sleep(ctx, min(250*time.Millisecond, limit-waited)); err != nil {
+			return p, err
+		}
+	}
+}
+
+// startingUp says whether err is a server that is still starting: what
+// it waits for, and true.
+func startingUp(err error) (string, bool) {
+	var he *HTTPError
+	switch {
+	case err == nil:
+		return "", false
+	case errors.As(err, &he) && he.Status == http.StatusServiceUnavailable && strings.Contains(he.Message, "Loading model"):
+		return "it is loading the model (503 Loading model)", true
+	case errors.As(err, &he) && he.Status == http.StatusBadGateway && strings.Contains(he.Message, "connection refused"):
+		return "inferproxy cannot connect to it yet (connection refused)", true
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ENOENT):
+		return "inferproxy's socket does not answer yet", true
+	}
+	return "", false
 }
 
 func orUnset(s string) string {
@@ -161,11 +299,14 @@ func anyTag(tags []sanitize.Tag, ids []int) (int, bool) {
 	return 0, false
 }
 
-// probe is the two-turn conversation: turn 1 must come back as a parsed
-// call of the echo tool; turn 2, the same conversation plus that reply and
-// the tool's answer (a strict extension of turn 1), must take at least
-// MinCacheReuse of turn 1's prompt from the cache. Thinking is off, so the
-// reply is exactly what the next prompt replays.
+// probe is the three-request conversation: turn 1 must come back as a
+// parsed call of the echo tool; turn 2, the same conversation plus that
+// reply and the tool's answer (a strict extension of turn 1), must take at
+// least MinCacheReuse of turn 1's prompt from the cache; turn 3, turn 2
+// plus its reply and a new user message (ProbeFollowUp), must take at
+// least as much. Thinking is off, so a reply is exactly what the next
+// prompt replays. No request sends tool_choice: the real server's
+// "required" does not force a call (docs/inference-contract.md).
 func (s Selftest) probe(ctx context.Context) error {
 	msgs := []Message{{Role: "system", Content: ProbeSystem}, {Role: "user", Content: ProbePrompt}}
 	r1, err := s.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: probeTools}, nil)
@@ -201,6 +342,37 @@ func (s Selftest) probe(ctx context.Context) error {
 	if prev == 0 || r2.Timings.CacheN < need {
 		return failed(runbook.LoopdSelftestFailed, "turn 2 did not reuse turn 1's cache: it took %d tokens from the cache, turn 1's prompt had %d (at least %d expected)",
 			r2.Timings.CacheN, prev, need)
+	}
+	// Turn 3: a user turn after the reply. A template may render the
+	// turns before a new user message differently (Qwen3.5's drops their
+	// think blocks, so the reuse ends where turn 1's reply begins), but
+	// turn 1's prompt (the system prompt, the tools, the first message)
+	// must be reused: a template that renders it anew at every user turn
+	// (a date, a turn count) would make every turn evaluate the whole
+	// conversation again.
+	// The reply is replayed as it came; calls it made get the tool's
+	// answer, as a turn of loopd would give them.
+	reply := Message{Role: "assistant", Content: r2.Content, ReasoningContent: r2.Reasoning}
+	var answers []Message
+	for i, c := range r2.ToolCalls {
+		id := c.ID
+		if id == "" {
+			id = fmt.Sprintf("probe-call-%d", i+2)
+		}
+		if !IsObject(c.Function.Arguments) {
+			c.Function.Arguments = "{}"
+		}
+		reply.ToolCalls = append(reply.ToolCalls, WireToolCall{ID: id, Type: "function", Function: c.Function})
+		answers = append(answers, Message{Role: "tool", Content: ProbeResult, ToolCallID: id})
+	}
+	msgs = append(append(append(msgs, reply), answers...), Message{Role: "user", Content: ProbeFollowUp})
+	r3, err := s.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: probeTools}, nil)
+	if err != nil {
+		return failed(runbook.LoopdSelftestFailed, "%v", err)
+	}
+	if r3.Timings.CacheN < need {
+		return failed(runbook.LoopdSelftestFailed, "a user turn after a reply did not reuse turn 1's prompt: it took %d tokens from the cache, turn 1's prompt had %d (at least %d expected)",
+			r3.Timings.CacheN, prev, need)
 	}
 	return nil
 }

@@ -22,6 +22,11 @@ func probeScript() llamastandin.Script {
 	}}
 }
 
+// countingTemplate is the Qwen3.5 template with the number of user
+// messages written first: tool rounds reuse the cache, user turns do not.
+var countingTemplate = "{%- set users = namespace(n=0) %}{%- for m in messages %}{%- if m.role == 'user' %}{%- set users.n = users.n + 1 %}{%- endif %}{%- endfor %}" +
+	"{{- 'Turn ' ~ users.n ~ '\\n' }}" + llamastandin.QwenTemplate
+
 func templateSum(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
@@ -29,7 +34,7 @@ func templateSum(s string) string {
 
 func TestSelftest(t *testing.T) {
 	good := Expect{ChatTemplateSHA256: templateSum(llamastandin.QwenTemplate), NCtxPerSlot: llamastandin.DefaultNCtx,
-		Slots: llamastandin.DefaultSlots, MinCacheReuse: 1}
+		Slots: llamastandin.DefaultSlots, MinCacheReuse: 0.9}
 	tests := []struct {
 		name   string
 		expect func(*Expect)
@@ -57,10 +62,20 @@ func TestSelftest(t *testing.T) {
 		}, entry: runbook.LoopdSelftestFailed, want: "GET /props: no answer within 300ms"},
 		{name: "fail mid-stream", setup: func(s *llamastandin.Server, _ *Client) { s.SetFailAfter(1) },
 			entry: runbook.LoopdSelftestFailed, want: "the server failed mid-stream: standin: switched to fail in the middle of the stream", tagsOK: true},
-		{name: "HTTP error", setup: func(s *llamastandin.Server, _ *Client) { s.SetLoading(true) },
-			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 503: Loading model"},
-		{name: "wrong model name", setup: func(_ *llamastandin.Server, c *Client) { c.Model = "other-model" },
-			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 404: "},
+		{name: "HTTP error", setup: func(s *llamastandin.Server, _ *Client) { s.SetNotFound("/props") },
+			entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 404: File Not Found"},
+		{name: "wrong model name behind a router", setup: func(s *llamastandin.Server, c *Client) {
+			router := true
+			s.Set(llamastandin.Switch{Router: &router})
+			c.Model = "other-model"
+		}, entry: runbook.LoopdSelftestFailed, want: "GET /props answered HTTP 400: model 'other-model' not found"},
+		{name: "every [expect] value that differs, at once", expect: func(e *Expect) { *e = Expect{MinCacheReuse: 0.9} },
+			entry: runbook.LoopdSelftestFailed, want: "chat template sha256: expected (not set in [expect]), got " + good.ChatTemplateSHA256 +
+				"; context per slot: expected (not set in [expect]), got 262144; slot count: expected (not set in [expect]), got 2"},
+		{name: "a template that renders turn 1 anew at each user turn", setup: func(s *llamastandin.Server, _ *Client) {
+			s.SetTemplate(countingTemplate)
+		}, expect: func(e *Expect) { e.ChatTemplateSHA256 = templateSum(countingTemplate) },
+			entry: runbook.LoopdSelftestFailed, want: "a user turn after a reply did not reuse turn 1's prompt: it took 0 tokens from the cache, turn 1's prompt had ", tagsOK: true},
 		{name: "a tag with another id (another model file)", setup: func(s *llamastandin.Server, _ *Client) {
 			if err := s.MoveTag("<|im_end|>", 151645); err != nil {
 				t.Fatal(err)

@@ -95,8 +95,14 @@ type Engine struct {
 	Tools         json.RawMessage
 	Thinking      bool
 	MaxToolRounds int
-	Log           io.Writer // lines for the operator
-	Now           func() time.Time
+	// NCtx is the context of a slot (the selftest checked it against the
+	// server), and MaxTokens the most a reply may generate
+	// (DefaultMaxTokens when 0): each request asks for at most what is
+	// left of the slot's context, and at most MaxTokens.
+	NCtx      int
+	MaxTokens int
+	Log       io.Writer // lines for the operator
+	Now       func() time.Time
 
 	mu       sync.Mutex
 	sessions map[string]*sync.Mutex
@@ -298,6 +304,30 @@ func (t *turn) append(recs ...Record) error {
 	return nil
 }
 
+// DefaultMaxTokens is the most a reply may generate when loopd's config
+// sets no [inference] max_tokens.
+const DefaultMaxTokens = 8192
+
+// maxTokens is a request's max_tokens: what is left of the slot's
+// context after the conversation so far (the previous request's prompt
+// and reply), at most the ceiling, at least 1. A reply then stops at the
+// limit, cut (finish_reason "length"), instead of running on until the
+// context is full.
+func (e *Engine) maxTokens(prev Timings, hadPrev bool) int {
+	ceiling := e.MaxTokens
+	if ceiling <= 0 {
+		ceiling = DefaultMaxTokens
+	}
+	if e.NCtx <= 0 {
+		return ceiling
+	}
+	room := e.NCtx
+	if hadPrev {
+		room -= prev.PromptTokens() + prev.PredictedN
+	}
+	return max(min(room, ceiling), 1)
+}
+
 func (t *turn) run(ctx context.Context, user Record) (string, error) {
 	e := t.e
 	var replies []string
@@ -307,11 +337,16 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 			return strings.Join(replies, "\n\n"), nil
 		}
 		msgs, tools := Messages(append(t.recs[:len(t.recs):len(t.recs)], pending...))
-		prev, hadPrev := lastTimings(t.recs)
+		prevAt, hadPrev := lastAssistant(t.recs)
+		var prev Timings
+		if hadPrev {
+			prev = t.recs[prevAt].Timings
+		}
+		req := ChatRequest{Messages: msgs, Tools: tools, Thinking: e.Thinking, MaxTokens: e.maxTokens(prev, hadPrev)}
 		sep := len(replies) > 0 && replies[len(replies)-1] != ""
 		first := true
 		var emitErr error
-		rep, err := e.Client.Chat(ctx, t.ask.request(ChatRequest{Messages: msgs, Tools: tools, Thinking: e.Thinking}), func(d Delta) error {
+		rep, err := e.Client.Chat(ctx, t.ask.request(req), func(d Delta) error {
 			if d.Content == "" {
 				return nil
 			}
@@ -328,6 +363,10 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		case emitErr != nil:
 			return "", fmt.Errorf("the reply could not be sent on: %w", emitErr)
 		case err != nil:
+			if msg, ok := Unparsable(err); ok {
+				return "", &ModelFailure{Err: err, Unparsed: runbook.Refuse(runbook.ModelOutputUnparsed,
+					"the model server could not read the model's reply (%s); nothing of this request was kept, and the session goes on: send the message again", msg)}
+			}
 			return "", &ModelFailure{Err: err}
 		}
 		a := Record{Time: e.now(), Type: TypeAssistant, Text: rep.Content, Reasoning: rep.Reasoning, Timings: rep.Timings}
@@ -338,11 +377,23 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		}
 		recs := append(pending, a)
 		pending = nil
-		if hadPrev && rep.Timings.CacheN < prev.PromptTokens() {
-			text := fmt.Sprintf("cache loss: the server took %d tokens from its cache; the previous request's prompt had %d",
-				rep.Timings.CacheN, prev.PromptTokens())
+		cut := rep.FinishReason == "length"
+		if cut {
+			text := fmt.Sprintf("the reply was cut off after %d tokens (max_tokens %d)", rep.Timings.PredictedN, req.MaxTokens)
+			if e.NCtx > 0 {
+				text += fmt.Sprintf("; the slot's context is %d tokens", e.NCtx)
+			}
 			recs = append(recs, Record{Time: e.now(), Type: TypeNote, Text: text})
 			e.logf("session %s: %s", t.log.Session, text)
+			if err := t.emit(Event{Event: "notice", Text: text}); err != nil {
+				return "", fmt.Errorf("the reply could not be sent on: %w", err)
+			}
+		}
+		if hadPrev && rep.Timings.CacheN < prev.PromptTokens() {
+			if text, loss := t.judgeCache(ctx, prevAt, req, rep.Timings.CacheN); loss {
+				recs = append(recs, Record{Time: e.now(), Type: TypeNote, Text: text})
+				e.logf("session %s: %s", t.log.Session, text)
+			}
 		}
 		if err := t.append(recs...); err != nil {
 			return "", err
@@ -362,7 +413,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 			} else if t.ask.spendCall() {
 				why = t.ask.limitText()
 			}
-			if err := t.call(ctx, c, why); err != nil {
+			if err := t.call(ctx, c, why, cut); err != nil {
 				return "", err
 			}
 		}
@@ -373,18 +424,42 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 }
 
 // ModelFailure is a turn that ended because the model server (or
-// inferproxy) did not give a completion.
-type ModelFailure struct{ Err error }
+// inferproxy) did not give a completion. Unparsed is set when the server
+// could not read the model's output as a tool call: the turn's words are
+// then its (model-output-unparsed).
+type ModelFailure struct {
+	Err      error
+	Unparsed error
+}
 
-func (e *ModelFailure) Error() string { return "the model server failed: " + e.Err.Error() }
+func (e *ModelFailure) Error() string {
+	if e.Unparsed != nil {
+		return e.Unparsed.Error()
+	}
+	return "the model server failed: " + e.Err.Error()
+}
 
-func (e *ModelFailure) Unwrap() error { return e.Err }
+func (e *ModelFailure) Unwrap() []error {
+	if e.Unparsed != nil {
+		return []error{e.Unparsed, e.Err}
+	}
+	return []error{e.Err}
+}
 
-// call runs one tool call through brokerd and logs its result.
-func (t *turn) call(ctx context.Context, c ToolCall, limited string) error {
+// The model's words for a call loopd did not run because of its
+// arguments: they are replayed as {} (Messages), so the model is told.
+const (
+	CutCallText       = "not run: your reply was cut off inside this call (it reached its token limit), so the arguments are incomplete and are shown as {}; make the call again if you still need it"
+	MalformedCallText = "not run: the arguments are not a JSON object, so they are shown as {}"
+)
+
+// call runs one tool call through brokerd and logs its result. limited,
+// when not empty, is why it is not run; cut says the reply that made it
+// was cut off.
+func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) error {
 	e := t.e
 	args := json.RawMessage(c.Arguments)
-	isObject := json.Valid(args) && strings.HasPrefix(strings.TrimSpace(c.Arguments), "{")
+	isObject := IsObject(c.Arguments)
 	ev := Event{Event: "tool_call", CallID: c.ID, Tool: c.Name}
 	if isObject {
 		ev.Arguments = args
@@ -398,8 +473,10 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string) error {
 	switch {
 	case limited != "":
 		res = ToolResult{Outcome: OutcomeLimit, Text: limited}
+	case !isObject && cut:
+		res = ToolResult{Outcome: OutcomeFailed, Text: CutCallText}
 	case !isObject:
-		res = ToolResult{Outcome: OutcomeFailed, Text: "not run: the arguments are not a JSON object"}
+		res = ToolResult{Outcome: OutcomeFailed, Text: MalformedCallText}
 	case t.ask != nil && c.Name == RequestUserInput:
 		res = ToolResult{Outcome: OutcomeUnavailable, Text: RequestUserInputText}
 	default:
@@ -420,6 +497,54 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string) error {
 		return err
 	}
 	return t.emit(Event{Event: "tool_result", CallID: c.ID, Outcome: res.Outcome, Text: text})
+}
+
+// judgeCache decides whether a request that took less from the cache
+// than the previous request's whole prompt lost the cache, and returns
+// the note to log when it did. A template may render the previous
+// conversation differently once it grows: the Qwen3.5 template drops the
+// think block of every assistant turn before the last user message, so
+// each new user turn re-renders the previous reply (docs/inference-
+// contract.md). So the server is asked, by /apply-template, how it
+// renders the previous request and this one; only the tokens of their
+// common prefix could come from the cache, and taking fewer (one token of
+// slack, for the cut) is a loss: a cache another client
+// evicted, a changed template. When the server cannot answer, the
+// shortfall is reported as a loss, saying so.
+func (t *turn) judgeCache(ctx context.Context, prevAt int, cur ChatRequest, cacheN int) (string, bool) {
+	prevTimings := t.recs[prevAt].Timings
+	loss := fmt.Sprintf("cache loss: the server took %d tokens from its cache; the previous request's prompt had %d",
+		cacheN, prevTimings.PromptTokens())
+	msgs, tools := Messages(t.recs[:prevAt])
+	prevPrompt, err := t.e.Client.ApplyTemplate(ctx, ChatRequest{Messages: msgs, Tools: tools, Thinking: cur.Thinking})
+	if err != nil {
+		return loss + fmt.Sprintf(" (not checked against the template: %v)", err), true
+	}
+	curPrompt, err := t.e.Client.ApplyTemplate(ctx, cur)
+	if err != nil {
+		return loss + fmt.Sprintf(" (not checked against the template: %v)", err), true
+	}
+	// The tokens of the common prefix are the previous prompt's tokens
+	// less those of what follows it. Only that tail is tokenized (the
+	// prompts can be long), cut after a newline, before any run of them,
+	// so that the cut falls between tokens.
+	n := 0
+	for n < len(prevPrompt) && n < len(curPrompt) && prevPrompt[n] == curPrompt[n] {
+		n++
+	}
+	m := strings.LastIndexByte(prevPrompt[:n], '\n') + 1
+	for m > 0 && m < len(prevPrompt) && prevPrompt[m] == '\n' {
+		m = strings.LastIndexByte(prevPrompt[:m-1], '\n') + 1
+	}
+	tail, err := t.e.Client.Tokenize(ctx, prevPrompt[m:])
+	if err != nil {
+		return loss + fmt.Sprintf(" (not checked against the template: %v)", err), true
+	}
+	same := prevTimings.PromptTokens() - len(tail)
+	if cacheN+1 >= same {
+		return "", false
+	}
+	return loss + fmt.Sprintf(", of which the template renders %d tokens the same again", same), true
 }
 
 // ReportBroker prints, once at start, that no tool broker is configured.

@@ -330,6 +330,8 @@ func showEvent(e loop.Event) string {
 		// so that none of it acts on the terminal or passes for a line of
 		// bxctl's own.
 		return fmt.Sprintf("  [tool %s] %s: %s", termsafe.Line(e.CallID), termsafe.Line(e.Outcome), strings.ReplaceAll(termsafe.Text(text), "\n", "\n    "))
+	case "notice": // loopd's own word on the reply, such as a cut-off
+		return "  [loopd] " + termsafe.Line(e.Text)
 	}
 	return ""
 }

@@ -81,12 +81,13 @@ func serve(c *cli.Context) error {
 	if c.IsSet("queue-timeout") {
 		timeout = c.Duration("queue-timeout")
 	}
-	if cfg.Burst < 0 || timeout < 0 {
-		return rolecli.Usagef("the burst and the queue timeout must not be negative")
+	if cfg.Burst < 0 || timeout < 0 || cfg.IdleTimeoutMS < 0 {
+		return rolecli.Usagef("the burst, the queue timeout and the idle timeout must not be negative")
 	}
 	opts := core.Options{
 		Listen: cfg.Listen, Upstream: cfg.Upstream, Burst: cfg.Burst,
-		QueueTimeout: timeout, AllowUIDs: cfg.AllowUIDs, Log: rolecli.Log,
+		QueueTimeout: timeout, IdleTimeout: time.Duration(cfg.IdleTimeoutMS) * time.Millisecond,
+		AllowUIDs: cfg.AllowUIDs, Log: rolecli.Log,
 	}
 	src, err := upstreamKeySource(path, cfg)
 	if err != nil {

@@ -38,7 +38,13 @@ func App() *cli.App {
 		&cli.Command{
 			Name:  "selftest",
 			Usage: "check the model server against [expect], the tag table, tool calls and the cache",
-			Flags: []cli.Flag{rolecli.ConfigFlag("loopd")},
+			Description: "selftest runs the checks loopd serve runs before it serves (docs/inference-contract.md)\n" +
+				"and prints 'selftest: ok'. Every [expect] value that differs from what the server\n" +
+				"reports is named in one failure. With --print-expect it measures the server instead,\n" +
+				"runs the other checks with what it measured, and prints the [expect] section the\n" +
+				"server passes, ready to paste into loopd.toml in place of the one there.",
+			Flags: []cli.Flag{rolecli.ConfigFlag("loopd"),
+				&cli.BoolFlag{Name: "print-expect", Usage: "print the [expect] section this server passes"}},
 			Action: func(c *cli.Context) error {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 					return err
@@ -46,6 +52,14 @@ func App() *cli.App {
 				cfg, err := load(c)
 				if err != nil {
 					return err
+				}
+				if c.Bool("print-expect") {
+					section, err := selftestOf(cfg, os.Stderr).PrintExpect(c.Context)
+					if err != nil {
+						return err
+					}
+					fmt.Print(section)
+					return nil
 				}
 				if err := selftest(c.Context, cfg, os.Stdout); err != nil {
 					return err
@@ -70,6 +84,9 @@ func load(c *cli.Context) (conf.Loopd, error) {
 			return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: %s is empty", path, req.key)
 		}
 	}
+	if cfg.Inference.MaxTokens < 0 || cfg.Inference.StartWaitMS < 0 {
+		return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: [inference] max_tokens and start_wait_ms must not be negative", path)
+	}
 	if r := cfg.Expect.MinCacheReuse; r < 0 || r > 1 {
 		return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: [expect] min_cache_reuse is %v, not between 0 and 1", path, r)
 	}
@@ -87,13 +104,17 @@ func millis(ms, dflt int) time.Duration {
 	return time.Duration(ms) * time.Millisecond
 }
 
-func selftest(ctx context.Context, cfg conf.Loopd, out io.Writer) error {
+func selftestOf(cfg conf.Loopd, out io.Writer) loop.Selftest {
 	return loop.Selftest{Client: client(cfg), Out: out, Expect: loop.Expect{
 		ChatTemplateSHA256: cfg.Expect.ChatTemplateSHA256,
 		NCtxPerSlot:        cfg.Expect.NCtxPerSlot,
 		Slots:              cfg.Expect.Slots,
 		MinCacheReuse:      cfg.Expect.MinCacheReuse,
-	}}.Run(ctx)
+	}, StartWait: millis(cfg.Inference.StartWaitMS, int(loop.DefaultStartWait/time.Millisecond))}
+}
+
+func selftest(ctx context.Context, cfg conf.Loopd, out io.Writer) error {
+	return selftestOf(cfg, out).Run(ctx)
 }
 
 func serve(c *cli.Context) error {
@@ -128,6 +149,8 @@ func serve(c *cli.Context) error {
 		System:        system,
 		Thinking:      cfg.Thinking,
 		MaxToolRounds: rounds,
+		NCtx:          cfg.Expect.NCtxPerSlot, // the selftest checked it against the server
+		MaxTokens:     cfg.Inference.MaxTokens,
 		Log:           rolecli.Log,
 	}
 	sock := rolecli.Socket("loopd", "loop", cfg.Sockets.Loop,

@@ -251,6 +251,8 @@ func TestTimeoutKillsAndStallIsReported(t *testing.T) {
 
 func TestModelListFallsBackOnAuthOnly(t *testing.T) {
 	r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "from the served model"}}}})
+	router := true // a single llama-server ignores the model's name; its router mode refuses one it does not serve
+	r.srv.Set(llamastandin.Switch{Router: &router})
 	var fallbacks []string
 	sess := r.spawn(t, Spec{Models: []string{"not-served", r.srv.Model()}})
 	ans, err := sess.Ask(context.Background(), Ask{Key: "A1/1", Prompt: "Hi."}, func(e Event) {
@@ -292,6 +294,7 @@ func TestClassify(t *testing.T) {
 		{401, "Invalid API Key", Auth},
 		{403, "forbidden", Auth},
 		{404, "model 'x' not found", Auth},
+		{400, "model 'x' not found", Auth},
 		{404, "File Not Found", Fatal},
 		{0, "dial unix: connection refused", Transient},
 		{503, "Loading model", Transient},

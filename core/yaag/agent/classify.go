@@ -32,8 +32,10 @@ const textNoAPIKey runbook.Quoted = "No API key"
 //   - 401 and 403: the server was started with --api-key and refused the
 //     request's key (llama-server answers 401 "Invalid API Key",
 //     authentication_error), or inferproxy holds no key for it: auth.
-//   - 404 naming a model: the server does not serve that model; for this
-//     Agent it is out of reach in the same way: auth.
+//   - 404 naming a model, or 400 "model 'x' not found" (llama-server's
+//     router mode; a single llama-server ignores the model's name): the
+//     server does not serve that model; for this Agent it is out of reach
+//     in the same way: auth.
 //   - no answer at all, 408, 429, 500, 502, 503 (loading), 504: transient.
 //   - anything else (400: the request itself): fatal.
 func Classify(e *loopwire.ModelError) Class {
@@ -41,6 +43,8 @@ func Classify(e *loopwire.ModelError) Class {
 	case e.Status == 401 || e.Status == 403:
 		return Auth
 	case e.Status == 404 && strings.Contains(strings.ToLower(e.Message), "model"):
+		return Auth
+	case e.Status == 400 && strings.HasPrefix(e.Message, "model '") && strings.HasSuffix(e.Message, "' not found"):
 		return Auth
 	case e.Status == 0, e.Status == 408, e.Status == 429, e.Status >= 500:
 		return Transient
@@ -65,7 +69,7 @@ func (f Failure) Error() string {
 		status = fmt.Sprintf("HTTP %d", f.Err.Status)
 	}
 	switch {
-	case f.Class == Auth && f.Err.Status == 404:
+	case f.Class == Auth && (f.Err.Status == 404 || f.Err.Status == 400):
 		return fmt.Sprintf("%s (auth): the model server does not serve it (%s: %s)", model, status, f.Err.Message)
 	case f.Class == Auth:
 		return fmt.Sprintf("%s (auth): %s for this model was accepted by the model server (%s: %s); give inferproxy the server's key (upstream_key_secret in inferproxy.toml)",
