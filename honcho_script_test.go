@@ -278,6 +278,7 @@ func cmdHonchocrash(ts *testscript.TestScript, neg bool, args []string) {
 		cmd, exited, _ := start(round)
 		stop := make(chan struct{})
 		done := make(chan struct{})
+		feedRng := newRand() // the appender's own: math/rand's Rand is not safe for two goroutines
 		go func() {
 			defer close(done)
 			for i := 0; ; i++ {
@@ -286,8 +287,8 @@ func cmdHonchocrash(ts *testscript.TestScript, neg bool, args []string) {
 					return
 				default:
 				}
-				appendRecords(rng.Intn(sessions), 1+rng.Intn(120))
-				time.Sleep(time.Duration(rng.Intn(20)) * time.Millisecond)
+				appendRecords(feedRng.Intn(sessions), 1+feedRng.Intn(120))
+				time.Sleep(time.Duration(feedRng.Intn(20)) * time.Millisecond)
 			}
 		}()
 		kill := time.Duration(rng.Intn(maxKill+1)) * time.Millisecond
