@@ -20,7 +20,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"boxmaker/core/daemon"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/testpeer/fakehoncho"
 )
@@ -210,33 +209,7 @@ func cmdHonchocrash(ts *testscript.TestScript, neg bool, args []string) {
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
 	rng := newRand()
 	start := func(round int) (*exec.Cmd, chan error, *lockedWriter) {
-		cmd := exec.Command("memoryd", "serve", "--config", cfg)
-		cmd.Env = env
-		out := &lockedWriter{b: &strings.Builder{}}
-		cmd.Stdout, cmd.Stderr = out, out
-		cmd.SysProcAttr = newProcessGroup()
-		if err := cmd.Start(); err != nil {
-			ts.Fatalf("round %d: cannot start memoryd: %v", round, err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			err := daemon.Call(ctx, admin, "ping", nil, nil, nil)
-			cancel()
-			if err == nil {
-				return cmd, exited, out
-			}
-			select {
-			case err := <-exited:
-				ts.Fatalf("round %d: memoryd did not start (%v):\n%s", round, err, out.String())
-			case <-time.After(20 * time.Millisecond):
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("round %d: memoryd did not answer in 30 s:\n%s", round, out.String())
-			}
-		}
+		return startMemoryd(ts, cfg, admin, env, round)
 	}
 	type sent struct{ peer, text string }
 	want := make([][]sent, sessions)

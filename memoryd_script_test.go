@@ -57,33 +57,7 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	rng := newRand()
 
 	start := func(round int) (*exec.Cmd, chan error, *lockedWriter) {
-		cmd := exec.Command("memoryd", "serve", "--config", cfg)
-		cmd.Env = env
-		out := &lockedWriter{b: &strings.Builder{}}
-		cmd.Stdout, cmd.Stderr = out, out
-		cmd.SysProcAttr = newProcessGroup()
-		if err := cmd.Start(); err != nil {
-			ts.Fatalf("round %d: cannot start memoryd: %v", round, err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			err := daemon.Call(ctx, memSock, "ping", nil, nil, nil)
-			cancel()
-			if err == nil {
-				return cmd, exited, out
-			}
-			select {
-			case err := <-exited:
-				ts.Fatalf("round %d: memoryd did not start (%v):\n%s", round, err, out.String())
-			case <-time.After(50 * time.Millisecond):
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("round %d: memoryd did not answer in 30 s:\n%s", round, out.String())
-			}
-		}
+		return startMemoryd(ts, cfg, memSock, env, round)
 	}
 	type answer struct {
 		Outcome string `json:"outcome"`
@@ -235,4 +209,37 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fmt.Fprintf(ts.Stdout(), "acknowledged writes: %d, all on disk; unacknowledged: %d; notes: %d; journal lines: %d\n",
 		total.Load(), lost.Load(), len(seen), len(lines))
+}
+
+// startMemoryd starts memoryd (the crash suites' round) in a process group
+// of its own and waits until sock answers a ping; it fails the script if
+// memoryd exits or does not answer in 30 s. The channel gives Wait's error.
+func startMemoryd(ts *testscript.TestScript, cfg, sock string, env []string, round int) (*exec.Cmd, chan error, *lockedWriter) {
+	cmd := exec.Command("memoryd", "serve", "--config", cfg)
+	cmd.Env = env
+	out := &lockedWriter{b: &strings.Builder{}}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = newProcessGroup()
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("round %d: cannot start memoryd: %v", round, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
+		cancel()
+		if err == nil {
+			return cmd, exited, out
+		}
+		select {
+		case err := <-exited:
+			ts.Fatalf("round %d: memoryd did not start (%v):\n%s", round, err, out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("round %d: memoryd did not answer in 30 s:\n%s", round, out.String())
+		}
+	}
 }
