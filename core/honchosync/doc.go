@@ -17,9 +17,11 @@
 //     current taint bounds every record it wrote (taint only rises).
 //   - memory/notes.md (append-only): each whole note, by its header's
 //     class and trust, to the Honcho session `boxmaker_memory`.
-//   - memory/memory.md and memory/user.md: entries added or removed since
-//     the last pass (by the entries' text), each with the class memoryd
-//     keeps for it, to `boxmaker_memory` in the trusted workspace.
+//   - memory/memory.md and memory/user.md: entries added since the last
+//     pass (by the entries' text), each with the class memoryd keeps for
+//     it (Options.Identity), to `boxmaker_memory` in the trusted
+//     workspace; an entry of no known class is withheld. Removals are not
+//     sent.
 //   - memory/fleet.md (the owner's, never the model's): its entries, to
 //     the fleet workspace, in a Honcho session named after this agent.
 //

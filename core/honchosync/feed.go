@@ -61,16 +61,22 @@ func (o *Outbox) feed(ctx context.Context) error {
 	var items []Item
 	logItems, err := o.feedLogs(ctx, &next)
 	items = append(items, logItems...)
+	var identity []Entry
 	var memErr error
+	if o.opts.Identity != nil {
+		identity, memErr = o.opts.Identity()
+	}
 	hold := o.opts.Hold
 	if hold == nil {
 		hold = func(f func() error) error { return f() }
 	}
-	memErr = hold(func() error {
-		more, err := o.feedMemory(&next)
-		items = append(items, more...)
-		return err
-	})
+	if memErr == nil {
+		memErr = hold(func() error {
+			more, err := o.feedMemory(&next, identity)
+			items = append(items, more...)
+			return err
+		})
+	}
 	if o.cur.Logs == nil && o.cur.Notes == (fileCursor{}) && o.cur.Entries == nil {
 		// Nothing was ever fed: this is a new outbox, reading every
 		// source from its start.
@@ -270,19 +276,33 @@ func split(it Item) []Item {
 }
 
 // feedMemory reads notes.md's new notes and the identity and fleet
-// entries added or removed. The caller holds memoryd's store (Hold).
-func (o *Outbox) feedMemory(next *cursor) ([]Item, error) {
+// entries added. The caller holds memoryd's store (Hold). identity is the
+// store's snapshot of memory.md and user.md with their classes, or nil
+// when there is none (the files are read, every entry of no known class).
+func (o *Outbox) feedMemory(next *cursor, identity []Entry) ([]Item, error) {
 	dir := filepath.Join(o.opts.Home, "memory")
 	items, err := o.feedNotes(filepath.Join(dir, memory.NotesFile), next)
 	if err != nil {
 		return nil, err
 	}
 	for _, file := range []string{memory.MemoryFile, memory.UserFile, FleetFile} {
-		more, err := o.feedEntries(dir, file, next)
-		if err != nil {
-			return items, err
+		var entries []Entry
+		if file == FleetFile || o.opts.Identity == nil {
+			b, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return items, err
+			}
+			for _, e := range memory.ParseEntries(string(b)) {
+				entries = append(entries, Entry{File: file, Text: e})
+			}
+		} else {
+			for _, e := range identity {
+				if e.File == file {
+					entries = append(entries, e)
+				}
+			}
 		}
-		items = append(items, more...)
+		items = append(items, o.feedEntries(file, entries, next)...)
 	}
 	return items, nil
 }
@@ -358,20 +378,18 @@ func entryHash(s string) string {
 
 // feedEntries compares a file's entries with those fed before: each new
 // entry is an item. An entry removed from the file is not sent: Honcho
-// keeps what it was told (docs/specs/honcho.md, section 3).
-func (o *Outbox) feedEntries(dir, file string, next *cursor) ([]Item, error) {
-	b, err := os.ReadFile(filepath.Join(dir, file))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
+// keeps what it was told (docs/specs/honcho.md, section 2). An identity
+// entry above max_class, or of no known class, is withheld; fleet.md's
+// entries are the owner's to share.
+func (o *Outbox) feedEntries(file string, entries []Entry, next *cursor) []Item {
 	had := map[string]bool{}
 	for _, m := range next.Entries[file] {
 		had[m.Hash] = true
 	}
 	var marks []entryMark
 	var items []Item
-	for _, e := range memory.ParseEntries(string(b)) {
-		h := entryHash(e)
+	for _, e := range entries {
+		h := entryHash(e.Text)
 		if had[h] {
 			marks = append(marks, entryMark{Hash: h})
 			continue
@@ -379,16 +397,13 @@ func (o *Outbox) feedEntries(dir, file string, next *cursor) ([]Item, error) {
 		had[h] = true
 		marks = append(marks, entryMark{Hash: h})
 		if file != FleetFile {
-			class, ok := policy.Secret, false
-			if o.opts.EntryClass != nil {
-				class, ok = o.opts.EntryClass(file, e)
-			}
-			if !ok || class > o.opts.Config.MaxClass {
+			class, err := policy.ParseTaint(e.Class)
+			if err != nil || class > o.opts.Config.MaxClass {
 				next.Withheld++
 				continue
 			}
 		}
-		it := o.entryItem(file, e)
+		it := o.entryItem(file, e.Text)
 		it.ID = file + ":" + h
 		items = append(items, split(it)...)
 	}
@@ -397,7 +412,7 @@ func (o *Outbox) feedEntries(dir, file string, next *cursor) ([]Item, error) {
 	} else {
 		next.Entries[file] = marks
 	}
-	return items, nil
+	return items
 }
 
 // entryItem is an identity entry (to boxmaker_memory in the trusted

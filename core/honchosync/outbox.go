@@ -65,6 +65,13 @@ type Item struct {
 	Verify bool `json:"verify,omitempty"`
 }
 
+// Entry is an identity entry and its class ("" when unknown: withheld).
+type Entry struct {
+	File  string // memory.md or user.md
+	Text  string
+	Class string
+}
+
 // SessionState is brokerd's word on a session: its taint and trust now.
 type SessionState func(ctx context.Context, session string) (policy.Taint, bool, error)
 
@@ -80,11 +87,13 @@ type Options struct {
 	State SessionState
 	// Hold runs f while memoryd writes nothing to memory/ (Store.Hold).
 	Hold func(f func() error) error
-	// EntryClass is the class memoryd keeps for an identity entry; false
-	// when it does not know (the entry is then withheld as secret).
-	EntryClass func(file, entry string) (policy.Taint, bool)
-	Now        func() time.Time
-	Log        func(format string, args ...any)
+	// Identity gives the entries of memory.md and user.md with the class
+	// memoryd keeps for each (the store's own snapshot, taken outside
+	// Hold). Nil: the files are read as they are and every entry is of no
+	// known class, so withheld.
+	Identity func() ([]Entry, error)
+	Now      func() time.Time
+	Log      func(format string, args ...any)
 }
 
 // Status is the outbox's state, as `bxctl memory sync` shows it.

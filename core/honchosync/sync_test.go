@@ -67,11 +67,22 @@ func (r *rig) options() Options {
 			st := r.states[s]
 			return st.taint, st.untrusted, nil
 		},
-		EntryClass: func(file, e string) (policy.Taint, bool) {
+		Identity: func() ([]Entry, error) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			c, ok := r.class[e]
-			return c, ok
+			var out []Entry
+			for _, f := range []string{memory.MemoryFile, memory.UserFile} {
+				b, _ := os.ReadFile(filepath.Join(r.home, "memory", f))
+				for _, e := range memory.ParseEntries(string(b)) {
+					c, ok := r.class[e]
+					cl := ""
+					if ok {
+						cl = c.String()
+					}
+					out = append(out, Entry{File: f, Text: e, Class: cl})
+				}
+			}
+			return out, nil
 		},
 		Log: func(format string, args ...any) {
 			r.mu.Lock()
@@ -566,5 +577,31 @@ func TestNewOutboxOverHistory(t *testing.T) {
 		if strings.HasSuffix(q.Path, "/list") {
 			t.Errorf("a batch of a caught-up outbox was checked: %s", q.Path)
 		}
+	}
+}
+
+// TestIdentityWithoutClasses: without the store's classes every identity
+// entry is of no known class and withheld; fleet.md's still go.
+func TestIdentityWithoutClasses(t *testing.T) {
+	r := newRig(t, fakehoncho.Options{})
+	opts := r.options()
+	opts.Identity = nil
+	r.ob.Close()
+	ob, err := Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.ob = ob
+	os.WriteFile(filepath.Join(r.home, "memory", memory.MemoryFile), []byte("Kyle's owner is Ann\n"), 0o600)
+	os.WriteFile(filepath.Join(r.home, "memory", FleetFile), []byte("shared\n"), 0o600)
+	r.sync()
+	if n := len(r.fake.Messages("kt", MemorySession)); n != 0 {
+		t.Errorf("%d identity messages without classes", n)
+	}
+	if n := len(r.fake.Messages("fleet", "kyle")); n != 1 {
+		t.Errorf("%d fleet messages, want 1", n)
+	}
+	if w := r.ob.Status().Withheld; w != 1 {
+		t.Errorf("withheld %d, want 1", w)
 	}
 }
