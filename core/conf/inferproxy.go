@@ -23,7 +23,7 @@ const inferproxyTemplate = `# inferproxy.toml: the only way from loopd to the mo
 # The socket loopd's [inference] socket names. The lock is this path + ".lock".
 listen = "{{.Home}}/run/infer/infer.sock"
 # The model server (llama-server).
-upstream = "http://127.0.0.1:8080"
+upstream = "{{if .Upstream}}{{.Upstream}}{{else}}http://127.0.0.1:8080{{end}}"
 # At most this many requests (and connections) open to the model server at
 # once; more wait their turn, in order of arrival.
 burst = 4

@@ -53,7 +53,7 @@ const loopdTemplate = `# loopd.toml: the agent loop.
 # The home: sessions/ lives here.
 home = "{{.Home}}"
 # The model's name, as the server (or a router in front of it) knows it.
-model = "qwen3.5"
+model = "{{if .Model}}{{.Model}}{{else}}qwen3.5{{end}}"
 # A file holding the system prompt of new sessions; empty: the built-in one.
 # A session keeps the prompt it started with.
 system_prompt = ""
@@ -89,10 +89,10 @@ socket = "{{.Home}}/run/loop-memory/memory.sock"
 # What the selftest expects of the server; see docs/inference-contract.md.
 # Empty or 0 is never met: the selftest prints what the server reports.
 # sha256 of /props chat_template.
-chat_template_sha256 = ""
+chat_template_sha256 = "{{.ExpectSHA256}}"
 # /props default_generation_settings.n_ctx and total_slots.
-n_ctx_per_slot = 0
-slots = 0
+n_ctx_per_slot = {{.ExpectNCtx}}
+slots = {{.ExpectSlots}}
 # The share of turn 1's prompt that turn 2 must take from the cache (0 to 1).
 min_cache_reuse = 0.9
 

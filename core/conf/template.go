@@ -34,6 +34,13 @@ type TemplateData struct {
 	// OwnerUID and OwnerGID are [runner] owner_uid and owner_gid: the
 	// user brokerd acts for (0: not known yet).
 	OwnerUID, OwnerGID int
+	// Upstream is inferproxy's upstream and Model loopd's model (the
+	// defaults when empty); ExpectSHA256, ExpectNCtx and ExpectSlots are
+	// loopd's [expect] (empty and 0: not known yet). init --model-url
+	// fills them from the server.
+	Upstream, Model         string
+	ExpectSHA256            string
+	ExpectNCtx, ExpectSlots int
 }
 
 // RenderWith is Render with every value a template may name.

@@ -185,12 +185,12 @@ func randomID(n int) string {
 
 // pickTurn chooses the script's reply for a conversation.
 func (s *Server) pickTurn(messages []Message) (Turn, bool) {
-	last := string(messages[len(messages)-1].Content)
+	last := messages[len(messages)-1]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.when {
-		if strings.Contains(last, t.When) {
-			return t, true
+		if a, ok := t.answers(last); ok {
+			return a, true
 		}
 	}
 	if len(s.queue) == 0 {

@@ -354,7 +354,7 @@ func (s *Server) Push(turns ...Turn) {
 
 func (s *Server) pushLocked(turns ...Turn) {
 	for _, t := range turns {
-		if t.When != "" {
+		if t.When != "" || t.Match != "" {
 			s.when = append(s.when, t)
 		} else {
 			s.queue = append(s.queue, t)

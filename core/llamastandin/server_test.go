@@ -792,3 +792,23 @@ type discardResponse struct {
 func (d *discardResponse) Header() http.Header         { return d.h }
 func (d *discardResponse) Write(p []byte) (int, error) { return len(p), nil }
 func (d *discardResponse) WriteHeader(code int)        { d.code = code }
+
+func TestScriptCheckRefusesTurnsThatCannotBeUsed(t *testing.T) {
+	for _, tt := range []struct {
+		turn Turn
+		want string
+	}{
+		{Turn{Match: "("}, "turn 1: match: "},
+		{Turn{Match: "x", Role: "assistant"}, `turn 1: role must be user or tool, not "assistant"`},
+		{Turn{Raw: "x", Content: "y"}, "turn 1: raw is the whole generation: give it alone"},
+		{Turn{ToolCalls: []ToolCall{{Name: "a", Arguments: json.RawMessage(`[1]`)}}}, "turn 1: tool call a: arguments must be a JSON object"},
+	} {
+		err := Script{Turns: []Turn{tt.turn}}.Check()
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%+v: got %v, want %s...", tt.turn, err, tt.want)
+		}
+	}
+	if err := (Script{Turns: []Turn{{Match: `^read (\S+)$`, Role: "user", Content: "$1"}}}).Check(); err != nil {
+		t.Error(err)
+	}
+}

@@ -73,11 +73,18 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				"for: the files tools write belong to them. init writes --owner, else the\n" +
 				"user running it (the one sudo names, when run with sudo as root); run as\n" +
 				"root without either, it writes 0, and brokerd runs no file tool until the\n" +
-				"owner is set.",
+				"owner is set.\n\n" +
+				"With --model-url, inferproxy.toml's upstream is that server, and when it\n" +
+				"answers, loopd.toml's model is the id its /v1/models reports (or --model) and\n" +
+				"[expect] is what its /props reports, which loopd's selftest then checks at\n" +
+				"every start. A server that does not answer yet leaves them as they are, and\n" +
+				"init says how to fill them later (loopd selftest --print-expect).",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
 				&cli.BoolFlag{Name: "force", Usage: "replace configuration files that exist"},
 				&cli.StringFlag{Name: "owner", Usage: "the user brokerd acts for, as `UID:GID` (default: the user running init)"},
+				&cli.StringFlag{Name: "model-url", Usage: "the llama-server at `URL` (such as http://127.0.0.1:8080): inferproxy's upstream, and, when it answers, loopd's model and [expect]"},
+				&cli.StringFlag{Name: "model", Usage: "the model's `NAME` at --model-url (default: the first of its /v1/models)"},
 			},
 			Action: func(c *cli.Context) error {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
@@ -91,7 +98,15 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				if err != nil {
 					return err
 				}
-				return initHome(dir, c.Bool("force"), uid, gid)
+				var ms modelServer
+				if u := c.String("model-url"); u != "" {
+					if ms, err = askModelServer(c.Context, u, c.String("model")); err != nil {
+						return err
+					}
+				} else if c.String("model") != "" {
+					return rolecli.Usagef("--model names the model at --model-url; give --model-url too")
+				}
+				return initHome(dir, c.Bool("force"), uid, gid, ms)
 			},
 		},
 		&cli.Command{
@@ -169,7 +184,7 @@ func initOwner(flag string) (uid, gid int, err error) {
 	return 0, 0, nil
 }
 
-func initHome(dir string, force bool, ownerUID, ownerGID int) error {
+func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -201,7 +216,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int) error {
 		if err != nil {
 			return err
 		}
-		_, werr := f.WriteString(r.RenderWith(conf.TemplateData{Home: abs, ToolsImage: toolsImage, OwnerUID: ownerUID, OwnerGID: ownerGID}))
+		_, werr := f.WriteString(r.RenderWith(ms.fill(conf.TemplateData{Home: abs, ToolsImage: toolsImage, OwnerUID: ownerUID, OwnerGID: ownerGID})))
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
@@ -218,6 +233,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int) error {
 	} else {
 		fmt.Printf("init: [runner] tools act for the owner %d:%d; their files belong to that user\n", ownerUID, ownerGID)
 	}
+	ms.report(h)
 	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Path("etc", "grants"))
 	return nil
 }

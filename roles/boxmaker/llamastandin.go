@@ -2,6 +2,7 @@ package boxmaker
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -15,20 +16,44 @@ import (
 	"boxmaker/roles/rolecli"
 )
 
-// llamaStandinCommand runs the llama-server stand-in as a process, for
-// end-to-end scripts and the demo. It is hidden: it is a test peer, not
-// something an operator runs.
+// llamaStandinCommand runs the llama-server stand-in as a process: for
+// the end-to-end scripts, and for a person who wants to run Boxmaker by
+// hand without a model server.
 func llamaStandinCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "llama-standin",
-		Hidden: true,
-		Usage:  "serve the scripted llama-server stand-in (for tests and the demo)",
-		Description: "llama-standin answers llama-server's HTTP API from a script file\n" +
-			"({\"turns\":[{\"content\":...,\"tool_calls\":[...]}]}); POST /standin/switch changes\n" +
-			"its behaviour at run time. It is not a model.",
+		Name:  "llama-standin",
+		Usage: "serve a scripted stand-in for llama-server (not a model), to run Boxmaker without one",
+		Description: "llama-standin answers llama-server's HTTP API (/health, /props, /tokenize,\n" +
+			"/apply-template, /v1/chat/completions, ...) as a real llama-server does, with the\n" +
+			"real Qwen3.5 chat template, so that inferproxy and loopd can run against it. It is\n" +
+			"NOT a model: its replies are written in advance, in a script.\n\n" +
+			"Without --script it answers from a small built-in script: loopd's selftest, and a\n" +
+			"few commands typed in 'bxctl chat', each turned into the tool call it names\n" +
+			"(brokerd then decides it by the home's grants: allowed, denied, or asking you):\n\n" +
+			"  read PATH, list PATH, write PATH TEXT, run DIR PROGRAM, fetch URL,\n" +
+			"  remember TEXT, recall WORDS\n\n" +
+			"after which it says what the tool answered. --print-script prints the built-in\n" +
+			"script, to start one of your own from.\n\n" +
+			"A script is a JSON file of turns, tried in order against the conversation's last\n" +
+			"message:\n\n" +
+			"  {\"turns\": [\n" +
+			"    {\"when\": \"probe: call the echo tool\", \"tool_calls\": [{\"name\": \"echo\", \"arguments\": {\"text\": \"ok\"}}]},\n" +
+			"    {\"when\": \"probe: echo answered ok\", \"content\": \"ok\"},\n" +
+			"    {\"match\": \"^read (\\\\S+)$\", \"role\": \"user\", \"tool_calls\": [{\"name\": \"read_file\", \"arguments\": {\"path\": \"$1\"}}]},\n" +
+			"    {\"content\": \"Hello.\", \"reasoning\": \"A greeting.\"}\n" +
+			"  ]}\n\n" +
+			"A turn with \"when\" (a text the message contains) or \"match\" (a regular\n" +
+			"expression; $1 in its content and arguments is the first group) answers every\n" +
+			"message it fits, optionally only one of a \"role\" (user or tool); the other\n" +
+			"turns answer one request each, in order. A turn is content, reasoning (shown\n" +
+			"only with thinking on) and tool_calls, or \"raw\": text the model generates as it\n" +
+			"is. The first two turns above are what loopd's selftest needs. POST\n" +
+			"/standin/switch (its own, not llama-server's) changes its behaviour while it\n" +
+			"runs; core/llamastandin's documentation lists the switches.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:8080", Usage: "listen on `ADDR` (port 0 picks a free one)"},
-			&cli.StringFlag{Name: "script", Usage: "the replies, a JSON `FILE`"},
+			&cli.StringFlag{Name: "script", Usage: "the replies, a JSON `FILE` (default: the built-in script)"},
+			&cli.BoolFlag{Name: "print-script", Usage: "print the built-in script as JSON and exit"},
 			&cli.StringFlag{Name: "model", Value: llamastandin.DefaultModel, Usage: "the model's `NAME`"},
 			&cli.IntFlag{Name: "slots", Value: llamastandin.DefaultSlots, Usage: "total_slots"},
 			&cli.IntFlag{Name: "n-ctx", Value: llamastandin.DefaultNCtx, Usage: "context per slot"},
@@ -40,7 +65,15 @@ func llamaStandinCommand() *cli.Command {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 				return err
 			}
-			var script llamastandin.Script
+			script := builtinScript()
+			if c.Bool("print-script") {
+				data, err := json.MarshalIndent(script, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Println(string(data))
+				return nil
+			}
 			if p := c.String("script"); p != "" {
 				s, err := llamastandin.LoadScript(p)
 				if err != nil {
