@@ -97,11 +97,14 @@ func otherKeys(tool string, raw []byte) [][2]string {
 
 // toolFields are the keys each tool reads.
 var toolFields = map[string][]string{
-	"read_file":  {"path"},
-	"list_dir":   {"path"},
-	"write_file": {"path", "content"},
-	"run":        {"command", "paths"},
-	"http_fetch": {"url"},
-	"memory":     {"actions"},
-	"recall":     {"query", "limit"},
+	"read_file":   {"path"},
+	"list_dir":    {"path"},
+	"write_file":  {"path", "content"},
+	"run":         {"command", "paths"},
+	"http_fetch":  {"url"},
+	"memory":      {"actions"},
+	"recall":      {"query", "limit"},
+	"yaag_run":    {"file", "script", "dir", "input", "profile"},
+	"yaag_status": {"id"},
+	"yaag_stop":   {"id"},
 }

@@ -50,6 +50,12 @@ func Summary(p Pending) string {
 		s = "recall " + quote(a.Query)
 	case "read_file", "list_dir":
 		s = p.Tool + " " + a.Path
+	case "yaag_run":
+		if a.Script != nil {
+			s = fmt.Sprintf("yaag_run an inline script (%s) in %s", size(len(*a.Script)), a.Dir)
+		} else {
+			s = "yaag_run " + a.File
+		}
 	default:
 		s = p.Tool + " " + p.Arguments
 	}
@@ -137,6 +143,20 @@ func Render(w io.Writer, p Pending, o Options) error {
 		}
 	case "http_fetch":
 		r.field("  url", a.URL)
+	case "yaag_run":
+		if a.Script != nil {
+			r.field("  dir", a.Dir)
+			r.field("  script", fmt.Sprintf("%s, %d %s, sha256 %s", size(len(*a.Script)), lines(*a.Script), plural(lines(*a.Script), "line", "lines"), SHA256([]byte(*a.Script))))
+			r.text(*a.Script)
+		} else {
+			r.field("  file", a.File)
+		}
+		if a.Input != nil {
+			r.field("  input", cut(Compact(a.Input), summaryWidth))
+		}
+		if a.Profile != "" {
+			r.field("  profile", a.Profile)
+		}
 	case "recall":
 		r.field("  query", quote(a.Query))
 		if a.Limit != 0 {

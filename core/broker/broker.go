@@ -93,6 +93,8 @@ type Config struct {
 	// a decision for (audit.Ledger.Decided): a call under one of them is
 	// denied.
 	Decided [][2]string
+	// Yaag starts the Runs of yaag_run; nil: yaag_run fails.
+	Yaag *YaagRuns
 }
 
 // Broker decides, records and runs tool calls. It is safe for concurrent
@@ -581,6 +583,9 @@ func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict
 		return resultText(res), policy.State{}, res.Mounted, nil
 	case policy.Memory, policy.Recall:
 		text, found, err := b.forward(ctx, c, forward)
+		return text, found, nil, err
+	case policy.YaagRun, policy.YaagStatus, policy.YaagStop:
+		text, found, err := b.yaagCall(ctx, c, a, v)
 		return text, found, nil, err
 	case policy.HTTPFetch:
 		// The decided, normalised URL: the proxy is given its host only.

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"boxmaker/core/approval"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
+	"boxmaker/core/yaag/program"
 )
 
 // arguments is what brokerd takes from a call's arguments: only the
@@ -56,6 +58,13 @@ func parseArguments(tool string, raw json.RawMessage) (a arguments, targets []st
 			return a, nil, nil, "memory needs actions"
 		}
 		return a, []string{""}, map[string]any{"actions": a.Actions}, ""
+	case policy.YaagRun:
+		return yaagArguments(a)
+	case policy.YaagStatus, policy.YaagStop:
+		if a.ID == "" {
+			return a, nil, nil, tool + " needs id: the Run's id that yaag_run answered with"
+		}
+		return a, []string{""}, nil, ""
 	case policy.Recall:
 		f := map[string]any{"query": a.Query}
 		if a.Limit != 0 {
@@ -139,4 +148,28 @@ func resultText(r runner.Result) string {
 	}
 	out, _ := json.Marshal(r)
 	return string(out)
+}
+
+// yaagArguments checks a yaag_run's arguments: a file (absolute) or an
+// inline script with the directory it runs in. The target decided is the
+// program's directory: the Run reads no file outside it.
+func yaagArguments(a arguments) (arguments, []string, any, string) {
+	switch {
+	case a.Script != nil && a.File != "":
+		return a, nil, nil, "yaag_run takes a file or a script, not both"
+	case a.Script != nil:
+		if err := program.CheckInline([]byte(*a.Script)); err != nil {
+			return a, nil, nil, err.Error()
+		}
+		if a.Dir == "" {
+			return a, nil, nil, "yaag_run with a script needs dir: the absolute directory it runs in"
+		}
+		return a, []string{a.Dir}, nil, ""
+	case a.File != "":
+		if !filepath.IsAbs(a.File) {
+			return a, nil, nil, "yaag_run needs an absolute file"
+		}
+		return a, []string{filepath.Dir(filepath.Clean(a.File))}, nil, ""
+	}
+	return a, nil, nil, "yaag_run needs a file (an absolute path) or a script"
 }

@@ -10,6 +10,15 @@ type Brokerd struct {
 	Approvals BrokerdApprovals `toml:"approvals"`
 	Audit     BrokerdAudit     `toml:"audit"`
 	Memory    BrokerdMemory    `toml:"memory"`
+	Yaag      BrokerdYaag      `toml:"yaag"`
+}
+
+// BrokerdYaag is how brokerd runs the yaag programs of yaag_run.
+type BrokerdYaag struct {
+	// WaitMS is how long a yaag_run call waits for its Run to end before
+	// it answers that the Run goes on (yaag_status reads it later). 0 (or
+	// no key): 60000.
+	WaitMS int `toml:"wait_ms"`
 }
 
 // BrokerdAudit is how the audit log is kept.
@@ -160,4 +169,9 @@ max_file_mb = 64
 socket = "{{.Home}}/run/broker-memory/memory.sock"
 # How long brokerd waits for memoryd's answer.
 timeout_ms = 30000
+
+[yaag]
+# How long a yaag_run call waits for its Run to end before it answers that
+# the Run goes on; yaag_status reads it later.
+wait_ms = 60000
 `

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -90,7 +91,13 @@ func serve(c *cli.Context) error {
 	}
 	grants := policy.Open(cfg.Paths.Grants)
 	defer grants.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
 	b, err := broker.New(broker.Config{
+		Yaag: &broker.YaagRuns{Binary: exe, Wait: time.Duration(cfg.Yaag.WaitMS) * time.Millisecond,
+			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
 		Ledger: led, Grants: grants, Runner: run,
 		SessionsDir:   h.Path("broker", "sessions"),
 		MemorySocket:  cfg.Memory.Socket,

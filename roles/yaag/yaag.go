@@ -64,6 +64,8 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "profile", Usage: "run with the Profile `NAME`"},
 			&cli.StringFlag{Name: "input", Usage: "the program's input, `JSON` checked against its input schema"},
 			&cli.BoolFlag{Name: "json", Usage: "print the Run's events and its result as JSON lines"},
+			// brokerd's yaag_run: read no file outside the decided directory.
+			&cli.StringFlag{Name: "root", Hidden: true, Usage: "read program files only under `DIR`"},
 		},
 		Action: runAction,
 	}
@@ -176,9 +178,9 @@ func readSource(c *cli.Context) (source, error) {
 	return s, nil
 }
 
-func (s source) bundle() (*program.Bundle, error) {
+func (s source) bundle(root string) (*program.Bundle, error) {
 	if s.file != "" {
-		return program.File(s.file)
+		return program.File(s.file, root)
 	}
 	return program.Inline(s.inline, s.dir)
 }
@@ -186,12 +188,14 @@ func (s source) bundle() (*program.Bundle, error) {
 // globalConfig is yaag's global config file.
 func globalConfig() string { return rolecli.ConfigPath("", "yaag") }
 
-// registries are the Catalog's Registry Files for a Program Directory.
-func registries(dir string) catalog.Catalog {
-	return catalog.Catalog{Files: map[string]string{
-		"project": filepath.Join(dir, ".yaag", "registry.toml"),
-		"global":  filepath.Join(filepath.Dir(globalConfig()), "yaag-registry.toml"),
-	}}
+// registries are the Catalog's Registry Files for a Program Directory;
+// a Run confined to a root has the project scope only.
+func registries(dir, root string) catalog.Catalog {
+	files := map[string]string{"project": filepath.Join(dir, ".yaag", "registry.toml")}
+	if root == "" {
+		files["global"] = filepath.Join(filepath.Dir(globalConfig()), "yaag-registry.toml")
+	}
+	return catalog.Catalog{Files: files}
 }
 
 // loopSocket is loopd's loop socket: the config's, else loopd's own
@@ -235,7 +239,8 @@ func runAction(c *cli.Context) error {
 	if c.IsSet("profile") {
 		cfg.Profile, cfg.ProfileOrigin = c.String("profile"), "--profile"
 	}
-	b, err := src.bundle()
+	root := c.String("root")
+	b, err := src.bundle(root)
 	if err != nil {
 		return err
 	}
@@ -249,8 +254,8 @@ func runAction(c *cli.Context) error {
 		Bundle: b, Input: input, Run: run,
 		Profile: cfg.Profile, ProfileOrigin: cfg.ProfileOrigin,
 		Agents:  agent.Loopd{Socket: loopSocket(cfg)},
-		Catalog: registries(src.dir),
-		Wall:    cfg.Wall, Seed: int64(seed[0])<<56 | int64(seed[1])<<48 | int64(seed[2])<<40 | int64(seed[3])<<32 | int64(seed[4])<<24 | int64(seed[5])<<16 | int64(seed[6])<<8 | int64(seed[7]),
+		Catalog: registries(src.dir, root), Root: root,
+		Wall: cfg.Wall, Seed: int64(seed[0])<<56 | int64(seed[1])<<48 | int64(seed[2])<<40 | int64(seed[3])<<32 | int64(seed[4])<<24 | int64(seed[5])<<16 | int64(seed[6])<<8 | int64(seed[7]),
 		Events:      out.event,
 		AskDefaults: engine.AskDefaults{Stall: cfg.Stall, Retries: cfg.OutputRetries},
 	}
@@ -351,11 +356,11 @@ func describeCommand() *cli.Command {
 			if len(args) != 1 {
 				return usage(c, "describe takes one program file")
 			}
-			b, err := program.File(args[0])
+			b, err := program.File(args[0], "")
 			if err != nil {
 				return err
 			}
-			d, err := engine.Describe(c.Context, engine.Options{Bundle: b, Export: c.String("export"), Run: "describe", Catalog: registries(b.Dir), Wall: time.Minute})
+			d, err := engine.Describe(c.Context, engine.Options{Bundle: b, Export: c.String("export"), Run: "describe", Catalog: registries(b.Dir, ""), Wall: time.Minute})
 			if err != nil {
 				return err
 			}

@@ -58,6 +58,8 @@ type Options struct {
 	Clock         func() time.Time // Date's clock; time.Now when nil
 	Events        func(Event)      // may be nil; called from the loop's goroutine
 	AskDefaults   AskDefaults
+	// Root confines the files the Run's modules are read from ("": none).
+	Root string
 }
 
 // AskDefaults are the limits an Ask has when its options do not say.

@@ -408,7 +408,7 @@ func (v *vm) importAgent(scope, name string) goja.Value {
 	}
 	v.modules++
 	key := fmt.Sprintf("m%d", v.modules)
-	code, err := program.Module(found.Module, key)
+	code, err := program.Module(found.Module, key, v.opts.Root)
 	if err != nil {
 		return v.rejected(unresolvable(scope, found, err))
 	}

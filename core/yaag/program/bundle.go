@@ -66,8 +66,10 @@ func CheckInline(src []byte) error {
 
 // File bundles the program at path; it may import any module that
 // resolves from its directory (relative files, node_modules), but no Node
-// built-in.
-func File(path string) (*Bundle, error) {
+// built-in. A non-empty root confines the files it reads to that
+// directory (after symlinks): brokerd runs a model's yaag_run so, with the
+// decided directory as the root.
+func File(path, root string) (*Bundle, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -78,7 +80,7 @@ func File(path string) (*Bundle, error) {
 		return nil, fmt.Errorf("cannot read the program: %s is a directory", path)
 	}
 	dir := filepath.Dir(abs)
-	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin(abs, "", false))
+	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin(abs, "", false, root))
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +93,7 @@ func Inline(src []byte, dir string) (*Bundle, error) {
 	if err := CheckInline(src); err != nil {
 		return nil, err
 	}
-	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin("", string(src), true))
+	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin("", string(src), true, ""))
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +102,7 @@ func Inline(src []byte, dir string) (*Bundle, error) {
 
 // Module bundles a module a Catalog entry names, for the VM a program
 // already runs in: its namespace goes to globalThis.__yaagModules[key].
-func Module(path, key string) (string, error) {
+func Module(path, key, root string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
@@ -108,7 +110,7 @@ func Module(path, key string) (string, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return "", err
 	}
-	return build(entry("yaag:program", fmt.Sprintf("__yaagModules[%q]", key)), filepath.Dir(abs), plugin(abs, "", false))
+	return build(entry("yaag:program", fmt.Sprintf("__yaagModules[%q]", key)), filepath.Dir(abs), plugin(abs, "", false, root))
 }
 
 func entry(module, target string) string {
@@ -181,7 +183,7 @@ const (
 // plugin resolves the virtual modules: the program itself (a file, or the
 // inline source), @yaag/runtime and typebox; for an inline program every
 // other import is refused with its name.
-func plugin(file, inline string, isInline bool) api.Plugin {
+func plugin(file, inline string, isInline bool, root string) api.Plugin {
 	return api.Plugin{Name: "yaag", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: `^(@yaag/runtime|typebox)$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: nsYaag}, nil
@@ -198,6 +200,17 @@ func plugin(file, inline string, isInline bool) api.Plugin {
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsInline}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 				return api.OnLoadResult{Contents: &inline, Loader: api.LoaderTS}, nil
+			})
+		}
+		if root != "" {
+			if real, err := filepath.EvalSymlinks(root); err == nil {
+				root = real
+			}
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				if rel, err := filepath.Rel(root, a.Path); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+					return api.OnLoadResult{}, fmt.Errorf("%s is outside %s, the directory this Run may read", a.Path, root)
+				}
+				return api.OnLoadResult{}, nil
 			})
 		}
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsYaag}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {

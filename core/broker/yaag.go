@@ -1,0 +1,304 @@
+package broker
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"boxmaker/core/policy"
+)
+
+// YaagRuns starts and keeps the yaag Runs that yaag_run calls start: each
+// is `boxmaker yaag run --json --root <decided directory>` as a process of
+// brokerd's own user (the owner's yaag), not in the tool container. A Run
+// needs no container of its own: it reads only its program's files, under
+// the decided directory, and every other effect is one of its Agents' tool
+// calls, which loopd sends here to be decided, audited and run like any
+// other.
+type YaagRuns struct {
+	Binary string        // the boxmaker binary
+	Env    []string      // the Run's environment (BOXMAKER_HOME among it)
+	Wait   time.Duration // how long yaag_run waits for the end before it answers that the Run goes on
+
+	mu   sync.Mutex
+	runs map[string]*yaagRun
+}
+
+// YaagTaintedText is why a yaag_run from a session above public fails.
+const YaagTaintedText = "yaag_run starts only from a public session: its Agents' sessions start public, and this session's data would reach them"
+
+// yaagRun is one Run brokerd started.
+type yaagRun struct {
+	id      string
+	session string // the session whose call started it
+	cmd     *exec.Cmd
+	done    chan struct{}
+
+	mu       sync.Mutex
+	agents   []string // the Agents' sessions
+	end      *yaagEnd
+	stderr   []string // its last lines
+	exitText string
+}
+
+// yaagEnd is the run_end line of `yaag run --json`.
+type yaagEnd struct {
+	Status string          `json:"status"`
+	Result json.RawMessage `json:"result"`
+	Error  string          `json:"error"`
+}
+
+// yaagStart is a decided yaag_run.
+type yaagStart struct {
+	session string
+	dir     string // the decided directory, resolved
+	file    string // the program inside it, or "" for a script
+	script  *string
+	input   json.RawMessage
+	profile string
+}
+
+// start begins a Run and waits for its id.
+func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
+	args := []string{"yaag", "run", "--json", "--root", s.dir}
+	if s.input != nil {
+		args = append(args, "--input", string(s.input))
+	}
+	if s.profile != "" {
+		args = append(args, "--profile", s.profile)
+	}
+	cmd := exec.Command(y.Binary, args...)
+	// The binary picks its role by the name it runs under: whatever the
+	// name brokerd's binary has, this is the boxmaker command yaag.
+	cmd.Args[0] = "boxmaker"
+	cmd.Dir = s.dir
+	cmd.Env = y.Env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if s.script != nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		cmd.ExtraFiles = []*os.File{r}
+		cmd.Args = append(cmd.Args, "--eval-fd", "3")
+		go func() { w.WriteString(*s.script); w.Close() }()
+		defer r.Close()
+	} else {
+		cmd.Args = append(cmd.Args, "--", s.file)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start yaag: %v", err)
+	}
+	run := &yaagRun{session: s.session, cmd: cmd, done: make(chan struct{})}
+	idc := make(chan string, 1)
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() {
+		defer readers.Done()
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			run.event(sc.Bytes(), idc)
+		}
+	}()
+	go func() {
+		defer readers.Done()
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			run.mu.Lock()
+			run.stderr = append(run.stderr, sc.Text())
+			if len(run.stderr) > 20 {
+				run.stderr = run.stderr[1:]
+			}
+			run.mu.Unlock()
+		}
+	}()
+	go func() {
+		readers.Wait()
+		err := cmd.Wait()
+		run.mu.Lock()
+		if err != nil {
+			run.exitText = err.Error()
+		}
+		run.mu.Unlock()
+		close(idc)
+		close(run.done)
+	}()
+	id, ok := <-idc
+	if !ok {
+		<-run.done
+		return nil, fmt.Errorf("yaag ended before its Run began: %s", run.failure())
+	}
+	run.id = id
+	y.mu.Lock()
+	if y.runs == nil {
+		y.runs = map[string]*yaagRun{}
+	}
+	y.runs[id] = run
+	y.mu.Unlock()
+	return run, nil
+}
+
+// event reads one line of the Run's events.
+func (r *yaagRun) event(line []byte, idc chan<- string) {
+	var e struct {
+		Event   string `json:"event"`
+		Run     string `json:"run"`
+		Session string `json:"session"`
+		yaagEnd
+	}
+	if json.Unmarshal(line, &e) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch e.Event {
+	case "run_start":
+		select {
+		case idc <- e.Run:
+		default:
+		}
+	case "spawned":
+		r.agents = append(r.agents, e.Session)
+	case "run_end":
+		end := e.yaagEnd
+		r.end = &end
+		select { // a Run that failed before run_start (a bad program)
+		case idc <- e.Run:
+		default:
+		}
+	}
+}
+
+func (r *yaagRun) failure() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.end != nil && r.end.Error != "" {
+		return r.end.Error
+	}
+	if len(r.stderr) > 0 {
+		return strings.TrimPrefix(r.stderr[len(r.stderr)-1], "yaag: ")
+	}
+	return r.exitText
+}
+
+// text is what the model is told of a Run.
+func (r *yaagRun) text() string {
+	select {
+	case <-r.done:
+	default:
+		return fmt.Sprintf("Run %s is running; yaag_status({\"id\": %q}) reads it, yaag_stop ends it", r.id, r.id)
+	}
+	r.mu.Lock()
+	end := r.end
+	r.mu.Unlock()
+	switch {
+	case end != nil && end.Status == "completed":
+		return fmt.Sprintf("Run %s completed: %s", r.id, end.Result)
+	default:
+		return fmt.Sprintf("Run %s failed: %s", r.id, r.failure())
+	}
+}
+
+// lookup finds a Run by id.
+func (y *YaagRuns) lookup(id string) (*yaagRun, bool) {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	r, ok := y.runs[id]
+	return r, ok
+}
+
+// yaagCall runs a decided yaag_run, yaag_status or yaag_stop. The state it
+// returns is what the Run's Agents' sessions hold now: the caller's
+// session gets their taint with the Run's answer.
+func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdict) (string, policy.State, error) {
+	y := b.cfg.Yaag
+	if y == nil {
+		return "", policy.State{}, errors.New("brokerd runs no yaag programs (its config names no binary for them)")
+	}
+	var run *yaagRun
+	switch policy.Tool(c.Tool) {
+	case policy.YaagRun:
+		// The Run's Agents are new sessions, which start public: a
+		// session holding private or secret data would hand it to them
+		// through the script or the input, below its taint.
+		st, err := b.sessions.read(c.Session)
+		if err != nil {
+			return "", policy.State{}, err
+		}
+		if st.Taint > policy.Public {
+			return "", policy.State{}, fmt.Errorf("%s (this session is %s)", YaagTaintedText, st.Taint)
+		}
+		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile}
+		if a.Script == nil {
+			s.file = filepath.Join(v.targets[0], filepath.Base(filepath.Clean(a.File)))
+		}
+		if run, err = y.start(s); err != nil {
+			return "", policy.State{}, err
+		}
+		wait := y.Wait
+		if wait <= 0 {
+			wait = time.Minute
+		}
+		select {
+		case <-run.done:
+		case <-time.After(wait):
+		case <-ctx.Done():
+		}
+	case policy.YaagStatus, policy.YaagStop:
+		r, ok := y.lookup(a.ID)
+		if !ok {
+			return fmt.Sprintf("there is no Run %q that brokerd started", a.ID), policy.State{}, nil
+		}
+		run = r
+		if c.Tool == string(policy.YaagStop) {
+			select {
+			case <-run.done:
+				return fmt.Sprintf("Run %s had already ended. %s", run.id, run.text()), b.agentsState(run), nil
+			default:
+			}
+			syscall.Kill(-run.cmd.Process.Pid, syscall.SIGTERM)
+			select {
+			case <-run.done:
+			case <-time.After(10 * time.Second):
+				syscall.Kill(-run.cmd.Process.Pid, syscall.SIGKILL)
+				<-run.done
+			}
+		}
+	}
+	return run.text(), b.agentsState(run), nil
+}
+
+// agentsState is the join of the Run's Agents' sessions' states. A
+// session whose state cannot be read counts as secret.
+func (b *Broker) agentsState(r *yaagRun) policy.State {
+	r.mu.Lock()
+	agents := append([]string(nil), r.agents...)
+	r.mu.Unlock()
+	var st policy.State
+	for _, s := range agents {
+		got, err := b.sessions.read(s)
+		if err != nil {
+			got = policy.State{Taint: policy.Secret, Untrusted: true}
+		}
+		st = st.Raise(got.Taint, got.Untrusted)
+	}
+	return st
+}
