@@ -6,4 +6,7 @@ const (
 	// A decided path ran through a symbolic link (or was replaced) by
 	// the time the runner opened it: the call did not run.
 	TargetChanged Entry = "target-changed"
+	// A decided path leads to brokerd's home, configuration, grants or a
+	// socket's directory: the runner never mounts those.
+	HarnessRefused Entry = "harness-refused"
 )

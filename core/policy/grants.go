@@ -34,7 +34,8 @@ const maxGrantSize = 64 << 10
 // again at every call: file times alone cannot prove a file unchanged,
 // since two writes within one clock tick leave the same size and times.
 type Grants struct {
-	dir string
+	dir     string
+	harness *Protected // no grant may touch these
 
 	mu      sync.Mutex
 	watch   *watch          // nil when inotify is unavailable
@@ -70,9 +71,11 @@ type snapshot struct {
 
 // Open watches the grants directory dir. A directory that is missing or
 // invalid is no error here: every call is then denied, with the problems
-// named, until it is fixed. Close releases the watch.
-func Open(dir string) *Grants {
-	g := &Grants{dir: dir, all: true, changed: map[string]bool{}, files: map[string]*cached{}}
+// named, until it is fixed. A grant whose path is, contains or lies
+// inside one of the harness's directories is invalid. Close releases the
+// watch.
+func Open(dir string, harness ...Harness) *Grants {
+	g := openUnwatched(dir, harness...)
 	if w, err := newWatch(); err == nil {
 		g.watch = w
 	}
@@ -80,8 +83,8 @@ func Open(dir string) *Grants {
 }
 
 // openUnwatched is Open without inotify, as on a system that refuses one.
-func openUnwatched(dir string) *Grants {
-	return &Grants{dir: dir, all: true, changed: map[string]bool{}, files: map[string]*cached{}}
+func openUnwatched(dir string, harness ...Harness) *Grants {
+	return &Grants{dir: dir, harness: Protect(harness), all: true, changed: map[string]bool{}, files: map[string]*cached{}}
 }
 
 // Close releases the inotify watch.
@@ -106,8 +109,8 @@ func (g *Grants) Watched() bool {
 
 // Check reads the grants directory dir once and returns every problem, in
 // file name order; none means the grants are valid.
-func Check(dir string) []Problem {
-	g := openUnwatched(dir)
+func Check(dir string, harness ...Harness) []Problem {
+	g := openUnwatched(dir, harness...)
 	return g.current().problems
 }
 
@@ -209,6 +212,8 @@ func (g *Grants) read() {
 		files[name] = c
 		if len(c.problems) > 0 {
 			problems = append(problems, c.problems...)
+		} else if hp := g.harnessProblems(c.grant, c.data); len(hp) > 0 {
+			problems = append(problems, hp...)
 		} else {
 			grants = append(grants, c.grant)
 		}

@@ -25,8 +25,8 @@ type CheckReport struct {
 // valid grant's paths on this host. The paths are looked at, never
 // opened; the file system may change before a call, which is why these
 // are warnings and brokerd decides each call on what it finds then.
-func CheckWithWarnings(dir string) CheckReport {
-	g := openUnwatched(dir)
+func CheckWithWarnings(dir string, harness ...Harness) CheckReport {
+	g := openUnwatched(dir, harness...)
 	snap := g.current()
 	rep := CheckReport{Problems: snap.problems}
 	names := make([]string, 0, len(g.files))
@@ -36,7 +36,7 @@ func CheckWithWarnings(dir string) CheckReport {
 	slices.Sort(names)
 	for _, n := range names {
 		c := g.files[n]
-		if len(c.problems) > 0 {
+		if len(c.problems) > 0 || len(g.harnessProblems(c.grant, c.data)) > 0 {
 			continue
 		}
 		rep.Grants++

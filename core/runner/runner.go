@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/policy"
 	"boxmaker/runbook"
 )
 
@@ -59,6 +60,11 @@ type Config struct {
 	// runs as".
 	OwnerUID, OwnerGID int
 	ToolUID            int
+	// Protected are the harness's own directories (brokerd's home, its
+	// configuration, the grants, the sockets' directories): an object
+	// that is, contains or lies inside one is never mounted, whichever
+	// path led to it. nil: none.
+	Protected *policy.Protected
 	// PeerUIDs are the uids brokerd's sockets accept besides its own; the
 	// tool's uid must be none of them, so that a tool reaching a socket
 	// never passes its peer check.

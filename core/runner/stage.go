@@ -54,6 +54,38 @@ type held struct {
 
 func (h held) id() objectID { return objectID{h.st.Dev, h.st.Ino} }
 
+// HarnessRefusedText is what the model is told when a decided path leads
+// to the harness's own files.
+const HarnessRefusedText = "the target is part of the harness, which no tool is ever given"
+
+// checkHarness refuses an object that is, contains or lies inside one of
+// the harness's directories, judged by identity: the grants cannot name
+// them (grants-invalid), but a path may still reach them another way (a
+// bind mount made after the grants were read).
+func (r *Runner) checkHarness(h *held) error {
+	if r.cfg.Protected == nil {
+		return nil
+	}
+	parent := -1
+	if !h.isDir() {
+		dir, err := hold(filepath.Dir(h.path))
+		if err != nil {
+			return targetChanged(h.path, "has no directory any more")
+		}
+		var st unix.Stat_t
+		if unix.Fstatat(dir.fd, filepath.Base(h.path), &st, unix.AT_SYMLINK_NOFOLLOW) != nil || (objectID{st.Dev, st.Ino}) != h.id() {
+			dir.close()
+			return targetChanged(h.path, "is no longer in its directory")
+		}
+		parent = dir.fd // Object closes it
+	}
+	if hh, rel := r.cfg.Protected.Object(h.fd, parent); rel != "" {
+		return &runbook.Refusal{Entry: runbook.HarnessRefused, Text: HarnessRefusedText,
+			Cause: fmt.Errorf("%s %s %s (%s); the call was not run", h.path, rel, hh.What, hh.Path)}
+	}
+	return nil
+}
+
 // TargetChangedText is what the model is told when a decided path no
 // longer leads to an object without passing a symbolic link.
 const TargetChangedText = "the target changed after the decision"
@@ -376,6 +408,9 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 		case !h.isRegular() && !h.isDir():
 			// A FIFO would block the tool, a device is not the owner's data.
 			return nil, &Result{Tool: c.Tool, Path: c.Paths[0], Error: fmt.Sprintf("%s is not a regular file or a directory", p)}, nil
+		}
+		if err := r.checkHarness(h); err != nil {
+			return nil, nil, err
 		}
 		if err := s.attach(h, p, readOnly); err != nil {
 			return nil, nil, err

@@ -67,6 +67,8 @@ func serve(c *cli.Context) error {
 	rcfg.StageDir = h.Path("run", "stage")
 	rcfg.SeccompProfile = h.Path("run", "tools-seccomp.json")
 	rcfg.PeerUIDs = cfg.Sockets.AllowUIDs
+	harness := policy.BrokerdHarness(cfg, path)
+	rcfg.Protected = policy.Protect(harness)
 	if c.Bool("check-config") {
 		rcfg.SeccompProfile = "" // checks only: nothing is written
 	}
@@ -89,7 +91,7 @@ func serve(c *cli.Context) error {
 	for _, n := range led.Notices() {
 		fmt.Fprintln(rolecli.Log, n)
 	}
-	grants := policy.Open(cfg.Paths.Grants)
+	grants := policy.Open(cfg.Paths.Grants, harness...)
 	defer grants.Close()
 	exe, err := os.Executable()
 	if err != nil {

@@ -42,11 +42,11 @@ func grantsCommands() []*cli.Command {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 					return err
 				}
-				dir, err := grantsDir(c)
+				dir, harness, err := grantsDir(c)
 				if err != nil {
 					return err
 				}
-				return grantsCheck(c.App.Writer, dir, c.Bool("strict"), c.Bool("json"))
+				return grantsCheck(c.App.Writer, dir, harness, c.Bool("strict"), c.Bool("json"))
 			},
 		}, {
 			Name:      "test",
@@ -78,12 +78,12 @@ func grantsCommands() []*cli.Command {
 				if err != nil {
 					return rolecli.Usagef("--taint: %v", err)
 				}
-				dir, err := grantsDir(c)
+				dir, harness, err := grantsDir(c)
 				if err != nil {
 					return err
 				}
 				state := policy.State{Taint: taint, Untrusted: opts.untrusted}
-				return grantsTest(c.App.Writer, dir, policy.Call{Tool: args[0], Target: args[1]}, state, opts.json)
+				return grantsTest(c.App.Writer, dir, harness, policy.Call{Tool: args[0], Target: args[1]}, state, opts.json)
 			},
 		}},
 	}}
@@ -128,17 +128,18 @@ func testArgs(c *cli.Context) (args []string, o testOptions, err error) {
 	return args, o, nil
 }
 
-// grantsDir is [paths] grants of brokerd's configuration.
-func grantsDir(c *cli.Context) (string, error) {
+// grantsDir is [paths] grants of brokerd's configuration, and the
+// harness's directories that no grant may touch, as brokerd protects them.
+func grantsDir(c *cli.Context) (string, []policy.Harness, error) {
 	var cfg conf.Brokerd
 	path, err := loadConfig(c, "broker-config", "brokerd", &cfg)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if cfg.Paths.Grants == "" {
-		return "", fmt.Errorf("%s names no grants directory ([paths] grants)", path)
+		return "", nil, fmt.Errorf("%s names no grants directory ([paths] grants)", path)
 	}
-	return cfg.Paths.Grants, nil
+	return cfg.Paths.Grants, policy.BrokerdHarness(cfg, path), nil
 }
 
 // grantsCheckJSON is grants check --json (docs/json.md).
@@ -170,8 +171,8 @@ func warningLine(p policy.Problem) string {
 	return p.String()
 }
 
-func grantsCheck(w io.Writer, dir string, strict, asJSON bool) error {
-	rep := policy.CheckWithWarnings(dir)
+func grantsCheck(w io.Writer, dir string, harness []policy.Harness, strict, asJSON bool) error {
+	rep := policy.CheckWithWarnings(dir, harness...)
 	failed := len(rep.Problems) > 0 || strict && len(rep.Warnings) > 0
 	if asJSON {
 		if err := rolecli.WriteJSON(w, grantsCheckJSON{OK: !failed, Dir: dir, Grants: rep.Grants,
@@ -225,8 +226,8 @@ func testStatus(v policy.Effect) error {
 	return nil
 }
 
-func grantsTest(w io.Writer, dir string, call policy.Call, state policy.State, asJSON bool) error {
-	g := policy.Open(dir)
+func grantsTest(w io.Writer, dir string, harness []policy.Harness, call policy.Call, state policy.State, asJSON bool) error {
+	g := policy.Open(dir, harness...)
 	defer g.Close()
 	d := g.Decide(call, state)
 	if d.Err != nil {
