@@ -16,6 +16,7 @@ command -v gcc >/dev/null || need+=(gcc libc6-dev)
 command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v debootstrap >/dev/null || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
 command -v curl >/dev/null || need+=(curl)
+command -v jq >/dev/null || need+=(jq)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
