@@ -13,33 +13,62 @@ import (
 	"boxmaker/sanitize"
 )
 
-// TestHeldOutRecall reports, per family, the share of the held-out attack
-// cases (sanitize/testdata/heldout/attack.txt) whose rule fires. It fails
-// on nothing: the cases were kept out of the rules' development, and the
-// figures go to docs/performance.md. Run with -v to see them:
+// TestHeldOutRecall reports, per family (a case's name up to its first
+// hyphen), the share of the held-out attack cases
+// (sanitize/testdata/heldout/attack.txt) that one of the rules the case
+// names catches, and the number of held-out benign cases
+// (heldout/codework.txt) that any rule fires on. It fails on nothing: the
+// cases were kept out of the rules' development, a miss stays a miss, and
+// the figures go to docs/performance.md. Run with -v to see them:
 //
 //	go test -run TestHeldOutRecall -v ./sanitize/
 func TestHeldOutRecall(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "heldout", "attack.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, problems := sanitize.ParseCorpus("heldout/attack.txt", string(data), false)
-	if len(problems) > 0 {
-		t.Fatal(problems)
-	}
-	caught, total := map[string]int{}, map[string]int{}
-	for _, c := range cases {
-		family, _, _ := strings.Cut(c.Name, "-")
-		total[family]++
-		fired := map[string]bool{}
-		for _, f := range append(sanitize.Refusals(c.Text), sanitize.Flags(c.Text)...) {
-			fired[f.Rule] = true
+	read := func(name string) []sanitize.Case {
+		data, err := os.ReadFile(filepath.Join("testdata", "heldout", name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if len(c.Rules) > 0 && fired[c.Rules[0]] {
-			caught[family]++
-		} else {
+		cases, problems := sanitize.ParseCorpus("heldout/"+name, string(data), false)
+		if len(problems) > 0 {
+			t.Fatal(problems)
+		}
+		return cases
+	}
+	fired := func(text string) map[string]bool {
+		out := map[string]bool{}
+		for _, f := range append(sanitize.Refusals(text), sanitize.Flags(text)...) {
+			out[f.Rule] = true
+		}
+		return out
+	}
+	family := func(name string) string { f, _, _ := strings.Cut(name, "-"); return f }
+	caught, byAny, total := map[string]int{}, map[string]int{}, map[string]int{}
+	for _, c := range read(sanitize.AttackCorpus) {
+		f := family(c.Name)
+		total[f]++
+		got := fired(c.Text)
+		named := false
+		for _, r := range c.Rules {
+			named = named || got[r]
+		}
+		switch {
+		case named:
+			caught[f]++
+			byAny[f]++
+		case len(got) > 0:
+			byAny[f]++
+			t.Logf("missed: %s (caught only by another rule: %v)", c.Name, keys(got))
+		default:
 			t.Logf("missed: %s", c.Name)
+		}
+	}
+	benign, fp := map[string]int{}, map[string]int{}
+	for _, c := range read(sanitize.CodeWorkCorpus) {
+		f := family(c.Name)
+		benign[f]++
+		if got := fired(c.Text); len(got) > 0 {
+			fp[f]++
+			t.Logf("benign case fired on: %s (%v)", c.Name, keys(got))
 		}
 	}
 	var families []string
@@ -48,8 +77,18 @@ func TestHeldOutRecall(t *testing.T) {
 	}
 	sort.Strings(families)
 	for _, f := range families {
-		t.Logf("recall %-6s %d/%d = %.0f%%", f, caught[f], total[f], 100*float64(caught[f])/float64(total[f]))
+		t.Logf("recall %-6s %2d/%2d = %3.0f%% (by any rule %2d/%2d); benign fired on %d/%d",
+			f, caught[f], total[f], 100*float64(caught[f])/float64(total[f]), byAny[f], total[f], fp[f], benign[f])
 	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // TestCodeWorkFalsePositives holds the flag rules to at most 0.5 % of the
