@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
@@ -42,27 +43,65 @@ var decodeSignals = func() []string {
 }()
 
 // decoded applies the decoders to the lines of text that start in
-// [from, to). rotated says whether the text holds a decode signal.
-func (f *findings) decoded(text string, from, to int, rotated bool) {
-	for ls := from; ls < to; {
+// [from, to) and that the scan marked (marks, by their index in the
+// normalised text; lines says where in text each came from), and reads
+// the split-payload windows of the marked lines that start before
+// to+splitReach (a window reaches back splitReach bytes, into this range).
+func (f *findings) decoded(text string, from, to int, lines []int, marks []lineMark) {
+	for _, m := range marks {
+		if m.line >= len(lines) {
+			break
+		}
+		start := lines[m.line]
+		if start < from {
+			continue
+		}
+		if start >= to+splitReach {
+			return
+		}
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		if start < to {
+			f.decodeLine(text[start:end], start, m.bits)
+		}
+		if m.bits&markLiteral != 0 && m.bits&(markCut|markKey) != 0 {
+			f.splitWindow(text, start, end)
+		}
+	}
+}
+
+// decodeEveryLine is decoded without the scan's marks: every line is read
+// with every mark its own text gives it.
+func (f *findings) decodeEveryLine(text string, from, to int) {
+	for ls := from; ls < len(text) && ls < to+splitReach; {
 		le := strings.IndexByte(text[ls:], '\n')
 		if le < 0 {
 			le = len(text)
 		} else {
 			le += ls
 		}
-		f.decodeLine(text[ls:le], ls, rotated)
+		line := text[ls:le]
+		n := Normalise(line)
+		s := getScanner()
+		s.read(n, true)
+		var bits uint16
+		for _, m := range s.marks {
+			bits |= m.bits
+		}
+		putScanner(s)
+		if ls < to {
+			f.decodeLine(line, ls, bits)
+		}
+		if bits&markLiteral != 0 && bits&(markCut|markKey) != 0 {
+			f.splitWindow(text, ls, le)
+		}
 		ls = le + 1
 	}
 }
-
-// markOf gives the bytes that call for a decoder a bit each.
-var markOf = func() (t [256]uint8) {
-	for i, c := range []byte{'%', '\\', '.', '-', '"', '\'', '`'} {
-		t[c] = 1 << i
-	}
-	return t
-}()
 
 // Byte classes of the run scanner.
 const (
@@ -73,21 +112,24 @@ const (
 	runUpper             // A-Z
 	runLower             // a-z
 	runSym               // + / - _
+	runB32               // A-Z a-z 2-7: base32 (RFC 4648), either case
 )
 
 var runClass = func() (t [256]byte) {
 	for c := range 256 {
 		switch {
+		case c >= '2' && c <= '7':
+			t[c] = runB64 | runHex | runDigit | runB32
 		case c >= '0' && c <= '9':
 			t[c] = runB64 | runHex | runDigit
 		case c >= 'a' && c <= 'f':
-			t[c] = runB64 | runHex | runLower
+			t[c] = runB64 | runHex | runLower | runB32
 		case c >= 'A' && c <= 'F':
-			t[c] = runB64 | runHex | runUpper
+			t[c] = runB64 | runHex | runUpper | runB32
 		case c >= 'g' && c <= 'z':
-			t[c] = runB64 | runLower
+			t[c] = runB64 | runLower | runB32
 		case c >= 'G' && c <= 'Z':
-			t[c] = runB64 | runUpper
+			t[c] = runB64 | runUpper | runB32
 		case c == '+' || c == '/' || c == '-' || c == '_':
 			t[c] = runB64 | runSym
 		}
@@ -95,28 +137,8 @@ var runClass = func() (t [256]byte) {
 	return t
 }()
 
-func (f *findings) decodeLine(line string, at int, rotated bool) {
-	// One pass says which decoders the line needs: a long run of base64
-	// or hex characters, escapes, dots and dashes, quotes.
-	var seen uint8
-	longRun, run := false, 0
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if runClass[c]&runB64 != 0 {
-			run++
-			longRun = longRun || run >= minEncoded
-			if c != '-' {
-				continue
-			}
-		} else {
-			run = 0
-		}
-		seen |= markOf[c]
-	}
-	if !longRun && seen == 0 && !rotated {
-		return
-	}
-	marks := func(c byte) bool { return seen&markOf[c] != 0 }
+// decodeLine applies to one line the decoders its marks call for.
+func (f *findings) decodeLine(line string, at int, bits uint16) {
 	spans := 0
 	hit := func(offset int, how, decodedText string) {
 		spans++
@@ -124,8 +146,8 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 			f.addDetail(RuleFlagEncoded, at+offset, "an instruction hidden in "+how+" text")
 		}
 	}
-	// Runs of base64 or hex.
-	for i := 0; longRun && i < len(line) && spans < maxSpansPerLine; {
+	// Runs of base64, base32 or hex.
+	for i := 0; bits&markRun != 0 && i < len(line) && spans < maxSpansPerLine; {
 		if runClass[line[i]]&runB64 == 0 {
 			i++
 			continue
@@ -146,7 +168,7 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 			j++
 		}
 		end := j
-		for end < len(line) && end-j < 2 && line[end] == '=' {
+		for end < len(line) && end-j < 6 && line[end] == '=' {
 			end++
 		}
 		if n := j - i; n >= minEncoded {
@@ -155,6 +177,10 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 			case all&runHex != 0 && n%2 == 0:
 				if b, err := hex.DecodeString(run); err == nil {
 					hit(i, "hex-encoded", text(b))
+				}
+			case all&runB32 != 0 && n >= minBase32 && (seen&runUpper == 0 || seen&runLower == 0):
+				if b, ok := unbase32(line[i:min(end, i+maxDecoded)]); ok {
+					hit(i, "base32-encoded", text(b))
 				}
 			case uppers >= 3 && seen&runLower != 0 && digits >= 1 && (n%4 == 0 || end > j || n >= 2*minEncoded):
 				if b, ok := unbase64(line[i:min(end, i+maxDecoded)]); ok {
@@ -167,8 +193,14 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 			i++
 		}
 	}
+	// Hex written as bytes apart: 69 67 6e, 69:67:6e, 0x69, 0x67.
+	if bits&markHexWords != 0 && spans < maxSpansPerLine {
+		if i, b := spacedHex(line); len(b) >= minHexWords {
+			hit(i, "hex-encoded", text(b))
+		}
+	}
 	// \x69\x67... escapes, and URL-encoding (%69%67 or ignore%20all).
-	if marks('\\') && spans < maxSpansPerLine && strings.Count(line, `\x`) >= 8 {
+	if bits&markEscapes != 0 && spans < maxSpansPerLine && strings.Count(line, `\x`) >= 8 {
 		if i := strings.Index(line, `\x`); i >= 0 {
 			j := i
 			var b []byte
@@ -183,7 +215,7 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 			hit(i, "hex-escaped", text(b))
 		}
 	}
-	if marks('%') && spans < maxSpansPerLine && strings.Count(line, "%") >= 3 {
+	if bits&markPercent != 0 && spans < maxSpansPerLine && strings.Count(line, "%") >= 3 {
 		if i, j := urlSpan(line); j-i >= minEncoded {
 			if s, err := url.PathUnescape(strings.ReplaceAll(line[i:min(j, i+maxDecoded)], "+", " ")); err == nil && s != line[i:j] {
 				hit(i, "URL-encoded", s)
@@ -191,14 +223,13 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 		}
 	}
 	// Morse: dots and dashes, letters apart by spaces, words by slashes.
-	if marks('.') && marks('-') && spans < maxSpansPerLine && (strings.Contains(line, ".-") || strings.Contains(line, "-.")) {
+	if bits&markMorse != 0 && spans < maxSpansPerLine && (strings.Contains(line, ".-") || strings.Contains(line, "-.")) {
 		if i, s := morse(line); s != "" {
 			hit(i, "Morse-coded", s)
 		}
 	}
-	// The text holds a signal; the line must hold one itself, so that
-	// what is decoded depends on the line alone.
-	if rotated && len(line) >= minEncoded && holdsSignal(line) {
+	// The line holds a word of an instruction in ROT13 or backwards.
+	if bits&markSignal != 0 && len(line) >= minEncoded {
 		if s := rot13(line); instructionIn(s) {
 			f.addDetail(RuleFlagEncoded, at, "an instruction hidden in ROT13 text")
 		}
@@ -206,52 +237,14 @@ func (f *findings) decodeLine(line string, at int, rotated bool) {
 			f.addDetail(RuleFlagEncoded, at, "an instruction hidden in text written backwards")
 		}
 	}
-	if marks('"') || marks('\'') || marks('`') {
-		f.splitPayload(line, at)
-	}
 }
-
-// holdsSignal reports whether the line holds a decode signal as a word of
-// its normalised text, as flagMatches finds them (so that rotated, which
-// says the text holds one, is true whenever this is).
-func holdsSignal(line string) bool {
-	n := Normalise(line)
-	for i := 0; i < len(n); {
-		if !isWordByte(n[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(n) && (isWordByte(n[j]) || (n[j] == '-' || n[j] == '\'') && j+1 < len(n) && isWordByte(n[j+1])) {
-			j++
-		}
-		if signalWords[n[i:j]] {
-			return true
-		}
-		i = j
-	}
-	return false
-}
-
-var signalWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range decodeSignals {
-		m[w] = true
-	}
-	return m
-}()
 
 // instructionIn reports whether a flag rule that reads instructions fires
 // on decoded text (the rules read it once, without decoding it again).
 func instructionIn(s string) bool {
 	n := Normalise(s)
-	first, _ := flagMatches(n, 0, len(n))
-	for rule := range first {
-		if rule != RuleFlagHardcodedSecret {
-			return true
-		}
-	}
-	return false
+	first := flagMatches(n, 0, len(n))
+	return first.anyBut(hits{})
 }
 
 // text is b when it is text: valid UTF-8, nearly all of it printable.
@@ -385,18 +378,128 @@ func reverse(s string) string {
 	return string(r)
 }
 
-// splitPayload joins the string literals of a line ("ign" + "ore all
-// previous instructions") and reports flag-split-payload when the joined
-// text makes an instruction that the line itself does not.
-func (f *findings) splitPayload(line string, at int) {
-	if strings.Count(line, `"`)+strings.Count(line, `'`)+strings.Count(line, "`") < 4 {
-		return
+// Split payloads. The string literals of a window of lines are joined,
+// as code that assembles an instruction from pieces would join them
+// (a="ign"; b="ore all ..."; run(a+b)), once end to end and once with a
+// space between them (" ".join(parts)); an instruction that a rule finds
+// in either, and not in the window's own text, is flag-split-payload, at
+// the window's first literal.
+//
+// The window of a line is the line and up to splitLines lines before and
+// after it, each at most splitReach bytes long and starting or ending
+// within splitReach bytes of it (a longer line is a window of its own). So
+// it depends on the text around it alone, and a chunk's contexts (at least
+// refuseContext bytes each side) hold every window that reaches into the
+// chunk. A line is read only when it holds a literal and either a literal
+// of it starts with a word that, after the last word of the literal
+// before, makes a word of the vocabulary (splitVocab: "ign" + "ore"), or
+// a literal of it and one more literal of the window hold a key word
+// (splitKeys, or a word above ASCII: the languages of the lexicons).
+const (
+	splitLines = 3
+	splitReach = 300
+)
+
+// splitKeys are words a split instruction's pieces hold: the override
+// verbs and the objects of the flag rules that code seldom puts in a
+// string.
+var splitKeys = []string{
+	"ignore", "disregard", "forget", "overlook", "bypass", "override", "disobey", "circumvent", "pretend",
+	"reveal", "jailbreak", "jailbroken", "unrestricted", "unfiltered", "uncensored", "instructions",
+	"instruction", "prompt", "guidelines", "directives", "guardrails", "conversation", "credentials",
+	"webhook", "exfiltrate",
+}
+
+// splitVocab are the words a cut between two literals may make: the ASCII
+// words of the lexicons, every ASCII start word and needed word of the
+// flag patterns, and the split keys, of four letters or more.
+var splitVocab = func() map[string]bool {
+	m := map[string]bool{}
+	add := func(w string) {
+		if len(w) >= 4 && isASCII(w) && allWords([]string{w}) {
+			m[w] = true
+		}
 	}
-	var b strings.Builder
-	first, n, joins := -1, 0, 0
+	for w := range lexiconWords {
+		add(w)
+	}
+	for _, p := range flagPatterns {
+		for _, w := range p.starts {
+			add(w)
+		}
+		for _, w := range p.needs {
+			add(w)
+		}
+	}
+	for _, w := range splitKeys {
+		add(w)
+	}
+	for _, w := range []string{"conversation", "history", "memory", "secrets", "password", "passwords", "cookies", "environment", "everything"} {
+		add(w)
+	}
+	return m
+}()
+
+// splitShapes has, by length and first letter, a bit for each last letter
+// of a word of splitVocab: a quick test before the map.
+var splitShapes = func() (t [41][32]uint32) {
+	for w := range splitVocab {
+		if len(w) < len(t) {
+			t[len(w)][w[0]&31] |= 1 << (w[len(w)-1] & 31)
+		}
+	}
+	return t
+}()
+
+// mayMakeWord is the quick test of cutMakesWord: false only when the two
+// words, both in ASCII, cannot make a word of splitVocab.
+func mayMakeWord(tail, head string) bool {
+	n := len(tail) + len(head)
+	if tail[0] >= utf8.RuneSelf || head[len(head)-1] >= utf8.RuneSelf || !isASCII(tail) || !isASCII(head) {
+		return true
+	}
+	return n < len(splitShapes) && splitShapes[n][tail[0]&31]&(1<<(head[len(head)-1]&31)) != 0
+}
+
+var splitKeySet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range splitKeys {
+		m[w] = true
+	}
+	return m
+}()
+
+// cutMakesWord reports whether the last word of one literal and the first
+// of the next (both normalised) make a word of the vocabulary, or may
+// (a word above ASCII: the lexicons of other languages are not cut into
+// words here).
+func cutMakesWord(tail, head string) bool {
+	if !isASCII(tail) || !isASCII(head) {
+		return true
+	}
+	var buf [40]byte
+	if len(tail)+len(head) > len(buf) {
+		return false
+	}
+	n := copy(buf[:], tail)
+	n += copy(buf[n:], head)
+	return splitVocab[string(buf[:n])]
+}
+
+// literal is a string literal of a line: where its opening quote is, and
+// what it holds.
+type literal struct {
+	at   int
+	text string
+	line int // the index of its line in the window
+}
+
+// lineLiterals appends the string literals of a line: text between two
+// equal quote characters, a backslash escaping the next character.
+func lineLiterals(out []literal, line string, at, index int) []literal {
 	for i := 0; i < len(line); i++ {
 		q := line[i]
-		if q != '"' && q != '\'' && q != '`' {
+		if !isQuote(q) {
 			continue
 		}
 		j := i + 1
@@ -409,35 +512,208 @@ func (f *findings) splitPayload(line string, at int) {
 		if j >= len(line) {
 			break
 		}
-		if first < 0 {
-			first = i
-		}
-		if lit := line[i+1 : j]; lit != "" {
-			if b.Len() > 0 && isLetterByte(lowerASCII[b.String()[b.Len()-1]]) && isLetterByte(lowerASCII[lit[0]]) {
-				joins++
-			}
-			b.WriteString(lit)
-		}
-		n++
+		out = append(out, literal{at + i, line[i+1 : j], index})
 		i = j
 	}
-	// Only literals that cut a word in two are pieces: "ign" + "ore".
-	if n < 2 || joins == 0 || b.Len() < 8 {
+	return out
+}
+
+// splitWindow reads the window of the line text[ts:te] (see splitLines).
+func (f *findings) splitWindow(text string, ts, te int) {
+	lo, hi := ts, te
+	if te-ts <= splitReach {
+		for n := 0; n < splitLines && lo > 0; n++ {
+			ps := strings.LastIndexByte(text[:lo-1], '\n') + 1
+			if lo-1-ps > splitReach || ts-ps > splitReach {
+				break
+			}
+			lo = ps
+		}
+		for n := 0; n < splitLines && hi < len(text); n++ {
+			ne := strings.IndexByte(text[hi+1:], '\n')
+			if ne < 0 {
+				ne = len(text)
+			} else {
+				ne += hi + 1
+			}
+			if ne-(hi+1) > splitReach || ne-te > splitReach {
+				break
+			}
+			hi = ne
+		}
+	}
+	var lits []literal
+	own := -1 // the index of text[ts:te] among the window's lines
+	for ls, index := lo, 0; ls <= hi && ls < len(text); index++ {
+		le := strings.IndexByte(text[ls:hi], '\n')
+		if le < 0 {
+			le = hi
+		} else {
+			le += ls
+		}
+		if ls == ts {
+			own = index
+		}
+		lits = lineLiterals(lits, text[ls:le], ls, index)
+		ls = le + 1
+	}
+	if len(lits) < 2 || !splitTriggered(lits, own) {
 		return
 	}
-	joined := Normalise(b.String())
-	got, _ := flagMatches(joined, 0, len(joined))
-	if len(got) == 0 {
-		return
+	var glued, spaced strings.Builder
+	for i, l := range lits {
+		glued.WriteString(l.text)
+		if i > 0 {
+			spaced.WriteByte(' ')
+		}
+		spaced.WriteString(l.text)
 	}
-	whole := Normalise(line)
-	had, _ := flagMatches(whole, 0, len(whole))
-	for rule := range got {
-		if _, ok := had[rule]; !ok && rule != RuleFlagHardcodedSecret {
-			f.add(RuleFlagSplitPayload, at+first)
+	whole := Normalise(text[lo:hi])
+	had := flagMatches(whole, 0, len(whole))
+	for _, joined := range []string{glued.String(), spaced.String()} {
+		n := Normalise(joined)
+		if got := flagMatches(n, 0, len(n)); got.anyBut(had) {
+			f.add(RuleFlagSplitPayload, lits[0].at)
 			return
 		}
 	}
+}
+
+// splitTriggered reports whether the window's literals call for reading
+// them joined: a literal of line own starts a word the literal before it
+// ends (the two making a word of the vocabulary), or a literal of line own
+// and another literal hold a key word.
+func splitTriggered(lits []literal, own int) bool {
+	keys, ownKey := 0, false
+	for i, l := range lits {
+		if l.line == own && i > 0 {
+			if tail, head := lastWord(lits[i-1].text), firstWord(l.text); tail != "" && head != "" && cutMakesWord(tail, head) {
+				return true
+			}
+		}
+		if holdsKey(l.text) {
+			keys++
+			ownKey = ownKey || l.line == own
+		}
+	}
+	return ownKey && keys >= 2
+}
+
+// lastWord and firstWord are the word a literal ends or starts with, in
+// lower case, when it ends or starts with one.
+func lastWord(s string) string {
+	j := len(s)
+	for j > 0 && literalWordByte(s[j-1]) {
+		j--
+	}
+	return strings.ToLower(s[j:])
+}
+
+func firstWord(s string) string {
+	j := 0
+	for j < len(s) && literalWordByte(s[j]) {
+		j++
+	}
+	return strings.ToLower(s[:j])
+}
+
+func literalWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= utf8.RuneSelf
+}
+
+// holdsKey reports whether a literal holds a key word, or a character
+// above ASCII.
+func holdsKey(s string) bool {
+	for i := 0; i < len(s); {
+		if !literalWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && literalWordByte(s[j]) {
+			if s[j] >= utf8.RuneSelf {
+				return true
+			}
+			j++
+		}
+		if j-i >= 6 && splitKeySet[strings.ToLower(s[i:j])] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// minBase32 is the shortest run read as base32: 15 bytes of text.
+const minBase32 = 24
+
+// unbase32 decodes base32 (RFC 4648), in either case, with or without its
+// padding.
+func unbase32(s string) ([]byte, bool) {
+	u := strings.ToUpper(strings.TrimRight(s, "="))
+	for _, enc := range []*base32.Encoding{base32.StdEncoding.WithPadding(base32.NoPadding)} {
+		if b, err := enc.DecodeString(u); err == nil {
+			return b, true
+		}
+		// A run cut short: decode what makes whole groups of eight.
+		if n := len(u) / 8 * 8; n >= minBase32 {
+			if b, err := enc.DecodeString(u[:n]); err == nil {
+				return b, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// spacedHex decodes the longest run of hex bytes written apart in the
+// line: two hex digits each, or 0x and two, one space, colon, comma or
+// comma and space between them. It returns where the run starts and its
+// bytes (at most maxDecoded).
+func spacedHex(line string) (int, []byte) {
+	bestAt, best := 0, []byte(nil)
+	var cur []byte
+	curAt := 0
+	for i := 0; i < len(line); {
+		j := i
+		if j+1 < len(line) && line[j] == '0' && (line[j+1] == 'x' || line[j+1] == 'X') {
+			j += 2
+		}
+		if j+2 <= len(line) && isHexByte(line[j]) && isHexByte(line[j+1]) && (j+2 == len(line) || !isWordByte(lowerASCII[line[j+2]])) &&
+			(i == 0 || !isWordByte(lowerASCII[line[i-1]])) {
+			v, _ := hex.DecodeString(line[j : j+2])
+			if len(cur) == 0 {
+				curAt = i
+			}
+			if len(cur) < maxDecoded {
+				cur = append(cur, v[0])
+			}
+			k := j + 2
+			switch {
+			case k+1 < len(line) && line[k] == ',' && line[k+1] == ' ':
+				k += 2
+			case k < len(line) && (line[k] == ' ' || line[k] == ':' || line[k] == ','):
+				k++
+			default:
+				if len(cur) > len(best) {
+					bestAt, best = curAt, cur
+				}
+				cur = nil
+				i = k
+				continue
+			}
+			i = k
+			continue
+		}
+		if len(cur) > len(best) {
+			bestAt, best = curAt, cur
+		}
+		cur = nil
+		i++
+	}
+	if len(cur) > len(best) {
+		bestAt, best = curAt, cur
+	}
+	return bestAt, best
 }
 
 // FlagsAcross applies the flag rules to several texts read as one (the

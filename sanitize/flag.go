@@ -1,11 +1,6 @@
 package sanitize
 
-import (
-	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
-)
+import "strings"
 
 // Flags applies the flag rules (docs/specs/sanitizer.md 6.3) to text after
 // normalising it and returns each rule that fires, once, at the offset in
@@ -20,139 +15,103 @@ func Flags(text string) []Finding {
 // flag applies the flag rules to text, keeping the findings in f's range.
 // When that range is not the whole text, its ends must be clean cuts (see
 // isCleanCut), so that the normalised text is the normalised pieces joined.
-//
-// A long text that is not plain is read in pieces, as Check reads chunks,
-// so that only the pieces around the characters that make it so are
-// normalised: source code holds a "…" or a "²" here and there.
 func (f *findings) flag(text string) {
-	from, to := f.from, min(f.to, len(text))
-	if to-from < 4*pieceMargin || plainText(text) {
-		f.flagNormalised(text, from, to)
-		return
-	}
-	ctx := nextContext(text, 0, from)
-	for own := from; own < to; {
-		var ownEnd int
-		switch x := firstNotPlain(text, own, len(text)); {
-		case x < 0:
-			ownEnd = to
-		case x-own > 2*pieceMargin:
-			// A plain piece, ending far enough before x that its
-			// context after is plain too (mostly).
-			ownEnd = cleanCutFrom(text, x-pieceMargin)
-		default:
-			// The piece around x and every such character close
-			// after it.
-			for {
-				y := firstNotPlain(text, x+1, len(text))
-				if y < 0 || y > x+2*pieceMargin {
-					break
-				}
-				x = y
-			}
-			ownEnd = cleanCutFrom(text, x+pieceMargin)
-		}
-		if ownEnd < 0 || ownEnd > to {
-			ownEnd = to
-		}
-		end, _ := contextAfter(text, ownEnd, true)
-		piece := findings{from: own - ctx, to: ownEnd - ctx}
-		piece.flagNormalised(text[ctx:end], piece.from, min(piece.to, end-ctx))
-		f.merge(&piece, ctx)
-		ctx, own = nextContext(text, ctx, ownEnd), ownEnd
-	}
+	f.flagNormalised(text, f.from, min(f.to, len(text)))
 }
-
-// pieceMargin is how far (in bytes) a piece of text read as it is ends
-// before a character that is not plain: about the contexts' length.
-const pieceMargin = 4096
 
 // flagNormalised is flag on the normalised text.
+//
+// The text is normalised up to the look-alikes (normaliseForm) and read
+// once by the scan, which also says whether folding look-alikes could
+// change anything; only then is it folded and read again. The decoders
+// read only the lines the scan marked.
 func (f *findings) flagNormalised(text string, from, to int) {
-	var normText string
-	normFrom, normTo := 0, 0
+	var formText string
+	var lines []int // for each line of formText, where in text it came from
+	formFrom, formTo := 0, 0
 	if from == 0 && to == len(text) {
-		normText, _ = normalise(text, false)
-		normTo = len(normText)
+		formText, lines = normaliseLines(text)
+		formTo = len(formText)
 	} else {
-		before, _ := normalise(text[:from], false)
-		own, _ := normalise(text[from:to], false)
-		after, _ := normalise(text[to:], false)
-		normText = before + own + after
-		normFrom, normTo = len(before), len(before)+len(own)
+		before, lb := normaliseLines(text[:from])
+		own, lo := normaliseLines(text[from:to])
+		after, la := normaliseLines(text[to:])
+		formText = before + own + after
+		formFrom, formTo = len(before), len(before)+len(own)
+		// Each piece ends with a line feed, and the next starts a line.
+		lines = lb[:strings.Count(before, "\n")]
+		for _, l := range lo[:strings.Count(own, "\n")] {
+			lines = append(lines, from+l)
+		}
+		for _, l := range la {
+			lines = append(lines, to+l)
+		}
 	}
-	first, rotated := flagMatches(normText, normFrom, normTo)
-	f.decoded(text, from, to, rotated)
-	if len(first) == 0 {
+	s := getScanner()
+	defer putScanner(s)
+	s.read(formText, true)
+	normText, normFrom, normTo := formText, formFrom, formTo
+	if len(s.foldAt) > 0 {
+		var moved func(int) int
+		normText, moved = s.fold(formText)
+		normFrom, normTo = moved(formFrom), moved(formTo)
+	}
+	first := s.match(normText, normFrom, normTo)
+	f.decoded(text, from, to, lines, s.marks)
+	if first.set == 0 {
 		return
 	}
-	// Matches are rare: only now is the map back to text built.
-	_, offsets := normalise(text, true)
-	for rule, off := range first {
-		orig := len(text)
-		if off < len(offsets) {
-			orig = offsets[off]
+	// Matches are rare: only now is each mapped back to the text, through
+	// the line it is on.
+	var offsets []int // the whole text's map, if a line's will not do
+	for id, name := range flagRuleNames {
+		if !first.has(id) {
+			continue
 		}
-		f.add(rule, orig)
+		off := first.at[id]
+		orig, ok := lineOffset(text, lines, normText, off)
+		if !ok {
+			if offsets == nil {
+				_, offsets = normalise(text, true)
+			}
+			orig = len(text)
+			if off < len(offsets) {
+				orig = offsets[off]
+			}
+		}
+		f.add(name, orig)
 	}
 }
 
-// plainText reports whether normalising text would only fold case and
-// white space without changing any length but that of white space runs:
-// no control characters but white space, and every character above ASCII
-// visible, not white space, as long in lower case, and the text already in
-// NFKC. Such text normalises quickly, whatever its length, so flag reads
-// it whole. Most text is.
-func plainText(text string) bool {
-	nonASCII := false
-	for i := 0; i < len(text); {
-		if i+8 <= len(text) && wideASCII8(load8(text, i)) {
-			i += 8
-			continue
-		}
-		switch byteClass[text[i]] {
-		case drop:
-			return false
-		case multi:
-			r, size := utf8.DecodeRuneInString(text[i:])
-			if r == utf8.RuneError || unicode.IsSpace(r) || isInvisible(r) || unicode.IsControl(r) ||
-				utf8.RuneLen(unicode.ToLower(r)) != size {
-				return false
-			}
-			nonASCII = true
-			i += size
-			continue
-		}
-		i++
+// lineOffset maps the byte off of the normalised text norm back to text:
+// it finds the line off is on, the line of text it came from (lines), and
+// normalises that line alone with its map. It reports false when it
+// cannot tell.
+func lineOffset(text string, lines []int, norm string, off int) (int, bool) {
+	if off >= len(norm) {
+		return 0, false
 	}
-	return !nonASCII || norm.NFKC.IsNormalString(text)
-}
-
-// firstNotPlain is where in text[from:to] the first character is that
-// plainText would not take, or -1. It only guides where flag cuts the
-// pieces: each piece is tested with plainText itself.
-func firstNotPlain(text string, from, to int) int {
-	for i := from; i < to; {
-		if i+8 <= len(text) && wideASCII8(load8(text, i)) {
-			i += 8
-			continue
-		}
-		switch byteClass[text[i]] {
-		case drop:
-			return i
-		case multi:
-			r, size := utf8.DecodeRuneInString(text[i:])
-			if r == utf8.RuneError || unicode.IsSpace(r) || isInvisible(r) || unicode.IsControl(r) ||
-				utf8.RuneLen(unicode.ToLower(r)) != size {
-				return i
-			}
-			if p := norm.NFKC.PropertiesString(text[i:]); p.Decomposition() != nil || !p.BoundaryBefore() || !p.BoundaryAfter() {
-				return i
-			}
-			i += size
-			continue
-		}
-		i++
+	k := strings.Count(norm[:off], "\n")
+	if k >= len(lines) {
+		return 0, false
 	}
-	return -1
+	ls := strings.LastIndexByte(norm[:off], '\n') + 1
+	start := lines[k]
+	end := strings.IndexByte(text[start:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += start
+	}
+	line, offsets := normalise(text[start:end], true)
+	// Alone, the line keeps a space for white space before it, which the
+	// whole text folded into the line feed before.
+	r := off - ls
+	if len(line) > 0 && line[0] == ' ' && norm[ls] != ' ' {
+		r++
+	}
+	if r >= len(line) || line[r] != norm[off] {
+		return 0, false
+	}
+	return start + offsets[r], true
 }

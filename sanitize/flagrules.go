@@ -162,7 +162,8 @@ var basePatterns = []flagPattern{
 			`(?:full|entire)\scontext|context\swindow|your\sinstructions|your\sprompt|your\srules)\b`).
 		needing("prompt", "message", "instructions", "above", "conversation", "history", "log", "messages", "context", "rules"),
 	fp(RuleFlagDumpConversation, []string{"what"}, 80,
-		`what\s(?:is|are|was|were)\syour\s(?:system\sprompt|initial\sinstructions|original\sinstructions|instructions)\b`),
+		`what\s(?:is|are|was|were)\syour\s(?:system\sprompt|initial\sinstructions|original\sinstructions|instructions)\b`).
+		followedBy("is", "are", "was", "were"),
 
 	// Hermes read_secrets, with more readers and files; a public key
 	// (.pub) and copying .env.example to .env pass.
@@ -204,11 +205,11 @@ var basePatterns = []flagPattern{
 	// value must mix letters and digits and not be a placeholder.
 	fp(RuleFlagHardcodedSecret, []string{"api_key", "api-key", "apikey", "token", "secret", "password", "passwd"}, 300,
 		`(?:api[_-]?key|token|secret|password|passwd)["']?\s?(?::=|=>|=|:)\s?["']([a-z0-9+/=_.-]{20,})`).
-		inWords().checked(secretValue),
+		inWords().checked(secretValue).needingWithin(12, "=", ":"),
 	// The same in an environment file: NAME=value alone on its line.
 	fp(RuleFlagHardcodedSecret, []string{"api_key", "apikey", "token", "secret", "password", "passwd"}, 300,
 		`(?:api_?key|token|secret|password|passwd)=([a-z0-9+/=_.-]{20,})(?:\s|$)`).
-		inWords().checked(envSecret),
+		inWords().checked(envSecret).needingWithin(9, "="),
 
 	// Hermes deception_hide.
 	fp(RuleFlagConceal, []string{"do", "don't", "without", "hide", "keep"}, 300,
@@ -222,9 +223,9 @@ var basePatterns = []flagPattern{
 	// Each is narrow enough that ordinary notes pass ("From now on, the
 	// team uses pnpm", "Do not reveal secrets in logs", "The system prompt
 	// lives in prompts/system.md"; the code-work corpus holds them).
-	fp(RuleFlagInstructionPhrase, []string{"always"}, 40, `always\sobey\b`),
+	fp(RuleFlagInstructionPhrase, []string{"always"}, 40, `always\sobey\b`).followedBy("obey"),
 	fp(RuleFlagInstructionPhrase, []string{"from"}, 40, `from\snow\son,?\syou\b`).needing("you"),
-	fp(RuleFlagInstructionPhrase, []string{"new"}, 40, `new\sinstructions\s?:`),
+	fp(RuleFlagInstructionPhrase, []string{"new"}, 40, `new\sinstructions\s?:`).followedBy("instructions"),
 	fp(RuleFlagInstructionPhrase, []string{"system"}, 40, `system\sprompt\s?:`).atLineStart(),
 	fp(RuleFlagInstructionPhrase, []string{"you"}, 60, `you\smust\snot\s(?:tell|inform|let)\sthe\suser\b`).needing("user"),
 	fp(RuleFlagInstructionPhrase, []string{"do"}, 80,
@@ -234,7 +235,7 @@ var basePatterns = []flagPattern{
 	// Hermes's C2 and anti-forensic patterns that do not catch ordinary
 	// distributed-systems prose (heartbeats and task queues pass).
 	fp(RuleFlagPromptware, []string{"unset"}, 120, `unset\s\w*(?:claude|codex|hermes|openai|anthropic|boxmaker)\w*`),
-	fp(RuleFlagPromptware, []string{"only"}, 40, `only\suse\sone[\s-]?liners?\b`),
+	fp(RuleFlagPromptware, []string{"only"}, 40, `only\suse\sone[\s-]?liners?\b`).followedBy("use"),
 	fp(RuleFlagPromptware, []string{"never"}, 400, `never\s`+filler+`(?:create|write)\s`+filler+`(?:script|file)s?\s`+filler+`disk\b`).needing("disk"),
 	fp(RuleFlagPromptware, []string{"c2"}, 40, `c2\s(?:server|channel|infrastructure|beacon)\b`),
 	fp(RuleFlagPromptware, []string{"translate"}, 700,

@@ -56,7 +56,8 @@ var exfilPatterns = []flagPattern{
 		`(?:nc|ncat|netcat|socat|telnet)\s[^\n|]{0,120}?<\s?[^\s]{0,80}?`+credentialFile),
 	fp(RuleFlagExfilCode, []string{"cat", "tar", "base64", "env", "printenv", "zip", "gzip", "xxd"}, 400,
 		`(?:(?:cat|tar|base64|zip|gzip|xxd)\s[^\n|]{0,120}?`+credentialFile+`[^\n|]{0,40}|env|printenv|set)\s?\|\s?`+
-			`(?:[\w-]+\s[^\n|]{0,40}\|\s?){0,2}(?:nc|ncat|netcat|socat|curl|wget|telnet|openssl\ss_client)\b`),
+			`(?:[\w-]+\s[^\n|]{0,40}\|\s?){0,2}(?:nc|ncat|netcat|socat|curl|wget|telnet|openssl\ss_client)\b`).
+		needingBefore('\n', "nc", "ncat", "netcat", "socat", "curl", "wget", "telnet", "openssl"),
 	fp(RuleFlagExfilCode, []string{"cat", "env", "printenv", "exec", "bash", "sh"}, 300,
-		`(?:cat\s[^\n>]{0,120}?`+credentialFile+`[^\n>]{0,40}|env|printenv|exec\s\d)\s?>\s?/dev/(?:tcp|udp)/`),
+		`(?:cat\s[^\n>]{0,120}?`+credentialFile+`[^\n>]{0,40}|env|printenv|exec\s\d)\s?>\s?/dev/(?:tcp|udp)/`).needingBefore('\n', "tcp", "udp"),
 }

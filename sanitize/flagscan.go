@@ -4,24 +4,32 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
-// flagPattern is one expression of a flag rule.
-// needsMet reports whether window, up to the first needsUntil byte when
-// one is set, holds one of the words the pattern needs.
-func (p *flagPattern) needsMet(window string) bool {
+// subsMet reports whether the part of window the pattern's needs are
+// looked for in holds one of its needed substrings.
+func (p *flagPattern) subsMet(window string) bool {
 	region := window
+	if p.needsWithin > 0 && len(region) > p.needsWithin {
+		region = region[:p.needsWithin]
+	}
 	if p.needsUntil != 0 {
 		if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
 			region = region[:j]
 		}
 	}
-	return containsAny(region, p.needs)
+	if p.subsHigh && isASCII(region) {
+		return false
+	}
+	return containsAny(region, p.needSubs)
 }
 
+// flagPattern is one expression of a flag rule.
 type flagPattern struct {
-	rule string
+	rule   string
+	ruleID int // the rule's index in flagRuleNames
 	// starts are the words a match begins with.
 	starts []string
 	// inWord lets a start be the end of a longer word (github_token); by
@@ -29,14 +37,23 @@ type flagPattern struct {
 	inWord bool
 	// lineStart wants a start at the start of a line.
 	lineStart bool
-	// needs, when set, are strings one of which the window must hold
-	// before the expression runs (a cheap first test): as whole words
-	// when every one is a word, else as substrings; with needsUntil, the
-	// window up to the first such byte must hold one (the line, the HTML
-	// tag).
+	// needs and needSubs, when set, are words and strings one of which
+	// the window must hold before the expression runs (a cheap first
+	// test): a word as a word of the scan (the scan notes where each is),
+	// a substring anywhere (stems, scripts written without spaces,
+	// strings that are no word); with needsUntil, the window up to the
+	// first such byte must hold one (the line, the HTML tag).
 	needs      []string
+	needSubs   []string
+	subsHigh   bool // every needed substring is above ASCII
 	needsUntil byte
-	needsSub   bool
+	// needsWithin, when set, is how far after the start (in bytes) a
+	// needed word must start.
+	needsWithin int
+	// follows, when set, are the words one of which must follow the
+	// start word (after one space): a cheap test for patterns whose start
+	// is a common word ("root" in "root access granted").
+	follows []string
 	// span is the longest match in bytes: the window's length.
 	span int
 	re   *regexp.Regexp
@@ -49,18 +66,69 @@ func fp(rule string, starts []string, span int, expr string) flagPattern {
 	return flagPattern{rule: rule, starts: starts, span: span, re: regexp.MustCompile(`^(?:` + expr + `)`)}
 }
 
-func (p flagPattern) needing(s ...string) flagPattern { p.needs = s; return p }
+// needing wants one of s in the window: each a word when it is one (as the
+// scan splits words), else a substring.
+func (p flagPattern) needing(s ...string) flagPattern {
+	for _, w := range s {
+		if allWords([]string{w}) {
+			p.needs = append(p.needs, w)
+		} else {
+			p.needSubs = append(p.needSubs, w)
+		}
+	}
+	return p.withSubs()
+}
 
 // needingSubstrings is needing, the strings looked for inside words (stems,
 // and words of scripts written without spaces).
 func (p flagPattern) needingSubstrings(s ...string) flagPattern {
-	p.needs, p.needsSub = s, true
+	p.needSubs = append(p.needSubs, s...)
+	return p.withSubs()
+}
+
+func (p flagPattern) withSubs() flagPattern {
+	p.subsHigh = len(p.needSubs) > 0
+	for _, w := range p.needSubs {
+		p.subsHigh = p.subsHigh && !isASCII(w)
+	}
 	return p
 }
+
 func (p flagPattern) needingBefore(until byte, s ...string) flagPattern {
-	p.needs, p.needsUntil = s, until
+	p = p.needing(s...)
+	p.needsUntil = until
 	return p
 }
+
+// needingWithin is needing, the word within n bytes of the start.
+func (p flagPattern) needingWithin(n int, s ...string) flagPattern {
+	p = p.needing(s...)
+	p.needsWithin = n
+	return p
+}
+
+// followedBy wants one of the words right after the start word.
+func (p flagPattern) followedBy(s ...string) flagPattern { p.follows = s; return p }
+
+// followMet reports whether the word after the first word of window is
+// one of p.follows.
+func (p *flagPattern) followMet(window string) bool {
+	i := 0
+	for i < len(window) && isWordByte(window[i]) {
+		i++
+	}
+	if i >= len(window) || window[i] != ' ' && window[i] != '\n' {
+		return false
+	}
+	rest := window[i+1:]
+	for _, w := range p.follows {
+		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
+			return true
+		}
+	}
+	return false
+}
+
 func (p flagPattern) inWords() flagPattern     { p.inWord = true; return p }
 func (p flagPattern) atLineStart() flagPattern { p.lineStart = true; return p }
 func (p flagPattern) checked(c func(string, string, []int) bool) flagPattern {
@@ -68,61 +136,247 @@ func (p flagPattern) checked(c func(string, string, []int) bool) flagPattern {
 	return p
 }
 
-// flagMatches returns, for each rule that fires on the normalised text, the
-// offset of its first match. It reads the text once, noting at the start of
-// each word the patterns that start with it (and at each punctuation
-// character that starts a pattern) and where the words that patterns need
-// occur; then it runs the expressions only where a pattern's start has one
-// of its needed words close enough behind it. Only candidates that start in
-// [from, to) are tried; the text around them is read all the same.
+// hits are the rules that fired on a text, each with the offset of its
+// first match, by rule index (flagRuleIndex).
+type hits struct {
+	set uint64
+	at  [64]int
+}
+
+func (h *hits) has(id int) bool { return h.set&(1<<id) != 0 }
+
+func (h *hits) add(id, at int) {
+	if !h.has(id) || at < h.at[id] {
+		h.set |= 1 << id
+		h.at[id] = at
+	}
+}
+
+// any reports whether a rule other than those in except fired.
+func (h *hits) anyBut(except hits) bool { return h.set&^except.set&^(1<<hardcodedID) != 0 }
+
+// flagMatches returns the rules that fire on the normalised text, each at
+// the offset of its first match starting in [from, to).
+func flagMatches(text string, from, to int) hits {
+	s := getScanner()
+	defer putScanner(s)
+	s.read(text, false)
+	return s.match(text, from, to)
+}
+
+// scanner reads a normalised text once (read), noting at the start of each
+// word the patterns that start with it (and at each punctuation character
+// that starts a pattern) and where the words that patterns need occur; then
+// match runs the expressions only where a pattern's start has one of its
+// needed words close enough behind it.
 //
-// rotated reports whether the text holds one of the decodeSignals: a word
-// of an instruction in ROT13 or backwards.
-func flagMatches(text string, from, to int) (first map[string]int, rotated bool) {
-	type candidate struct{ pattern, at int }
+// With marks, the same reading also notes, line by line, what the decoders
+// need (lineMark: a long run of base64 characters, escapes, string
+// literals, a word of an instruction in ROT13, ...), so that they read only
+// the lines that may hold something for them, and whether folding
+// look-alikes (foldLookalikes) could change the text at all: most text has
+// no look-alike, no leet word of the lexicons and no letters set apart, and
+// is not folded.
+type scanner struct {
+	cands   []candidate
+	needPos [][]int
+	marks   []lineMark
+	// foldAt are the starts of the lines where folding look-alikes may
+	// change the text (with marks only).
+	foldAt []int
+}
+
+type candidate struct{ pattern, at int }
+
+// lineMark is what a line of the normalised text may hold for the
+// decoders: its index (the number of line feeds before it) and marks.
+type lineMark struct {
+	line int
+	bits uint16
+}
+
+// Marks of a line.
+const (
+	markRun      uint16 = 1 << iota // a run of minEncoded or more base64, base32 or hex characters
+	markEscapes                     // eight or more \x escapes
+	markPercent                     // three or more % signs
+	markMorse                       // ".-" or "-."
+	markSignal                      // a word of an instruction in ROT13 or backwards (decodeSignals)
+	markHexWords                    // twelve or more two-digit hex words: spaced hex
+	markLiteral                     // two or more quote characters: a string literal
+	markQuotes4                     // four or more quote characters: literals joined in the line
+	markCut                         // a literal's first word that makes a vocabulary word after the last literal's last word
+	markKey                         // a key word of split payloads (splitKeys)
+)
+
+var scanners = sync.Pool{New: func() any { return &scanner{needPos: make([][]int, len(starts.needIDs))} }}
+
+func getScanner() *scanner  { return scanners.Get().(*scanner) }
+func putScanner(s *scanner) { scanners.Put(s) }
+
+// Kinds of a byte that is not a word byte, for the scan (nonWordKind).
+const (
+	nwPunct  = 1 << iota // starts a pattern
+	nwRunSep             // + / -: inside a run of base64
+	nwMark               // looked at for the marks: line feed, %, \, . -, quotes, leet punctuation
+)
+
+var nonWordKind = func() (t [256]uint8) {
+	for _, c := range "+/-" {
+		t[c] |= nwRunSep
+	}
+	for _, c := range "\n%\\.-\"'`@$!|" {
+		t[c] |= nwMark
+	}
+	return t
+}()
+
+// Classes of a word byte (wordClass): every word byte has wcWord.
+const (
+	wcWord  = 1 << iota
+	wcHigh  // a byte of a character above ASCII
+	wcDigit // 0-9
+	wcInner // _, and (set by the scan) - or ' inside a word
+)
+
+var wordClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = wcWord
+		case c >= '0' && c <= '9':
+			t[c] = wcWord | wcDigit
+		case c == '_':
+			t[c] = wcWord | wcInner
+		case c >= utf8.RuneSelf:
+			t[c] = wcWord | wcHigh
+		}
+	}
+	return t
+}()
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+// read scans text (see scanner).
+func (s *scanner) read(text string, withMarks bool) {
+	s.cands = s.cands[:0]
+	for i := range s.needPos {
+		s.needPos[i] = s.needPos[i][:0]
+	}
+	s.marks = s.marks[:0]
+	s.foldAt = s.foldAt[:0]
 	var (
-		cands   []candidate
-		needPos = make([][]int, len(starts.needIDs))
+		lineStart, line                int
+		mayFold                        bool // on this line
+		bits                           uint16
+		run                            int // the run of base64 characters so far
+		quotes, percents, escapes, hex int
+		tail                           string // the last word before a quote character
 	)
+	endLine := func() {
+		if bits != 0 {
+			s.marks = append(s.marks, lineMark{line, bits})
+		}
+		line++
+		bits, run, quotes, percents, escapes, hex = 0, 0, 0, 0, 0, 0
+		mayFold = false
+	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if !isWordByte(c) {
-			if !starts.isPunct[c] {
+			kind := starts.nonWord[c]
+			if kind&nwRunSep == 0 {
+				run = 0
+			} else if run++; run >= minEncoded {
+				bits |= markRun
+			}
+			if kind == 0 {
 				continue
 			}
-			for _, ps := range starts.punct[c] {
-				if strings.HasPrefix(text[i:], ps.start) && (!flagPatterns[ps.pattern].lineStart || atLineStart(text, i)) {
-					cands = append(cands, candidate{ps.pattern, i})
+			if kind&nwPunct != 0 {
+				for _, ps := range starts.punct[c] {
+					if strings.HasPrefix(text[i:], ps.start) && (!flagPatterns[ps.pattern].lineStart || atLineStart(text, i)) {
+						s.cands = append(s.cands, candidate{ps.pattern, i})
+					}
+				}
+			}
+			if kind&nwMark == 0 || !withMarks {
+				continue
+			}
+			switch c {
+			case '\n':
+				endLine()
+				lineStart = i + 1
+			case '%':
+				if percents++; percents >= 3 {
+					bits |= markPercent
+				}
+			case '\\':
+				if i+1 < len(text) && text[i+1] == 'x' {
+					if escapes++; escapes >= 8 {
+						bits |= markEscapes
+					}
+				}
+			case '.', '-':
+				if i+1 < len(text) && (text[i+1] == '.' || text[i+1] == '-') && text[i+1] != c {
+					bits |= markMorse
+				}
+			case '"', '\'', '`':
+				quotes++
+				switch {
+				case quotes >= 4:
+					bits |= markLiteral | markQuotes4
+				case quotes >= 2:
+					bits |= markLiteral
+				}
+			case '@', '$', '!', '|':
+				if !mayFold && (leetMayFold(text, i, i+1) || spacedMayFold(text, i)) {
+					mayFold = true
+					s.foldAt = append(s.foldAt, lineStart)
 				}
 			}
 			continue
 		}
-		j := i + 1
-		for j < len(text) && (isWordByte(text[j]) || (text[j] == '-' || text[j] == '\'') && j+1 < len(text) && isWordByte(text[j+1])) {
-			j++
+		j, class := i+1, wordClass[c]
+		for j < len(text) {
+			if k := wordClass[text[j]]; k != 0 {
+				class |= k
+				j++
+				continue
+			}
+			if d := text[j]; (d == '-' || d == '\'') && j+1 < len(text) && wordClass[text[j+1]] != 0 {
+				class |= wcInner
+				j++
+				continue
+			}
+			break
 		}
 		word := text[i:j]
-		h := wordHash(word)
-		if starts.filter[h/64]&(1<<(h%64)) != 0 {
-			for _, pi := range starts.words[word] {
+		high := class&wcHigh != 0
+		if high {
+			run = 0
+		} else if run += j - i; run >= minEncoded {
+			bits |= markRun
+		}
+		if e := starts.table.find(word); e != nil {
+			for _, pi := range e.patterns {
 				if !flagPatterns[pi].lineStart || atLineStart(text, i) {
-					cands = append(cands, candidate{pi, i})
+					s.cands = append(s.cands, candidate{pi, i})
 				}
 			}
-		}
-		if starts.needFilter[h/64]&(1<<(h%64)) != 0 {
-			if id, ok := starts.needIDs[word]; ok {
-				needPos[id] = append(needPos[id], i)
+			if e.need >= 0 {
+				s.needPos[e.need] = append(s.needPos[e.need], i)
+				bits |= e.marks
 			}
 		}
-		if len(starts.runes) > 0 && !isASCII(word) {
+		if high && len(starts.runes) > 0 {
 			// A start in a script written without spaces, or with its
 			// words inflected, may stand anywhere in a word.
 			for p := i; p < j; {
 				r, size := utf8.DecodeRuneInString(text[p:])
 				for _, ps := range starts.runes[r] {
 					if strings.HasPrefix(text[p:j], ps.start) && (!flagPatterns[ps.pattern].lineStart || atLineStart(text, p)) {
-						cands = append(cands, candidate{ps.pattern, p})
+						s.cands = append(s.cands, candidate{ps.pattern, p})
 					}
 				}
 				p += size
@@ -131,37 +385,180 @@ func flagMatches(text string, from, to int) (first map[string]int, rotated bool)
 		if sfs := starts.suffixes[word[len(word)-1]]; sfs != nil {
 			for _, sf := range sfs {
 				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
-					cands = append(cands, candidate{sf.pattern, j - len(sf.start)})
+					s.cands = append(s.cands, candidate{sf.pattern, j - len(sf.start)})
 				}
+			}
+		}
+		if withMarks {
+			if !mayFold && (high && highMayFold(word) || class&wcDigit != 0 && leetMayFold(text, i, j) ||
+				(j-i == 1 || class&wcInner != 0) && spacedMayFold(text, i)) {
+				mayFold = true
+				s.foldAt = append(s.foldAt, lineStart)
+			}
+			if n := j - i; n == 2 && isHexByte(word[0]) && isHexByte(word[1]) ||
+				n == 4 && word[0] == '0' && word[1] == 'x' && isHexByte(word[2]) && isHexByte(word[3]) {
+				if hex++; hex >= minHexWords {
+					bits |= markHexWords
+				}
+			}
+			if i > 0 && isQuote(text[i-1]) && tail != "" && mayMakeWord(tail, word) && cutMakesWord(tail, word) {
+				bits |= markCut
+			}
+			if j < len(text) && isQuote(text[j]) {
+				tail = word
 			}
 		}
 		i = j - 1
 	}
-
-	for _, id := range starts.signals {
-		if len(needPos[id]) > 0 {
-			rotated = true
-		}
+	if withMarks {
+		endLine()
 	}
-	for _, cd := range cands {
+}
+
+// fold folds the look-alikes of the lines foldAt names, in text (the text
+// read), and moves what the scan noted to the folded text: what it noted
+// on a line that changed is read again from the folded line. It returns
+// the folded text and, for an offset of text at a line start, where it is
+// now (moved).
+func (s *scanner) fold(text string) (string, func(int) int) {
+	type change struct{ start, end, newLen int }
+	var changes []change
+	var b strings.Builder
+	prev := 0
+	for _, ls := range s.foldAt {
+		le := strings.IndexByte(text[ls:], '\n')
+		if le < 0 {
+			le = len(text)
+		} else {
+			le += ls
+		}
+		folded, _ := foldLookalikes(text[ls:le], nil)
+		if folded == text[ls:le] {
+			continue
+		}
+		if changes == nil {
+			b.Grow(len(text))
+		}
+		b.WriteString(text[prev:ls])
+		b.WriteString(folded)
+		prev = le
+		changes = append(changes, change{ls, le, len(folded)})
+	}
+	if changes == nil {
+		return text, func(p int) int { return p }
+	}
+	b.WriteString(text[prev:])
+	out := b.String()
+	// moved maps an offset of text outside the changed lines.
+	moved := func(p int) int {
+		for _, c := range changes {
+			if c.end > p {
+				break
+			}
+			p += c.newLen - (c.end - c.start)
+		}
+		return p
+	}
+	// What the scan noted on a changed line is dropped, and the folded
+	// line read again; everything after moves.
+	line := 0
+	lineAt, countedTo := 0, 0
+	again := getScanner()
+	defer putScanner(again)
+	var cands []candidate
+	ci := 0
+	needFrom := make([]int, len(s.needPos))
+	newNeeds := make([][]int, len(s.needPos))
+	var marks []lineMark
+	mi := 0
+	delta := 0
+	for _, c := range changes {
+		for ; ci < len(s.cands) && s.cands[ci].at < c.start; ci++ {
+			cd := s.cands[ci]
+			cands = append(cands, candidate{cd.pattern, cd.at + delta})
+		}
+		for ; ci < len(s.cands) && s.cands[ci].at < c.end; ci++ {
+		}
+		for id, ps := range s.needPos {
+			k := needFrom[id]
+			for ; k < len(ps) && ps[k] < c.start; k++ {
+				newNeeds[id] = append(newNeeds[id], ps[k]+delta)
+			}
+			for ; k < len(ps) && ps[k] < c.end; k++ {
+			}
+			needFrom[id] = k
+		}
+		line += strings.Count(text[countedTo:c.start], "\n")
+		countedTo = c.start
+		lineAt = c.start + delta
+		again.read(out[lineAt:lineAt+c.newLen], true)
+		for _, cd := range again.cands {
+			cands = append(cands, candidate{cd.pattern, cd.at + lineAt})
+		}
+		for id, ps := range again.needPos {
+			for _, p := range ps {
+				newNeeds[id] = append(newNeeds[id], p+lineAt)
+			}
+		}
+		for ; mi < len(s.marks) && s.marks[mi].line < line; mi++ {
+			marks = append(marks, s.marks[mi])
+		}
+		var bits uint16
+		for _, m := range again.marks {
+			bits |= m.bits
+		}
+		if mi < len(s.marks) && s.marks[mi].line == line {
+			bits |= s.marks[mi].bits
+			mi++
+		}
+		if bits != 0 {
+			marks = append(marks, lineMark{line, bits})
+		}
+		delta += c.newLen - (c.end - c.start)
+	}
+	for ; ci < len(s.cands); ci++ {
+		cd := s.cands[ci]
+		cands = append(cands, candidate{cd.pattern, cd.at + delta})
+	}
+	for id, ps := range s.needPos {
+		for _, p := range ps[needFrom[id]:] {
+			newNeeds[id] = append(newNeeds[id], p+delta)
+		}
+		s.needPos[id] = newNeeds[id]
+	}
+	s.cands = cands
+	s.marks = append(marks, s.marks[mi:]...)
+	return out, moved
+}
+
+// match runs the patterns whose candidates start in [from, to), and
+// returns the rules that fire.
+func (s *scanner) match(text string, from, to int) hits {
+	var first hits
+	for _, cd := range s.cands {
 		p := &flagPatterns[cd.pattern]
-		if _, done := first[p.rule]; done || cd.at < from || cd.at >= to {
+		if first.has(p.ruleID) || cd.at < from || cd.at >= to {
 			continue
 		}
 		k := cd.at
 		end := min(len(text), k+p.span)
 		window := text[k:end]
-		if ids := starts.needWords[cd.pattern]; ids != nil {
-			if !anyWithin(needPos, ids, k, end) {
-				continue
+		if p.follows != nil && !p.followMet(window) {
+			continue
+		}
+		if ids := starts.needWords[cd.pattern]; ids != nil || p.needSubs != nil {
+			needEnd := end
+			if p.needsWithin > 0 {
+				needEnd = min(end, k+p.needsWithin)
 			}
 			if p.needsUntil != 0 {
-				if j := strings.IndexByte(window, p.needsUntil); j >= 0 && !anyWithin(needPos, ids, k, k+j) {
-					continue
+				if j := strings.IndexByte(window, p.needsUntil); j >= 0 {
+					needEnd = min(needEnd, k+j)
 				}
 			}
-		} else if len(p.needs) > 0 && !p.needsMet(window) {
-			continue
+			if !anyWithin(s.needPos, ids, k, needEnd) && (p.needSubs == nil || !p.subsMet(window)) {
+				continue
+			}
 		}
 		if p.check == nil {
 			if !p.re.MatchString(window) {
@@ -171,13 +568,14 @@ func flagMatches(text string, from, to int) (first map[string]int, rotated bool)
 			!p.check(text[strings.LastIndexByte(text[:k], '\n')+1:k], window, m) {
 			continue
 		}
-		if first == nil {
-			first = map[string]int{}
-		}
-		first[p.rule] = k
+		first.add(p.ruleID, k)
 	}
-	return first, rotated
+	return first
 }
+
+// minHexWords is the fewest two-digit hex words in a line that the spaced
+// hex decoder reads (twelve bytes: a short instruction).
+const minHexWords = 12
 
 // anyWithin reports whether one of the words ids occurs at an offset in
 // [from, to).
@@ -192,13 +590,51 @@ func anyWithin(pos [][]int, ids []int, from, to int) bool {
 	return false
 }
 
+// flagRuleNames are the flag rules' names, in name order; a rule's index
+// is its place here (flagPattern.ruleID, hits).
+var flagRuleNames, hardcodedID = func() ([]string, int) {
+	var names []string
+	for name := range flagReasons {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, sort.SearchStrings(names, RuleFlagHardcodedSecret)
+}()
+
 // starts indexes the patterns by their start words, and by the words they
-// need when every string a pattern needs is a whole word.
+// need when every string a pattern needs is a whole word; the words that
+// mark a line for the decoders (decodeSignals, splitKeys) are among the
+// needed words too.
 var starts = func() (idx startIndex) {
-	idx.words = map[string][]int{}
+	if len(flagRuleNames) > 64 {
+		panic("sanitize: more flag rules than hits holds")
+	}
+	words := map[string]*wordEntry{}
+	entry := func(w string) *wordEntry {
+		e := words[w]
+		if e == nil {
+			e = &wordEntry{word: w, need: -1}
+			words[w] = e
+		}
+		return e
+	}
 	idx.needIDs = map[string]int{}
 	idx.needWords = make([][]int, len(flagPatterns))
-	for pi, p := range flagPatterns {
+	idx.nonWord = nonWordKind
+	needID := func(w string) *wordEntry {
+		e := entry(w)
+		if e.need < 0 {
+			e.need = len(idx.needIDs)
+			idx.needIDs[w] = e.need
+		}
+		return e
+	}
+	for pi := range flagPatterns {
+		p := &flagPatterns[pi]
+		p.ruleID = sort.SearchStrings(flagRuleNames, p.rule)
+		if p.ruleID == len(flagRuleNames) || flagRuleNames[p.ruleID] != p.rule {
+			panic("sanitize: a flag pattern of a rule without a reason: " + p.rule)
+		}
 		for _, s := range p.starts {
 			if !isASCII(s) {
 				if idx.runes == nil {
@@ -210,51 +646,92 @@ var starts = func() (idx startIndex) {
 			}
 			if !isWordByte(s[0]) {
 				idx.punct[s[0]] = append(idx.punct[s[0]], patternStart{s, pi})
-				idx.isPunct[s[0]] = true
+				idx.nonWord[s[0]] |= nwPunct
 				continue
 			}
-			idx.words[s] = append(idx.words[s], pi)
-			h := wordHash(s)
-			idx.filter[h/64] |= 1 << (h % 64)
+			e := entry(s)
+			e.patterns = append(e.patterns, pi)
 			if p.inWord {
 				last := s[len(s)-1]
 				idx.suffixes[last] = append(idx.suffixes[last], patternStart{s, pi})
 			}
 		}
-		if len(p.needs) == 0 || p.needsSub || !allWords(p.needs) {
-			continue
-		}
 		for _, w := range p.needs {
-			id, ok := idx.needIDs[w]
-			if !ok {
-				id = len(idx.needIDs)
-				idx.needIDs[w] = id
-				h := wordHash(w)
-				idx.needFilter[h/64] |= 1 << (h % 64)
-			}
-			idx.needWords[pi] = append(idx.needWords[pi], id)
+			idx.needWords[pi] = append(idx.needWords[pi], needID(w).need)
 		}
 	}
 	for _, w := range decodeSignals {
-		id, ok := idx.needIDs[w]
-		if !ok {
-			id = len(idx.needIDs)
-			idx.needIDs[w] = id
-			h := wordHash(w)
-			idx.needFilter[h/64] |= 1 << (h % 64)
-		}
-		idx.signals = append(idx.signals, id)
+		needID(w).marks |= markSignal
 	}
+	for _, w := range splitKeys {
+		needID(w).marks |= markKey
+	}
+	idx.table = newWordTable(words)
 	return idx
 }()
 
-// allWords reports whether every string is one word as flagMatches splits
-// words: word bytes, with single hyphens or apostrophes inside, and ASCII
-// (words above ASCII are inflected or not set apart: they are needed as
-// substrings).
+// wordEntry is what the scan notes for a word: the patterns that start
+// with it, and its id among the words patterns need (or -1) with the line
+// marks it sets.
+type wordEntry struct {
+	word     string
+	patterns []int
+	need     int
+	marks    uint16
+}
+
+// wordTable finds a word's entry: open addressing by wordHash, at most one
+// entry in eight slots, so that a word that is in no pattern (most words)
+// costs a hash and a look at one empty slot.
+type wordTable struct {
+	slots   []int32 // an index into entries, or -1
+	entries []wordEntry
+	mask    uint32
+}
+
+func newWordTable(words map[string]*wordEntry) wordTable {
+	size := 1
+	for size < 8*len(words) {
+		size *= 2
+	}
+	t := wordTable{slots: make([]int32, size), mask: uint32(size - 1)}
+	for i := range t.slots {
+		t.slots[i] = -1
+	}
+	names := make([]string, 0, len(words))
+	for w := range words {
+		names = append(names, w)
+	}
+	sort.Strings(names)
+	for _, w := range names {
+		h := wordHash(w) & t.mask
+		for t.slots[h] >= 0 {
+			h = (h + 1) & t.mask
+		}
+		t.slots[h] = int32(len(t.entries))
+		t.entries = append(t.entries, *words[w])
+	}
+	return t
+}
+
+func (t *wordTable) find(w string) *wordEntry {
+	for h := wordHash(w) & t.mask; ; h = (h + 1) & t.mask {
+		e := t.slots[h]
+		if e < 0 {
+			return nil
+		}
+		if t.entries[e].word == w {
+			return &t.entries[e]
+		}
+	}
+}
+
+// allWords reports whether every string is one word as the scan splits
+// words: word bytes (those of characters above ASCII among them), with
+// single hyphens or apostrophes inside.
 func allWords(ss []string) bool {
 	for _, s := range ss {
-		if !isASCII(s) {
+		if s == "" {
 			return false
 		}
 		for i := 0; i < len(s); i++ {
@@ -268,28 +745,30 @@ func allWords(ss []string) bool {
 }
 
 type startIndex struct {
-	words map[string][]int
-	// filter is a Bloom filter of the start words by length and first
-	// and last byte: most words of a text are no start, and this answers
-	// for them without a map lookup.
-	filter     [1024]uint64
-	needIDs    map[string]int
-	needFilter [1024]uint64
-	needWords  [][]int
-	suffixes   [256][]patternStart // by last byte
-	punct      [256][]patternStart
-	isPunct    [256]bool
+	// table holds every word that starts a pattern, is needed by one, or
+	// marks a line.
+	table     wordTable
+	needIDs   map[string]int
+	needWords [][]int
+	suffixes  [256][]patternStart // by last byte
+	punct     [256][]patternStart
+	// nonWord is nonWordKind, with nwPunct for the bytes that start a
+	// pattern.
+	nonWord [256]uint8
 	// runes are the starts above ASCII, by their first character: they
 	// are looked for at every character of a word that is not ASCII.
 	runes map[rune][]patternStart
-	// signals are the ids of decodeSignals among the needed words.
-	signals []int
 }
 
-func wordHash(w string) uint32 { return wordHashOf(len(w), w[0], w[len(w)-1]) }
-
-func wordHashOf(n int, first, last byte) uint32 {
-	return (uint32(n)*0x9e3779b1 ^ uint32(first)*0x85ebca6b ^ uint32(last)*0xc2b2ae35) % (1024 * 64)
+// wordHash is wordTable's hash of a word: its length, its first two bytes
+// and its last.
+func wordHash(w string) uint32 {
+	second := byte(0)
+	if len(w) > 1 {
+		second = w[1]
+	}
+	h := uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(second)*0x27d4eb2f ^ uint32(w[len(w)-1])*0xc2b2ae35
+	return h ^ h>>15
 }
 
 type patternStart struct {

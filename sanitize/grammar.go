@@ -111,13 +111,14 @@ func firstWords(tables ...words) []string {
 }
 
 // needed are strings one of which a window must hold for a grammar to match:
-// the first word of each entry of the tables (a stem without its *).
+// of each entry of the tables its longest word (a stem without its *),
+// which is likely the rarest.
 func needed(tables ...words) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, t := range tables {
 		for _, e := range t {
-			w, _, _ := strings.Cut(normalEntry(strings.TrimSuffix(e, "*")), " ")
+			w := longestWord(normalEntry(strings.TrimSuffix(e, "*")))
 			if !seen[w] {
 				seen[w] = true
 				out = append(out, w)
@@ -125,6 +126,17 @@ func needed(tables ...words) []string {
 		}
 	}
 	return out
+}
+
+// longestWord is the longest word of a phrase, the last of those as long.
+func longestWord(phrase string) string {
+	best := ""
+	for _, w := range strings.Split(phrase, " ") {
+		if len(w) >= len(best) {
+			best = w
+		}
+	}
+	return best
 }
 
 func hasStem(t words) bool {
@@ -165,6 +177,55 @@ type lexicon struct {
 //     ("以前の指示を無視して", "önceki talimatları yok say") and infinitives
 //     ("alle vorherigen Anweisungen ignorieren");
 //   - qualifier ... noun ... void ("previous instructions are void").
+//
+// byStarts is p, with starts the first words of t's entries, in two
+// patterns: one for the words that are entries of their own, one for the
+// first words of phrases only ("set" of "set aside"), which wants one of
+// the phrases' second words after the start (so that "set" in code costs
+// no expression).
+func byStarts(p flagPattern, t words) []flagPattern {
+	single := map[string]bool{}
+	var singles, firsts, seconds []string
+	for _, e := range t {
+		n := normalEntry(strings.TrimSuffix(e, "*"))
+		if w, _, phrase := strings.Cut(n, " "); !phrase || !isASCII(w) || strings.HasSuffix(e, "*") {
+			if !single[w] {
+				single[w] = true
+				singles = append(singles, w)
+			}
+		}
+	}
+	seenFirst, seenSecond := map[string]bool{}, map[string]bool{}
+	for _, e := range t {
+		n := normalEntry(strings.TrimSuffix(e, "*"))
+		w, rest, phrase := strings.Cut(n, " ")
+		if !phrase || single[w] || !isASCII(w) {
+			continue
+		}
+		if !seenFirst[w] {
+			seenFirst[w] = true
+			firsts = append(firsts, w)
+		}
+		second, _, _ := strings.Cut(rest, " ")
+		if !seenSecond[second] {
+			seenSecond[second] = true
+			seconds = append(seconds, second)
+		}
+	}
+	var out []flagPattern
+	if len(singles) > 0 {
+		q := p
+		q.starts = singles
+		out = append(out, q)
+	}
+	if len(firsts) > 0 {
+		q := p
+		q.starts, q.follows = firsts, seconds
+		out = append(out, q)
+	}
+	return out
+}
+
 func (l lexicon) patterns(rule string) []flagPattern {
 	verb, qual, noun := alt(l.verbs), alt(l.quals), alt(l.nouns)
 	var out []flagPattern
@@ -181,17 +242,30 @@ func (l lexicon) patterns(rule string) []flagPattern {
 	}
 	need := func(p flagPattern, t words) flagPattern {
 		if hasStem(t) {
-			return p.needingSubstrings(needed(t)...)
+			// A stem's word, and a word above ASCII (Arabic writes its
+			// conjunctions and articles onto it), are looked for inside
+			// words; an entry in ASCII that is no stem as a word of its
+			// own.
+			var ws, subs []string
+			for _, e := range t {
+				w := longestWord(normalEntry(strings.TrimSuffix(e, "*")))
+				if strings.HasSuffix(e, "*") || !isASCII(w) || !allWords([]string{w}) {
+					subs = append(subs, w)
+				} else {
+					ws = append(ws, w)
+				}
+			}
+			return p.needing(ws...).needingSubstrings(subs...)
 		}
 		return p.needing(needed(t)...)
 	}
-	out = append(out, need(fp(rule, firstWords(l.verbs), 400,
-		verb+sepExpr+gapExpr(6)+`(?:`+qual+sepExpr+gapExpr(3)+noun+`|`+noun+sepExpr+gapExpr(2)+qual+`)`), l.nouns))
+	out = append(out, byStarts(need(fp(rule, firstWords(l.verbs), 400,
+		verb+sepExpr+gapExpr(6)+`(?:`+qual+sepExpr+gapExpr(3)+noun+`|`+noun+sepExpr+gapExpr(2)+qual+`)`), l.nouns), l.verbs)...)
 	if l.verbLast {
-		out = append(out, need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(4)+verb), l.verbs))
+		out = append(out, byStarts(need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(4)+verb), l.verbs), l.quals)...)
 	}
 	if len(l.voids) > 0 {
-		out = append(out, need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(2)+alt(l.voids)), l.voids))
+		out = append(out, byStarts(need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(2)+alt(l.voids)), l.voids), l.quals)...)
 	}
 	return out
 }

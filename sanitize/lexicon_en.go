@@ -118,11 +118,9 @@ var englishVocabulary = []words{
 func englishOverridePatterns() []flagPattern {
 	out := append(englishOverride.patterns(RuleFlagIgnoreInstructions), englishGuards.patterns(RuleFlagIgnoreInstructions)...)
 	verbs := alt(englishOverride.verbs)
-	out = append(out,
-		fp(RuleFlagIgnoreInstructions, firstWords(englishOverride.verbs), 300,
-			verbs+sepExpr+gapExpr(2)+alt(englishSelfObjects)),
-		fp(RuleFlagIgnoreInstructions, firstWords(englishAbove), 200,
-			alt(englishAbove)+sepExpr+gapExpr(1)+alt(englishAboveVoid)).needing(needed(englishAboveVoid)...),
-	)
+	out = append(out, byStarts(fp(RuleFlagIgnoreInstructions, firstWords(englishOverride.verbs), 300,
+		verbs+sepExpr+gapExpr(2)+alt(englishSelfObjects)).needing(needed(englishSelfObjects)...), englishOverride.verbs)...)
+	out = append(out, byStarts(fp(RuleFlagIgnoreInstructions, firstWords(englishAbove), 200,
+		alt(englishAbove)+sepExpr+gapExpr(1)+alt(englishAboveVoid)).needing(needed(englishAboveVoid)...), englishAbove)...)
 	return out
 }

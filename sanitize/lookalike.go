@@ -349,3 +349,94 @@ func spacedRun(s string, i int, buf []byte, at []int) (end, n int) {
 	}
 	return end, n
 }
+
+// The scan's tests of whether foldLookalikes could change a text (see
+// scanner): each is true wherever foldLookalikes would fold, and cheap
+// where it would not.
+
+// highMayFold reports whether a word above ASCII holds a character with a
+// Latin look-alike.
+func highMayFold(word string) bool {
+	for _, r := range word {
+		if r >= utf8.RuneSelf {
+			if _, ok := lookalikeTable[r]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leetMayFold reports whether a word foldLookalikes reads in text[i:j]
+// (the scan's word, or a leet character), or running on from it through
+// @ $ ! |, holds a leet character and may read as a lexicon word.
+func leetMayFold(text string, i, j int) bool {
+	a := i
+	for a > 0 && lookClass[text[a-1]] != lookOther {
+		a--
+	}
+	for a < j {
+		if lookClass[text[a]] == lookOther {
+			a++
+			continue
+		}
+		b, high, leet := wordEnd(text, a)
+		if b == a {
+			// A character above ASCII that is no letter.
+			_, size := utf8.DecodeRuneInString(text[a:])
+			a += size
+			continue
+		}
+		if !high && leet && b-a <= maxLexiconWord && maybeLexiconWord(text[a:b]) {
+			var w [64]byte
+			if _, ok := unleet(w[:copy(w[:], text[a:b])]); ok {
+				return true
+			}
+		}
+		a = b
+	}
+	return false
+}
+
+// spacedMayFold reports whether letters set apart start at text[i], or
+// inside the scan's word from i (a_b_c, a-b-c), and would be joined.
+func spacedMayFold(text string, i int) bool {
+	for p := i; p < len(text); p++ {
+		c := text[p]
+		if lookClass[c] != lookLetter && lookClass[c] != lookLeet {
+			if c == '_' || c == '-' || c == '\'' || c >= utf8.RuneSelf {
+				continue
+			}
+			return false
+		}
+		if (p == 0 || lookClass[text[p-1]] == lookOther) && threeApart(text, p) {
+			var buf [160]byte
+			var at [160]int
+			if _, n := spacedRun(text, p, buf[:], at[:]); n > 0 {
+				return true
+			}
+		}
+		if !isWordByte(c) && p > i {
+			return false // leet punctuation ends the scan's word
+		}
+	}
+	return false
+}
+
+// threeApart reports whether text[p:] starts with three single letters
+// (or leet characters) set apart, the least spacedRun joins.
+func threeApart(text string, p int) bool {
+	for k := 0; k < 3; k++ {
+		q := p + 2*k
+		if q >= len(text) || lookClass[text[q]] != lookLetter && lookClass[text[q]] != lookLeet {
+			return false
+		}
+		if q+1 < len(text) && !spacedSep[text[q+1]] && lookClass[text[q+1]] != lookOther {
+			return false
+		}
+		if k < 2 && (q+1 >= len(text) || !spacedSep[text[q+1]]) {
+			return false
+		}
+	}
+	return true
+}

@@ -31,16 +31,38 @@ func normalise(text string, withMap bool) (string, []int) {
 
 // normaliseForm is normalise up to the look-alikes: NFKC, case, invisible
 // characters and white space.
+// normaliseLines is normaliseForm without the map, with, for each line of
+// the normalised text, the offset in text of the line it came from (the
+// start of the line that holds its first character; 0 for the first).
+func normaliseLines(text string) (string, []int) {
+	if isASCII(text) {
+		return fold(text, false)
+	}
+	if utf8.ValidString(text) {
+		return fold(text, true)
+	}
+	out, offsets := normaliseForm(text, true)
+	lines := []int{0}
+	for p := 0; p+1 < len(out); p++ {
+		if out[p] == '\n' {
+			lines = append(lines, strings.LastIndexByte(text[:offsets[p+1]], '\n')+1)
+		}
+	}
+	return out, lines
+}
+
 func normaliseForm(text string, withMap bool) (string, []int) {
 	if !withMap {
 		if isASCII(text) {
-			return fold(text), nil
+			out, _ := fold(text, false)
+			return out, nil
 		}
 		// norm's String and its Iter disagree after an invalid byte
 		// (found by fuzzing); such text is refused anyway, and takes the
 		// slow path, which the offsets come from.
 		if utf8.ValidString(text) {
-			return fold(norm.NFKC.String(text)), nil
+			out, _ := fold(text, true)
+			return out, nil
 		}
 	}
 	var b strings.Builder
@@ -169,81 +191,160 @@ var lowerASCII = func() (t [256]byte) {
 	return t
 }()
 
-// fold is normalise after NFKC, without the map: one pass, writing ASCII
-// bytes straight into a buffer the size of the text, as most of source code
-// is ASCII.
-func fold(text string) string {
+// fold is normaliseForm without the map: one pass, writing ASCII bytes
+// straight into a buffer the size of the text, as most of source code is
+// ASCII. With checkNFKC, a line that holds a character above ASCII is
+// first tested for NFKC, and only a line that is not already in NFKC is
+// normalised (a line feed starts a new segment, so the lines of a text
+// normalise apart); without, the text must be in NFKC already.
+//
+// It also returns, for each line of the normalised text, the offset in
+// text of the line it came from (normaliseLines).
+func fold(text string, checkNFKC bool) (string, []int) {
 	// Room for every byte, a trailing space and an eight-byte copy;
 	// only a lower case that grows needs more (below).
-	out := make([]byte, len(text)+8)
-	o := 0
-	space := byte(0)
+	f := folder{out: make([]byte, len(text)+8), lines: make([]int, 1, 1+len(text)/32)}
+	f.run(text, checkNFKC, -1)
+	if f.space != 0 {
+		f.out[f.o] = f.space
+		f.o++
+	}
+	return string(f.out[:f.o]), f.lines
+}
+
+// folder is fold's output: the bytes written, the white space run pending
+// (0, ' ' or '\n'), and where each line written came from.
+type folder struct {
+	out   []byte
+	o     int
+	space byte
+	lines []int
+}
+
+// flush writes the pending white space; lineAt is where in the text the
+// line of the character that follows starts.
+func (f *folder) flush(lineAt int) {
+	if f.space == '\n' {
+		f.lines = append(f.lines, lineAt)
+	}
+	f.out[f.o] = f.space
+	f.o++
+	f.space = 0
+}
+
+// room makes room for n more bytes.
+func (f *folder) room(n int) {
+	if need := f.o + n; need > len(f.out) {
+		f.out = append(f.out, make([]byte, need-len(f.out))...)
+	}
+}
+
+// run folds text; line, when not -1, is where in the original text the
+// line text is (normalised) starts.
+func (f *folder) run(text string, checkNFKC bool, line int) {
+	lineStart, lineOut, lineSpace, lineLines, lineChecked := 0, f.o, f.space, len(f.lines), false
+	lineAt := func() int {
+		if line >= 0 {
+			return line
+		}
+		return lineStart
+	}
 	for i := 0; i < len(text); i++ {
-		// Eight bytes that need nothing done, at a time.
-		if space == 0 && i+8 <= len(text) && copyable8(load8(text, i)) {
-			copy(out[o:o+8], text[i:i+8])
-			o += 8
-			i += 7
-			continue
+		// Eight bytes of printable ASCII without a run of spaces, at a
+		// time, in lower case.
+		if f.space == 0 && i+8 <= len(text) {
+			if x := load8(text, i); foldable8(x) {
+				store8(f.out[f.o:f.o+8], lower8(x))
+				f.o += 8
+				i += 7
+				continue
+			}
 		}
 		c := text[i]
 		switch byteClass[c] {
 		case keep, upper:
-			if space != 0 {
-				out[o] = space
-				o++
-				space = 0
+			if f.space != 0 {
+				f.flush(lineAt())
 			}
-			out[o] = lowerASCII[c]
-			o++
+			f.out[f.o] = lowerASCII[c]
+			f.o++
 		case blank:
-			if space == 0 {
-				space = ' '
+			if f.space == 0 {
+				f.space = ' '
 			}
 		case feed:
-			space = '\n'
+			f.space = '\n'
+			lineStart, lineOut, lineSpace, lineLines, lineChecked = i+1, f.o, f.space, len(f.lines), false
 		case drop:
 		case multi:
+			if checkNFKC && !lineChecked {
+				lineChecked = true
+				lineEnd := strings.IndexByte(text[i:], '\n')
+				if lineEnd < 0 {
+					lineEnd = len(text)
+				} else {
+					lineEnd += i
+				}
+				if line := text[lineStart:lineEnd]; !norm.NFKC.IsNormalString(line) {
+					// Write the line again, from its start, in NFKC.
+					nfkc := norm.NFKC.String(line)
+					f.o, f.space, f.lines = lineOut, lineSpace, f.lines[:lineLines]
+					f.room(len(nfkc) + len(text) - lineEnd + 9)
+					f.run(nfkc, false, lineStart)
+					f.room(len(text) - lineEnd + 9)
+					i = lineEnd - 1
+					continue
+				}
+			}
 			r, size := utf8.DecodeRuneInString(text[i:])
 			i += size - 1
 			switch {
 			case unicode.IsSpace(r):
-				if space == 0 {
-					space = ' '
+				if f.space == 0 {
+					f.space = ' '
 				}
 			case isInvisible(r) || unicode.IsControl(r):
 			default:
 				// Lower case can take more bytes than the character
 				// it came from (U+023A is 2 bytes, U+2C65 is 3): keep
 				// room for it, a space, and every byte still to come.
-				if need := o + 1 + utf8.UTFMax + (len(text) - i) + 8; need > len(out) {
-					out = append(out, make([]byte, need-len(out))...)
+				f.room(1 + utf8.UTFMax + (len(text) - i) + 8)
+				if f.space != 0 {
+					f.flush(lineAt())
 				}
-				if space != 0 {
-					out[o] = space
-					o++
-					space = 0
-				}
-				o += utf8.EncodeRune(out[o:], unicode.ToLower(r))
+				f.o += utf8.EncodeRune(f.out[f.o:], unicode.ToLower(r))
 			}
 		}
 	}
-	if space != 0 {
-		out[o] = space
-		o++
-	}
-	return string(out[:o])
 }
 
-// copyable8 reports whether fold copies all eight bytes of x as they are:
-// ASCII above the space, not DEL, not upper case.
-func copyable8(x uint64) bool {
-	if x&highs != 0 {
+// foldable8 reports whether fold writes the eight bytes of x as they are
+// but for upper case: printable ASCII, no two spaces in a row, and no space
+// last (it might begin a run of white space).
+func foldable8(x uint64) bool {
+	if !plainASCII8(x) {
 		return false
 	}
-	low := (x - ones*0x21) &^ x & highs
-	del := x ^ (ones * 0x7f)
-	isDel := (del - ones) &^ del & highs
+	spaces := zeroBytes8(x ^ (ones * ' '))
+	return spaces&(spaces>>8) == 0 && spaces>>63 == 0
+}
+
+// lower8 is x, all of whose bytes are ASCII, with A-Z in lower case.
+func lower8(x uint64) uint64 {
 	upper := (x + ones*(0x80-'A')) &^ (x + ones*(0x80-'Z'-1)) & highs
-	return low == 0 && isDel == 0 && upper == 0
+	return x | upper>>2
+}
+
+// zeroBytes8 has the high bit of each byte of x that is zero, and no other
+// bit (exact, unlike the quicker test that only says whether there is one).
+func zeroBytes8(x uint64) uint64 {
+	const lows = 0x7f7f7f7f7f7f7f7f
+	return ^((x&lows + lows) | x | lows)
+}
+
+// store8 writes x to b[0:8], little-endian.
+func store8(b []byte, x uint64) {
+	_ = b[7]
+	b[0], b[1], b[2], b[3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
+	b[4], b[5], b[6], b[7] = byte(x>>32), byte(x>>40), byte(x>>48), byte(x>>56)
 }

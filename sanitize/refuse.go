@@ -561,13 +561,6 @@ func textASCII8(x uint64) bool {
 	return x&highs == 0 && !between8(x, 0xff, 9) && !between8(x, 10, 0x20) && !hasByte8(x, 0x7f)
 }
 
-// wideASCII8 reports whether all eight bytes of x are printable ASCII or
-// white space (tab, line feed, vertical tab, form feed, carriage return):
-// what plainText passes at once.
-func wideASCII8(x uint64) bool {
-	return x&highs == 0 && !between8(x, 0xff, 9) && !between8(x, 13, 0x20) && !hasByte8(x, 0x7f)
-}
-
 // between8 reports whether a byte of x, all of whose bytes are below 0x80,
 // is above m and below n (m = 0xff: below n). From Sean Anderson's "Bit
 // Twiddling Hacks" (hasbetween, haslessthan), exact for such x.
