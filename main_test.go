@@ -99,6 +99,9 @@ func TestScripts(t *testing.T) {
 	for name, cmd := range containmentCmds {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range auditCmds {
+		params.Cmds[name] = cmd
+	}
 	testscript.Run(t, params)
 }
 

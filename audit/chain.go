@@ -93,13 +93,19 @@ func (c *chain) startAfter(pos Position, raw []byte) {
 
 // feed takes the next complete line (without its newline).
 func (c *chain) feed(pos Position, raw []byte) {
+	var p parsedLine
+	p.parse(raw)
+	c.feedParsed(pos, &p)
+}
+
+// feedParsed takes the next complete line, hashed and decoded.
+func (c *chain) feedParsed(pos Position, pl *parsedLine) {
 	l := c.spare
 	if l == nil {
 		l = new(line)
 	}
-	*l = line{pos: pos, length: len(raw), hash: lineHash(raw), gapNote: c.gapNote}
+	*l = line{pos: pos, length: pl.length, hash: pl.hash, rec: pl.rec, parseErr: pl.err, gapNote: c.gapNote}
 	c.gapNote = ""
-	l.parseErr = decodeLine(raw, &l.rec)
 	if p := c.pending; p != nil {
 		if l.parseErr == nil && l.rec.Type == TypeRecovery && l.rec.TornLength == int64(p.length) &&
 			l.rec.TornSHA256 == hashHex(p.hash) {
@@ -157,8 +163,8 @@ func (c *chain) take(l *line) {
 	if l.rec.Type == TypeAcceptedBreak {
 		c.breaks = append(c.breaks, acceptedBreak{
 			pos:   l.pos,
-			names: Position{File: l.rec.BreakFile, Line: int(l.rec.BreakLine)},
-			what:  l.rec.BreakWhat,
+			names: Position{File: strings.Clone(l.rec.BreakFile), Line: int(l.rec.BreakLine)},
+			what:  strings.Clone(l.rec.BreakWhat),
 		})
 	}
 	if c.onRecord != nil {

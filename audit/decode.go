@@ -1,10 +1,13 @@
 package audit
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -12,11 +15,32 @@ import (
 // decodeFlat decodes one JSON object whose values are strings, unsigned
 // integers or booleans into r. It is a narrow decoder for the one shape the
 // encoder writes, because `bxctl audit verify` reads every line of the log
-// and encoding/json's reflection costs several times the hashing; strings
-// with escapes are handed to encoding/json. FuzzParseLine checks that
-// whatever it accepts, encoding/json reads the same way.
-func decodeFlat(line []byte, r *Record) error {
-	d := flatDecoder{b: line}
+// and encoding/json's reflection costs several times the hashing. The
+// line is copied into one string, and every plain value (no escape, only
+// ASCII) is a piece of it, so a record costs one allocation; strings with
+// escapes are handed to encoding/json. FuzzParseLine checks that whatever
+// it accepts, encoding/json reads the same way.
+func decodeFlat(line []byte, r *Record) error { return decodeFlatIn(line, string(line), r) }
+
+// decodeFlatIn is decodeFlat of a line given twice, as bytes and as a
+// string of the same bytes, whose pieces the record's strings are (Verify
+// gives a piece of one string per chunk of lines).
+func decodeFlatIn(line []byte, str string, r *Record) error {
+	// One look at the whole line tells whether any string in it can hold
+	// an escape, a control character or a byte outside ASCII; the
+	// encoder's lines almost never do, and then each string simply ends
+	// at the next quote.
+	d := flatDecoder{s: str, plain: asciiPlain(line)}
+	if d.plain && d.canonical(r) {
+		return nil
+	}
+	*r = Record{}
+	d.i = 0
+	return d.general(r)
+}
+
+// general decodes any JSON object of the record's fields.
+func (d *flatDecoder) general(r *Record) error {
 	d.space()
 	if !d.eat('{') {
 		return d.errorf("not a JSON object")
@@ -28,16 +52,17 @@ func decodeFlat(line []byte, r *Record) error {
 	}
 	for {
 		d.space()
-		rawKey, err := d.rawStr()
+		rawKey, plain, err := d.rawStr()
 		if err != nil {
 			return err
 		}
-		// Keys are looked up without making a string of them (the
-		// compiler does not allocate for m[string(b)]); a key with an
-		// escape or a byte outside ASCII names no field.
-		f, ok := fieldIndex[string(rawKey)]
-		if !ok {
-			key, err := d.unquote(rawKey)
+		// A key with an escape or a byte outside ASCII names no field.
+		f := -1
+		if plain {
+			f = fieldOf(rawKey)
+		}
+		if f < 0 {
+			key, err := d.unquote(rawKey, plain)
 			if err != nil {
 				return err
 			}
@@ -98,6 +123,116 @@ const (
 	fNote
 )
 
+// fieldOf is the field a key names, or -1; a switch, which the compiler
+// makes a search on length and bytes, costs less than a map's hash.
+func fieldOf(key string) int {
+	switch key {
+	case "seq":
+		return fSeq
+	case "prev":
+		return fPrev
+	case "time":
+		return fTime
+	case "type":
+		return fType
+	case "call":
+		return fCall
+	case "approval":
+		return fApproval
+	case "tool":
+		return fTool
+	case "target":
+		return fTarget
+	case "effect":
+		return fEffect
+	case "grant":
+		return fGrant
+	case "session":
+		return fSession
+	case "taint":
+		return fTaint
+	case "call_sha256":
+		return fCallSHA256
+	case "arguments_sha256":
+		return fArgumentsSHA256
+	case "content_sha256":
+		return fContentSHA256
+	case "outcome":
+		return fOutcome
+	case "taint_after":
+		return fTaintAfter
+	case "untrusted":
+		return fUntrusted
+	case "answer":
+		return fAnswer
+	case "by":
+		return fBy
+	case "why":
+		return fWhy
+	case "torn_length":
+		return fTornLength
+	case "torn_sha256":
+		return fTornSHA256
+	case "break_file":
+		return fBreakFile
+	case "break_line":
+		return fBreakLine
+	case "break_what":
+		return fBreakWhat
+	case "note":
+		return fNote
+	}
+	return -1
+}
+
+// numFields is how many fields a record has.
+const numFields = fNote + 1
+
+// keyLits are the keys as the encoder writes them after the first field,
+// in its order, which is the fields' numbering: `,"prev":`.
+var keyLits = func() (lits [numFields]string) {
+	for f := range lits {
+		lits[f] = `,"` + fieldNames[f] + `":`
+	}
+	return lits
+}()
+
+// canonical decodes a line written the way the encoder writes it: no
+// spaces, the fields in the encoder's order (so none twice), every string
+// plain. It reports false for any other line, which the general decoder
+// then reads (and judges) from the start; a line it accepts, the general
+// decoder reads the same way (FuzzParseLine checks both).
+func (d *flatDecoder) canonical(r *Record) bool {
+	const first = `{"seq":`
+	s := d.s
+	if !strings.HasPrefix(s, first) {
+		return false
+	}
+	d.i = len(first)
+	if d.value(fSeq, "seq", r) != nil {
+		return false
+	}
+	for f := fSeq + 1; d.i < len(s); f++ {
+		if s[d.i] == '}' {
+			return d.i == len(s)-1
+		}
+		for ; f < numFields; f++ {
+			lit := keyLits[f]
+			if len(s)-d.i >= len(lit) && s[d.i+2] == lit[2] && s[d.i:d.i+len(lit)] == lit {
+				break
+			}
+		}
+		if f == numFields {
+			return false
+		}
+		d.i += len(keyLits[f])
+		if d.value(f, fieldNames[f], r) != nil {
+			return false
+		}
+	}
+	return false
+}
+
 var fieldIndex = map[string]int{
 	"seq": fSeq, "prev": fPrev, "time": fTime, "type": fType, "call": fCall, "approval": fApproval,
 	"tool": fTool, "target": fTarget, "effect": fEffect, "grant": fGrant, "session": fSession,
@@ -152,9 +287,12 @@ func (d *flatDecoder) value(f int, key string, r *Record) error {
 	case fPrev:
 		r.Prev = s
 	case fTime:
-		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil {
-			return fmt.Errorf("field \"time\" is not an RFC 3339 time")
+		t, ok := parseUTC(s)
+		if !ok {
+			var err error
+			if t, err = time.Parse(time.RFC3339Nano, s); err != nil {
+				return fmt.Errorf("field \"time\" is not an RFC 3339 time")
+			}
 		}
 		r.Time = t
 	case fType:
@@ -204,8 +342,9 @@ func (d *flatDecoder) value(f int, key string, r *Record) error {
 }
 
 type flatDecoder struct {
-	b []byte
-	i int
+	s     string // the line as one string, which plain values are pieces of
+	plain bool   // the line holds only printable ASCII and no backslash
+	i     int
 }
 
 func (d *flatDecoder) errorf(format string, args ...any) error {
@@ -213,8 +352,8 @@ func (d *flatDecoder) errorf(format string, args ...any) error {
 }
 
 func (d *flatDecoder) space() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
+	for d.i < len(d.s) {
+		switch d.s[d.i] {
 		case ' ', '\t', '\r', '\n':
 			d.i++
 		default:
@@ -224,7 +363,7 @@ func (d *flatDecoder) space() {
 }
 
 func (d *flatDecoder) eat(c byte) bool {
-	if d.i < len(d.b) && d.b[d.i] == c {
+	if d.i < len(d.s) && d.s[d.i] == c {
 		d.i++
 		return true
 	}
@@ -232,7 +371,7 @@ func (d *flatDecoder) eat(c byte) bool {
 }
 
 func (d *flatDecoder) word(w string) bool {
-	if len(d.b)-d.i >= len(w) && string(d.b[d.i:d.i+len(w)]) == w {
+	if strings.HasPrefix(d.s[d.i:], w) {
 		d.i += len(w)
 		return true
 	}
@@ -242,7 +381,7 @@ func (d *flatDecoder) word(w string) bool {
 // end accepts only the end of the line after the closing brace: the
 // encoder writes nothing there.
 func (d *flatDecoder) end() error {
-	if d.i != len(d.b) {
+	if d.i != len(d.s) {
 		return d.errorf("text after the end of the object")
 	}
 	return nil
@@ -252,20 +391,20 @@ func (d *flatDecoder) end() error {
 // exponent, the only kind the encoder writes.
 func (d *flatDecoder) uint(key string) (uint64, error) {
 	start := d.i
-	for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+	for d.i < len(d.s) && d.s[d.i] >= '0' && d.s[d.i] <= '9' {
 		d.i++
 	}
-	digits := d.b[start:d.i]
+	digits := d.s[start:d.i]
 	if len(digits) == 0 || (len(digits) > 1 && digits[0] == '0') {
 		return 0, fmt.Errorf("field %q is not a whole number", key)
 	}
-	if d.i < len(d.b) {
-		switch d.b[d.i] {
+	if d.i < len(d.s) {
+		switch d.s[d.i] {
 		case '.', 'e', 'E':
 			return 0, fmt.Errorf("field %q is not a whole number", key)
 		}
 	}
-	n, err := strconv.ParseUint(string(digits), 10, 64)
+	n, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("field %q is out of range", key)
 	}
@@ -276,51 +415,141 @@ var errUnterminated = errors.New("unterminated string")
 
 // str reads a JSON string.
 func (d *flatDecoder) str() (string, error) {
-	raw, err := d.rawStr()
+	raw, plain, err := d.rawStr()
 	if err != nil {
 		return "", err
 	}
-	return d.unquote(raw)
+	return d.unquote(raw, plain)
 }
 
-// rawStr reads a JSON string and returns its bytes between the quotes,
-// still escaped.
-func (d *flatDecoder) rawStr() ([]byte, error) {
+// rawStr reads a JSON string and returns what stands between its quotes,
+// still escaped, and whether it is plain: no escape, only ASCII.
+func (d *flatDecoder) rawStr() (raw string, plain bool, err error) {
 	if !d.eat('"') {
-		return nil, d.errorf("expected a string")
+		return "", false, d.errorf("expected a string")
 	}
 	start := d.i
-	for d.i < len(d.b) {
-		c := d.b[d.i]
+	if d.plain {
+		if n := strings.IndexByte(d.s[start:], '"'); n >= 0 {
+			d.i = start + n + 1
+			return d.s[start : start+n], true, nil
+		}
+		return "", false, errUnterminated
+	}
+	plain = true
+	for d.i < len(d.s) {
+		c := d.s[d.i]
 		switch {
 		case c == '"':
 			d.i++
-			return d.b[start : d.i-1], nil
+			return d.s[start : d.i-1], plain, nil
 		case c == '\\':
 			d.i += 2
+			plain = false
 		case c < 0x20:
-			return nil, d.errorf("control character in a string")
+			return "", false, d.errorf("control character in a string")
+		case c >= utf8.RuneSelf:
+			plain = false
+			d.i++
 		default:
 			d.i++
 		}
 	}
-	return nil, errUnterminated
+	return "", false, errUnterminated
 }
 
-// unquote turns the bytes of a string between its quotes into its value.
-// One with escapes or bytes outside ASCII is decoded by encoding/json, so
-// both agree on what it says (U+FFFD for bytes that are not UTF-8).
-func (d *flatDecoder) unquote(raw []byte) (string, error) {
-	for _, c := range raw {
-		if c == '\\' || c >= utf8.RuneSelf {
-			var s string
-			quoted := make([]byte, 0, len(raw)+2)
-			quoted = append(append(append(quoted, '"'), raw...), '"')
-			if err := json.Unmarshal(quoted, &s); err != nil {
-				return "", fmt.Errorf("bad string: %v", err)
-			}
-			return s, nil
+// asciiPlain reports whether b holds only printable ASCII (and DEL) and
+// no backslash. Eight bytes at a time: a byte at or above 0x80 sets its high
+// bit; x - 0x20.. & ^x sets the high bit of a byte below 0x20 (exact as a
+// test of "any", since no byte here is at or above 0x80).
+func asciiPlain(b []byte) bool {
+	if bytes.IndexByte(b, '\\') >= 0 {
+		return false
+	}
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if x&0x8080808080808080 != 0 || (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 || c >= utf8.RuneSelf {
+			return false
 		}
 	}
-	return string(raw), nil
+	return true
+}
+
+// unquote turns what stands between a string's quotes into its value: a
+// plain one is itself (a piece of the line's one string), any other is
+// decoded by encoding/json, so both agree on what it says (U+FFFD for
+// bytes that are not UTF-8).
+func (d *flatDecoder) unquote(raw string, plain bool) (string, error) {
+	if plain {
+		return raw, nil
+	}
+	var s string
+	quoted := make([]byte, 0, len(raw)+2)
+	quoted = append(append(append(quoted, '"'), raw...), '"')
+	if err := json.Unmarshal(quoted, &s); err != nil {
+		return "", fmt.Errorf("bad string: %v", err)
+	}
+	return s, nil
+}
+
+// parseUTC reads the one form the encoder writes, 2006-01-02T15:04:05Z
+// with 0 to 9 digits of fraction (RFC 3339 in UTC), as time.Parse would;
+// ok is false for any other text, which time.Parse then judges.
+func parseUTC(s string) (time.Time, bool) {
+	if len(s) < 20 || s[len(s)-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	num := func(a, b int) (int, bool) {
+		n := 0
+		for i := a; i < b; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	year, ok1 := num(0, 4)
+	month, ok2 := num(5, 7)
+	day, ok3 := num(8, 10)
+	hour, ok4 := num(11, 13)
+	minute, ok5 := num(14, 16)
+	sec, ok6 := num(17, 19)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	switch frac := s[19 : len(s)-1]; {
+	case frac == "":
+	case len(frac) < 2 || len(frac) > 10 || frac[0] != '.':
+		return time.Time{}, false
+	default:
+		n, ok := num(20, len(s)-1)
+		if !ok {
+			return time.Time{}, false
+		}
+		for k := len(frac) - 1; k < 9; k++ {
+			n *= 10
+		}
+		nsec = n
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+func daysIn(m time.Month, year int) int {
+	if m == time.February {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 30 + int((m+m/8)%2)
 }

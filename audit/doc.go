@@ -29,13 +29,16 @@
 //	time      when it was written, RFC 3339 in UTC with nanoseconds
 //	type      start, stop, decision, result, approval_requested,
 //	          approval_answered, approval_expired, approval_abandoned,
-//	          recovery or accepted_break
+//	          session_start, recovery or accepted_break
 //	call      the tool call's id (decision, result, approvals)
 //	approval  the approval's short id (approval records)
 //
 // and the fields of its type (see Record): a decision's tool, target,
 // effect, grant, session and taint; a result's outcome, taint_after and
-// untrusted; an approval_requested's call_sha256; an approval_answered's
+// untrusted; a session_start's session and taint (the state a new session
+// starts at: its memory block's class); a write_file decision's
+// content_sha256; an approval_requested's call_sha256 and
+// arguments_sha256; an approval_answered's
 // answer ("approved" or "refused"), by and why; note for anything else.
 // Empty fields are left out. The encoder writes the fields in one order; a
 // reader must accept any order, but no field twice and none unknown.
@@ -106,8 +109,38 @@
 // approvals never answered ("pending or abandoned"), and a torn line at
 // the very end of the latest file (being written, or to be recovered).
 //
-// What the chain cannot show: the latest file replaced by an older copy of
-// itself, or the newest files removed, leaves a log that is whole as far as
-// it goes. Only something outside the log (a copy elsewhere, the last seq
-// remembered) tells that it was longer.
+// Verify reads the files in chunks of whole lines; each line's SHA-256
+// and decoding do not depend on the line before, so they are done on every
+// core, and only the chain's checks (seq, prev, what each record closes)
+// run in order.
+//
+// # Witnesses
+//
+// What the chain cannot show: the newest lines or files removed, or a
+// record removed and every later prev recomputed, leave a log that is
+// whole as far as it goes. So the ledger witnesses the log's head outside
+// it: the line
+//
+//	audit: head <file>:<line> seq <n> sha256 <hash>
+//
+// naming the last record (its file and 1-based line, its seq, the SHA-256
+// of its line) goes to Options.Log (brokerd's standard error, which
+// journald keeps) and is appended to Options.WitnessFile (brokerd's
+// [audit] witness_file, which must be outside dir), at Open, once
+// Options.WitnessEvery records have been appended since the last (checked
+// after each batch, before the next is written), once that many seconds
+// have passed with records not yet witnessed, and at Close. Open first
+// checks the last head of the witness file against the log and refuses
+// (audit-witness-mismatch) when the log does not hold it. VerifyWith
+// checks every head given (ReadWitnesses reads them from a witness file
+// or a whole journal, taking only lines that are exactly a head line),
+// and reports each the log does not hold, with what it holds instead.
+//
+// A head's hash vouches for every line up to it, since each line holds
+// the hash of the one before: a cut below a head, or a change at or before
+// it, is found. A witness proves nothing of the records after its last
+// head (up to WitnessEvery of them), and someone who can rewrite the log
+// and every witness alike can make them agree: a witness is worth what
+// the place it is kept is worth (a journal forwarded to another machine,
+// a file shipped off the host).
 package audit

@@ -35,8 +35,18 @@ type Options struct {
 	// Now stamps records whose Time is zero. Nil: time.Now.
 	Now func() time.Time
 	// Log receives the description of a panic inside the ledger (the
-	// value and the stack), worth keeping for a bug report. Nil: dropped.
+	// value and the stack), worth keeping for a bug report, and the
+	// witness lines. Nil: dropped.
 	Log io.Writer
+	// WitnessFile is where the head of the log is witnessed besides Log
+	// (brokerd's [audit] witness_file): a file outside dir, appended to.
+	// Open first checks the last head it names against the log
+	// (audit-witness-mismatch). Empty: heads go to Log only.
+	WitnessFile string
+	// WitnessEvery: a head is witnessed once this many records have been
+	// appended since the last, or this many seconds have passed with
+	// records not yet witnessed; and at Open and Close. 0: 60.
+	WitnessEvery int
 
 	beforeWrite func() // tests: runs before each batch is written
 	afterWrite  func() // tests: runs after a batch is written and synced, before it is checked
@@ -62,7 +72,10 @@ type Ledger struct {
 	f       *os.File
 	fileNum int
 	size    int64
+	lines   int      // complete lines in the current file
+	headPos Position // the last record's line
 	held    held
+	witness *witnesser
 	seq     uint64
 	hash    [32]byte
 	buf     []byte
@@ -99,18 +112,64 @@ func Open(dir string, opts Options) (*Ledger, error) {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, unavailable(err)
 	}
+	if opts.WitnessEvery <= 0 {
+		opts.WitnessEvery = DefaultWitnessEvery
+	}
 	lock, err := takeLock(filepath.Join(dir, ".lock"))
 	if err != nil {
 		return nil, err
 	}
 	l := &Ledger{dir: dir, opts: opts, lock: lock, done: make(chan struct{})}
 	l.wake = sync.NewCond(&l.mu)
+	var wf *os.File
+	if opts.WitnessFile != "" {
+		// Before anything is written: a log that lost what was witnessed
+		// must not be continued as if it were whole.
+		if err := checkLastWitness(dir, opts.WitnessFile); err != nil {
+			l.closeFiles()
+			return nil, err
+		}
+		if wf, err = openWitnessFile(dir, opts.WitnessFile); err != nil {
+			l.closeFiles()
+			return nil, unavailable(fmt.Errorf("witness file: %w", err))
+		}
+	}
 	if err := l.open(); err != nil {
+		if wf != nil {
+			wf.Close()
+		}
 		l.closeFiles()
 		return nil, err
 	}
+	l.witness = newWitnesser(opts.Log, wf, opts.WitnessEvery)
+	l.witness.start(l.head(), l.seq > 0)
 	go l.writer()
 	return l, nil
+}
+
+// checkLastWitness refuses to open a log that does not hold the last head
+// the witness file names.
+func checkLastWitness(dir, path string) error {
+	w, err := lastWitness(path)
+	if err != nil {
+		return unavailable(fmt.Errorf("witness file: %w", err))
+	}
+	if w == nil {
+		return nil
+	}
+	found, err := checkWitness(dir, *w)
+	if err != nil {
+		return unavailable(err)
+	}
+	if found != "" {
+		return runbook.Refuse(runbook.AuditWitnessMismatch, "%s", WitnessFinding{Witness: *w, Found: found})
+	}
+	return nil
+}
+
+// head is the log's last record as a witness line names it.
+func (l *Ledger) head() Head {
+	return Head{Position: l.headPos, Seq: l.seq, SHA256: hashHex(l.hash)}
 }
 
 func takeLock(path string) (*os.File, error) {
@@ -201,6 +260,10 @@ func (l *Ledger) open() error {
 		c.findings = append(c.findings, Finding{Position: Position{File: name, Line: 1}, What: trimNote(c.gapNote)})
 	}
 	l.size = size + int64(len(tail))
+	l.lines = lines
+	if c.hasLast {
+		l.headPos = c.lastPos
+	}
 	if open, _ := c.uncovered(); len(open) > 0 {
 		return runbook.Refuse(runbook.AuditChainBroken, "%s", open[0])
 	}
@@ -221,6 +284,8 @@ func (l *Ledger) open() error {
 		return err
 	}
 	l.recovered = &Recovery{Position: Position{File: name, Line: lines + 1}, Length: len(tail)}
+	l.lines = lines + 2 // the torn line, ended, and the recovery record
+	l.headPos = Position{File: name, Line: l.lines}
 	return l.rememberOrFail()
 }
 
@@ -235,7 +300,7 @@ func (l *Ledger) rememberOrFail() error {
 // last line and appends an accepted_break record naming the first failure.
 // Nothing is repaired or removed.
 func (l *Ledger) acceptBreak() error {
-	rep, st, err := scan(l.dir)
+	rep, st, err := scan(l.dir, VerifyOptions{})
 	if err != nil {
 		return unavailable(err)
 	}
@@ -302,7 +367,7 @@ func (l *Ledger) beginFile(n int) error {
 	if l.f != nil {
 		l.f.Close()
 	}
-	l.f, l.fileNum, l.size = f, n, 0
+	l.f, l.fileNum, l.size, l.lines = f, n, 0, 0
 	return l.rememberOrFail()
 }
 
@@ -371,6 +436,7 @@ func (l *Ledger) Close() error {
 	l.wake.Signal()
 	l.mu.Unlock()
 	<-l.done
+	l.witness.close()
 	return l.closeFiles()
 }
 
@@ -432,6 +498,9 @@ func (l *Ledger) writer() {
 				w.seq = 0
 			}
 			close(w.ready)
+		}
+		if err == nil {
+			l.witness.appended(l.head(), len(batch))
 		}
 	}
 }
@@ -504,5 +573,7 @@ func (l *Ledger) writeBatch(batch []*waiter) (err, later error) {
 		return unavailable(werr), runbook.Refuse(runbook.AuditUnavailable, textEarlierFailure)
 	}
 	l.seq, l.hash = seq, hash
+	l.lines += len(batch)
+	l.headPos = Position{File: fileName(l.fileNum), Line: l.lines}
 	return nil, nil
 }

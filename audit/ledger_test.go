@@ -940,3 +940,39 @@ func TestAcceptBreakOnAWholeLogChangesNothing(t *testing.T) {
 		t.Error("Open with AcceptBreak changed a whole log")
 	}
 }
+
+// The attack of issue 9: a call that ran without a result stays
+// unfinished when another session later uses the same call id (models
+// reuse call_0), and the other session's result closes only its own call.
+func TestUnfinishedCallsAreKeyedBySessionAndCallID(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "audit")
+	l := openLedger(t, dir, Options{})
+	for _, r := range []Record{
+		{Type: TypeDecision, Session: "s1", Call: "call_0", Tool: "write_file", Target: "/a", Effect: "allow", ContentSHA256: strings.Repeat("c", 64)},
+		{Type: TypeDecision, Session: "s2", Call: "call_0", Tool: "read_file", Target: "/b", Effect: "allow"},
+		{Type: TypeResult, Session: "s2", Call: "call_0", Outcome: "ran"},
+		{Type: TypeDecision, Session: "s3", Call: "call_0", Tool: "run", Target: "/c", Effect: "ask"},
+		{Type: TypeApprovalRequested, Session: "s3", Call: "call_0", Approval: "k7", CallSHA256: strings.Repeat("d", 64), ArgumentsSHA256: strings.Repeat("e", 64)},
+		{Type: TypeApprovalAnswered, Session: "s3", Call: "call_0", Approval: "k7", Answer: AnswerApproved},
+		{Type: TypeResult, Session: "s1", Call: "call_1", Outcome: "ran"},
+		{Type: TypeApprovalRequested, Session: "s4", Call: "call_0", Approval: "k8", CallSHA256: strings.Repeat("f", 64), ArgumentsSHA256: strings.Repeat("a", 64)},
+	} {
+		if _, err := l.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	rep := verify(t, dir)
+	want := []Call{
+		{Position: Position{"000001.jsonl", 1}, Session: "s1", Call: "call_0", Tool: "write_file", Target: "/a", ContentSHA256: strings.Repeat("c", 64)},
+		{Position: Position{"000001.jsonl", 6}, Session: "s3", Call: "call_0", Tool: "run", Target: "/c"},
+	}
+	if diff := cmp.Diff(want, rep.Unfinished); diff != "" {
+		t.Errorf("unfinished (-want +got):\n%s", diff)
+	}
+	wantApprovals := []Approval{{Position: Position{"000001.jsonl", 8}, Approval: "k8", Session: "s4", Call: "call_0",
+		CallSHA256: strings.Repeat("f", 64), ArgumentsSHA256: strings.Repeat("a", 64)}}
+	if diff := cmp.Diff(wantApprovals, rep.Pending); diff != "" {
+		t.Errorf("pending (-want +got):\n%s", diff)
+	}
+}

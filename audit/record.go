@@ -24,12 +24,16 @@ const (
 	TypeApprovalAbandoned Type = "approval_abandoned"
 	TypeRecovery          Type = "recovery"
 	TypeAcceptedBreak     Type = "accepted_break"
+	// session_start: a new session's state, recorded before its first
+	// call (session, taint: the class of its memory block, or higher when
+	// the session was already above it; note says why).
+	TypeSessionStart Type = "session_start"
 )
 
 func (t Type) known() bool {
 	switch t {
 	case TypeStart, TypeStop, TypeDecision, TypeResult, TypeApprovalRequested, TypeApprovalAnswered,
-		TypeApprovalExpired, TypeApprovalAbandoned, TypeRecovery, TypeAcceptedBreak:
+		TypeApprovalExpired, TypeApprovalAbandoned, TypeRecovery, TypeAcceptedBreak, TypeSessionStart:
 		return true
 	}
 	return false
@@ -227,9 +231,13 @@ func ParseLine(line []byte) (Record, error) {
 }
 
 // decodeLine is ParseLine into a record the caller keeps (r is reset).
-func decodeLine(line []byte, r *Record) error {
+func decodeLine(line []byte, r *Record) error { return decodeLineIn(line, string(line), r) }
+
+// decodeLineIn is decodeLine of a line given as bytes and as a string of
+// the same bytes (decodeFlatIn).
+func decodeLineIn(line []byte, str string, r *Record) error {
 	*r = Record{}
-	if err := decodeFlat(line, r); err != nil {
+	if err := decodeFlatIn(line, str, r); err != nil {
 		return err
 	}
 	return r.check()
@@ -268,13 +276,21 @@ func isHash(s string) bool {
 	if len(s) != 64 {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
+	var bad byte
+	for i := 0; i < 64; i++ {
+		bad |= notHex[s[i]]
+	}
+	return bad == 0
+}
+
+// notHex is 1 for every byte that is not a lower-case hex digit.
+var notHex = func() (t [256]byte) {
+	for i := range t {
+		if !(i >= '0' && i <= '9' || i >= 'a' && i <= 'f') {
+			t[i] = 1
 		}
 	}
-	return true
-}
+	return t
+}()
 
 func hashHex(h [32]byte) string { return hex.EncodeToString(h[:]) }

@@ -108,8 +108,21 @@ func FuzzParseLine(f *testing.F) {
 	f.Add([]byte(`{"seq":1`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		r, err := ParseLine(line)
+		// The canonical fast path and the general decoder agree.
+		var g Record
+		d := flatDecoder{s: string(line), plain: asciiPlain(line)}
+		gerr := d.general(&g)
+		if gerr == nil {
+			gerr = g.check()
+		}
+		if (err == nil) != (gerr == nil) {
+			t.Fatalf("ParseLine(%q) = %v, the general decoder %v", line, err, gerr)
+		}
 		if err != nil {
 			return
+		}
+		if diff := cmp.Diff(g, r); diff != "" {
+			t.Fatalf("the fast path and the general decoder disagree on %q:\n%s", line, diff)
 		}
 		var std Record
 		if err := json.Unmarshal(line, &std); err != nil {
@@ -128,6 +141,25 @@ func FuzzParseLine(f *testing.F) {
 		}
 		if diff := cmp.Diff(r, r2); diff != "" {
 			t.Fatalf("re-encoding changes the record (-first +second):\n%s", diff)
+		}
+	})
+}
+
+// parseUTC, the fast path for the encoder's own times, reads exactly what
+// time.Parse reads for every text it accepts.
+func FuzzParseUTC(f *testing.F) {
+	for _, s := range []string{"2026-09-18T12:30:45.123456789Z", "2026-09-18T12:30:45Z", "2024-02-29T00:00:00.5Z",
+		"2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-09-18T24:00:00Z", "2026-09-18T12:30:45.Z", "0000-01-01T00:00:00Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseUTC(s)
+		want, err := time.Parse(time.RFC3339Nano, s)
+		if !ok {
+			return
+		}
+		if err != nil || !got.Equal(want) || got.Location() != want.Location() {
+			t.Fatalf("parseUTC(%q) = %v; time.Parse = %v, %v", s, got, want, err)
 		}
 	})
 }

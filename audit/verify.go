@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 )
 
 // Report is what Verify found. Errors break the chain; the other lists are
@@ -30,10 +31,44 @@ type Report struct {
 	// brokerd may be writing it, or it stopped while writing it and will
 	// recover it at its next start.
 	TornTail *Position
+
+	// Witnessed is how many witnessed heads were checked (VerifyOptions);
+	// WitnessErrors are those the log does not hold, in the witnesses'
+	// order.
+	Witnessed     int
+	WitnessErrors []WitnessFinding
+
+	// CallRecords are the records of VerifyOptions' call, in log order.
+	CallRecords []CallRecord
 }
 
-// OK reports whether the chain holds.
-func (r *Report) OK() bool { return len(r.Errors) == 0 }
+// OK reports whether the chain holds and the log holds every witnessed
+// head.
+func (r *Report) OK() bool { return len(r.Errors) == 0 && len(r.WitnessErrors) == 0 }
+
+// VerifyOptions are what Verify checks besides the chain.
+type VerifyOptions struct {
+	// Witnesses are heads seen outside the log (brokerd's witness file,
+	// its journal): each must be in the log, the same line at the same
+	// place. A log cut below one, or with a line changed at or before
+	// one (the chain links every line to the one before), fails it.
+	Witnesses []Witness
+	// Progress, when not nil, is told now and then how many bytes of the
+	// log's files have been read, of how many.
+	Progress func(done, total int64)
+	// Session and Call, when Call is set, ask for every record of that
+	// call (Report.CallRecords): its decision with write_file's content
+	// hash, its approval's call and arguments hashes, the answer, the
+	// result.
+	Session, Call string
+}
+
+// CallRecord is a line of the log that belongs to the call asked for.
+type CallRecord struct {
+	Position
+	Line   string
+	Record Record
+}
 
 // Recovery is a torn line kept in the log and described by the recovery
 // record after it.
@@ -53,26 +88,88 @@ type Break struct {
 
 // Call is a call allowed to run, with no result recorded.
 type Call struct {
-	Position // the record that let it run
-	Call     string
-	Tool     string
-	Target   string
+	Position      // the record that let it run
+	Session       string
+	Call          string
+	Tool          string
+	Target        string
+	ContentSHA256 string // write_file's content, as its decision holds it
 }
 
 // Approval is an approval requested and never answered.
 type Approval struct {
-	Position  // the approval_requested record
-	Approval  string
-	Call      string
-	Abandoned bool // an approval_abandoned record says brokerd gave it up
+	Position        // the approval_requested record
+	Approval        string
+	Session         string
+	Call            string
+	CallSHA256      string // the exact call the approval answers
+	ArgumentsSHA256 string // its arguments alone (core/approval)
+	Abandoned       bool   // an approval_abandoned record says brokerd gave it up
 }
 
 // Verify checks every file of the log in dir and reports every finding.
 // It takes no lock and changes nothing, so it may run beside brokerd. An
 // error is returned only when the log cannot be read at all.
 func Verify(dir string) (*Report, error) {
-	rep, _, err := scan(dir)
+	rep, _, err := scan(dir, VerifyOptions{})
 	return rep, err
+}
+
+// VerifyWith is Verify with the witnessed heads of o checked too.
+func VerifyWith(dir string, o VerifyOptions) (*Report, error) {
+	rep, _, err := scan(dir, o)
+	return rep, err
+}
+
+// witnessCheck matches witnessed heads against the lines of the log as
+// they are read: per file, the witnessed lines in order, with a cursor,
+// since the lines come in order.
+type witnessCheck struct {
+	ws     []Witness
+	byFile map[string][]int // file -> indexes into ws, by line
+	cur    []int            // the current file's, still ahead
+	found  []string         // per witness: "" (held), or what the log has
+	seen   []bool
+	lines  map[string]int // lines per file read
+}
+
+func newWitnessCheck(ws []Witness) *witnessCheck {
+	w := &witnessCheck{ws: ws, byFile: map[string][]int{}, found: make([]string, len(ws)), seen: make([]bool, len(ws)), lines: map[string]int{}}
+	for i, x := range ws {
+		w.byFile[x.File] = append(w.byFile[x.File], i)
+	}
+	for _, idx := range w.byFile {
+		sort.SliceStable(idx, func(a, b int) bool { return ws[idx[a]].Line < ws[idx[b]].Line })
+	}
+	return w
+}
+
+// file begins a file of the log.
+func (w *witnessCheck) file(name string) { w.cur = w.byFile[name] }
+
+// line is called for every complete line of the current file, in order.
+func (w *witnessCheck) line(pos Position, l *parsedLine) {
+	for len(w.cur) > 0 && w.ws[w.cur[0]].Line == pos.Line {
+		i := w.cur[0]
+		w.cur = w.cur[1:]
+		w.seen[i] = true
+		w.found[i] = headDiffers(w.ws[i].Head, l)
+	}
+}
+
+func (w *witnessCheck) findings() []WitnessFinding {
+	var out []WitnessFinding
+	for i, x := range w.ws {
+		switch n, ok := w.lines[x.File]; {
+		case !w.seen[i] && !ok:
+			out = append(out, WitnessFinding{Witness: x, Found: "the log has no " + x.File})
+		case !w.seen[i]:
+			out = append(out, WitnessFinding{Witness: x, Found: fmt.Sprintf("%s ends at line %d", x.File, n)})
+		case w.found[i] != "":
+			out = append(out, WitnessFinding{Witness: x, Found: w.found[i]})
+		}
+	}
+	return out
 }
 
 // scanEnd is where a scan of the whole log ended: what an accepted_break
@@ -84,13 +181,29 @@ type scanEnd struct {
 	torn     bool     // the latest file ends in the middle of a line
 }
 
-func scan(dir string) (*Report, scanEnd, error) {
+func scan(dir string, o VerifyOptions) (*Report, scanEnd, error) {
 	var end scanEnd
 	nums, err := logFiles(dir)
 	if err != nil {
 		return nil, end, err
 	}
-	rep := &Report{Files: len(nums)}
+	rep := &Report{Files: len(nums), Witnessed: len(o.Witnesses)}
+	var total, done int64
+	if o.Progress != nil {
+		for _, n := range nums {
+			if fi, err := os.Stat(logPath(dir, n)); err == nil {
+				total += fi.Size()
+			}
+		}
+		o.Progress(0, total)
+	}
+	progress := func(n int) {
+		if o.Progress != nil {
+			done += int64(n)
+			o.Progress(done, total)
+		}
+	}
+	wc := newWitnessCheck(o.Witnesses)
 	calls := newCallTracker()
 	c := &chain{onRecord: func(pos Position, r *Record) {
 		rep.Records++
@@ -108,10 +221,18 @@ func scan(dir string) (*Report, scanEnd, error) {
 		if err != nil {
 			return nil, end, err
 		}
-		tail, lines, err := eachLine(f, func(lineNo int, raw []byte) {
-			rep.Bytes += int64(len(raw)) + 1
-			c.feed(Position{File: name, Line: lineNo}, raw)
-		})
+		wc.file(name)
+		tail, lines, err := eachParsedLine(f, func(lineNo int, l *parsedLine) {
+			rep.Bytes += int64(l.length) + 1
+			pos := Position{File: name, Line: lineNo}
+			c.feedParsed(pos, l)
+			wc.line(pos, l)
+			if o.Call != "" && l.err == nil && l.rec.Call == o.Call && l.rec.Session == o.Session {
+				r, _ := ParseLine([]byte(l.line)) // a copy: l's strings are pieces of a whole chunk
+				rep.CallRecords = append(rep.CallRecords, CallRecord{Position: pos, Line: strings.Clone(l.line), Record: r})
+			}
+		}, progress)
+		wc.lines[name] = lines
 		f.Close()
 		if err != nil {
 			return nil, end, fmt.Errorf("%s: %w", name, err)
@@ -164,6 +285,7 @@ func scan(dir string) (*Report, scanEnd, error) {
 		}
 	}
 	sortFindings(rep.Errors)
+	rep.WitnessErrors = wc.findings()
 	rep.Recoveries = c.recoveries
 	rep.Unfinished, rep.Pending = calls.open()
 	return rep, end, nil
@@ -173,50 +295,74 @@ func sortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Position.before(fs[j].Position) })
 }
 
+// callKey names one call in the log: the session and the model's call id
+// (models reuse ids such as call_0 from one session to the next).
+type callKey struct{ session, call string }
+
 // callTracker follows calls and approvals through the log to find those
-// left open.
+// left open. What it keeps is cloned: the records' strings are pieces of
+// a whole chunk of the log (eachParsedLine).
 type callTracker struct {
-	decided   map[string]Call // call id -> its decision, for calls decided ask
-	running   map[string]Call // call id -> the record that let it run
+	decided   map[callKey]Call // calls decided ask, waiting for an answer
+	running   map[callKey]Call // the record that let each run
 	approvals map[string]*Approval
 	order     []string // approval ids in the order requested
 }
 
 func newCallTracker() *callTracker {
-	return &callTracker{decided: map[string]Call{}, running: map[string]Call{}, approvals: map[string]*Approval{}}
+	return &callTracker{decided: map[callKey]Call{}, running: map[callKey]Call{}, approvals: map[string]*Approval{}}
 }
+
+func keyOf(r *Record) callKey { return callKey{r.Session, r.Call} }
+
+func clonedKey(r *Record) callKey { return callKey{strings.Clone(r.Session), strings.Clone(r.Call)} }
 
 func (t *callTracker) record(pos Position, r *Record) {
 	switch r.Type {
 	case TypeDecision:
-		c := Call{Position: pos, Call: r.Call, Tool: r.Tool, Target: r.Target}
+		// One allocation for all the call keeps: its strings are pieces
+		// of one copy.
+		var b strings.Builder
+		b.Grow(len(r.Session) + len(r.Call) + len(r.Tool) + len(r.Target) + len(r.ContentSHA256))
+		for _, x := range [...]string{r.Session, r.Call, r.Tool, r.Target, r.ContentSHA256} {
+			b.WriteString(x)
+		}
+		all := b.String()
+		cut := func(n int) string { s := all[:n]; all = all[n:]; return s }
+		c := Call{Position: pos, Session: cut(len(r.Session)), Call: cut(len(r.Call)), Tool: cut(len(r.Tool)),
+			Target: cut(len(r.Target)), ContentSHA256: cut(len(r.ContentSHA256))}
+		k := callKey{c.Session, c.Call}
 		if r.Effect == EffectAllow {
-			t.running[r.Call] = c
+			t.running[k] = c
 		} else {
-			t.decided[r.Call] = c
+			t.decided[k] = c
 		}
 	case TypeApprovalAnswered:
+		k := keyOf(r)
 		if r.Answer == AnswerApproved {
-			c, ok := t.decided[r.Call]
+			c, ok := t.decided[k]
 			if !ok {
-				c = Call{Call: r.Call}
+				k = clonedKey(r)
+				c = Call{Session: k.session, Call: k.call}
 			}
 			c.Position = pos
-			t.running[r.Call] = c
+			t.running[k] = c
 		}
-		delete(t.decided, r.Call)
+		delete(t.decided, k)
 		t.close(r.Approval)
 	case TypeApprovalExpired:
-		delete(t.decided, r.Call)
+		delete(t.decided, keyOf(r))
 		t.close(r.Approval)
 	case TypeResult:
-		delete(t.running, r.Call)
-		delete(t.decided, r.Call)
+		delete(t.running, keyOf(r))
+		delete(t.decided, keyOf(r))
 	case TypeApprovalRequested:
-		if _, ok := t.approvals[r.Approval]; !ok {
-			t.order = append(t.order, r.Approval)
+		id := strings.Clone(r.Approval)
+		if _, ok := t.approvals[id]; !ok {
+			t.order = append(t.order, id)
 		}
-		t.approvals[r.Approval] = &Approval{Position: pos, Approval: r.Approval, Call: r.Call}
+		t.approvals[id] = &Approval{Position: pos, Approval: id, Session: strings.Clone(r.Session), Call: strings.Clone(r.Call),
+			CallSHA256: strings.Clone(r.CallSHA256), ArgumentsSHA256: strings.Clone(r.ArgumentsSHA256)}
 	case TypeApprovalAbandoned:
 		if a, ok := t.approvals[r.Approval]; ok {
 			a.Abandoned = true

@@ -524,6 +524,39 @@ func (b *Broker) AnswerApproval(id string, approve bool, by, why string) (Pendin
 	return p.Pending, nil
 }
 
+// StartSession records a new session's state before its first call: the
+// taint its memory block carries (memoryd says which; loopd passes it on).
+// The state only rises: a session already above it stays where it is. The
+// session_start record comes first, then the state file; a failure of
+// either is an error, and loopd does not start the session.
+func (b *Broker) StartSession(s SessionStart) (policy.State, error) {
+	if !sessionIDRE.MatchString(s.Session) {
+		return policy.State{}, fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", s.Session)
+	}
+	taint, err := policy.ParseTaint(s.Taint)
+	if err != nil {
+		return policy.State{}, fmt.Errorf("the session's starting %v", err)
+	}
+	unlock := b.sessions.lock(s.Session)
+	defer unlock()
+	st, err := b.sessions.read(s.Session)
+	if err != nil {
+		b.logf("%v", err)
+		return policy.State{}, err
+	}
+	after := st.Raise(taint, false)
+	rec := audit.Record{Type: audit.TypeSessionStart, Session: s.Session, Taint: after.Taint.String(), Untrusted: after.Untrusted,
+		Note: "a new session; its memory block is " + taint.String()}
+	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+		return policy.State{}, b.auditFailed(err)
+	}
+	if err := b.sessions.write(s.Session, after); err != nil {
+		b.logf("%v", err)
+		return policy.State{}, err
+	}
+	return after, nil
+}
+
 // SessionState is a session's state as memoryd asks for it.
 func (b *Broker) SessionState(id string) (policy.State, error) {
 	if !sessionIDRE.MatchString(id) {

@@ -4,11 +4,19 @@ package broker
 // socket's requests (docs/tool-socket.md, docs/specs/decision-path.md).
 const (
 	KindToolCall       = "tool.call"        // tool socket, from loopd: ToolCall -> Answer
+	KindSessionStart   = "session.start"    // tool socket, from loopd: SessionStart -> policy.State
 	KindApprovalsList  = "approvals.list"   // admin socket, from bxctl: -> ApprovalsList
 	KindApprovalAnswer = "approvals.answer" // admin socket, from bxctl: ApprovalAnswer -> Pending
 	KindApprovalShow   = "approvals.show"   // admin socket, from bxctl: ApprovalShow -> Pending
 	KindSessionState   = "session.state"    // state socket, from memoryd: {"session"} -> policy.State
 )
+
+// SessionStart is loopd telling of a new session before its first call:
+// the taint it starts at, its memory block's class (core/memorywire).
+type SessionStart struct {
+	Session string `json:"session"`
+	Taint   string `json:"taint"`
+}
 
 // ApprovalsList is the answer to approvals.list.
 type ApprovalsList struct {

@@ -27,6 +27,15 @@ type BrokerdAudit struct {
 	// MiB, the next record begins a new numbered file. 0 (or no key):
 	// 64 MiB.
 	MaxFileMB int `toml:"max_file_mb"`
+	// WitnessFile is where brokerd appends the head of the log
+	// ("audit: head <file>:<line> seq <n> sha256 <hash>"), besides its
+	// standard error: an absolute path outside <home>/audit. Empty (or no
+	// key): <home>/broker/audit-witness.
+	WitnessFile string `toml:"witness_file"`
+	// WitnessEvery: the head is witnessed once this many records have
+	// been appended since the last, or this many seconds have passed with
+	// records not yet witnessed; and at start and stop. 0: 60.
+	WitnessEvery int `toml:"witness_every"`
 }
 
 // BrokerdApprovals is how long an ask waits for the owner.
@@ -162,6 +171,14 @@ expire_after = "10m"
 # the one before. Once the current file has reached this many MiB, the
 # next record begins a new file. 0: 64.
 max_file_mb = 64
+# The head of the log (its last record's file, line, seq and SHA-256) is
+# written to brokerd's standard error (journald keeps it) and appended to
+# this file, at start, at stop and every witness_every records or seconds.
+# Keep it outside audit/, ideally on another machine's disk or in the
+# journal only root can rewrite: bxctl audit verify --witness FILE checks
+# the log against every head it holds.
+witness_file = "{{.Home}}/broker/audit-witness"
+witness_every = 60
 
 [memory]
 # memoryd's tool socket: memory and recall calls are sent there once

@@ -81,7 +81,7 @@ func (e *Engine) Spawn(ctx context.Context, req loopwire.SpawnRequest) (loopwire
 	defer unlock()
 	block := ""
 	if req.Memory {
-		if block, err = e.Memory.Block(ctx, id); err != nil {
+		if block, err = e.memoryBlock(ctx, id); err != nil {
 			return loopwire.SpawnResult{}, err
 		}
 	}

@@ -107,6 +107,10 @@ type rig struct {
 	mu     sync.Mutex
 	calls  []CallRequest
 	answer func(CallRequest, *daemon.Stream) (any, error)
+
+	class       string              // the memory block's class memoryd gives ("": public)
+	starts      []map[string]string // session.start requests brokerd got
+	refuseStart bool
 }
 
 func newRig(t *testing.T, script llamastandin.Script) *rig {
@@ -130,10 +134,27 @@ func newRig(t *testing.T, script llamastandin.Script) *rig {
 			r.mu.Unlock()
 			return answer(c, s)
 		},
+		"session.start": func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+			var st map[string]string
+			json.Unmarshal(body, &st)
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.refuseStart {
+				return nil, errors.New("the audit log cannot be written")
+			}
+			r.starts = append(r.starts, st)
+			return map[string]any{"taint": st["taint"], "untrusted": false}, nil
+		},
 	})
 	memory := serveSocket(t, r.dir, "memory", map[string]daemon.Handler{
 		"memory.block": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
-			return map[string]any{"block": "I am Box. <|im_start|>", "excluded": []any{}}, nil
+			r.mu.Lock()
+			class := r.class
+			r.mu.Unlock()
+			if class == "" {
+				class = "public"
+			}
+			return map[string]any{"block": "I am Box. <|im_start|>", "excluded": []any{}, "class": class}, nil
 		},
 	})
 	r.eng = &Engine{
@@ -585,5 +606,41 @@ func TestCallIDIsNewInItsSession(t *testing.T) {
 		if got := callID(c.server, used, c.seq, c.i); got != c.want {
 			t.Errorf("callID(%q, %d, %d) = %q, want %q", c.server, c.seq, c.i, got, c.want)
 		}
+	}
+}
+
+// A new session's memory block carries its class, and brokerd is told it
+// before the session's first call; a block above public that brokerd
+// cannot record does not start a session; a public one does.
+func TestNewSessionStartsAtItsMemoryBlocksClass(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/x"}`)}},
+		{Content: "done"},
+		{Content: "hi"},
+	}})
+	r.class = "private"
+	res, _, err := r.turn(t, "", "read x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.starts) != 1 || r.starts[0]["session"] != res.Session || r.starts[0]["taint"] != "private" {
+		t.Fatalf("session.start: %v", r.starts)
+	}
+	if len(r.calls) != 1 {
+		t.Fatalf("calls: %v", r.calls)
+	}
+	r.refuseStart = true
+	if _, _, err := r.turn(t, "", "again"); err == nil || !strings.Contains(err.Error(), "starts private (its memory block holds private entries), and brokerd could not record it") {
+		t.Fatalf("a private block brokerd could not record: %v", err)
+	}
+	if ents, _ := os.ReadDir(r.eng.SessionsDir); len(ents) != 1 {
+		t.Errorf("a session was left behind: %d sessions", len(ents))
+	}
+	r.class = "public"
+	if _, _, err := r.turn(t, "", "hello"); err != nil {
+		t.Fatalf("a public block goes on without brokerd's word: %v", err)
+	}
+	if !strings.Contains(r.log.String(), "brokerd was not told that it starts public") {
+		t.Errorf("no line for the operator: %q", r.log.String())
 	}
 }

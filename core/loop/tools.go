@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -116,6 +117,33 @@ func (b Broker) Call(ctx context.Context, req CallRequest, onAsked func(approval
 		return ToolResult{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
 			runbook.Refuse(runbook.BrokerUnavailable, "cannot reach the tool broker at %s: %v", b.Socket, err)
 	}
+}
+
+// StartSession tells brokerd that session begins at taint (its memory
+// block's class), before its first call; brokerd records it (a
+// session_start record, then the state file). An error means it is not
+// recorded.
+func (b Broker) StartSession(ctx context.Context, session, taint string) error {
+	if b.Socket == "" {
+		return runbook.Refuse(runbook.BrokerUnavailable, "%s", NoBrokerText)
+	}
+	silent := b.Silent
+	if silent <= 0 {
+		silent = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, silent)
+	defer cancel()
+	err := daemon.Call(ctx, b.Socket, "session.start", map[string]string{"session": session, "taint": taint}, nil, nil)
+	var re *daemon.RemoteError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return fmt.Errorf("brokerd refused: %s", re.Text)
+	case ctx.Err() != nil:
+		return runbook.Refuse(runbook.BrokerUnavailable, "the tool broker at %s did not answer within %d ms", b.Socket, silent.Milliseconds())
+	}
+	return runbook.Refuse(runbook.BrokerUnavailable, "cannot reach the tool broker at %s: %v", b.Socket, err)
 }
 
 // firstWords is what the model is told of an error brokerd answered with:

@@ -52,11 +52,13 @@ type Memory struct {
 	Timeout time.Duration
 }
 
-// Block asks memoryd for the block of session id. Any failure is
-// memory-unavailable: a session does not start without its memory.
-func (m Memory) Block(ctx context.Context, session string) (string, error) {
+// Block asks memoryd for the block of session id and its class (the
+// highest class among its entries). Any failure is memory-unavailable: a
+// session does not start without its memory, nor without knowing how
+// sensitive that memory is.
+func (m Memory) Block(ctx context.Context, session string) (block, class string, err error) {
 	if m.Socket == "" {
-		return "", runbook.Refuse(runbook.MemoryUnavailable, "no memoryd is configured ([memory] socket in loopd's config is empty)")
+		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "no memoryd is configured ([memory] socket in loopd's config is empty)")
 	}
 	timeout := m.Timeout
 	if timeout <= 0 {
@@ -66,23 +68,48 @@ func (m Memory) Block(ctx context.Context, session string) (string, error) {
 	defer cancel()
 	var out struct {
 		Block string `json:"block"`
+		Class string `json:"class"`
 	}
-	err := daemon.Call(ctx, m.Socket, "memory.block", map[string]string{"session": session}, &out, nil)
+	err = daemon.Call(ctx, m.Socket, "memory.block", map[string]string{"session": session}, &out, nil)
 	var re *daemon.RemoteError
 	switch {
+	case err == nil && !knownClass(out.Class):
+		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s gave a memory block without a class (%q): its entries' class is not known", m.Socket, out.Class)
 	case err == nil:
-		return out.Block, nil
+		return out.Block, out.Class, nil
 	case errors.As(err, &re):
 		text := re.Text
 		if i := strings.Index(text, "; "+runbook.Link("")); i >= 0 {
 			text = text[:i]
 		}
-		return "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s refused the memory block: %s", m.Socket, text)
+		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s refused the memory block: %s", m.Socket, text)
 	case ctx.Err() == context.DeadlineExceeded:
-		return "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s did not answer within %v", m.Socket, timeout)
+		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s did not answer within %v", m.Socket, timeout)
 	default:
-		return "", runbook.Refuse(runbook.MemoryUnavailable, "cannot reach memoryd at %s: %v", m.Socket, err)
+		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "cannot reach memoryd at %s: %v", m.Socket, err)
 	}
+}
+
+func knownClass(c string) bool { return c == "public" || c == "private" || c == "secret" }
+
+// memoryBlock fetches a new session's memory block and tells brokerd the
+// taint the session starts at, the block's class, before anything else
+// happens in it. A block above public that brokerd cannot record stops the
+// session: its first call would be decided as public. A public one goes on
+// (a session brokerd does not know is public), with a line for the
+// operator.
+func (e *Engine) memoryBlock(ctx context.Context, id string) (string, error) {
+	block, class, err := e.Memory.Block(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if err := e.Broker.StartSession(ctx, id, class); err != nil {
+		if class != "public" {
+			return "", fmt.Errorf("session %s starts %s (its memory block holds %s entries), and brokerd could not record it: %w", id, class, class, err)
+		}
+		e.logf("session %s: brokerd was not told that it starts public: %v", id, err)
+	}
+	return block, nil
 }
 
 // Engine runs turns. Its fields are set once before the first turn.
@@ -213,7 +240,7 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 		id := NewSessionID(e.now())
 		unlock := e.lock(id)
 		defer unlock()
-		block, err := e.Memory.Block(ctx, id)
+		block, err := e.memoryBlock(ctx, id)
 		if err != nil {
 			return TurnResult{}, err
 		}

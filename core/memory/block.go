@@ -15,6 +15,10 @@ import (
 type Block struct {
 	// Text goes into the session's baseline as it is.
 	Text string
+	// Class is the highest class among the entries in Text (public for
+	// soul.md and for entries the owner wrote by hand): the taint a
+	// session that starts with this block starts at.
+	Class string
 	// Excluded are the entries left out because a refuse rule fires on
 	// them; memoryd logs each (Excluded.Event).
 	Excluded []Excluded
@@ -58,7 +62,11 @@ func (s *Store) Block() (Block, error) {
 		}
 		texts[f] = string(b)
 	}
-	var blk Block
+	cls, err := s.readClasses()
+	if err != nil {
+		return Block{}, runbook.Refuse(runbook.MemoryUnavailable, "%v", err)
+	}
+	blk := Block{Class: OwnerClass}
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(texts[SoulFile]))
 	b.WriteString("\n")
@@ -70,6 +78,7 @@ func (s *Store) Block() (Block, error) {
 				continue
 			}
 			kept = append(kept, e)
+			blk.Class = JoinClass(blk.Class, cls.classOf(f, e))
 		}
 		text := FormatEntries(kept)
 		what := "what you have learnt, kept by you with the memory tool"

@@ -115,7 +115,7 @@ func (s *Store) Accept(edit string) (Result, error) {
 			return Result{}, fmt.Errorf("edit %s breaks the refuse rule %s now: reject it", edit, f[0].Rule)
 		}
 	}
-	changes, msg, err := s.plan(e.Actions)
+	p, msg, err := s.plan(e.Actions)
 	if err != nil {
 		return Result{}, err
 	}
@@ -128,7 +128,7 @@ func (s *Store) Accept(edit string) (Result, error) {
 			files = append(files, f)
 		}
 	}
-	rec, err := s.record(e.Session, e.Class, e.Actions, changes)
+	rec, err := s.record(e.Session, e.Class, edit, e.Actions, p)
 	if err != nil {
 		return Result{}, err
 	}

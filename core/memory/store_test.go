@@ -382,7 +382,8 @@ func TestRedoFinishesAnInterruptedWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		write(t, s, add("memory", "one"), Action{Action: "note", Text: "first"})
-		rec, err := s.record("s1", "public", []Action{{Action: "note", Text: "second note"}}, map[string]string{MemoryFile: "one\n§\ntwo\n", UserFile: "u\n"})
+		rec, err := s.record("s1", "public", "e9", []Action{{Action: "note", Text: "second note"}},
+			planned{changes: map[string]string{MemoryFile: "one\n§\ntwo\n", UserFile: "u\n"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -151,7 +151,7 @@ func (s *Store) Write(c Call) (Result, error) {
 		return s.demote(c, acts, files, identity, rule)
 	}
 
-	changes, msg, err := s.plan(acts)
+	p, msg, err := s.plan(acts)
 	if err != nil {
 		return Result{}, err
 	}
@@ -161,7 +161,7 @@ func (s *Store) Write(c Call) (Result, error) {
 	if identity && s.review {
 		return s.stage(c, acts, files)
 	}
-	return s.apply1(c, acts, changes, files, identity)
+	return s.apply1(c, acts, p, files, identity)
 }
 
 // cleanAction checks one action's shape and trims its texts. A message
@@ -224,9 +224,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// planned is what a call will do to the identity files: the new text of
+// each changed file, and what it wrote into each.
+type planned struct {
+	changes map[string]string
+	wrote   written
+}
+
 // plan applies the identity actions to the entries read from disk and
 // returns the new text of each changed file, or a message for the model.
-func (s *Store) plan(acts []Action) (map[string]string, string, error) {
+func (s *Store) plan(acts []Action) (planned, string, error) {
+	wrote := written{}
 	entries := map[string][]string{}
 	before := map[string]string{}
 	for _, a := range acts {
@@ -239,7 +247,7 @@ func (s *Store) plan(acts []Action) (map[string]string, string, error) {
 		}
 		text, err := s.readIdentity(f)
 		if err != nil {
-			return nil, "", err
+			return planned{}, "", err
 		}
 		before[f] = text
 		entries[f] = ParseEntries(text)
@@ -257,9 +265,10 @@ func (s *Store) plan(acts []Action) (map[string]string, string, error) {
 		switch a.Action {
 		case "add":
 			if contains(es, a.Text) {
-				return nil, prefix + f + " already holds this entry; nothing was changed", nil
+				return planned{}, prefix + f + " already holds this entry; nothing was changed", nil
 			}
 			es = append(append([]string(nil), es...), a.Text)
+			wrote.add(f, a.Text)
 		case "replace", "remove":
 			var at []int
 			for j, e := range es {
@@ -269,18 +278,19 @@ func (s *Store) plan(acts []Action) (map[string]string, string, error) {
 			}
 			switch {
 			case len(at) == 0:
-				return nil, fmt.Sprintf("%sno entry of %s holds %q; nothing was changed", prefix, f, a.Old), nil
+				return planned{}, fmt.Sprintf("%sno entry of %s holds %q; nothing was changed", prefix, f, a.Old), nil
 			case len(at) > 1:
 				var shown []string
 				for _, j := range at {
 					shown = append(shown, es[j])
 				}
-				return nil, fmt.Sprintf("%s%q is in %d entries of %s; give a piece found in one only. Nothing was changed. The entries:\n%s",
+				return planned{}, fmt.Sprintf("%s%q is in %d entries of %s; give a piece found in one only. Nothing was changed. The entries:\n%s",
 					prefix, a.Old, len(at), f, strings.TrimSuffix(FormatEntries(shown), "\n")), nil
 			}
 			j := at[0]
 			es = append([]string(nil), es...)
 			if a.Action == "replace" {
+				wrote.add(f, a.Text, es[j])
 				es[j] = a.Text
 			} else {
 				es = append(es[:j], es[j+1:]...)
@@ -297,13 +307,13 @@ func (s *Store) plan(acts []Action) (map[string]string, string, error) {
 		text := FormatEntries(es)
 		if n, lim := Chars(text), Limit(f); n > lim {
 			cur := ParseEntries(before[f])
-			return nil, fmt.Sprintf("%s would hold %s characters, over its limit of %s, so nothing was changed. "+
+			return planned{}, fmt.Sprintf("%s would hold %s characters, over its limit of %s, so nothing was changed. "+
 				"It holds %s of %s characters now; make room by replacing entries with shorter ones or removing some, in the same call if you like. Its entries:\n%s",
 				f, count(n), count(lim), count(Chars(FormatEntries(cur))), count(lim), strings.TrimSuffix(FormatEntries(cur), "\n")), nil
 		}
 		changes[f] = text
 	}
-	return changes, "", nil
+	return planned{changes: changes, wrote: wrote}, "", nil
 }
 
 // count writes n with thousands separated by commas, as the limits are
@@ -385,12 +395,12 @@ func (s *Store) demote(c Call, acts []Action, files []string, identity bool, rul
 
 // apply1 writes a checked call: the identity files replaced, the notes
 // appended, the journal line, in one redo record.
-func (s *Store) apply1(c Call, acts []Action, changes map[string]string, files []string, identity bool) (Result, error) {
+func (s *Store) apply1(c Call, acts []Action, p planned, files []string, identity bool) (Result, error) {
 	r := Result{Edit: s.newID(), Session: c.Session, Outcome: Noted, Files: files}
 	if identity {
 		r.Outcome = Updated
 	}
-	rec, err := s.record(c.Session, c.Class, acts, changes)
+	rec, err := s.record(c.Session, c.Class, r.Edit, acts, p)
 	if err != nil {
 		return Result{}, err
 	}
@@ -406,12 +416,21 @@ func (s *Store) apply1(c Call, acts []Action, changes map[string]string, files [
 	return r, nil
 }
 
-func (s *Store) record(session, class string, acts []Action, changes map[string]string) (redoRecord, error) {
+func (s *Store) record(session, class, edit string, acts []Action, p planned) (redoRecord, error) {
 	var rec redoRecord
 	for _, f := range []string{MemoryFile, UserFile} {
-		if text, ok := changes[f]; ok {
+		if text, ok := p.changes[f]; ok {
 			rec.Replace = append(rec.Replace, replaceOp{File: f, Data: text})
 		}
+	}
+	if len(p.changes) > 0 {
+		// Each entry's class, replaced with the files in one record.
+		cls, err := s.readClasses()
+		if err != nil {
+			return rec, err
+		}
+		after := cls.after(p.changes, p.wrote, class, session, edit)
+		rec.Replace = append(rec.Replace, replaceOp{File: ClassesFile, Data: after.encode()})
 	}
 	var notes strings.Builder
 	for _, a := range acts {

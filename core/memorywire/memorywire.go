@@ -31,10 +31,15 @@ type BlockRequest struct {
 	Session string `json:"session"`
 }
 
-// BlockAnswer is the memory block and the entries left out of it.
+// BlockAnswer is the memory block, the entries left out of it, and its
+// class: the highest class among the entries it holds (memory.ClassesFile;
+// public for soul.md and entries the owner wrote by hand). A session that
+// starts with the block starts at that taint: loopd tells brokerd so
+// before the session's first call.
 type BlockAnswer struct {
 	Block    string          `json:"block"`
 	Excluded []ExcludedEntry `json:"excluded"`
+	Class    string          `json:"class"`
 }
 
 // ExcludedEntry names an entry left out of the block: its file, its place

@@ -36,6 +36,7 @@ import (
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
 	"boxmaker/core/runner"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -198,6 +199,7 @@ type demoStep struct {
 	title      string
 	person     string
 	newSession bool
+	startTaint string // a new session's taint at its start: its memory block's class
 	tool       string // the call the step is about
 	target     string // its path; empty for memory and recall
 	outcome    string // what brokerd must answer
@@ -259,8 +261,8 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:      "a memory entry, in a new session",
 			person:     fmt.Sprintf("This is a new conversation. Use your memory tool to remember this: %q", memoryEntry),
-			newSession: true,
-			tool:       "memory", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
+			newSession: true, startTaint: "public",
+			tool: "memory", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
 			script: []llamastandin.Turn{
 				call("memory", map[string]any{"actions": []map[string]string{{"action": "add", "file": "memory", "text": memoryEntry}}}),
 				say("Noted in my memory."),
@@ -269,7 +271,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:      "recalling it, in another new session",
 			person:     fmt.Sprintf("Another new conversation. Use recall to search past conversations for %q and tell me what you find.", recallWords),
-			newSession: true, inBlock: true,
+			newSession: true, inBlock: true, startTaint: "public",
 			tool: "recall", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "secret",
 			gets: memoryKey,
 			script: []llamastandin.Turn{
@@ -782,7 +784,7 @@ func (d *demoRun) converse(ctx context.Context, steps []demoStep) error {
 				if !midLine {
 					fmt.Fprint(d.out, "agent: ")
 				}
-				fmt.Fprint(d.out, e.Text)
+				fmt.Fprint(d.out, termsafe.Text(e.Text))
 				midLine = !strings.HasSuffix(e.Text, "\n")
 			case "tool_call":
 				endLine()
@@ -804,7 +806,7 @@ func (d *demoRun) converse(ctx context.Context, steps []demoStep) error {
 				if len(text) > 160 {
 					text = text[:160] + "..."
 				}
-				d.say("  call %s %s: %s", e.CallID, strings.ToUpper(e.Outcome), text)
+				d.say("  call %s %s: %s", e.CallID, strings.ToUpper(e.Outcome), termsafe.Line(text))
 			}
 			return nil
 		})
@@ -818,6 +820,11 @@ func (d *demoRun) converse(ctx context.Context, steps []demoStep) error {
 		}
 		session = res.Session
 		tl.reply = res.Reply
+		if st.newSession {
+			if err := d.checkStart(session, st.startTaint); err != nil {
+				return fmt.Errorf("step %d (%s): %w", n, st.title, err)
+			}
+		}
 		if st.inBlock {
 			if err := d.checkBaseline(session); err != nil {
 				return fmt.Errorf("step %d (%s): %w", n, st.title, err)
@@ -837,7 +844,33 @@ func (d *demoRun) shortArgs(raw json.RawMessage) string {
 	if len(s) > 160 {
 		s = s[:160] + "..."
 	}
-	return s
+	return termsafe.Line(s)
+}
+
+// checkStart makes sure brokerd recorded the new session's starting taint
+// (the class of its memory block, which memoryd told loopd) before its
+// first call, and says what it was.
+func (d *demoRun) checkStart(session, want string) error {
+	recs, err := d.auditRecords()
+	if err != nil {
+		return fmt.Errorf("cannot read the audit log: %w", err)
+	}
+	for i, r := range recs {
+		if r.Type != audit.TypeSessionStart || r.Session != session {
+			continue
+		}
+		for _, later := range recs[:i] {
+			if later.Type == audit.TypeDecision && later.Session == session {
+				return fmt.Errorf("the session %s had a call decided before its start was recorded", session)
+			}
+		}
+		if r.Taint != want {
+			return fmt.Errorf("the new session started at taint %s, not %s", r.Taint, want)
+		}
+		d.say("  check: the new session started at taint %s (%s)", r.Taint, r.Note)
+		return nil
+	}
+	return fmt.Errorf("the audit log holds no session_start for the new session %s", session)
 }
 
 // approve answers an approval on brokerd's admin socket as 'bxctl

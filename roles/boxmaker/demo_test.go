@@ -117,6 +117,7 @@ func TestDemoOnTheStandIn(t *testing.T) {
 		`(?m)^  call \S+ DENIED: denied: no grant allows write_file on "\S+/files/project/SUMMARY.md" once the session's taint is secret$`,
 		`(?m)^  check: memory/memory.md holds the entry$`,
 		`(?m)^  check: the new session's memory block holds the entry`,
+		`(?m)^  check: the new session started at taint public \(a new session; its memory block is public\)$`,
 		`(?m)^  check: recall found the earlier session \S+$`,
 		`(?m)^demo: the daemons stopped cleanly$`,
 		`(?m)^  audit: ok \(\d+ records in 1 file\)$`,
@@ -133,6 +134,9 @@ func TestDemoOnTheStandIn(t *testing.T) {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("the output lacks %s", re)
 		}
+	}
+	if n := strings.Count(out, "  check: the new session started at taint "); n != 2 {
+		t.Errorf("%d new sessions said where they started, want 2 (steps 5 and 6)", n)
 	}
 	if n := strings.Count(out, "  check: ok ("); n != 6 {
 		t.Errorf("%d steps checked ok, want 6", n)
@@ -252,6 +256,9 @@ func TestDemoOnAServerNamedByURL(t *testing.T) {
 	}
 	if strings.Contains(out, "SCRIPTED STAND-IN") {
 		t.Error("the demo said it runs its own stand-in")
+	}
+	if n := strings.Count(out, "  check: the new session started at taint "); n != 2 {
+		t.Errorf("%d new sessions said where they started, want 2 (steps 5 and 6)", n)
 	}
 	if n := strings.Count(out, "  check: ok ("); n != 6 {
 		t.Errorf("%d steps checked ok, want 6", n)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -59,6 +60,19 @@ func serve(c *cli.Context) error {
 	if cfg.Audit.MaxFileMB < 0 || cfg.Audit.MaxFileMB > 1<<20 {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] max_file_mb %d is not between 0 (64 MiB) and 1048576 (1 TiB)", path, cfg.Audit.MaxFileMB)
 	}
+	witness := cfg.Audit.WitnessFile
+	if witness == "" {
+		witness = filepath.Join(cfg.Home, "broker", "audit-witness")
+	}
+	switch clean := filepath.Clean(witness); {
+	case !filepath.IsAbs(witness):
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] witness_file %q is not an absolute path", path, witness)
+	case clean == filepath.Join(cfg.Home, "audit") || strings.HasPrefix(clean, filepath.Join(cfg.Home, "audit")+"/"):
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] witness_file %q is inside the audit directory: it must be kept apart from the log it witnesses", path, witness)
+	}
+	if cfg.Audit.WitnessEvery < 0 || cfg.Audit.WitnessEvery > 86400 {
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] witness_every %d is not between 0 (60) and 86400", path, cfg.Audit.WitnessEvery)
+	}
 	if cfg.Memory.Socket == "" || cfg.Memory.TimeoutMS <= 0 {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [memory] needs a socket and a timeout_ms of more than 0", path)
 	}
@@ -83,7 +97,7 @@ func serve(c *cli.Context) error {
 	// The ledger first: its lock is what tells that another brokerd
 	// writes this home's log (brokerd-already-running).
 	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: rolecli.Log,
-		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20})
+		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery})
 	if err != nil {
 		return err
 	}
@@ -120,7 +134,7 @@ func serve(c *cli.Context) error {
 		LockPath:    h.Lock("brokerd"),
 		StartFailed: runbook.BrokerdStartFailed,
 		Sockets: []*daemon.Socket{
-			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{broker.KindToolCall: toolCall(b)}),
+			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{broker.KindToolCall: toolCall(b), broker.KindSessionStart: sessionStart(b)}),
 			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
 				broker.KindApprovalsList: approvalsList(b), broker.KindApprovalShow: approvalShow(b),
 				broker.KindApprovalAnswer: approvalAnswer(b)}),
@@ -210,6 +224,16 @@ func approvalAnswer(b *broker.Broker) daemon.Handler {
 		}
 		by := fmt.Sprintf("bxctl (uid %d, pid %d)", peer.UID, peer.PID)
 		return b.AnswerApproval(a.ID, a.Answer == "approve", by, a.Why)
+	}
+}
+
+func sessionStart(b *broker.Broker) daemon.Handler {
+	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var s broker.SessionStart
+		if err := json.Unmarshal(body, &s); err != nil {
+			return nil, fmt.Errorf("the session start is not valid: %v", err)
+		}
+		return b.StartSession(s)
 	}
 }
 

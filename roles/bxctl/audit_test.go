@@ -56,7 +56,7 @@ func TestAuditVerifyListsRecoveriesAndBreaks(t *testing.T) {
 	appendAll(audit.Options{AcceptBreak: true}, audit.Record{Type: audit.TypeStart})
 
 	var out bytes.Buffer
-	if err := auditVerify(&out, dir); err != nil {
+	if err := auditVerify(&out, dir, audit.VerifyOptions{}, nil, false); err != nil {
 		t.Fatalf("auditVerify: %v\n%s", err, out.String())
 	}
 	want := "audit: ok (6 records in 1 file)\n" +
@@ -66,7 +66,7 @@ func TestAuditVerifyListsRecoveriesAndBreaks(t *testing.T) {
 		"  000001.jsonl:6 accepts the failure at 000001.jsonl:2 (prev is not the hash of 000001.jsonl:1); it covers 000001.jsonl:2 to 000001.jsonl:6:\n" +
 		"    000001.jsonl:2: prev is not the hash of 000001.jsonl:1\n" +
 		"running or unfinished calls (allowed to run, no result recorded):\n" +
-		"  000001.jsonl:2: call c1 (read_file /src/a)\n"
+		"  000001.jsonl:2: call c1 (read_file /src/a) in session -\n"
 	got := regexp.MustCompile(`\(\d+ bytes\)`).ReplaceAllString(out.String(), "(NN bytes)")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
@@ -77,7 +77,7 @@ func TestAuditVerifyListsRecoveriesAndBreaks(t *testing.T) {
 		return append(b[:len(b)-1:len(b)-1], ' ', '\n')
 	})
 	out.Reset()
-	err := auditVerify(&out, dir)
+	err := auditVerify(&out, dir, audit.VerifyOptions{}, nil, false)
 	if e, _ := runbook.EntryOf(err); e != runbook.AuditChainBroken || err.Error() != "audit: the chain fails at 1 line; "+runbook.Link(runbook.AuditChainBroken) {
 		t.Fatalf("auditVerify = %v, want audit-chain-broken", err)
 	}

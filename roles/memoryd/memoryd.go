@@ -283,7 +283,7 @@ func (s *server) block(_ context.Context, _ daemon.Peer, body json.RawMessage, _
 		s.logf("the memory block for session %s was refused: %v", q.Session, err)
 		return nil, err
 	}
-	ans := memorywire.BlockAnswer{Block: blk.Text, Excluded: []memorywire.ExcludedEntry{}}
+	ans := memorywire.BlockAnswer{Block: blk.Text, Excluded: []memorywire.ExcludedEntry{}, Class: blk.Class}
 	for _, e := range blk.Excluded {
 		s.logf("%v", e.Event())
 		ans.Excluded = append(ans.Excluded, memorywire.ExcludedEntry{File: e.File, Entry: e.Entry, Rule: e.Rule})

@@ -1,0 +1,156 @@
+package audit
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// parsedLine is one complete line of the log, hashed and decoded. The hash
+// of a line does not depend on the line before it, nor does its parse, so
+// Verify does both on every core and only the chain's checks in order.
+type parsedLine struct {
+	line   string // the line itself (a piece of its chunk's string)
+	length int
+	hash   [32]byte
+	rec    Record
+	err    error
+}
+
+func (p *parsedLine) parse(raw []byte) { p.parseIn(raw, string(raw)) }
+
+// parseIn is parse of a line given as bytes and as a string of the same
+// bytes: the record's strings are pieces of str.
+func (p *parsedLine) parseIn(raw []byte, str string) {
+	p.line, p.length, p.hash = str, len(raw), lineHash(raw)
+	p.err = decodeLineIn(raw, str, &p.rec)
+}
+
+// chunkSize is how much of a file one worker takes at a time: large enough
+// that handing it over costs nothing beside the work, small enough that a
+// few in flight per core stay in the cache's neighbourhood.
+const chunkSize = 1 << 20
+
+// lineChunk is whole lines of a file, and once done, their parses.
+type lineChunk struct {
+	data   []byte // whole lines, each ended by "\n"
+	parsed []parsedLine
+	done   chan struct{}
+}
+
+var chunkPool = sync.Pool{New: func() any { return &lineChunk{data: make([]byte, 0, chunkSize)} }}
+
+// eachParsedLine calls fn for every complete line of r, in order, with the
+// line hashed and decoded, and returns what follows the last newline (a
+// torn line, or nothing), as eachLine does. The lines are hashed and
+// decoded by one goroutine per processor, a chunk of lines each; fn runs
+// on the calling goroutine. A line longer than a chunk is read whole.
+//
+// done, when not nil, is told the bytes of each chunk once its lines were
+// given to fn.
+func eachParsedLine(r io.Reader, fn func(lineNo int, l *parsedLine), done func(bytes int)) (tail []byte, lines int, err error) {
+	workers := runtime.GOMAXPROCS(0)
+	work := make(chan *lineChunk)
+	order := make(chan *lineChunk, 2*workers) // chunks in the order read
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range work {
+				c.parseAll()
+				close(c.done)
+			}
+		}()
+	}
+	readErr := make(chan error, 1)
+	stop := make(chan struct{})
+	go func() {
+		defer close(order)
+		defer close(work)
+		t, err := readChunks(r, func(c *lineChunk) bool {
+			select {
+			case order <- c:
+			case <-stop:
+				return false
+			}
+			work <- c
+			return true
+		})
+		tail = t
+		readErr <- err
+	}()
+	for c := range order {
+		<-c.done
+		for i := range c.parsed {
+			lines++
+			fn(lines, &c.parsed[i])
+		}
+		if done != nil {
+			done(len(c.data))
+		}
+		c.data, c.parsed = c.data[:0], c.parsed[:0]
+		chunkPool.Put(c)
+	}
+	close(stop)
+	wg.Wait()
+	err = <-readErr // tail is set before the error is sent
+	return tail, lines, err
+}
+
+// readChunks reads r into chunks of whole lines and hands each to send,
+// which reports false to stop. It returns the bytes after the last
+// newline.
+func readChunks(r io.Reader, send func(*lineChunk) bool) ([]byte, error) {
+	var carry []byte
+	for {
+		c := chunkPool.Get().(*lineChunk)
+		c.data = append(c.data[:0], carry...)
+		if cap(c.data) < len(carry)+chunkSize/2 {
+			c.data = append(make([]byte, 0, len(carry)+chunkSize), carry...)
+		}
+		n, err := io.ReadFull(r, c.data[len(c.data):cap(c.data)])
+		c.data = c.data[:len(c.data)+n]
+		eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		if err != nil && !eof {
+			return nil, err
+		}
+		cut := bytes.LastIndexByte(c.data, '\n') + 1
+		carry = append(carry[:0], c.data[cut:]...)
+		c.data = c.data[:cut]
+		if cut > 0 {
+			c.done = make(chan struct{})
+			if !send(c) {
+				return nil, nil
+			}
+		} else {
+			chunkPool.Put(c)
+		}
+		if eof {
+			return carry, nil
+		}
+		// A line longer than a chunk is carried whole: the next chunk
+		// is made large enough to hold it and half a chunk more.
+	}
+}
+
+// parseAll hashes and decodes every line of the chunk. The chunk is made
+// one string, once, and every record's strings are pieces of it: one
+// allocation for the chunk instead of one per line. A piece kept after
+// the chunk is done keeps the whole chunk, so whatever Verify keeps past
+// a line (an open call, a break) is cloned (callTracker, chain).
+func (c *lineChunk) parseAll() {
+	n := bytes.Count(c.data, []byte{'\n'})
+	if cap(c.parsed) < n {
+		c.parsed = make([]parsedLine, n)
+	}
+	c.parsed = c.parsed[:n]
+	data, str := c.data, string(c.data)
+	for i := range c.parsed {
+		end := bytes.IndexByte(data, '\n')
+		c.parsed[i].parseIn(data[:end], str[:end])
+		data, str = data[end+1:], str[end+1:]
+	}
+}
