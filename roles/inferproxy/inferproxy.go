@@ -101,7 +101,7 @@ func serve(c *cli.Context) error {
 	}
 	if src != nil {
 		if w := secrets.Warning(cfg.UpstreamKeySecret, *src); w != nil {
-			fmt.Fprintf(os.Stderr, "inferproxy: warning: %v\n", w)
+			fmt.Fprintf(rolecli.Log, "inferproxy: warning: %v\n", w)
 		}
 		key, err := secrets.Read(cfg.UpstreamKeySecret, *src, secrets.ProcessEnv())
 		if err != nil {
