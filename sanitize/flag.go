@@ -26,26 +26,18 @@ func (f *findings) flag(text string) {
 // change anything; only then is it folded and read again. The decoders
 // read only the lines the scan marked.
 func (f *findings) flagNormalised(text string, from, to int) {
-	var formText string
-	var lines []int // for each line of formText, where in text it came from
-	formFrom, formTo := 0, 0
-	if from == 0 && to == len(text) {
-		formText, lines = normaliseLines(text)
-		formTo = len(formText)
-	} else {
-		before, lb := normaliseLines(text[:from])
-		own, lo := normaliseLines(text[from:to])
-		after, la := normaliseLines(text[to:])
-		formText = before + own + after
-		formFrom, formTo = len(before), len(before)+len(own)
-		// Each piece ends with a line feed, and the next starts a line.
-		lines = lb[:strings.Count(before, "\n")]
-		for _, l := range lo[:strings.Count(own, "\n")] {
-			lines = append(lines, from+l)
-		}
-		for _, l := range la {
-			lines = append(lines, to+l)
-		}
+	// The ends of the range are clean cuts: the normalised text of the
+	// whole is that of the pieces joined, and they start lines of it.
+	formText, lines := normaliseLines(text)
+	formFrom, formTo := 0, len(formText)
+	if from > 0 {
+		formFrom = lines.normalisedAt(from)
+	}
+	if to < len(text) {
+		formTo = lines.normalisedAt(to)
+	}
+	if formFrom < 0 || formTo < 0 {
+		panic("sanitize: a range that does not end at clean cuts")
 	}
 	s := getScanner()
 	defer putScanner(s)
@@ -57,7 +49,7 @@ func (f *findings) flagNormalised(text string, from, to int) {
 		normFrom, normTo = moved(formFrom), moved(formTo)
 	}
 	first := s.match(normText, normFrom, normTo)
-	f.decoded(text, from, to, lines, s.marks)
+	f.decoded(text, from, to, lines.from, s.marks)
 	if first.set == 0 {
 		return
 	}
@@ -69,7 +61,7 @@ func (f *findings) flagNormalised(text string, from, to int) {
 			continue
 		}
 		off := first.at[id]
-		orig, ok := lineOffset(text, lines, normText, off)
+		orig, ok := lineOffset(text, lines.from, normText, off)
 		if !ok {
 			if offsets == nil {
 				_, offsets = normalise(text, true)

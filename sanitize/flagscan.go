@@ -204,9 +204,12 @@ const (
 	markSignal                      // a word of an instruction in ROT13 or backwards (decodeSignals)
 	markHexWords                    // twelve or more two-digit hex words: spaced hex
 	markLiteral                     // two or more quote characters: a string literal
-	markQuotes4                     // four or more quote characters: literals joined in the line
 	markCut                         // a literal's first word that makes a vocabulary word after the last literal's last word
 	markKey                         // a key word of split payloads (splitKeys)
+
+	// decodeMarks call for a decoder; a literal calls for the split
+	// payload window with markCut or markKey.
+	decodeMarks = markRun | markEscapes | markPercent | markMorse | markSignal | markHexWords
 )
 
 var scanners = sync.Pool{New: func() any { return &scanner{needPos: make([][]int, len(starts.needIDs))} }}
@@ -214,14 +217,21 @@ var scanners = sync.Pool{New: func() any { return &scanner{needPos: make([][]int
 func getScanner() *scanner  { return scanners.Get().(*scanner) }
 func putScanner(s *scanner) { scanners.Put(s) }
 
-// Kinds of a byte that is not a word byte, for the scan (nonWordKind).
+// Kinds of a byte for the scan (nonWordKind, startIndex.nonWord).
 const (
-	nwPunct  = 1 << iota // starts a pattern
-	nwRunSep             // + / -: inside a run of base64
-	nwMark               // looked at for the marks: line feed, %, \, . -, quotes, leet punctuation
+	nwPunct    = 1 << iota // starts a pattern
+	nwLineOnly             // starts only patterns that want the start of a line
+	nwRunSep               // + / -: inside a run of base64
+	nwMark                 // looked at for the marks: line feed, %, \, . -, quotes, leet punctuation
+	nwWord                 // a word byte (isWordByte), which is none of the above
 )
 
 var nonWordKind = func() (t [256]uint8) {
+	for c := range 256 {
+		if isWordByte(byte(c)) {
+			t[c] = nwWord
+		}
+	}
 	for _, c := range "+/-" {
 		t[c] |= nwRunSep
 	}
@@ -274,7 +284,7 @@ func (s *scanner) read(text string, withMarks bool) {
 		tail                           string // the last word before a quote character
 	)
 	endLine := func() {
-		if bits != 0 {
+		if bits&decodeMarks != 0 || bits&markLiteral != 0 && bits&(markCut|markKey) != 0 {
 			s.marks = append(s.marks, lineMark{line, bits})
 		}
 		line++
@@ -283,17 +293,16 @@ func (s *scanner) read(text string, withMarks bool) {
 	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if !isWordByte(c) {
-			kind := starts.nonWord[c]
+		if kind := starts.nonWord[c]; kind&nwWord == 0 {
 			if kind&nwRunSep == 0 {
 				run = 0
 			} else if run++; run >= minEncoded {
 				bits |= markRun
 			}
-			if kind == 0 {
+			if kind&^nwRunSep == 0 {
 				continue
 			}
-			if kind&nwPunct != 0 {
+			if kind&nwPunct != 0 && (kind&nwLineOnly == 0 || atLineStart(text, i)) {
 				for _, ps := range starts.punct[c] {
 					if strings.HasPrefix(text[i:], ps.start) && (!flagPatterns[ps.pattern].lineStart || atLineStart(text, i)) {
 						s.cands = append(s.cands, candidate{ps.pattern, i})
@@ -322,11 +331,7 @@ func (s *scanner) read(text string, withMarks bool) {
 					bits |= markMorse
 				}
 			case '"', '\'', '`':
-				quotes++
-				switch {
-				case quotes >= 4:
-					bits |= markLiteral | markQuotes4
-				case quotes >= 2:
+				if quotes++; quotes >= 2 {
 					bits |= markLiteral
 				}
 			case '@', '$', '!', '|':
@@ -665,6 +670,15 @@ var starts = func() (idx startIndex) {
 	}
 	for _, w := range splitKeys {
 		needID(w).marks |= markKey
+	}
+	for c, ps := range idx.punct {
+		lineOnly := len(ps) > 0
+		for _, p := range ps {
+			lineOnly = lineOnly && flagPatterns[p.pattern].lineStart
+		}
+		if lineOnly {
+			idx.nonWord[c] |= nwLineOnly
+		}
 	}
 	idx.table = newWordTable(words)
 	return idx

@@ -1,9 +1,11 @@
 package sanitize
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -34,7 +36,7 @@ func normalise(text string, withMap bool) (string, []int) {
 // normaliseLines is normaliseForm without the map, with, for each line of
 // the normalised text, the offset in text of the line it came from (the
 // start of the line that holds its first character; 0 for the first).
-func normaliseLines(text string) (string, []int) {
+func normaliseLines(text string) (string, lineMap) {
 	if isASCII(text) {
 		return fold(text, false)
 	}
@@ -42,13 +44,16 @@ func normaliseLines(text string) (string, []int) {
 		return fold(text, true)
 	}
 	out, offsets := normaliseForm(text, true)
-	lines := []int{0}
+	m := lineMap{from: []int{0}, at: []int{0}}
 	for p := 0; p+1 < len(out); p++ {
 		if out[p] == '\n' {
-			lines = append(lines, strings.LastIndexByte(text[:offsets[p+1]], '\n')+1)
+			// The map gives a character's segment, which may start
+			// with the line feed before it (a mark that begins a line).
+			m.from = append(m.from, strings.LastIndexByte(text[:offsets[p+1]+1], '\n')+1)
+			m.at = append(m.at, p+1)
 		}
 	}
-	return out, lines
+	return out, m
 }
 
 func normaliseForm(text string, withMap bool) (string, []int) {
@@ -200,35 +205,65 @@ var lowerASCII = func() (t [256]byte) {
 //
 // It also returns, for each line of the normalised text, the offset in
 // text of the line it came from (normaliseLines).
-func fold(text string, checkNFKC bool) (string, []int) {
+func fold(text string, checkNFKC bool) (string, lineMap) {
 	// Room for every byte, a trailing space and an eight-byte copy;
 	// only a lower case that grows needs more (below).
-	f := folder{out: make([]byte, len(text)+8), lines: make([]int, 1, 1+len(text)/32)}
+	f := folder{out: make([]byte, len(text)+8), lines: make([]int, 1, 1+len(text)/32), starts: make([]int, 1, 1+len(text)/32)}
 	f.run(text, checkNFKC, -1)
 	if f.space != 0 {
 		f.out[f.o] = f.space
 		f.o++
 	}
-	return string(f.out[:f.o]), f.lines
+	if f.o == 0 {
+		return "", lineMap{f.lines, f.starts}
+	}
+	// out is not written again: the string may share it rather than
+	// copy the text once more.
+	return unsafe.String(&f.out[0], f.o), lineMap{f.lines, f.starts}
+}
+
+// lineMap says, for each line of a normalised text, where in the text it
+// came from the line starts (from: the start of the line that holds its
+// first character; 0 for the first line) and where the line starts in the
+// normalised text (at).
+type lineMap struct{ from, at []int }
+
+// normalisedAt is where in the normalised text the text's line that
+// starts at p begins, when p starts a line that holds something
+// normalising keeps (a clean cut does), or -1.
+func (m lineMap) normalisedAt(p int) int {
+	k := sort.SearchInts(m.from, p)
+	// The first line's entry is 0 whatever its text: the search may land
+	// on an empty first line, whose line the next entry also names.
+	for k < len(m.from) && m.from[k] == p {
+		if k+1 < len(m.from) && m.from[k+1] == p {
+			k++
+			continue
+		}
+		return m.at[k]
+	}
+	return -1
 }
 
 // folder is fold's output: the bytes written, the white space run pending
 // (0, ' ' or '\n'), and where each line written came from.
 type folder struct {
-	out   []byte
-	o     int
-	space byte
-	lines []int
+	out    []byte
+	o      int
+	space  byte
+	lines  []int
+	starts []int // where each line starts in out
 }
 
 // flush writes the pending white space; lineAt is where in the text the
 // line of the character that follows starts.
 func (f *folder) flush(lineAt int) {
-	if f.space == '\n' {
-		f.lines = append(f.lines, lineAt)
-	}
 	f.out[f.o] = f.space
 	f.o++
+	if f.space == '\n' {
+		f.lines = append(f.lines, lineAt)
+		f.starts = append(f.starts, f.o)
+	}
 	f.space = 0
 }
 
@@ -288,7 +323,8 @@ func (f *folder) run(text string, checkNFKC bool, line int) {
 				if line := text[lineStart:lineEnd]; !norm.NFKC.IsNormalString(line) {
 					// Write the line again, from its start, in NFKC.
 					nfkc := norm.NFKC.String(line)
-					f.o, f.space, f.lines = lineOut, lineSpace, f.lines[:lineLines]
+					f.o, f.space = lineOut, lineSpace
+					f.lines, f.starts = f.lines[:lineLines], f.starts[:lineLines]
 					f.room(len(nfkc) + len(text) - lineEnd + 9)
 					f.run(nfkc, false, lineStart)
 					f.room(len(text) - lineEnd + 9)

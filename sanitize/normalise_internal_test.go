@@ -33,13 +33,17 @@ func FuzzNormalisePathsAgree(f *testing.F) {
 		if form != slowForm {
 			t.Fatalf("normaliseLines(%q) = %q, the slow path %q", text, form, slowForm)
 		}
-		want := []int{0}
+		want, wantAt := []int{0}, []int{0}
 		for p := 0; p+1 < len(slowForm); p++ {
 			if slowForm[p] == '\n' {
-				want = append(want, strings.LastIndexByte(text[:formOffsets[p+1]], '\n')+1)
+				want = append(want, strings.LastIndexByte(text[:formOffsets[p+1]+1], '\n')+1)
+				wantAt = append(wantAt, p+1)
 			}
 		}
-		if diff := cmp.Diff(want, lines); diff != "" {
+		if diff := cmp.Diff(wantAt, lines.at); diff != "" {
+			t.Fatalf("normaliseLines(%q): line starts (-slow path +fold):\n%s", text, diff)
+		}
+		if diff := cmp.Diff(want, lines.from); diff != "" {
 			t.Fatalf("normaliseLines(%q): lines (-slow path +fold):\n%s", text, diff)
 		}
 	})
