@@ -129,6 +129,54 @@ func TestRefusalsSecretsAreNarrow(t *testing.T) {
 	}
 }
 
+// A token with a space or a line break inside it is still the token
+// (docs/specs/sanitizer.md 6.1): the refuse rules read the raw text and
+// take such breaks out of a token that starts at a keyword.
+func TestRefusalsReadTokensWithBreaks(t *testing.T) {
+	a, b := strings.Repeat("aB3x", 4)+"Zq", strings.Repeat("Q7wE", 4)+"rT"
+	b32 := "QWERTYUI"
+	tests := []struct {
+		name string
+		text string
+		want []sanitize.Finding
+	}{
+		{"a space in a GitHub token", "my token is " + key("gh", "p_", a, " ", b),
+			[]sanitize.Finding{{Rule: "secret-github", Reason: "what looks like a GitHub token", Offset: 12}}},
+		{"a line break in a GitHub token", "token: " + key("gh", "p_", a, "\n", b) + "\nnext line",
+			[]sanitize.Finding{{Rule: "secret-github", Reason: "what looks like a GitHub token", Offset: 7}}},
+		{"a CR LF and an indent in a GitHub token", "token: " + key("gh", "p_", a, "\r\n    ", b),
+			[]sanitize.Finding{{Rule: "secret-github", Reason: "what looks like a GitHub token", Offset: 7}}},
+		{"two spaces in a GitHub token", key("gh", "p_", a[:9], " ", a[9:], " ", b),
+			[]sanitize.Finding{{Rule: "secret-github", Reason: "what looks like a GitHub token", Offset: 0}}},
+		{"a space inside the prefix", "x " + key("gh", " p_", a, b),
+			[]sanitize.Finding{{Rule: "secret-github", Reason: "what looks like a GitHub token", Offset: 2}}},
+		{"an AWS key id wrapped onto the next line", "aws_access_key_id = " + key("AK", "IA", b32, "\n", "234567AB"),
+			[]sanitize.Finding{{Rule: "secret-aws", Reason: "what looks like an AWS access key id", Offset: 20}}},
+		{"a Slack token with a space", key("xo", "xb-", "123456789012-", "123456 789012-", a),
+			[]sanitize.Finding{{Rule: "secret-slack", Reason: "what looks like a Slack token", Offset: 0}}},
+		{"a GitLab token with a space", key("gl", "pat-", "x1x1x1x1x1", " ", "y2y2y2y2y2"),
+			[]sanitize.Finding{{Rule: "secret-gitlab", Reason: "what looks like a GitLab token", Offset: 0}}},
+		{"three breaks are not one token", key("gh", "p_", a[:9], " ", a[9:], " ", b[:9], " ", b[9:]), nil},
+		{"prose about the prefix", "GitHub classic tokens start with ghp_ followed by 36 characters.", nil},
+		{"prose with long words after the prefix", "the prefix ghp_ then thirtysix letters and numbers follow", nil},
+		{"a short piece after the break", key("gh", "p_", a, b[:17], " ", "xyz"), nil},
+		{"three spaces without a line feed", key("gh", "p_", a, "   ", b), nil},
+		{"the AWS documented example split", key("AK", "IA", "IOSFODNN7", " ", "EXAMPLE"), nil},
+		{"words in capitals after an AWS prefix", "AKIA IS THE PREFIX OF AWS ACCESS KEY IDS", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, sanitize.Refusals(tt.text)); diff != "" {
+				t.Errorf("Refusals(%q) (-want +got):\n%s", tt.text, diff)
+			}
+			ref, _ := sanitize.Check(tt.text)
+			if diff := cmp.Diff(tt.want, ref); diff != "" {
+				t.Errorf("Check(%q) (-want +got):\n%s", tt.text, diff)
+			}
+		})
+	}
+}
+
 func TestRefusalsOffsetsPointAtTheMatch(t *testing.T) {
 	text := "ok é " + key("gh", "o_", strings.Repeat("Z9", 18)) + " " + sanitize.Tags()[2].Text()
 	got := sanitize.Refusals(text)
