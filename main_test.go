@@ -364,6 +364,7 @@ func TestEveryCommandRefusesAnUnknownWord(t *testing.T) {
 			}
 		}
 		t.Run(strings.Join(path, " "), func(t *testing.T) {
+			t.Parallel()
 			for _, word := range []string{"zzqx", names[0] + "x"} {
 				code, stderr := runChild(t, append(path, word)...)
 				if code != 2 || !strings.HasPrefix(stderr, fmt.Sprintf("%s: unknown command %q", role, word)) {
@@ -387,6 +388,7 @@ func TestEveryCommandRefusesAnUnknownWord(t *testing.T) {
 				walk(t, role, sub, c.Subcommands)
 			case c.ArgsUsage == "":
 				t.Run(strings.Join(sub, " "), func(t *testing.T) {
+					t.Parallel()
 					if code, stderr := runChild(t, append(sub, "zzqx")...); code != 2 || !strings.HasPrefix(stderr, role+": ") {
 						t.Errorf("%s zzqx: exit %d, stderr %q", strings.Join(sub, " "), code, stderr)
 					}
