@@ -19,6 +19,7 @@ import (
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"
 	"boxmaker/roles/bxctl"
+	"boxmaker/roles/gatewayd"
 	"boxmaker/roles/inferproxy"
 	"boxmaker/roles/loopd"
 	"boxmaker/roles/memoryd"
@@ -38,6 +39,7 @@ var (
 var roles = map[string]func() *cli.App{
 	"brokerd":    brokerd.App,
 	"bxctl":      bxctl.App,
+	"gatewayd":   gatewayd.App,
 	"inferproxy": inferproxy.App,
 	"loopd":      loopd.App,
 	"memoryd":    memoryd.App,

@@ -102,6 +102,9 @@ func TestScripts(t *testing.T) {
 	for name, cmd := range auditCmds {
 		params.Cmds[name] = cmd
 	}
+	for name, cmd := range gatewaydCmds {
+		params.Cmds[name] = cmd
+	}
 	testscript.Run(t, params)
 }
 

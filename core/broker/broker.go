@@ -14,6 +14,7 @@ import (
 	"boxmaker/audit"
 	"boxmaker/core/approval"
 	"boxmaker/core/daemon"
+	"boxmaker/core/gatewaywire"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/runbook"
@@ -95,6 +96,9 @@ type Config struct {
 	Decided [][2]string
 	// Yaag starts the Runs of yaag_run; nil: yaag_run fails.
 	Yaag *YaagRuns
+	// Courier, when brokerd.toml has [gateway], carries each pending
+	// approval to gatewayd (nil: none).
+	Courier *Courier
 }
 
 // Broker decides, records and runs tool calls. It is safe for concurrent
@@ -444,6 +448,9 @@ func (b *Broker) ask(ctx context.Context, c ToolCall, v verdict, asked func(stri
 		return nil, nil, b.auditFailed(err)
 	}
 	b.logf("approval %s for session %s waits for bxctl approve %s or bxctl refuse %s: %s", p.ID, c.Session, p.ID, p.ID, approval.Summary(p.Pending))
+	if b.cfg.Courier != nil {
+		b.cfg.Courier.asked(p.Pending)
+	}
 	if asked != nil {
 		asked(p.ID)
 	}
@@ -479,7 +486,15 @@ func (b *Broker) unanswered(ctx context.Context, ans Answer, p *pending) (Answer
 		text = fmt.Sprintf("brokerd stopped before the owner answered; the approval %s was abandoned", p.ID)
 	}
 	rec := audit.Record{Type: typ, Call: p.Call, Approval: p.ID, Session: p.Session}
-	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+	_, err := b.cfg.Ledger.Append(rec)
+	if b.cfg.Courier != nil {
+		word := gatewaywire.OutcomeExpired
+		if typ == audit.TypeApprovalAbandoned {
+			word = gatewaywire.OutcomeAbandoned
+		}
+		b.cfg.Courier.ended(p.ID, word, "", "")
+	}
+	if err != nil {
 		return Answer{}, b.auditFailed(err)
 	}
 	ans.Outcome, ans.Text = outcome, text
@@ -521,6 +536,9 @@ func (b *Broker) AnswerApproval(id string, approve bool, by, why string) (Pendin
 		return Pending{}, runbook.Refuse(runbook.AuditUnavailable, RefusalUnrecordedText)
 	}
 	p.ch <- answer{approved: approve, by: by, why: why, callHash: p.CallHash}
+	if b.cfg.Courier != nil {
+		b.cfg.Courier.ended(p.ID, courierOutcome(approve), by, why)
+	}
 	return p.Pending, nil
 }
 

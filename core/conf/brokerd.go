@@ -11,6 +11,14 @@ type Brokerd struct {
 	Audit     BrokerdAudit     `toml:"audit"`
 	Memory    BrokerdMemory    `toml:"memory"`
 	Yaag      BrokerdYaag      `toml:"yaag"`
+	// Gateway, when present, sends each pending approval to gatewayd to
+	// be posted in Mattermost (docs/specs/gateway.md, section 6).
+	Gateway *BrokerdGateway `toml:"gateway"`
+}
+
+// BrokerdGateway is brokerd's courier to gatewayd.
+type BrokerdGateway struct {
+	Socket string `toml:"socket"` // gatewayd's [approvals] socket ("": <home>/run/gateway/gateway.sock)
 }
 
 // BrokerdYaag is how brokerd runs the yaag programs of yaag_run.
@@ -191,4 +199,12 @@ timeout_ms = 30000
 # How long a yaag_run call waits for its Run to end before it answers that
 # the Run goes on; yaag_status reads it later.
 wait_ms = 60000
+
+# Mattermost approvals (optional): with [gateway], each pending approval is
+# handed to gatewayd, which posts it in Mattermost for !approve ID. bxctl
+# answers it as ever. Reference: docs/specs/gateway.md, section 6.
+#
+# [gateway]
+# gatewayd's [approvals] socket.
+# socket = "{{.Home}}/run/gateway/gateway.sock"
 `

@@ -20,6 +20,15 @@ var Roles = []Role{
 	{"loopd", func() any { return new(Loopd) }, loopdTemplate},
 }
 
+// Optional are the configuration files `boxmaker init` writes with every
+// key commented out, for daemons that need what only the owner knows (a
+// Mattermost server and its token): `boxmaker up` starts such a daemon
+// once its file sets something, and `boxmaker install` writes none of
+// them (it checks one that exists).
+var Optional = []Role{
+	{"gatewayd", func() any { return new(Gatewayd) }, gatewaydTemplate},
+}
+
 // Render writes the role's commented development configuration, with
 // every path inside home.
 func (r Role) Render(home string) string { return r.RenderWith(TemplateData{Home: home}) }

@@ -68,7 +68,9 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 			Usage: "create a development home with a commented configuration for every role",
 			Description: "init makes the home's directories (0700) and writes etc/<role>.toml for each\n" +
 				"role and an empty etc/grants/, every path inside the home. It does not\n" +
-				"overwrite a configuration that exists unless --force is given.\n\n" +
+				"overwrite a configuration that exists unless --force is given. gatewayd.toml\n" +
+				"is written with every line a comment: it needs a Mattermost server, a token\n" +
+				"and user ids that only you know, and up starts gatewayd once it sets any.\n\n" +
 				"brokerd.toml's [runner] owner_uid and owner_gid name the user brokerd acts\n" +
 				"for: the files tools write belong to them. init writes --owner, else the\n" +
 				"user running it (the one sudo names, when run with sudo as root); run as\n" +
@@ -202,7 +204,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 	if err != nil {
 		fmt.Printf("init: [runner] image left empty: %v\n", err)
 	}
-	for _, r := range conf.Roles {
+	for _, r := range append(append([]conf.Role{}, conf.Roles...), conf.Optional...) {
 		p := h.Path("etc", r.Name+".toml")
 		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 		if force {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,6 +109,14 @@ func install(c *cli.Context, b Build, roles []string) error {
 		configs = append(configs, deploy.Config{Role: r.Name, Text: r.RenderWith(conf.TemplateData{
 			Home: deploy.Home, Grants: deploy.GrantsDir, ToolsImage: image,
 		})})
+	}
+	// An optional daemon's config (gatewayd's) is the owner's to write;
+	// one that exists is checked with the new binary like the others.
+	layout := deploy.Layout{Root: c.String("root"), Prefix: c.String("prefix")}
+	for _, r := range conf.Optional {
+		if _, err := os.Stat(layout.OnDisk(filepath.Join(deploy.ConfigDir, r.Name+".toml"))); err == nil && slices.Contains(roles, r.Name) {
+			configs = append(configs, deploy.Config{Role: r.Name})
+		}
 	}
 	toolsUser, create := c.String("user"), false
 	if toolsUser == "" {

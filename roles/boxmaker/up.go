@@ -134,6 +134,11 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		if _, err := os.Stat(path); err != nil {
 			continue
 		}
+		if empty, err := configuresNothing(path); err == nil && empty {
+			// init writes gatewayd.toml with every line a comment.
+			fmt.Fprintf(out, "up: %s sets nothing (every line is a comment); %s is not started\n", path, d.role)
+			continue
+		}
 		socket := ""
 		if d.socket != nil {
 			socket, err = configString(path, d.socket)
@@ -273,6 +278,20 @@ func waitReady(ctx context.Context, ch *child, socket string, ping bool) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// configuresNothing reports whether the config at path holds no key at
+// all (only comments), as init writes the configs of optional daemons.
+func configuresNothing(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return false, err
+	}
+	return len(doc) == 0, nil
 }
 
 // configString reads one string key of a daemon's config; the daemon

@@ -111,6 +111,16 @@ func serve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var courier *broker.Courier
+	if cfg.Gateway != nil {
+		socket := cfg.Gateway.Socket
+		if socket == "" {
+			socket = h.Path(home.SocketGateway)
+		}
+		courier = &broker.Courier{Socket: socket, Log: func(format string, args ...any) {
+			fmt.Fprintf(rolecli.Log, "brokerd: "+format+"\n", args...)
+		}}
+	}
 	b, err := broker.New(broker.Config{
 		Yaag: &broker.YaagRuns{Binary: exe, Wait: time.Duration(cfg.Yaag.WaitMS) * time.Millisecond,
 			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
@@ -121,9 +131,14 @@ func serve(c *cli.Context) error {
 		ExpireAfter:   expire,
 		Log:           rolecli.Log,
 		Decided:       led.Decided(),
+		Courier:       courier,
 	})
 	if err != nil {
 		return err
+	}
+	if courier != nil {
+		courier.Answer = b.AnswerApproval
+		courier.Start(c.Context)
 	}
 
 	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
@@ -170,6 +185,9 @@ func serve(c *cli.Context) error {
 		return err
 	}
 	serveErr := d.Serve(c.Context)
+	if courier != nil {
+		courier.Stop()
+	}
 	// Serve returns once every connection is done: approvals still
 	// pending were recorded as abandoned by their calls.
 	if _, err := led.Append(audit.Record{Type: audit.TypeStop, Note: stopNote(serveErr)}); err != nil && serveErr == nil {

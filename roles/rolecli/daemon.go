@@ -40,6 +40,9 @@ type Daemon struct {
 	Sockets     []*daemon.Socket
 	// Ready is printed once every socket listens (the start line).
 	Ready string
+	// ReadyAfter, when set, holds the start line and systemd's READY=1
+	// until it is closed (gatewayd: once connected to Mattermost).
+	ReadyAfter <-chan struct{}
 
 	lock      *daemon.Lock
 	listeners []net.Listener
@@ -77,10 +80,23 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	for i, s := range d.Sockets {
 		go func() { errs <- s.Serve(ctx, d.listeners[i]) }()
 	}
-	if d.Ready != "" {
-		fmt.Println(d.Ready)
+	ready := func() {
+		if d.Ready != "" {
+			fmt.Println(d.Ready)
+		}
+		Notify(d.Role, daemon.NotifyReady)
 	}
-	Notify(d.Role, daemon.NotifyReady)
+	if d.ReadyAfter == nil {
+		ready()
+	} else {
+		go func() {
+			select {
+			case <-d.ReadyAfter:
+				ready()
+			case <-ctx.Done():
+			}
+		}()
+	}
 	stopping := false
 	var first error
 	for range d.Sockets {

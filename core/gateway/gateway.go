@@ -1,0 +1,405 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"boxmaker/core/loop"
+	"boxmaker/core/termsafe"
+	"boxmaker/runbook"
+)
+
+// LoopFunc sends one turn to loopd and streams its events (core/daemon's
+// Call on the loop socket).
+type LoopFunc func(ctx context.Context, req loop.TurnRequest, onEvent func(loop.Event) error) (loop.TurnResult, error)
+
+// Options are what a Gateway works with.
+type Options struct {
+	Config *Config
+	Client *Client
+	HTTP   *http.Client
+	State  *Store
+	Loop   LoopFunc
+	// Log receives gatewayd's lines (each escaped by the caller's writer).
+	Log io.Writer
+	// Ready is called once, when gatewayd is first connected.
+	Ready func()
+	// Sleep waits (tests pass a fast one); nil: the clock's.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// UpdateEvery bounds how often a streaming reply is edited (0: 500 ms).
+	UpdateEvery time.Duration
+	// TypingEvery is how often "typing" is sent while a turn runs (0: 4 s).
+	TypingEvery time.Duration
+	Now         func() time.Time
+}
+
+// Gateway is gatewayd's work: the link to Mattermost, the posts it
+// answers, the turns, and the approvals brokerd hands it.
+type Gateway struct {
+	o     Options
+	cfg   *Config
+	mm    *Client
+	state *Store
+
+	mu       sync.Mutex
+	me       User
+	ready    bool
+	inbox    []inboxItem
+	wake     chan struct{}
+	workers  map[string]bool // threads with a running worker
+	texts    map[string]Post // posts waiting for a turn, by id
+	users    map[string]string
+	ignored  map[string]int
+	live     map[string]*liveApproval
+	fatal    chan error
+	wg       sync.WaitGroup
+	stopping bool
+}
+
+type inboxItem struct {
+	catchUp bool
+	posted  Posted
+}
+
+// New prepares a Gateway.
+func New(o Options) *Gateway {
+	if o.UpdateEvery == 0 {
+		o.UpdateEvery = 500 * time.Millisecond
+	}
+	if o.TypingEvery == 0 {
+		o.TypingEvery = 4 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = func(ctx context.Context, d time.Duration) error {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return &Gateway{o: o, cfg: o.Config, mm: o.Client, state: o.State, wake: make(chan struct{}, 1),
+		workers: map[string]bool{}, texts: map[string]Post{}, users: map[string]string{}, ignored: map[string]int{},
+		live: map[string]*liveApproval{}, fatal: make(chan error, 1)}
+}
+
+func (g *Gateway) logf(format string, args ...any) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	fmt.Fprintf(g.o.Log, "gatewayd: "+format+"\n", args...)
+}
+
+// fail stops gatewayd with err (the first one wins).
+func (g *Gateway) fail(err error) {
+	select {
+	case g.fatal <- err:
+	default:
+	}
+}
+
+// update writes a change of the state; a failure stops gatewayd.
+func (g *Gateway) update(f func(s *State)) error {
+	err := g.state.Update(f)
+	if err != nil {
+		g.fail(err)
+	}
+	return err
+}
+
+// Run keeps gatewayd connected and answering until ctx ends (nil), or
+// until Mattermost refuses the token or the state cannot be written.
+func (g *Gateway) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	link := &Link{Client: g.mm, HTTP: g.o.HTTP, DeadAfter: g.cfg.DeadAfter, Sleep: g.o.Sleep,
+		Log:       func(format string, args ...any) { g.logf(format, args...) },
+		Connected: g.connected,
+		Event:     g.event,
+	}
+	linkErr := make(chan error, 1)
+	go func() { linkErr <- link.Run(ctx) }()
+	g.wg.Add(1)
+	go g.dispatch(ctx)
+	var err error
+	select {
+	case err = <-linkErr:
+	case err = <-g.fatal:
+	case <-ctx.Done():
+	}
+	g.mu.Lock()
+	g.stopping = true
+	g.mu.Unlock()
+	cancel()
+	g.wg.Wait()
+	if err == nil {
+		select {
+		case err = <-g.fatal:
+		default:
+		}
+	}
+	return err
+}
+
+// connected is each working connection: the start line, readiness once,
+// and a catch-up when events may have been missed.
+func (g *Gateway) connected(ctx context.Context, me User, fresh bool) error {
+	g.mu.Lock()
+	g.me = me
+	first := !g.ready
+	g.ready = true
+	g.mu.Unlock()
+	var since int64
+	g.state.Read(func(s *State) { since = s.Since })
+	if since == 0 {
+		now := g.o.Now().UnixMilli()
+		if err := g.update(func(s *State) { s.Since, s.Bot = now, me.ID }); err != nil {
+			return err
+		}
+	}
+	g.logf("connected to %s as @%s", g.cfg.URL, termsafe.Line(me.Username))
+	if first && g.o.Ready != nil {
+		g.o.Ready()
+	}
+	if fresh || first {
+		g.push(inboxItem{catchUp: true})
+	}
+	return nil
+}
+
+// event takes one WebSocket event (on the link's goroutine).
+func (g *Gateway) event(f Frame) {
+	if f.Event != "posted" {
+		return
+	}
+	p, err := PostedEvent(f)
+	if err != nil {
+		g.logf("a posted event that cannot be read: %v", err)
+		return
+	}
+	g.push(inboxItem{posted: p})
+}
+
+func (g *Gateway) push(it inboxItem) {
+	g.mu.Lock()
+	g.inbox = append(g.inbox, it)
+	g.mu.Unlock()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// dispatch takes the inbox in order: catch-ups and posts.
+func (g *Gateway) dispatch(ctx context.Context) {
+	defer g.wg.Done()
+	g.resumeTurns(ctx)
+	for {
+		g.mu.Lock()
+		var it *inboxItem
+		if len(g.inbox) > 0 {
+			it = &g.inbox[0]
+			g.inbox = g.inbox[1:]
+		}
+		g.mu.Unlock()
+		if it == nil {
+			select {
+			case <-ctx.Done():
+				return
+			case <-g.wake:
+			}
+			continue
+		}
+		if it.catchUp {
+			if err := g.catchUp(ctx); err != nil && ctx.Err() == nil {
+				g.logf("cannot catch up on the posts made while gatewayd was away: %v (tried again at the next connection)", err)
+			}
+			continue
+		}
+		g.post(ctx, it.posted.Post, it.posted.ChannelType, it.posted.SenderName)
+	}
+}
+
+// post judges one post, live or caught up, and acts on it.
+func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string) {
+	g.mu.Lock()
+	me := g.me
+	g.mu.Unlock()
+	var done, tracked, haveCursor bool
+	var cur Cursor
+	g.state.Read(func(s *State) {
+		done = s.HandledPost(p.ID) || s.Waiting(p.ID)
+		_, tracked = s.Threads[p.Thread()]
+		cur, haveCursor = s.Channels[p.ChannelID]
+		if channelType == "" {
+			channelType = cur.Type
+		}
+		s.Advance(p, channelType) // in memory: written with the next change
+	})
+	if done || p.UserID == me.ID || p.Type != "" || p.DeleteAt != 0 {
+		return
+	}
+	if !haveCursor && channelType == "D" {
+		// A DM channel gatewayd has not read before (made while it was
+		// away): nothing older than its first start is answered.
+		var since int64
+		g.state.Read(func(s *State) { since = s.Since })
+		if p.CreateAt <= since {
+			return
+		}
+	}
+	if !slices.Contains(g.cfg.Allow, p.UserID) {
+		g.mu.Lock()
+		g.ignored[p.UserID]++
+		n := g.ignored[p.UserID]
+		g.mu.Unlock()
+		if n == 1 || n%100 == 0 {
+			g.logf("ignored post %s from user %s, who is not in [allow] users (%d from them so far)", p.ID, p.UserID, n)
+		}
+		return
+	}
+	msg := ReadMessage(p.Message, me.Username)
+	if msg.ForOther {
+		return
+	}
+	addressed := channelType == "D" || msg.Mentioned || tracked
+	if msg.Command != nil {
+		g.command(ctx, p, msg, channelType, sender)
+		return
+	}
+	if !addressed || strings.TrimSpace(msg.Text) == "" {
+		return
+	}
+	if sender != "" {
+		g.mu.Lock()
+		g.users[p.UserID] = strings.TrimPrefix(sender, "@")
+		g.mu.Unlock()
+	}
+	t := Turn{Post: p.ID, Channel: p.ChannelID, Thread: p.Thread(), User: p.UserID}
+	p.Message = msg.Text
+	g.mu.Lock()
+	g.texts[p.ID] = p
+	g.mu.Unlock()
+	if err := g.update(func(s *State) {
+		s.Turns = append(s.Turns, t)
+		if _, ok := s.Threads[t.Thread]; !ok {
+			s.Threads[t.Thread] = Thread{Channel: t.Channel}
+		}
+	}); err != nil {
+		return
+	}
+	g.startWorker(ctx, t.Thread)
+}
+
+// resumeTurns starts the workers of the turns a stopped gatewayd left.
+func (g *Gateway) resumeTurns(ctx context.Context) {
+	var threads []string
+	g.state.Read(func(s *State) {
+		for _, t := range s.Turns {
+			if !slices.Contains(threads, t.Thread) {
+				threads = append(threads, t.Thread)
+			}
+		}
+	})
+	for _, th := range threads {
+		g.startWorker(ctx, th)
+	}
+}
+
+// startWorker runs the thread's turns one after another, unless a worker
+// does already.
+func (g *Gateway) startWorker(ctx context.Context, thread string) {
+	g.mu.Lock()
+	if g.workers[thread] || g.stopping {
+		g.mu.Unlock()
+		return
+	}
+	g.workers[thread] = true
+	g.wg.Add(1)
+	g.mu.Unlock()
+	go func() {
+		defer g.wg.Done()
+		for ctx.Err() == nil {
+			var next *Turn
+			g.state.Read(func(s *State) {
+				for _, t := range s.Turns {
+					if t.Thread == thread {
+						next = &t
+						break
+					}
+				}
+			})
+			if next == nil {
+				g.mu.Lock()
+				// A turn queued between the read and here starts a new
+				// worker once this one is gone.
+				delete(g.workers, thread)
+				g.mu.Unlock()
+				var again bool
+				g.state.Read(func(s *State) {
+					again = slices.ContainsFunc(s.Turns, func(t Turn) bool { return t.Thread == thread })
+				})
+				if again {
+					g.startWorker(ctx, thread)
+				}
+				return
+			}
+			g.turn(ctx, *next)
+		}
+		g.mu.Lock()
+		delete(g.workers, thread)
+		g.mu.Unlock()
+	}()
+}
+
+// who is the turn's person: the Mattermost user, by name.
+func (g *Gateway) who(ctx context.Context, id string) string {
+	g.mu.Lock()
+	name, ok := g.users[id]
+	g.mu.Unlock()
+	if !ok {
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		u, err := g.mm.User(cctx, id)
+		cancel()
+		if err == nil {
+			name = u.Username
+			g.mu.Lock()
+			g.users[id] = name
+			g.mu.Unlock()
+		}
+	}
+	if name == "" {
+		return "mattermost:" + id
+	}
+	return "mattermost:@" + name
+}
+
+// errLoop says loopd did not carry the turn to its end.
+var errLoop = errors.New("loop")
+
+// isTransient tells a Mattermost failure worth waiting out (the network,
+// a 5xx) from a refusal of the request itself (4xx).
+func isTransient(err error) bool {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.Status >= 500 || ae.Status == http.StatusTooManyRequests
+	}
+	return err != nil
+}
+
+// loopUnavailableText is what the thread reads when loopd is not there.
+func loopUnavailableText() string {
+	return "Boxmaker's loop is not running (" + runbook.Link(runbook.LoopUnavailable) + ")"
+}

@@ -1,0 +1,481 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"boxmaker/core/approval"
+	"boxmaker/core/daemon"
+	"boxmaker/core/loop"
+	"boxmaker/core/termsafe"
+)
+
+// The props gatewayd puts on its own posts, which tell them apart after a
+// crash: the post a reply answers, and an approval's id.
+const (
+	PropReplyTo  = "boxmaker_reply_to"
+	PropApproval = "boxmaker_approval"
+)
+
+// MaxPostRunes is Mattermost's post size limit (PostMessageMaxRunesV2):
+// a longer reply is split over several posts.
+const MaxPostRunes = 16383
+
+// placeholder is a reply's text before the model's first words.
+const placeholder = "…"
+
+// interruptedNote ends a reply that gatewayd stopped before it finished.
+const interruptedNote = "\n\n_(gatewayd stopped before this reply was finished; send the message again for a whole answer)_"
+
+// turn answers one post: the reply is found first if an earlier gatewayd
+// started it, then the turn runs with its reply streamed into the thread.
+func (g *Gateway) turn(ctx context.Context, t Turn) {
+	if t.Started {
+		found, err := g.findReply(ctx, t)
+		if err != nil {
+			if ctx.Err() == nil {
+				g.logf("post %s: cannot read its thread for a reply (trying again in 5 s): %v", t.Post, err)
+				g.o.Sleep(ctx, 5*time.Second)
+			}
+			return
+		}
+		if found != nil {
+			// Answered already, perhaps in part: never twice.
+			if !strings.HasSuffix(found.Message, interruptedNote) && found.Prop(PropReplyTo) == t.Post {
+				g.patch(ctx, found.ID, found.Message+interruptedNote)
+			}
+			g.finish(t)
+			return
+		}
+	}
+	g.mu.Lock()
+	p, ok := g.texts[t.Post]
+	g.mu.Unlock()
+	if !ok {
+		got, err := g.getPost(ctx, t.Post)
+		if err != nil {
+			return
+		}
+		if got == nil {
+			g.logf("post %s is gone from Mattermost; not answered", t.Post)
+			g.finish(t)
+			return
+		}
+		g.mu.Lock()
+		me := g.me.Username
+		g.mu.Unlock()
+		p = *got
+		p.Message = ReadMessage(p.Message, me).Text
+	}
+	if err := g.update(func(s *State) {
+		for i := range s.Turns {
+			if s.Turns[i].Post == t.Post {
+				s.Turns[i].Started = true
+			}
+		}
+	}); err != nil {
+		return
+	}
+	var session string
+	g.state.Read(func(s *State) { session = s.Threads[t.Thread].Session })
+	r := &reply{g: g, ctx: ctx, channel: t.Channel, root: t.Thread, answers: t.Post}
+	// The reply is made before loopd is asked: after a crash, a thread
+	// without it is a turn loopd never had.
+	if err := r.start(); err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		if isTransient(err) {
+			g.logf("post %s: cannot reply in Mattermost (trying again in 2 s): %v", t.Post, err)
+			g.o.Sleep(ctx, 2*time.Second)
+			return
+		}
+		g.logf("post %s: cannot reply in channel %s, so it is not answered: %v", t.Post, t.Channel, err)
+		g.finish(t)
+		return
+	}
+	tctx, stopTyping := context.WithCancel(ctx)
+	go g.typing(tctx, t.Channel, t.Thread)
+	res, err := g.o.Loop(ctx, loop.TurnRequest{Session: session, Who: g.who(ctx, p.UserID), Text: p.Message}, func(e loop.Event) error {
+		if e.Event == "session" && e.Session != "" && e.Session != session {
+			session = e.Session
+			if err := g.update(func(s *State) {
+				th := s.Threads[t.Thread]
+				th.Channel, th.Session = t.Channel, e.Session
+				s.Threads[t.Thread] = th
+			}); err != nil {
+				return err
+			}
+		}
+		r.event(e)
+		return nil
+	})
+	stopTyping()
+	var re *daemon.RemoteError
+	switch {
+	case ctx.Err() != nil:
+		r.end(interruptedNote)
+		return // the turn stays: the next gatewayd finds the reply
+	case err == nil:
+		_ = res
+		r.end("")
+		g.finish(t)
+	case errors.As(err, &re):
+		r.end("\n\n" + mattermostText("Boxmaker could not answer: "+re.Text))
+		g.finish(t)
+	default:
+		// loopd is not there, or went away during the turn: it may have
+		// run it, so it is never sent again; the posts waiting in this
+		// thread are dropped with it.
+		g.logf("post %s: loopd at %s did not carry the turn: %v", t.Post, g.cfg.LoopSocket, err)
+		r.end("\n\n" + loopUnavailableText())
+		g.dropThread(t)
+	}
+}
+
+// finish records that post t was answered.
+func (g *Gateway) finish(t Turn) {
+	g.update(func(s *State) {
+		s.RemoveTurn(t.Post)
+		s.Handled = append(s.Handled, t.Post)
+	})
+	g.mu.Lock()
+	delete(g.texts, t.Post)
+	g.mu.Unlock()
+}
+
+// dropThread ends t and every post waiting behind it in its thread.
+func (g *Gateway) dropThread(t Turn) {
+	var dropped []string
+	g.update(func(s *State) {
+		var keep []Turn
+		for _, x := range s.Turns {
+			if x.Thread == t.Thread {
+				dropped = append(dropped, x.Post)
+				s.Handled = append(s.Handled, x.Post)
+			} else {
+				keep = append(keep, x)
+			}
+		}
+		s.Turns = append([]Turn{}, keep...)
+	})
+	g.mu.Lock()
+	for _, id := range dropped {
+		delete(g.texts, id)
+	}
+	g.mu.Unlock()
+	if len(dropped) > 1 {
+		g.logf("thread %s: dropped %d posts that waited behind it: %s", t.Thread, len(dropped)-1, strings.Join(dropped[1:], " "))
+	}
+}
+
+// findReply looks in t's thread for a post of gatewayd's answering t.
+func (g *Gateway) findReply(ctx context.Context, t Turn) (*Post, error) {
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	list, err := g.mm.Thread(cctx, t.Thread)
+	if err != nil {
+		var ae *APIError
+		if errors.As(err, &ae) && ae.Status == 404 {
+			return nil, nil // the thread is gone: nothing was answered
+		}
+		return nil, err
+	}
+	g.mu.Lock()
+	me := g.me.ID
+	g.mu.Unlock()
+	var first *Post
+	for _, p := range list.Sorted() {
+		if p.UserID == me && p.Prop(PropReplyTo) == t.Post {
+			if first == nil {
+				q := p
+				first = &q
+			}
+		}
+	}
+	return first, nil
+}
+
+// getPost is the post, nil when it is gone; an error means try later.
+func (g *Gateway) getPost(ctx context.Context, id string) (*Post, error) {
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	p, err := g.mm.GetPost(cctx, id)
+	var ae *APIError
+	if errors.As(err, &ae) && (ae.Status == 404 || ae.Status == 403) {
+		return nil, nil
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			g.logf("post %s: cannot read it (trying again in 5 s): %v", id, err)
+			g.o.Sleep(ctx, 5*time.Second)
+		}
+		return nil, err
+	}
+	return &p, nil
+}
+
+// typing shows the bot typing in the thread until ctx ends.
+func (g *Gateway) typing(ctx context.Context, channel, root string) {
+	g.mu.Lock()
+	me := g.me.ID
+	g.mu.Unlock()
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		g.mm.Typing(cctx, me, channel, root)
+		cancel()
+		if g.o.Sleep(ctx, g.o.TypingEvery) != nil {
+			return
+		}
+	}
+}
+
+func (g *Gateway) patch(ctx context.Context, id, message string) error {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	_, err := g.mm.PatchPost(cctx, id, message)
+	return err
+}
+
+func (g *Gateway) create(ctx context.Context, np NewPost) (Post, error) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	return g.mm.CreatePost(cctx, np)
+}
+
+// reply is one turn's posts in its thread: text streamed into a post
+// (edited at most every UpdateEvery, split above MaxPostRunes) and one
+// short line per tool call.
+type reply struct {
+	g                      *Gateway
+	ctx                    context.Context
+	channel, root, answers string
+
+	mu      sync.Mutex
+	post    string // the text post being written ("" none)
+	text    string // its text
+	shown   string // what Mattermost has of it
+	last    time.Time
+	timer   *time.Timer
+	tools   map[string]*toolLine
+	started bool
+}
+
+type toolLine struct {
+	post, summary string
+}
+
+func (r *reply) props() map[string]any { return map[string]any{PropReplyTo: r.answers} }
+
+// start makes the reply's first post (the placeholder).
+func (r *reply) start() error {
+	p, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: placeholder, Props: r.props()})
+	if err != nil {
+		return err
+	}
+	r.post, r.shown, r.tools = p.ID, placeholder, map[string]*toolLine{}
+	return nil
+}
+
+func (r *reply) event(e loop.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch e.Event {
+	case "text":
+		r.addText(e.Text)
+	case "tool_call":
+		r.flushLocked()
+		r.stopTimer()
+		summary := approval.Summary(approval.Pending{Tool: e.Tool, Arguments: argumentsText(e.Arguments)})
+		line := &toolLine{summary: summary}
+		msg := toolText(summary, "running")
+		if r.post != "" && r.text == "" {
+			// The placeholder becomes the tool's line.
+			r.g.patch(r.ctx, r.post, msg)
+			line.post = r.post
+		} else if p, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: msg, Props: r.props()}); err == nil {
+			line.post = p.ID
+		} else {
+			r.g.logf("post %s: cannot post the line of tool call %s: %v", r.answers, e.CallID, err)
+		}
+		r.tools[e.CallID] = line
+		r.post, r.text, r.shown = "", "", ""
+	case "asked":
+		if l := r.tools[e.CallID]; l != nil && l.post != "" {
+			id := termsafe.Line(e.Approval)
+			r.g.patch(r.ctx, l.post, toolText(l.summary, fmt.Sprintf("asked: approval %s waits for `!approve %s` or `!refuse %s`", id, id, id)))
+		}
+	case "tool_result":
+		if l := r.tools[e.CallID]; l != nil && l.post != "" {
+			r.g.patch(r.ctx, l.post, toolText(l.summary, termsafe.Line(e.Outcome)))
+		}
+	}
+}
+
+func argumentsText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s // arguments that were not an object, sent as a string
+	}
+	return string(raw)
+}
+
+// toolText is a tool call's line: what it does and how it went.
+func toolText(summary, outcome string) string {
+	return "tool " + codeSpan(summary) + ": " + outcome
+}
+
+// addText adds streamed text; called with r.mu held.
+func (r *reply) addText(s string) {
+	r.text += s
+	for utf8.RuneCountInString(mattermostText(r.text)) > MaxPostRunes {
+		head, rest := splitPost(r.text)
+		r.text = head
+		r.flushLocked()
+		r.post, r.text, r.shown = "", rest, ""
+	}
+	if r.post == "" {
+		p, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: mattermostText(r.text), Props: r.props()})
+		if err != nil {
+			r.g.logf("post %s: cannot post the reply: %v", r.answers, err)
+			return
+		}
+		r.post, r.shown, r.last = p.ID, mattermostText(r.text), time.Now()
+		return
+	}
+	if since := time.Since(r.last); since >= r.g.o.UpdateEvery {
+		r.flushLocked()
+		return
+	}
+	if r.timer == nil {
+		r.timer = time.AfterFunc(r.g.o.UpdateEvery-time.Since(r.last), func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.timer = nil
+			r.flushLocked()
+		})
+	}
+}
+
+func (r *reply) stopTimer() {
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+}
+
+// flushLocked brings the text post up to date.
+func (r *reply) flushLocked() {
+	if r.post == "" || r.text == "" {
+		return
+	}
+	msg := mattermostText(r.text)
+	if msg == r.shown {
+		return
+	}
+	if err := r.g.patch(r.ctx, r.post, msg); err != nil {
+		r.g.logf("post %s: cannot update the reply: %v", r.answers, err)
+		return
+	}
+	r.shown, r.last = msg, time.Now()
+}
+
+// end writes the reply's last state, with note after the text.
+func (r *reply) end(note string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopTimer()
+	if note == "" {
+		if r.post != "" && r.text == "" && r.shown == placeholder {
+			r.g.patch(r.ctx, r.post, "_(no reply)_")
+			return
+		}
+		r.flushLocked()
+		return
+	}
+	if r.post == "" {
+		if _, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: strings.TrimSpace(note), Props: r.props()}); err != nil {
+			r.g.logf("post %s: cannot post: %v", r.answers, err)
+		}
+		return
+	}
+	text := mattermostText(r.text)
+	if r.text == "" {
+		text = ""
+	}
+	msg := strings.TrimSpace(text + note)
+	if err := r.g.patch(r.ctx, r.post, msg); err != nil {
+		r.g.logf("post %s: cannot update the reply: %v", r.answers, err)
+	}
+}
+
+// splitPost cuts s before MaxPostRunes (minus room for the escapes),
+// at the last line break of the last quarter when there is one.
+func splitPost(s string) (head, rest string) {
+	limit := MaxPostRunes - 512
+	i, n := 0, 0
+	for i < len(s) && n < limit {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		n++
+	}
+	if j := strings.LastIndexByte(s[:i], '\n'); j > i*3/4 {
+		i = j + 1
+	}
+	return s[:i], s[i:]
+}
+
+// mattermostText is text from the model or a tool as gatewayd posts it:
+// Markdown images, which Mattermost's clients load by themselves (so a
+// URL the model chose would be fetched, with whatever it put in it), are
+// shown as text, and @channel, @all and @here notify no one.
+func mattermostText(s string) string {
+	s = strings.ReplaceAll(s, "![", `!\[`)
+	for _, w := range []string{"@channel", "@all", "@here"} {
+		s = replaceWord(s, w, "@\u200b"+w[1:])
+	}
+	return s
+}
+
+func replaceWord(s, word, with string) string {
+	lower := strings.ToLower(s)
+	var b strings.Builder
+	for i := 0; ; {
+		j := strings.Index(lower[i:], word)
+		if j < 0 {
+			b.WriteString(s[i:])
+			return b.String()
+		}
+		j += i
+		end := j + len(word)
+		if end < len(s) && isNameChar(lower[end]) {
+			b.WriteString(s[i:end])
+			i = end
+			continue
+		}
+		b.WriteString(s[i:j])
+		b.WriteString(with)
+		i = end
+	}
+}
+
+// codeSpan shows s as inline code, whatever backticks it holds.
+func codeSpan(s string) string {
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	return fence + " " + s + " " + fence
+}

@@ -1,0 +1,281 @@
+package main
+
+// The scripts' commands for gatewayd: the fake Mattermost
+// (core/testpeer/fakemattermost), served in the test process on a free
+// port, with its users, posts and faults, and the crash suite that kills
+// gatewayd with SIGKILL in the middle of turns.
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"boxmaker/core/testpeer/fakemattermost"
+)
+
+var gatewaydCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"fakemm":  cmdFakemm,
+	"waitlog": cmdWaitlog,
+}
+
+// mmWorld is one script's fake Mattermost and its people.
+type mmWorld struct {
+	srv      *fakemattermost.Server
+	users    map[string]fakemattermost.User // bot, ann, bob, mallory
+	channels map[string]string              // name -> id ("dm-ann": the bot's DM with ann)
+}
+
+var (
+	mmMu     sync.Mutex
+	mmWorlds = map[*testscript.TestScript]*mmWorld{}
+)
+
+func mmOf(ts *testscript.TestScript) *mmWorld {
+	mmMu.Lock()
+	defer mmMu.Unlock()
+	w := mmWorlds[ts]
+	if w == nil {
+		ts.Fatalf("fakemm: not started (fakemm start)")
+	}
+	return w
+}
+
+// channel is the channel a script names: dm-USER (the bot's DM with
+// USER) or a name (an open channel of the bot, ann, bob and mallory,
+// made on first use).
+func (w *mmWorld) channel(name string) string {
+	if id, ok := w.channels[name]; ok {
+		return id
+	}
+	var id string
+	if u, ok := strings.CutPrefix(name, "dm-"); ok {
+		id = w.srv.DM(w.users["bot"].ID, w.users[u].ID).ID
+	} else {
+		id = w.srv.NewChannel(name, w.users["bot"].ID, w.users["ann"].ID, w.users["bob"].ID, w.users["mallory"].ID).ID
+	}
+	w.channels[name] = id
+	return id
+}
+
+// fakemm start [tls]: serves a fake Mattermost with the bot (boxmaker),
+// ann (to be allowed and an approver), bob (to be allowed) and mallory;
+// sets $MM_URL, $MM_TOKEN (the bot's), $MM_BOT, $MM_ANN, $MM_BOB,
+// $MM_MALLORY (their ids); with tls, serves https and writes its CA to
+// $WORK/mm-ca.pem.
+// fakemm post VAR USER CHANNEL ROOT TEXT...: USER posts TEXT in CHANNEL
+// (dm-USER2 or a name), in the thread ROOT ("-": a new one); $VAR is its id.
+// fakemm wait ROOT REGEXP [N]: waits (60 s) until the bot's posts in the
+// thread ROOT number N (default 1) or more and one matches REGEXP, none
+// still the placeholder; prints them, one line each.
+// fakemm replies ROOT: prints the bot's posts in the thread, one a line.
+// fakemm none ROOT: fails if the bot posted anything in the thread.
+// fakemm dms USER: prints the bot's posts in its DM with USER.
+// fakemm fault none|down|silent|refuse|slow MS|forbid CHANNEL
+// fakemm drop: closes every WebSocket at once; fakemm restart: forgets
+// every connection, as a server restart.
+// fakemm revoke: the bot's token stops working (401).
+// fakemm sockets N: waits until N WebSockets are open.
+// fakemm requests [PATH]: prints "METHOD PATH?QUERY STATUS" per request.
+func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: fakemm start|post|wait|replies|none|dms|fault|drop|restart|revoke|sockets|requests ...")
+	}
+	if neg && args[0] != "none" {
+		ts.Fatalf("fakemm: ! only with none")
+	}
+	switch args[0] {
+	case "start":
+		o := fakemattermost.Options{TLS: len(args) > 1 && args[1] == "tls"}
+		srv := fakemattermost.Start(o)
+		w := &mmWorld{srv: srv, users: map[string]fakemattermost.User{}, channels: map[string]string{}}
+		bot, token := srv.AddUser("boxmaker", true)
+		w.users["bot"] = bot
+		for _, n := range []string{"ann", "bob", "mallory"} {
+			u, _ := srv.AddUser(n, false)
+			w.users[n] = u
+			ts.Setenv("MM_"+strings.ToUpper(n), u.ID)
+		}
+		mmMu.Lock()
+		mmWorlds[ts] = w
+		mmMu.Unlock()
+		ts.Defer(func() {
+			srv.Close()
+			mmMu.Lock()
+			delete(mmWorlds, ts)
+			mmMu.Unlock()
+		})
+		ts.Setenv("MM_URL", srv.URL)
+		ts.Setenv("MM_TOKEN", token)
+		ts.Setenv("MM_BOT", bot.ID)
+		if o.TLS {
+			if err := os.WriteFile(ts.MkAbs("mm-ca.pem"), srv.CAPEM(), 0o644); err != nil {
+				ts.Fatalf("fakemm: %v", err)
+			}
+		}
+	case "post":
+		if len(args) < 6 {
+			ts.Fatalf("usage: fakemm post VAR USER CHANNEL ROOT TEXT...")
+		}
+		w := mmOf(ts)
+		u, ok := w.users[args[2]]
+		if !ok {
+			ts.Fatalf("fakemm: no user %s", args[2])
+		}
+		root := args[4]
+		if root == "-" {
+			root = ""
+		}
+		p, err := w.srv.PostAs(u.ID, w.channel(args[3]), root, strings.Join(args[5:], " "))
+		if err != nil {
+			ts.Fatalf("fakemm post: %v", err)
+		}
+		ts.Setenv(args[1], p.ID)
+	case "wait":
+		if len(args) < 3 {
+			ts.Fatalf("usage: fakemm wait ROOT REGEXP [N]")
+		}
+		w := mmOf(ts)
+		re := regexp.MustCompile(args[2])
+		n := 1
+		if len(args) > 3 {
+			n, _ = strconv.Atoi(args[3])
+		}
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			posts := w.botPosts(args[1])
+			matched, busy := false, false
+			for _, p := range posts {
+				matched = matched || re.MatchString(p.Message)
+				busy = busy || p.Message == "…"
+			}
+			if matched && !busy && len(posts) >= n {
+				for _, p := range posts {
+					fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				var got []string
+				for _, p := range posts {
+					got = append(got, oneLine(p.Message))
+				}
+				ts.Fatalf("fakemm wait: no %d posts of the bot matching %s in thread %s; it has: %q", n, args[2], args[1], got)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	case "replies", "none":
+		w := mmOf(ts)
+		posts := w.botPosts(args[1])
+		for _, p := range posts {
+			fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
+		}
+		if args[0] == "none" && neg != (len(posts) == 0) {
+			if neg {
+				ts.Fatalf("fakemm ! none: the bot did not post in thread %s", args[1])
+			}
+			ts.Fatalf("fakemm none: the bot posted %d times in thread %s", len(posts), args[1])
+		}
+	case "dms":
+		w := mmOf(ts)
+		for _, p := range w.srv.ChannelPosts(w.channel("dm-" + args[1])) {
+			if p.UserID == w.users["bot"].ID {
+				fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
+			}
+		}
+	case "fault":
+		w := mmOf(ts)
+		var f fakemattermost.Fault
+		switch {
+		case len(args) == 2 && args[1] == "none":
+		case len(args) == 2 && args[1] == "down":
+			f.Down = true
+		case len(args) == 2 && args[1] == "silent":
+			f.Silent = true
+		case len(args) == 2 && args[1] == "refuse":
+			f.Refuse = true
+		case len(args) == 3 && args[1] == "slow":
+			ms, _ := strconv.Atoi(args[2])
+			f.Delay = time.Duration(ms) * time.Millisecond
+		case len(args) == 3 && args[1] == "forbid":
+			f.Forbidden = map[string]bool{w.channel(args[2]): true}
+		default:
+			ts.Fatalf("usage: fakemm fault none|down|silent|refuse|slow MS|forbid CHANNEL")
+		}
+		w.srv.SetFault(f)
+	case "drop":
+		mmOf(ts).srv.DropSockets()
+	case "restart":
+		mmOf(ts).srv.Restart()
+	case "revoke":
+		w := mmOf(ts)
+		w.srv.RevokeTokens(w.users["bot"].ID)
+	case "sockets":
+		w := mmOf(ts)
+		want, _ := strconv.Atoi(args[1])
+		deadline := time.Now().Add(60 * time.Second)
+		for w.srv.Sockets() != want {
+			if time.Now().After(deadline) {
+				ts.Fatalf("fakemm sockets: %d open, not %d", w.srv.Sockets(), want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	case "requests":
+		for _, r := range mmOf(ts).srv.Requests() {
+			if len(args) > 1 && !strings.Contains(r.Path, args[1]) {
+				continue
+			}
+			q := ""
+			if r.Query != "" {
+				q = "?" + r.Query
+			}
+			fmt.Fprintf(ts.Stdout(), "%s %s%s %d\n", r.Method, r.Path, q, r.Status)
+		}
+	default:
+		ts.Fatalf("fakemm: unknown %q", args[0])
+	}
+}
+
+func (w *mmWorld) botPosts(root string) []fakemattermost.Post {
+	var out []fakemattermost.Post
+	for _, p := range w.srv.Thread(root) {
+		if p.UserID == w.users["bot"].ID {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }
+
+// waitlog FILE REGEXP [SECONDS]: waits (default 60 s) until a line of
+// FILE (a background daemon's output) matches REGEXP, and prints it.
+func cmdWaitlog(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: waitlog FILE REGEXP [SECONDS]")
+	}
+	re := regexp.MustCompile(args[1])
+	secs := 60
+	if len(args) > 2 {
+		secs, _ = strconv.Atoi(args[2])
+	}
+	deadline := time.Now().Add(time.Duration(secs) * time.Second)
+	for {
+		data, _ := os.ReadFile(ts.MkAbs(args[0]))
+		for _, l := range strings.Split(string(data), "\n") {
+			if re.MatchString(l) {
+				fmt.Fprintln(ts.Stdout(), l)
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitlog: no line of %s matches %s; it holds:\n%s", args[0], args[1], data)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

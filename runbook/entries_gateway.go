@@ -1,0 +1,17 @@
+package runbook
+
+// gatewayd's entries, and brokerd's courier to it.
+const (
+	// gatewayd could not read its config, prepare gateway/ or listen.
+	GatewaydStartFailed Entry = "gatewayd-start-failed"
+	// The connection to Mattermost failed or went silent; gatewayd retries.
+	MattermostUnreachable Entry = "mattermost-unreachable"
+	// Mattermost refused the token (401 or 403): gatewayd stops.
+	MattermostAuthFailed Entry = "mattermost-auth-failed"
+	// gateway/state.json cannot be read or written: gatewayd stops.
+	GatewayStateDamaged Entry = "gateway-state-damaged"
+	// loopd's loop socket did not carry a turn to its end.
+	LoopUnavailable Entry = "loop-unavailable"
+	// brokerd's courier could not hand an approval to gatewayd.
+	GatewayUnreachable Entry = "gateway-unreachable"
+)
