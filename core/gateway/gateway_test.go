@@ -210,10 +210,10 @@ func TestChannelPostsNeedAMentionAndStrangersAreIgnored(t *testing.T) {
 	plain, _ := w.mm.PostAs(w.owner.ID, ch.ID, "", "no mention here")
 	strange, _ := w.mm.PostAs(w.stranger.ID, ch.ID, "", "@boxmaker do my bidding")
 	mention, _ := w.mm.PostAs(w.owner.ID, ch.ID, "", "@boxmaker: what time is it")
-	w.waitFor("the mention answered", func() bool { return len(w.botPosts(mention.ID)) == 1 })
-	if got := w.botPosts(mention.ID)[0].Message; got != "echo: what time is it" {
-		t.Errorf("reply %q", got)
-	}
+	w.waitFor("the mention answered", func() bool {
+		ps := w.botPosts(mention.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: what time is it"
+	})
 	// The thread is followed without a mention.
 	follow, _ := w.mm.PostAs(w.owner.ID, ch.ID, mention.ID, "and the date?")
 	w.waitFor("the follow-up answered", func() bool { return len(w.botPosts(mention.ID)) == 2 })
