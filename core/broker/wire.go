@@ -9,6 +9,7 @@ const (
 	KindApprovalAnswer = "approvals.answer" // admin socket, from bxctl: ApprovalAnswer -> Pending
 	KindApprovalShow   = "approvals.show"   // admin socket, from bxctl: ApprovalShow -> Pending
 	KindSessionState   = "session.state"    // state socket, from memoryd: {"session"} -> policy.State
+	KindToolsGranted   = "tools.granted"    // tool socket, from loopd: {} -> ToolsGranted
 )
 
 // SessionStart is loopd telling of a new session before its first call:
@@ -16,6 +17,12 @@ const (
 type SessionStart struct {
 	Session string `json:"session"`
 	Taint   string `json:"taint"`
+}
+
+// ToolsGranted is the answer to tools.granted: the tools some allow or
+// ask grant names, which loopd may offer a new session beside its own.
+type ToolsGranted struct {
+	Tools []string `json:"tools"`
 }
 
 // ApprovalsList is the answer to approvals.list.

@@ -302,3 +302,12 @@ func (b *Broker) agentsState(r *yaagRun) policy.State {
 	}
 	return st
 }
+
+// Granted is the answer to tools.granted.
+func (b *Broker) Granted() ToolsGranted {
+	out := ToolsGranted{Tools: []string{}}
+	for _, t := range b.cfg.Grants.Granted() {
+		out.Tools = append(out.Tools, string(t))
+	}
+	return out
+}

@@ -248,10 +248,7 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 		if err != nil {
 			return TurnResult{}, fmt.Errorf("cannot create the session: %w", err)
 		}
-		tools := e.Tools
-		if tools == nil {
-			tools = ToolDefinitions
-		}
+		tools := e.sessionTools(ctx)
 		base := Record{Time: e.now(), Type: TypeBaseline, System: e.System, Memory: sanitize.Neutralise(block), Tools: tools}
 		if err := log.Append(&base); err != nil {
 			return TurnResult{}, err

@@ -126,6 +126,26 @@ func (g *Grants) Decide(call Call, state State) Decision {
 // looked up before the lock is taken (it is a system call, and calls
 // should not queue behind each other's); it is still after the call began,
 // which is all freshness asks.
+// Granted lists the tools that at least one allow or ask grant names, in
+// the order of Tools; none while the grants are invalid. It is what loopd
+// may offer a new session, not a decision: every call is still decided.
+func (g *Grants) Granted() []Tool {
+	snap := g.current()
+	if snap.err != nil {
+		return nil
+	}
+	var out []Tool
+	for _, t := range Tools {
+		for _, gr := range snap.byTool[t] {
+			if gr.Effect != Deny {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
 func (g *Grants) current() *snapshot {
 	var st unix.Stat_t
 	statErr := unix.Stat(g.dir, &st)

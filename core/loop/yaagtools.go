@@ -1,0 +1,69 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"boxmaker/core/daemon"
+)
+
+// yaagTools are the chat tools that run yaag programs, offered to a new
+// session only when brokerd has a grant that names them (tools.granted);
+// every call is still decided by brokerd. Their order is fixed, so a
+// session's tools array is the same for the same grants.
+var yaagTools = []struct {
+	name string
+	def  json.RawMessage
+}{
+	{"yaag_run", mustCompact(`{"type":"function","function":{"name":"yaag_run","description":"Run a yaag agent program: a file, or an inline script (at most 65536 bytes) with the directory it runs in. It answers with the Run's result, or its id while it runs.","parameters":{"type":"object","properties":{"file":{"type":"string","description":"absolute path of the program"},"script":{"type":"string","description":"an inline program"},"dir":{"type":"string","description":"absolute directory an inline script runs in"},"input":{"description":"the program's input"},"profile":{"type":"string"}}}}}`)},
+	{"yaag_status", mustCompact(`{"type":"function","function":{"name":"yaag_status","description":"Read a yaag Run: running, or its result.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
+	{"yaag_stop", mustCompact(`{"type":"function","function":{"name":"yaag_stop","description":"Stop a yaag Run.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
+}
+
+// granted asks brokerd which tools its grants name; nil when it cannot
+// say (no broker, no answer in 2 s).
+func (b Broker) granted(ctx context.Context) []string {
+	if b.Socket == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var out struct {
+		Tools []string `json:"tools"`
+	}
+	if err := daemon.Call(ctx, b.Socket, "tools.granted", struct{}{}, &out, nil); err != nil {
+		return nil
+	}
+	return out.Tools
+}
+
+// sessionTools is a new session's tools array: loopd's own, then each
+// yaag tool that a grant names.
+func (e *Engine) sessionTools(ctx context.Context) json.RawMessage {
+	if e.Tools != nil {
+		return e.Tools
+	}
+	granted := map[string]bool{}
+	for _, t := range e.Broker.granted(ctx) {
+		granted[t] = true
+	}
+	var extra []json.RawMessage
+	for _, t := range yaagTools {
+		if granted[t.name] {
+			extra = append(extra, t.def)
+		}
+	}
+	if len(extra) == 0 {
+		return ToolDefinitions
+	}
+	var defs []json.RawMessage
+	if err := json.Unmarshal(ToolDefinitions, &defs); err != nil {
+		return ToolDefinitions
+	}
+	out, err := json.Marshal(append(defs, extra...))
+	if err != nil {
+		return ToolDefinitions
+	}
+	return out
+}
