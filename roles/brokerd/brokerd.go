@@ -150,7 +150,9 @@ func serve(c *cli.Context) error {
 		StartFailed: runbook.BrokerdStartFailed,
 		Sockets: []*daemon.Socket{
 			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{broker.KindToolCall: toolCall(b), broker.KindSessionStart: sessionStart(b),
-				broker.KindToolsGranted: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) { return b.Granted(), nil }}),
+				broker.KindToolsGranted: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+					return b.Granted(), nil
+				}}),
 			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
 				broker.KindApprovalsList: approvalsList(b), broker.KindApprovalShow: approvalShow(b),
 				broker.KindApprovalAnswer: approvalAnswer(b)}),
