@@ -9,4 +9,8 @@ const (
 	// A decided path leads to brokerd's home, configuration, grants or a
 	// socket's directory: the runner never mounts those.
 	HarnessRefused Entry = "harness-refused"
+	// A path a deny grant covers below a run call's directory cannot be
+	// masked (it does not exist and must stay unwritable, or it runs
+	// through a link): run is refused.
+	DenyUnmaskable Entry = "deny-unmaskable"
 )

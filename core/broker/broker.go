@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -212,6 +213,9 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	if c.Tool == string(policy.Run) && len(args.Command) > 0 {
 		note += "; command: " + shellQuote(args.Command) // what runs is part of what was decided
 	}
+	if len(v.masks) > 0 {
+		note += "; masked: " + maskNote(v.masks) // what deny grants keep from the container
+	}
 	rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: v.recordTarget(targets),
 		Effect: string(v.Verdict), Grant: v.Grant, Session: c.Session, Taint: state.Taint.String(), Note: note}
 	if c.Tool == string(policy.WriteFile) && args.Content != nil {
@@ -350,13 +354,40 @@ func runID(c ToolCall) string { return c.Session + "_" + c.CallID }
 // verdict is a decision over every target of a call.
 type verdict struct {
 	policy.Decision
-	targets []string // resolved, one per target
+	targets []string      // resolved, one per target
+	masks   []policy.Mask // run: what deny grants cover below its targets
+	// top is the target whose grant has the highest class, and that grant.
+	topTarget, topGrant string
 }
 
 // decide decides a call with one or more targets (run's paths): every
 // target must be allowed; deny beats ask beats allow; the class is the
-// highest and untrusted is any.
+// highest and untrusted is any. A call with several targets is decided at
+// the taint it will leave behind: if the classes of its targets' grants
+// are above the session's taint, every target is decided again at their
+// join, so that a grant whose max_taint is below it no longer applies
+// (what a run copies from a secret directory to a public one would
+// otherwise be decided while the session is still public). The session
+// is then raised to that join.
 func (b *Broker) decide(tool string, targets []string, st policy.State) verdict {
+	v := b.decideAt(tool, targets, st)
+	for at := st; len(targets) > 1 && v.Verdict != policy.Deny && v.Class > at.Taint; {
+		at = policy.State{Taint: v.Class, Untrusted: st.Untrusted}
+		w := b.decideAt(tool, targets, at)
+		if w.Verdict == policy.Deny {
+			w.Reason = fmt.Sprintf("the call reads %q through %s, which is %s, so it is decided at the taint it would leave behind; at %s, %s",
+				v.topTarget, v.topGrant, v.Class, v.Class, w.Reason)
+			return w
+		}
+		w.Class = policy.MaxTaint(w.Class, at.Taint)
+		w.Reason += fmt.Sprintf(" (decided at %s, the taint the call leaves behind: %s through %s is %s)", at.Taint, v.topTarget, v.topGrant, at.Taint)
+		v = w
+	}
+	return v
+}
+
+// decideAt decides each target of a call for a session in state st.
+func (b *Broker) decideAt(tool string, targets []string, st policy.State) verdict {
 	var v verdict
 	var grants []string
 	for i, t := range targets {
@@ -367,15 +398,36 @@ func (b *Broker) decide(tool string, targets []string, st policy.State) verdict 
 		if i == 0 || (d.Verdict == policy.Ask && v.Verdict != policy.Ask) {
 			v.Verdict, v.Reason = d.Verdict, d.Reason
 		}
+		if i == 0 || d.Class > v.Class {
+			v.topTarget, v.topGrant = t, d.Grant
+		}
 		v.Class = policy.MaxTaint(v.Class, d.Class)
 		v.Untrusted = v.Untrusted || d.Untrusted
 		if !containsString(grants, d.Grant) {
 			grants = append(grants, d.Grant)
 		}
 		v.targets = append(v.targets, d.Target)
+		for _, m := range d.Masks {
+			if !slices.ContainsFunc(v.masks, func(o policy.Mask) bool { return o.Path == m.Path }) {
+				v.masks = append(v.masks, m) // a path below two targets is masked once
+			}
+		}
 	}
 	v.Grant = strings.Join(grants, ",")
 	return v
+}
+
+// maskNote says what a run call's masks are, for its decision record.
+func maskNote(ms []policy.Mask) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		how := "hidden"
+		if !m.Hide {
+			how = "read-only"
+		}
+		parts[i] = fmt.Sprintf("%s %s (%s denied by %s)", m.Path, how, m.Tool, m.Grant)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func containsString(list []string, s string) bool {
@@ -620,7 +672,7 @@ func (b *Broker) grantsValid() {
 func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, mounted []string, err error) {
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
-		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets}
+		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets, Masks: v.masks}
 		if a.Content != nil {
 			rc.Content = []byte(*a.Content)
 		}

@@ -1,6 +1,28 @@
 package policy
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
+
+// denyReach lists, for a tool, the other tools whose deny grants reach its
+// calls: what is denied to read_file cannot be read by listing it or
+// through run, and what is denied to write_file cannot be written through
+// run. docs/specs/grants.md, section 3, has the table.
+var denyReach = map[Tool][]Tool{
+	ListDir: {ReadFile},
+	Run:     {ReadFile, ListDir, WriteFile},
+}
+
+// Mask is a path below a run call's target that a deny grant covers: the
+// runner puts an empty read-only mount over it (Hide), or, for a path
+// denied only to write_file, mounts it read-only.
+type Mask struct {
+	Path  string
+	Hide  bool
+	Grant string // the (first) deny grant that asks for it
+	Tool  Tool   // that grant's tool
+}
 
 // decide decides one call against one reading of the grants.
 //
@@ -44,6 +66,14 @@ func (s *snapshot) decide(call Call, state State) Decision {
 			best = g
 		}
 	}
+	var reach *Grant // a deny of another tool that reaches this one
+	for _, other := range denyReach[tool] {
+		for i := range s.byTool[other] {
+			if g := &s.byTool[other][i]; reach == nil && g.Effect == Deny && g.matches(other, r.match) {
+				reach = g
+			}
+		}
+	}
 
 	shown := r.target
 	if shown == "" {
@@ -54,6 +84,9 @@ func (s *snapshot) decide(call Call, state State) Decision {
 	case best != nil && best.Effect == Deny:
 		d.Grant = best.Name
 		d.Reason = fmt.Sprintf("the grant %s denies %s on %q", best.Name, tool, shown)
+	case reach != nil:
+		d.Grant = reach.Name
+		d.Reason = fmt.Sprintf("the grant %s denies %s on %q, and a deny of %s reaches %s too", reach.Name, reach.Tool, shown, reach.Tool, tool)
 	case r.reason != "" && (r.match == "" || matched):
 		d.Target = ""
 		d.Reason = r.reason
@@ -76,8 +109,54 @@ func (s *snapshot) decide(call Call, state State) Decision {
 		} else {
 			d.Reason = fmt.Sprintf("the grant %s allows %s on %q", best.Name, tool, shown)
 		}
+		if tool == Run {
+			d.Masks = s.masks(r.target)
+		}
 	}
 	return d
+}
+
+// masks are the paths strictly below a run target that a deny reaching
+// run covers, in path order: hidden, or read-only when only write_file is
+// denied there.
+func (s *snapshot) masks(target string) []Mask {
+	byPath := map[string]*Mask{}
+	for _, t := range append([]Tool{Run}, denyReach[Run]...) {
+		for i := range s.byTool[t] {
+			g := &s.byTool[t][i]
+			if g.Effect != Deny {
+				continue
+			}
+			for _, p := range g.Paths {
+				if p == target || !underPath(p, target) {
+					continue
+				}
+				m := byPath[p]
+				if m == nil {
+					m = &Mask{Path: p, Grant: g.Name, Tool: t}
+					byPath[p] = m
+				}
+				m.Hide = m.Hide || t != WriteFile
+			}
+		}
+	}
+	ms := make([]Mask, 0, len(byPath))
+	for _, m := range byPath {
+		ms = append(ms, *m)
+	}
+	slices.SortFunc(ms, func(a, b Mask) int {
+		switch {
+		case a.Path < b.Path:
+			return -1
+		case a.Path > b.Path:
+			return 1
+		}
+		return 0
+	})
+	if len(ms) == 0 {
+		return nil
+	}
+	return ms
 }
 
 // matches reports whether the grant covers the call's target (already

@@ -119,7 +119,7 @@ func TestDecide(t *testing.T) {
 		{"a symlinked directory into an ungranted path", Call{"read_file", r("/src/link-to-etc/passwd")}, State{},
 			want{Verdict: Deny, Target: r("/etc/passwd"), Reason: `no grant allows read_file on "` + r("/etc/passwd") + `"`}},
 		{"a symlinked directory into a denied path", Call{"list_dir", r("/src/dir-link")}, State{},
-			want{Verdict: Deny, Target: r("/ssh"), Reason: `no grant allows list_dir on "` + r("/ssh") + `"`}},
+			want{Verdict: Deny, Grant: "deny-ssh.toml", Target: r("/ssh"), Reason: `the grant deny-ssh.toml denies read_file on "` + r("/ssh") + `", and a deny of read_file reaches list_dir too`}},
 		{"a chain of links into a denied path", Call{"read_file", r("/src/chain1")}, State{},
 			want{Verdict: Deny, Grant: "deny-ssh.toml", Target: r("/ssh/id"), Reason: `the grant deny-ssh.toml denies read_file on "` + r("/ssh/id") + `"`}},
 		{"a dangling link to read", Call{"read_file", r("/src/dangling")}, State{},

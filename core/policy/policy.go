@@ -193,6 +193,10 @@ type Decision struct {
 	Target string
 	// Reason says why, in words fit for the model and the operator.
 	Reason string
+	// Masks are, for an allowed or asked run call, the paths below its
+	// target that deny grants of run, read_file, list_dir or write_file
+	// cover: the runner keeps them from the container.
+	Masks []Mask
 	// Err is set only when the grant files have an error: a
 	// *runbook.Refusal (grants-invalid) whose cause is an *InvalidError
 	// listing every problem.

@@ -34,6 +34,7 @@ func CheckWithWarnings(dir string, harness ...Harness) CheckReport {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	var valid []*cached
 	for _, n := range names {
 		c := g.files[n]
 		if len(c.problems) > 0 || len(g.harnessProblems(c.grant, c.data)) > 0 {
@@ -41,7 +42,9 @@ func CheckWithWarnings(dir string, harness ...Harness) CheckReport {
 		}
 		rep.Grants++
 		rep.Warnings = append(rep.Warnings, pathWarnings(c)...)
+		valid = append(valid, c)
 	}
+	rep.Warnings = append(rep.Warnings, launderWarnings(valid)...)
 	if len(rep.Problems) == 0 && rep.Grants == 0 {
 		rep.Warnings = append(rep.Warnings, Problem{File: dir,
 			Text: "no grant files: every call is denied until a grant allows it (docs/specs/grants.md)"})
@@ -87,4 +90,49 @@ func throughLink(p string) bool {
 		}
 	}
 	return false
+}
+
+// launderWarnings finds a write-capable grant (write_file or run, allow or
+// ask) whose max_taint is below the class of another grant on an
+// overlapping path (the same path, one inside the other). A call through
+// the writing grant is decided while the session is still at most its
+// max_taint, yet its path holds, or is where, data of the higher class:
+// a run there can read it and copy it anywhere in its tree, and a session
+// of the lower taint can then read the copy. Nothing is invalid about it,
+// and multi-target calls are decided at the join of their classes; but
+// one grant's data can cross to a lower taint through the other's path.
+func launderWarnings(grants []*cached) []Problem {
+	var ws []Problem
+	for _, w := range grants {
+		wg := w.grant
+		if (wg.Tool != WriteFile && wg.Tool != Run) || wg.Effect == Deny {
+			continue
+		}
+		for _, o := range grants {
+			og := o.grant
+			if og.Name == wg.Name || og.Effect == Deny || !og.Tool.takesPaths() || og.Class <= wg.MaxTaint {
+				continue
+			}
+			if p, q, ok := overlap(wg.Paths, og.Paths); ok {
+				ws = append(ws, Problem{File: wg.Name, Line: valueLine(w.data, "paths", p), Text: fmt.Sprintf(
+					"%s may write %q while the session's taint is at most %s, but %s yields %s data from %q, which overlaps it: %s data could be copied where %s sessions read it",
+					wg.Tool, p, wg.MaxTaint, og.Name, og.Class, q, og.Class, wg.MaxTaint)})
+				break
+			}
+		}
+	}
+	return ws
+}
+
+// overlap finds a path of a and one of b that are the same or lie one
+// inside the other.
+func overlap(a, b []string) (string, string, bool) {
+	for _, p := range a {
+		for _, q := range b {
+			if underPath(p, q) || underPath(q, p) {
+				return p, q, true
+			}
+		}
+	}
+	return "", "", false
 }

@@ -55,3 +55,25 @@ func texts(ps []Problem) []string {
 	}
 	return out
 }
+
+// A grant that may write at a low taint where another grant yields data
+// of a higher class is a warning: data can cross from one to the other.
+// (Issue 8, item 4.)
+func TestCheckWarnsOfAWriteGrantBelowAnOverlappingClass(t *testing.T) {
+	root := t.TempDir()
+	gdir := filepath.Join(root, "grants")
+	for _, d := range []string{"grants", "w/pub", "w/sec", "other"} {
+		mustMkdir(t, filepath.Join(root, d))
+	}
+	writeGrant(t, gdir, "run-pub", "run", "allow", `paths = ["`+root+`/w/pub"]`, "public", "public", false)
+	writeGrant(t, gdir, "read-w", "read_file", "allow", `paths = ["`+root+`/w"]`, "secret", "secret", false)
+	writeGrant(t, gdir, "write-other", "write_file", "ask", `paths = ["`+root+`/other"]`, "public", "public", false)
+	writeGrant(t, gdir, "read-sec", "read_file", "allow", `paths = ["`+root+`/w/sec"]`, "secret", "secret", false)
+	writeGrant(t, gdir, "write-sec", "write_file", "allow", `paths = ["`+root+`/w/sec"]`, "secret", "secret", false)
+	writeGrant(t, gdir, "deny-w", "read_file", "deny", `paths = ["`+root+`/other"]`, "", "secret", false)
+	rep := CheckWithWarnings(gdir)
+	want := []string{`run-pub.toml:3: run may write "` + root + `/w/pub" while the session's taint is at most public, but read-w.toml yields secret data from "` + root + `/w", which overlaps it: secret data could be copied where public sessions read it`}
+	if diff := cmp.Diff(want, texts(rep.Warnings)); diff != "" || len(rep.Problems) != 0 {
+		t.Errorf("problems %v, warnings (-want +got):\n%s", rep.Problems, diff)
+	}
+}

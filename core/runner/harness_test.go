@@ -57,7 +57,7 @@ func TestRunnerNeverMountsTheHarness(t *testing.T) {
 			continue
 		}
 		var re *runbook.Refusal
-		errors.As(err, &re)
+		asRefusal(err, &re)
 		if want := tt.why + "; the call was not run"; re.Cause == nil || re.Cause.Error() != want {
 			t.Errorf("%s %v: the cause is %v, want %q", tt.call.Tool, tt.call.Paths, re.Cause, want)
 		}
@@ -72,6 +72,8 @@ func TestRunnerNeverMountsTheHarness(t *testing.T) {
 		t.Errorf("run in the project: %+v, %v; want an empty mnt and a.txt", res, err)
 	}
 }
+
+func asRefusal(err error, re **runbook.Refusal) { errors.As(err, re) }
 
 // A tool that reaches a daemon's socket (here one the test mounts into its
 // container, with every permission open) is still refused by the peer

@@ -229,7 +229,10 @@ type Call struct {
 	Paths   []string
 	Content []byte // write_file
 	Command string // run: a shell command line
-	URL     string // http_fetch: the decided URL; the proxy fetches its host only
+	// Masks are run's paths below its targets that deny grants cover
+	// (policy.Decision.Masks): kept from the tool by mounts over them.
+	Masks []policy.Mask
+	URL   string // http_fetch: the decided URL; the proxy fetches its host only
 }
 
 // StartError is what Podman said when it could not start the container:

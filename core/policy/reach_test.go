@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A deny covers more than its own tool: a path denied to read_file cannot
+// be listed or read through run, one denied to write_file cannot be
+// written through run, one denied to list_dir or run cannot be reached
+// through run; run's mounts mask such paths below its target. Each row of
+// docs/specs/grants.md's table, section 3. (Issue 8, item 5.)
+func TestADenyReachesEveryToolThatCouldUseItsPath(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"w/keys", "w/build", "w/hidden", "w/bin", "w/src", "grants"} {
+		mustMkdir(t, root+"/"+d)
+	}
+	for _, f := range []string{"w/keys/id", "w/build/out", "w/hidden/f", "w/bin/tool", "w/src/a"} {
+		mustWrite(t, root+"/"+f, f)
+	}
+	gd := root + "/grants"
+	w := `paths = ["` + root + `/w"]`
+	for name, tool := range map[string]string{"read": "read_file", "write": "write_file", "list": "list_dir", "run": "run"} {
+		writeGrant(t, gd, "allow-"+name, tool, "allow", w, "public", "secret", false)
+	}
+	writeGrant(t, gd, "deny-keys", "read_file", "deny", `paths = ["`+root+`/w/keys"]`, "", "secret", false)
+	writeGrant(t, gd, "deny-build", "write_file", "deny", `paths = ["`+root+`/w/build"]`, "", "secret", false)
+	writeGrant(t, gd, "deny-hidden", "list_dir", "deny", `paths = ["`+root+`/w/hidden"]`, "", "secret", false)
+	writeGrant(t, gd, "deny-bin", "run", "deny", `paths = ["`+root+`/w/bin"]`, "", "secret", false)
+	g := Open(gd)
+	defer g.Close()
+
+	tests := []struct {
+		tool, target string
+		verdict      Effect
+		grant        string
+	}{
+		// deny read_file reaches read_file, list_dir and run.
+		{"read_file", "/w/keys/id", Deny, "deny-keys.toml"},
+		{"list_dir", "/w/keys", Deny, "deny-keys.toml"},
+		{"run", "/w/keys", Deny, "deny-keys.toml"},
+		{"write_file", "/w/keys/id", Allow, "allow-write.toml"},
+		// deny write_file reaches write_file and run.
+		{"write_file", "/w/build/out", Deny, "deny-build.toml"},
+		{"run", "/w/build", Deny, "deny-build.toml"},
+		{"read_file", "/w/build/out", Allow, "allow-read.toml"},
+		{"list_dir", "/w/build", Allow, "allow-list.toml"},
+		// deny list_dir reaches list_dir and run.
+		{"list_dir", "/w/hidden", Deny, "deny-hidden.toml"},
+		{"run", "/w/hidden", Deny, "deny-hidden.toml"},
+		{"read_file", "/w/hidden/f", Allow, "allow-read.toml"},
+		// deny run reaches run only.
+		{"run", "/w/bin", Deny, "deny-bin.toml"},
+		{"read_file", "/w/bin/tool", Allow, "allow-read.toml"},
+		{"list_dir", "/w/bin", Allow, "allow-list.toml"},
+		{"write_file", "/w/bin/tool", Allow, "allow-write.toml"},
+	}
+	for _, tt := range tests {
+		d := g.Decide(Call{tt.tool, root + tt.target}, State{})
+		if d.Verdict != tt.verdict || d.Grant != tt.grant {
+			t.Errorf("%s %s: %s by %q (%s), want %s by %s", tt.tool, tt.target, d.Verdict, d.Grant, d.Reason, tt.verdict, tt.grant)
+		}
+	}
+
+	// run on the parent: each denied path below it is masked, hidden, or
+	// read-only where only write_file is denied.
+	d := g.Decide(Call{"run", root + "/w"}, State{})
+	want := []Mask{
+		{Path: root + "/w/bin", Hide: true, Grant: "deny-bin.toml", Tool: Run},
+		{Path: root + "/w/build", Hide: false, Grant: "deny-build.toml", Tool: WriteFile},
+		{Path: root + "/w/hidden", Hide: true, Grant: "deny-hidden.toml", Tool: ListDir},
+		{Path: root + "/w/keys", Hide: true, Grant: "deny-keys.toml", Tool: ReadFile},
+	}
+	if d.Verdict != Allow {
+		t.Fatalf("run on the parent: %+v", d)
+	}
+	if diff := cmp.Diff(want, d.Masks); diff != "" {
+		t.Errorf("run's masks (-want +got):\n%s", diff)
+	}
+	if d := g.Decide(Call{"run", root + "/w/src"}, State{}); d.Verdict != Allow || d.Masks != nil {
+		t.Errorf("run on a directory with no deny below: %+v", d)
+	}
+}
