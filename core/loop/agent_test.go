@@ -141,6 +141,8 @@ func TestAskBudgets(t *testing.T) {
 			loopwire.AskRequest{MaxTurns: 2}, &loopwire.Limit{Budget: "max_turns", Value: 2}, 2, 2},
 		{"max_tool_calls refuses the call over it", []llamastandin.Turn{twoCalls, {Content: "done"}},
 			loopwire.AskRequest{MaxToolCalls: intp(1)}, &loopwire.Limit{Budget: "max_tool_calls", Value: 1}, 1, 1},
+		{"max_duration_ms stops before the next request once passed", []llamastandin.Turn{readCall, {Content: "done"}},
+			loopwire.AskRequest{MaxDurationMS: 1}, &loopwire.Limit{Budget: "max_duration_ms", Value: 1}, 1, 1},
 		{"within the budgets", []llamastandin.Turn{readCall, {Content: "done"}},
 			loopwire.AskRequest{MaxTurns: 2, MaxToolCalls: intp(1)}, nil, 1, 2},
 		{"no_tools makes one request and runs no call", []llamastandin.Turn{readCall},

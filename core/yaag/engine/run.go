@@ -169,7 +169,8 @@ func Run(ctx context.Context, opts Options) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the input is not JSON: %v", err)
 	}
-	v.emit(Event{Event: "run_start", Run: opts.Run, Text: v.profiles.active})
+	start, _ := json.Marshal(map[string]any{"seed": opts.Seed, "profile": v.profiles.active})
+	v.emit(Event{Event: "run_start", Run: opts.Run, Data: start})
 	runFn, _ := goja.AssertFunction(prog.Get("run"))
 	v.inRun = true
 	val, err := v.call(runFn, v.contextObject(input))
