@@ -25,6 +25,9 @@ func (r *Runner) Check(ctx context.Context) []error {
 		add("[runner] podman %q cannot be run: %s", r.cfg.Podman, said(out, err))
 		return found // nothing else can be asked
 	}
+	if why := r.ownerProblem(); why != "" {
+		add("%s", why)
+	}
 	switch {
 	case r.cfg.Image == "":
 		add("[runner] image is empty: boxmaker tools-image builds and loads the tools image and prints the ID to put there")

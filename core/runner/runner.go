@@ -212,7 +212,16 @@ func (r *Runner) ready(paths bool) string {
 		return "the runner has no seccomp profile for the tools"
 	case r.seccomp() != nil:
 		return r.seccomp().Error()
-	case paths && (r.cfg.OwnerUID == 0 || r.cfg.OwnerGID == 0):
+	case paths:
+		return r.ownerProblem()
+	}
+	return ""
+}
+
+// ownerProblem says why the owner cannot be the one tools act for (root),
+// or "".
+func (r *Runner) ownerProblem() string {
+	if r.cfg.OwnerUID == 0 || r.cfg.OwnerGID == 0 {
 		return fmt.Sprintf("[runner] owner_uid = %d, owner_gid = %d: name the user brokerd acts for (not root), whose files the tools read and write", r.cfg.OwnerUID, r.cfg.OwnerGID)
 	}
 	return ""
