@@ -39,7 +39,12 @@ func App() *cli.App {
 			"each socket in a private directory of its own, opens memory/ (writing the\n" +
 			"starter soul.md when it is missing, finishing a write a crash cut short)\n" +
 			"and the recall index (building it when it is missing), and serves until\n" +
-			"SIGINT or SIGTERM.",
+			"SIGINT or SIGTERM.\n" +
+			"\n" +
+			"With [honcho] in its config (docs/specs/honcho.md) it also syncs the\n" +
+			"conversations and memory to Honcho by trust, through an outbox on disk\n" +
+			"(memory/outbox/, bxctl memory sync shows it), and recall searches the\n" +
+			"[[honcho.read]] workspaces too. [honcho] is checked before anything starts.",
 		Flags:  []cli.Flag{rolecli.ConfigFlag("memoryd"), rolecli.CheckConfigFlag()},
 		Action: serve,
 	})
