@@ -63,6 +63,9 @@ func (o *Outbox) drain(ctx context.Context) error {
 					return o.failed(derr)
 				}
 			}
+			if ctx.Err() != nil {
+				return err // memoryd is stopping: not a failure of Honcho's
+			}
 			return o.failed(err)
 		}
 	}
