@@ -16,3 +16,6 @@ const (
 	YaagUserInputSpawn    YaagEntry = "user-input-spawn"
 	YaagSchemaUnsupported YaagEntry = "schema-unsupported"
 )
+
+// brokerd's entry for a yaag_run it decided but did not start.
+const YaagRunRefused Entry = "yaag-run-refused"

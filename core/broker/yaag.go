@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"boxmaker/core/policy"
+	"boxmaker/runbook"
 )
 
 // YaagRuns starts and keeps the yaag Runs that yaag_run calls start: each
@@ -231,7 +231,7 @@ func (y *YaagRuns) lookup(id string) (*yaagRun, bool) {
 func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdict) (string, policy.State, error) {
 	y := b.cfg.Yaag
 	if y == nil {
-		return "", policy.State{}, errors.New("brokerd runs no yaag programs (its config names no binary for them)")
+		return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "brokerd runs no yaag programs (it was started without a binary for them)")
 	}
 	var run *yaagRun
 	switch policy.Tool(c.Tool) {
@@ -244,14 +244,14 @@ func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdic
 			return "", policy.State{}, err
 		}
 		if st.Taint > policy.Public {
-			return "", policy.State{}, fmt.Errorf("%s (this session is %s)", YaagTaintedText, st.Taint)
+			return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "%s (this session is %s)", YaagTaintedText, st.Taint)
 		}
 		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile}
 		if a.Script == nil {
 			s.file = filepath.Join(v.targets[0], filepath.Base(filepath.Clean(a.File)))
 		}
 		if run, err = y.start(s); err != nil {
-			return "", policy.State{}, err
+			return "", policy.State{}, runbook.Wrap(runbook.YaagRunRefused, err)
 		}
 		wait := y.Wait
 		if wait <= 0 {
