@@ -70,6 +70,20 @@ func (s *server) startHoncho(ctx context.Context, cfg *honcho.Config) {
 			return t, st.Untrusted, err
 		},
 		Hold: s.store.Hold,
+		// Identity entries carry the class the store keeps for each
+		// (memory/classes.json; an entry the owner wrote by hand is
+		// public).
+		Identity: func() ([]honchosync.Entry, error) {
+			es, err := s.store.IdentityEntries()
+			if err != nil {
+				return nil, err
+			}
+			out := make([]honchosync.Entry, len(es))
+			for i, e := range es {
+				out[i] = honchosync.Entry{File: e.File, Text: e.Text, Class: e.Class}
+			}
+			return out, nil
+		},
 		Log: func(format string, args ...any) {
 			s.logf("%s", termsafe.Line(fmt.Sprintf(format, args...)))
 		},
