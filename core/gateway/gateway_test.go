@@ -197,7 +197,10 @@ func TestDirectMessageIsAnsweredInItsThread(t *testing.T) {
 	if _, err := w.mm.PostAs(w.owner.ID, dm.ID, p.ID, "and again"); err != nil {
 		t.Fatal(err)
 	}
-	w.waitFor("the second reply", func() bool { return len(w.botPosts(p.ID)) == 2 })
+	w.waitFor("the second reply", func() bool {
+		ps := w.botPosts(p.ID)
+		return len(ps) == 2 && ps[1].Message == "echo: and again"
+	})
 	if reqs := w.loop.requests(); len(reqs) != 2 || reqs[1].Session != "20261201-000000-00000001" {
 		t.Errorf("the thread's second turn: %+v", reqs)
 	}
@@ -216,7 +219,10 @@ func TestChannelPostsNeedAMentionAndStrangersAreIgnored(t *testing.T) {
 	})
 	// The thread is followed without a mention.
 	follow, _ := w.mm.PostAs(w.owner.ID, ch.ID, mention.ID, "and the date?")
-	w.waitFor("the follow-up answered", func() bool { return len(w.botPosts(mention.ID)) == 2 })
+	w.waitFor("the follow-up answered", func() bool {
+		ps := w.botPosts(mention.ID)
+		return len(ps) == 2 && ps[1].Message == "echo: and the date?"
+	})
 	_ = follow
 	if n := len(w.botPosts(plain.ID)) + len(w.botPosts(strange.ID)); n != 0 {
 		t.Errorf("%d replies to posts that were not for Boxmaker", n)
