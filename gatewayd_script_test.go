@@ -184,6 +184,10 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 	case "dms":
 		w := mmOf(ts)
 		for _, p := range w.srv.ChannelPosts(w.channel("dm-" + args[1])) {
+			if len(args) > 2 && args[2] == "all" {
+				fmt.Fprintf(ts.Stdout(), "%s: %s\n", p.UserID, oneLine(p.Message))
+				continue
+			}
 			if p.UserID == w.users["bot"].ID {
 				fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
 			}
@@ -208,6 +212,37 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("usage: fakemm fault none|down|silent|refuse|slow MS|forbid CHANNEL")
 		}
 		w.srv.SetFault(f)
+	case "approval":
+		// fakemm approval VAR ROOT|dm-USER: waits (60 s) for the bot's
+		// newest approval post there and sets $VAR to its approval's id.
+		if len(args) != 3 {
+			ts.Fatalf("usage: fakemm approval VAR ROOT|dm-USER")
+		}
+		w := mmOf(ts)
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			var posts []fakemattermost.Post
+			if strings.HasPrefix(args[2], "dm-") {
+				posts = w.srv.ChannelPosts(w.channel(args[2]))
+			} else {
+				posts = w.srv.Thread(args[2])
+			}
+			id := ""
+			for _, p := range posts {
+				if s, ok := p.Props["boxmaker_approval"].(string); ok && p.UserID == w.users["bot"].ID {
+					id = s
+				}
+			}
+			if id != "" {
+				ts.Setenv(args[1], id)
+				fmt.Fprintln(ts.Stdout(), id)
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("fakemm approval: no approval post in %s", args[2])
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	case "drop":
 		mmOf(ts).srv.DropSockets()
 	case "restart":
@@ -241,9 +276,15 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// botPosts are the bot's posts in the thread root, or with root dm-USER
+// in its whole DM channel with USER.
 func (w *mmWorld) botPosts(root string) []fakemattermost.Post {
 	var out []fakemattermost.Post
-	for _, p := range w.srv.Thread(root) {
+	posts := w.srv.Thread(root)
+	if strings.HasPrefix(root, "dm-") {
+		posts = w.srv.ChannelPosts(w.channel(root))
+	}
+	for _, p := range posts {
 		if p.UserID == w.users["bot"].ID {
 			out = append(out, p)
 		}
@@ -253,11 +294,17 @@ func (w *mmWorld) botPosts(root string) []fakemattermost.Post {
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }
 
-// waitlog FILE REGEXP [SECONDS]: waits (default 60 s) until a line of
-// FILE (a background daemon's output) matches REGEXP, and prints it.
+// waitlog [-count=N] FILE REGEXP [SECONDS]: waits (default 60 s) until
+// N lines (default 1) of FILE (a background daemon's output) match
+// REGEXP, and prints the last.
 func cmdWaitlog(ts *testscript.TestScript, neg bool, args []string) {
+	want := 1
+	if len(args) > 0 && strings.HasPrefix(args[0], "-count=") {
+		want, _ = strconv.Atoi(strings.TrimPrefix(args[0], "-count="))
+		args = args[1:]
+	}
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: waitlog FILE REGEXP [SECONDS]")
+		ts.Fatalf("usage: waitlog [-count=N] FILE REGEXP [SECONDS]")
 	}
 	re := regexp.MustCompile(args[1])
 	secs := 60
@@ -267,14 +314,18 @@ func cmdWaitlog(ts *testscript.TestScript, neg bool, args []string) {
 	deadline := time.Now().Add(time.Duration(secs) * time.Second)
 	for {
 		data, _ := os.ReadFile(ts.MkAbs(args[0]))
+		n, last := 0, ""
 		for _, l := range strings.Split(string(data), "\n") {
 			if re.MatchString(l) {
-				fmt.Fprintln(ts.Stdout(), l)
-				return
+				n, last = n+1, l
 			}
 		}
+		if n >= want {
+			fmt.Fprintln(ts.Stdout(), last)
+			return
+		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("waitlog: no line of %s matches %s; it holds:\n%s", args[0], args[1], data)
+			ts.Fatalf("waitlog: %d lines of %s match %s, not %d; it holds:\n%s", n, args[0], args[1], want, data)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
