@@ -29,6 +29,7 @@ type mmWorld struct {
 	srv      *fakemattermost.Server
 	users    map[string]fakemattermost.User // bot, ann, bob, mallory
 	channels map[string]string              // name -> id ("dm-ann": the bot's DM with ann)
+	seen     map[string]bool                // approval ids fakemm approval gave
 }
 
 var (
@@ -93,7 +94,7 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 	case "start":
 		o := fakemattermost.Options{TLS: len(args) > 1 && args[1] == "tls"}
 		srv := fakemattermost.Start(o)
-		w := &mmWorld{srv: srv, users: map[string]fakemattermost.User{}, channels: map[string]string{}}
+		w := &mmWorld{srv: srv, users: map[string]fakemattermost.User{}, channels: map[string]string{}, seen: map[string]bool{}}
 		bot, token := srv.AddUser("boxmaker", true)
 		w.users["bot"] = bot
 		for _, n := range []string{"ann", "bob", "mallory"} {
@@ -175,7 +176,7 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 		for _, p := range posts {
 			fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
 		}
-		if args[0] == "none" && neg != (len(posts) == 0) {
+		if args[0] == "none" && neg == (len(posts) == 0) {
 			if neg {
 				ts.Fatalf("fakemm ! none: the bot did not post in thread %s", args[1])
 			}
@@ -213,8 +214,9 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		w.srv.SetFault(f)
 	case "approval":
-		// fakemm approval VAR ROOT|dm-USER: waits (60 s) for the bot's
-		// newest approval post there and sets $VAR to its approval's id.
+		// fakemm approval VAR ROOT|dm-USER: waits (60 s) for an approval
+		// post of the bot's there that it has not named before, and sets
+		// $VAR to its approval's id.
 		if len(args) != 3 {
 			ts.Fatalf("usage: fakemm approval VAR ROOT|dm-USER")
 		}
@@ -229,11 +231,12 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			id := ""
 			for _, p := range posts {
-				if s, ok := p.Props["boxmaker_approval"].(string); ok && p.UserID == w.users["bot"].ID {
+				if s, ok := p.Props["boxmaker_approval"].(string); ok && p.UserID == w.users["bot"].ID && !w.seen[s] {
 					id = s
 				}
 			}
 			if id != "" {
+				w.seen[id] = true
 				ts.Setenv(args[1], id)
 				fmt.Fprintln(ts.Stdout(), id)
 				return
