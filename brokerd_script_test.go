@@ -69,7 +69,7 @@ func sendToolCall(sock, session, callID, tool, args string, timeout time.Duratio
 // call as loopd would and prints the events and the final answer. With
 // -bg the call runs in the background; toolwait NAME prints its output.
 // ARGS_JSON @FILE reads the arguments from FILE (for arguments too long
-// to write in a script).
+// to write in a script), and TOOL @FILE the tool's name.
 func cmdToolcall(ts *testscript.TestScript, neg bool, args []string) {
 	bg := ""
 	if len(args) > 1 && args[0] == "-bg" {
@@ -81,6 +81,10 @@ func cmdToolcall(ts *testscript.TestScript, neg bool, args []string) {
 	if name, ok := strings.CutPrefix(args[4], "@"); ok {
 		args = append([]string(nil), args...)
 		args[4] = ts.ReadFile(name)
+	}
+	if name, ok := strings.CutPrefix(args[3], "@"); ok {
+		args = append([]string(nil), args...)
+		args[3] = strings.TrimSuffix(ts.ReadFile(name), "\n")
 	}
 	sock := ts.MkAbs(args[0])
 	if bg == "" {

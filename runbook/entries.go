@@ -12,4 +12,7 @@ const (
 	// ListenerLost is accept trouble of every daemon but brokerd, which
 	// has its own entry.
 	ListenerLost Entry = "listener-lost"
+	// RequestTooLarge: a request line, or a tool call's argument, over its
+	// limit.
+	RequestTooLarge Entry = "request-too-large"
 )

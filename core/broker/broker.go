@@ -194,7 +194,7 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	state, err := b.sessions.read(c.Session)
 	if err != nil {
 		b.logf("%v", err)
-		rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: strings.Join(targets, " "),
+		rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: cutField(c.Tool, MaxToolName), Target: recordTargets(targets),
 			Effect: string(policy.Deny), Session: c.Session, Note: StateDamagedText}
 		if aerr := b.recordDecision(key, rec); aerr != nil {
 			return Answer{}, b.auditFailed(aerr)
@@ -210,13 +210,13 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 		v = b.decide(c.Tool, targets, state)
 	}
 	note := v.Reason
-	if c.Tool == string(policy.Run) && len(args.Command) > 0 {
+	if c.Tool == string(policy.Run) && len(args.Command) > 0 && problem == "" {
 		note += "; command: " + shellQuote(args.Command) // what runs is part of what was decided
 	}
 	if len(v.masks) > 0 {
 		note += "; masked: " + maskNote(v.masks) // what deny grants keep from the container
 	}
-	rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: c.Tool, Target: v.recordTarget(targets),
+	rec := audit.Record{Type: audit.TypeDecision, Call: c.CallID, Tool: cutField(c.Tool, MaxToolName), Target: v.recordTarget(targets),
 		Effect: string(v.Verdict), Grant: v.Grant, Session: c.Session, Taint: state.Taint.String(), Note: note}
 	if c.Tool == string(policy.WriteFile) && args.Content != nil {
 		rec.ContentSHA256 = approval.SHA256([]byte(*args.Content)) // what the call hash covers, checkable on disk
@@ -448,7 +448,7 @@ func (v verdict) recordTarget(raw []string) string {
 	if v.Target != "" {
 		return v.Target
 	}
-	return strings.Join(raw, " ")
+	return recordTargets(raw)
 }
 
 type redecided struct {

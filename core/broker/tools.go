@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"boxmaker/core/approval"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/core/yaag/program"
+	"boxmaker/runbook"
 )
 
 // arguments is what brokerd takes from a call's arguments: only the
@@ -18,6 +20,102 @@ import (
 // same way). Anything else the model writes (a grant name, a taint) is
 // dropped here and never reaches a decision or a tool.
 type arguments = approval.Arguments
+
+// The limits of a call's arguments (docs/tool-socket.md). A call over one
+// is denied with a reason naming it, and its decision record keeps at most
+// the limit of its tool name and targets: the model cannot fill the audit
+// log, or brokerd's memory, through its arguments. The request line as a
+// whole is bounded by the socket (core/daemon, 16 MiB).
+const (
+	MaxToolName     = 64
+	MaxPath         = 4096 // a path, run's each, yaag's file and dir
+	MaxPaths        = 32   // run's paths
+	MaxCommandWords = 1024
+	MaxCommand      = 16 << 10 // run's words together
+	MaxContent      = 8 << 20  // write_file
+	MaxURL          = 4096
+	MaxQuery        = 4096
+	MaxActions      = 64
+	MaxActionText   = 64 << 10 // a memory action's text, and its old text
+	MaxScript       = 1 << 20  // yaag_run's script and input
+	MaxName         = 256      // yaag's profile and id
+)
+
+// overLimit says which argument of a call is over its limit, and by how
+// much, in words for the model; "" when none is.
+func overLimit(tool string, a arguments) string {
+	over := func(what string, n, limit int, unit string) string {
+		if n <= limit {
+			return ""
+		}
+		return fmt.Sprintf("%s is %d %s, over the limit of %d; %s", what, n, unit, limit, runbook.Link(runbook.RequestTooLarge))
+	}
+	checks := []string{
+		over("the tool name", len(tool), MaxToolName, "bytes"),
+		over("path", len(a.Path), MaxPath, "bytes"),
+		over("paths", len(a.Paths), MaxPaths, "paths"),
+		over("command", len(a.Command), MaxCommandWords, "words"),
+		over("url", len(a.URL), MaxURL, "bytes"),
+		over("query", len(a.Query), MaxQuery, "bytes"),
+		over("actions", len(a.Actions), MaxActions, "actions"),
+		over("file", len(a.File), MaxPath, "bytes"),
+		over("dir", len(a.Dir), MaxPath, "bytes"),
+		over("input", len(a.Input), MaxScript, "bytes"),
+		over("profile", len(a.Profile), MaxName, "bytes"),
+		over("id", len(a.ID), MaxName, "bytes"),
+	}
+	if a.Content != nil {
+		checks = append(checks, over("content", len(*a.Content), MaxContent, "bytes"))
+	}
+	if a.Script != nil {
+		checks = append(checks, over("script", len(*a.Script), MaxScript, "bytes"))
+	}
+	for i, p := range a.Paths {
+		checks = append(checks, over(fmt.Sprintf("paths[%d]", i), len(p), MaxPath, "bytes"))
+	}
+	words := 0
+	for _, w := range a.Command {
+		words += len(w)
+	}
+	checks = append(checks, over("command", words, MaxCommand, "bytes"))
+	for i, act := range a.Actions {
+		checks = append(checks, over(fmt.Sprintf("actions[%d].text", i), len(act.Text), MaxActionText, "bytes"),
+			over(fmt.Sprintf("actions[%d].old", i), len(act.Old), MaxActionText, "bytes"))
+	}
+	for _, c := range checks {
+		if c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// cutField is at most limit bytes of s for a record, cut on a character
+// boundary and marked with the whole length when it was cut.
+func cutField(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…[%d bytes]", s[:cut], len(s))
+}
+
+// recordTargets are a call's targets as a decision record keeps them: at
+// most MaxPaths of them, each at most MaxPath bytes.
+func recordTargets(targets []string) string {
+	var kept []string
+	for i, t := range targets {
+		if i == MaxPaths {
+			kept = append(kept, fmt.Sprintf("…[%d targets]", len(targets)))
+			break
+		}
+		kept = append(kept, cutField(t, MaxPath))
+	}
+	return strings.Join(kept, " ")
+}
 
 // parseArguments reads a call's arguments for its tool and returns its
 // targets (the paths to decide, or the URL) and, for memory and recall,
@@ -34,6 +132,9 @@ func parseArguments(tool string, raw json.RawMessage) (a arguments, targets []st
 	// be shown one value while brokerd used another.
 	if err := approval.CheckKeys(raw); err != nil {
 		return a, nil, nil, fmt.Sprintf("the arguments of %s are not valid: %v", tool, err)
+	}
+	if why := overLimit(tool, a); why != "" {
+		return a, nil, nil, why
 	}
 	switch policy.Tool(tool) {
 	case policy.ReadFile, policy.ListDir:

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bufio"
+	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,8 +76,58 @@ type Socket struct {
 	ListenerLost runbook.Entry
 	// Log receives the lines an operator reads (refusals, accept trouble).
 	Log io.Writer
-	// MaxRequest bounds one request line; 0 means 16 MiB.
+	// MaxRequest bounds one request line; 0 means 16 MiB. A longer one is
+	// answered with a refusal naming the limit.
 	MaxRequest int
+	// RequestTimeout is how long a connection may take to send its whole
+	// request line; 0 means DefaultRequestTimeout. The connection is closed
+	// then: a client that connects and never sends holds nothing for long.
+	RequestTimeout time.Duration
+	// MaxWaiting is how many connections may be waiting for their request
+	// at once; 0 means DefaultMaxWaiting. One more closes the one that has
+	// waited longest, so that a flood of silent connections cannot keep
+	// others from being served.
+	MaxWaiting int
+
+	waitMu  sync.Mutex
+	waiting list.List // of net.Conn, oldest first
+}
+
+// The defaults of a socket's request limits. A request line is written
+// at once by every client of the harness; ten seconds is far beyond what
+// any of them needs.
+const (
+	DefaultRequestTimeout = 10 * time.Second
+	DefaultMaxWaiting     = 256
+	DefaultMaxRequest     = 16 << 20
+)
+
+// await registers a connection that has not sent its request yet, closing
+// the one that has waited longest when MaxWaiting are already waiting. The
+// returned func removes it once its request is read (or it is gone).
+func (s *Socket) await(c net.Conn) (done func()) {
+	max := s.MaxWaiting
+	if max <= 0 {
+		max = DefaultMaxWaiting
+	}
+	s.waitMu.Lock()
+	defer s.waitMu.Unlock()
+	for s.waiting.Len() >= max {
+		oldest := s.waiting.Front()
+		s.waiting.Remove(oldest)
+		oldest.Value.(net.Conn).Close()
+	}
+	e := s.waiting.PushBack(c)
+	return func() {
+		s.waitMu.Lock()
+		defer s.waitMu.Unlock()
+		for x := s.waiting.Front(); x != nil; x = x.Next() {
+			if x == e {
+				s.waiting.Remove(e)
+				return
+			}
+		}
+	}
 }
 
 // retryAccept is how long the listener waits after a failed accept.
@@ -116,11 +167,37 @@ func (s *Socket) Serve(ctx context.Context, ln net.Listener) error {
 			return runbook.Refuse(s.ListenerLost, "stopped serving: %v", err)
 		}
 		inEpisode = false
+		// Counted in the order of arrival: a flood evicts its own oldest.
+		waited := s.await(conn)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.handle(ctx, conn)
+			s.handle(ctx, conn, waited)
 		}()
+	}
+}
+
+var errTooLong = errors.New("request line too long")
+
+// readRequest reads one request line, its newline included, of at most
+// max bytes. A line cut by the end of the connection or the read deadline
+// is no request.
+func readRequest(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		if len(line)+len(part) > max+1 {
+			return nil, errTooLong
+		}
+		line = append(line, part...)
+		switch {
+		case err == nil:
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return nil, err
+		}
 	}
 }
 
@@ -170,8 +247,15 @@ func (s *Socket) allowed(uid uint32) bool {
 	return false
 }
 
-func (s *Socket) handle(ctx context.Context, c net.Conn) {
+// handle answers one connection; done takes it off the waiting list.
+func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 	defer c.Close()
+	defer done()
+	timeout := s.RequestTimeout
+	if timeout <= 0 {
+		timeout = DefaultRequestTimeout
+	}
+	c.SetReadDeadline(time.Now().Add(timeout))
 	enc := json.NewEncoder(c)
 	peer, err := PeerOf(c)
 	if err != nil {
@@ -188,15 +272,25 @@ func (s *Socket) handle(ctx context.Context, c net.Conn) {
 	}
 	max := s.MaxRequest
 	if max == 0 {
-		max = 16 << 20
+		max = DefaultMaxRequest
 	}
-	sc := bufio.NewScanner(c)
-	sc.Buffer(make([]byte, 64<<10), max)
-	if !sc.Scan() {
-		return // the client went away without asking
+	line, err := readRequest(bufio.NewReaderSize(c, 64<<10), max)
+	if errors.Is(err, errTooLong) {
+		r := runbook.Refuse(runbook.RequestTooLarge, "the request is longer than %d bytes, the limit of the %s socket", max, s.Name)
+		fmt.Fprintf(s.Log, "%s: %s\n", s.Role, runbook.Refuse(runbook.RequestTooLarge,
+			"refused a request on %s from pid %d (uid %d): it is longer than %d bytes, the limit of the %s socket", s.Path, peer.PID, peer.UID, max, s.Name))
+		enc.Encode(Answer{Done: true, Error: r.Error(), Entry: string(r.Entry)})
+		return
 	}
+	if err != nil {
+		// The client went away without asking, or did not send its whole
+		// request line within the timeout.
+		return
+	}
+	done()
+	c.SetReadDeadline(time.Time{})
 	var req Request
-	if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+	if err := json.Unmarshal(line, &req); err != nil {
 		enc.Encode(Answer{Done: true, Error: fmt.Sprintf("the request is not JSON: %v", err)})
 		return
 	}
