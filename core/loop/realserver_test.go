@@ -3,6 +3,10 @@ package loop
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
 	"boxmaker/runbook"
 )
@@ -281,5 +286,42 @@ func TestPrintExpect(t *testing.T) {
 		"min_cache_reuse = 0.9\n"
 	if section != want {
 		t.Errorf("got\n%s\nwant\n%s", section, want)
+	}
+}
+
+// A server that streams a tool call without a name (none measured does;
+// a broken one might) does not leave a log loopd cannot read back: the
+// call is left out and noted, and the session's log still parses.
+func TestANamelessToolCallIsLeftOut(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":null}}]}`+"\n\n")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"Hm."}}]}`+"\n\n")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x1","type":"function","function":{"arguments":"{}"}}]}}]}`+"\n\n")
+		io.WriteString(w, `data: {"choices":[{"finish_reason":"tool_calls","index":0,"delta":{}}],"timings":{"prompt_n":5,"cache_n":0,"predicted_n":3}}`+"\n\n")
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	defer up.Close()
+	r := newRig(t, llamastandin.Script{})
+	sock := filepath.Join(r.dir, "run", "infer2", "infer.sock")
+	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: up.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { p.Serve(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	r.eng.Client = &Client{Socket: sock, Model: "m", Timeout: 5 * time.Second}
+	res, _, err := r.turn(t, "", "do it")
+	if err != nil || res.Reply != "Hm." {
+		t.Fatalf("%+v %v", res, err)
+	}
+	recs := r.records(t, res.Session) // the log reads back
+	if a := recs[2]; a.Type != TypeAssistant || len(a.ToolCalls) != 0 {
+		t.Errorf("assistant record %+v", a)
+	}
+	if n := recs[3]; n.Type != TypeNote || n.Text != "the reply held 1 tool call(s) without a name, left out of the conversation" {
+		t.Errorf("note %+v", n)
 	}
 }

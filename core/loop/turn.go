@@ -395,12 +395,25 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		}
 		a := Record{Time: e.now(), Type: TypeAssistant, Text: rep.Content, Reasoning: rep.Reasoning, Timings: rep.Timings}
 		used := usedCallIDs(t.recs)
+		nameless := 0
 		for i, c := range rep.ToolCalls {
+			if c.Function.Name == "" {
+				// Nothing could run it or render it again, and a log
+				// holding it could not be read back: it is left out, and
+				// said so in a note.
+				nameless++
+				continue
+			}
 			id := callID(c.ID, used, t.log.Next(), i)
 			a.ToolCalls = append(a.ToolCalls, ToolCall{ID: id, Name: c.Function.Name, Arguments: c.Function.Arguments})
 		}
 		recs := append(pending, a)
 		pending = nil
+		if nameless > 0 {
+			text := fmt.Sprintf("the reply held %d tool call(s) without a name, left out of the conversation", nameless)
+			recs = append(recs, Record{Time: e.now(), Type: TypeNote, Text: text})
+			e.logf("session %s: %s", t.log.Session, text)
+		}
 		cut := rep.FinishReason == "length"
 		if cut {
 			text := fmt.Sprintf("the reply was cut off after %d tokens (max_tokens %d)", rep.Timings.PredictedN, req.MaxTokens)
