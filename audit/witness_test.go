@@ -239,3 +239,24 @@ func TestReadWitnessesTakesWholeLinesOnly(t *testing.T) {
 		t.Errorf("witness lines (-want +got):\n%s", diff)
 	}
 }
+
+// A witness line reads back as the head it was written from, and only a
+// whole head line is one.
+func FuzzParseHead(f *testing.F) {
+	f.Add("audit: head 000001.jsonl:3 seq 3 sha256 " + strings.Repeat("a", 64))
+	f.Add("audit: head 1234567.jsonl:99 seq 12345678901 sha256 " + strings.Repeat("0", 64) + "\r")
+	f.Add("brokerd: audit: head 000001.jsonl:3 seq 3 sha256 " + strings.Repeat("a", 64))
+	f.Fuzz(func(t *testing.T, line string) {
+		h, ok := ParseHead(line)
+		if !ok {
+			return
+		}
+		if !strings.HasPrefix(line, "audit: head ") || strings.Contains(strings.TrimSuffix(line, "\r"), "\n") {
+			t.Fatalf("ParseHead took %q", line)
+		}
+		back, ok := ParseHead(h.String())
+		if !ok || back != h {
+			t.Fatalf("%q: %v reads back as %v, %v", line, h, back, ok)
+		}
+	})
+}

@@ -156,3 +156,32 @@ func TestArgumentsHashIsOfTheCompactText(t *testing.T) {
 		t.Fatal("ArgumentsHash is not the hash of the compact text")
 	}
 }
+
+// Whatever the model puts in a call, its summary is one line and nothing
+// of its rendering acts on the terminal.
+func FuzzRenderIsTerminalSafe(f *testing.F) {
+	f.Add("write_file", `{"path":"/a","content":"\u001b[2J\u0007\r\n\u009b\u202e"}`)
+	f.Add("run", `{"command":["sh","-c","x\u001b]0;t\u0007"],"paths":["/p\n"]}`)
+	f.Add("memory", `{"actions":[{"action":"add","file":"memory","text":"\u2028x"}]}`)
+	f.Add("frob", `{"x":"\u001bP"}`)
+	f.Add("read_file", "{\"path\":\"\xff\x9b\"}")
+	f.Fuzz(func(t *testing.T, tool, args string) {
+		p := pending(tool, args)
+		p.Tool = tool
+		sum := Summary(p)
+		if strings.ContainsAny(sum, "\n\r") {
+			t.Fatalf("summary of %q spans lines: %q", args, sum)
+		}
+		var b bytes.Buffer
+		if err := Render(&b, p, Options{Now: t0, ContentLimit: -1}); err != nil {
+			t.Fatal(err)
+		}
+		for _, out := range []string{sum, b.String()} {
+			for _, r := range out {
+				if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x202e || r == 0x2028 {
+					t.Fatalf("output holds %U for %q: %q", r, args, out)
+				}
+			}
+		}
+	})
+}

@@ -102,7 +102,7 @@ func Render(w io.Writer, p Pending, o Options) error {
 		limit = DefaultContentLimit
 	}
 	r := renderer{w: w, limit: limit, more: o.More}
-	r.linef("approval %s: %s, waiting for the owner", p.ID, p.Tool)
+	r.linef("approval %s: %s, waiting for the owner", termsafe.Line(p.ID), termsafe.Line(p.Tool))
 	r.field("session", p.Session)
 	r.field("call", p.Call)
 	r.field("grant", orNone(p.Grant))
@@ -195,7 +195,7 @@ func (r *renderer) linef(format string, args ...any) {
 
 // field is a name and an escaped value on one line, values aligned.
 func (r *renderer) field(name, value string) {
-	r.linef("  %-18s %s", name, termsafe.Line(value))
+	r.linef("  %-18s %s", termsafe.Line(name), termsafe.Line(value))
 }
 
 // text shows a text from the model line by line, each escaped and behind

@@ -304,7 +304,11 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	}
 	res := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: "ran", TaintAfter: after.Taint.String(), Untrusted: after.Untrusted}
 	if found.Taint > v.Class {
-		res.Note = "the recall hits' sources are " + found.Taint.String() + ", above the grant's class " + v.Class.String()
+		what := "the recall hits' sources are "
+		if c.Tool == string(policy.Memory) {
+			what = "the entries the memory answer quotes are "
+		}
+		res.Note = what + found.Taint.String() + ", above the grant's class " + v.Class.String()
 	}
 	if len(mounted) > 0 {
 		// What the container was given, object by object: the decided
@@ -731,6 +735,17 @@ func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, pol
 			Cause: fmt.Errorf("%s: the answer is not a tool result", b.cfg.MemorySocket)}
 	}
 	found := policy.State{Untrusted: out.Tainted}
+	if c.Tool == string(policy.Memory) && out.Taint != nil {
+		// The answer quotes identity entries (an ambiguous piece, a file
+		// over its limit): the session reads them, so it rises to their
+		// class as for recall.
+		t, err := policy.ParseTaint(*out.Taint)
+		if err != nil {
+			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
+				Cause: fmt.Errorf("%s: the memory answer's %v", b.cfg.MemorySocket, err)}
+		}
+		found.Taint = t
+	}
 	if c.Tool == string(policy.Recall) {
 		if out.Taint == nil {
 			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,

@@ -86,6 +86,11 @@ func (s *Store) readClasses() (classFiles, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", p, err)
 	}
+	return parseClasses(b, p)
+}
+
+// parseClasses reads the text of classes.json (at path p, for messages).
+func parseClasses(b []byte, p string) (classFiles, error) {
 	var raw struct {
 		Memory []EntryClass `json:"memory.md"`
 		User   []EntryClass `json:"user.md"`

@@ -117,3 +117,49 @@ func TestADamagedClassesFileRefusesTheBlock(t *testing.T) {
 		}
 	}
 }
+
+// classes.json's reader takes what its writer writes, and what it takes
+// it writes back the same way.
+func FuzzParseClasses(f *testing.F) {
+	f.Add([]byte(`{"memory.md":[{"sha256":"` + strings.Repeat("a", 64) + `","class":"private","session":"s","edit":"e1"}],"user.md":[]}`))
+	f.Add([]byte(`{"memory.md":[],"user.md":[],"x":1}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := parseClasses(b, "classes.json")
+		if err != nil {
+			return
+		}
+		again, err := parseClasses([]byte(c.encode()), "classes.json")
+		if err != nil {
+			t.Fatalf("the encoding of %q does not parse: %v", b, err)
+		}
+		if diff := cmp.Diff(c.encode(), again.encode()); diff != "" {
+			t.Fatalf("re-encoding changes it: %s", diff)
+		}
+	})
+}
+
+// A session that started before a private entry was written must not read
+// it in an answer: an answer that quotes entries (an ambiguous piece, a
+// file over its limit) or confirms one (already there) says their class.
+func TestAnswersQuotingEntriesSayTheirClass(t *testing.T) {
+	s := openStore(t, false)
+	writeAs(t, s, "priv", "private", add("memory", "the vault key is under the stairs"))
+	writeAs(t, s, "pub", "public", add("memory", "the stairs are painted"))
+	for _, c := range []struct {
+		name string
+		act  Action
+	}{
+		{"an ambiguous piece lists the entries", Action{Action: "remove", File: "memory", Old: "stairs"}},
+		{"an entry already there is confirmed", add("memory", "the vault key is under the stairs")},
+		{"a file over its limit lists its entries", add("memory", strings.Repeat("x", MemoryLimit))},
+	} {
+		r := writeAs(t, s, "pub2", "public", c.act)
+		if r.Outcome != Invalid || r.Shown != "private" {
+			t.Errorf("%s: %+v", c.name, r)
+		}
+	}
+	if r := writeAs(t, s, "pub2", "public", Action{Action: "remove", File: "memory", Old: "no such"}); r.Shown != "" {
+		t.Errorf("an answer that quotes nothing says %q", r.Shown)
+	}
+}

@@ -45,6 +45,12 @@ type Result struct {
 	Rule    string   // the refuse or flag rule that fired
 	Files   []string // the files the edit changed (or would have)
 	Answer  string   // the tool result the model reads
+	// Shown is the highest class of the entries Answer quotes or confirms
+	// (a message listing a file's entries, or saying the file already
+	// holds a text); empty when it shows none. brokerd raises the session
+	// to it, as for recall: a session that started before a private entry
+	// was written must not read it in an answer.
+	Shown string
 }
 
 // Event is the line memoryd logs for a refused or flagged write, as a
@@ -156,7 +162,9 @@ func (s *Store) Write(c Call) (Result, error) {
 		return Result{}, err
 	}
 	if msg != "" {
-		return invalid("%s", msg)
+		r, err := invalid("%s", msg)
+		r.Shown = p.shown
+		return r, err
 	}
 	if identity && s.review {
 		return s.stage(c, acts, files)
@@ -229,12 +237,26 @@ func contains(list []string, s string) bool {
 type planned struct {
 	changes map[string]string
 	wrote   written
+	shown   string // the highest class of the entries a message quotes
 }
 
 // plan applies the identity actions to the entries read from disk and
 // returns the new text of each changed file, or a message for the model.
 func (s *Store) plan(acts []Action) (planned, string, error) {
 	wrote := written{}
+	cls, err := s.readClasses()
+	if err != nil {
+		return planned{}, "", err
+	}
+	// shows is a message that quotes or confirms entries of f: it carries
+	// their highest class.
+	shows := func(f string, entries []string, msg string) (planned, string, error) {
+		p := planned{shown: OwnerClass}
+		for _, e := range entries {
+			p.shown = JoinClass(p.shown, cls.classOf(f, e))
+		}
+		return p, msg, nil
+	}
 	entries := map[string][]string{}
 	before := map[string]string{}
 	for _, a := range acts {
@@ -265,7 +287,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 		switch a.Action {
 		case "add":
 			if contains(es, a.Text) {
-				return planned{}, prefix + f + " already holds this entry; nothing was changed", nil
+				return shows(f, []string{a.Text}, prefix+f+" already holds this entry; nothing was changed")
 			}
 			es = append(append([]string(nil), es...), a.Text)
 			wrote.add(f, a.Text)
@@ -284,8 +306,8 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 				for _, j := range at {
 					shown = append(shown, es[j])
 				}
-				return planned{}, fmt.Sprintf("%s%q is in %d entries of %s; give a piece found in one only. Nothing was changed. The entries:\n%s",
-					prefix, a.Old, len(at), f, strings.TrimSuffix(FormatEntries(shown), "\n")), nil
+				return shows(f, shown, fmt.Sprintf("%s%q is in %d entries of %s; give a piece found in one only. Nothing was changed. The entries:\n%s",
+					prefix, a.Old, len(at), f, strings.TrimSuffix(FormatEntries(shown), "\n")))
 			}
 			j := at[0]
 			es = append([]string(nil), es...)
@@ -307,9 +329,9 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 		text := FormatEntries(es)
 		if n, lim := Chars(text), Limit(f); n > lim {
 			cur := ParseEntries(before[f])
-			return planned{}, fmt.Sprintf("%s would hold %s characters, over its limit of %s, so nothing was changed. "+
+			return shows(f, cur, fmt.Sprintf("%s would hold %s characters, over its limit of %s, so nothing was changed. "+
 				"It holds %s of %s characters now; make room by replacing entries with shorter ones or removing some, in the same call if you like. Its entries:\n%s",
-				f, count(n), count(lim), count(Chars(FormatEntries(cur))), count(lim), strings.TrimSuffix(FormatEntries(cur), "\n")), nil
+				f, count(n), count(lim), count(Chars(FormatEntries(cur))), count(lim), strings.TrimSuffix(FormatEntries(cur), "\n")))
 		}
 		changes[f] = text
 	}

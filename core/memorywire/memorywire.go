@@ -70,7 +70,10 @@ type Arguments struct {
 // untrusted. Taint, on every recall answer, is the highest taint of the
 // hits' sources ("public" when there are none): brokerd raises the
 // session to it as well as to the grant's class. A recall answer without
-// it is not given to the model.
+// it is not given to the model. On a memory answer, Taint is set when the
+// answer quotes or confirms identity entries (an ambiguous piece, a file
+// over its limit, an entry already there): their highest class, which
+// brokerd raises the session to as well.
 type ToolAnswer struct {
 	Text    string `json:"text"`
 	Tainted bool   `json:"tainted"`

@@ -21,6 +21,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -173,7 +174,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 					ch.last = sc.Text()
 					ch.mu.Unlock()
 					outMu.Lock()
-					fmt.Fprintf(out, "[%s] %s\n", ch.role, sc.Text())
+					fmt.Fprintf(out, "[%s] %s\n", ch.role, termsafe.Line(sc.Text())) // a daemon may relay what it was told
 					outMu.Unlock()
 				}
 			}()

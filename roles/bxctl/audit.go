@@ -106,27 +106,35 @@ func readWitnessSource(src string, in io.Reader) ([]audit.Witness, string, error
 	return ws, src, nil
 }
 
-// progressOn shows how far a long check is on w, when w is a terminal and
-// the check has taken more than a second, and wipes the line at the end.
+// progressOn shows how far a long check is on w, when w is a terminal.
 func progressOn(w io.Writer) func(done, total int64) {
 	f, ok := w.(*os.File)
 	if !ok || !isTerminal(f) {
 		return nil
 	}
-	start := time.Now()
+	return progress(f, time.Now)
+}
+
+// progress shows how far a check is on w once it has taken more than a
+// second, at most ten times a second, and wipes the line at the end.
+func progress(w io.Writer, now func() time.Time) func(done, total int64) {
+	start := now()
 	var last time.Time
 	shown := false
 	return func(done, total int64) {
-		now := time.Now()
+		t := now()
 		switch {
-		case done >= total && shown:
-			fmt.Fprint(f, "\r\x1b[K")
+		case done >= total:
+			if shown {
+				fmt.Fprint(w, "\r\x1b[K")
+				shown = false
+			}
 			return
-		case now.Sub(start) < time.Second || now.Sub(last) < 100*time.Millisecond || total == 0:
+		case t.Sub(start) < time.Second || t.Sub(last) < 100*time.Millisecond:
 			return
 		}
-		last, shown = now, true
-		fmt.Fprintf(f, "\raudit: verifying: %.1f of %.1f MB (%d%%) ", float64(done)/1e6, float64(total)/1e6, done*100/total)
+		last, shown = t, true
+		fmt.Fprintf(w, "\raudit: verifying: %.1f of %.1f MB (%d%%) ", float64(done)/1e6, float64(total)/1e6, done*100/total)
 	}
 }
 

@@ -85,3 +85,36 @@ func TestAuditVerifyListsRecoveriesAndBreaks(t *testing.T) {
 		t.Errorf("the finding is not printed as <file>:<line>: <what>:\n%s", out.String())
 	}
 }
+
+// Progress appears only once the check has taken a second, not more than
+// ten times a second, and its line is wiped when the check ends.
+func TestVerifyProgressOnATerminal(t *testing.T) {
+	var out bytes.Buffer
+	clock := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	p := progress(&out, func() time.Time { return clock })
+	p(0, 4e9)
+	clock = clock.Add(900 * time.Millisecond)
+	p(1e9, 4e9)
+	if out.Len() != 0 {
+		t.Fatalf("progress within the first second: %q", out.String())
+	}
+	clock = clock.Add(200 * time.Millisecond)
+	p(2e9, 4e9)
+	clock = clock.Add(50 * time.Millisecond)
+	p(2.5e9, 4e9)
+	clock = clock.Add(100 * time.Millisecond)
+	p(3e9, 4e9)
+	p(4e9, 4e9)
+	want := "\raudit: verifying: 2000.0 of 4000.0 MB (50%) \raudit: verifying: 3000.0 of 4000.0 MB (75%) \r\x1b[K"
+	if out.String() != want {
+		t.Errorf("got %q\nwant %q", out.String(), want)
+	}
+	// A check that ends within a second shows nothing at all.
+	out.Reset()
+	p = progress(&out, func() time.Time { return clock })
+	p(0, 10)
+	p(10, 10)
+	if out.Len() != 0 {
+		t.Errorf("a short check showed %q", out.String())
+	}
+}

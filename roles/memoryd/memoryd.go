@@ -323,7 +323,9 @@ func (s *server) memoryCall(ctx context.Context, _ daemon.Peer, body json.RawMes
 		s.logf("a memory write from session %s was saved in notes.md as an untrusted note (edit %s): brokerd reports the session untrusted",
 			res.Session, res.Edit)
 	}
-	return memorywire.ToolAnswer{Text: res.Answer}, nil
+	// Taint says how sensitive the entries the answer quotes are (none:
+	// left out); brokerd raises the session to it.
+	return memorywire.ToolAnswer{Text: res.Answer, Taint: res.Shown}, nil
 }
 
 // sessionState asks brokerd's state socket for a session's taint and
