@@ -61,13 +61,13 @@ type chain struct {
 	onRecord   func(Position, *Record) // every record taken into the chain
 }
 
+// line is a line fed to the chain: where it is, and its hash and parse,
+// which stay where they were made (a chunk's parses are kept until the
+// chunk after it is done, eachParsedLine).
 type line struct {
-	pos      Position
-	length   int
-	hash     [32]byte
-	rec      Record
-	parseErr error
-	gapNote  string
+	pos     Position
+	gapNote string
+	*parsedLine
 }
 
 type acceptedBreak struct {
@@ -93,21 +93,23 @@ func (c *chain) startAfter(pos Position, raw []byte) {
 
 // feed takes the next complete line (without its newline).
 func (c *chain) feed(pos Position, raw []byte) {
-	var p parsedLine
+	p := new(parsedLine)
 	p.parse(raw)
-	c.feedParsed(pos, &p)
+	c.feedParsed(pos, p)
 }
 
-// feedParsed takes the next complete line, hashed and decoded.
+// feedParsed takes the next complete line, hashed and decoded. pl must
+// stay as it is until the line after it has been fed (and flush called
+// after the last).
 func (c *chain) feedParsed(pos Position, pl *parsedLine) {
 	l := c.spare
 	if l == nil {
 		l = new(line)
 	}
-	*l = line{pos: pos, length: pl.length, hash: pl.hash, rec: pl.rec, parseErr: pl.err, gapNote: c.gapNote}
+	*l = line{pos: pos, gapNote: c.gapNote, parsedLine: pl}
 	c.gapNote = ""
 	if p := c.pending; p != nil {
-		if l.parseErr == nil && l.rec.Type == TypeRecovery && l.rec.TornLength == int64(p.length) &&
+		if l.err == nil && l.rec.Type == TypeRecovery && l.rec.TornLength == int64(p.length) &&
 			l.rec.TornSHA256 == hashHex(p.hash) {
 			c.recoveries = append(c.recoveries, Recovery{Position: p.pos, Length: p.length})
 			l.gapNote = p.gapNote + l.gapNote
@@ -133,8 +135,8 @@ func (c *chain) missingFiles(names []string) {
 
 func (c *chain) take(l *line) {
 	var problems []string
-	if l.parseErr != nil {
-		problems = append(problems, "not a record: "+l.parseErr.Error())
+	if l.err != nil {
+		problems = append(problems, "not a record: "+l.err.Error())
 	} else {
 		r := &l.rec
 		if c.seqKnown && r.Seq != c.seq+1 {
@@ -154,7 +156,7 @@ func (c *chain) take(l *line) {
 		c.findings = append(c.findings, Finding{Position: l.pos, What: trimNote(l.gapNote + strings.Join(problems, "; "))})
 	}
 	c.hash, c.lastPos, c.hasLast = l.hash, l.pos, true
-	if l.parseErr != nil {
+	if l.err != nil {
 		c.seqKnown = false
 		return
 	}

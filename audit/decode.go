@@ -226,6 +226,19 @@ func (d *flatDecoder) canonical(r *Record) bool {
 			return false
 		}
 		d.i += len(keyLits[f])
+		if isString[f] {
+			// The line is plain: the string is what stands before the
+			// next quote.
+			if d.i >= len(s) || s[d.i] != '"' {
+				return false
+			}
+			n := strings.IndexByte(s[d.i+1:], '"')
+			if n < 0 || setString(f, s[d.i+1:d.i+1+n], r) != nil {
+				return false
+			}
+			d.i += n + 2
+			continue
+		}
 		if d.value(f, fieldNames[f], r) != nil {
 			return false
 		}
@@ -283,6 +296,23 @@ func (d *flatDecoder) value(f int, key string, r *Record) error {
 	if err != nil {
 		return fmt.Errorf("field %q: %w", key, err)
 	}
+	return setString(f, s, r)
+}
+
+// isString is true for the fields whose values are strings.
+var isString = func() (t [numFields]bool) {
+	for f := range t {
+		switch f {
+		case fSeq, fTornLength, fBreakLine, fUntrusted:
+		default:
+			t[f] = true
+		}
+	}
+	return t
+}()
+
+// setString sets the string field f of r to s.
+func setString(f int, s string, r *Record) error {
 	switch f {
 	case fPrev:
 		r.Prev = s

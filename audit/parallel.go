@@ -43,7 +43,8 @@ type lineChunk struct {
 var chunkPool = sync.Pool{New: func() any { return &lineChunk{data: make([]byte, 0, chunkSize)} }}
 
 // eachParsedLine calls fn for every complete line of r, in order, with the
-// line hashed and decoded, and returns what follows the last newline (a
+// line hashed and decoded (valid until fn has been given the line after
+// it, or eachParsedLine has returned for the last), and returns what follows the last newline (a
 // torn line, or nothing), as eachLine does. The lines are hashed and
 // decoded by one goroutine per processor, a chunk of lines each; fn runs
 // on the calling goroutine. A line longer than a chunk is read whole.
@@ -82,6 +83,16 @@ func eachParsedLine(r io.Reader, fn func(lineNo int, l *parsedLine), done func(b
 		tail = t
 		readErr <- err
 	}()
+	// A chunk goes back to the pool only once the chunk after it is done:
+	// fn may keep a pointer to the last line it was given until it is
+	// given the next (the chain holds one line pending).
+	var prev *lineChunk
+	release := func(c *lineChunk) {
+		if c != nil {
+			c.data, c.parsed = c.data[:0], c.parsed[:0]
+			chunkPool.Put(c)
+		}
+	}
 	for c := range order {
 		<-c.done
 		for i := range c.parsed {
@@ -91,9 +102,11 @@ func eachParsedLine(r io.Reader, fn func(lineNo int, l *parsedLine), done func(b
 		if done != nil {
 			done(len(c.data))
 		}
-		c.data, c.parsed = c.data[:0], c.parsed[:0]
-		chunkPool.Put(c)
+		release(prev)
+		prev = c
 	}
+	// The last chunk is left to the collector, not the pool: the line fn
+	// was given last may still be held after the file's end.
 	close(stop)
 	wg.Wait()
 	err = <-readErr // tail is set before the error is sent
