@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -172,5 +173,68 @@ func TestCodeWorkFalsePositives(t *testing.T) {
 	t.Logf("flagged %d of %d paragraphs (%.3f%%), refused %d, %d bytes of the Go distribution", flagged, n, 100*float64(flagged)/float64(n), refused, read)
 	if flagged*200 > n {
 		t.Errorf("flag rules fire on %d of %d code-work paragraphs, over 0.5%%", flagged, n)
+	}
+}
+
+// The corpora hold, for each family of attack, at least 40 attack cases
+// and as many benign look-alikes, a third of each held out; and, for the
+// family of other languages, attack and benign cases in each of the twelve
+// languages of the lexicons, developed and held out.
+func TestCorporaFamilies(t *testing.T) {
+	count := func(file string) map[string][]string {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases, problems := sanitize.ParseCorpus(file, string(data), false)
+		if len(problems) > 0 {
+			t.Fatal(problems)
+		}
+		out := map[string][]string{}
+		for _, c := range cases {
+			family, _, _ := strings.Cut(c.Name, "-")
+			out[family] = append(out[family], c.Name)
+		}
+		return out
+	}
+	attack, heldAttack := count(sanitize.AttackCorpus), count(filepath.Join("heldout", sanitize.AttackCorpus))
+	benign, heldBenign := count(sanitize.CodeWorkCorpus), count(filepath.Join("heldout", sanitize.CodeWorkCorpus))
+	for _, family := range []string{"para", "lang", "data", "auth", "enc", "split", "exfil", "many"} {
+		for _, kind := range []struct {
+			what      string
+			dev, held []string
+		}{{"attack", attack[family], heldAttack[family]}, {"benign", benign[family], heldBenign[family]}} {
+			total := len(kind.dev) + len(kind.held)
+			t.Logf("%-5s %s: %d developed, %d held out", family, kind.what, len(kind.dev), len(kind.held))
+			if total < 40 {
+				t.Errorf("family %s has %d %s cases, fewer than 40", family, total, kind.what)
+			}
+			if 3*len(kind.held) < total {
+				t.Errorf("family %s holds out %d of its %d %s cases, less than a third", family, len(kind.held), total, kind.what)
+			}
+		}
+	}
+	// lang-<code>-..., lang-ok-<code>-..., lang-h<n>-<code>, lang-b<n>-<code>.
+	numbered := regexp.MustCompile(`^[hb][0-9]+$`)
+	language := func(name string) string {
+		parts := strings.Split(name, "-")
+		if len(parts) > 2 && (parts[1] == "ok" || numbered.MatchString(parts[1])) {
+			return parts[2]
+		}
+		return parts[1]
+	}
+	for _, set := range []struct {
+		what  string
+		names []string
+	}{{"attack", attack["lang"]}, {"held-out attack", heldAttack["lang"]}, {"benign", benign["lang"]}, {"held-out benign", heldBenign["lang"]}} {
+		seen := map[string]bool{}
+		for _, n := range set.names {
+			seen[language(n)] = true
+		}
+		for _, code := range []string{"ru", "zh", "es", "de", "fr", "pt", "ja", "ko", "ar", "hi", "it", "tr"} {
+			if !seen[code] {
+				t.Errorf("no %s case in %s (lang-...-%s)", set.what, code, code)
+			}
+		}
 	}
 }
