@@ -494,6 +494,16 @@ type literal struct {
 	line int // the index of its line in the window
 }
 
+// isKey reports whether the literal that ends at line[j] (its closing
+// quote) is the key of a map or an object: a colon follows it.
+func isKey(line string, j int) bool {
+	k := j + 1
+	for k < len(line) && line[k] == ' ' {
+		k++
+	}
+	return k < len(line) && line[k] == ':'
+}
+
 // lineLiterals appends the string literals of a line: text between two
 // equal quote characters, a backslash escaping the next character.
 func lineLiterals(out []literal, line string, at, index int) []literal {
@@ -512,7 +522,10 @@ func lineLiterals(out []literal, line string, at, index int) []literal {
 		if j >= len(line) {
 			break
 		}
-		out = append(out, literal{at + i, line[i+1 : j], index})
+		if !isKey(line, j) {
+			// The keys of a map are not pieces of its values.
+			out = append(out, literal{at + i, line[i+1 : j], index})
+		}
 		i = j
 	}
 	return out
@@ -560,12 +573,19 @@ func (f *findings) splitWindow(text string, ts, te int) {
 	if len(lits) < 2 || !splitTriggered(lits, own) {
 		return
 	}
+	// Glued: end to end where a literal cuts a word the next ends ("ign"
+	// + "ore"), with a space where two words would otherwise run into
+	// each other ("parts" "send ..."); spaced: a space between every two.
 	var glued, spaced strings.Builder
 	for i, l := range lits {
-		glued.WriteString(l.text)
 		if i > 0 {
+			prev := lits[i-1].text
+			if tail, head := lastWord(prev), firstWord(l.text); tail != "" && head != "" && !cutMakesWord(tail, head) {
+				glued.WriteByte(' ')
+			}
 			spaced.WriteByte(' ')
 		}
+		glued.WriteString(l.text)
 		spaced.WriteString(l.text)
 	}
 	whole := Normalise(text[lo:hi])

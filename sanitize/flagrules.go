@@ -86,7 +86,7 @@ const (
 )
 
 // flagPatterns are every flag rule's patterns.
-var flagPatterns = join(basePatterns, englishOverridePatterns(), foreignOverridePatterns(), claimPatterns, exfilPatterns)
+var flagPatterns = join(basePatterns, englishOverridePatterns(), foreignOverridePatterns(), foreignRolePatterns(), claimPatterns, exfilPatterns)
 
 func join(lists ...[]flagPattern) []flagPattern {
 	var out []flagPattern

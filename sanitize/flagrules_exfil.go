@@ -20,7 +20,11 @@ const RuleFlagExfilCode = "flag-exfil-code"
 const wholeEnv = `(?:dict\(\s?os\.environ\s?\)|os\.environ\.copy\(\)|os\.environ\.items\(\)|str\(\s?os\.environ\s?\)|` +
 	`os\.environ\s?[),}]|json\.dumps\(\s?(?:dict\()?\s?os\.environ|os\.environ\(\)|` +
 	`process\.env\s?[),}]|json\.stringify\(\s?process\.env\s?\)|object\.(?:entries|keys)\(\s?process\.env\s?\)|` +
-	`deno\.env\.toobject\(\)|env::vars\(\))`
+	`deno\.env\.toobject\(\)|env::vars\(\)|os\.environ\(\)|env\.to_h\b|env\.to_hash\b|env\.to_a\b|` +
+	`strings\.join\(\s?os\.environ\(\))`
+
+// credentialDir is a directory of credentials archived or copied whole.
+const credentialDir = `(?:~|\$home|\$\{home\}|/root|/home/[\w.-]+)/(?:\.ssh|\.gnupg|\.aws|\.kube|\.password-store|\.docker)/?(?:\s|$|\|)`
 
 // pageSecrets are what a page holds that must not leave it.
 const pageSecrets = `(?:document\.cookie|localstorage|sessionstorage|indexeddb|navigator\.credentials)`
@@ -33,8 +37,14 @@ var exfilPatterns = []flagPattern{
 	// An HTTP client call whose data is the environment, the page's
 	// cookies or storage (Python, JavaScript, Go).
 	fp(RuleFlagExfilCode, []string{"requests", "httpx", "urllib", "session", "aiohttp", "fetch", "axios", "http", "navigator", "xhr", "xmlhttprequest", "$", "jquery", "urlopen", "post", "put", "sendbeacon", "client"}, 500,
-		`[\w$.]{0,40}(?:\.(?:post|put|patch|get|request|urlopen|sendbeacon|send|ajax)|fetch|urlopen)\s?\([^\n]{0,400}?(?:`+wholeEnv+`|`+pageSecrets+`)`).
-		needingBefore('\n', "environ", "env", "cookie", "localstorage", "sessionstorage", "indexeddb", "credentials", "toobject", "vars"),
+		`[\w$.]{0,40}(?:\.(?:post|put|patch|get|request|urlopen|sendbeacon|send|ajax|post_form)|fetch|urlopen)\s?\([^\n]{0,400}?(?:`+wholeEnv+`|`+pageSecrets+`)`).
+		needingBefore('\n', "environ", "env", "cookie", "localstorage", "sessionstorage", "indexeddb", "credentials", "toobject", "vars", "to_h", "to_hash", "to_a"),
+	// A send of a socket, request or stream whose data is the page's
+	// secrets, the environment, or a credential file read in place
+	// (r.send(document.cookie), s.sendall(open("~/.ssh/id_rsa").read())).
+	fp(RuleFlagExfilCode, []string{"send", "sendall", "write", "emit", "sendbeacon", "post", "put", "sendto"}, 300,
+		`(?:send|sendall|write|emit|sendbeacon|post|put|sendto)\s?\(\s?[^\n]{0,80}?(?:`+wholeEnv+`|`+pageSecrets+`|`+credentialContents+`)`).
+		needingBefore('\n', "environ", "env", "cookie", "localstorage", "sessionstorage", "indexeddb", "credentials", "ssh", "aws", "netrc", "kube", "gnupg", "pgpass", "docker", "npmrc", "pypirc", "shadow"),
 	// An image or beacon that carries cookies away: new Image().src = ...
 	fp(RuleFlagExfilCode, []string{"new", "img", "image", "src", "location", "window", "document"}, 300,
 		`(?:new\simage\(\)\.src|img\.src|image\.src|\.src|location(?:\.href)?|window\.location(?:\.href)?|document\.location)\s?=\s?[^\n;]{0,200}?`+pageSecrets).
@@ -55,9 +65,20 @@ var exfilPatterns = []flagPattern{
 	fp(RuleFlagExfilCode, []string{"nc", "ncat", "netcat", "socat", "telnet"}, 300,
 		`(?:nc|ncat|netcat|socat|telnet)\s[^\n|]{0,120}?<\s?[^\s]{0,80}?`+credentialFile),
 	fp(RuleFlagExfilCode, []string{"cat", "tar", "base64", "env", "printenv", "zip", "gzip", "xxd"}, 400,
-		`(?:(?:cat|tar|base64|zip|gzip|xxd)\s[^\n|]{0,120}?`+credentialFile+`[^\n|]{0,40}|env|printenv|set)\s?\|\s?`+
+		`(?:(?:cat|tar|base64|zip|gzip|xxd)\s[^\n|]{0,120}?(?:`+credentialFile+`|`+credentialDir+`)[^\n|]{0,40}|env|printenv|set)\s?\|\s?`+
 			`(?:[\w-]+\s[^\n|]{0,40}\|\s?){0,2}(?:nc|ncat|netcat|socat|curl|wget|telnet|openssl\ss_client)\b`).
 		needingBefore('\n', "nc", "ncat", "netcat", "socat", "curl", "wget", "telnet", "openssl"),
 	fp(RuleFlagExfilCode, []string{"cat", "env", "printenv", "exec", "bash", "sh"}, 300,
 		`(?:cat\s[^\n>]{0,120}?`+credentialFile+`[^\n>]{0,40}|env|printenv|exec\s\d)\s?>\s?/dev/(?:tcp|udp)/`).needingBefore('\n', "tcp", "udp"),
+	// A credential file copied to another host: scp, rsync or sftp with
+	// a remote destination (user@host:path or host:path).
+	fp(RuleFlagExfilCode, []string{"scp", "rsync", "sftp"}, 400,
+		`(?:scp|rsync|sftp)\s[^\n]{0,160}?(?:`+credentialFile+`|`+credentialDir+`)[^\n]{0,120}?(?:[\w.-]+@[\w.-]+|\s[\w-]+\.[\w.-]+):`).
+		needingBefore('\n', "ssh", "aws", "netrc", "pgpass", "git-credentials", "docker", "kube", "npmrc", "pypirc", "shadow", "gnupg", "hosts", "password-store", "vault-token", "env", "credentials"),
+	// PowerShell: a web request whose body is the environment or a
+	// credential file.
+	fp(RuleFlagExfilCode, []string{"invoke-restmethod", "invoke-webrequest", "irm", "iwr"}, 500,
+		`(?:invoke-restmethod|invoke-webrequest|irm|iwr)\s[^\n]{0,300}?-(?:body|infile)\s[^\n]{0,40}?`+
+			`(?:\(?\s?(?:get-childitem|gci|dir|ls)\senv:|\$env:\w+\s?\)|get-content\s[^\n]{0,80}?`+credentialFile+`|`+credentialFile+`)`).
+		needingBefore('\n', "body", "infile"),
 }

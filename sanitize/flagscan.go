@@ -114,7 +114,7 @@ func (p flagPattern) followedBy(s ...string) flagPattern { p.follows = s; return
 // one of p.follows.
 func (p *flagPattern) followMet(window string) bool {
 	i := 0
-	for i < len(window) && isWordByte(window[i]) {
+	for i < len(window) && (isWordByte(window[i]) || (window[i] == '-' || window[i] == '\'') && i > 0 && i+1 < len(window) && isWordByte(window[i+1])) {
 		i++
 	}
 	if i >= len(window) || window[i] != ' ' && window[i] != '\n' {
@@ -409,7 +409,7 @@ func (s *scanner) read(text string, withMarks bool) {
 			if i > 0 && isQuote(text[i-1]) && tail != "" && mayMakeWord(tail, word) && cutMakesWord(tail, word) {
 				bits |= markCut
 			}
-			if j < len(text) && isQuote(text[j]) {
+			if j < len(text) && isQuote(text[j]) && !isKey(text, j) {
 				tail = word
 			}
 		}

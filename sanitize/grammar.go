@@ -62,27 +62,31 @@ func alt(tables ...words) string {
 }
 
 // entryExpr is one entry as an expression: normalised as the text is, its
-// words joined by a space, a stem open at its end, and a whole word closed
-// by the end of the word.
+// words joined by a space, a stem (a word ending in *, the last or any
+// other) open at its end, and a whole word closed by the end of the word.
 func entryExpr(e string) string {
-	stem := strings.HasSuffix(e, "*")
-	n := normalEntry(strings.TrimSuffix(e, "*"))
+	n := normalEntry(e)
 	parts := strings.Split(n, " ")
 	for i, p := range parts {
-		parts[i] = regexp.QuoteMeta(p)
+		stem := strings.HasSuffix(p, "*") && len(p) > 1
+		p = strings.TrimSuffix(p, "*")
+		x := regexp.QuoteMeta(p)
+		switch last := p[len(p)-1]; {
+		case stem:
+			x += `[\pL\pM\pN]*`
+		case i == len(parts)-1 && isWordByte(last) && last < utf8.RuneSelf:
+			// RE2 has no look-ahead: \b is ASCII's word boundary, which
+			// a space or punctuation after the word makes. A word above
+			// ASCII is left open at its end, like a stem.
+			x += `\b`
+		}
+		parts[i] = x
 	}
-	x := strings.Join(parts, `\s`)
-	switch last := n[len(n)-1]; {
-	case stem:
-		x += `[\pL\pM\pN]*`
-	case isWordByte(last) && last < utf8.RuneSelf:
-		// RE2 has no look-ahead: \b is ASCII's word boundary, which a
-		// space or punctuation after the word makes. A word above ASCII
-		// is left open at its end, like a stem.
-		x += `\b`
-	}
-	return x
+	return strings.Join(parts, `\s`)
 }
+
+// unstar is an entry without the * of its stems.
+func unstar(e string) string { return strings.ReplaceAll(e, "*", "") }
 
 // normalEntry is an entry as normalising leaves it.
 func normalEntry(e string) string { return strings.TrimSpace(Normalise(e)) }
@@ -96,9 +100,9 @@ func firstWords(tables ...words) []string {
 	for _, t := range tables {
 		for _, e := range t {
 			stem := strings.HasSuffix(e, "*")
-			n := normalEntry(strings.TrimSuffix(e, "*"))
-			w, _, _ := strings.Cut(n, " ")
-			if stem && isASCII(w) && !strings.Contains(n, " ") {
+			n := normalEntry(unstar(e))
+			w := firstScanWord(n)
+			if stem && isASCII(w) && w == n {
 				panic("sanitize: an ASCII stem cannot start a grammar: " + e)
 			}
 			if !seen[w] {
@@ -110,6 +114,20 @@ func firstWords(tables ...words) []string {
 	return out
 }
 
+// firstScanWord is the first word of s as the scan splits words (word
+// bytes, single hyphens and apostrophes inside): a start must be one.
+func firstScanWord(s string) string {
+	j := 0
+	for j < len(s) && (isWordByte(s[j]) || (s[j] == '-' || s[j] == '\'') && j > 0 && j+1 < len(s) && isWordByte(s[j+1])) {
+		j++
+	}
+	if j == 0 {
+		w, _, _ := strings.Cut(s, " ")
+		return w
+	}
+	return s[:j]
+}
+
 // needed are strings one of which a window must hold for a grammar to match:
 // of each entry of the tables its longest word (a stem without its *),
 // which is likely the rarest.
@@ -118,7 +136,7 @@ func needed(tables ...words) []string {
 	seen := map[string]bool{}
 	for _, t := range tables {
 		for _, e := range t {
-			w := longestWord(normalEntry(strings.TrimSuffix(e, "*")))
+			w := longestWord(normalEntry(unstar(e)))
 			if !seen[w] {
 				seen[w] = true
 				out = append(out, w)
@@ -187,7 +205,7 @@ func byStarts(p flagPattern, t words) []flagPattern {
 	single := map[string]bool{}
 	var singles, firsts, seconds []string
 	for _, e := range t {
-		n := normalEntry(strings.TrimSuffix(e, "*"))
+		n := normalEntry(unstar(e))
 		if w, _, phrase := strings.Cut(n, " "); !phrase || !isASCII(w) || strings.HasSuffix(e, "*") {
 			if !single[w] {
 				single[w] = true
@@ -197,7 +215,7 @@ func byStarts(p flagPattern, t words) []flagPattern {
 	}
 	seenFirst, seenSecond := map[string]bool{}, map[string]bool{}
 	for _, e := range t {
-		n := normalEntry(strings.TrimSuffix(e, "*"))
+		n := normalEntry(unstar(e))
 		w, rest, phrase := strings.Cut(n, " ")
 		if !phrase || single[w] || !isASCII(w) {
 			continue
@@ -248,7 +266,7 @@ func (l lexicon) patterns(rule string) []flagPattern {
 			// own.
 			var ws, subs []string
 			for _, e := range t {
-				w := longestWord(normalEntry(strings.TrimSuffix(e, "*")))
+				w := longestWord(normalEntry(unstar(e)))
 				if strings.HasSuffix(e, "*") || !isASCII(w) || !allWords([]string{w}) {
 					subs = append(subs, w)
 				} else {
@@ -278,7 +296,7 @@ var lexiconWords, maxLexiconWord = func() (map[string]bool, int) {
 	longest := 0
 	for _, t := range englishVocabulary {
 		for _, e := range t {
-			for _, w := range strings.Fields(strings.ToLower(strings.TrimSuffix(e, "*"))) {
+			for _, w := range strings.Fields(strings.ToLower(unstar(e))) {
 				if len(w) < 2 || !isASCII(w) || strings.ContainsAny(w, "'’") {
 					continue
 				}
