@@ -290,5 +290,5 @@ var claimPatterns = []flagPattern{
 	// assistant that complies.
 	fp(RuleFlagManyShot, []string{"user", "human", "h", "q", "q1", "question", "me", "prompt", "customer", "client", "*", "#", "[", ">", "-", "_", "{"}, 6000,
 		`(?:[*#\[>\-_ ]{0,6}(?:user|human|h|q|question|me|prompt|customer|client)(?:\s?[0-9]{1,3})?[*_\]]{0,2}\s?:|\{\s?"role"\s?:\s?"user")[^\n]{0,400}\n`).
-		atLineStart().checked(manyShot),
+		atLineStart().checked(manyShot).needingBefore('\n', "user", "human", "h", "q", "q1", "question", "me", "prompt", "customer", "client", "role"),
 }

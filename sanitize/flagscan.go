@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -184,6 +185,10 @@ type scanner struct {
 	// foldAt are the starts of the lines where folding look-alikes may
 	// change the text (with marks only).
 	foldAt []int
+	// groupPos are the merged positions of each group of needed words
+	// (groupWithin), built when first asked for.
+	groupPos   [][]int
+	groupBuilt []bool
 }
 
 type candidate struct{ pattern, at int }
@@ -212,7 +217,9 @@ const (
 	decodeMarks = markRun | markEscapes | markPercent | markMorse | markSignal | markHexWords
 )
 
-var scanners = sync.Pool{New: func() any { return &scanner{needPos: make([][]int, len(starts.needIDs))} }}
+var scanners = sync.Pool{New: func() any {
+	return &scanner{needPos: make([][]int, len(starts.needIDs)), groupPos: make([][]int, starts.groups), groupBuilt: make([]bool, starts.groups)}
+}}
 
 func getScanner() *scanner  { return scanners.Get().(*scanner) }
 func putScanner(s *scanner) { scanners.Put(s) }
@@ -540,6 +547,10 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 // returns the rules that fire.
 func (s *scanner) match(text string, from, to int) hits {
 	var first hits
+	for g := range s.groupPos {
+		s.groupPos[g] = s.groupPos[g][:0]
+		s.groupBuilt[g] = false
+	}
 	for _, cd := range s.cands {
 		p := &flagPatterns[cd.pattern]
 		if first.has(p.ruleID) || cd.at < from || cd.at >= to {
@@ -561,7 +572,7 @@ func (s *scanner) match(text string, from, to int) hits {
 					needEnd = min(needEnd, k+j)
 				}
 			}
-			if !anyWithin(s.needPos, ids, k, needEnd) && (p.needSubs == nil || !p.subsMet(window)) {
+			if !(ids != nil && s.groupWithin(starts.needGroup[cd.pattern], ids, k, needEnd)) && (p.needSubs == nil || !p.subsMet(window)) {
 				continue
 			}
 		}
@@ -581,6 +592,29 @@ func (s *scanner) match(text string, from, to int) hits {
 // minHexWords is the fewest two-digit hex words in a line that the spaced
 // hex decoder reads (twelve bytes: a short instruction).
 const minHexWords = 12
+
+// groupWithin reports whether one of the words ids, which are the needed
+// words of the group g, occurs at an offset in [from, to). The positions of
+// a group's words are merged into one sorted list the first time a
+// candidate asks (one search instead of one a word: some patterns need
+// forty words).
+func (s *scanner) groupWithin(g int, ids []int, from, to int) bool {
+	if len(ids) < 4 {
+		return anyWithin(s.needPos, ids, from, to)
+	}
+	if !s.groupBuilt[g] {
+		s.groupBuilt[g] = true
+		merged := s.groupPos[g][:0]
+		for _, id := range ids {
+			merged = append(merged, s.needPos[id]...)
+		}
+		sort.Ints(merged)
+		s.groupPos[g] = merged
+	}
+	ps := s.groupPos[g]
+	n := sort.SearchInts(ps, from)
+	return n < len(ps) && ps[n] < to
+}
 
 // anyWithin reports whether one of the words ids occurs at an offset in
 // [from, to).
@@ -681,6 +715,18 @@ var starts = func() (idx startIndex) {
 		}
 	}
 	idx.table = newWordTable(words)
+	idx.needGroup = make([]int, len(flagPatterns))
+	groupOf := map[string]int{}
+	for pi, ids := range idx.needWords {
+		key := fmt.Sprint(ids)
+		g, ok := groupOf[key]
+		if !ok {
+			g = len(groupOf)
+			groupOf[key] = g
+		}
+		idx.needGroup[pi] = g
+	}
+	idx.groups = len(groupOf)
 	return idx
 }()
 
@@ -698,7 +744,10 @@ type wordEntry struct {
 // entry in eight slots, so that a word that is in no pattern (most words)
 // costs a hash and a look at one empty slot.
 type wordTable struct {
-	slots   []int32 // an index into entries, or -1
+	// slots hold a word's hash in the high half and its index in entries
+	// plus one in the low half; 0 is an empty slot. A probe compares the
+	// hashes before it compares words.
+	slots   []uint64
 	entries []wordEntry
 	mask    uint32
 }
@@ -708,34 +757,35 @@ func newWordTable(words map[string]*wordEntry) wordTable {
 	for size < 8*len(words) {
 		size *= 2
 	}
-	t := wordTable{slots: make([]int32, size), mask: uint32(size - 1)}
-	for i := range t.slots {
-		t.slots[i] = -1
-	}
+	t := wordTable{slots: make([]uint64, size), mask: uint32(size - 1)}
 	names := make([]string, 0, len(words))
 	for w := range words {
 		names = append(names, w)
 	}
 	sort.Strings(names)
 	for _, w := range names {
-		h := wordHash(w) & t.mask
-		for t.slots[h] >= 0 {
+		hash := wordHash(w)
+		h := hash & t.mask
+		for t.slots[h] != 0 {
 			h = (h + 1) & t.mask
 		}
-		t.slots[h] = int32(len(t.entries))
+		t.slots[h] = uint64(hash)<<32 | uint64(len(t.entries)+1)
 		t.entries = append(t.entries, *words[w])
 	}
 	return t
 }
 
 func (t *wordTable) find(w string) *wordEntry {
-	for h := wordHash(w) & t.mask; ; h = (h + 1) & t.mask {
-		e := t.slots[h]
-		if e < 0 {
+	hash := wordHash(w)
+	for h := hash & t.mask; ; h = (h + 1) & t.mask {
+		slot := t.slots[h]
+		if slot == 0 {
 			return nil
 		}
-		if t.entries[e].word == w {
-			return &t.entries[e]
+		if uint32(slot>>32) == hash {
+			if e := &t.entries[uint32(slot)-1]; e.word == w {
+				return e
+			}
 		}
 	}
 }
@@ -764,6 +814,10 @@ type startIndex struct {
 	table     wordTable
 	needIDs   map[string]int
 	needWords [][]int
+	// needGroup is, for each pattern, the group of its needed words
+	// (patterns that need the same words share one); groups is how many.
+	needGroup []int
+	groups    int
 	suffixes  [256][]patternStart // by last byte
 	punct     [256][]patternStart
 	// nonWord is nonWordKind, with nwPunct for the bytes that start a
@@ -774,14 +828,15 @@ type startIndex struct {
 	runes map[rune][]patternStart
 }
 
-// wordHash is wordTable's hash of a word: its length, its first two bytes
-// and its last.
+// wordHash is wordTable's hash of a word: its length, its first two
+// bytes, its middle one and its last.
 func wordHash(w string) uint32 {
 	second := byte(0)
 	if len(w) > 1 {
 		second = w[1]
 	}
-	h := uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(second)*0x27d4eb2f ^ uint32(w[len(w)-1])*0xc2b2ae35
+	h := uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(second)*0x27d4eb2f ^ uint32(w[len(w)-1])*0xc2b2ae35 ^
+		uint32(w[len(w)/2])*0x165667b1
 	return h ^ h>>15
 }
 
