@@ -2,6 +2,7 @@ package llamastandin
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func FuzzParseReplyRoundTrip(f *testing.F) {
 		types := toolParamTypes([]ToolJSON{{Type: "function", Function: json.RawMessage(`{"name":"read_file","parameters":{"properties":{"path":{"type":"string"}}}}`)}})
 		p, err := parseGenerated(text, thinking, types, true, false)
 		if containsAny(reasoning+content+path, "</think>", "<tool_call>", "</parameter>", "</function>", "<parameter=", "<function=") ||
-			!utf8.ValidString(content+reasoning+path) {
+			!utf8.ValidString(content) || !utf8.ValidString(reasoning) || !utf8.ValidString(path) {
 			return // text that spells the markup is parsed as markup, as a real parser would
 		}
 		if err != nil {
@@ -113,6 +114,45 @@ func FuzzLoadScript(f *testing.F) {
 			if _, err := turn.generatedText(QwenTemplate, body, prompt, true); err != nil {
 				t.Fatalf("a script that loaded has a turn that cannot be generated: %v", err)
 			}
+		}
+	})
+}
+
+// Whatever the model generates, the parser never panics; a call it
+// returns from a generation that was not cut has arguments that are a
+// JSON object, and only a cut one may be partial.
+func FuzzParseGenerated(f *testing.F) {
+	for _, s := range []string{
+		"<tool_call>\n<function=read_file>\n<parameter=path>\n/a\n</parameter>\n</function>\n</tool_call>",
+		"text\n<tool_call>\n<function=x>\n<parameter=n>\n3\n</parameter>\n<parameter=s>\n\"q\"\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=y>\n</function>\n</tool_call>",
+		"<tool_call>\n<function=read_file>\n<parameter=pa",
+		"reason</think>\n\n<tool_call>\n<function=a><b>",
+		"<tool_call><function=a></function></tool_call>",
+	} {
+		f.Add(s, false, false)
+		f.Add(s, true, true)
+	}
+	types := paramTypes{"read_file": {"path": "string"}, "x": {"s": "string", "n": "integer"}}
+	f.Fuzz(func(t *testing.T, text string, thinking, cut bool) {
+		p, err := parseGenerated(text, thinking, types, true, cut)
+		if err != nil {
+			if !errors.Is(err, errUnparsable) {
+				t.Fatalf("an error that is not errUnparsable: %v", err)
+			}
+			return
+		}
+		for i, c := range p.ToolCalls {
+			partial := p.Partial && i == len(p.ToolCalls)-1
+			if c.Function.Name == "" {
+				t.Fatalf("a call without a name: %+v", c)
+			}
+			var obj map[string]any
+			if !partial && json.Unmarshal([]byte(c.Function.Arguments), &obj) != nil {
+				t.Fatalf("call %d's arguments are not a JSON object: %q (from %q)", i, c.Function.Arguments, text)
+			}
+		}
+		if p.Partial && !cut {
+			t.Fatalf("a partial call from a generation that was not cut: %q", text)
 		}
 	})
 }
