@@ -6,8 +6,11 @@ package main
 // gatewayd with SIGKILL in the middle of turns.
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,8 +23,9 @@ import (
 )
 
 var gatewaydCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"fakemm":  cmdFakemm,
-	"waitlog": cmdWaitlog,
+	"fakemm":       cmdFakemm,
+	"waitlog":      cmdWaitlog,
+	"gatewaycrash": cmdGatewaycrash,
 }
 
 // mmWorld is one script's fake Mattermost and its people.
@@ -332,4 +336,161 @@ func cmdWaitlog(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// gatewaycrash CONFIG ROUNDS MAXKILL_MS: the crash suite of gatewayd. The
+// fake Mattermost must run and loopd serve the config's [loop] socket,
+// answering every "hello..." it is sent. Each round starts gatewayd,
+// posts two messages as ann (a new DM thread, and a reply in one long
+// thread), kills gatewayd with SIGKILL at a random moment within
+// MAXKILL_MS, and posts a third while it is down. $GATEWAY_CRASH_ROUNDS,
+// when set, replaces ROUNDS (the full-size run). Then gatewayd starts
+// once more and must answer what is left; every post must then have
+// exactly one reply of the bot's (a whole answer, or, for a turn a kill
+// cut short, the note that says so), the post made while the last
+// gatewayd was down a whole answer, and loopd must have been sent each
+// post at most once (its session logs).
+func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: gatewaycrash CONFIG ROUNDS MAXKILL_MS")
+	}
+	cfg := ts.MkAbs(args[0])
+	rounds, _ := strconv.Atoi(args[1])
+	maxKill, _ := strconv.Atoi(args[2])
+	if v := os.Getenv("GATEWAY_CRASH_ROUNDS"); v != "" {
+		rounds, _ = strconv.Atoi(v)
+	}
+	w := mmOf(ts)
+	ann := w.users["ann"].ID
+	dm := w.channel("dm-ann")
+	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+ts.Getenv("BOXMAKER_HOME"),
+		"MM_BOT_TOKEN="+ts.Getenv("MM_TOKEN"))
+	start := func(round int) (*exec.Cmd, chan error, *lockedWriter) {
+		cmd := exec.Command("gatewayd", "serve", "--config", cfg)
+		cmd.Env = env
+		out := &lockedWriter{b: &strings.Builder{}}
+		cmd.Stdout, cmd.Stderr = out, out
+		cmd.SysProcAttr = newProcessGroup()
+		if err := cmd.Start(); err != nil {
+			ts.Fatalf("round %d: cannot start gatewayd: %v", round, err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		return cmd, exited, out
+	}
+	waitSockets := func(n int, out *lockedWriter) {
+		deadline := time.Now().Add(30 * time.Second)
+		for w.srv.Sockets() != n {
+			if time.Now().After(deadline) {
+				ts.Fatalf("gatewaycrash: %d WebSockets open, not %d; gatewayd said:\n%s", w.srv.Sockets(), n, out)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	post := func(root, text string) fakemattermost.Post {
+		p, err := w.srv.PostAs(ann, dm, root, text)
+		if err != nil {
+			ts.Fatalf("gatewaycrash: %v", err)
+		}
+		return p
+	}
+	type sent struct {
+		post fakemattermost.Post
+		down bool // posted while gatewayd was not running
+	}
+	var all []sent
+	rng := newRand()
+	var root string
+	for round := 1; round <= rounds; round++ {
+		cmd, exited, out := start(round)
+		waitSockets(1, out)
+		if root == "" {
+			p := post("", "hello, the long thread")
+			root = p.ID
+			all = append(all, sent{post: p})
+		}
+		all = append(all, sent{post: post("", fmt.Sprintf("hello r%d a", round))})
+		all = append(all, sent{post: post(root, fmt.Sprintf("hello r%d b", round))})
+		kill := time.Duration(rng.Intn(maxKill+1)) * time.Millisecond
+		time.Sleep(kill)
+		killGroup(cmd)
+		<-exited
+		waitSockets(0, out)
+		all = append(all, sent{post: post("", fmt.Sprintf("hello r%d c", round)), down: true})
+		fmt.Fprintf(ts.Stdout(), "round %d: killed after %v\n", round, kill)
+	}
+	cmd, exited, out := start(rounds + 1)
+	replies := func(p fakemattermost.Post) []fakemattermost.Post {
+		var got []fakemattermost.Post
+		for _, q := range w.srv.Thread(p.ID) {
+			if q.UserID == w.users["bot"].ID && q.Props["boxmaker_reply_to"] == p.ID {
+				got = append(got, q)
+			}
+		}
+		for _, q := range w.srv.Thread(root) {
+			if p.RootID == root && q.UserID == w.users["bot"].ID && q.Props["boxmaker_reply_to"] == p.ID {
+				got = append(got, q)
+			}
+		}
+		return got
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		pending := 0
+		for _, s := range all {
+			rs := replies(s.post)
+			if len(rs) == 0 || rs[len(rs)-1].Message == "…" {
+				pending++
+			}
+		}
+		if pending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("gatewaycrash: %d posts still unanswered:\n%s", pending, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := <-exited; err != nil {
+		ts.Fatalf("gatewayd did not stop cleanly: %v\n%s", err, out.String())
+	}
+	logs, _ := filepath.Glob(filepath.Join(ts.Getenv("BOXMAKER_HOME"), "sessions", "*", "*.jsonl"))
+	var sessions strings.Builder
+	for _, l := range logs {
+		data, _ := os.ReadFile(l)
+		sessions.Write(data)
+	}
+	full, cut := 0, 0
+	for _, s := range all {
+		rs := replies(s.post)
+		if len(rs) != 1 {
+			var texts []string
+			for _, r := range rs {
+				texts = append(texts, oneLine(r.Message))
+			}
+			ts.Fatalf("gatewaycrash: post %q has %d replies: %q", s.post.Message, len(rs), texts)
+		}
+		switch msg := rs[0].Message; {
+		case msg == "Hello, I am Box.":
+			full++
+		case strings.Contains(msg, "gatewayd was stopped while writing this reply") && s.post.ID != all[len(all)-1].post.ID:
+			// A kill during the turn, or during the next round's
+			// catch-up of a post made while gatewayd was down.
+			cut++
+		default:
+			ts.Fatalf("gatewaycrash: post %q (down %v) has the reply %q", s.post.Message, s.down, oneLine(msg))
+		}
+		quoted, _ := json.Marshal(s.post.Message)
+		n := 0
+		for _, l := range strings.Split(sessions.String(), "\n") {
+			if strings.Contains(l, `"type":"user"`) && strings.Contains(l, `"text":`+string(quoted)) {
+				n++
+			}
+		}
+		if n > 1 {
+			ts.Fatalf("gatewaycrash: loopd was sent %q %d times", s.post.Message, n)
+		}
+	}
+	fmt.Fprintf(ts.Stdout(), "%d posts, each answered once: %d in full, %d cut short by a kill\n", len(all), full, cut)
 }

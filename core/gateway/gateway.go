@@ -205,7 +205,7 @@ func (g *Gateway) push(it inboxItem) {
 // dispatch takes the inbox in order: catch-ups and posts.
 func (g *Gateway) dispatch(ctx context.Context) {
 	defer g.wg.Done()
-	g.resumeTurns(ctx)
+	resumed := false
 	for {
 		g.mu.Lock()
 		var it *inboxItem
@@ -223,6 +223,13 @@ func (g *Gateway) dispatch(ctx context.Context) {
 			continue
 		}
 		if it.catchUp {
+			if !resumed {
+				// The turns a stopped gatewayd left, once the bot is
+				// known (its replies are found by its id) and before
+				// any post read now.
+				resumed = true
+				g.resumeTurns(ctx)
+			}
 			if err := g.catchUp(ctx); err != nil && ctx.Err() == nil {
 				g.logf("cannot catch up on the posts made while gatewayd was away: %v (tried again at the next connection)", err)
 			}

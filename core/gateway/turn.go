@@ -31,7 +31,7 @@ const MaxPostRunes = 16383
 const placeholder = "…"
 
 // interruptedNote ends a reply that gatewayd stopped before it finished.
-const interruptedNote = "\n\n_(gatewayd stopped before this reply was finished; send the message again for a whole answer)_"
+const interruptedNote = "\n\n_(gatewayd was stopped while writing this reply, so it may be incomplete; send the message again for a whole answer)_"
 
 // turn answers one post: the reply is found first if an earlier gatewayd
 // started it, then the turn runs with its reply streamed into the thread.
