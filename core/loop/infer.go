@@ -20,7 +20,11 @@ import (
 // paths and fields of llama-server's documented API.
 type Client struct {
 	Socket string
-	Model  string
+	// URL, when set, is the server's own address (http://host:port),
+	// asked directly instead of through Socket: what boxmaker init and
+	// the demo learn of a server before inferproxy runs.
+	URL   string
+	Model string
 	// Timeout bounds a request until its answer begins, and then each
 	// silence between two streamed chunks: a server that stalls fails the
 	// request instead of holding the turn forever.
@@ -32,6 +36,10 @@ type Client struct {
 
 func (c *Client) client() *http.Client {
 	c.once.Do(func() {
+		if c.URL != "" {
+			c.http = &http.Client{}
+			return
+		}
 		c.http = &http.Client{Transport: &http.Transport{
 			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 				var d net.Dialer
@@ -77,10 +85,14 @@ func (c *Client) do(ctx context.Context, method, path string, body any) (io.Read
 	if timeout <= 0 {
 		timeout = time.Minute
 	}
-	stalled := fmt.Errorf("no answer within %v", timeout)
+	stalled := stallError{timeout}
 	watchdog := time.AfterFunc(timeout, func() { cancel(stalled) })
 	done := func() { watchdog.Stop(); cancel(nil) }
-	req, err := http.NewRequestWithContext(ctx, method, "http://inferproxy"+path, rd)
+	base := "http://inferproxy"
+	if c.URL != "" {
+		base = strings.TrimRight(c.URL, "/")
+	}
+	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
 	if err != nil {
 		done()
 		return nil, nil, err
@@ -138,6 +150,14 @@ func (w *watchedReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// stallError is a request that got no answer, or no more of one, within
+// the client's Timeout. It is a timeout (Timeout reports true), as a
+// dialer's is.
+type stallError struct{ after time.Duration }
+
+func (e stallError) Error() string { return fmt.Sprintf("no answer within %v", e.after) }
+func (e stallError) Timeout() bool { return true }
 
 func unwrapURLError(err error) error {
 	var ue *url.Error
@@ -228,6 +248,28 @@ func (c *Client) Props(ctx context.Context) (Props, error) {
 		return Props{}, fmt.Errorf("GET /props: the answer is not JSON: %v", err)
 	}
 	return Props{p.ChatTemplate, p.Default.NCtx, p.TotalSlots, p.ModelPath, p.BuildInfo}, nil
+}
+
+// Models lists the models the server names at /v1/models, in its order.
+func (c *Client) Models(ctx context.Context) ([]string, error) {
+	r, done, err := c.do(ctx, "GET", "/v1/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(r).Decode(&list); err != nil {
+		return nil, fmt.Errorf("GET /v1/models: the answer is not JSON: %v", err)
+	}
+	var ids []string
+	for _, m := range list.Data {
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
 }
 
 // Tokenize asks /tokenize for the tokens of content, with special tokens

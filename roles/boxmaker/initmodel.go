@@ -2,8 +2,13 @@ package boxmaker
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
+	"syscall"
+	"time"
 
 	"boxmaker/core/conf"
 	"boxmaker/core/home"
@@ -93,4 +98,64 @@ func (ms modelServer) report(h home.Home) {
 	}
 	fmt.Printf("init: loopd's [expect] is what %s/props reports: chat_template_sha256 %s, n_ctx_per_slot %d, slots %d; loopd's selftest checks it at every start\n",
 		ms.URL, loop.TemplateSHA256(ms.Props.ChatTemplate), ms.Props.NCtx, ms.Props.TotalSlots)
+}
+
+// firstModel is the first model a server lists at /v1/models.
+func firstModel(ctx context.Context, base string) (string, error) {
+	c := &loop.Client{URL: base, Timeout: modelServerWait}
+	ids, err := c.Models(ctx)
+	if err != nil {
+		return "", modelServerError(base, err)
+	}
+	if len(ids) == 0 || ids[0] == "" {
+		return "", fmt.Errorf("%s/v1/models lists no model; name one with --model", base)
+	}
+	return ids[0], nil
+}
+
+// modelProps is what loopd's [expect] must say of the server: what its
+// /props reports for the model.
+func modelProps(ctx context.Context, base, model string) (loop.Props, error) {
+	c := &loop.Client{URL: base, Model: model, Timeout: modelServerWait}
+	p, err := c.Props(ctx)
+	if err != nil {
+		return loop.Props{}, modelServerError(base, err)
+	}
+	if p.ChatTemplate == "" || p.NCtx == 0 || p.TotalSlots == 0 {
+		return loop.Props{}, fmt.Errorf("%s/props has no chat_template, n_ctx or total_slots: is it llama-server?", base)
+	}
+	return p, nil
+}
+
+// modelServerWait is how long init and the demo wait for a model
+// server's answer.
+const modelServerWait = 30 * time.Second
+
+// modelServerError says why the model server at base could not be asked,
+// in the operator's words rather than the dialer's, and what to do. A
+// server that answered (with a status other than 200) is said as it is.
+func modelServerError(base string, err error) error {
+	var he *loop.HTTPError
+	if errors.As(err, &he) {
+		return fmt.Errorf("%s: %w", base, err)
+	}
+	u, perr := url.Parse(base)
+	if perr != nil {
+		return err
+	}
+	server := u.Scheme + "://" + u.Host
+	standin := "or run boxmaker demo without --model-url: the scripted stand-in needs no model"
+	var dnsErr *net.DNSError
+	var timeout interface{ Timeout() bool }
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return rolecli.WithHint(fmt.Errorf("no model server answers at %s: nothing listens there", server),
+			"start llama-server there (llama-server -m MODEL.gguf --port "+u.Port()+"), or give --model-url where it listens", standin)
+	case errors.As(err, &dnsErr):
+		return rolecli.WithHint(fmt.Errorf("cannot find the model server's host %s: %v", u.Hostname(), dnsErr.Err), "check --model-url", standin)
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeout) && timeout.Timeout():
+		return rolecli.WithHint(fmt.Errorf("the model server at %s did not answer within %v", server, modelServerWait),
+			"a server still loading its model answers 503 at once; one that says nothing may be another program", standin)
+	}
+	return rolecli.WithHint(fmt.Errorf("cannot ask the model server at %s: %v", server, err), standin)
 }
