@@ -370,7 +370,8 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		sep := len(replies) > 0 && replies[len(replies)-1] != ""
 		first := true
 		var emitErr error
-		rep, err := e.Client.Chat(ctx, t.ask.request(req), func(d Delta) error {
+		req = t.ask.request(req)
+		rep, err := e.Client.Chat(ctx, req, func(d Delta) error {
 			if d.Content == "" {
 				return nil
 			}
@@ -553,7 +554,7 @@ func (t *turn) judgeCache(ctx context.Context, prevAt int, cur ChatRequest, cach
 	loss := fmt.Sprintf("cache loss: the server took %d tokens from its cache; the previous request's prompt had %d",
 		cacheN, prevTimings.PromptTokens())
 	msgs, tools := Messages(t.recs[:prevAt])
-	prevPrompt, err := t.e.Client.ApplyTemplate(ctx, ChatRequest{Messages: msgs, Tools: tools, Thinking: cur.Thinking})
+	prevPrompt, err := t.e.Client.ApplyTemplate(ctx, ChatRequest{Messages: msgs, Tools: tools, Thinking: cur.Thinking, Model: cur.Model})
 	if err != nil {
 		return loss + fmt.Sprintf(" (not checked against the template: %v)", err), true
 	}
