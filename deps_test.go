@@ -6,14 +6,48 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
+// testOnly are the packages for tests alone: test peers (the fakes of
+// what cannot run here) and test support. Production code imports none.
+var testOnly = []string{"boxmaker/core/testpeer/", "boxmaker/core/testsupport"}
+
+// reviewedModules are the module's direct dependencies, each with the
+// decision that says why it is one (docs/decisions.md). A new direct
+// dependency fails TestDirectDependenciesAreReviewed until it is listed
+// here and a row of docs/decisions.md names it. testOnly modules are for
+// tests (and code generators) only: production code imports none.
+var reviewedModules = []reviewedModule{
+	{"github.com/coder/websocket", false},
+	{"github.com/dop251/goja", false},
+	{"github.com/evanw/esbuild", false},
+	{"github.com/google/go-cmp", true},
+	{"github.com/mattn/go-sqlite3", false},
+	{"github.com/mtibben/confusables", true},
+	{"github.com/pelletier/go-toml/v2", false},
+	{"github.com/rogpeppe/go-internal", true},
+	{"github.com/santhosh-tekuri/jsonschema/v6", false},
+	{"github.com/urfave/cli/v2", false},
+	{"golang.org/x/sys", false},
+	{"golang.org/x/text", false},
+}
+
+type reviewedModule struct {
+	path     string
+	testOnly bool
+}
+
+// generators are production-tree packages that only write code (go
+// generate): they may use a test-only module.
+var generators = []string{"boxmaker/sanitize/internal/lookalikegen"}
+
 // TestDependencies holds the layering: core/ and the libraries import no
 // role; a role imports no other role (only roles/rolecli, what they share);
-// one package alone imports go-sqlite3; production code imports no testing
-// and no test peer (core/testpeer/...).
+// one package alone imports go-sqlite3; production code imports no testing,
+// no test peer or test support (testOnly), and no test-only module.
 func TestDependencies(t *testing.T) {
 	cmd := exec.Command("go", "list", "-json", "-tags", os.Getenv("BOXMAKER_TAGS"), "./...")
 	out, err := cmd.Output()
@@ -44,8 +78,10 @@ func TestDependencies(t *testing.T) {
 			switch {
 			case imp == "testing" || strings.HasPrefix(imp, "testing/"):
 				t.Errorf("%s imports %s outside its tests", p.ImportPath, imp)
-			case strings.HasPrefix(imp, "boxmaker/core/testpeer/") && !strings.HasPrefix(p.ImportPath, "boxmaker/core/testpeer/"):
-				t.Errorf("%s imports the test peer %s: test peers are for tests only", p.ImportPath, imp)
+			case isTestOnly(imp) && !isTestOnly(p.ImportPath):
+				t.Errorf("%s imports %s: test peers and test support are for tests only", p.ImportPath, imp)
+			case testOnlyModule(imp) != "" && !slices.Contains(generators, p.ImportPath):
+				t.Errorf("%s imports %s: the module %s is for tests only (reviewedModules)", p.ImportPath, imp, testOnlyModule(imp))
 			case imp == "github.com/mattn/go-sqlite3":
 				sqliteUsers = append(sqliteUsers, p.ImportPath)
 			case strings.HasPrefix(imp, "boxmaker/roles/"):
@@ -58,6 +94,80 @@ func TestDependencies(t *testing.T) {
 	if len(sqliteUsers) > 1 {
 		t.Errorf("more than one package imports go-sqlite3: %v", sqliteUsers)
 	}
+}
+
+func isTestOnly(pkg string) bool {
+	for _, prefix := range testOnly {
+		if strings.HasPrefix(pkg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// testOnlyModule is the test-only module pkg belongs to, or "".
+func testOnlyModule(pkg string) string {
+	for _, m := range reviewedModules {
+		if m.testOnly && (pkg == m.path || strings.HasPrefix(pkg, m.path+"/")) {
+			return m.path
+		}
+	}
+	return ""
+}
+
+// TestDirectDependenciesAreReviewed holds go.mod's direct requirements to
+// the reviewed list, and each to a row of docs/decisions.md that names it.
+func TestDirectDependenciesAreReviewed(t *testing.T) {
+	out, err := exec.Command("go", "mod", "edit", "-json").Output()
+	if err != nil {
+		t.Fatalf("go mod edit -json: %v", err)
+	}
+	var mod struct {
+		Require []struct {
+			Path     string
+			Indirect bool
+		}
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		t.Fatal(err)
+	}
+	decisions, err := os.ReadFile("docs/decisions.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var direct []string
+	for _, r := range mod.Require {
+		if !r.Indirect {
+			direct = append(direct, r.Path)
+		}
+	}
+	if len(direct) < 5 {
+		t.Fatalf("go.mod has only %d direct requirements: %v", len(direct), direct)
+	}
+	for _, path := range direct {
+		if !slices.ContainsFunc(reviewedModules, func(m reviewedModule) bool { return m.path == path }) {
+			t.Errorf("%s is a direct dependency that is not reviewed: add it to reviewedModules with a row of docs/decisions.md that says why a library does this better than our code", path)
+		}
+	}
+	for _, m := range reviewedModules {
+		if !slices.Contains(direct, m.path) {
+			t.Errorf("reviewedModules lists %s, which go.mod no longer requires directly: take it off the list", m.path)
+		}
+		if !decisionNames(string(decisions), m.path) {
+			t.Errorf("no row of docs/decisions.md names %s: say why it is a dependency", m.path)
+		}
+	}
+}
+
+// decisionNames reports whether a decision row (a line beginning "| D")
+// names the module.
+func decisionNames(decisions, module string) bool {
+	for _, line := range strings.Split(decisions, "\n") {
+		if strings.HasPrefix(line, "| D") && strings.Contains(line, module) {
+			return true
+		}
+	}
+	return false
 }
 
 // roleImport says what is wrong with importer importing a roles/ package,
