@@ -76,9 +76,12 @@ func TestBackToBackStreamsOnOneKeepAliveConnection(t *testing.T) {
 		},
 		MaxIdleConnsPerHost: 1,
 	}}
-	deadline := time.Now().Add(15 * time.Second)
+	// A fixed number of requests, however long they take on a loaded
+	// machine: the test is about every stream arriving whole on one
+	// connection, not about speed.
+	const requests = 100
 	n, failed := 0, 0
-	for ; n < 3000 && time.Now().Before(deadline); n++ {
+	for ; n < requests; n++ {
 		// Each request with a context of its own, cancelled once its
 		// answer is read, as loopd's client does.
 		rctx, rcancel := context.WithCancel(context.Background())
@@ -110,11 +113,6 @@ func TestBackToBackStreamsOnOneKeepAliveConnection(t *testing.T) {
 	}
 	if d := dials.Load(); d > int32(failed)+1 {
 		t.Errorf("%d connections for %d requests: the client did not keep its connection", d, n)
-	}
-	// How many fit in 15 s depends on the machine's load (at a load
-	// average of 30 on 2 cores, about 100); too few would test nothing.
-	if n < 20 {
-		t.Errorf("only %d requests in 15 s", n)
 	}
 }
 
