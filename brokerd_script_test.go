@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -65,15 +66,24 @@ func sendToolCall(sock, session, callID, tool, args string, timeout time.Duratio
 	return b.String(), nil
 }
 
-// toolcall [-bg NAME] SOCKET SESSION CALL_ID TOOL ARGS_JSON: sends a tool
-// call as loopd would and prints the events and the final answer. With
-// -bg the call runs in the background; toolwait NAME prints its output.
+// toolcall [-bg NAME | -n N] SOCKET SESSION CALL_ID TOOL ARGS_JSON: sends a
+// tool call as loopd would and prints the events and the final answer.
+// With -bg the call runs in the background; toolwait NAME prints its
+// output. With -n, N calls CALL_ID1 ... CALL_IDN are sent one after the
+// other and the last answer is printed.
 // ARGS_JSON @FILE reads the arguments from FILE (for arguments too long
 // to write in a script), and TOOL @FILE the tool's name.
 func cmdToolcall(ts *testscript.TestScript, neg bool, args []string) {
-	bg := ""
+	bg, repeat := "", 0
 	if len(args) > 1 && args[0] == "-bg" {
 		bg, args = args[1], args[2:]
+	}
+	if len(args) > 1 && args[0] == "-n" {
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 {
+			ts.Fatalf("toolcall -n: %q is not a count", args[1])
+		}
+		repeat, args = n, args[2:]
 	}
 	if len(args) != 5 {
 		ts.Fatalf("usage: toolcall [-bg NAME] SOCKET SESSION CALL_ID TOOL ARGS_JSON")
@@ -87,6 +97,19 @@ func cmdToolcall(ts *testscript.TestScript, neg bool, args []string) {
 		args[3] = strings.TrimSuffix(ts.ReadFile(name), "\n")
 	}
 	sock := ts.MkAbs(args[0])
+	if repeat > 0 {
+		// -n N: N calls one after the other, ids CALL_ID1 ... CALL_IDN; the
+		// last answer is printed.
+		var out string
+		for i := 1; i <= repeat; i++ {
+			var err error
+			if out, err = sendToolCall(sock, args[1], args[2]+strconv.Itoa(i), args[3], args[4], 2*time.Minute); err != nil {
+				ts.Fatalf("toolcall: call %d: %v", i, err)
+			}
+		}
+		ts.Stdout().Write([]byte(out))
+		return
+	}
 	if bg == "" {
 		out, err := sendToolCall(sock, args[1], args[2], args[3], args[4], 2*time.Minute)
 		ts.Stdout().Write([]byte(out))

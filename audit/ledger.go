@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -47,6 +48,11 @@ type Options struct {
 	// appended since the last, or this many seconds have passed with
 	// records not yet witnessed; and at Open and Close. 0: 60.
 	WitnessEvery int
+	// Reserve is how many bytes of disk the ledger keeps allocated beyond
+	// the end of its current file (fallocate FALLOC_FL_KEEP_SIZE), so that
+	// records go on being written when something else (a tool) has filled
+	// the disk. 0: none. ReserveShort tells when it could not be kept.
+	Reserve int64
 
 	beforeWrite func() // tests: runs before each batch is written
 	afterWrite  func() // tests: runs after a batch is written and synced, before it is checked
@@ -79,6 +85,10 @@ type Ledger struct {
 	seq     uint64
 	hash    [32]byte
 	buf     []byte
+	// reservedTo is the offset up to which the current file's space is
+	// allocated (Options.Reserve); short is set while it could not be.
+	reservedTo int64
+	short      atomic.Bool
 
 	mu      sync.Mutex
 	wake    *sync.Cond
@@ -290,6 +300,7 @@ func (l *Ledger) open() error {
 }
 
 func (l *Ledger) rememberOrFail() error {
+	l.keepReserve()
 	if err := l.remember(); err != nil {
 		return unavailable(err)
 	}
@@ -365,11 +376,36 @@ func (l *Ledger) beginFile(n int) error {
 		return unavailable(err)
 	}
 	if l.f != nil {
+		// The finished file gives back what was kept beyond its end.
+		l.f.Truncate(l.size)
 		l.f.Close()
 	}
-	l.f, l.fileNum, l.size, l.lines = f, n, 0, 0
+	l.f, l.fileNum, l.size, l.lines, l.reservedTo = f, n, 0, 0, 0
 	return l.rememberOrFail()
 }
+
+// keepReserve allocates Options.Reserve bytes beyond the end of the
+// current file once less than half of it is left. Writes into that space
+// need no new blocks; when the disk cannot give them, short is set and the
+// ledger goes on in what is left.
+func (l *Ledger) keepReserve() {
+	if l.opts.Reserve <= 0 || l.f == nil {
+		return
+	}
+	if l.reservedTo-l.size >= l.opts.Reserve/2 {
+		return
+	}
+	if err := unix.Fallocate(int(l.f.Fd()), unix.FALLOC_FL_KEEP_SIZE, l.size, l.opts.Reserve); err != nil {
+		l.short.Store(true)
+		return
+	}
+	l.reservedTo = l.size + l.opts.Reserve
+	l.short.Store(false)
+}
+
+// ReserveShort reports that the ledger could not keep its whole reserve
+// at its last write: the disk is full, or nearly.
+func (l *Ledger) ReserveShort() bool { return l.short.Load() }
 
 // Decided are the (session, call id) pairs of the decision records in the
 // latest file, which Open read whole: brokerd denies a call under one of
@@ -567,6 +603,8 @@ func (l *Ledger) writeBatch(batch []*waiter) (err, later error) {
 		werr = l.checkHeld(false)
 	}
 	if werr == nil {
+		// Before remember: allocating changes the file's change time.
+		l.keepReserve()
 		werr = l.remember()
 	}
 	if werr != nil {

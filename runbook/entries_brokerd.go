@@ -9,6 +9,9 @@ const (
 	BrokerStateDamaged Entry = "broker-state-damaged"
 	// memoryd did not answer a memory or recall call brokerd forwarded.
 	MemorydUnreachable Entry = "memoryd-unreachable"
+	// The home's file system has less free space than [audit] min_free_mb
+	// (or the ledger lost its reserve): every new call is refused.
+	HomeDiskLow Entry = "home-disk-low"
 	// A call came under a (session, call id) brokerd already decided.
 	CallIDReused Entry = "call-id-reused"
 )

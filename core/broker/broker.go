@@ -91,6 +91,12 @@ type Config struct {
 	Now         func() time.Time
 	// Log receives brokerd's lines for the operator.
 	Log io.Writer
+	// MinFree is the free space (bytes) of the home's file system below
+	// which every new call is refused (home-disk-low), as Free measures
+	// it; 0 or a nil Free: never. A ledger with ReserveShort() true (its
+	// reserve could not be kept) refuses new calls the same way.
+	MinFree int64
+	Free    func() (int64, error)
 	// Decided are the (session, call id) pairs the audit log already holds
 	// a decision for (audit.Ledger.Decided): a call under one of them is
 	// denied.
@@ -113,6 +119,8 @@ type Broker struct {
 	mu          sync.Mutex
 	inflight    map[callKey]bool
 	lastProblem string // the grants' problems last printed
+	// diskLowShown: the home-disk-low line was printed for this episode.
+	diskLowShown bool
 }
 
 // New prepares the sessions directory and returns a Broker.
@@ -142,6 +150,38 @@ func New(cfg Config) (*Broker, error) {
 		b.decided.add(callKey{k[0], k[1]})
 	}
 	return b, nil
+}
+
+// HomeDiskLowText begins the reason of a call refused for lack of space.
+const HomeDiskLowText = "the disk of brokerd's home is nearly full"
+
+// diskLow is the reason to refuse a new call while the home's file system
+// is under MinFree, or the ledger could not keep its reserve; "" otherwise.
+// The refusal is recorded, in the ledger's reserve: what fills the disk
+// cannot stop the log.
+func (b *Broker) diskLow() string {
+	why := ""
+	if b.cfg.MinFree > 0 && b.cfg.Free != nil {
+		if free, err := b.cfg.Free(); err == nil && free < b.cfg.MinFree {
+			why = fmt.Sprintf("%s: %d MiB free, under the %d MiB brokerd keeps free ([audit] min_free_mb); no new call runs until there is room",
+				HomeDiskLowText, free>>20, b.cfg.MinFree>>20)
+		}
+	}
+	if r, ok := b.cfg.Ledger.(interface{ ReserveShort() bool }); ok && why == "" && r.ReserveShort() {
+		why = HomeDiskLowText + ": the audit log could not keep its reserve ([audit] reserve_mb); no new call runs until there is room"
+	}
+	b.mu.Lock()
+	first := why != "" && !b.diskLowShown
+	b.diskLowShown = why != ""
+	b.mu.Unlock()
+	if why == "" {
+		return ""
+	}
+	text := (&runbook.Refusal{Entry: runbook.HomeDiskLow, Text: why}).Error()
+	if first {
+		b.logf("%s", text)
+	}
+	return text
 }
 
 func (b *Broker) logf(format string, args ...any) {
@@ -185,6 +225,9 @@ func (b *Broker) Call(ctx context.Context, c ToolCall, asked func(approval strin
 	}
 
 	args, targets, forward, problem := parseArguments(c.Tool, c.Arguments)
+	if problem == "" {
+		problem = b.diskLow()
+	}
 	unlock := b.sessions.lock(c.Session)
 	defer func() {
 		if unlock != nil {

@@ -35,6 +35,12 @@ type BrokerdAudit struct {
 	// MiB, the next record begins a new numbered file. 0 (or no key):
 	// 64 MiB.
 	MaxFileMB int `toml:"max_file_mb"`
+	// ReserveMB is the disk the ledger keeps allocated beyond the end of
+	// its current file, for records when the disk is full; MinFreeMB the
+	// free space of the home's file system below which brokerd refuses
+	// new calls (home-disk-low). No key: 8 and 64; 0 turns either off.
+	ReserveMB *int `toml:"reserve_mb"`
+	MinFreeMB *int `toml:"min_free_mb"`
 	// WitnessFile is where brokerd appends the head of the log
 	// ("audit: head <file>:<line> seq <n> sha256 <hash>"), besides its
 	// standard error: an absolute path outside <home>/audit. Empty (or no
@@ -179,6 +185,12 @@ expire_after = "10m"
 # the one before. Once the current file has reached this many MiB, the
 # next record begins a new file. 0: 64.
 max_file_mb = 64
+# A tool that fills the disk must not stop the log: the ledger keeps this
+# many MiB allocated beyond the end of its file for the records to come,
+# and brokerd refuses every new call while the home's file system has less
+# than min_free_mb MiB free (docs/runner.md, "Resources"). 0 turns either off.
+reserve_mb = 8
+min_free_mb = 64
 # The head of the log (its last record's file, line, seq and SHA-256) is
 # written to brokerd's standard error (journald keeps it) and appended to
 # this file, at start, at stop and every witness_every records or seconds.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"boxmaker/audit"
 	"boxmaker/core/broker"
@@ -60,6 +61,15 @@ func serve(c *cli.Context) error {
 	if cfg.Audit.MaxFileMB < 0 || cfg.Audit.MaxFileMB > 1<<20 {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] max_file_mb %d is not between 0 (64 MiB) and 1048576 (1 TiB)", path, cfg.Audit.MaxFileMB)
 	}
+	for _, k := range []struct {
+		name string
+		v    *int
+		max  int
+	}{{"reserve_mb", cfg.Audit.ReserveMB, 1 << 10}, {"min_free_mb", cfg.Audit.MinFreeMB, 1 << 20}} {
+		if k.v != nil && (*k.v < 0 || *k.v > k.max) {
+			return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] %s %d is not between 0 (off) and %d", path, k.name, *k.v, k.max)
+		}
+	}
 	witness := cfg.Audit.WitnessFile
 	if witness == "" {
 		witness = filepath.Join(cfg.Home, "broker", "audit-witness")
@@ -96,8 +106,10 @@ func serve(c *cli.Context) error {
 
 	// The ledger first: its lock is what tells that another brokerd
 	// writes this home's log (brokerd-already-running).
+	reserveMB, minFreeMB := orDefault(cfg.Audit.ReserveMB, 8), orDefault(cfg.Audit.MinFreeMB, 64)
 	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: rolecli.Log,
-		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery})
+		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery,
+		Reserve: int64(reserveMB) << 20})
 	if err != nil {
 		return err
 	}
@@ -132,6 +144,8 @@ func serve(c *cli.Context) error {
 		Log:           rolecli.Log,
 		Decided:       led.Decided(),
 		Courier:       courier,
+		MinFree:       int64(minFreeMB) << 20,
+		Free:          freeSpace(h.Path("audit")),
 	})
 	if err != nil {
 		return err
@@ -197,6 +211,26 @@ func serve(c *cli.Context) error {
 		serveErr = err
 	}
 	return serveErr
+}
+
+// orDefault is *v, or def when the key is not there.
+func orDefault(v *int, def int) int {
+	if v == nil {
+		return def
+	}
+	return *v
+}
+
+// freeSpace measures what the file system of dir has free for an
+// unprivileged user: what a tool writing as the owner can still fill.
+func freeSpace(dir string) func() (int64, error) {
+	return func() (int64, error) {
+		var st unix.Statfs_t
+		if err := unix.Statfs(dir, &st); err != nil {
+			return 0, err
+		}
+		return int64(st.Bavail) * st.Bsize, nil
+	}
 }
 
 func stopNote(err error) string {
