@@ -29,6 +29,9 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 command -v go >/dev/null || { echo "setup: Go 1.26 is needed on PATH" >&2; exit 1; }
+# The fake Mattermost's conformance module (Mattermost's model package,
+# pinned in its go.sum): fetched once, then the module cache has it.
+(cd "$(dirname "$0")/../core/testpeer/fakemattermost/conformance" && GOWORK=off go mod download)
 sdk="$(dirname "$0")/../core/testpeer/fakehoncho/sdk"
 # node_modules/.boxmaker-lock is the lockfile it was installed from.
 if ! cmp -s "$sdk/package-lock.json" "$sdk/node_modules/.boxmaker-lock" 2>/dev/null; then

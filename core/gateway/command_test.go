@@ -1,0 +1,100 @@
+package gateway
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestReadMessage(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Message
+	}{
+		{"hello", Message{Text: "hello"}},
+		{"@boxmaker hello", Message{Mentioned: true, Text: "hello"}},
+		{"@boxmaker: hello", Message{Mentioned: true, Text: "hello"}},
+		{"@BoxMaker, hello", Message{Mentioned: true, Text: "hello"}},
+		{"hi @boxmaker.", Message{Mentioned: true, Text: "hi @boxmaker."}},
+		{"hi @boxmakers", Message{Text: "hi @boxmakers"}},
+		{"mail x@boxmaker", Message{Text: "mail x@boxmaker"}},
+		{"!approve abc234", Message{Text: "!approve abc234", Command: &Command{Approve: true, ID: "abc234"}}},
+		{"@boxmaker !approve abc234", Message{Mentioned: true, Text: "!approve abc234", Command: &Command{Approve: true, ID: "abc234"}}},
+		{"!refuse abc234 not now, thanks", Message{Text: "!refuse abc234 not now, thanks", Command: &Command{ID: "abc234", Reason: "not now, thanks"}}},
+		{"!REFUSE ABC234", Message{Text: "!REFUSE ABC234", Command: &Command{ID: "abc234"}}},
+		{"@other !approve abc234", Message{Text: "@other !approve abc234", ForOther: true}},
+		{"@other: !approve abc234", Message{Text: "@other: !approve abc234", ForOther: true}},
+		{"@other hello", Message{Text: "@other hello"}},
+		{"!approve", Message{Text: "!approve", Command: &Command{Approve: true, Usage: "!approve needs an approval's id: !approve ID"}}},
+		{"!approve abc234 now", Message{Text: "!approve abc234 now", Command: &Command{Approve: true, Usage: "!approve takes the id alone: !approve ID"}}},
+		{"!approve ../x", Message{Text: "!approve ../x", Command: &Command{Approve: true, Usage: "!approve needs an approval's id: !approve ID"}}},
+		{"!approved it", Message{Text: "!approved it"}},
+		{"  @boxmaker  \n hi  ", Message{Mentioned: true, Text: "hi"}},
+	} {
+		got := ReadMessage(tt.in, "boxmaker")
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ReadMessage(%q): -want +got\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestMattermostTextNeutralisesImagesAndChannelMentions(t *testing.T) {
+	got := mattermostText("see ![x](https://evil.example/?d=secret) and @channel @all, @here! but @alice and @channels stay")
+	want := "see !\\[x](https://evil.example/?d=secret) and @\u200bchannel @\u200ball, @\u200bhere! but @alice and @channels stay"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if c := codeSpan("a `b` ``c``"); c != "``` a `b` ``c`` ```" {
+		t.Errorf("codeSpan: %q", c)
+	}
+}
+
+func FuzzReadMessage(f *testing.F) {
+	for _, s := range []string{"hello", "@boxmaker hi", "@boxmaker: !approve abc234", "!refuse abc x y", "@x !approve a", "!approve", "@b@boxmaker", "@boxmaker."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m := ReadMessage(s, "boxmaker")
+		if m.ForOther && m.Command != nil {
+			t.Fatalf("%q: a command for another bot taken as ours", s)
+		}
+		if c := m.Command; c != nil {
+			if c.Usage == "" && !approvalIDRE.MatchString(c.ID) {
+				t.Fatalf("%q: a command with the id %q", s, c.ID)
+			}
+			if c.Approve && c.Reason != "" {
+				t.Fatalf("%q: an approve with a reason", s)
+			}
+		}
+		if strings.HasPrefix(strings.ToLower(m.Text), "@boxmaker ") {
+			t.Fatalf("%q: the leading mention is left in %q", s, m.Text)
+		}
+	})
+}
+
+func FuzzDecodeFrame(f *testing.F) {
+	post, _ := json.Marshal(Post{ID: "p", ChannelID: "c", Message: "hi"})
+	ev, _ := json.Marshal(map[string]any{"event": "posted", "seq": 3, "data": map[string]any{"post": string(post), "channel_type": "D", "mentions": `["u"]`}})
+	for _, s := range []string{string(ev), `{"event":"hello","data":{"connection_id":"x"},"seq":0}`,
+		`{"status":"OK","seq_reply":2,"data":{"text":"pong"}}`, `{"status":"FAIL","seq_reply":1,"error":{"id":"x","status_code":401}}`,
+		`{}`, `[]`, `{"event":"posted","data":{"post":"{"}}`, `{"event":"x","status":"OK"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fr, err := DecodeFrame(data)
+		if err != nil {
+			return
+		}
+		if fr.IsEvent() == (fr.Status != "") {
+			t.Fatalf("%q: decoded as both or neither an event and a response", data)
+		}
+		if fr.IsEvent() && fr.Seq < 0 {
+			t.Fatalf("%q: negative seq", data)
+		}
+		if p, err := PostedEvent(fr); err == nil && (p.Post.ID == "" || p.Post.ChannelID == "") {
+			t.Fatalf("%q: a posted event without a post id or channel", data)
+		}
+	})
+}
