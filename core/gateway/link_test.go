@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/runbook"
 )
 
 // TestRetryScheduleIsOneTwoFiveTenThenThirty: while Mattermost cannot be
@@ -51,7 +53,7 @@ func TestRetryScheduleIsOneTwoFiveTenThenThirty(t *testing.T) {
 		t.Errorf("waits: -want +got\n%s", diff)
 	}
 	for i, line := range lines {
-		wantEnd := fmt.Sprintf("; trying again in %d s; see docs/runbook.md#mattermost-unreachable", int(want[i]/time.Second))
+		wantEnd := fmt.Sprintf("; trying again in %d s; %s", int(want[i]/time.Second), runbook.Link(runbook.MattermostUnreachable))
 		if !strings.HasPrefix(line, "cannot reach "+url+": ") || !strings.HasSuffix(line, wantEnd) || !strings.Contains(line, "connection refused") {
 			t.Errorf("line %d: %q", i, line)
 		}
