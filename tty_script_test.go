@@ -3,7 +3,8 @@ package main
 // ttyscript: a program on a real pseudo-terminal (standard input, output
 // and error, and its controlling terminal), driven step by step as a
 // person at the keyboard would, so that a Ctrl-C reaches it as the
-// terminal's SIGINT while it is busy. testscript's own ttyin writes all
+// terminal delivers it (SIGINT, or a line's end where the program set
+// the terminal so) while it is busy. testscript's own ttyin writes all
 // its input at once, before the program is ready.
 
 import (

@@ -34,8 +34,9 @@ func chatCommands() []*cli.Command {
 			"On a terminal: an empty line is ignored; a paste of several lines is one\n" +
 			"message (the terminal's bracketed paste), sent when you press Enter; Ctrl-C\n" +
 			"during a reply stops showing it and returns to the prompt (loopd drops a reply\n" +
-			"it cannot send, and logs nothing of it); Ctrl-C or Ctrl-D at the prompt ends\n" +
-			"the chat. Lines are edited as the terminal does (Backspace, Ctrl-U, Ctrl-W),\n" +
+			"it cannot send, and logs nothing of it); Ctrl-C on a line with text drops the\n" +
+			"text and stays at the prompt; Ctrl-C or Ctrl-D at an empty prompt ends the\n" +
+			"chat. Lines are edited as the terminal does (Backspace, Ctrl-U, Ctrl-W),\n" +
 			"at most 4095 bytes each.\n\n" +
 			"From a pipe or a file: each line is one message, empty lines are skipped, and\n" +
 			"the chat ends with the input; it exits 1 if any turn failed.\n\n" +
@@ -72,7 +73,8 @@ func chatCommands() []*cli.Command {
 				interactive: isTerminal(os.Stdin),
 			}
 			if ch.interactive && isTerminal(os.Stdout) {
-				restore := terminalForChat(os.Stdin, os.Stdout)
+				var restore func()
+				restore, ch.ctrlCEndsLine = terminalForChat(os.Stdin, os.Stdout)
 				defer restore()
 			}
 			return ch.run(c.Context, os.Stdin, interrupts)
@@ -86,7 +88,13 @@ type chatter struct {
 	socket, session, who, home string
 	out, errOut                io.Writer
 	interactive                bool // standard input is a terminal: prompt, banner, paste
-	failed                     bool // a turn failed (the exit status on a pipe)
+	// ctrlCEndsLine: the terminal ends a line at Ctrl-C instead of
+	// sending SIGINT (terminalForChat), so the chat sees what was typed.
+	ctrlCEndsLine bool
+	failed        bool // a turn failed (the exit status on a pipe)
+
+	msgs    <-chan message // what readMessages reads
+	pending []message      // read while a turn ran (typed ahead), sent next
 }
 
 // Bracketed paste: the terminal wraps pasted text in these.
@@ -95,16 +103,25 @@ const (
 	pasteEnd   = "\x1b[201~"
 )
 
-// terminalForChat turns on bracketed paste and turns off the echo of
-// control characters as ^X (so the paste markers do not show), and
+// ctrlC is the byte Ctrl-C sends.
+const ctrlC = '\x03'
+
+// terminalForChat turns on bracketed paste, turns off the echo of
+// control characters as ^X (so the paste markers do not show), and makes
+// Ctrl-C end the line (VEOL) instead of sending SIGINT (VINTR off), so
+// that the chat reads what was typed before it and can tell a Ctrl-C on
+// a line with text (clear it) from one at an empty prompt (end); the
+// kernel still edits the line. ctrlCEndsLine says whether that took; it
 // returns what puts the terminal back.
-func terminalForChat(in, out *os.File) (restore func()) {
+func terminalForChat(in, out *os.File) (restore func(), ctrlCEndsLine bool) {
 	fd := int(in.Fd())
 	old, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err == nil {
 		t := *old
 		t.Lflag &^= unix.ECHOCTL
-		unix.IoctlSetTermios(fd, unix.TCSETS, &t)
+		t.Cc[unix.VINTR] = 0 // _POSIX_VDISABLE
+		t.Cc[unix.VEOL] = ctrlC
+		ctrlCEndsLine = unix.IoctlSetTermios(fd, unix.TCSETS, &t) == nil
 	}
 	fmt.Fprint(out, "\x1b[?2004h")
 	return func() {
@@ -112,35 +129,39 @@ func terminalForChat(in, out *os.File) (restore func()) {
 		if old != nil {
 			unix.IoctlSetTermios(fd, unix.TCSETS, old)
 		}
-	}
+	}, ctrlCEndsLine
 }
 
 // message is one message read, or the end of the input.
 type message struct {
-	text string
-	err  error // io.EOF at the end
+	text      string
+	interrupt bool  // the line ended with Ctrl-C: text is what was typed before it
+	err       error // io.EOF at the end
 }
 
 // readMessages reads messages from in: a line each, or on a terminal a
 // bracketed paste of several lines as one (it ends with the line that
-// holds the paste's end).
-func readMessages(in io.Reader, interactive bool) <-chan message {
+// holds the paste's end). With ctrlCEndsLine a Ctrl-C ends a line too,
+// and the message is an interrupt.
+func readMessages(in io.Reader, interactive, ctrlCEndsLine bool) <-chan message {
 	ch := make(chan message)
 	go func() {
 		defer close(ch)
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
-			line, err := r.ReadString('\n')
+			line, err := readLine(r, ctrlCEndsLine)
 			if interactive && strings.Contains(line, pasteStart) {
 				var b strings.Builder
 				b.WriteString(line)
 				for err == nil && !strings.Contains(line, pasteEnd) {
-					line, err = r.ReadString('\n')
+					line, err = readLine(r, ctrlCEndsLine)
 					b.WriteString(line)
 				}
 				line = strings.NewReplacer(pasteStart, "", pasteEnd, "").Replace(b.String())
 			}
-			if line != "" {
+			if ctrlCEndsLine && strings.HasSuffix(line, string(ctrlC)) {
+				ch <- message{text: strings.TrimSuffix(line, string(ctrlC)), interrupt: true}
+			} else if line != "" {
 				ch <- message{text: line}
 			}
 			if err != nil {
@@ -152,13 +173,33 @@ func readMessages(in io.Reader, interactive bool) <-chan message {
 	return ch
 }
 
+// readLine reads up to and including the next line feed, or with ctrlC
+// also the next Ctrl-C.
+func readLine(r *bufio.Reader, ctrlCEndsLine bool) (string, error) {
+	if !ctrlCEndsLine {
+		return r.ReadString('\n')
+	}
+	var b strings.Builder
+	for {
+		c, err := r.ReadByte()
+		if err != nil {
+			return b.String(), err
+		}
+		b.WriteByte(c)
+		if c == '\n' || c == ctrlC {
+			return b.String(), nil
+		}
+	}
+}
+
 var slashCommandRE = regexp.MustCompile(`^/[a-z]+$`)
 
 const chatHelp = `/help     this list
 /session  the session's id (for bxctl chat --session ID)
 /new      the next message begins a new session
-/quit     end the chat (so do Ctrl-D and Ctrl-C at the prompt)
-Anything else is a message for the agent. Ctrl-C during a reply stops it.`
+/quit     end the chat (so do Ctrl-D and Ctrl-C at an empty prompt)
+Anything else is a message for the agent. Ctrl-C during a reply stops it;
+Ctrl-C on a line you are typing drops the line.`
 
 // run is the conversation. It ends at the end of the input, /quit or an
 // interrupt at the prompt: nil, or on a pipe an error when a turn failed.
@@ -173,19 +214,31 @@ func (ch *chatter) run(ctx context.Context, in io.Reader, interrupts <-chan os.S
 	} else if ch.session != "" {
 		fmt.Fprintf(ch.out, "session %s\n", ch.session)
 	}
-	msgs := readMessages(in, ch.interactive)
+	ch.msgs = readMessages(in, ch.interactive, ch.ctrlCEndsLine)
 	for {
 		if ch.interactive {
 			fmt.Fprint(ch.out, "> ")
 		}
 		var m message
-		select {
-		case m = <-msgs:
-		case <-interrupts:
-			if ch.interactive {
-				fmt.Fprintln(ch.out)
+		if len(ch.pending) > 0 {
+			m, ch.pending = ch.pending[0], ch.pending[1:]
+		} else {
+			select {
+			case m = <-ch.msgs:
+			case <-interrupts:
+				if ch.interactive {
+					fmt.Fprintln(ch.out)
+				}
+				return ch.end()
 			}
-			return ch.end()
+		}
+		if m.interrupt {
+			if m.text == "" { // Ctrl-C at an empty prompt
+				fmt.Fprintln(ch.out)
+				return ch.end()
+			}
+			fmt.Fprintln(ch.out, "^C") // what was typed is dropped; a new prompt
+			continue
 		}
 		if m.err != nil {
 			if ch.interactive {
@@ -280,10 +333,31 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 		}
 		done <- err
 	}()
+	// On a terminal that ends lines at Ctrl-C, the Ctrl-C comes as a
+	// message: read them while the turn runs, keeping what was typed
+	// ahead for after it. (On a pipe, reading on would hold the whole
+	// input in memory.)
+	var msgs <-chan message
+	if ch.ctrlCEndsLine {
+		msgs = ch.msgs
+	}
 	var err error
-	select {
-	case err = <-done:
-	case <-interrupts:
+wait:
+	for {
+		select {
+		case err = <-done:
+			break wait
+		case m, ok := <-msgs:
+			if !ok {
+				msgs = nil
+				continue
+			}
+			if !m.interrupt {
+				ch.pending = append(ch.pending, m)
+				continue
+			}
+		case <-interrupts:
+		}
 		cancel()
 		<-done
 		if midLine {

@@ -169,11 +169,10 @@ func TestChatOnATerminal(t *testing.T) {
 	}
 }
 
-// Ctrl-C during a reply stops it and returns to the prompt; Ctrl-C at the
-// prompt ends the chat without an error.
-func TestChatInterrupts(t *testing.T) {
-	streaming := make(chan struct{})
-	f := serveLoop(t, func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
+// longThenShort plays a first turn that streams until the chat goes
+// away (closing streaming once it begins), then short replies.
+func longThenShort(streaming chan struct{}) func(int, loop.TurnRequest, *daemon.Stream) (any, error) {
+	return func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
 		st.Send(loop.Event{Event: "session", Session: "s-1"})
 		if n == 1 {
 			close(streaming)
@@ -184,7 +183,14 @@ func TestChatInterrupts(t *testing.T) {
 		}
 		st.Send(loop.Event{Event: "text", Text: "short"})
 		return loop.TurnResult{Session: "s-1", Reply: "short"}, nil
-	})
+	}
+}
+
+// Ctrl-C during a reply stops it and returns to the prompt; Ctrl-C at the
+// prompt ends the chat without an error.
+func TestChatInterrupts(t *testing.T) {
+	streaming := make(chan struct{})
+	f := serveLoop(t, longThenShort(streaming))
 	ch, out, errOut := newChatter(f.sock, true)
 	inR, inW := io.Pipe()
 	interrupts := make(chan os.Signal, 1)
@@ -247,5 +253,49 @@ func TestChatShowsNoControlSequences(t *testing.T) {
 		`    \u009b2J\u202egnp.exe` + "\n"
 	if out.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
+	}
+}
+
+// On a terminal whose Ctrl-C ends the line (terminalForChat): Ctrl-C on
+// a line with text drops the text and stays at the prompt; Ctrl-C during
+// a reply stops it, and a message typed ahead during the reply is sent
+// after it; Ctrl-C at an empty prompt ends the chat without an error.
+func TestChatCtrlCOnATerminal(t *testing.T) {
+	streaming := make(chan struct{})
+	f := serveLoop(t, longThenShort(streaming))
+	ch, out, errOut := newChatter(f.sock, true)
+	ch.ctrlCEndsLine = true
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- ch.run(context.Background(), inR, nil) }()
+	io.WriteString(inW, "never sent\x03")
+	io.WriteString(inW, "tell me a long story\n")
+	<-streaming
+	for !strings.Contains(out.String(), "on and on") {
+		time.Sleep(5 * time.Millisecond)
+	}
+	io.WriteString(inW, "and a short one\n")
+	io.WriteString(inW, "\x03")
+	for !strings.Contains(out.String(), "short\n> ") {
+		time.Sleep(5 * time.Millisecond)
+	}
+	io.WriteString(inW, "\x03")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Ctrl-C at an empty prompt: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the chat did not end")
+	}
+	if !regexp.MustCompile(`^bxctl chat: [^\n]*\n[^\n]*\n> \^C\n> session s-1\n(on and on )+\n\(reply stopped\)\n> short\n> \n$`).MatchString(out.String()) {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if errOut.String() != "" {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	got := f.requests()
+	if len(got) != 2 || got[0].Text != "tell me a long story" || got[1].Text != "and a short one" {
+		t.Errorf("requests %+v (the line dropped by Ctrl-C must send nothing)", got)
 	}
 }
