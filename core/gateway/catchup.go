@@ -92,7 +92,7 @@ func (g *Gateway) catchUp(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			g.post(ctx, p, c.Type, "")
+			g.post(ctx, p, c.Type, "", false)
 		}
 	}
 	return nil

@@ -48,19 +48,22 @@ type Gateway struct {
 	mm    *Client
 	state *Store
 
-	mu       sync.Mutex
-	me       User
-	ready    bool
-	inbox    []inboxItem
-	wake     chan struct{}
-	workers  map[string]bool // threads with a running worker
-	texts    map[string]Post // posts waiting for a turn, by id
-	users    map[string]string
-	ignored  map[string]int
-	live     map[string]*liveApproval
-	fatal    chan error
-	wg       sync.WaitGroup
-	stopping bool
+	mu      sync.Mutex
+	me      User
+	ready   bool
+	inbox   []inboxItem
+	wake    chan struct{}
+	workers map[string]bool // threads with a running worker
+	texts   map[string]Post // posts waiting for a turn, by id (those this gatewayd read)
+	// live are the posts of texts that came as events on this
+	// gatewayd's connection: no earlier gatewayd can have answered them.
+	livePosts map[string]bool
+	users     map[string]string
+	ignored   map[string]int
+	live      map[string]*liveApproval
+	fatal     chan error
+	wg        sync.WaitGroup
+	stopping  bool
 }
 
 type inboxItem struct {
@@ -92,7 +95,7 @@ func New(o Options) *Gateway {
 		}
 	}
 	return &Gateway{o: o, cfg: o.Config, mm: o.Client, state: o.State, wake: make(chan struct{}, 1),
-		workers: map[string]bool{}, texts: map[string]Post{}, users: map[string]string{}, ignored: map[string]int{},
+		workers: map[string]bool{}, texts: map[string]Post{}, livePosts: map[string]bool{}, users: map[string]string{}, ignored: map[string]int{},
 		live: map[string]*liveApproval{}, fatal: make(chan error, 1)}
 }
 
@@ -235,12 +238,13 @@ func (g *Gateway) dispatch(ctx context.Context) {
 			}
 			continue
 		}
-		g.post(ctx, it.posted.Post, it.posted.ChannelType, it.posted.SenderName)
+		g.post(ctx, it.posted.Post, it.posted.ChannelType, it.posted.SenderName, true)
 	}
 }
 
-// post judges one post, live or caught up, and acts on it.
-func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string) {
+// post judges one post, live (an event) or caught up (read over REST),
+// and acts on it.
+func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, live bool) {
 	g.mu.Lock()
 	me := g.me
 	g.mu.Unlock()
@@ -298,15 +302,20 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string) 
 	p.Message = msg.Text
 	g.mu.Lock()
 	g.texts[p.ID] = p
+	g.livePosts[p.ID] = live
 	g.mu.Unlock()
-	if err := g.update(func(s *State) {
+	// Queued in memory: it reaches the file with the next write, and the
+	// cursor on disk never passes it before it does (both are in the one
+	// state written whole). A crash before that leaves the post behind
+	// the cursor on disk, and the next start reads it again; either way
+	// its thread is read for a reply before it runs (D448).
+	t.Started = true
+	g.state.Touch(func(s *State) {
 		s.Turns = append(s.Turns, t)
 		if _, ok := s.Threads[t.Thread]; !ok {
 			s.Threads[t.Thread] = Thread{Channel: t.Channel}
 		}
-	}); err != nil {
-		return
-	}
+	})
 	g.startWorker(ctx, t.Thread)
 }
 

@@ -19,7 +19,7 @@ import (
 // world is a fake Mattermost with a bot, an owner, an approver and a
 // stranger, and a gateway connected to it.
 type world struct {
-	t        *testing.T
+	t        testing.TB
 	mm       *fakemattermost.Server
 	bot      fakemattermost.User
 	owner    fakemattermost.User
@@ -55,13 +55,17 @@ func (s *syncBuffer) String() string {
 // stubLoop answers each turn with "echo: <text>" in two chunks, or runs
 // the turn's script.
 type stubLoop struct {
-	mu    sync.Mutex
-	turns []loop.TurnRequest
-	fail  error
-	hook  func(req loop.TurnRequest, emit func(loop.Event) error) error
+	arrived func() // told first, as the turn reaches loopd
+	mu      sync.Mutex
+	turns   []loop.TurnRequest
+	fail    error
+	hook    func(req loop.TurnRequest, emit func(loop.Event) error) error
 }
 
 func (l *stubLoop) call(ctx context.Context, req loop.TurnRequest, emit func(loop.Event) error) (loop.TurnResult, error) {
+	if l.arrived != nil {
+		l.arrived()
+	}
 	l.mu.Lock()
 	l.turns = append(l.turns, req)
 	n := len(l.turns)
@@ -94,8 +98,12 @@ func (l *stubLoop) requests() []loop.TurnRequest {
 	return append([]loop.TurnRequest(nil), l.turns...)
 }
 
-func newWorld(t *testing.T) *world {
-	w := &world{t: t, mm: fakemattermost.Start(fakemattermost.Options{}), home: t.TempDir(), log: &syncBuffer{}, loop: &stubLoop{}}
+func newWorld(t testing.TB, opts ...fakemattermost.Options) *world {
+	var o fakemattermost.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	w := &world{t: t, mm: fakemattermost.Start(o), home: t.TempDir(), log: &syncBuffer{}, loop: &stubLoop{}}
 	t.Cleanup(w.mm.Close)
 	w.bot, w.token = w.mm.AddUser("boxmaker", true)
 	w.owner, _ = w.mm.AddUser("ann", false)

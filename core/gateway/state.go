@@ -64,8 +64,9 @@ type Turn struct {
 	Channel string `json:"channel"`
 	Thread  string `json:"thread"`
 	User    string `json:"user"`
-	// Started: the post was given to loopd (or was about to be): after a
-	// crash, its thread is read for a reply before anything else.
+	// Started is always true now: a turn found in the file after a crash
+	// may have been given to loopd, so its thread is read for a reply
+	// before it runs.
 	Started bool `json:"started"`
 }
 
@@ -94,9 +95,10 @@ type ApprovalPost struct {
 // Store is the state in memory and on disk. Its methods are safe for
 // concurrent use; every change is written before it returns.
 type Store struct {
-	path string
-	mu   sync.Mutex
-	s    State
+	path    string
+	writeMu sync.Mutex // held across a write to disk
+	mu      sync.Mutex // held while the state is read or changed
+	s       State
 	// First is true when there was no state file: a first start.
 	First bool
 }
@@ -162,13 +164,17 @@ func (st *Store) Path() string { return st.path }
 // Update changes the state with f and writes it; an error writing is
 // gateway-state-damaged ("cannot write"), and gatewayd stops on it.
 func (st *Store) Update(f func(s *State)) error {
+	// One write at a time, each of the whole state as it is when the
+	// write begins; readers wait only for the copy, not for the disk.
+	st.writeMu.Lock()
+	defer st.writeMu.Unlock()
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	f(&st.s)
 	if n := len(st.s.Handled); n > maxHandled {
 		st.s.Handled = slices.Clone(st.s.Handled[n-maxHandled:])
 	}
 	data, err := json.MarshalIndent(&st.s, "", " ")
+	st.mu.Unlock()
 	if err != nil {
 		return damaged(st.path, "cannot write: %v", err)
 	}
@@ -176,6 +182,15 @@ func (st *Store) Update(f func(s *State)) error {
 		return damaged(st.path, "cannot write: %v", unwrapPath(err))
 	}
 	return nil
+}
+
+// Touch changes the state in memory only: the change goes to disk with
+// the next Update (docs/specs/gateway.md, section 5.2, says why a post
+// queued so is safe).
+func (st *Store) Touch(f func(s *State)) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	f(&st.s)
 }
 
 // Read runs f on the state without changing it.

@@ -36,7 +36,14 @@ const interruptedNote = "\n\n_(gatewayd was stopped while writing this reply, so
 // turn answers one post: the reply is found first if an earlier gatewayd
 // started it, then the turn runs with its reply streamed into the thread.
 func (g *Gateway) turn(ctx context.Context, t Turn) {
-	if t.Started {
+	g.mu.Lock()
+	p, known := g.texts[t.Post]
+	live := g.livePosts[t.Post]
+	g.mu.Unlock()
+	// A post that came live on this connection cannot have a reply yet;
+	// any other (left in the file, or read again over REST after a
+	// crash) may: its thread is read first.
+	if !live {
 		found, err := g.findReply(ctx, t)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -54,10 +61,7 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 			return
 		}
 	}
-	g.mu.Lock()
-	p, ok := g.texts[t.Post]
-	g.mu.Unlock()
-	if !ok {
+	if !known {
 		got, err := g.getPost(ctx, t.Post)
 		if err != nil {
 			return
@@ -72,15 +76,6 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 		g.mu.Unlock()
 		p = *got
 		p.Message = ReadMessage(p.Message, me).Text
-	}
-	if err := g.update(func(s *State) {
-		for i := range s.Turns {
-			if s.Turns[i].Post == t.Post {
-				s.Turns[i].Started = true
-			}
-		}
-	}); err != nil {
-		return
 	}
 	var session string
 	g.state.Read(func(s *State) { session = s.Threads[t.Thread].Session })
@@ -147,6 +142,7 @@ func (g *Gateway) finish(t Turn) {
 	})
 	g.mu.Lock()
 	delete(g.texts, t.Post)
+	delete(g.livePosts, t.Post)
 	g.mu.Unlock()
 }
 
@@ -168,6 +164,7 @@ func (g *Gateway) dropThread(t Turn) {
 	g.mu.Lock()
 	for _, id := range dropped {
 		delete(g.texts, id)
+		delete(g.livePosts, id)
 	}
 	g.mu.Unlock()
 	if len(dropped) > 1 {

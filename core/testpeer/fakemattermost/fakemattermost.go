@@ -74,6 +74,9 @@ type Options struct {
 	// ResumeWindow is how long a closed connection's state is kept for a
 	// resume (0: 5 minutes, as the server's inactive connection reaper).
 	ResumeWindow time.Duration
+	// Observe, when set, is told of each REST request once it is
+	// answered (benchmarks time what a client does with it).
+	Observe func(r Request)
 }
 
 // Fault is what the server does instead of, or besides, answering.
@@ -415,9 +418,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	rec := &statusRecorder{ResponseWriter: w, status: 200}
 	s.route(rec, r, body, f)
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: rec.status, Body: body}
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: rec.status, Body: body})
+	s.requests = append(s.requests, req)
 	s.mu.Unlock()
+	if s.opts.Observe != nil {
+		s.opts.Observe(req)
+	}
 }
 
 type statusRecorder struct {
