@@ -313,6 +313,9 @@ func newCallTracker() *callTracker {
 	return &callTracker{decided: map[callKey]Call{}, running: map[callKey]Call{}, approvals: map[string]*Approval{}}
 }
 
+// effectAsk is the decision effect of a call that waits for the owner.
+const effectAsk = "ask"
+
 func keyOf(r *Record) callKey { return callKey{r.Session, r.Call} }
 
 func clonedKey(r *Record) callKey { return callKey{strings.Clone(r.Session), strings.Clone(r.Call)} }
@@ -320,6 +323,9 @@ func clonedKey(r *Record) callKey { return callKey{strings.Clone(r.Session), str
 func (t *callTracker) record(pos Position, r *Record) {
 	switch r.Type {
 	case TypeDecision:
+		if r.Effect != EffectAllow && r.Effect != effectAsk {
+			return // denied: nothing left open
+		}
 		// One allocation for all the call keeps: its strings are pieces
 		// of one copy.
 		var b strings.Builder
@@ -332,9 +338,10 @@ func (t *callTracker) record(pos Position, r *Record) {
 		c := Call{Position: pos, Session: cut(len(r.Session)), Call: cut(len(r.Call)), Tool: cut(len(r.Tool)),
 			Target: cut(len(r.Target)), ContentSHA256: cut(len(r.ContentSHA256))}
 		k := callKey{c.Session, c.Call}
-		if r.Effect == EffectAllow {
+		switch r.Effect {
+		case EffectAllow:
 			t.running[k] = c
-		} else {
+		case effectAsk: // waits for an answer; a denied call is done
 			t.decided[k] = c
 		}
 	case TypeApprovalAnswered:
@@ -354,8 +361,12 @@ func (t *callTracker) record(pos Position, r *Record) {
 		delete(t.decided, keyOf(r))
 		t.close(r.Approval)
 	case TypeResult:
-		delete(t.running, keyOf(r))
-		delete(t.decided, keyOf(r))
+		k := keyOf(r)
+		if _, ok := t.running[k]; ok {
+			delete(t.running, k)
+		} else {
+			delete(t.decided, k)
+		}
 	case TypeApprovalRequested:
 		id := strings.Clone(r.Approval)
 		if _, ok := t.approvals[id]; !ok {
