@@ -496,9 +496,20 @@ func asciiPlain(b []byte) bool {
 	if bytes.IndexByte(b, '\\') >= 0 {
 		return false
 	}
+	const hi, lo = 0x8080808080808080, 0x2020202020202020
+	for len(b) >= 32 { // four words at a time, folded into one test
+		x0 := binary.LittleEndian.Uint64(b)
+		x1 := binary.LittleEndian.Uint64(b[8:])
+		x2 := binary.LittleEndian.Uint64(b[16:])
+		x3 := binary.LittleEndian.Uint64(b[24:])
+		if (x0|x1|x2|x3)&hi != 0 || ((x0-lo)&^x0|(x1-lo)&^x1|(x2-lo)&^x2|(x3-lo)&^x3)&hi != 0 {
+			return false
+		}
+		b = b[32:]
+	}
 	for len(b) >= 8 {
 		x := binary.LittleEndian.Uint64(b)
-		if x&0x8080808080808080 != 0 || (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+		if x&hi != 0 || (x-lo)&^x&hi != 0 {
 			return false
 		}
 		b = b[8:]

@@ -2,9 +2,14 @@ package audit
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // eachParsedLine gives the lines eachLine gives, in order, and the same
@@ -47,5 +52,82 @@ func TestParsedLinesAreTheLinesInOrder(t *testing.T) {
 		if err != nil || gotN != wantN || i != wantN || string(gotTail) != string(wantTail) || string(gotTail) != tail {
 			t.Fatalf("got %d lines, tail %q, %v; want %d, %q", gotN, gotTail, err, wantN, wantTail)
 		}
+	}
+}
+
+// Records' strings point into chunks that go back to the pool: whatever the
+// report keeps must have been copied. With every released chunk
+// overwritten, a log of many chunks with something of every kind to keep
+// (unfinished calls, pending approvals with their hashes, a recovery, an
+// accepted break and the failures it covers, a broken line, a call's
+// records, witnessed heads that do and do not match) gives the same
+// report.
+func TestNothingOfAReleasedChunkIsKept(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "audit")
+	var recs []Record
+	var heads []Witness
+	for k := 1; k <= 14000; k++ {
+		r := Record{Type: TypeDecision, Session: fmt.Sprintf("s-%d", k%7), Call: fmt.Sprintf("call_%d", k), Tool: "write_file",
+			Target: fmt.Sprintf("/home/o/src/file-%d.go", k), Effect: EffectAllow, ContentSHA256: strings.Repeat("c", 64), Note: strings.Repeat("n", k%300)}
+		switch k % 1000 {
+		case 7:
+			r.Effect = effectAsk
+		case 8:
+			r = Record{Type: TypeApprovalRequested, Session: "s-0", Call: fmt.Sprintf("call_%d", k-1), Approval: fmt.Sprintf("a%d", k),
+				CallSHA256: strings.Repeat("d", 64), ArgumentsSHA256: strings.Repeat("e", 64)}
+		}
+		recs = append(recs, r)
+		if k%3 != 0 && k%1000 != 7 && k%1000 != 8 && k%5000 != 1 { // most calls finish; some stay unfinished
+			recs = append(recs, Record{Type: TypeResult, Session: r.Session, Call: r.Call, Outcome: "ran"})
+		}
+	}
+	// Written as the ledger writes them, without a sync per record.
+	os.MkdirAll(dir, 0o700)
+	file := filepath.Join(dir, "000001.jsonl")
+	var out []byte
+	var hash [32]byte
+	for i := range recs {
+		recs[i].Seq, recs[i].Prev, recs[i].Time = uint64(i+1), hashHex(hash), testTime
+		start := len(out)
+		out = appendLine(out, &recs[i])
+		hash = lineHash(out[start:])
+		out = append(out, '\n')
+	}
+	os.WriteFile(file, out, 0o600)
+	// A broken line in the middle, accepted; then a torn line, recovered.
+	editFile(t, file, func(b []byte) []byte { return bytes.Replace(b, []byte(`"call_12345"`), []byte(`"call_1234X"`), 1) })
+	l := openLedger(t, dir, Options{AcceptBreak: true})
+	l.Close()
+	f, _ := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"seq":99,"prev":"00`)
+	f.Close()
+	l = openLedger(t, dir, Options{})
+	l.Close()
+	data, _ := os.ReadFile(file)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	for _, n := range []int{100, 9000, len(lines)} {
+		r, _ := ParseLine([]byte(lines[n-1]))
+		heads = append(heads, Witness{Head: Head{Position: Position{File: "000001.jsonl", Line: n}, Seq: r.Seq, SHA256: hashHex(lineHash([]byte(lines[n-1])))},
+			Source: Position{File: "w", Line: len(heads) + 1}})
+	}
+	heads[0].SHA256 = strings.Repeat("f", 64) // one that does not match
+	opts := VerifyOptions{Witnesses: heads, Session: "s-0", Call: "call_7007"}
+	want, err := VerifyWith(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Unfinished) < 100 || len(want.Pending) == 0 || len(want.Breaks) != 1 || len(want.Recoveries) != 1 ||
+		len(want.WitnessErrors) != 1 || len(want.CallRecords) != 2 || want.Files != 1 || want.Bytes < 3*chunkSize {
+		t.Fatalf("the log lacks something to keep: %d unfinished, %d pending, %d breaks, %d recoveries, %d witness errors, %d call records, %d bytes",
+			len(want.Unfinished), len(want.Pending), len(want.Breaks), len(want.Recoveries), len(want.WitnessErrors), len(want.CallRecords), want.Bytes)
+	}
+	poisonReleased = true
+	defer func() { poisonReleased = false }()
+	got, err := VerifyWith(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the report changed when released chunks were overwritten (-clean +poisoned):\n%s", diff)
 	}
 }

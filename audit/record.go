@@ -255,7 +255,7 @@ func (r *Record) check() error {
 		return fmt.Errorf("prev is not 64 lower-case hex digits")
 	case r.Time.IsZero():
 		return fmt.Errorf("no time")
-	case r.Time.UTC().Year() < 1 || r.Time.UTC().Year() > 9999:
+	case !yearWritable(r.Time):
 		// it could not be written back in UTC as RFC 3339
 		return fmt.Errorf("time out of range")
 	}
@@ -270,6 +270,13 @@ func (r *Record) check() error {
 		}
 	}
 	return nil
+}
+
+// yearWritable reports whether t's year can be written back in UTC as
+// RFC 3339 (1 to 9999).
+func yearWritable(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 1 && y <= 9999
 }
 
 func isHash(s string) bool {

@@ -163,3 +163,22 @@ func FuzzParseUTC(f *testing.F) {
 		}
 	})
 }
+
+// asciiPlain, eight and thirty-two bytes at a time, says what a byte loop
+// says.
+func FuzzASCIIPlain(f *testing.F) {
+	f.Add([]byte(`{"seq":1,"prev":"` + zeroPrev + `"}`))
+	f.Add([]byte("0123456789abcdef0123456789abcdef\x1f0123456789"))
+	f.Add([]byte("0123456789abcdef0123456789abcdef0123456789\\"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := true
+		for _, c := range b {
+			if c < 0x20 || c >= 0x80 || c == '\\' {
+				want = false
+			}
+		}
+		if got := asciiPlain(b); got != want {
+			t.Fatalf("asciiPlain(%q) = %v", b, got)
+		}
+	})
+}
