@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 )
 
 // The boot test: docs/deployment.md run for real in a Debian 12 system
@@ -53,8 +54,14 @@ func TestBootDebian12(t *testing.T) {
 	}
 	image := bootImage(t)
 	tmp := t.TempDir()
-	v1 := buildBinary(t, tmp, "boot-1")
-	v2 := buildBinary(t, tmp, "boot-2")
+	v1, err := testsupport.StaticBinaryVersion("boot-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := testsupport.StaticBinaryVersion("boot-2")
+	if err != nil {
+		t.Fatal(err)
+	}
 	name := "boxmaker-boottest-" + randomHex(6)
 	vm := &bootedSystem{t: t, name: name}
 	vm.boot(image, map[string]string{v1: "/root/boxmaker/boxmaker", v2: "/root/boxmaker-new/boxmaker"})
@@ -343,21 +350,6 @@ func unmountUnder(dir string) {
 	for i := len(mounts) - 1; i >= 0; i-- {
 		syscall.Unmount(mounts[i], syscall.MNT_DETACH)
 	}
-}
-
-// buildBinary builds the static binary as scripts/build.sh does, with
-// version as its version.
-func buildBinary(t *testing.T, dir, version string) string {
-	out := filepath.Join(dir, version, "boxmaker")
-	tags := "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
-	cmd := exec.Command("go", "build", "-tags", tags, "-trimpath",
-		"-ldflags", "-s -w -linkmode external -extldflags -static -X main.version="+version+" -X main.commit=boottest",
-		"-o", out, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	return out
 }
 
 // standinProps is what the stand-in's /props reports, as loopd's

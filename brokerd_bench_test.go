@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/runner"
+	"boxmaker/core/testsupport"
 )
 
 // BenchmarkReadFileThroughBrokerd compares a read_file of a one-line file
@@ -40,12 +40,7 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("/tmp", "bxbench")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	dir, _ = filepath.EvalSymlinks(dir)
+	dir, _ := filepath.EvalSymlinks(testsupport.ShortDir(b))
 	h := filepath.Join(dir, "h")
 	env := append(os.Environ(), "BOXMAKER_HOME="+h)
 	initCmd := exec.Command("boxmaker", "init", "--home", h, "--owner", "1000:1000")
@@ -126,7 +121,7 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	var cpuBroker, ownBroker time.Duration
 	viaBrokerd := func(i int) {
 		pid := bd.Process.Pid
-		own0, all0 := procCPUChildren(b, pid)
+		own0, all0 := testsupport.ProcessCPU(b, pid)
 		t0 := time.Now()
 		body := map[string]any{"session": fmt.Sprintf("bench-%d", i), "call_id": fmt.Sprintf("bench-b-%d", i),
 			"tool": "read_file", "arguments": map[string]string{"path": file}}
@@ -135,7 +130,7 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 		err := daemon.Call(ctx, sock, "tool.call", body, &ans, nil)
 		cancel()
 		wallBroker += time.Since(t0)
-		own1, all1 := procCPUChildren(b, pid)
+		own1, all1 := testsupport.ProcessCPU(b, pid)
 		ownBroker += own1 - own0
 		cpuBroker += all1 - all0
 		if err != nil || ans.Outcome != "allowed" || ans.Text != "a line of text\n" {
@@ -175,21 +170,4 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	b.ReportMetric(ms(ownBroker), "brokerd-own-cpu-ms/op")
 	b.ReportMetric(ms(cpuBare), "bare-cpu-ms/op")
 	b.ReportMetric(100*(float64(cpuBroker)/float64(cpuBare)-1), "cpu-overhead-%")
-}
-
-// procCPUChildren is a process's own user and system CPU time, and that
-// plus its waited-for children's, from /proc/<pid>/stat (clock ticks of
-// 1/100 s).
-func procCPUChildren(b *testing.B, pid int) (own, all time.Duration) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
-	var t [4]int
-	for i := range t {
-		t[i], _ = strconv.Atoi(f[11+i]) // utime, stime, cutime, cstime
-	}
-	tick := 10 * time.Millisecond
-	return time.Duration(t[0]+t[1]) * tick, time.Duration(t[0]+t[1]+t[2]+t[3]) * tick
 }

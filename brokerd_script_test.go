@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/testsupport"
 )
 
 // brokerdCmds are the commands the brokerd scripts add.
@@ -191,22 +192,13 @@ func cmdToolsimage(ts *testscript.TestScript, neg bool, args []string) {
 	fmt.Fprintf(ts.Stdout(), "%s\n", staticID)
 }
 
-// staticToolsImage builds the static binary and loads the tools image
-// from it with `boxmaker tools-image`, once for the whole test binary
-// (scripts and benchmarks), and returns the binary and the image ID.
+// staticToolsImage is the static binary (testsupport.StaticBinary) and
+// the tools image loaded from it with its `boxmaker tools-image`, as an
+// operator loads it: once for the whole test binary (scripts and
+// benchmarks).
 func staticToolsImage() (bin, id string, err error) {
 	staticOnce.Do(func() {
-		dir, err := os.MkdirTemp("/tmp", "bxstatic")
-		if err != nil {
-			staticErr = err
-			return
-		}
-		staticBin = filepath.Join(dir, "boxmaker")
-		build := exec.Command("go", "build", "-tags", "sqlite_fts5 sqlite_omit_load_extension osusergo netgo", "-trimpath",
-			"-ldflags", "-linkmode external -extldflags -static", "-o", staticBin, ".")
-		build.Env = append(os.Environ(), "CGO_ENABLED=1")
-		if out, err := build.CombinedOutput(); err != nil {
-			staticErr = fmt.Errorf("go build: %v\n%s", err, out)
+		if staticBin, staticErr = testsupport.StaticBinary(); staticErr != nil {
 			return
 		}
 		out, err := exec.Command(staticBin, "tools-image").Output()
@@ -244,10 +236,10 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
 	rng := newRand()
 
-	start := func(round int) (*exec.Cmd, *lockedWriter) {
+	start := func(round int) (*exec.Cmd, *testsupport.Buffer) {
 		cmd := exec.Command("brokerd", "serve", "--config", cfgPath)
 		cmd.Env = env
-		out := &lockedWriter{b: &strings.Builder{}}
+		out := &testsupport.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		cmd.SysProcAttr = newProcessGroup()
 		if err := cmd.Start(); err != nil {

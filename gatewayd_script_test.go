@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"boxmaker/core/testpeer/fakemattermost"
+	"boxmaker/core/testsupport"
 )
 
 var gatewaydCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -365,10 +366,10 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 	dm := w.channel("dm-ann")
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+ts.Getenv("BOXMAKER_HOME"),
 		"MM_BOT_TOKEN="+ts.Getenv("MM_TOKEN"))
-	start := func(round int) (*exec.Cmd, chan error, *lockedWriter) {
+	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
 		cmd := exec.Command("gatewayd", "serve", "--config", cfg)
 		cmd.Env = env
-		out := &lockedWriter{b: &strings.Builder{}}
+		out := &testsupport.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		cmd.SysProcAttr = newProcessGroup()
 		if err := cmd.Start(); err != nil {
@@ -378,7 +379,7 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 		go func() { exited <- cmd.Wait() }()
 		return cmd, exited, out
 	}
-	waitSockets := func(n int, out *lockedWriter) {
+	waitSockets := func(n int, out *testsupport.Buffer) {
 		deadline := time.Now().Add(30 * time.Second)
 		for w.srv.Sockets() != n {
 			if time.Now().After(deadline) {

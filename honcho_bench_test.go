@@ -13,6 +13,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/testpeer/fakehoncho"
+	"boxmaker/core/testsupport"
 )
 
 // BenchmarkRecallHoncho measures a recall call as brokerd makes it, on
@@ -33,11 +34,7 @@ func BenchmarkRecallHoncho(b *testing.B) {
 }
 
 func benchRecallHoncho(b *testing.B, mode string) {
-	dir, err := os.MkdirTemp("/tmp", "bxrh")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := testsupport.ShortDir(b)
 	env := append(os.Environ(), "BOXMAKER_HOME="+dir)
 	run := func(name string, args ...string) {
 		cmd := exec.Command(name, args...)

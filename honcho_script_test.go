@@ -22,6 +22,7 @@ import (
 
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/testpeer/fakehoncho"
+	"boxmaker/core/testsupport"
 )
 
 var honchoCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -208,7 +209,7 @@ func cmdHonchocrash(ts *testscript.TestScript, neg bool, args []string) {
 	admin := filepath.Join(home, "run/memory-admin/admin.sock")
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
 	rng := newRand()
-	start := func(round int) (*exec.Cmd, chan error, *lockedWriter) {
+	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
 		return startMemoryd(ts, cfg, admin, env, round)
 	}
 	type sent struct{ peer, text string }

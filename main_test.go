@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/testsupport"
 )
 
 // TestMain registers the binary under every role's name, so the scripts
@@ -38,11 +39,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
-	root, err := os.MkdirTemp("/tmp", "bxts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	root := testsupport.ShortDir(t)
 	params := testscript.Params{
 		Dir:                 "testdata/script",
 		WorkdirRoot:         root, // short: socket paths must stay under 108 bytes

@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/testsupport"
 )
 
 // BenchmarkReindexCommand measures `bxctl reindex` as an operator runs it:
@@ -60,7 +61,7 @@ func BenchmarkReindexCommand(b *testing.B) {
 	read := regexp.MustCompile(`read (\d+) logs, (\d+) records`)
 	var records int
 	var took time.Duration
-	cpu0 := procCPU(b, md.Process.Pid)
+	cpu0, _ := testsupport.ProcessCPU(b, md.Process.Pid)
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
@@ -79,21 +80,8 @@ func BenchmarkReindexCommand(b *testing.B) {
 		records += n
 	}
 	b.ReportMetric(float64(records)/took.Seconds(), "records/s")
-	b.ReportMetric(float64(records)/(procCPU(b, md.Process.Pid)-cpu0).Seconds(), "records/memoryd-cpu-s")
-}
-
-// procCPU is a process's user and system CPU time so far, from
-// /proc/<pid>/stat (in clock ticks of 1/100 s): the machine is shared,
-// and the wall clock measures the neighbours too.
-func procCPU(b *testing.B, pid int) time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
-	ut, _ := strconv.Atoi(f[11])
-	st, _ := strconv.Atoi(f[12])
-	return time.Duration(ut+st) * 10 * time.Millisecond
+	cpu1, _ := testsupport.ProcessCPU(b, md.Process.Pid)
+	b.ReportMetric(float64(records)/(cpu1-cpu0).Seconds(), "records/memoryd-cpu-s")
 }
 
 // benchHome writes a home with a memoryd.toml and logs session logs of

@@ -19,6 +19,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/memory"
+	"boxmaker/core/testsupport"
 )
 
 // memorydCmds are the commands the memoryd scripts add.
@@ -56,7 +57,7 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
 	rng := newRand()
 
-	start := func(round int) (*exec.Cmd, chan error, *lockedWriter) {
+	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
 		return startMemoryd(ts, cfg, memSock, env, round)
 	}
 	type answer struct {
@@ -214,10 +215,10 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 // startMemoryd starts memoryd (the crash suites' round) in a process group
 // of its own and waits until sock answers a ping; it fails the script if
 // memoryd exits or does not answer in 30 s. The channel gives Wait's error.
-func startMemoryd(ts *testscript.TestScript, cfg, sock string, env []string, round int) (*exec.Cmd, chan error, *lockedWriter) {
+func startMemoryd(ts *testscript.TestScript, cfg, sock string, env []string, round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
 	cmd := exec.Command("memoryd", "serve", "--config", cfg)
 	cmd.Env = env
-	out := &lockedWriter{b: &strings.Builder{}}
+	out := &testsupport.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = newProcessGroup()
 	if err := cmd.Start(); err != nil {

@@ -3,24 +3,23 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"boxmaker/core/testsupport"
 )
 
 // BenchmarkYaagStart is the whole process of `yaag run --eval` on a small
 // inline program (start, bundle, runtime, result, exit), beside the
 // binary's start alone (`boxmaker version`) as the anchor, alternating the
 // two in each iteration so the shared machine's load weighs on both. It
-// builds the binary first as scripts/build.sh does (static, stripped, with
-// $BOXMAKER_TAGS), so the figures are the installed binary's. wall-ms/op
+// runs the binary scripts/build.sh would build (static, stripped, with
+// $BOXMAKER_TAGS: testsupport.StaticBinary), so the figures are the installed binary's. wall-ms/op
 // and cpu-ms/op (the child's user and system time) are per process.
 func BenchmarkYaagStart(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "boxmaker")
-	build := exec.Command("go", "build", "-tags", os.Getenv("BOXMAKER_TAGS"), "-trimpath",
-		"-ldflags", "-s -w -linkmode external -extldflags -static", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
+	bin, err := testsupport.StaticBinary()
+	if err != nil {
+		b.Fatal(err)
 	}
 	const src = `import { defineProgram } from "@yaag/runtime"; export default defineProgram({ name: "hi", async run() { return 1; } });`
 	cmds := []struct {

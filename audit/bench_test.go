@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
+
+	"boxmaker/core/testsupport"
 )
 
 // benchRecord is a decision as brokerd writes one.
@@ -152,10 +153,10 @@ func BenchmarkVerify(b *testing.B) {
 		sslTime += openssl()
 		sslCPU += lastChildCPU
 		b.StartTimer()
-		start, startCPU := time.Now(), selfCPU(b)
+		start, startCPU := time.Now(), testsupport.CPUTime()
 		rep, err := VerifyWith(dir, VerifyOptions{Witnesses: heads})
 		verifyTime += time.Since(start)
-		verifyCPU += selfCPU(b) - startCPU
+		verifyCPU += testsupport.CPUTime() - startCPU
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -171,14 +172,6 @@ func BenchmarkVerify(b *testing.B) {
 
 // lastChildCPU is the CPU time of the last command sha ran.
 var lastChildCPU time.Duration
-
-func selfCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkParseLine compares the narrow line decoder with encoding/json
 // on a decision record.

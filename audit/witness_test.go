@@ -1,36 +1,17 @@
 package audit
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
-
-// syncBuffer is a Log several goroutines write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // witnessed writes n records with heads witnessed every `every` records
 // into a witness file beside the log, and returns the log's directory, the
@@ -39,7 +20,7 @@ func witnessed(t *testing.T, n, every int) (dir, wfile string, log string) {
 	t.Helper()
 	root := t.TempDir()
 	dir, wfile = filepath.Join(root, "audit"), filepath.Join(root, "broker", "audit-witness")
-	var buf syncBuffer
+	var buf testsupport.Buffer
 	l := openLedger(t, dir, Options{WitnessFile: wfile, WitnessEvery: every, Log: &buf})
 	for k := 1; k <= n; k++ {
 		if _, err := l.Append(result(k)); err != nil {
@@ -103,7 +84,7 @@ func TestHeadsAreWitnessed(t *testing.T) {
 	}
 	// A second Open checks the last head, witnesses it at start, and
 	// appends after it.
-	var buf syncBuffer
+	var buf testsupport.Buffer
 	l := openLedger(t, dir, Options{WitnessFile: wfile, Log: &buf})
 	if !strings.Contains(buf.String(), last.Head.String()) {
 		t.Errorf("Open did not witness the head it found: %q", buf.String())

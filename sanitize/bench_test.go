@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/sanitize"
 )
 
@@ -55,7 +55,7 @@ func BenchmarkCheckGoSource(b *testing.B) {
 		total += len(f)
 	}
 	b.SetBytes(int64(total))
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	for b.Loop() {
 		for _, f := range files {
 			sanitize.Refusals(f)
@@ -65,19 +65,9 @@ func BenchmarkCheckGoSource(b *testing.B) {
 	reportCPU(b, total, cpu0)
 }
 
-// cpuTime is the process's user and system time, which waiting for a core
-// on a shared machine does not inflate.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // reportCPU adds the throughput per second of CPU time.
 func reportCPU(b *testing.B, size int, cpu0 time.Duration) {
-	if d := cpuTime() - cpu0; d > 0 {
+	if d := testsupport.CPUTime() - cpu0; d > 0 {
 		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
 	}
 }
@@ -86,7 +76,7 @@ func reportCPU(b *testing.B, size int, cpu0 time.Duration) {
 func BenchmarkRefusalsGoSource(b *testing.B) {
 	text := strings.Join(goSource(b, 4<<20), "\n")
 	b.SetBytes(int64(len(text)))
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	for b.Loop() {
 		sanitize.Refusals(text)
 	}
@@ -96,7 +86,7 @@ func BenchmarkRefusalsGoSource(b *testing.B) {
 func BenchmarkFlagsGoSource(b *testing.B) {
 	text := strings.Join(goSource(b, 4<<20), "\n")
 	b.SetBytes(int64(len(text)))
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	for b.Loop() {
 		sanitize.Flags(text)
 	}
@@ -106,7 +96,7 @@ func BenchmarkFlagsGoSource(b *testing.B) {
 func BenchmarkNeutraliseGoSource(b *testing.B) {
 	text := strings.Join(goSource(b, 4<<20), "\n")
 	b.SetBytes(int64(len(text)))
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	for b.Loop() {
 		sanitize.Neutralise(text)
 	}
@@ -124,12 +114,12 @@ func BenchmarkMemoryWriteCheck(b *testing.B) {
 		text := strings.Repeat(tt.unit, 2200/len([]rune(tt.unit))+1)
 		text = string([]rune(text)[:2200])
 		b.Run(tt.name, func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := testsupport.CPUTime()
 			for b.Loop() {
 				sanitize.Refusals(text)
 				sanitize.Flags(sanitize.Neutralise(text))
 			}
-			if d := cpuTime() - cpu0; d > 0 {
+			if d := testsupport.CPUTime() - cpu0; d > 0 {
 				b.ReportMetric(float64(d.Microseconds())/float64(b.N), "cpu-µs/op")
 			}
 		})

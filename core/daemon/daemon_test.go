@@ -18,23 +18,12 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
-// shortDir is a temporary directory with a short path, so socket paths
-// stay under the 108-byte limit whatever TMPDIR is.
-func shortDir(t *testing.T) string {
-	t.Helper()
-	d, err := os.MkdirTemp("/tmp", "bxd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
-}
-
 func TestTakeLockRefusesSecondHolder(t *testing.T) {
-	dir := shortDir(t)
+	dir := testsupport.ShortDir(t)
 	path := filepath.Join(dir, "run", "brokerd.lock")
 	first, err := TakeLock("brokerd", path)
 	if err != nil {
@@ -63,7 +52,7 @@ func TestTakeLockRefusesSecondHolder(t *testing.T) {
 }
 
 func TestTakeLockCannotCreate(t *testing.T) {
-	dir := shortDir(t)
+	dir := testsupport.ShortDir(t)
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -87,7 +76,7 @@ func TestLockReleasedWhenHolderKilled(t *testing.T) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	path := filepath.Join(shortDir(t), "memoryd.lock")
+	path := filepath.Join(testsupport.ShortDir(t), "memoryd.lock")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockReleasedWhenHolderKilled$")
 	cmd.Env = append(os.Environ(), "BOXMAKER_TEST_HOLD_LOCK="+path)
 	out, err := cmd.StdoutPipe()
@@ -124,7 +113,7 @@ func lockFor(t *testing.T, dir string) *Lock {
 }
 
 func TestListenModes(t *testing.T) {
-	dir := shortDir(t)
+	dir := testsupport.ShortDir(t)
 	sock := filepath.Join(dir, "run", "loop-broker", "broker.sock")
 	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
 		t.Fatal(err)
@@ -146,7 +135,7 @@ func TestListenModes(t *testing.T) {
 }
 
 func TestListenRefusals(t *testing.T) {
-	dir := shortDir(t)
+	dir := testsupport.ShortDir(t)
 	lock := lockFor(t, dir)
 	real := filepath.Join(dir, "real")
 	os.Mkdir(real, 0o700)
@@ -183,7 +172,7 @@ func TestListenRefusals(t *testing.T) {
 }
 
 func TestListenReplacesStaleSocket(t *testing.T) {
-	dir := shortDir(t)
+	dir := testsupport.ShortDir(t)
 	sock := filepath.Join(dir, "s", "x.sock")
 	lock := lockFor(t, dir)
 	ln, err := Listen(lock, sock)
@@ -216,14 +205,14 @@ func TestListenReplacesStaleSocket(t *testing.T) {
 }
 
 func TestListenNeedsLock(t *testing.T) {
-	if _, err := Listen(nil, filepath.Join(shortDir(t), "s", "x.sock")); err == nil {
+	if _, err := Listen(nil, filepath.Join(testsupport.ShortDir(t), "s", "x.sock")); err == nil {
 		t.Fatal("listened without the lock")
 	}
 }
 
 func serveTest(t *testing.T, s *Socket) string {
 	t.Helper()
-	dir := shortDir(t)
+	dir := testsupport.ShortDir(t)
 	if s.Path == "" {
 		s.Path = filepath.Join(dir, "s", "x.sock")
 	}
@@ -243,23 +232,6 @@ func serveTest(t *testing.T, s *Socket) string {
 	return s.Path
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 func echoHandler(_ context.Context, _ Peer, body json.RawMessage, s *Stream) (any, error) {
 	var in struct{ N int }
 	json.Unmarshal(body, &in)
@@ -270,7 +242,7 @@ func echoHandler(_ context.Context, _ Peer, body json.RawMessage, s *Stream) (an
 }
 
 func TestServeRequestKinds(t *testing.T) {
-	log := &syncBuffer{}
+	log := &testsupport.Buffer{}
 	path := serveTest(t, &Socket{
 		Role: "brokerd", Name: "broker", Log: log, ListenerLost: runbook.BrokerdListenerLost,
 		Kinds: map[string]Handler{
@@ -339,7 +311,7 @@ func TestServeRefusesOtherUID(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to connect as another user") // CI runs as root
 	}
-	log := &syncBuffer{}
+	log := &testsupport.Buffer{}
 	s := &Socket{Role: "memoryd", Name: "admin", Log: log, ListenerLost: runbook.BrokerdListenerLost,
 		Kinds: map[string]Handler{"echo": echoHandler}}
 	path := serveTest(t, s)
@@ -401,7 +373,7 @@ func acceptErr(errno syscall.Errno) error {
 }
 
 func TestServeRetriesTransientAccept(t *testing.T) {
-	log := &syncBuffer{}
+	log := &testsupport.Buffer{}
 	l := &flakyListener{errs: make(chan error, 10), closed: make(chan struct{})}
 	for range 3 {
 		l.errs <- acceptErr(unix.EMFILE)
@@ -440,7 +412,7 @@ func TestServeStopsOnOtherAcceptFailure(t *testing.T) {
 }
 
 func TestNotifySendsTheStateAsOneDatagram(t *testing.T) {
-	path := filepath.Join(shortDir(t), "notify")
+	path := filepath.Join(testsupport.ShortDir(t), "notify")
 	pc, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
 	if err != nil {
 		t.Fatal(err)
@@ -469,7 +441,7 @@ func TestCallReadsTheRefusalAfterABrokenPipe(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to connect as another user") // CI runs as root
 	}
-	s := &Socket{Role: "brokerd", Name: "admin", Log: &syncBuffer{}, ListenerLost: runbook.BrokerdListenerLost,
+	s := &Socket{Role: "brokerd", Name: "admin", Log: &testsupport.Buffer{}, ListenerLost: runbook.BrokerdListenerLost,
 		Kinds: map[string]Handler{"echo": echoHandler}}
 	path := serveTest(t, s)
 	big := strings.Repeat("x", 8<<20)

@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"boxmaker/core/loop"
 	"boxmaker/core/secrets"
 	"boxmaker/core/testpeer/fakemattermost"
+	"boxmaker/core/testsupport"
 )
 
 // world is a fake Mattermost with a bot, an owner, an approver and a
@@ -27,29 +27,12 @@ type world struct {
 	stranger fakemattermost.User
 	token    string
 	home     string
-	log      *syncBuffer
+	log      *testsupport.Buffer
 	loop     *stubLoop
 	g        *gateway.Gateway
 	cancel   context.CancelFunc
 	done     chan error
 	ready    chan struct{}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // stubLoop answers each turn with "echo: <text>" in two chunks, or runs
@@ -103,7 +86,7 @@ func newWorld(t testing.TB, opts ...fakemattermost.Options) *world {
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	w := &world{t: t, mm: fakemattermost.Start(o), home: t.TempDir(), log: &syncBuffer{}, loop: &stubLoop{}}
+	w := &world{t: t, mm: fakemattermost.Start(o), home: t.TempDir(), log: &testsupport.Buffer{}, loop: &stubLoop{}}
 	t.Cleanup(w.mm.Close)
 	w.bot, w.token = w.mm.AddUser("boxmaker", true)
 	w.owner, _ = w.mm.AddUser("ann", false)

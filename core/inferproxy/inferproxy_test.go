@@ -16,22 +16,13 @@ import (
 	"time"
 
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
-func socketDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ip")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
 func startProxy(t *testing.T, upstream string, burst int, timeout time.Duration) (*Server, string) {
 	t.Helper()
-	sock := filepath.Join(socketDir(t), "run", "infer.sock")
+	sock := filepath.Join(testsupport.ShortDir(t), "run", "infer.sock")
 	s, err := Start(Options{Listen: sock, Upstream: upstream, Burst: burst, QueueTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)

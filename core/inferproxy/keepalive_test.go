@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 )
 
 // lockedBuffer is a log the proxy's goroutines may write at once.
@@ -45,7 +46,7 @@ func (l *lockedBuffer) String() string {
 func TestBackToBackStreamsOnOneKeepAliveConnection(t *testing.T) {
 	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "one two three four"}}}})
 	plog := &lockedBuffer{}
-	sock := socketDir(t) + "/infer.sock"
+	sock := testsupport.ShortDir(t) + "/infer.sock"
 	s, err := Start(Options{Listen: sock, Upstream: up.URL(), Burst: 4, QueueTimeout: time.Minute, Log: plog})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 )
 
 // lateConn is an upstream connection whose writes return late: each
@@ -52,7 +53,7 @@ func TestAStreamOutlivesTheTransportsLateReadOfTheRequestBody(t *testing.T) {
 	release := up.HoldStreams()
 	defer release()
 	plog := &lockedBuffer{}
-	sock := socketDir(t) + "/infer.sock"
+	sock := testsupport.ShortDir(t) + "/infer.sock"
 	s, err := Start(Options{Listen: sock, Upstream: up.URL(), Burst: 2, QueueTimeout: time.Second, Log: plog})
 	if err != nil {
 		t.Fatal(err)

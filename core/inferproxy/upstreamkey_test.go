@@ -11,6 +11,7 @@ import (
 
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/secrets"
+	"boxmaker/core/testsupport"
 )
 
 // keyedProxy runs inferproxy with key (nil: none) in front of a stand-in
@@ -18,7 +19,7 @@ import (
 func keyedProxy(t *testing.T, key *secrets.Value) (string, *llamastandin.Server) {
 	t.Helper()
 	up := startStandin(t, llamastandin.Options{APIKey: "k-123", Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "hello"}}}})
-	sock := filepath.Join(socketDir(t), "run", "infer.sock")
+	sock := filepath.Join(testsupport.ShortDir(t), "run", "infer.sock")
 	s, err := Start(Options{Listen: sock, Upstream: up.URL(), UpstreamKey: key})
 	if err != nil {
 		t.Fatal(err)

@@ -9,28 +9,17 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 )
-
-// cpuTime is the CPU time (user and system) the process has used: on a
-// machine whose cores are shared, the wall time of a benchmark measures
-// the neighbours as much as the code, so the benchmarks report both.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // reportCPU adds cpu-ms/op, from start (cpuTime before the loop).
 func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime(b)-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(testsupport.CPUTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
 // benchSession writes a session of n turns, each a user message, an
@@ -74,7 +63,7 @@ func BenchmarkTurnOverheadAt100(b *testing.B) {
 	}
 	e.remember(log, recs)
 	b.ResetTimer()
-	start := cpuTime(b)
+	start := testsupport.CPUTime()
 	defer reportCPU(b, start)
 	for b.Loop() {
 		log, recs, err := e.load("bench")
@@ -107,7 +96,7 @@ func BenchmarkTurnOverheadAt100(b *testing.B) {
 func BenchmarkTurnOverheadAt100Reread(b *testing.B) {
 	dir := benchSession(b, 99)
 	b.ResetTimer()
-	start := cpuTime(b)
+	start := testsupport.CPUTime()
 	defer reportCPU(b, start)
 	for b.Loop() {
 		log, recs, err := OpenLog(dir, "bench")
@@ -148,7 +137,7 @@ func truncate(b *testing.B, path string, size int64) {
 func BenchmarkRebuild10000(b *testing.B) {
 	dir := benchSession(b, 2500)
 	b.ResetTimer()
-	start := cpuTime(b)
+	start := testsupport.CPUTime()
 	defer reportCPU(b, start)
 	for b.Loop() {
 		_, recs, err := OpenLog(dir, "bench")
@@ -187,7 +176,7 @@ func engineAt100(b *testing.B) (e *Engine, model *atomic.Int64) {
 	hs := &http.Server{Handler: timedHandler(srv.Handler(), model)}
 	go hs.Serve(ln)
 	b.Cleanup(func() { srv.Close(); hs.Close() })
-	sock := filepath.Join(shortDir(b), "infer.sock")
+	sock := filepath.Join(testsupport.ShortDir(b), "infer.sock")
 	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: "http://" + ln.Addr().String()})
 	if err != nil {
 		b.Fatal(err)
@@ -249,7 +238,7 @@ func benchEngineTurn(b *testing.B, reread, keepAlive bool) {
 	back()
 	model.Store(0)
 	b.ResetTimer()
-	start, wall := cpuTime(b), time.Now()
+	start, wall := testsupport.CPUTime(), time.Now()
 	for b.Loop() {
 		turn()
 		b.StopTimer()
@@ -281,7 +270,7 @@ func BenchmarkEngineTurnAt100Reread(b *testing.B) { benchEngineTurn(b, true, tru
 // connection each: the cost of a connection per request, which a turn
 // pays for each of its model requests.
 func benchRequest(b *testing.B, keepAlive bool) {
-	_, c := startModel(b, shortDir(b), llamastandin.Options{})
+	_, c := startModel(b, testsupport.ShortDir(b), llamastandin.Options{})
 	if !keepAlive {
 		sock := c.Socket
 		c.once.Do(func() {
@@ -295,7 +284,7 @@ func benchRequest(b *testing.B, keepAlive bool) {
 		})
 	}
 	ctx := context.Background()
-	start := cpuTime(b)
+	start := testsupport.CPUTime()
 	for b.Loop() {
 		if _, err := c.Tokenize(ctx, "hi"); err != nil {
 			b.Fatal(err)

@@ -17,20 +17,9 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
-
-// shortDir is a temporary directory with a short path, so socket paths
-// stay under the 108-byte limit whatever TMPDIR is.
-func shortDir(t testing.TB) string {
-	t.Helper()
-	d, err := os.MkdirTemp("/tmp", "bxl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
-}
 
 // startModel runs the llama-server stand-in on loopback and inferproxy
 // in front of it on a unix socket, as loopd reaches the model.
@@ -42,7 +31,7 @@ func startModel(t testing.TB, dir string, o llamastandin.Options) (*llamastandin
 	}
 	t.Cleanup(func() { srv.Close() })
 	sock := filepath.Join(dir, "run", "infer", "infer.sock")
-	plog := &syncBuffer{}
+	plog := &testsupport.Buffer{}
 	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: srv.URL(), Log: plog})
 	if err != nil {
 		t.Fatal(err)
@@ -72,29 +61,12 @@ func serveSocket(t testing.TB, dir, name string, kinds map[string]daemon.Handler
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &daemon.Socket{Role: name, Name: name, Path: path, Kinds: kinds, ListenerLost: runbook.BrokerdListenerLost, Log: &syncBuffer{}}
+	s := &daemon.Socket{Role: name, Name: name, Path: path, Kinds: kinds, ListenerLost: runbook.BrokerdListenerLost, Log: &testsupport.Buffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Serve(ctx, ln); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; lock.Release() })
 	return path
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // rig is loopd's engine wired to the stand-in through inferproxy, to a
@@ -103,7 +75,7 @@ type rig struct {
 	dir    string
 	srv    *llamastandin.Server
 	eng    *Engine
-	log    *syncBuffer
+	log    *testsupport.Buffer
 	mu     sync.Mutex
 	calls  []CallRequest
 	answer func(CallRequest, *daemon.Stream) (any, error)
@@ -115,7 +87,7 @@ type rig struct {
 
 func newRig(t *testing.T, script llamastandin.Script) *rig {
 	t.Helper()
-	r := &rig{dir: shortDir(t), log: &syncBuffer{}}
+	r := &rig{dir: testsupport.ShortDir(t), log: &testsupport.Buffer{}}
 	r.answer = func(c CallRequest, _ *daemon.Stream) (any, error) {
 		return map[string]any{"outcome": "allowed", "text": fmt.Sprintf("result of %s %s", c.Tool, c.Arguments),
 			"decision": map[string]string{"effect": "allow", "grant": "src.toml"}}, nil
@@ -558,7 +530,7 @@ func TestUnknownSession(t *testing.T) {
 }
 
 func TestNoBrokerConfiguredIsReportedOnce(t *testing.T) {
-	log := &syncBuffer{}
+	log := &testsupport.Buffer{}
 	e := &Engine{Log: log}
 	e.ReportBroker()
 	want := "loopd: no tool broker is configured ([broker] socket in loopd's config is empty); tool calls fail with those words; " +
@@ -566,7 +538,7 @@ func TestNoBrokerConfiguredIsReportedOnce(t *testing.T) {
 	if log.String() != want {
 		t.Errorf("got %q, want %q", log, want)
 	}
-	log = &syncBuffer{}
+	log = &testsupport.Buffer{}
 	(&Engine{Log: log, Broker: Broker{Socket: "/run/x.sock"}}).ReportBroker()
 	if log.String() != "" {
 		t.Errorf("reported with a broker: %q", log)

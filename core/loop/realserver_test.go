@@ -16,6 +16,7 @@ import (
 
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
@@ -183,7 +184,7 @@ func TestNoRequestSendsToolChoice(t *testing.T) {
 	r := newRig(t, probeScript())
 	if err := (Selftest{Client: r.eng.Client, Expect: Expect{
 		ChatTemplateSHA256: templateSum(llamastandin.QwenTemplate), NCtxPerSlot: llamastandin.DefaultNCtx,
-		Slots: llamastandin.DefaultSlots, MinCacheReuse: 0.9}, Out: &syncBuffer{}}).Run(context.Background()); err != nil {
+		Slots: llamastandin.DefaultSlots, MinCacheReuse: 0.9}, Out: &testsupport.Buffer{}}).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range r.srv.Chats() {
@@ -223,14 +224,14 @@ func TestSelftestWaitsWhileTheModelLoads(t *testing.T) {
 	good := Expect{ChatTemplateSHA256: templateSum(llamastandin.QwenTemplate), NCtxPerSlot: llamastandin.DefaultNCtx,
 		Slots: llamastandin.DefaultSlots, MinCacheReuse: 0.9}
 	t.Run("loads after 25 s", func(t *testing.T) {
-		srv, client := startModel(t, shortDir(t), llamastandin.Options{Script: probeScript(), Loading: true})
+		srv, client := startModel(t, testsupport.ShortDir(t), llamastandin.Options{Script: probeScript(), Loading: true})
 		clock := &fakeClock{now: time.Unix(1e9, 0), began: time.Unix(1e9, 0)}
 		clock.after = func(elapsed time.Duration) {
 			if elapsed >= 25*time.Second {
 				srv.SetLoading(false)
 			}
 		}
-		out := &syncBuffer{}
+		out := &testsupport.Buffer{}
 		err := Selftest{Client: client, Expect: good, Out: out, Now: clock.Now, Sleep: clock.Sleep}.Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -243,9 +244,9 @@ func TestSelftestWaitsWhileTheModelLoads(t *testing.T) {
 		}
 	})
 	t.Run("never loads", func(t *testing.T) {
-		_, client := startModel(t, shortDir(t), llamastandin.Options{Loading: true})
+		_, client := startModel(t, testsupport.ShortDir(t), llamastandin.Options{Loading: true})
 		clock := &fakeClock{now: time.Unix(1e9, 0), began: time.Unix(1e9, 0)}
-		out := &syncBuffer{}
+		out := &testsupport.Buffer{}
 		err := Selftest{Client: client, Expect: good, Out: out, Now: clock.Now, Sleep: clock.Sleep, StartWait: 30 * time.Second}.Run(context.Background())
 		want := "selftest: FAILED: GET /props answered HTTP 503: Loading model (waited 30s for the model server to start); " + runbook.Link(runbook.LoopdSelftestFailed)
 		if err == nil || err.Error() != want {
@@ -256,9 +257,9 @@ func TestSelftestWaitsWhileTheModelLoads(t *testing.T) {
 		}
 	})
 	t.Run("inferproxy not there yet", func(t *testing.T) {
-		client := &Client{Socket: shortDir(t) + "/run/infer/infer.sock", Model: "m", Timeout: time.Second}
+		client := &Client{Socket: testsupport.ShortDir(t) + "/run/infer/infer.sock", Model: "m", Timeout: time.Second}
 		clock := &fakeClock{now: time.Unix(1e9, 0), began: time.Unix(1e9, 0)}
-		out := &syncBuffer{}
+		out := &testsupport.Buffer{}
 		err := Selftest{Client: client, Expect: good, Out: out, Now: clock.Now, Sleep: clock.Sleep, StartWait: 15 * time.Second}.Run(context.Background())
 		if err == nil || !strings.Contains(err.Error(), "no such file or directory (waited 15s for the model server to start)") {
 			t.Fatalf("got %v", err)
@@ -271,8 +272,8 @@ func TestSelftestWaitsWhileTheModelLoads(t *testing.T) {
 
 // --print-expect prints the section the server passes.
 func TestPrintExpect(t *testing.T) {
-	_, client := startModel(t, shortDir(t), llamastandin.Options{Script: probeScript(), Slots: 3, NCtx: 8192})
-	section, err := Selftest{Client: client, Expect: Expect{MinCacheReuse: 0.9}, Out: &syncBuffer{},
+	_, client := startModel(t, testsupport.ShortDir(t), llamastandin.Options{Script: probeScript(), Slots: 3, NCtx: 8192})
+	section, err := Selftest{Client: client, Expect: Expect{MinCacheReuse: 0.9}, Out: &testsupport.Buffer{},
 		Now: func() time.Time { return time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC) }}.PrintExpect(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
@@ -93,7 +94,7 @@ func TestSelftest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, client := startModel(t, shortDir(t), llamastandin.Options{Script: probeScript()})
+			srv, client := startModel(t, testsupport.ShortDir(t), llamastandin.Options{Script: probeScript()})
 			e := good
 			if tt.expect != nil {
 				tt.expect(&e)
@@ -101,7 +102,7 @@ func TestSelftest(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(srv, client)
 			}
-			out := &syncBuffer{}
+			out := &testsupport.Buffer{}
 			err := Selftest{Client: client, Expect: e, Out: out}.Run(context.Background())
 			if tt.want == "" {
 				if err != nil {
@@ -128,7 +129,7 @@ func TestSelftest(t *testing.T) {
 // tags one per line, then all neutralised forms; a server that cannot
 // tokenize fails it with loopd-tags-unexpected.
 func TestCheckTagsTwoRequests(t *testing.T) {
-	srv, client := startModel(t, shortDir(t), llamastandin.Options{})
+	srv, client := startModel(t, testsupport.ShortDir(t), llamastandin.Options{})
 	if err := CheckTags(context.Background(), client); err != nil {
 		t.Fatal(err)
 	}

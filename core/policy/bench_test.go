@@ -3,24 +3,14 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"boxmaker/core/testsupport"
 )
 
-// cpuTime is the process's user and system time so far. Per call it tells
-// what deciding costs apart from waiting for a core, which the shared
-// machine makes noisy.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func reportCPU(b *testing.B, start time.Duration, n int) {
-	b.ReportMetric(float64(cpuTime(b)-start)/float64(n), "cpu-ns/op")
+	b.ReportMetric(float64(testsupport.CPUTime()-start)/float64(n), "cpu-ns/op")
 }
 
 // benchGrants makes a grants directory of 100 files over root/proj/dNN
@@ -66,7 +56,7 @@ func benchGrants(b *testing.B) (*Grants, Call) {
 func BenchmarkDecide(b *testing.B) {
 	g, call := benchGrants(b)
 	b.ReportAllocs()
-	start, n := cpuTime(b), 0
+	start, n := testsupport.CPUTime(), 0
 	for b.Loop() {
 		if d := g.Decide(call, State{Taint: Private}); d.Verdict != Allow {
 			b.Fatal(d.Reason)
@@ -81,7 +71,7 @@ func BenchmarkDecideParallel(b *testing.B) {
 	g, call := benchGrants(b)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime(b)
+	start := testsupport.CPUTime()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if d := g.Decide(call, State{}); d.Verdict != Allow {

@@ -9,9 +9,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"boxmaker/core/testsupport"
 )
 
 // The benchmark corpus: sessions × records session records, each 8 to 24
@@ -109,7 +110,7 @@ func benchSearch(b *testing.B, term string, wantHits int) {
 		b.Fatalf("Search(%s): %d hits, %v; want %d", term, len(r.Hits), err, wantHits)
 	}
 	times := make([]time.Duration, 0, b.N)
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t := time.Now()
@@ -119,7 +120,7 @@ func benchSearch(b *testing.B, term string, wantHits int) {
 		times = append(times, time.Since(t))
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((testsupport.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
 	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "ms-p99")
@@ -141,7 +142,7 @@ func BenchmarkRebuild(b *testing.B) {
 
 func benchRebuild(b *testing.B, home string) {
 	var recs int
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		p, err := Rebuild(home, nil)
@@ -151,16 +152,7 @@ func benchRebuild(b *testing.B, home string) {
 		recs += p.Records
 	}
 	b.ReportMetric(float64(recs)/time.Since(start).Seconds(), "records/s")
-	b.ReportMetric(float64(recs)/(cpuTime()-cpu0).Seconds(), "records/cpu-s")
-}
-
-// cpuTime is the CPU time (user and system) the process has used: on a
-// machine shared with other work it says what an operation costs when the
-// wall clock cannot.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(recs)/(testsupport.CPUTime()-cpu0).Seconds(), "records/cpu-s")
 }
 
 // BenchmarkSyncUnchanged is the cost of a Sync that finds nothing new in

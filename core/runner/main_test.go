@@ -8,14 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"boxmaker/core/testsupport"
 )
 
 // The tests run real containers from a tools image built here: TestMain
-// builds the static binary the way scripts/build.sh does, builds the image
-// from it and /bin/busybox, and loads it.
+// takes the static binary of the test run (testsupport.StaticBinary),
+// builds the image from it and /bin/busybox, and loads it.
 var (
 	testImage    string // the loaded image's ID
 	testExe      string // the static binary in it
@@ -23,8 +24,6 @@ var (
 	testStage    string // the staging directory
 	testSeccomp  string // the tools' seccomp profile
 )
-
-const testTags = "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
 
 func TestMain(m *testing.M) {
 	os.Exit(mainWithImage(m))
@@ -56,17 +55,9 @@ func mainWithImage(m *testing.M) int {
 }
 
 func buildTestImage(dir string) error {
-	mod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return fmt.Errorf("go env GOMOD: %w", err)
-	}
-	testExe = filepath.Join(dir, "boxmaker")
-	build := exec.Command("go", "build", "-tags", testTags, "-trimpath",
-		"-ldflags", "-linkmode external -extldflags -static", "-o", testExe, ".")
-	build.Dir = filepath.Dir(strings.TrimSpace(string(mod)))
-	build.Env = append(os.Environ(), "CGO_ENABLED=1")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v\n%s", err, out)
+	var err error
+	if testExe, err = testsupport.StaticBinary(); err != nil {
+		return err
 	}
 	archive := filepath.Join(dir, "tools.tar")
 	f, err := os.Create(archive)

@@ -5,65 +5,29 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"boxmaker/core/testsupport"
 )
 
 // The demo is tested as a person runs it: the static binary that
 // scripts/build.sh makes, real Podman, real daemons.
 
-const demoTestTags = "sqlite_fts5 sqlite_omit_load_extension osusergo netgo"
-
-var (
-	staticOnce sync.Once
-	staticDir  string
-	staticExe  string
-	staticErr  error
-)
-
-// TestMain removes the static binary the demo tests built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if staticDir != "" {
-		os.RemoveAll(staticDir)
-	}
-	os.Exit(code)
-}
-
-// staticBinary builds the static boxmaker once for the package's tests.
+// staticBinary is the static boxmaker of the test run.
 func staticBinary(t *testing.T) string {
 	t.Helper()
-	staticOnce.Do(func() {
-		mod, err := exec.Command("go", "env", "GOMOD").Output()
-		if err != nil {
-			staticErr = fmt.Errorf("go env GOMOD: %w", err)
-			return
-		}
-		staticDir, staticErr = os.MkdirTemp("", "bxdemo-test-")
-		if staticErr != nil {
-			return
-		}
-		staticExe = filepath.Join(staticDir, "boxmaker")
-		build := exec.Command("go", "build", "-tags", demoTestTags, "-trimpath",
-			"-ldflags", "-linkmode external -extldflags -static", "-o", staticExe, ".")
-		build.Dir = filepath.Dir(strings.TrimSpace(string(mod)))
-		build.Env = append(os.Environ(), "CGO_ENABLED=1")
-		if out, err := build.CombinedOutput(); err != nil {
-			staticErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if staticErr != nil {
-		t.Fatal(staticErr)
+	exe, err := testsupport.StaticBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return staticExe
+	return exe
 }
 
 // runDemoBinary runs `boxmaker demo args...` and returns its output and

@@ -14,6 +14,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/loop"
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
@@ -27,11 +28,7 @@ type fakeLoop struct {
 
 func serveLoop(t *testing.T, turn func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error)) *fakeLoop {
 	t.Helper()
-	dir, err := os.MkdirTemp("/tmp", "bxc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testsupport.ShortDir(t)
 	lock, err := daemon.TakeLock("loopd", filepath.Join(dir, "loopd.lock"))
 	if err != nil {
 		t.Fatal(err)
@@ -66,26 +63,8 @@ func (f *fakeLoop) requests() []loop.TurnRequest {
 	return append([]loop.TurnRequest(nil), f.got...)
 }
 
-// syncBuffer is a strings.Builder safe to read while the chat writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func newChatter(sock string, interactive bool) (*chatter, *syncBuffer, *syncBuffer) {
-	out, errOut := &syncBuffer{}, &syncBuffer{}
+func newChatter(sock string, interactive bool) (*chatter, *testsupport.Buffer, *testsupport.Buffer) {
+	out, errOut := &testsupport.Buffer{}, &testsupport.Buffer{}
 	return &chatter{socket: sock, who: "owner", home: "/h", out: out, errOut: errOut, interactive: interactive}, out, errOut
 }
 

@@ -8,10 +8,10 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/sanitize"
 )
 
@@ -69,7 +69,7 @@ func goSourceFile(b *testing.B, n int) (string, int64) {
 func BenchmarkSanitizeCheckCommand(b *testing.B) {
 	path, size := goSourceFile(b, 40<<20)
 	b.SetBytes(size)
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	for b.Loop() {
 		f, err := os.Open(path)
 		if err != nil {
@@ -98,7 +98,7 @@ func BenchmarkSanitizeCheckLibrary(b *testing.B) {
 	}
 	text := string(data)
 	b.SetBytes(size)
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	for b.Loop() {
 		sanitize.Refusals(text)
 		sanitize.Flags(text)
@@ -106,20 +106,10 @@ func BenchmarkSanitizeCheckLibrary(b *testing.B) {
 	reportCPU(b, size, cpu0)
 }
 
-// cpuTime is the process's user and system time, which waiting for a core
-// on a shared machine does not inflate.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // reportCPU adds the throughput per second of CPU time, over all the
 // goroutines the command runs.
 func reportCPU(b *testing.B, size int64, cpu0 time.Duration) {
-	if d := cpuTime() - cpu0; d > 0 {
+	if d := testsupport.CPUTime() - cpu0; d > 0 {
 		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
 	}
 }
@@ -129,7 +119,7 @@ func reportCPU(b *testing.B, size int64, cpu0 time.Duration) {
 func BenchmarkSanitizeCheckCommandPipe(b *testing.B) {
 	path, size := goSourceFile(b, 40<<20)
 	b.SetBytes(size)
-	cpu0 := cpuTime()
+	cpu0 := testsupport.CPUTime()
 	for b.Loop() {
 		pr, pw, err := os.Pipe()
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/testsupport"
 	"boxmaker/core/yaag/runerr"
 	"boxmaker/core/yaag/schema"
 	"boxmaker/runbook"
@@ -32,15 +33,6 @@ type rig struct {
 	sock string
 	mu   sync.Mutex
 	tool []string
-}
-
-func shortDir(t testing.TB) string {
-	d, err := os.MkdirTemp("/tmp", "bxa")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d) })
-	return d
 }
 
 func serve(t testing.TB, dir, name string, kinds map[string]daemon.Handler) string {
@@ -64,7 +56,7 @@ func serve(t testing.TB, dir, name string, kinds map[string]daemon.Handler) stri
 
 func newRig(t testing.TB, o llamastandin.Options) *rig {
 	t.Helper()
-	r := &rig{dir: shortDir(t)}
+	r := &rig{dir: testsupport.ShortDir(t)}
 	srv, err := llamastandin.Start(o)
 	if err != nil {
 		t.Fatal(err)

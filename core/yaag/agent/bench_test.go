@@ -3,20 +3,14 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"syscall"
 	"testing"
 	"time"
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/testsupport"
 )
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkAsk is one Ask of a session, two ways, alternating: through
 // yaag's agent client (the Ask, its options, the stream and watchdog, the
@@ -33,13 +27,13 @@ func BenchmarkAsk(b *testing.B) {
 	var yaagWall, bareWall, yaagCPU time.Duration
 	for i := 0; i < b.N; i++ {
 		for j := 0; j < 2; j++ {
-			start, startCPU := time.Now(), cpuTime()
+			start, startCPU := time.Now(), testsupport.CPUTime()
 			if (i+j)%2 == 0 {
 				if _, err := viaYaag.Ask(ctx, Ask{Key: "A1/1", Prompt: "Bench.", Stall: time.Minute}, func(Event) {}); err != nil {
 					b.Fatal(err)
 				}
 				yaagWall += time.Since(start)
-				yaagCPU += cpuTime() - startCPU
+				yaagCPU += testsupport.CPUTime() - startCPU
 			} else {
 				var res loopwire.AskResult
 				err := daemon.Call(ctx, r.sock, loopwire.KindAgentAsk, loopwire.AskRequest{Session: bare.ID(), Text: "Bench."}, &res, func(json.RawMessage) error { return nil })

@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/core/yaag/program"
 	"boxmaker/core/yaag/typebox"
 )
@@ -21,16 +21,8 @@ export default defineProgram({
   async run(ctx) { return { ok: true, items: [{ name: "a", n: ctx.input.n }] }; },
 });`
 
-// cpuTime is the process's user and system time so far: on a shared
-// machine it says more than the wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64((cpuTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((testsupport.CPUTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkProgram is the runtime's own time for one Run of a small
@@ -48,7 +40,7 @@ func BenchmarkProgram(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
-			defer reportCPU(b, cpuTime())
+			defer reportCPU(b, testsupport.CPUTime())
 			for i := 0; i < b.N; i++ {
 				bundle, err := program.Inline([]byte(tt.src), dir)
 				if err != nil {
@@ -69,7 +61,7 @@ func BenchmarkProgram(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
-			defer reportCPU(b, cpuTime())
+			defer reportCPU(b, testsupport.CPUTime())
 			for i := 0; i < b.N; i++ {
 				opts := Options{Bundle: bundle, Run: "r"}
 				if tt.input != "" {
@@ -99,7 +91,7 @@ export default defineProgram({ name: "asks", async run(ctx) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	start := cpuTime()
+	start := testsupport.CPUTime()
 	for i := 0; i < b.N; i++ {
 		out, err := Run(context.Background(), Options{Bundle: bundle, Run: "r", Agents: &recorder{}})
 		if err != nil || string(out) != "100" {
@@ -107,5 +99,5 @@ export default defineProgram({ name: "asks", async run(ctx) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/100, "µs/ask")
-	b.ReportMetric(float64((cpuTime()-start).Microseconds())/float64(b.N)/100, "cpu-µs/ask")
+	b.ReportMetric(float64((testsupport.CPUTime()-start).Microseconds())/float64(b.N)/100, "cpu-µs/ask")
 }

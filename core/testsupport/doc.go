@@ -1,0 +1,10 @@
+// Package testsupport is what the tests of several packages share, written
+// once: the static binary, built once per test run and shared by the test
+// processes of that run (StaticBinary); a short temporary directory for
+// socket paths (ShortDir); CPU time for benchmarks on a shared machine
+// (CPUTime, ProcessCPU); a buffer several goroutines write to (Buffer).
+//
+// It is for tests only: no production package imports it (deps_test.go
+// holds it), and it imports nothing of boxmaker's, so any package's tests
+// may use it.
+package testsupport
