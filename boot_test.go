@@ -84,6 +84,8 @@ func TestBootDebian12(t *testing.T) {
 			want(t, out, `(?m)^boxmaker boot-1 \(commit `)
 			vm.run("", "test \"$(stat -c %a /var/lib/boxmaker)\" = 700 && test \"$(stat -c %a /etc/boxmaker/brokerd.toml)\" = 600 && test \"$(stat -c %a /etc/boxmaker/grants)\" = 700")
 			vm.run("", "id boxmaker")
+			// brokerd acts for that user: install wrote its ids as the owner.
+			vm.run("", `grep -qx "owner_uid = $(id -u boxmaker)" /etc/boxmaker/brokerd.toml && grep -qx "owner_gid = $(id -g boxmaker)" /etc/boxmaker/brokerd.toml`)
 			// Install never overwrites a config: a second install keeps the owner's edit.
 			vm.run("", "echo '# the owner was here' >> /etc/boxmaker/memoryd.toml")
 		},
@@ -391,13 +393,15 @@ type bootedSystem struct {
 // --privileged and a cgroup namespace of its own are what systemd and the
 // nested rootful Podman need here (docs/deployment.md, "The boot test");
 // Podman's storage inside is a tmpfs (overlay cannot stack on the
-// container's own overlay root).
+// container's own overlay root), and so is /srv, where the grants point:
+// the runner gives the tools the owner's files through idmapped mounts,
+// which the container's overlay root refuses (a host's ext4 takes them).
 func (s *bootedSystem) boot(image string, files map[string]string) {
 	t := s.t
 	args := []string{"run", "-d", "--name", s.name, "--label", "boxmaker-boottest=" + s.name,
 		"--privileged", "--cgroupns=private", "--systemd=always", "--runtime", "runc",
 		"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096",
-		"--tmpfs", "/var/lib/containers:rw,mode=0700", "--hostname", "boottest",
+		"--tmpfs", "/var/lib/containers:rw,mode=0700", "--tmpfs", "/srv:rw,mode=0755", "--hostname", "boottest",
 		image, "/sbin/init"}
 	if out, err := exec.Command("podman", args...).CombinedOutput(); err != nil {
 		t.Fatalf("podman run: %v\n%s", err, out)
@@ -493,6 +497,11 @@ func (s *bootedSystem) chat() {
 	got := s.run("", "cat /srv/notes/out/written.txt; stat -c '%U %a' /srv/notes/out/written.txt")
 	if !strings.HasPrefix(got, "written by a tool\n") {
 		t.Fatalf("the write_file call left %q", got)
+	}
+	// The tools act for the user install named (D521): what they write is
+	// that user's, never root's.
+	if owner := strings.Fields(strings.TrimPrefix(got, "written by a tool\n")); len(owner) == 0 || owner[0] != "boxmaker" {
+		t.Fatalf("the tool's file belongs to %q, not to the tools' user boxmaker", got)
 	}
 	t.Logf("the tool's file: %s", got)
 }

@@ -50,6 +50,10 @@ type Host interface {
 type Config struct {
 	Role string // brokerd: the file is /etc/boxmaker/brokerd.toml
 	Text string // boxmaker init's commented config, with installed paths
+	// ForOwner, when set, is the text for the user the tools act for,
+	// written in Text's place once install knows that user's ids
+	// (brokerd's [runner] owner_uid and owner_gid, D521).
+	ForOwner func(uid, gid int) string
 }
 
 // Install installs Binary, or upgrades an older install to it.
@@ -134,22 +138,24 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 			return copyFile(in.NewBinary, stagedBinary, 0o755)
 		},
 	})
+	// The tools' user, once known: the owner a new brokerd.toml names.
+	ownerUID, ownerGID := 0, 0
 	if in.User != "" {
 		say := fmt.Sprintf("use the user %s for the tools (it must exist)", in.User)
-		if in.CreateUser {
+		create := in.CreateUser && in.Root == ""
+		if create {
 			say = fmt.Sprintf("create the system user %s for the tools, unless it exists (useradd --system)", in.User)
+		} else if in.Root != "" {
+			say += " (never created under --root)"
 		}
-		do := func() error {
-			uid, gid, err := in.Host.EnsureUser(in.User, in.CreateUser)
+		steps = append(steps, Step{Say: say, Do: func() error {
+			uid, gid, err := in.Host.EnsureUser(in.User, create)
 			if err == nil {
+				ownerUID, ownerGID = uid, gid
 				fmt.Fprintf(in.Out, "install:    %s is uid %d, gid %d\n", in.User, uid, gid)
 			}
 			return err
-		}
-		if in.Root != "" {
-			say, do = say+" (not under --root)", nil
-		}
-		steps = append(steps, Step{Say: say, Do: do})
+		}})
 	}
 	var commits []Step
 	var checks []Step
@@ -160,12 +166,19 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			check = final + stagedSuffix
-			text := c.Text
+			say := fmt.Sprintf("write %s (boxmaker init's commented configuration, 0600), staged as %s", final, check)
+			if c.ForOwner != nil && in.User != "" {
+				say += fmt.Sprintf("; [runner] owner_uid and owner_gid are %s's", in.User)
+			}
 			steps = append(steps, Step{
-				Say: fmt.Sprintf("write %s (boxmaker init's commented configuration, 0600), staged as %s", final, check),
+				Say: say,
 				Do: func() error {
 					if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 						return err
+					}
+					text := c.Text
+					if c.ForOwner != nil && in.User != "" {
+						text = c.ForOwner(ownerUID, ownerGID)
 					}
 					return atomicfile.WriteFile(check, []byte(text), 0o600)
 				},

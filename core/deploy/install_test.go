@@ -3,6 +3,7 @@ package deploy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ type fakeHost struct {
 	refuse  map[string]bool   // role -> its check fails
 	checked []string          // "role config" of each check
 	loaded  []string
+	users   []string // "name create=bool" of each EnsureUser
 }
 
 func (h *fakeHost) CheckConfig(binary, role, config string) error {
@@ -44,8 +46,12 @@ func (h *fakeHost) LoadToolsImage(binary string) error {
 }
 func (h *fakeHost) Systemd() bool                  { return false }
 func (h *fakeHost) Systemctl(args ...string) error { return errors.New("no systemd here") }
-func (h *fakeHost) EnsureUser(string, bool) (int, int, error) {
-	return 0, 0, errors.New("not under --root")
+func (h *fakeHost) EnsureUser(name string, create bool) (int, int, error) {
+	h.users = append(h.users, fmt.Sprintf("%s create=%v", name, create))
+	if name != "tools" {
+		return 0, 0, errors.New("user: unknown user " + name)
+	}
+	return 1234, 1235, nil
 }
 
 const (
@@ -310,5 +316,65 @@ func TestUninstallKeepsTheHomeAndConfigsUnlessNamed(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(r.root, p)); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%s is still there: %v", p, err)
 		}
+	}
+}
+
+// A new brokerd.toml names the tools' user as [runner] owner_uid and
+// owner_gid, with the ids install found for it (D521): an install that
+// left them 0 would have every file tool refused; an existing config is
+// kept as it is, and a user that cannot be had stops the install before
+// anything is installed.
+func TestANewBrokerdConfigNamesTheToolsUser(t *testing.T) {
+	r := newRig(t)
+	bin := filepath.Join(t.TempDir(), "boxmaker")
+	if err := os.WriteFile(bin, []byte("binary v1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plan := func(user string) error {
+		in := &Install{
+			Layout:    Layout{Root: r.root, Prefix: "/usr/local"},
+			NewBinary: bin,
+			Roles:     []string{"brokerd"},
+			Configs: []Config{{Role: "brokerd", Text: "owner_uid = 0\n", ForOwner: func(uid, gid int) string {
+				return fmt.Sprintf("owner_uid = %d\nowner_gid = %d\n", uid, gid)
+			}}},
+			User: user, CreateUser: true,
+			Host: r.host,
+			Out:  &bytes.Buffer{},
+		}
+		steps, _, err := in.Plan()
+		if err != nil {
+			return err
+		}
+		if err := Run(&bytes.Buffer{}, "install", steps, false); err != nil {
+			in.Abandon()
+			return err
+		}
+		return nil
+	}
+	if err := plan("nobody-here"); err == nil {
+		t.Fatal("an install whose tools' user cannot be had went on")
+	}
+	if _, err := os.Stat(filepath.Join(r.root, "usr/local/bin/boxmaker")); err == nil {
+		t.Error("the failed install left its binary installed")
+	}
+	if err := plan("tools"); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.read("etc/boxmaker/brokerd.toml"); got != "owner_uid = 1234\nowner_gid = 1235\n" {
+		t.Errorf("brokerd.toml %q", got)
+	}
+	// Under --root no user is ever made on the real host: looked up only.
+	if diff := cmp.Diff([]string{"nobody-here create=false", "tools create=false"}, r.host.users); diff != "" {
+		t.Errorf("users (-want +got):\n%s", diff)
+	}
+	if err := os.WriteFile(filepath.Join(r.root, "etc/boxmaker/brokerd.toml"), []byte("owner_uid = 1000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := plan("tools"); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.read("etc/boxmaker/brokerd.toml"); got != "owner_uid = 1000\n" {
+		t.Errorf("an upgrade rewrote the owner's brokerd.toml: %q", got)
 	}
 }

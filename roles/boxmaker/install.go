@@ -37,7 +37,7 @@ func installCommands(b Build, roles []string) []*cli.Command {
 				"is left for you. See docs/deployment.md.",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "prefix", Value: deploy.DefaultPrefix, Usage: "install the binary and its links in `DIR`/bin"},
-				&cli.StringFlag{Name: "user", Usage: "the user tools act as: it must exist (default: the system user boxmaker, made if missing)"},
+				&cli.StringFlag{Name: "user", Usage: "the user tools act as, written as brokerd.toml's [runner] owner_uid and owner_gid: it must exist (default: the system user boxmaker, made if missing)"},
 				&cli.BoolFlag{Name: "dry-run", Usage: "print every step and change nothing"},
 				root,
 			},
@@ -106,9 +106,16 @@ func install(c *cli.Context, b Build, roles []string) error {
 		if !slices.Contains(roles, r.Name) {
 			continue
 		}
-		configs = append(configs, deploy.Config{Role: r.Name, Text: r.RenderWith(conf.TemplateData{
-			Home: deploy.Home, Grants: deploy.GrantsDir, ToolsImage: image,
-		})})
+		data := conf.TemplateData{Home: deploy.Home, Grants: deploy.GrantsDir, ToolsImage: image}
+		c := deploy.Config{Role: r.Name, Text: r.RenderWith(data)}
+		if r.Name == "brokerd" { // [runner] owner_uid, owner_gid: the user the tools act for (D521)
+			c.ForOwner = func(uid, gid int) string {
+				d := data
+				d.OwnerUID, d.OwnerGID = uid, gid
+				return r.RenderWith(d)
+			}
+		}
+		configs = append(configs, c)
 	}
 	// An optional daemon's config (gatewayd's) is the owner's to write;
 	// one that exists is checked with the new binary like the others.
