@@ -1,18 +1,30 @@
 package main
 
-// The scripts' commands for loopd: switching the llama-server stand-in
-// (core/llamastandin) while it runs, through its own POST /standin/switch.
-
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
+
+	"boxmaker/core/loop"
 )
+
+// The scripts' commands for loopd: switching the llama-server stand-in
+// (core/llamastandin) while it runs, through its own POST /standin/switch.
 
 // loopdCmds are the commands the loopd scripts add.
 var loopdCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -58,4 +70,255 @@ func cmdStandin(ts *testscript.TestScript, neg bool, args []string) {
 	if resp.StatusCode != http.StatusOK {
 		ts.Fatalf("standin: the switch answered %d: %s", resp.StatusCode, body)
 	}
+}
+
+// cachecheck LOG: reads a session log and requires that every model
+// request after the first reused the whole of the request before it: its
+// cache_n (the tokens the server took from its prompt cache) is at least
+// the previous request's prompt (cache_n + prompt_n). It prints one line
+// per assistant record.
+func cmdCachecheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: cachecheck LOG")
+	}
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	if err != nil {
+		ts.Fatalf("cachecheck: %v", err)
+	}
+	records, err := loop.ParseLog(path, data)
+	if err != nil {
+		ts.Fatalf("cachecheck: %v", err)
+	}
+	// A tool round replays the previous request and its reply exactly, so
+	// it takes the whole previous prompt from the cache. A new user turn
+	// may take less: the Qwen3.5 template renders the turns before a new
+	// user message without their think blocks (docs/inference-contract.md),
+	// and loopd judges that against the template; a loss it finds is a
+	// "cache loss" note, which must not be there.
+	n, previous, before := 0, 0, ""
+	for _, r := range records {
+		if r.Type == "note" && strings.HasPrefix(r.Text, "cache loss") {
+			ts.Fatalf("cachecheck: loopd noted a cache loss: %s", r.Text)
+		}
+		if r.Type != "assistant" {
+			if r.Type != "note" {
+				before = r.Type
+			}
+			continue
+		}
+		n++
+		prompt := r.Timings.CacheN + r.Timings.PromptN
+		fmt.Fprintf(ts.Stdout(), "request %d: prompt %d tokens, %d from the cache, %d evaluated (after a %s record)\n", n, prompt, r.Timings.CacheN, r.Timings.PromptN, before)
+		if n > 1 && before == "tool" && r.Timings.CacheN < previous {
+			ts.Fatalf("request %d, a tool round, took %d tokens from the cache, less than the previous request's prompt of %d: the prompt prefix changed", n, r.Timings.CacheN, previous)
+		}
+		if n > 1 && r.Timings.CacheN == 0 {
+			ts.Fatalf("request %d took nothing from the cache", n)
+		}
+		previous = prompt
+	}
+	if n < 2 {
+		ts.Fatalf("cachecheck: %d model requests in %s; need at least 2", n, path)
+	}
+}
+
+// The scripts' commands for yaag: finding the address of a stand-in that
+// listens on port 0.
+
+// yaagCmds are the commands the yaag scripts add.
+var yaagCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"addrvar": cmdAddrvar,
+}
+
+// addrvar VAR FILE: waits (10 s at most) for FILE, which a server started
+// with --listen 127.0.0.1:0 writes its address to (llama-standin
+// --addr-file), and sets VAR to that address.
+func cmdAddrvar(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: addrvar VAR FILE")
+	}
+	path := ts.MkAbs(args[1])
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, err := os.ReadFile(path)
+		if err == nil && strings.HasSuffix(string(data), "\n") {
+			ts.Setenv(args[0], strings.TrimSpace(string(data)))
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("addrvar: %s was not written within 10 s", path)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// ttyscript: a program on a real pseudo-terminal (standard input, output
+// and error, and its controlling terminal), driven step by step as a
+// person at the keyboard would, so that a Ctrl-C reaches it as the
+// terminal delivers it (SIGINT, or a line's end where the program set
+// the terminal so) while it is busy. testscript's own ttyin writes all
+// its input at once, before the program is ready.
+
+// ttyscript N STEPS prog args...: runs prog on a new terminal, plays the
+// file STEPS, and requires exit status N. Each line of STEPS is
+//
+//	send "TEXT"     types TEXT (a Go string: "\n" is Enter, "\x03" Ctrl-C, "\x04" Ctrl-D)
+//	expect REGEXP   waits up to 20 s until the output since the last expect matches
+//
+// (blank lines and # comments are skipped). Afterwards stdout is all the
+// terminal showed, with \r\n as \n; stderr is empty.
+func cmdTTYScript(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: ttyscript N STEPS prog [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("ttyscript: %v", err)
+	}
+	prog := lookPathIn(ts.Getenv("PATH"), args[2])
+	if prog == "" {
+		ts.Fatalf("ttyscript: %s is not on PATH", args[2])
+	}
+	master, tty, err := openPTY()
+	if err != nil {
+		ts.Fatalf("ttyscript: %v", err)
+	}
+	defer master.Close()
+	cmd := exec.Command(prog, args[3:]...)
+	cmd.Args[0] = args[2]
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = append(os.Environ(), "TERM=xterm")
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "BOXMAKER_HOME", "WORK"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("ttyscript: %v", err)
+	}
+	tty.Close()
+
+	var mu sync.Mutex
+	var screen strings.Builder
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	shown := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.ReplaceAll(screen.String(), "\r\n", "\n")
+	}
+	fail := func(format string, a ...any) {
+		cmd.Process.Kill()
+		cmd.Wait()
+		ts.Fatalf("ttyscript: %s\nthe terminal showed:\n%s", fmt.Sprintf(format, a...), shown())
+	}
+	from := 0
+	for i, line := range strings.Split(ts.ReadFile(args[1]), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		verb, arg, _ := strings.Cut(line, " ")
+		switch verb {
+		case "send":
+			text, err := strconv.Unquote(arg)
+			if err != nil {
+				fail("%s:%d: send takes a quoted Go string: %v", args[1], i+1, err)
+			}
+			if _, err := master.Write([]byte(text)); err != nil {
+				fail("%s:%d: %v", args[1], i+1, err)
+			}
+		case "expect":
+			re, err := regexp.Compile(arg)
+			if err != nil {
+				fail("%s:%d: %v", args[1], i+1, err)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				s := shown()
+				if loc := re.FindStringIndex(s[from:]); loc != nil {
+					from += loc[1]
+					break
+				}
+				if time.Now().After(deadline) {
+					fail("%s:%d: no %q within 20s", args[1], i+1, arg)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		default:
+			fail("%s:%d: unknown step %q", args[1], i+1, verb)
+		}
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var werr error
+	select {
+	case werr = <-exited:
+	case <-time.After(20 * time.Second):
+		fail("%s did not exit within 20s of the last step", args[2])
+	}
+	<-readDone
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(werr, &ee):
+		got = ee.ExitCode()
+	case werr != nil:
+		ts.Fatalf("ttyscript: %v", werr)
+	}
+	fmt.Fprint(ts.Stdout(), shown())
+	if got != want {
+		ts.Fatalf("ttyscript: %s exited %d, want %d\nthe terminal showed:\n%s", args[2], got, want, shown())
+	}
+}
+
+// openPTY opens a new pseudo-terminal pair: the master, and the terminal.
+func openPTY() (master, tty *os.File, err error) {
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var unlock int32
+	if _, _, e := unix.Syscall(unix.SYS_IOCTL, m.Fd(), unix.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		m.Close()
+		return nil, nil, e
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	t, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	return m, t, nil
+}
+
+// lookPathIn finds an executable named name in the directories of path.
+func lookPathIn(path, name string) string {
+	if strings.Contains(name, "/") {
+		return name
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
 }

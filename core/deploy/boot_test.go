@@ -1,4 +1,4 @@
-package main
+package deploy
 
 import (
 	"bytes"
@@ -159,7 +159,11 @@ head -n 1 <&3`), `^HTTP/1\.[01] 401 `)
 		},
 	}
 
-	blocks := docBlocks(t, "docs/deployment.md")
+	root, err := testsupport.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := docBlocks(t, filepath.Join(root, "docs", "deployment.md"))
 	for _, b := range blocks {
 		if f := before[b.name]; f != nil {
 			f()
