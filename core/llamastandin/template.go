@@ -82,9 +82,14 @@ type ToolJSON struct {
 
 // QwenTemplate is the chat template /props reports by default and the
 // one prompts are rendered with: the Qwen3.5 family's own template, byte
-// for byte as the model files carry it (Qwen's, under the Apache License
-// 2.0; sha256 a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715,
-// the template the real server was measured with, docs/inference-contract.md).
+// for byte as the model files carry it. It is Qwen's (Apache License 2.0),
+// not llama.cpp's code: qwen35.jinja is the copy published with the Jinja
+// engine's module, github.com/ardanlabs/jinja v1.8.0 (Apache-2.0), as
+// testdata/templates/Qwen3.5-35B-A3B-Q8_0.jinja, which go.sum pins and
+// TestTheTemplateIsTheJinjaModulesCopy compares byte for byte (sha256
+// a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715, the
+// template the real server was measured with, docs/inference-contract.md).
+// It has no header of its own: a comment in it would change its hash.
 // It is run by a Jinja engine (github.com/ardanlabs/jinja), so the stand-in
 // renders what a real Qwen3.5 server renders: the tools block before the
 // system prompt, every content trimmed, tool calls written in the XML
