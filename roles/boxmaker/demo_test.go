@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -157,13 +156,8 @@ func TestDemoFailsLoudlyWhenAStepGoesWrong(t *testing.T) {
 // address.
 func startStandin(t *testing.T, exe, script string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	standin := exec.Command(exe, "llama-standin", "--listen", addr, "--model", "some-model", "--script", script)
+	addrFile := filepath.Join(t.TempDir(), "standin.addr")
+	standin := exec.Command(exe, "llama-standin", "--listen", "127.0.0.1:0", "--addr-file", addrFile, "--model", "some-model", "--script", script)
 	var out bytes.Buffer
 	standin.Stdout, standin.Stderr = &out, &out
 	if err := standin.Start(); err != nil {
@@ -174,13 +168,11 @@ func startStandin(t *testing.T, exe, script string) string {
 		standin.Wait()
 	})
 	for i := 0; ; i++ {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return addr
+		if data, err := os.ReadFile(addrFile); err == nil && strings.HasSuffix(string(data), "\n") {
+			return strings.TrimSpace(string(data))
 		}
 		if i > 200 {
-			t.Fatalf("the stand-in did not listen on %s: %v\n%s", addr, err, out.String())
+			t.Fatalf("the stand-in did not write its address to %s:\n%s", addrFile, out.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
