@@ -19,6 +19,7 @@ import (
 	"boxmaker/core/home"
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -167,7 +168,9 @@ func serve(c *cli.Context) error {
 	if err := d.Start(); err != nil {
 		return err
 	}
-	if err := selftest(c.Context, cfg, os.Stdout); err != nil {
+	// The selftest's lines are the daemon's: what the model server
+	// reported, escaped.
+	if err := selftest(c.Context, cfg, termsafe.NewWriter(os.Stdout)); err != nil {
 		d.Close()
 		return err
 	}
