@@ -70,9 +70,10 @@ type Ledger struct {
 	opts Options
 	lock *os.File
 
-	recovered *Recovery
-	accepted  *Break
-	decided   [][2]string
+	recovered   *Recovery
+	accepted    *Break
+	decided     [][2]string
+	unwitnessed bool // the witness file named no head
 
 	// owned by the writer goroutine (and by Open before it starts)
 	f       *os.File
@@ -135,10 +136,12 @@ func Open(dir string, opts Options) (*Ledger, error) {
 	if opts.WitnessFile != "" {
 		// Before anything is written: a log that lost what was witnessed
 		// must not be continued as if it were whole.
-		if err := checkLastWitness(dir, opts.WitnessFile); err != nil {
+		held, err := checkLastWitness(dir, opts.WitnessFile)
+		if err != nil {
 			l.closeFiles()
 			return nil, err
 		}
+		l.unwitnessed = !held
 		if wf, err = openWitnessFile(dir, opts.WitnessFile); err != nil {
 			l.closeFiles()
 			return nil, unavailable(fmt.Errorf("witness file: %w", err))
@@ -159,22 +162,23 @@ func Open(dir string, opts Options) (*Ledger, error) {
 
 // checkLastWitness refuses to open a log that does not hold the last head
 // the witness file names.
-func checkLastWitness(dir, path string) error {
+// held says whether the file named a head at all.
+func checkLastWitness(dir, path string) (held bool, err error) {
 	w, err := lastWitness(path)
 	if err != nil {
-		return unavailable(fmt.Errorf("witness file: %w", err))
+		return false, unavailable(fmt.Errorf("witness file: %w", err))
 	}
 	if w == nil {
-		return nil
+		return false, nil
 	}
 	found, err := checkWitness(dir, *w)
 	if err != nil {
-		return unavailable(err)
+		return false, unavailable(err)
 	}
 	if found != "" {
-		return runbook.Refuse(runbook.AuditWitnessMismatch, "%s", WitnessFinding{Witness: *w, Found: found})
+		return false, runbook.Refuse(runbook.AuditWitnessMismatch, "%s", WitnessFinding{Witness: *w, Found: found})
 	}
-	return nil
+	return true, nil
 }
 
 // head is the log's last record as a witness line names it.
@@ -428,6 +432,12 @@ func (l *Ledger) Notices() []string {
 	}
 	if l.recovered != nil {
 		out = append(out, "audit: recovered a torn final line; "+runbook.Link(runbook.AuditRecovered))
+	}
+	if l.unwitnessed && l.seq > 0 {
+		// A first start with a witness, or a witness file removed: the
+		// operator should know which.
+		out = append(out, fmt.Sprintf("audit: the witness file %s names no head: nothing outside the log vouches for its %d records so far; heads are witnessed there from now on; %s",
+			l.opts.WitnessFile, l.seq, runbook.Link(runbook.AuditWitnessMismatch)))
 	}
 	return out
 }
