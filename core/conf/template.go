@@ -1,8 +1,11 @@
 package conf
 
 import (
+	"os"
 	"strings"
 	"text/template"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // Role is one daemon's or the CLI's configuration file.
@@ -27,6 +30,21 @@ var Roles = []Role{
 // them (it checks one that exists).
 var Optional = []Role{
 	{"gatewayd", func() any { return new(Gatewayd) }, gatewaydTemplate},
+}
+
+// SetsNothing reports whether the config at path holds no key at all
+// (only comments), as init writes the configs of Optional daemons: such a
+// daemon is not configured.
+func SetsNothing(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return false, err
+	}
+	return len(doc) == 0, nil
 }
 
 // Render writes the role's commented development configuration, with

@@ -19,6 +19,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/core/termsafe"
@@ -135,7 +136,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		if _, err := os.Stat(path); err != nil {
 			continue
 		}
-		if empty, err := configuresNothing(path); err == nil && empty {
+		if empty, err := conf.SetsNothing(path); err == nil && empty {
 			// init writes gatewayd.toml with every line a comment.
 			fmt.Fprintf(out, "up: %s sets nothing (every line is a comment); %s is not started\n", path, d.role)
 			continue
@@ -279,20 +280,6 @@ func waitReady(ctx context.Context, ch *child, socket string, ping bool) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-// configuresNothing reports whether the config at path holds no key at
-// all (only comments), as init writes the configs of optional daemons.
-func configuresNothing(path string) (bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return false, err
-	}
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return false, err
-	}
-	return len(doc) == 0, nil
 }
 
 // configString reads one string key of a daemon's config; the daemon

@@ -24,6 +24,7 @@ func App() *cli.App {
 		&cli.StringFlag{Name: "memory-config", Usage: "memoryd's config `PATH` (default: $BOXMAKER_HOME/etc/memoryd.toml, else /etc/boxmaker/memoryd.toml)"},
 		&cli.StringFlag{Name: "loop-config", Usage: "loopd's config `PATH` (default: $BOXMAKER_HOME/etc/loopd.toml, else /etc/boxmaker/loopd.toml)"},
 		&cli.StringFlag{Name: "inferproxy-config", Usage: "inferproxy's config `PATH`, for doctor (default: $BOXMAKER_HOME/etc/inferproxy.toml, else /etc/boxmaker/inferproxy.toml)"},
+		&cli.StringFlag{Name: "gateway-config", Usage: "gatewayd's config `PATH`, for doctor (default: $BOXMAKER_HOME/etc/gatewayd.toml, else /etc/boxmaker/gatewayd.toml)"},
 	}
 	return app
 }

@@ -5,17 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/audit"
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
+	"boxmaker/core/gateway"
+	"boxmaker/core/home"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
+	"boxmaker/core/secrets"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
@@ -24,12 +30,14 @@ import (
 func doctorCommands() []*cli.Command {
 	return []*cli.Command{{
 		Name:  "doctor",
-		Usage: "check every daemon of a home: configs, sockets, Podman, the tools image, the grants",
-		Description: "doctor reads each daemon's config (--home, --broker-config, ...), asks each\n" +
-			"daemon on each of its sockets whether it answers, checks that the daemons'\n" +
-			"configs name the same sockets for each other, asks Podman about [runner]\n" +
-			"(the program, the tools image, the runtime, the egress network) and checks\n" +
-			"the grants. It prints one line per finding, ok, warning or problem, each\n" +
+		Usage: "check every daemon of a home: configs, sockets, Podman, the tools image, the grants, the audit chain",
+		Description: "doctor reads each daemon's config (--home, --broker-config, ...; gatewayd's\n" +
+			"only when it is configured: it is optional), asks each daemon on each of its\n" +
+			"sockets whether it answers, checks that the daemons' configs name the same\n" +
+			"sockets for each other, asks Podman about [runner] (the program, the tools\n" +
+			"image, the runtime, the egress network), checks the grants, and verifies the\n" +
+			"audit log's chain (as bxctl audit verify does, with the heads in [audit]\n" +
+			"witness_file). It prints one line per finding, ok, warning or problem, each\n" +
 			"problem with its runbook entry, and exits 1 when there is a problem. It\n" +
 			"changes nothing and may run beside the daemons.",
 		Flags: []cli.Flag{rolecli.JSONFlag},
@@ -66,7 +74,14 @@ func (d *doctor) warn(about, format string, args ...any) {
 
 // problem records err; a refusal brings its entry, or entry is used.
 func (d *doctor) problem(about string, entry runbook.Entry, err error) {
-	f := finding{Level: "problem", About: about, Text: err.Error(), Entry: entry}
+	d.add("problem", about, entry, err)
+}
+
+// warnErr records err as a warning, with its entry as problem does.
+func (d *doctor) warnErr(about string, err error) { d.add("warning", about, "", err) }
+
+func (d *doctor) add(level, about string, entry runbook.Entry, err error) {
+	f := finding{Level: level, About: about, Text: err.Error(), Entry: entry}
 	var r *runbook.Refusal
 	if errors.As(err, &r) {
 		f.Text, f.Entry = r.Text, r.Entry
@@ -119,6 +134,11 @@ func (d *doctor) run(c *cli.Context) {
 			d.ok(cf.role, "%s is valid", path)
 		}
 	}
+	// gatewayd is optional: checked only when its config sets something.
+	var gw *gateway.Config
+	if path, err := configPath(c, "gateway-config", "gatewayd"); err == nil {
+		gw = d.gatewaydConfig(path)
+	}
 	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
 	defer cancel()
 	if have["brokerd"] {
@@ -133,6 +153,28 @@ func (d *doctor) run(c *cli.Context) {
 	if have["loopd"] {
 		d.sockets(ctx, "loopd", []socketCheck{{"loop", l.Sockets.Loop, true}})
 	}
+	if gw != nil {
+		d.sockets(ctx, "gatewayd", []socketCheck{{"gateway", gw.Socket, true}})
+	}
+	// brokerd's courier hands approvals to gatewayd when brokerd.toml has
+	// a [gateway] (its socket defaults to the home's gateway.sock).
+	brokerGateway := ""
+	if have["brokerd"] && b.Gateway != nil {
+		brokerGateway = b.Gateway.Socket
+		if brokerGateway == "" {
+			brokerGateway = home.Home{Dir: b.Home}.Path(home.SocketGateway)
+		}
+	}
+	switch {
+	case gw == nil && brokerGateway != "":
+		d.warn("brokerd", "[gateway] hands approvals to gatewayd at %s, but gatewayd is not configured: the courier retries in vain (remove [gateway] or configure gatewayd)", brokerGateway)
+	case gw != nil && have["brokerd"] && brokerGateway == "" && len(gw.Approvers) > 0:
+		d.warn("gatewayd", "[approvals] users are named, but brokerd.toml has no [gateway]: no approval is posted in Mattermost")
+	}
+	gwSocket, gwLoop := "", ""
+	if gw != nil {
+		gwSocket, gwLoop = gw.Socket, gw.LoopSocket
+	}
 	// Each client's config must name the socket its server's names.
 	for _, p := range []struct {
 		ok               bool
@@ -145,6 +187,8 @@ func (d *doctor) run(c *cli.Context) {
 		{have["loopd"] && have["inferproxy"], "loopd", "[inference] socket", l.Inference.Socket, "inferproxy", "listen", ip.Listen, runbook.LoopdStartFailed},
 		{have["brokerd"] && have["memoryd"], "brokerd", "[memory] socket", b.Memory.Socket, "memoryd", "[sockets] broker", m.Sockets.Broker, runbook.MemorydUnreachable},
 		{have["memoryd"] && have["brokerd"], "memoryd", "[broker] state", m.Broker.State, "brokerd", "[sockets] state", b.Sockets.State, runbook.MemoryUnavailable},
+		{gw != nil && have["loopd"], "gatewayd", "[loop] socket", gwLoop, "loopd", "[sockets] loop", l.Sockets.Loop, runbook.LoopUnavailable},
+		{gw != nil && brokerGateway != "", "brokerd", "[gateway] socket", brokerGateway, "gatewayd", "[approvals] socket", gwSocket, runbook.GatewayUnreachable},
 	} {
 		switch {
 		case !p.ok:
@@ -176,6 +220,69 @@ func (d *doctor) run(c *cli.Context) {
 	}
 	if len(rep.Problems) == 0 {
 		d.ok("grants", "%d valid %s in %s", rep.Grants, plural(rep.Grants, "grant", "grants"), b.Paths.Grants)
+	}
+	d.auditChain(filepath.Join(b.Home, "audit"), b.Audit.WitnessFile)
+}
+
+// gatewaydConfig judges gatewayd's config as gatewayd would at start
+// (its token's shape, not the token: that is read only in gatewayd's
+// unit), or says gatewayd is not configured. It returns nil unless the
+// config is valid.
+func (d *doctor) gatewaydConfig(path string) *gateway.Config {
+	empty, err := conf.SetsNothing(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.ok("gatewayd", "no config at %s: gatewayd is not configured (it is optional)", path)
+		return nil
+	case err == nil && empty:
+		d.ok("gatewayd", "%s sets nothing (every line is a comment): gatewayd is not configured", path)
+		return nil
+	}
+	var raw conf.Gatewayd
+	if err := conf.Load(path, &raw); err != nil {
+		d.problem("gatewayd", runbook.GatewaydStartFailed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
+		return nil
+	}
+	cfg, err := gateway.CheckConfig(path, raw)
+	if err != nil {
+		d.problem("gatewayd", runbook.GatewaydStartFailed, err)
+		return nil
+	}
+	d.ok("gatewayd", "%s is valid", path)
+	if w := secrets.Warning(cfg.TokenName, cfg.Token); w != nil {
+		d.warnErr("gatewayd", w)
+	}
+	return cfg
+}
+
+// auditChain verifies the audit log as bxctl audit verify does, against
+// the heads brokerd witnessed in witnessFile when it keeps one.
+func (d *doctor) auditChain(dir, witnessFile string) {
+	var o audit.VerifyOptions
+	if witnessFile != "" {
+		ws, _, err := readWitnessSource(witnessFile, nil)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// brokerd writes it at its first start.
+		case err != nil:
+			d.problem("audit", runbook.AuditWitnessMismatch, err)
+		default:
+			o.Witnesses = ws
+		}
+	}
+	rep, err := audit.VerifyWith(dir, o)
+	switch {
+	case err != nil:
+		d.problem("audit", runbook.AuditChainBroken, fmt.Errorf("cannot read the audit log: %w", err))
+	case len(rep.Errors) > 0:
+		d.problem("audit", runbook.AuditChainBroken, fmt.Errorf("the chain of %s fails at %d %s, the first %s (bxctl audit verify lists them)",
+			dir, len(rep.Errors), plural(len(rep.Errors), "line", "lines"), rep.Errors[0]))
+	case len(rep.WitnessErrors) > 0:
+		d.problem("audit", runbook.AuditWitnessMismatch, fmt.Errorf("%s does not hold %d of the %d heads witnessed in %s, the first %s",
+			dir, len(rep.WitnessErrors), rep.Witnessed, witnessFile, rep.WitnessErrors[0]))
+	default:
+		d.ok("audit", "the chain of %d %s in %s holds (%d witnessed %s)", rep.Records, plural(rep.Records, "record", "records"),
+			dir, rep.Witnessed, plural(rep.Witnessed, "head", "heads"))
 	}
 }
 
