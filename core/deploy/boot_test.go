@@ -108,10 +108,10 @@ func TestBootDebian12(t *testing.T) {
 			want(t, vm.run("", `exec 3<>/dev/tcp/127.0.0.1/8080
 printf 'POST /v1/chat/completions HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}' >&3
 head -n 1 <&3`), `^HTTP/1\.[01] 401 `)
-			// gatewayd: skipped by its conditions, not failed (this binary has no gatewayd yet).
+			// gatewayd: skipped by its conditions, not failed (install writes no gatewayd.toml).
 			vm.run("", "systemctl show -p ActiveState,ConditionResult gatewayd.service | tr '\\n' ' ' | grep -q 'ActiveState=inactive ConditionResult=no'")
+			vm.gatewaydThroughItsUnit(token)
 			vm.chat()
-			vm.credentialThroughGatewaydsUnit(token)
 		},
 		"killed": func(out string) {
 			want(t, out, `(?m)^active\nNRestarts=1$`)
@@ -196,11 +196,13 @@ head -n 1 <&3`), `^HTTP/1\.[01] 401 `)
 	}
 }
 
-// bootStandinScript: the selftest's probe, then one conversation that
-// reads a granted file and writes a granted one, played once per chat.
+// bootStandinScript: the selftest's probe, gatewayd's DM, then one
+// conversation that reads a granted file and writes a granted one, played
+// once per chat.
 const bootStandinScript = `{"turns": [
   {"when": "probe: call the echo tool", "tool_calls": [{"name": "echo", "arguments": {"text": "ok"}}]},
   {"when": "probe: echo answered ok", "content": "ok"},
+  {"match": "^hello from mattermost$", "role": "user", "content": "Hello from Box."},
   {"tool_calls": [{"name": "read_file", "arguments": {"path": "/srv/notes/hello.txt"}}]},
   {"tool_calls": [{"name": "write_file", "arguments": {"path": "/srv/notes/out/written.txt", "content": "written by a tool\n"}}]},
   {"content": "Done."},
@@ -510,39 +512,69 @@ func (s *bootedSystem) chat() {
 	t.Logf("the tool's file: %s", got)
 }
 
-// credentialThroughGatewaydsUnit starts gatewayd.service with its own
-// LoadCredentialEncrypted= and sandbox, but a probe in gatewayd's place
-// (this binary has no gatewayd yet): the probe reads the token through
-// core/secrets, as gatewayd will, and prints its hash.
-func (s *bootedSystem) credentialThroughGatewaydsUnit(token string) {
+// gatewaydThroughItsUnit starts the installed gatewayd.service, as it
+// is, against the fake Mattermost (core/deploy/testdata/boottest/fakemm) run in the
+// system: the token comes through the unit's LoadCredentialEncrypted= and
+// core/secrets, systemd sees READY=1 once gatewayd is connected, and a
+// direct message is answered by the installed loopd. Outside the unit
+// there is no credential, and gatewayd refuses to start.
+func (s *bootedSystem) gatewaydThroughItsUnit(token string) {
 	t := s.t
 	dir := t.TempDir()
-	probe := filepath.Join(dir, "credprobe")
-	cmd := exec.Command("go", "build", "-trimpath", "-o", probe, "./testdata/boottest/credprobe")
+	fake := filepath.Join(dir, "fakemm")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", fake, "./testdata/boottest/fakemm")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build credprobe: %v\n%s", err, out)
+		t.Fatalf("go build fakemm: %v\n%s", err, out)
 	}
-	s.copyIn(probe, "/usr/local/lib/boxmaker-credprobe")
-	s.run("", `mkdir -p /etc/systemd/system/gatewayd.service.d && cat > /etc/systemd/system/gatewayd.service.d/probe.conf <<'EOF'
-[Unit]
-ConditionFileIsExecutable=
-ConditionPathExists=
-[Service]
-Type=oneshot
-RemainAfterExit=yes
-ExecStart=
-ExecStart=/usr/local/lib/boxmaker-credprobe mattermost-token
-EOF
-systemctl daemon-reload && systemctl start gatewayd.service`)
-	sum := sha256.Sum256([]byte(token))
-	s.waitJournal("gatewayd.service", "credprobe: secret mattermost: "+hex.EncodeToString(sum[:]))
-	s.run("", "systemctl stop gatewayd.service && rm -r /etc/systemd/system/gatewayd.service.d && systemctl daemon-reload")
-	// Outside the unit there is no credential: the same probe is refused.
-	out, err := s.exec("", "/usr/local/lib/boxmaker-credprobe mattermost-token", "")
-	if err == nil || !strings.Contains(out, "secret-unavailable") {
-		t.Fatalf("the probe outside gatewayd.service: %v\n%s", err, out)
+	s.copyIn(fake, "/usr/local/lib/boxmaker-fakemm")
+	s.run("", "systemd-run --unit=fakemm --property=Type=exec /usr/local/lib/boxmaker-fakemm --bot-token "+token+" --info /run/fakemm.json --control 127.0.0.1:8066")
+	var info struct{ URL, Bot, Ann string }
+	for i := 0; ; i++ {
+		out, err := s.exec("", "cat /run/fakemm.json", "")
+		if err == nil && json.Unmarshal([]byte(out), &info) == nil {
+			break
+		}
+		if i == 100 {
+			s.dumpJournal()
+			t.Fatalf("fakemm did not start: %s", out)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
+	config := fmt.Sprintf("home = \"/var/lib/boxmaker\"\n\n[mattermost]\nurl = %q\ntoken = \"mattermost\"\n\n"+
+		"[secrets.mattermost]\ncredential = \"mattermost-token\"\n\n[allow]\nusers = [%q]\n", info.URL, info.Ann)
+	if out, err := s.exec("", "umask 077 && cat > /etc/boxmaker/gatewayd.toml && gatewayd serve --check-config --config /etc/boxmaker/gatewayd.toml && systemctl start gatewayd.service", config); err != nil {
+		s.dumpJournal()
+		t.Fatalf("starting gatewayd.service: %v\n%s", err, out)
+	}
+	// Type=notify: "running" only after READY=1, which gatewayd sends once connected.
+	s.run("", "test \"$(systemctl show -p SubState --value gatewayd.service)\" = running")
+	s.waitJournal("gatewayd.service", "gatewayd: connected to "+info.URL+" as @boxmaker")
+	// HTTP through bash's /dev/tcp: the system has no curl.
+	control := func(method, path string) string {
+		return s.run("", "exec 3<>/dev/tcp/127.0.0.1/8066 && printf '%s\\r\\n\\r\\n' '"+method+" "+path+" HTTP/1.0' >&3 && sed '1,/^\\r$/d' <&3")
+	}
+	post := control("POST", "/dm?text=hello%20from%20mattermost")
+	for i := 0; ; i++ {
+		out := control("GET", "/replies?post="+post)
+		if strings.Contains(out, "Hello from Box.") {
+			break
+		}
+		if i == 150 {
+			s.dumpJournal()
+			t.Fatalf("the DM was not answered through the installed gatewayd and loopd: %s", out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	s.run("", "systemctl stop gatewayd.service")
+	// Outside the unit there is no credential: gatewayd does not start.
+	out, err := s.exec("", "gatewayd serve --config /etc/boxmaker/gatewayd.toml", "")
+	if err == nil || !strings.Contains(out, "gatewayd: secret mattermost: CREDENTIALS_DIRECTORY is unset") || strings.Contains(out, token) {
+		t.Fatalf("gatewayd outside gatewayd.service: %v\n%s", err, out)
+	}
+	// The rest of the test runs without Mattermost: gatewayd.service is
+	// skipped again once its config is gone.
+	s.run("", "rm /etc/boxmaker/gatewayd.toml && systemctl stop fakemm.service")
 }
 
 func want(t *testing.T, out, re string) {

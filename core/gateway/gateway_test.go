@@ -2,8 +2,10 @@ package gateway_test
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +35,7 @@ type world struct {
 	cancel   context.CancelFunc
 	done     chan error
 	ready    chan struct{}
+	roots    *x509.CertPool // the CA the gateway trusts (nil: the system's)
 }
 
 // stubLoop answers each turn with "echo: <text>" in two chunks, or runs
@@ -107,7 +110,7 @@ func (w *world) start() {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	httpc := gateway.NewHTTPClient(nil, 10*time.Second)
+	httpc := gateway.NewHTTPClient(w.roots, 10*time.Second)
 	w.ready = make(chan struct{})
 	var once sync.Once
 	w.g = gateway.New(gateway.Options{Config: w.config(), Client: &gateway.Client{URL: w.mm.URL, Token: w.token, HTTP: httpc},
@@ -220,5 +223,124 @@ func TestChannelPostsNeedAMentionAndStrangersAreIgnored(t *testing.T) {
 	}
 	if !strings.Contains(w.log.String(), "ignored post "+strange.ID+" from user "+w.stranger.ID) {
 		t.Errorf("the stranger's post was not counted:\n%s", w.log)
+	}
+}
+
+func TestLongRepliesAreSplitAndTypingIsShown(t *testing.T) {
+	w := newWorld(t)
+	long := strings.Repeat("a line of the model's long answer\n", 700) // 23,800 runes
+	w.loop.hook = func(req loop.TurnRequest, emit func(loop.Event) error) error {
+		for i := 0; i < len(long); i += 1000 {
+			emit(loop.Event{Event: "text", Text: long[i:min(i+1000, len(long))]})
+		}
+		return nil
+	}
+	w.start()
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "tell me everything")
+	w.waitFor("the reply in two posts", func() bool {
+		ps := w.botPosts(p.ID)
+		return len(ps) == 2 && ps[0].Message+ps[1].Message == long
+	})
+	for _, q := range w.botPosts(p.ID) {
+		if n := len([]rune(q.Message)); n > gateway.MaxPostRunes {
+			t.Errorf("a post of %d runes", n)
+		}
+		if q.Props[gateway.PropReplyTo] != p.ID {
+			t.Errorf("a part without the reply prop: %v", q.Props)
+		}
+	}
+	typing := 0
+	for _, r := range w.mm.Requests() {
+		if r.Method == "POST" && strings.HasSuffix(r.Path, "/typing") && strings.Contains(string(r.Body), p.ID) {
+			typing++
+		}
+	}
+	if typing == 0 {
+		t.Errorf("the bot never showed it was typing in the thread")
+	}
+}
+
+func TestAForbiddenChannelIsLoggedAndGatewaydGoesOn(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	ch := w.mm.NewChannel("locked", w.bot.ID, w.owner.ID)
+	w.mm.SetFault(fakemattermost.Fault{Forbidden: map[string]bool{ch.ID: true}})
+	p, _ := w.mm.PostAs(w.owner.ID, ch.ID, "", "@boxmaker hello")
+	w.waitFor("the refusal logged", func() bool {
+		return strings.Contains(w.log.String(), "post "+p.ID+": cannot reply in channel "+ch.ID+", so it is not answered: POST /posts: 403")
+	})
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "still there?")
+	w.waitFor("the DM answered", func() bool {
+		ps := w.botPosts(q.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: still there?"
+	})
+	if len(w.loop.requests()) != 1 {
+		t.Errorf("the forbidden post reached loopd: %+v", w.loop.requests())
+	}
+}
+
+func TestTLSIsVerifiedAgainstCAFile(t *testing.T) {
+	w := newWorld(t, fakemattermost.Options{TLS: true})
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(w.mm.CAPEM()) {
+		t.Fatal("the fake's CA")
+	}
+	// Without the CA: unreachable, and the reason says why.
+	w.roots = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	lines := make(chan string, 8)
+	l := &gateway.Link{Client: &gateway.Client{URL: w.mm.URL, Token: w.token, HTTP: gateway.NewHTTPClient(nil, 5*time.Second)},
+		HTTP: gateway.NewHTTPClient(nil, 5*time.Second), DeadAfter: time.Second,
+		Log:   func(format string, args ...any) { lines <- fmt.Sprintf(format, args...); cancel() },
+		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
+	}
+	l.Run(ctx)
+	if line := <-lines; !strings.Contains(line, "certificate signed by unknown authority") || !strings.Contains(line, "mattermost-unreachable") {
+		t.Errorf("without ca_file: %q", line)
+	}
+	// With it: connected.
+	w.roots = pool
+	w.start()
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "over tls")
+	w.waitFor("the reply", func() bool {
+		ps := w.botPosts(p.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: over tls"
+	})
+}
+
+func TestAFirstStartAnswersNothingOlderButCatchesUpAfterAStop(t *testing.T) {
+	w := newWorld(t)
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	old, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello from before gatewayd")
+	time.Sleep(5 * time.Millisecond) // gatewayd's clock and the server's may share a millisecond
+	w.start()
+	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello now")
+	w.waitFor("the new post answered", func() bool {
+		ps := w.botPosts(p.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: hello now"
+	})
+	w.stop()
+	// While gatewayd is stopped, two posts; then it starts again.
+	a, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello while away 1")
+	b, _ := w.mm.PostAs(w.owner.ID, dm.ID, p.ID, "hello while away 2")
+	w.start()
+	w.waitFor("both caught up", func() bool {
+		return len(w.botPosts(a.ID)) == 1 && len(w.botPosts(p.ID)) == 2
+	})
+	_ = b
+	time.Sleep(100 * time.Millisecond)
+	if n := len(w.botPosts(old.ID)); n != 0 {
+		t.Errorf("a post from before the first start got %d replies", n)
+	}
+	var texts []string
+	for _, r := range w.loop.requests() {
+		texts = append(texts, r.Text)
+	}
+	sort.Strings(texts) // two threads: side by side, in no order between them
+	if want := []string{"hello now", "hello while away 1", "hello while away 2"}; strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Errorf("turns %q, want %q (each once)", texts, want)
 	}
 }

@@ -255,8 +255,8 @@ func NewID() string {
 
 var idRE = regexp.MustCompile(`^[a-z0-9]{26}$`)
 
-// now is a strictly increasing time in milliseconds (posts of one
-// millisecond would be ambiguous for ?after=).
+// now is a post's time in milliseconds, strictly increasing (posts of
+// one millisecond would be ambiguous for ?after=; a real server's can be).
 func (s *Server) now() int64 {
 	ms := time.Now().UnixMilli()
 	if ms <= s.lastMS {
@@ -269,9 +269,15 @@ func (s *Server) now() int64 {
 // AddUser makes a user (a bot when bot is set) and returns it with its
 // access token.
 func (s *Server) AddUser(username string, bot bool) (User, string) {
+	return s.AddUserWithToken(username, bot, NewID())
+}
+
+// AddUserWithToken is AddUser with the access token given (a test that
+// hands the token to gatewayd another way, as a systemd credential).
+func (s *Server) AddUserWithToken(username string, bot bool, token string) (User, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := &user{User: User{ID: NewID(), Username: username, IsBot: bot, CreateAt: s.now(), Roles: "system_user"}, token: NewID()}
+	u := &user{User: User{ID: NewID(), Username: username, IsBot: bot, CreateAt: time.Now().UnixMilli(), Roles: "system_user"}, token: token}
 	u.UpdateAt = u.CreateAt
 	s.users[u.ID] = u
 	s.tokens[u.token] = u.ID
@@ -293,7 +299,7 @@ func (s *Server) RevokeTokens(userID string) {
 func (s *Server) NewChannel(name string, members ...string) Channel {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := &channel{Channel: Channel{ID: NewID(), Type: "O", Name: name, DisplayName: name, TeamID: teamID, CreateAt: s.now()},
+	c := &channel{Channel: Channel{ID: NewID(), Type: "O", Name: name, DisplayName: name, TeamID: teamID, CreateAt: time.Now().UnixMilli()},
 		members: map[string]bool{}}
 	c.UpdateAt = c.CreateAt
 	for _, m := range members {
@@ -322,7 +328,7 @@ func (s *Server) dm(a, b string) *channel {
 			return c
 		}
 	}
-	c := &channel{Channel: Channel{ID: NewID(), Type: "D", Name: name, DisplayName: "", CreateAt: s.now()},
+	c := &channel{Channel: Channel{ID: NewID(), Type: "D", Name: name, DisplayName: "", CreateAt: time.Now().UnixMilli()},
 		members: map[string]bool{a: true, b: true}}
 	c.UpdateAt = c.CreateAt
 	s.channels[c.ID] = c
