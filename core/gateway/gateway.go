@@ -127,6 +127,17 @@ func (g *Gateway) update(f func(s *State)) error {
 func (g *Gateway) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A first start answers nothing posted before it: "since" is taken
+	// before the first connection, so a post made while it connects is
+	// answered.
+	var since int64
+	g.state.Read(func(s *State) { since = s.Since })
+	if since == 0 {
+		now := g.o.Now().UnixMilli()
+		if err := g.update(func(s *State) { s.Since = now }); err != nil {
+			return err
+		}
+	}
 	link := &Link{Client: g.mm, HTTP: g.o.HTTP, DeadAfter: g.cfg.DeadAfter, Sleep: g.o.Sleep,
 		Log:       func(format string, args ...any) { g.logf(format, args...) },
 		Connected: g.connected,
@@ -164,11 +175,10 @@ func (g *Gateway) connected(ctx context.Context, me User, fresh bool) error {
 	first := !g.ready
 	g.ready = true
 	g.mu.Unlock()
-	var since int64
-	g.state.Read(func(s *State) { since = s.Since })
-	if since == 0 {
-		now := g.o.Now().UnixMilli()
-		if err := g.update(func(s *State) { s.Since, s.Bot = now, me.ID }); err != nil {
+	var bot string
+	g.state.Read(func(s *State) { bot = s.Bot })
+	if bot == "" {
+		if err := g.update(func(s *State) { s.Bot = me.ID }); err != nil {
 			return err
 		}
 	}

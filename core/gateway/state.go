@@ -29,7 +29,7 @@ type State struct {
 	Version int `json:"version"`
 	// Bot is the user the token was for when the file was made.
 	Bot string `json:"bot"`
-	// Since is when gatewayd first connected (Unix ms): nothing older is
+	// Since is when gatewayd first started (Unix ms): nothing older is
 	// answered in a channel it has no cursor for.
 	Since int64 `json:"since"`
 	// Channels are where gatewayd has read up to, by channel id.
