@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/daemon"
 	"boxmaker/runbook"
 )
 
@@ -68,7 +69,7 @@ const (
 type Ledger struct {
 	dir  string
 	opts Options
-	lock *os.File
+	lock *daemon.Lock
 
 	recovered   *Recovery
 	accepted    *Break
@@ -186,19 +187,20 @@ func (l *Ledger) head() Head {
 	return Head{Position: l.headPos, Seq: l.seq, SHA256: hashHex(l.hash)}
 }
 
-func takeLock(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_CLOEXEC, 0o600)
-	if err != nil {
+// takeLock takes the log's writer lock (daemon.Flock, the one lock of the
+// code base): held by another process, it is another brokerd writing.
+func takeLock(path string) (*daemon.Lock, error) {
+	l, err := daemon.Flock(path)
+	var pe *os.PathError
+	switch {
+	case errors.Is(err, daemon.ErrHeld):
+		return nil, runbook.Refuse(runbook.BrokerdAlreadyRunning, "brokerd is already running")
+	case errors.As(err, &pe):
 		return nil, unavailable(err)
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, runbook.Refuse(runbook.BrokerdAlreadyRunning, "brokerd is already running")
-		}
+	case err != nil:
 		return nil, unavailable(fmt.Errorf("lock %s: %w", path, err))
 	}
-	return f, nil
+	return l, nil
 }
 
 func unavailable(err error) error {
@@ -493,7 +495,7 @@ func (l *Ledger) closeFiles() error {
 		l.f = nil
 	}
 	if l.lock != nil {
-		l.lock.Close()
+		l.lock.Release()
 		l.lock = nil
 	}
 	return err

@@ -8,6 +8,7 @@
 package daemon
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -31,16 +32,34 @@ func TakeLock(role, path string) (*Lock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, runbook.Refuse(runbook.AlreadyRunning, "cannot take the lock %s: %v", path, err)
 	}
+	l, err := Flock(path)
+	switch {
+	case errors.Is(err, ErrHeld):
+		return nil, runbook.Refuse(runbook.AlreadyRunning, "another %s is running (it holds %s)", role, path)
+	case err != nil:
+		return nil, runbook.Refuse(runbook.AlreadyRunning, "cannot take the lock %s: %v", path, unwrapPathError(err))
+	}
+	return l, nil
+}
+
+// ErrHeld is a lock another process holds.
+var ErrHeld = errors.New("the lock is held by another process")
+
+// Flock takes the exclusive lock at path, creating the file (0600) but not
+// its directory, without waiting: ErrHeld when another process holds it.
+// It is the one lock of the code base: the daemons' single-instance locks
+// (TakeLock) and the audit log's writer lock are both taken here.
+func Flock(path string) (*Lock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_CLOEXEC, 0o600)
 	if err != nil {
-		return nil, runbook.Refuse(runbook.AlreadyRunning, "cannot take the lock %s: %v", path, unwrapPathError(err))
+		return nil, err
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
-		if err == unix.EWOULDBLOCK {
-			return nil, runbook.Refuse(runbook.AlreadyRunning, "another %s is running (it holds %s)", role, path)
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, ErrHeld
 		}
-		return nil, runbook.Refuse(runbook.AlreadyRunning, "cannot take the lock %s: %v", path, err)
+		return nil, err
 	}
 	return &Lock{Path: path, f: f}, nil
 }

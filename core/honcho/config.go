@@ -255,3 +255,11 @@ func tableName(s string) string {
 	}
 	return quoteName(s)
 }
+
+// MaySend reports whether what a session of this taint holds (its recall
+// query, its records) may leave the machine: a taint that does not parse
+// may not.
+func (c *Config) MaySend(sessionTaint string) bool {
+	t, err := policy.ParseTaint(sessionTaint)
+	return err == nil && t <= c.MaxClass
+}

@@ -15,6 +15,7 @@ import (
 	"boxmaker/audit"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/inferproxy"
 )
 
 // demoStack is the daemons, run by up in the background.
@@ -155,8 +156,8 @@ func (d *demoRun) stopStack(context.Context) error {
 func (d *demoRun) checkStopped(context.Context) error {
 	for _, r := range demoRoles {
 		path := d.h.Lock(r)
-		if r == "inferproxy" {
-			path = d.h.Path(home.SocketInfer) + ".lock"
+		if r == "inferproxy" { // its config names no home: its lock is its socket's
+			path = inferproxy.LockPath(d.h.Path(home.SocketInfer))
 		}
 		l, err := daemon.TakeLock(r, path)
 		if err != nil {

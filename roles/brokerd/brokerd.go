@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -54,38 +53,8 @@ func serve(c *cli.Context) error {
 	if err := rolecli.LoadConfig(path, &cfg, runbook.BrokerdStartFailed); err != nil {
 		return err
 	}
-	expire, err := time.ParseDuration(cfg.Approvals.ExpireAfter)
-	if err != nil || expire <= 0 {
-		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [approvals] expire_after %q is not a duration such as \"10m\"", path, cfg.Approvals.ExpireAfter)
-	}
-	if cfg.Audit.MaxFileMB < 0 || cfg.Audit.MaxFileMB > 1<<20 {
-		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] max_file_mb %d is not between 0 (64 MiB) and 1048576 (1 TiB)", path, cfg.Audit.MaxFileMB)
-	}
-	for _, k := range []struct {
-		name string
-		v    *int
-		max  int
-	}{{"reserve_mb", cfg.Audit.ReserveMB, 1 << 10}, {"min_free_mb", cfg.Audit.MinFreeMB, 1 << 20}} {
-		if k.v != nil && (*k.v < 0 || *k.v > k.max) {
-			return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] %s %d is not between 0 (off) and %d", path, k.name, *k.v, k.max)
-		}
-	}
-	witness := cfg.Audit.WitnessFile
-	if witness == "" {
-		witness = filepath.Join(cfg.Home, "broker", "audit-witness")
-	}
-	switch clean := filepath.Clean(witness); {
-	case !filepath.IsAbs(witness):
-		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] witness_file %q is not an absolute path", path, witness)
-	case clean == filepath.Join(cfg.Home, "audit") || strings.HasPrefix(clean, filepath.Join(cfg.Home, "audit")+"/"):
-		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] witness_file %q is inside the audit directory: it must be kept apart from the log it witnesses", path, witness)
-	}
-	if cfg.Audit.WitnessEvery < 0 || cfg.Audit.WitnessEvery > 86400 {
-		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [audit] witness_every %d is not between 0 (60) and 86400", path, cfg.Audit.WitnessEvery)
-	}
-	if cfg.Memory.Socket == "" || cfg.Memory.TimeoutMS <= 0 {
-		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [memory] needs a socket and a timeout_ms of more than 0", path)
-	}
+	expire, _ := cfg.Approvals.Expire() // Validate checked it
+	witness := cfg.Audit.Witness(cfg.Home)
 	h := home.Home{Dir: cfg.Home}
 	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
 	rcfg.StageDir = h.Path("run", "stage")
@@ -106,10 +75,9 @@ func serve(c *cli.Context) error {
 
 	// The ledger first: its lock is what tells that another brokerd
 	// writes this home's log (brokerd-already-running).
-	reserveMB, minFreeMB := orDefault(cfg.Audit.ReserveMB, 8), orDefault(cfg.Audit.MinFreeMB, 64)
 	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: rolecli.Log,
 		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery,
-		Reserve: int64(reserveMB) << 20})
+		Reserve: cfg.Audit.Reserve()})
 	if err != nil {
 		return err
 	}
@@ -125,16 +93,12 @@ func serve(c *cli.Context) error {
 	}
 	var courier *broker.Courier
 	if cfg.Gateway != nil {
-		socket := cfg.Gateway.Socket
-		if socket == "" {
-			socket = h.Path(home.SocketGateway)
-		}
-		courier = &broker.Courier{Socket: socket, Log: func(format string, args ...any) {
+		courier = &broker.Courier{Socket: cfg.Gateway.SocketIn(cfg.Home), Log: func(format string, args ...any) {
 			fmt.Fprintf(rolecli.Log, "brokerd: "+format+"\n", args...)
 		}}
 	}
 	b, err := broker.New(broker.Config{
-		Yaag: &broker.YaagRuns{Binary: exe, Wait: time.Duration(cfg.Yaag.WaitMS) * time.Millisecond,
+		Yaag: &broker.YaagRuns{Binary: exe, Wait: cfg.Yaag.Wait(),
 			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
 		Ledger: led, Grants: grants, Runner: run,
 		SessionsDir:   h.Path("broker", "sessions"),
@@ -144,7 +108,7 @@ func serve(c *cli.Context) error {
 		Log:           rolecli.Log,
 		Decided:       led.Decided(),
 		Courier:       courier,
-		MinFree:       int64(minFreeMB) << 20,
+		MinFree:       cfg.Audit.MinFree(),
 		Free:          freeSpace(h.Path("audit")),
 	})
 	if err != nil {
@@ -211,14 +175,6 @@ func serve(c *cli.Context) error {
 		serveErr = err
 	}
 	return serveErr
-}
-
-// orDefault is *v, or def when the key is not there.
-func orDefault(v *int, def int) int {
-	if v == nil {
-		return def
-	}
-	return *v
 }
 
 // freeSpace measures what the file system of dir has free for an

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -78,31 +77,11 @@ func load(c *cli.Context) (conf.Loopd, error) {
 	if err := rolecli.LoadConfig(path, &cfg, runbook.LoopdStartFailed); err != nil {
 		return cfg, err
 	}
-	for _, req := range []struct{ key, value string }{
-		{"home", cfg.Home}, {"model", cfg.Model}, {"[inference] socket", cfg.Inference.Socket}, {"[sockets] loop", cfg.Sockets.Loop},
-	} {
-		if req.value == "" {
-			return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: %s is empty", path, req.key)
-		}
-	}
-	if cfg.Inference.MaxTokens < 0 || cfg.Inference.StartWaitMS < 0 {
-		return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: [inference] max_tokens and start_wait_ms must not be negative", path)
-	}
-	if r := cfg.Expect.MinCacheReuse; r < 0 || r > 1 {
-		return cfg, runbook.Refuse(runbook.LoopdStartFailed, "%s: [expect] min_cache_reuse is %v, not between 0 and 1", path, r)
-	}
 	return cfg, nil
 }
 
 func client(cfg conf.Loopd) *loop.Client {
-	return &loop.Client{Socket: cfg.Inference.Socket, Model: cfg.Model, Timeout: millis(cfg.Inference.TimeoutMS, 120000)}
-}
-
-func millis(ms, dflt int) time.Duration {
-	if ms <= 0 {
-		ms = dflt
-	}
-	return time.Duration(ms) * time.Millisecond
+	return &loop.Client{Socket: cfg.Inference.Socket, Model: cfg.Model, Timeout: cfg.Inference.Timeout()}
 }
 
 func selftestOf(cfg conf.Loopd, out io.Writer) loop.Selftest {
@@ -111,7 +90,7 @@ func selftestOf(cfg conf.Loopd, out io.Writer) loop.Selftest {
 		NCtxPerSlot:        cfg.Expect.NCtxPerSlot,
 		Slots:              cfg.Expect.Slots,
 		MinCacheReuse:      cfg.Expect.MinCacheReuse,
-	}, StartWait: millis(cfg.Inference.StartWaitMS, int(loop.DefaultStartWait/time.Millisecond))}
+	}, StartWait: cfg.Inference.StartWait()}
 }
 
 func selftest(ctx context.Context, cfg conf.Loopd, out io.Writer) error {
@@ -145,7 +124,7 @@ func serve(c *cli.Context) error {
 	eng := &loop.Engine{
 		SessionsDir:   h.Path("sessions"),
 		Client:        client(cfg),
-		Broker:        loop.Broker{Socket: cfg.Broker.Socket, Silent: millis(cfg.Broker.TimeoutMS, 30000)},
+		Broker:        loop.Broker{Socket: cfg.Broker.Socket, Silent: cfg.Broker.Silent()},
 		Memory:        loop.Memory{Socket: cfg.Memory.Socket},
 		System:        system,
 		Thinking:      cfg.Thinking,

@@ -154,7 +154,7 @@ func (s *server) searchHoncho(ctx context.Context, q memorywire.ToolRequest, lim
 			return "honcho: not searched: memoryd could not ask brokerd how sensitive this session is\n", policy.Public, false
 		}
 	}
-	if t, err := policy.ParseTaint(st.Taint); err != nil || t > cfg.MaxClass {
+	if !cfg.MaySend(st.Taint) {
 		return func() (string, policy.Taint, bool) {
 			return fmt.Sprintf("honcho: not searched: this session holds %s data, above [honcho] max_class %s, and the query would leave the machine\n",
 				st.Taint, cfg.MaxClass), policy.Public, false

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -57,9 +56,6 @@ func serve(c *cli.Context) error {
 	path := rolecli.ConfigPath(c.String("config"), "memoryd")
 	var cfg conf.Memoryd
 	if err := rolecli.LoadConfig(path, &cfg, runbook.MemorydStartFailed); err != nil {
-		return err
-	}
-	if err := check(path, cfg); err != nil {
 		return err
 	}
 	// [honcho] is judged before the lock and the home are touched: a
@@ -115,26 +111,6 @@ func serve(c *cli.Context) error {
 		go srv.follow(ctx, time.Duration(cfg.Recall.SyncMS)*time.Millisecond)
 	}
 	return d.Serve(ctx)
-}
-
-// check refuses a config whose values cannot work, naming the file.
-func check(path string, cfg conf.Memoryd) error {
-	bad := func(format string, args ...any) error {
-		return runbook.Refuse(runbook.MemorydStartFailed, "%s: "+format, append([]any{path}, args...)...)
-	}
-	switch {
-	case cfg.Home == "":
-		return bad("home is empty: name the directory memory/, index/ and sessions/ are in")
-	case cfg.Sockets.Block == "" || cfg.Sockets.Broker == "" || cfg.Sockets.Admin == "":
-		return bad("[sockets] needs block, broker and admin")
-	case cfg.Broker.State == "":
-		return bad("[broker] state is empty: memoryd asks brokerd's state socket before every memory write")
-	case cfg.Broker.TimeoutMS <= 0:
-		return bad("[broker] timeout_ms must be more than 0")
-	case cfg.Recall.SyncMS < 0:
-		return bad("[recall] sync_ms must be 0 or more")
-	}
-	return nil
 }
 
 // server is what the sockets' handlers share.
@@ -391,19 +367,12 @@ func (s *server) recallCall(ctx context.Context, _ daemon.Peer, body json.RawMes
 		s.logf("call %s: cannot ask brokerd at %s how sensitive the sessions found are: %v; no hits were given", q.CallID, s.stateSocket, err)
 		return memorywire.ToolAnswer{Text: recallStateText, Taint: policy.Public.String()}, nil
 	}
-	ans := memorywire.ToolAnswer{Text: r.Text(), Tainted: r.Tainted, Taint: r.Taint.String()}
-	if remote != nil {
-		// Hits from Honcho raise the session as local ones do (D61): to
-		// their [[honcho.read]] class, and untrusted for an untrusted read.
-		text, taint, untrusted := remote()
-		if text != "" && !strings.HasSuffix(ans.Text, "\n") {
-			ans.Text += "\n"
-		}
-		ans.Text += text
-		ans.Tainted = ans.Tainted || untrusted
-		ans.Taint = policy.MaxTaint(r.Taint, taint).String()
+	if remote == nil {
+		return memorywire.ToolAnswer{Text: r.Text(), Tainted: r.Tainted, Taint: r.Taint.String()}, nil
 	}
-	return ans, nil
+	// Honcho's hits carry their [[honcho.read]] class and trust.
+	text, top, tainted := r.Join(remote())
+	return memorywire.ToolAnswer{Text: text, Tainted: tainted, Taint: top.String()}, nil
 }
 
 // recallStateText is the model's answer when brokerd cannot say how
@@ -424,8 +393,8 @@ func (s *server) sessionTaints(ctx context.Context, callID string, ids []string)
 		var re *daemon.RemoteError
 		switch {
 		case errors.As(err, &re):
-			s.logf("call %s: brokerd cannot say the taint of session %s (%s); its hits count as secret", callID, id, re.Text)
-			out[id] = policy.Secret
+			s.logf("call %s: brokerd cannot say the taint of session %s (%s); its hits count as %s", callID, id, re.Text, recall.UnknownTaint)
+			out[id] = recall.UnknownTaint
 			continue
 		case err != nil:
 			return nil, err

@@ -23,6 +23,11 @@ func LoadConfig(path string, v any, startFailed runbook.Entry) error {
 	if err := conf.Load(path, v); err != nil {
 		return runbook.Wrap(startFailed, err)
 	}
+	if c, ok := v.(interface{ Validate() error }); ok {
+		if err := c.Validate(); err != nil {
+			return runbook.Refuse(startFailed, "%s: %v", path, err)
+		}
+	}
 	return nil
 }
 

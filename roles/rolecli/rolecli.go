@@ -215,37 +215,40 @@ func ExactArgs(c *cli.Context, n int, names string) error {
 	return nil
 }
 
-// DefaultHome is $BOXMAKER_HOME, else the .state folder of the repository
-// checkout the working directory is in, else /var/lib/boxmaker.
+// DefaultHome is the home when none is named. It depends on the
+// environment and on where this binary is, never on the working
+// directory: $BOXMAKER_HOME; else, for a binary in the bin/ folder of a
+// Boxmaker checkout (what scripts/build.sh makes), that checkout's .state
+// folder; else /var/lib/boxmaker, where an installed binary's home is.
 func DefaultHome() string {
 	if h := os.Getenv("BOXMAKER_HOME"); h != "" {
 		return h
 	}
-	if root, ok := checkoutRoot(); ok {
-		return filepath.Join(root, ".state")
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil {
+			if root, ok := checkoutOf(exe); ok {
+				return filepath.Join(root, ".state")
+			}
+		}
 	}
 	return "/var/lib/boxmaker"
 }
 
-// checkoutRoot finds the Boxmaker repository around the working directory:
-// a go.mod declaring module boxmaker.
-func checkoutRoot() (string, bool) {
-	dir, err := os.Getwd()
+// checkoutOf is the Boxmaker checkout whose bin/ holds exe: the parent
+// of exe's directory, when that directory is named bin and the parent's
+// go.mod declares module boxmaker.
+func checkoutOf(exe string) (string, bool) {
+	bin := filepath.Dir(exe)
+	if filepath.Base(bin) != "bin" {
+		return "", false
+	}
+	root := filepath.Dir(bin)
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return "", false
 	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			first, _, _ := strings.Cut(string(data), "\n")
-			return dir, strings.TrimSpace(first) == "module boxmaker"
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	return root, strings.TrimSpace(first) == "module boxmaker"
 }
 
 // ConfigPath finds role's configuration: --config, else

@@ -18,7 +18,9 @@ func TestDefaultHome(t *testing.T) {
 		name, env, cwd, want string
 	}{
 		{"the variable wins", "/srv/bx", sub, "/srv/bx"},
-		{"in a checkout: its .state", "", sub, filepath.Join(checkout, ".state")},
+		// The test binary is in no checkout's bin/: the working directory,
+		// inside a checkout or not, does not choose the home.
+		{"a checkout as working directory does not choose", "", sub, "/var/lib/boxmaker"},
 		{"another module: deployed", "", other, "/var/lib/boxmaker"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,6 +64,35 @@ func TestNearest(t *testing.T) {
 	} {
 		if got := Nearest(tt.word, names); got != tt.want {
 			t.Errorf("Nearest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+// The default home follows the binary, not the working directory: a
+// binary in a checkout's bin/ uses that checkout's .state.
+func TestCheckoutOfFollowsTheBinary(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "bin"), 0o700)
+	os.MkdirAll(filepath.Join(root, "elsewhere"), 0o700)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module boxmaker\n\ngo 1.26\n"), 0o600)
+	other := t.TempDir()
+	os.MkdirAll(filepath.Join(other, "bin"), 0o700)
+	os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o600)
+	for _, tt := range []struct {
+		exe  string
+		want string
+	}{
+		{filepath.Join(root, "bin", "boxmaker"), root},
+		{filepath.Join(root, "elsewhere", "boxmaker"), ""}, // not bin/
+		{filepath.Join(other, "bin", "boxmaker"), ""},      // another module
+		{"/usr/local/bin/boxmaker", ""},
+	} {
+		got, ok := checkoutOf(tt.exe)
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("checkoutOf(%s) = %q, want %q", tt.exe, got, tt.want)
 		}
 	}
 }

@@ -1,0 +1,146 @@
+package conf
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	homepkg "boxmaker/core/home"
+)
+
+// A configuration type that has values decoding cannot judge (a duration
+// in a string, a path that must stay out of a directory, a number's range)
+// has a Validate method beside it, here: it returns the first value that
+// cannot work, in words that follow the file's path ("<path>: <problem>"),
+// and nil when every value can. A daemon calls it before anything else
+// (roles/rolecli.LoadConfig).
+//
+// A key whose zero value means "the default" has a method that returns
+// the value in force, default applied: this file is where the defaults
+// the templates' comments promise are written.
+
+// Validate is brokerd.toml's check.
+func (c *Brokerd) Validate() error {
+	if _, err := c.Approvals.Expire(); err != nil {
+		return err
+	}
+	if c.Audit.MaxFileMB < 0 || c.Audit.MaxFileMB > 1<<20 {
+		return fmt.Errorf("[audit] max_file_mb %d is not between 0 (64 MiB) and 1048576 (1 TiB)", c.Audit.MaxFileMB)
+	}
+	for _, k := range []struct {
+		name string
+		v    *int
+		max  int
+	}{{"reserve_mb", c.Audit.ReserveMB, 1 << 10}, {"min_free_mb", c.Audit.MinFreeMB, 1 << 20}} {
+		if k.v != nil && (*k.v < 0 || *k.v > k.max) {
+			return fmt.Errorf("[audit] %s %d is not between 0 (off) and %d", k.name, *k.v, k.max)
+		}
+	}
+	witness := c.Audit.Witness(c.Home)
+	switch clean, log := filepath.Clean(witness), filepath.Join(c.Home, "audit"); {
+	case !filepath.IsAbs(witness):
+		return fmt.Errorf("[audit] witness_file %q is not an absolute path", witness)
+	case clean == log || strings.HasPrefix(clean, log+"/"):
+		return fmt.Errorf("[audit] witness_file %q is inside the audit directory: it must be kept apart from the log it witnesses", witness)
+	}
+	if c.Audit.WitnessEvery < 0 || c.Audit.WitnessEvery > 86400 {
+		return fmt.Errorf("[audit] witness_every %d is not between 0 (60) and 86400", c.Audit.WitnessEvery)
+	}
+	if c.Memory.Socket == "" || c.Memory.TimeoutMS <= 0 {
+		return fmt.Errorf("[memory] needs a socket and a timeout_ms of more than 0")
+	}
+	return nil
+}
+
+// Expire is expire_after as a duration.
+func (a BrokerdApprovals) Expire() (time.Duration, error) {
+	d, err := time.ParseDuration(a.ExpireAfter)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("[approvals] expire_after %q is not a duration such as \"10m\"", a.ExpireAfter)
+	}
+	return d, nil
+}
+
+// Witness is witness_file, or <home>/broker/audit-witness.
+func (a BrokerdAudit) Witness(home string) string {
+	if a.WitnessFile == "" {
+		return filepath.Join(home, "broker", "audit-witness")
+	}
+	return a.WitnessFile
+}
+
+// Reserve is reserve_mb in bytes (no key: 8 MiB; 0: off).
+func (a BrokerdAudit) Reserve() int64 { return int64(orDefault(a.ReserveMB, 8)) << 20 }
+
+// MinFree is min_free_mb in bytes (no key: 64 MiB; 0: off).
+func (a BrokerdAudit) MinFree() int64 { return int64(orDefault(a.MinFreeMB, 64)) << 20 }
+
+// Wait is wait_ms (0: one minute).
+func (y BrokerdYaag) Wait() time.Duration { return millis(y.WaitMS, 60000) }
+
+// SocketIn is socket, or home's run/gateway/gateway.sock.
+func (g BrokerdGateway) SocketIn(home string) string {
+	if g.Socket == "" {
+		return filepath.Join(home, homepkg.SocketGateway)
+	}
+	return g.Socket
+}
+
+// Validate is memoryd.toml's check ([honcho] is core/honcho's).
+func (c *Memoryd) Validate() error {
+	switch {
+	case c.Home == "":
+		return fmt.Errorf("home is empty: name the directory memory/, index/ and sessions/ are in")
+	case c.Sockets.Block == "" || c.Sockets.Broker == "" || c.Sockets.Admin == "":
+		return fmt.Errorf("[sockets] needs block, broker and admin")
+	case c.Broker.State == "":
+		return fmt.Errorf("[broker] state is empty: memoryd asks brokerd's state socket before every memory write")
+	case c.Broker.TimeoutMS <= 0:
+		return fmt.Errorf("[broker] timeout_ms must be more than 0")
+	case c.Recall.SyncMS < 0:
+		return fmt.Errorf("[recall] sync_ms must be 0 or more")
+	}
+	return nil
+}
+
+// Validate is loopd.toml's check.
+func (c *Loopd) Validate() error {
+	for _, req := range []struct{ key, value string }{
+		{"home", c.Home}, {"model", c.Model}, {"[inference] socket", c.Inference.Socket}, {"[sockets] loop", c.Sockets.Loop},
+	} {
+		if req.value == "" {
+			return fmt.Errorf("%s is empty", req.key)
+		}
+	}
+	if c.Inference.MaxTokens < 0 || c.Inference.StartWaitMS < 0 {
+		return fmt.Errorf("[inference] max_tokens and start_wait_ms must not be negative")
+	}
+	if r := c.Expect.MinCacheReuse; r < 0 || r > 1 {
+		return fmt.Errorf("[expect] min_cache_reuse is %v, not between 0 and 1", r)
+	}
+	return nil
+}
+
+// Timeout is [inference] timeout_ms (0: two minutes).
+func (i LoopInference) Timeout() time.Duration { return millis(i.TimeoutMS, 120000) }
+
+// StartWait is [inference] start_wait_ms (0: two minutes).
+func (i LoopInference) StartWait() time.Duration { return millis(i.StartWaitMS, 120000) }
+
+// Silent is [broker] timeout_ms (0: 30 seconds).
+func (b LoopBroker) Silent() time.Duration { return millis(b.TimeoutMS, 30000) }
+
+func millis(ms, dflt int) time.Duration {
+	if ms <= 0 {
+		ms = dflt
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+func orDefault(v *int, dflt int) int {
+	if v == nil {
+		return dflt
+	}
+	return *v
+}

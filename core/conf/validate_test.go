@@ -1,0 +1,89 @@
+package conf
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Each template, as init writes it, is valid; each case breaks one value
+// and Validate names it.
+func TestValidateNamesTheValueThatCannotWork(t *testing.T) {
+	load := func(role string, v any) {
+		t.Helper()
+		for _, r := range Roles {
+			if r.Name == role {
+				if err := Decode(role+".toml", []byte(r.Render("/h")), v); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+		}
+		t.Fatalf("no role %s", role)
+	}
+	ptr := func(n int) *int { return &n }
+	for _, tt := range []struct {
+		name   string
+		role   string
+		change func(any)
+		want   string // "" for valid
+	}{
+		{"brokerd as init writes it", "brokerd", func(any) {}, ""},
+		{"expire_after not a duration", "brokerd", func(v any) { v.(*Brokerd).Approvals.ExpireAfter = "ten minutes" }, `[approvals] expire_after "ten minutes" is not a duration`},
+		{"expire_after zero", "brokerd", func(v any) { v.(*Brokerd).Approvals.ExpireAfter = "0s" }, `[approvals] expire_after "0s"`},
+		{"max_file_mb negative", "brokerd", func(v any) { v.(*Brokerd).Audit.MaxFileMB = -1 }, "[audit] max_file_mb -1"},
+		{"reserve_mb too big", "brokerd", func(v any) { v.(*Brokerd).Audit.ReserveMB = ptr(2048) }, "[audit] reserve_mb 2048"},
+		{"witness inside audit/", "brokerd", func(v any) { v.(*Brokerd).Audit.WitnessFile = "/h/audit/w" }, "is inside the audit directory"},
+		{"witness relative", "brokerd", func(v any) { v.(*Brokerd).Audit.WitnessFile = "w" }, "is not an absolute path"},
+		{"no memory socket", "brokerd", func(v any) { v.(*Brokerd).Memory.Socket = "" }, "[memory] needs a socket"},
+		{"memoryd as init writes it", "memoryd", func(any) {}, ""},
+		{"memoryd without home", "memoryd", func(v any) { v.(*Memoryd).Home = "" }, "home is empty"},
+		{"memoryd sync_ms negative", "memoryd", func(v any) { v.(*Memoryd).Recall.SyncMS = -1 }, "[recall] sync_ms"},
+		{"loopd as init writes it", "loopd", func(any) {}, ""},
+		{"loopd without a loop socket", "loopd", func(v any) { v.(*Loopd).Sockets.Loop = "" }, "[sockets] loop is empty"},
+		{"loopd cache reuse above 1", "loopd", func(v any) { v.(*Loopd).Expect.MinCacheReuse = 1.5 }, "[expect] min_cache_reuse is 1.5"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var v interface{ Validate() error }
+			switch tt.role {
+			case "brokerd":
+				v = new(Brokerd)
+			case "memoryd":
+				v = new(Memoryd)
+			case "loopd":
+				v = new(Loopd)
+			}
+			load(tt.role, v)
+			tt.change(v)
+			err := v.Validate()
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("Validate = %v, want nil", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("Validate = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDefaultsAreTheTemplatesPromise(t *testing.T) {
+	var b Brokerd
+	if got := b.Audit.Witness("/h"); got != "/h/broker/audit-witness" {
+		t.Errorf("Witness = %q", got)
+	}
+	if b.Audit.Reserve() != 8<<20 || b.Audit.MinFree() != 64<<20 {
+		t.Errorf("Reserve, MinFree = %d, %d", b.Audit.Reserve(), b.Audit.MinFree())
+	}
+	off := 0
+	b.Audit.ReserveMB = &off
+	if b.Audit.Reserve() != 0 {
+		t.Errorf("reserve_mb = 0 does not turn it off")
+	}
+	if b.Yaag.Wait() != time.Minute || (BrokerdGateway{}).SocketIn("/h") != "/h/run/gateway/gateway.sock" {
+		t.Errorf("Wait, SocketIn = %v, %q", b.Yaag.Wait(), (BrokerdGateway{}).SocketIn("/h"))
+	}
+	var l Loopd
+	if l.Inference.Timeout() != 2*time.Minute || l.Inference.StartWait() != 2*time.Minute || l.Broker.Silent() != 30*time.Second {
+		t.Errorf("loopd defaults: %v %v %v", l.Inference.Timeout(), l.Inference.StartWait(), l.Broker.Silent())
+	}
+}
