@@ -15,6 +15,19 @@ const (
 	YaagRenderMarker      YaagEntry = "render-marker"
 	YaagUserInputSpawn    YaagEntry = "user-input-spawn"
 	YaagSchemaUnsupported YaagEntry = "schema-unsupported"
+
+	// Cassettes, Checkpoints and the Control Channel (issue 15).
+	YaagPublishFailed   YaagEntry = "failed-to-publish-cassette"
+	YaagNoCassetteDir   YaagEntry = "cannot-create-the-cassette-directory"
+	YaagReplayMismatch  YaagEntry = "replay-or-resume-mismatch"
+	YaagNeedsProgram    YaagEntry = "resume-needs-the-program"
+	YaagForkRefused     YaagEntry = "fork-or-compact-refused"
+	YaagPauseRefused    YaagEntry = "pause-refused"
+	YaagReattachRefused YaagEntry = "reattach-refused"
+	YaagProtocol        YaagEntry = "user-input-protocol"
+	YaagAnswerRefused   YaagEntry = "answer-refused"
+	YaagSessionAnswer   YaagEntry = "resume-session-answer"
+	YaagHostSession     YaagEntry = "host-session-unusable"
 )
 
 // brokerd's entry for a yaag_run it decided but did not start.

@@ -662,8 +662,24 @@ func (b *Broker) StartSession(s SessionStart) (policy.State, error) {
 		return policy.State{}, err
 	}
 	after := st.Raise(taint, false)
+	note := "a new session; its memory block is " + taint.String()
+	if s.From != "" {
+		if !sessionIDRE.MatchString(s.From) {
+			return policy.State{}, fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", s.From)
+		}
+		// A fork holds its parent's conversation, so what the parent read:
+		// it starts at the parent's state (a parent whose state cannot be
+		// read counts as secret, as read does).
+		parent, err := b.sessions.read(s.From)
+		if err != nil {
+			b.logf("%v", err)
+			parent = policy.State{Taint: policy.Secret, Untrusted: true}
+		}
+		after = after.Raise(parent.Taint, parent.Untrusted)
+		note = "a fork of session " + s.From + ", at its state"
+	}
 	rec := audit.Record{Type: audit.TypeSessionStart, Session: s.Session, Taint: after.Taint.String(), Untrusted: after.Untrusted,
-		Note: "a new session; its memory block is " + taint.String()}
+		Note: note}
 	if _, err := b.cfg.Ledger.Append(rec); err != nil {
 		return policy.State{}, b.auditFailed(err)
 	}

@@ -17,6 +17,9 @@ const (
 type SessionStart struct {
 	Session string `json:"session"`
 	Taint   string `json:"taint"`
+	// From is the session a fork copies (a yaag Agent's, or a Run's host
+	// session): the new one starts at that session's state too.
+	From string `json:"from,omitempty"`
 }
 
 // ToolsGranted is the answer to tools.granted: the tools some allow or

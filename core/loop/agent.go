@@ -17,16 +17,14 @@ import (
 // RequestUserInput is the tool a yaag Agent with canAskUser is offered.
 const RequestUserInput = "request_user_input"
 
-// RequestUserInputText is what the model is told when it calls
-// request_user_input: pausing a Run for the person's answer (a
-// Checkpoint) is not built yet, so the call is answered unavailable and
-// the turn goes on.
-const RequestUserInputText = "request_user_input is unavailable: this Run cannot pause for the person's answer; answer with what you have"
-
 var requestUserInputDefinition = mustCompact(`{"type":"function","function":{"name":"request_user_input","description":"Ask the person a question and wait for the answer.","parameters":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"]}}}`)
 
-// yaagNotePrefix starts the note that makes a session hermetic.
-const yaagNotePrefix = "yaag: hermetic session;"
+// yaagNotePrefix starts the note that makes a session hermetic;
+// yaagForkPrefix the note of a fork loopd made for a yaag Agent.
+const (
+	yaagNotePrefix = "yaag: hermetic session;"
+	yaagForkPrefix = "yaag: fork of "
+)
 
 // hermeticTools is the tools array of a hermetic session: the named
 // tools' definitions, in the order loopd knows them.
@@ -101,13 +99,35 @@ func (e *Engine) Spawn(ctx context.Context, req loopwire.SpawnRequest) (loopwire
 		return loopwire.SpawnResult{}, err
 	}
 	e.remember(log, []Record{base, n})
-	return loopwire.SpawnResult{Session: id}, nil
+	at, err := log.At()
+	if err != nil {
+		return loopwire.SpawnResult{}, err
+	}
+	return loopwire.SpawnResult{Session: id, At: at}, nil
+}
+
+// hermetic reports whether a session's records are a yaag Agent's: made
+// by agent.spawn (its second record is the note), or a fork loopd made
+// for one (a note of the fork).
+func hermetic(recs []Record) bool {
+	if len(recs) >= 2 && recs[1].Type == TypeNote && strings.HasPrefix(recs[1].Text, yaagNotePrefix) {
+		return true
+	}
+	for _, r := range recs {
+		if r.Type == TypeNote && strings.HasPrefix(r.Text, yaagForkPrefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // Ask sends one prompt to a hermetic session, within the request's
 // budgets.
 func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(Event) error) (loopwire.AskResult, error) {
-	if strings.TrimSpace(req.Text) == "" {
+	switch {
+	case req.Continue && req.Text != "":
+		return loopwire.AskResult{}, errors.New("an ask that continues after answers has no text")
+	case !req.Continue && strings.TrimSpace(req.Text) == "":
 		return loopwire.AskResult{}, errors.New("the ask has no text")
 	}
 	if !ValidSessionID(req.Session) {
@@ -125,17 +145,33 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(Eve
 	case err != nil:
 		return loopwire.AskResult{}, err
 	}
-	if len(recs) < 2 || recs[1].Type != TypeNote || !strings.HasPrefix(recs[1].Text, yaagNotePrefix) {
-		return loopwire.AskResult{}, fmt.Errorf("session %s is not a hermetic session (agent.ask takes only sessions made by agent.spawn)", req.Session)
+	if !hermetic(recs) {
+		return loopwire.AskResult{}, fmt.Errorf("session %s is not a hermetic session (agent.ask takes only sessions made by agent.spawn or agent.fork)", req.Session)
+	}
+	user := Record{Time: e.now(), Type: TypeUser, Who: "yaag", Text: sanitize.Neutralise(req.Text)}
+	if req.Continue {
+		if last := recs[len(recs)-1]; last.Type != TypeTool {
+			return loopwire.AskResult{}, fmt.Errorf("session %s does not end with an answer to go on from (its last record is a %s record)", req.Session, last.Type)
+		}
+		user = Record{}
 	}
 	if err := emit(Event{Event: "session", Session: log.Session}); err != nil {
 		return loopwire.AskResult{}, err
 	}
 	a := &askTurn{req: req, start: time.Now()}
 	t := &turn{e: e, log: log, recs: recs, emit: emit, ask: a}
-	reply, err := t.run(ctx, Record{Time: e.now(), Type: TypeUser, Who: "yaag", Text: sanitize.Neutralise(req.Text)})
+	reply, err := t.run(ctx, user)
 	e.remember(t.log, t.recs)
-	res := loopwire.AskResult{Session: log.Session, Reply: lastReply(t.recs, reply), Turns: a.turns, ToolCalls: a.calls, Model: req.Model, Limit: a.limit}
+	res := loopwire.AskResult{Session: log.Session, Reply: lastReply(t.recs, reply), Turns: a.turns, ToolCalls: a.calls, Model: req.Model, Limit: a.limit,
+		Questions: a.questions}
+	if a.asked() {
+		res.Reply = ""
+	}
+	if at, aerr := t.log.At(); aerr == nil {
+		res.At = at
+	} else if err == nil {
+		err = aerr
+	}
 	var mf *ModelFailure
 	if errors.As(err, &mf) {
 		me := &loopwire.ModelError{Message: mf.Err.Error()}
@@ -168,12 +204,31 @@ func lastReply(recs []Record, joined string) string {
 // askTurn is the state of an agent.ask's turn: its budgets and what it
 // used. Its methods take a nil receiver (a person's turn) and do nothing.
 type askTurn struct {
-	req   loopwire.AskRequest
-	start time.Time
-	turns int
-	calls int
-	limit *loopwire.Limit
+	req       loopwire.AskRequest
+	start     time.Time
+	turns     int
+	calls     int
+	limit     *loopwire.Limit
+	questions []loopwire.Question
 }
+
+// question takes a request_user_input call as a question for the person:
+// no tool record now (the answer appends it), and the turn ends after the
+// reply's other calls.
+func (a *askTurn) question(c ToolCall, emit func(Event) error) error {
+	var args struct {
+		Question string `json:"question"`
+	}
+	text := c.Arguments
+	if json.Unmarshal([]byte(c.Arguments), &args) == nil && args.Question != "" {
+		text = args.Question
+	}
+	a.questions = append(a.questions, loopwire.Question{CallID: c.ID, Text: text})
+	return emit(Event{Event: "question", CallID: c.ID, Tool: c.Name, Text: text})
+}
+
+// asked reports whether the turn ended on questions for the person.
+func (a *askTurn) asked() bool { return a != nil && len(a.questions) > 0 }
 
 // stopBefore reports whether a budget forbids the turn's next model
 // request (the first is always made).

@@ -1,8 +1,10 @@
 package loop
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -31,6 +33,27 @@ func agentSocket(t *testing.T, r *rig) string {
 				return nil, err
 			}
 			return r.eng.Ask(ctx, req, func(e Event) error { return s.Send(e) })
+		},
+		loopwire.KindAgentFork: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+			var req loopwire.ForkRequest
+			if err := json.Unmarshal(body, &req); err != nil {
+				return nil, err
+			}
+			return r.eng.Fork(ctx, req)
+		},
+		loopwire.KindAgentCompact: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+			var req loopwire.CompactRequest
+			if err := json.Unmarshal(body, &req); err != nil {
+				return nil, err
+			}
+			return r.eng.Compact(ctx, req, func(e Event) error { return s.Send(e) })
+		},
+		loopwire.KindAgentAnswer: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+			var req loopwire.AnswerRequest
+			if err := json.Unmarshal(body, &req); err != nil {
+				return nil, err
+			}
+			return r.eng.Answer(ctx, req)
 		},
 	})
 }
@@ -209,17 +232,206 @@ func TestAskReportsTheModelServersRefusal(t *testing.T) {
 	}
 }
 
-func TestRequestUserInputIsNotSentToBrokerd(t *testing.T) {
+func TestRequestUserInputEndsTheTurnOnAQuestion(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
-		{ToolCalls: []llamastandin.ToolCall{call(RequestUserInput, `{"question":"which?"}`)}}, {Content: "ok"}}})
+		{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/a"}`), call(RequestUserInput, `{"question":"which?"}`)}},
+		{When: "b.txt", Content: "I read b.txt."}}})
+	sock := agentSocket(t, r)
+	req := spawnA1
+	req.Tools = []string{"read_file", RequestUserInput}
+	id := spawnOn(t, sock, req)
+	res, events, err := askOn(t, sock, loopwire.AskRequest{Session: id, Text: "Ask me."})
+	if err != nil || res.Reply != "" || len(res.Questions) != 1 || res.Questions[0].Text != "which?" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if len(r.calls) != 1 || r.calls[0].Tool != "read_file" {
+		t.Errorf("brokerd was sent %v: the reply's other call runs, the question does not go to brokerd", r.calls)
+	}
+	if events[len(events)-1].Event != "question" {
+		t.Errorf("the last event is %+v", events[len(events)-1])
+	}
+	recs := r.records(t, id)
+	if last := recs[len(recs)-1]; last.Type != TypeTool || last.Name != "read_file" {
+		t.Fatalf("the log ends with %+v: the question has no tool record until it is answered", last)
+	}
+	if res.At.Bytes == 0 || res.At.ID != id {
+		t.Fatalf("the ask's boundary %+v", res.At)
+	}
+
+	// A continue before any answer is refused; the answer is appended, and
+	// the same answer again is accepted without a second record.
+	r2 := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{ToolCalls: []llamastandin.ToolCall{call(RequestUserInput, `{"question":"which?"}`)}},
+		{When: "b.txt", Content: "I read b.txt."}}})
+	sock2 := agentSocket(t, r2)
+	req2 := spawnA1
+	req2.Tools = []string{RequestUserInput}
+	id2 := spawnOn(t, sock2, req2)
+	res2, _, err := askOn(t, sock2, loopwire.AskRequest{Session: id2, Text: "Ask me."})
+	if err != nil || len(res2.Questions) != 1 {
+		t.Fatalf("%+v %v", res2, err)
+	}
+	if _, _, err := askOn(t, sock2, loopwire.AskRequest{Session: id2, Continue: true}); err == nil || !strings.Contains(err.Error(), "does not end with an answer") {
+		t.Fatalf("continue before the answer: %v", err)
+	}
+	answer := loopwire.AnswerRequest{At: res2.At, Answers: []loopwire.CallAnswer{{CallID: res2.Questions[0].CallID, Text: "b.txt"}}}
+	var ar loopwire.AnswerResult
+	if err := daemon.Call(context.Background(), sock2, loopwire.KindAgentAnswer, answer, &ar, nil); err != nil || ar.Problem != nil || ar.At.Bytes <= res2.At.Bytes {
+		t.Fatalf("answer: %+v %v", ar, err)
+	}
+	var again loopwire.AnswerResult
+	if err := daemon.Call(context.Background(), sock2, loopwire.KindAgentAnswer, answer, &again, nil); err != nil || again != ar {
+		t.Fatalf("the same answer again: %+v %v (want %+v)", again, err, ar)
+	}
+	other := answer
+	other.Answers = []loopwire.CallAnswer{{CallID: res2.Questions[0].CallID, Text: "c.txt"}}
+	if err := daemon.Call(context.Background(), sock2, loopwire.KindAgentAnswer, other, &again, nil); err != nil || again.Problem == nil || again.Problem.Kind != loopwire.ProblemChanged {
+		t.Fatalf("another answer after the first: %+v %v", again, err)
+	}
+	res3, _, err := askOn(t, sock2, loopwire.AskRequest{Session: id2, Continue: true})
+	if err != nil || res3.Reply != "I read b.txt." {
+		t.Fatalf("continue: %+v %v", res3, err)
+	}
+	if chats := r2.srv.Chats(); !strings.Contains(chats[len(chats)-1].Prompt, "b.txt") {
+		t.Errorf("the model did not see the answer:\n%s", chats[len(chats)-1].Prompt)
+	}
+}
+
+func TestAnswerChecksTheSession(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{ToolCalls: []llamastandin.ToolCall{call(RequestUserInput, `{"question":"q"}`)}}}})
 	sock := agentSocket(t, r)
 	req := spawnA1
 	req.Tools = []string{RequestUserInput}
-	res, _, err := askOn(t, sock, loopwire.AskRequest{Session: spawnOn(t, sock, req), Text: "Ask me."})
-	if err != nil || res.Reply != "ok" {
-		t.Fatalf("%+v %v", res, err)
+	id := spawnOn(t, sock, req)
+	res, _, _ := askOn(t, sock, loopwire.AskRequest{Session: id, Text: "Ask."})
+	answers := []loopwire.CallAnswer{{CallID: res.Questions[0].CallID, Text: "yes"}}
+	for name, tt := range map[string]struct {
+		at   func(loopwire.SessionAt) loopwire.SessionAt
+		kind string
+	}{
+		"another hash":    {func(a loopwire.SessionAt) loopwire.SessionAt { a.SHA256 = strings.Repeat("0", 64); return a }, loopwire.ProblemChanged},
+		"a longer file":   {func(a loopwire.SessionAt) loopwire.SessionAt { a.Bytes += 10; return a }, loopwire.ProblemChanged},
+		"no such epoch":   {func(a loopwire.SessionAt) loopwire.SessionAt { a.Epoch = 3; return a }, loopwire.ProblemUnreadable},
+		"no such session": {func(a loopwire.SessionAt) loopwire.SessionAt { a.ID = "gone"; return a }, loopwire.ProblemUnreadable},
+	} {
+		var out loopwire.AnswerResult
+		err := daemon.Call(context.Background(), sock, loopwire.KindAgentAnswer, loopwire.AnswerRequest{At: tt.at(res.At), Answers: answers}, &out, nil)
+		if err != nil || out.Problem == nil || out.Problem.Kind != tt.kind {
+			t.Errorf("%s: %+v %v", name, out.Problem, err)
+		}
 	}
-	if len(r.calls) != 0 {
-		t.Errorf("brokerd was sent %v", r.calls)
+	if len(r.records(t, id)) != 4 {
+		t.Errorf("a refused answer wrote to the log")
+	}
+}
+
+func TestForkCopiesTheLogSoTheCacheIsReused(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{When: "Read the notes", ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/notes"}`)}},
+		{When: "result of read_file", Content: "The notes are long."},
+		{When: "What next", Content: "Go on."}}})
+	sock := agentSocket(t, r)
+	id := spawnOn(t, sock, spawnA1)
+	res, _, err := askOn(t, sock, loopwire.AskRequest{Session: id, Text: "Read the notes."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	r.starts = nil
+	r.mu.Unlock()
+	var fr loopwire.ForkResult
+	fork := loopwire.ForkRequest{From: res.At, Run: "r-1", Agent: "A2", Definition: "next", SpawnHash: "sha256:def"}
+	if err := daemon.Call(context.Background(), sock, loopwire.KindAgentFork, fork, &fr, nil); err != nil || fr.Problem != nil {
+		t.Fatalf("%+v %v", fr, err)
+	}
+	if r.starts[0]["from"] != id || r.starts[0]["session"] != fr.Session {
+		t.Errorf("brokerd was told %v: a fork starts at its parent's state", r.starts)
+	}
+	parent, _ := os.ReadFile(LogPath(r.eng.SessionsDir, id, 0))
+	child, _ := os.ReadFile(LogPath(r.eng.SessionsDir, fr.Session, 0))
+	if !bytes.HasPrefix(child, parent) {
+		t.Fatal("the fork's log does not start with its parent's bytes")
+	}
+	if recs := r.records(t, fr.Session); !strings.HasPrefix(recs[len(recs)-1].Text, "yaag: fork of "+id+" epoch 0 at byte ") {
+		t.Errorf("the fork's note: %+v", recs[len(recs)-1])
+	}
+	before := len(r.srv.Chats())
+	if _, _, err := askOn(t, sock, loopwire.AskRequest{Session: fr.Session, Text: "What next?"}); err != nil {
+		t.Fatal(err)
+	}
+	chats := r.srv.Chats()
+	prev, first := chats[before-1], chats[before]
+	// The template renders the parent's conversation the same again up to
+	// its last reply's think block, which a new user turn drops: every
+	// token of that common prefix must come from the cache.
+	same := commonTokens(prev.Prompt, first.Prompt)
+	if same < prev.PromptTokens*3/4 || first.CacheN < same-1 {
+		t.Errorf("the fork's first request took %d tokens from the cache; it shares %d with the parent's last prompt of %d", first.CacheN, same, prev.PromptTokens)
+	}
+	// The parent changed: the fork is refused, naming why.
+	os.WriteFile(LogPath(r.eng.SessionsDir, id, 0), append(parent[:len(parent)-2], '\n'), 0o600)
+	if err := daemon.Call(context.Background(), sock, loopwire.KindAgentFork, fork, &fr, nil); err != nil || fr.Problem == nil || fr.Problem.Kind != loopwire.ProblemChanged {
+		t.Fatalf("a fork of a changed session: %+v %v", fr.Problem, err)
+	}
+}
+
+func TestAForkOfTheOwnersChatSessionNeedsHost(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "Hi."}}})
+	sock := agentSocket(t, r)
+	chat, _, err := r.turn(t, "", "Hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(LogPath(r.eng.SessionsDir, chat.Session, 0))
+	at := SessionAtOf(chat.Session, 0, data)
+	fork := loopwire.ForkRequest{From: at, Run: "r-1", Agent: "A1", Definition: "d", SpawnHash: "sha256:1"}
+	var fr loopwire.ForkResult
+	if err := daemon.Call(context.Background(), sock, loopwire.KindAgentFork, fork, &fr, nil); err == nil || !strings.Contains(err.Error(), "is not a hermetic session") {
+		t.Fatalf("a fork of a chat session without host: %v", err)
+	}
+	fork.Host = true
+	if err := daemon.Call(context.Background(), sock, loopwire.KindAgentFork, fork, &fr, nil); err != nil || fr.Problem != nil {
+		t.Fatalf("the host's fork: %+v %v", fr, err)
+	}
+	if _, _, err := askOn(t, sock, loopwire.AskRequest{Session: fr.Session, Text: "Hello again."}); err != nil {
+		t.Fatalf("an ask on the host's fork: %v", err)
+	}
+}
+
+func TestCompactStartsTheNextEpochFromTheSummary(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{When: "Write a summary", Content: "We read the notes; they are long."},
+		{When: "First", Content: "Done first."},
+		{When: "Then", Content: "Done then."}}})
+	sock := agentSocket(t, r)
+	id := spawnOn(t, sock, spawnA1)
+	if _, _, err := askOn(t, sock, loopwire.AskRequest{Session: id, Text: "First."}); err != nil {
+		t.Fatal(err)
+	}
+	var cr loopwire.CompactResult
+	if err := daemon.Call(context.Background(), sock, loopwire.KindAgentCompact, loopwire.CompactRequest{Session: id}, &cr, nil); err != nil || cr.Failed != "" || cr.At.Epoch != 1 {
+		t.Fatalf("%+v %v", cr, err)
+	}
+	recs := r.records(t, id)
+	if len(recs) != 2 || !strings.Contains(recs[0].System, "You review.") || !strings.Contains(recs[0].System, "We read the notes; they are long.") {
+		t.Fatalf("epoch 1: %+v", recs)
+	}
+	if res, _, err := askOn(t, sock, loopwire.AskRequest{Session: id, Text: "Then."}); err != nil || res.Reply != "Done then." {
+		t.Fatalf("an ask after the compaction: %+v %v", res, err)
+	}
+	chats := r.srv.Chats()
+	if last := chats[len(chats)-1].Prompt; strings.Contains(last, "First.") {
+		t.Errorf("the next epoch still sends the old conversation:\n%s", last)
+	}
+	// No summary: COMPACT_FAILED's cause, and no new epoch.
+	r2 := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{When: "Write a summary", Content: ""}, {When: "First", Content: "ok"}}})
+	sock2 := agentSocket(t, r2)
+	id2 := spawnOn(t, sock2, spawnA1)
+	askOn(t, sock2, loopwire.AskRequest{Session: id2, Text: "First."})
+	if err := daemon.Call(context.Background(), sock2, loopwire.KindAgentCompact, loopwire.CompactRequest{Session: id2}, &cr, nil); err != nil || !strings.Contains(cr.Failed, "no summary") {
+		t.Fatalf("%+v %v", cr, err)
+	}
+	if e, _, _ := LatestEpoch(r2.eng.SessionsDir, id2); e != 0 {
+		t.Errorf("a failed compaction made epoch %d", e)
 	}
 }

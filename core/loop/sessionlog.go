@@ -2,6 +2,8 @@ package loop
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/loopwire"
 )
 
 // Record types.
@@ -498,19 +501,42 @@ func OpenLog(sessionsDir, id string) (*Log, []Record, error) {
 // CreateLog makes a new session's directory and its epoch 0 log, empty.
 // It refuses a session that exists.
 func CreateLog(sessionsDir, id string) (*Log, error) {
+	return createLog(sessionsDir, id, 0, nil, 0, true)
+}
+
+// CreateLogFrom makes a new session whose epoch 0 log starts with data,
+// the first n records of another session's log, byte for byte (a fork):
+// its next record is n+1.
+func CreateLogFrom(sessionsDir, id string, data []byte, n int) (*Log, error) {
+	return createLog(sessionsDir, id, 0, data, n, true)
+}
+
+// CreateEpoch makes the next epoch of a session that exists, empty: its
+// first record will be a baseline of its own (a compaction).
+func CreateEpoch(sessionsDir, id string, epoch int) (*Log, error) {
+	return createLog(sessionsDir, id, epoch, nil, 0, false)
+}
+
+func createLog(sessionsDir, id string, epoch int, data []byte, n int, newSession bool) (*Log, error) {
 	if !ValidSessionID(id) {
 		return nil, fmt.Errorf("%q is not a session id ([a-z0-9-]{1,64})", id)
 	}
-	if err := os.MkdirAll(sessionsDir, 0o700); err != nil {
-		return nil, err
-	}
 	dir := filepath.Join(sessionsDir, id)
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, err
+	if newSession {
+		if err := os.MkdirAll(sessionsDir, 0o700); err != nil {
+			return nil, err
+		}
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			return nil, err
+		}
 	}
-	path := LogPath(sessionsDir, id, 0)
+	path := LogPath(sessionsDir, id, epoch)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
 		return nil, err
 	}
 	if err := f.Sync(); err != nil {
@@ -523,7 +549,7 @@ func CreateLog(sessionsDir, id string) (*Log, error) {
 	if err := atomicfile.SyncDir(dir); err != nil {
 		return nil, err
 	}
-	return &Log{Path: path, Session: id, next: 1}, nil
+	return &Log{Path: path, Session: id, Epoch: epoch, next: n + 1, size: int64(len(data))}, nil
 }
 
 // Append numbers the records, writes them in one write and syncs the
@@ -564,3 +590,18 @@ func (l *Log) Next() int { return l.next }
 
 // Size is the file's length as this Log last wrote or read it.
 func (l *Log) Size() int64 { return l.size }
+
+// At is the log as it stands on disk: its length and SHA-256.
+func (l *Log) At() (loopwire.SessionAt, error) {
+	data, err := os.ReadFile(l.Path)
+	if err != nil {
+		return loopwire.SessionAt{}, err
+	}
+	return SessionAtOf(l.Session, l.Epoch, data), nil
+}
+
+// SessionAtOf is the boundary of a log whose bytes are data.
+func SessionAtOf(id string, epoch int, data []byte) loopwire.SessionAt {
+	sum := sha256.Sum256(data)
+	return loopwire.SessionAt{ID: id, Epoch: epoch, Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+}

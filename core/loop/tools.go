@@ -124,6 +124,12 @@ func (b Broker) Call(ctx context.Context, req CallRequest, onAsked func(approval
 // session_start record, then the state file). An error means it is not
 // recorded.
 func (b Broker) StartSession(ctx context.Context, session, taint string) error {
+	return b.StartSessionFrom(ctx, session, taint, "")
+}
+
+// StartSessionFrom is StartSession for a fork: the session starts at the
+// join of taint and the state of the session from.
+func (b Broker) StartSessionFrom(ctx context.Context, session, taint, from string) error {
 	if b.Socket == "" {
 		return runbook.Refuse(runbook.BrokerUnavailable, "%s", NoBrokerText)
 	}
@@ -133,7 +139,11 @@ func (b Broker) StartSession(ctx context.Context, session, taint string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, silent)
 	defer cancel()
-	err := daemon.Call(ctx, b.Socket, "session.start", map[string]string{"session": session, "taint": taint}, nil, nil)
+	body := map[string]string{"session": session, "taint": taint}
+	if from != "" {
+		body["from"] = from
+	}
+	err := daemon.Call(ctx, b.Socket, "session.start", body, nil, nil)
 	var re *daemon.RemoteError
 	switch {
 	case err == nil:

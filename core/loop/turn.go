@@ -356,6 +356,9 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 	e := t.e
 	var replies []string
 	pending := []Record{user} // written with the first reply: a record follows its request
+	if user.Type == "" {
+		pending = nil // an agent.ask that continues after the person's answers
+	}
 	for round := 0; ; round++ {
 		if t.ask.stopBefore(round) {
 			return strings.Join(replies, "\n\n"), nil
@@ -455,7 +458,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 				return "", err
 			}
 		}
-		if limited || t.ask.tripped() {
+		if limited || t.ask.tripped() || t.ask.asked() {
 			return strings.Join(replies, "\n\n"), nil
 		}
 	}
@@ -516,7 +519,9 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) e
 	case !isObject:
 		res = ToolResult{Outcome: OutcomeFailed, Text: MalformedCallText}
 	case t.ask != nil && c.Name == RequestUserInput:
-		res = ToolResult{Outcome: OutcomeUnavailable, Text: RequestUserInputText}
+		// The person answers, later: the call gets its tool record when
+		// yaag appends the answer (agent.answer), and the turn ends.
+		return t.ask.question(c, t.emit)
 	default:
 		var err error
 		res, err = e.Broker.Call(ctx, CallRequest{Session: t.log.Session, CallID: c.ID, Tool: c.Name, Arguments: args},

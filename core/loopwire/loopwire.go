@@ -1,8 +1,18 @@
 // Package loopwire holds the shapes of the loop socket's requests for
 // hermetic sessions, the sessions a yaag Agent is: "agent.spawn" makes
-// one, "agent.ask" sends it one prompt. (The person's "turn" request and
-// its events are still core/loop's TurnRequest, TurnResult and Event;
-// both kinds stream those events.)
+// one, "agent.ask" sends it one prompt (or continues it after answers),
+// "agent.fork" copies a session's log up to a boundary into a new
+// session, "agent.compact" starts a session's next epoch from a summary,
+// and "agent.answer" appends the person's answers to the questions an
+// Agent asked (request_user_input). (The person's "turn" request and its
+// events are still core/loop's TurnRequest, TurnResult and Event; ask
+// kinds stream those events.)
+//
+// A boundary is a SessionAt: a session's epoch log as it stood, its
+// length and SHA-256. Fork and answer check the file against it before
+// they write anything; a file that is gone or unreadable, or that is not
+// what the boundary says, is a SessionProblem in the answer (not an
+// error), for yaag to word.
 //
 // A hermetic session is made from the spawn request alone: its system
 // prompt, the tools it names (and no other), and the memory block only
@@ -15,8 +25,35 @@ import "encoding/json"
 
 // The request kinds.
 const (
-	KindAgentSpawn = "agent.spawn"
-	KindAgentAsk   = "agent.ask"
+	KindAgentSpawn   = "agent.spawn"
+	KindAgentAsk     = "agent.ask"
+	KindAgentFork    = "agent.fork"
+	KindAgentCompact = "agent.compact"
+	KindAgentAnswer  = "agent.answer"
+)
+
+// SessionAt is a session's log of one epoch as it stood at a boundary:
+// Bytes long, with the SHA-256 (hex) of those bytes.
+type SessionAt struct {
+	ID     string `json:"id"`
+	Epoch  int    `json:"epoch"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// SessionProblem is why loopd did not use a boundary's session: Kind
+// "unreadable" (the file is gone or cannot be read) or "changed" (it is
+// shorter than the boundary, its bytes hash to something else, or they do
+// not end at a record).
+type SessionProblem struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+}
+
+// The kinds of SessionProblem.
+const (
+	ProblemUnreadable = "unreadable"
+	ProblemChanged    = "changed"
 )
 
 // SpawnRequest is the body of agent.spawn.
@@ -33,7 +70,75 @@ type SpawnRequest struct {
 
 // SpawnResult is agent.spawn's answer.
 type SpawnResult struct {
+	Session string    `json:"session"`
+	At      SessionAt `json:"at"` // the log right after the baseline and the note
+}
+
+// ForkRequest is the body of agent.fork: a new session whose log is From's
+// bytes, then a note naming the fork (so the prompt's prefix is the
+// parent's, byte for byte, and the server's cache holds). Host says From is
+// a person's session (a yaag_run's host), not a hermetic one; the new
+// session starts at brokerd's state of From's session, at least.
+type ForkRequest struct {
+	From SessionAt `json:"from"`
+	Host bool      `json:"host,omitempty"`
+	// Latest forks From.ID's latest epoch as it stands (a Run's copy of
+	// its host session, made as the Run starts): From's epoch, length and
+	// hash are not checked then.
+	Latest     bool     `json:"latest,omitempty"`
+	Run        string   `json:"run"`
+	Agent      string   `json:"agent"`
+	Definition string   `json:"definition"`
+	SpawnHash  string   `json:"spawn_hash"`
+	Models     []string `json:"models"`
+}
+
+// ForkResult is agent.fork's answer: the new session, or the problem with
+// From (and no new session).
+type ForkResult struct {
+	Session string          `json:"session,omitempty"`
+	At      SessionAt       `json:"at"`
+	Problem *SessionProblem `json:"problem,omitempty"`
+}
+
+// CompactRequest is the body of agent.compact: one turn without tools
+// asks the session's model for a summary of the session (Prompt, or
+// loopd's), and the session's next epoch starts with a baseline whose
+// system prompt holds it.
+type CompactRequest struct {
 	Session string `json:"session"`
+	Model   string `json:"model,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
+}
+
+// CompactResult is agent.compact's answer. Failed is why no summary came
+// (the model failed, or said nothing); the session is then unchanged but
+// for the summary turn in its old epoch.
+type CompactResult struct {
+	At      SessionAt `json:"at"`
+	Summary int       `json:"summary_bytes"`
+	Failed  string    `json:"failed,omitempty"`
+}
+
+// AnswerRequest is the body of agent.answer: the session must be At
+// exactly (as the Checkpoint recorded it when the Agent asked), and each
+// answer is appended as the tool result of its request_user_input call.
+// The same answers already appended are accepted as they are.
+type AnswerRequest struct {
+	At      SessionAt    `json:"at"`
+	Answers []CallAnswer `json:"answers"`
+}
+
+// CallAnswer is the person's answer to one request_user_input call.
+type CallAnswer struct {
+	CallID string `json:"call_id"`
+	Text   string `json:"text"`
+}
+
+// AnswerResult is agent.answer's answer.
+type AnswerResult struct {
+	At      SessionAt       `json:"at"`
+	Problem *SessionProblem `json:"problem,omitempty"`
 }
 
 // AskRequest is the body of agent.ask: one prompt on a hermetic session.
@@ -50,6 +155,9 @@ type AskRequest struct {
 	MaxTurns      int   `json:"max_turns,omitempty"`
 	MaxToolCalls  *int  `json:"max_tool_calls,omitempty"` // nil: none; 0: no tool call runs
 	MaxDurationMS int64 `json:"max_duration_ms,omitempty"`
+	// Continue sends no prompt: the session's log ends with the answers
+	// to its questions (agent.answer), and the model goes on from them.
+	Continue bool `json:"continue,omitempty"`
 }
 
 // AskResult is agent.ask's answer.
@@ -63,6 +171,16 @@ type AskResult struct {
 	// ModelError is the model server's refusal of the first request, as
 	// it answered (nothing of the prompt is written to the log then).
 	ModelError *ModelError `json:"model_error,omitempty"`
+	// Questions are the request_user_input calls the turn ended on: the
+	// person must answer them (agent.answer) before the Agent goes on.
+	Questions []Question `json:"questions,omitempty"`
+	At        SessionAt  `json:"at"` // the log after the turn
+}
+
+// Question is one request_user_input call.
+type Question struct {
+	CallID string `json:"call_id"`
+	Text   string `json:"text"`
 }
 
 // Limit is the budget that ended a turn and its value.

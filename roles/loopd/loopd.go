@@ -135,7 +135,9 @@ func serve(c *cli.Context) error {
 	}
 	sock := rolecli.Socket("loopd", "loop", cfg.Sockets.Loop,
 		map[string]daemon.Handler{"turn": turnHandler(eng),
-			loopwire.KindAgentSpawn: agentSpawnHandler(eng), loopwire.KindAgentAsk: agentAskHandler(eng)},
+			loopwire.KindAgentSpawn: agentSpawnHandler(eng), loopwire.KindAgentAsk: agentAskHandler(eng),
+			loopwire.KindAgentFork: agentForkHandler(eng), loopwire.KindAgentCompact: agentCompactHandler(eng),
+			loopwire.KindAgentAnswer: agentAnswerHandler(eng)},
 		cfg.Sockets.AllowUIDs, runbook.ListenerLost)
 	d := &rolecli.Daemon{
 		Role:        "loopd",
@@ -223,5 +225,41 @@ func agentAskHandler(eng *loop.Engine) daemon.Handler {
 			return nil, err
 		}
 		return res, nil
+	}
+}
+
+// agentForkHandler answers agent.fork: a new session from a boundary of
+// an Agent's (or a Run's host) session.
+func agentForkHandler(eng *loop.Engine) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var req loopwire.ForkRequest
+		if err := decodeStrict(body, &req, "an agent.fork request"); err != nil {
+			return nil, err
+		}
+		return eng.Fork(ctx, req)
+	}
+}
+
+// agentCompactHandler answers agent.compact, streaming the summary turn's
+// events.
+func agentCompactHandler(eng *loop.Engine) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+		var req loopwire.CompactRequest
+		if err := decodeStrict(body, &req, "an agent.compact request"); err != nil {
+			return nil, err
+		}
+		return eng.Compact(ctx, req, func(e loop.Event) error { return s.Send(e) })
+	}
+}
+
+// agentAnswerHandler answers agent.answer: the person's answers appended
+// to the session that asked.
+func agentAnswerHandler(eng *loop.Engine) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var req loopwire.AnswerRequest
+		if err := decodeStrict(body, &req, "an agent.answer request"); err != nil {
+			return nil, err
+		}
+		return eng.Answer(ctx, req)
 	}
 }

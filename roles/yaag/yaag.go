@@ -6,8 +6,11 @@ package yaag
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,14 +32,24 @@ import (
 	"boxmaker/core/yaag/config"
 	"boxmaker/core/yaag/engine"
 	"boxmaker/core/yaag/program"
+	"boxmaker/core/yaag/runs"
 	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
 )
 
 // App is yaag's command line.
 func App() *cli.App {
 	return rolecli.NewApp("yaag", "runs agent programs (TypeScript) whose Agents are Boxmaker loop sessions",
-		runCommand(), describeCommand(), setupWorkspaceCommand())
+		runCommand(), describeCommand(), setupWorkspaceCommand(),
+		runsCommand(), statusCommand(), pauseCommand(), stopCommand(), reattachCommand(), answerCommand())
 }
+
+// Texts the troubleshooting page quotes.
+const textNeedsProgram runbook.Quoted = "needs the program too: give <program.ts>, --eval <source>, or --eval-fd <n>."
+
+// ExitPaused is the exit status of a Run that stopped for the person's
+// answers (or a pause): its Checkpoint is written.
+const ExitPaused = 3
 
 // usage is a usage error, with the command's usage text printed first.
 func usage(c *cli.Context, format string, args ...any) error {
@@ -54,8 +67,16 @@ func runCommand() *cli.Command {
 			"hermetic loopd session: every tool call is decided by brokerd's grants, audited\n" +
 			"and run in a container. An inline program is at most 65536 bytes and may import\n" +
 			"@yaag/runtime and typebox only. Config: the global file, .yaag/config.toml in\n" +
-			"the Program Directory, then --config (docs/yaag/configuration.md).\n" +
-			"Exit status: 0 done, 1 the Run or a config file failed, 2 usage.",
+			"the Program Directory, then --config (docs/yaag/configuration.md).\n\n" +
+			"Every Run is recorded: its steps go to a journal beside its Cassette as they\n" +
+			"complete, and the Cassette is published at the end (--record PATH, else\n" +
+			"$BOXMAKER_HOME/yaag/runs/<run>.cassette.json). --replay CASSETTE answers every\n" +
+			"step from the Cassette, offline; --resume CASSETTE replays the steps that still\n" +
+			"match and runs the rest live (a Checkpoint needs its answers: --answers FILE).\n" +
+			"A Cassette never holds the program: give it too. yaag status|pause|stop RUN\n" +
+			"use the Run's Control Channel (docs/yaag/cli.md).\n" +
+			"Exit status: 0 done, 1 the Run or a config file failed, 2 usage, 3 the Run\n" +
+			"waits for answers (or was paused): its Checkpoint says how to go on.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "eval", Usage: "run the inline program `SOURCE`"},
 			&cli.IntFlag{Name: "eval-fd", Value: -1, Usage: "run the inline program read from file descriptor `N`"},
@@ -64,8 +85,14 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "profile", Usage: "run with the Profile `NAME`"},
 			&cli.StringFlag{Name: "input", Usage: "the program's input, `JSON` checked against its input schema"},
 			&cli.BoolFlag{Name: "json", Usage: "print the Run's events and its result as JSON lines"},
+			&cli.StringFlag{Name: "record", Usage: "publish the Run's Cassette at `PATH` (its directory is made)"},
+			&cli.StringFlag{Name: "replay", Usage: "answer every step from the Cassette at `PATH`, offline"},
+			&cli.StringFlag{Name: "resume", Usage: "continue the Run of the Cassette or Checkpoint at `PATH`"},
+			&cli.StringFlag{Name: "answers", Usage: "answer a Checkpoint's questions from the JSON `FILE` {\"<key>\": \"<answer>\"} (with --resume)"},
 			// brokerd's yaag_run: read no file outside the decided directory.
 			&cli.StringFlag{Name: "root", Hidden: true, Usage: "read program files only under `DIR`"},
+			&cli.StringFlag{Name: "host-session", Hidden: true, Usage: "the `SESSION` whose yaag_run started the Run"},
+			&cli.BoolFlag{Name: "fork-host", Hidden: true, Usage: "copy the host session for fork: ctx.host"},
 		},
 		Action: runAction,
 	}
@@ -136,6 +163,13 @@ func readSource(c *cli.Context) (source, error) {
 	}
 	if c.IsSet("eval-fd") {
 		given++
+	}
+	if given == 0 && (c.IsSet("replay") || c.IsSet("resume")) {
+		flag := "--replay"
+		if c.IsSet("resume") {
+			flag = "--resume"
+		}
+		return source{}, usage(c, "%s %s", flag, runbook.RefuseYaag(runbook.YaagNeedsProgram, "%s A Cassette holds the steps of a Run, never its program", textNeedsProgram))
 	}
 	if given != 1 || len(args) > 1 {
 		return source{}, usage(c, "run takes one program: <program.ts>, --eval SOURCE or --eval-fd N")
@@ -217,16 +251,34 @@ func newRunID() string {
 	return "r-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
+// store is the Runs of this home.
+func store() runs.Store { return runs.Store{Home: rolecli.DefaultHome()} }
+
 func runAction(c *cli.Context) error {
 	src, err := readSource(c)
 	if err != nil {
 		return err
+	}
+	if c.IsSet("replay") && c.IsSet("resume") {
+		return usage(c, "--replay and --resume: give one")
+	}
+	if c.IsSet("answers") && !c.IsSet("resume") {
+		return usage(c, "--answers answers a Checkpoint: give it with --resume")
+	}
+	if c.IsSet("replay") && c.IsSet("record") {
+		return usage(c, "--replay records nothing: it is offline and makes no new steps")
 	}
 	var input json.RawMessage
 	if c.IsSet("input") {
 		input = json.RawMessage(c.String("input"))
 		if !json.Valid(input) {
 			return usage(c, "--input is not JSON: %s", clip(c.String("input"), 80))
+		}
+	}
+	var answers map[string]string
+	if p := c.String("answers"); p != "" {
+		if answers, err = readAnswers(p); err != nil {
+			return err
 		}
 	}
 	cfg, err := config.Load(config.Sources{
@@ -250,17 +302,45 @@ func runAction(c *cli.Context) error {
 	var seed [8]byte
 	rand.Read(seed[:])
 	run := newRunID()
-	opts := engine.Options{
-		Bundle: b, Input: input, Run: run,
-		Profile: cfg.Profile, ProfileOrigin: cfg.ProfileOrigin,
-		Agents:  agent.Loopd{Socket: loopSocket(cfg)},
-		Catalog: registries(src.dir, root), Root: root,
-		Wall: cfg.Wall, Seed: int64(seed[0])<<56 | int64(seed[1])<<48 | int64(seed[2])<<40 | int64(seed[3])<<32 | int64(seed[4])<<24 | int64(seed[5])<<16 | int64(seed[6])<<8 | int64(seed[7]),
-		Events:      out.event,
-		AskDefaults: engine.AskDefaults{Stall: cfg.Stall, Retries: cfg.OutputRetries},
+	program := "inline"
+	if src.file != "" {
+		program, _ = filepath.Abs(src.file)
 	}
-	result, err := engine.Run(ctx, opts)
-	return out.end(run, result, err)
+	sum := sha256.Sum256([]byte(b.Code))
+	spec := runs.Spec{
+		Store: store(),
+		Engine: engine.Options{
+			Bundle: b, Input: input, Run: run,
+			Profile: cfg.Profile, ProfileOrigin: cfg.ProfileOrigin,
+			Agents:  agent.Loopd{Socket: loopSocket(cfg)},
+			Catalog: registries(src.dir, root), Root: root,
+			Wall: cfg.Wall, Seed: int64(binary.BigEndian.Uint64(seed[:]) >> 1),
+			Events:      out.event,
+			AskDefaults: engine.AskDefaults{Stall: cfg.Stall, Retries: cfg.OutputRetries},
+		},
+		Program: program, ProgramHash: "sha256:" + hex.EncodeToString(sum[:]),
+		Record: c.String("record"), Replay: c.String("replay"), Resume: c.String("resume"), Answers: answers,
+		KeepPrompts: cfg.KeepPrompts, Host: c.String("host-session"), ForkHost: c.Bool("fork-host"),
+	}
+	end, err := runs.Execute(ctx, spec)
+	if err != nil {
+		return out.failedStart(run, err)
+	}
+	return out.end(end)
+}
+
+// readAnswers reads an answers file: {"<question key>": "<answer>"}.
+func readAnswers(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the answers: %v", err)
+	}
+	var answers map[string]string
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	if err := dec.Decode(&answers); err != nil {
+		return nil, runbook.RefuseYaag(runbook.YaagAnswerRefused, "%s is not {\"<question key>\": \"<answer>\", ...}: %v", path, err)
+	}
+	return answers, nil
 }
 
 // printer writes a Run's events: as JSON lines with --json, else a line
@@ -287,11 +367,25 @@ func (p *printer) event(e engine.Event) {
 	case "run_start":
 		fmt.Fprintf(p.errw, "yaag: run %s started\n", l(e.Run))
 	case "spawned":
+		if e.Status == "playback" {
+			fmt.Fprintf(p.errw, "yaag: %s (%s): played back from the Cassette\n", l(e.Agent), l(e.Name))
+			return
+		}
 		fmt.Fprintf(p.errw, "yaag: %s (%s): session %s\n", l(e.Agent), l(e.Name), l(e.Session))
+	case "replayed":
+		fmt.Fprintf(p.errw, "yaag: %s: replayed from the Cassette\n", l(e.Ask))
+	case "live":
+		fmt.Fprintf(p.errw, "yaag: %s: goes live (%s), session %s\n", l(e.Ask), l(e.Text), l(e.Session))
 	case "tool_call":
 		fmt.Fprintf(p.errw, "yaag: %s: tool call %s\n", l(e.Ask), l(e.Tool))
 	case "tool_result":
 		fmt.Fprintf(p.errw, "yaag: %s: %s\n", l(e.Ask), l(e.Outcome))
+	case "question":
+		fmt.Fprintf(p.errw, "yaag: %s asks: %s\n", l(e.Ask), l(e.Text))
+	case "withheld":
+		fmt.Fprintf(p.errw, "yaag: %s: its result is withheld from the Cassette (%s)\n", l(e.Ask), l(e.Text))
+	case "unused":
+		fmt.Fprintf(p.errw, "yaag: the replay left recorded steps unused: %s\n", l(e.Text))
 	case "model_fallback":
 		fmt.Fprintf(p.errw, "yaag: %s: next model: %s\n", l(e.Ask), l(e.Text))
 	case "log":
@@ -299,32 +393,50 @@ func (p *printer) event(e engine.Event) {
 	}
 }
 
-func (p *printer) end(run string, result json.RawMessage, err error) error {
+// failedStart is a Run that ended before its program ran.
+func (p *printer) failedStart(run string, err error) error {
+	return p.end(runs.End{Event: "run_end", Run: run, Status: "failed", Error: err.Error()})
+}
+
+func (p *printer) end(end runs.End) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		end := runEnd{Event: "run_end", Run: run, Status: "completed", Result: result}
-		if err != nil {
-			end = runEnd{Event: "run_end", Run: run, Status: "failed", Error: err.Error()}
-		}
 		data, _ := json.Marshal(end)
 		fmt.Fprintf(p.w, "%s\n", termsafe.JSON(data))
-		return err
+		switch {
+		case end.Status == "paused":
+			return &rolecli.StatusError{Code: ExitPaused}
+		case end.Error != "":
+			return errors.New(end.Error)
+		}
+		return nil
 	}
-	if err != nil {
-		return err
+	l := termsafe.Line
+	switch end.Status {
+	case "paused":
+		if len(end.Questions) == 0 {
+			fmt.Fprintf(p.errw, "yaag: run %s paused; its Checkpoint is %s\n", l(end.Run), l(end.Checkpoint))
+		} else {
+			fmt.Fprintf(p.errw, "yaag: run %s waits for answers; its Checkpoint is %s\n", l(end.Run), l(end.Checkpoint))
+			for _, q := range end.Questions {
+				fmt.Fprintf(p.errw, "yaag: question %s: %s\n", l(q.Key), l(q.Question))
+			}
+			tmpl, _ := json.Marshal(end.Resume.AnswersTemplate)
+			fmt.Fprintf(p.errw, "yaag: write the answers as %s into answers.json (or yaag answer %s KEY TEXT)\n", termsafe.JSON(tmpl), l(end.Checkpoint))
+		}
+		if end.Resume != nil {
+			fmt.Fprintf(p.errw, "yaag: then: %s\n", l(end.Resume.Command))
+		}
+		return &rolecli.StatusError{Code: ExitPaused}
+	case "completed":
+		if end.CheckpointLost {
+			fmt.Fprintf(p.errw, "yaag: run %s completed, and its Cassette was lost (run_end.checkpointLost)\n", l(end.Run))
+		}
+		fmt.Fprintf(p.w, "%s\n", termsafe.JSON(end.Result))
+		return nil
 	}
-	fmt.Fprintf(p.w, "%s\n", termsafe.JSON(result))
-	return nil
-}
-
-// runEnd is the last line of `yaag run --json`.
-type runEnd struct {
-	Event  string          `json:"event"`
-	Run    string          `json:"run"`
-	Status string          `json:"status"` // completed or failed
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  string          `json:"error,omitempty"`
+	return errors.New(end.Error)
 }
 
 func clip(s string, n int) string {

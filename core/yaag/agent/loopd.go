@@ -39,7 +39,75 @@ func (l Loopd) Spawn(ctx context.Context, s Spec) (Session, error) {
 		}
 		return nil, fmt.Errorf("cannot reach loopd at %s: %v", l.Socket, err)
 	}
-	return &session{socket: l.Socket, id: res.Session, key: s.Key, models: s.Models, hasTools: len(s.Tools) > 0}, nil
+	return &session{socket: l.Socket, id: res.Session, key: s.Key, models: s.Models, hasTools: len(s.Tools) > 0, at: res.At}, nil
+}
+
+// Fork asks loopd for a session that starts as from's log up to the
+// boundary.
+func (l Loopd) Fork(ctx context.Context, from loopwire.SessionAt, s Spec) (Session, error) {
+	var res loopwire.ForkResult
+	err := daemon.Call(ctx, l.Socket, loopwire.KindAgentFork, loopwire.ForkRequest{
+		From: from, Host: s.Host, Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash, Models: nonNil(s.Models),
+	}, &res, nil)
+	if err != nil {
+		return nil, remote(l.Socket, "the fork", err)
+	}
+	if res.Problem != nil {
+		return nil, &SessionError{At: from, Problem: *res.Problem}
+	}
+	return &session{socket: l.Socket, id: res.Session, key: s.Key, models: s.Models, hasTools: true, at: res.At}, nil
+}
+
+// ForkHost asks loopd for a copy of the session as it stands: the Run's
+// host, which fork: ctx.host forks.
+func (l Loopd) ForkHost(ctx context.Context, host string, s Spec) (Session, error) {
+	var res loopwire.ForkResult
+	err := daemon.Call(ctx, l.Socket, loopwire.KindAgentFork, loopwire.ForkRequest{
+		From: loopwire.SessionAt{ID: host}, Host: true, Latest: true, Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash, Models: nonNil(s.Models),
+	}, &res, nil)
+	if err != nil {
+		return nil, remote(l.Socket, "the host's copy", err)
+	}
+	if res.Problem != nil {
+		return nil, &SessionError{At: loopwire.SessionAt{ID: host}, Problem: *res.Problem}
+	}
+	return &session{socket: l.Socket, id: res.Session, key: s.Key, hasTools: true, at: res.At}, nil
+}
+
+// Compact asks loopd to compact the session into its next epoch.
+func (l Loopd) Compact(ctx context.Context, sess Session, model string) error {
+	s := sess.(*session)
+	var res loopwire.CompactResult
+	if err := daemon.Call(ctx, l.Socket, loopwire.KindAgentCompact, loopwire.CompactRequest{Session: s.id, Model: model}, &res, nil); err != nil {
+		return remote(l.Socket, "the compaction", err)
+	}
+	if res.Failed != "" {
+		return &CompactError{Why: res.Failed}
+	}
+	s.mu.Lock()
+	s.at = res.At
+	s.mu.Unlock()
+	return nil
+}
+
+// Answer asks loopd to append the answers to the session at at.
+func (l Loopd) Answer(ctx context.Context, at loopwire.SessionAt, answers []loopwire.CallAnswer) (loopwire.SessionAt, error) {
+	var res loopwire.AnswerResult
+	if err := daemon.Call(ctx, l.Socket, loopwire.KindAgentAnswer, loopwire.AnswerRequest{At: at, Answers: answers}, &res, nil); err != nil {
+		return loopwire.SessionAt{}, remote(l.Socket, "the answer", err)
+	}
+	if res.Problem != nil {
+		return loopwire.SessionAt{}, &SessionError{At: at, Problem: *res.Problem}
+	}
+	return res.At, nil
+}
+
+func remote(socket, what string, err error) error {
+	var re *daemon.RemoteError
+	if errors.As(err, &re) {
+		return fmt.Errorf("loopd refused %s: %s", what, re.Text)
+	}
+	return fmt.Errorf("cannot reach loopd at %s: %v", socket, err)
 }
 
 func nonNil(s []string) []string {
@@ -60,9 +128,16 @@ type session struct {
 	mu     sync.Mutex
 	models []string
 	cursor int
+	at     loopwire.SessionAt
 }
 
 func (s *session) ID() string { return s.id }
+
+func (s *session) At() loopwire.SessionAt {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.at
+}
 
 func (s *session) model() (string, bool) {
 	s.mu.Lock()
@@ -93,7 +168,10 @@ func (s *session) Ask(ctx context.Context, a Ask, onEvent func(Event)) (Answer, 
 		defer t.Stop()
 	}
 	var ans Answer
-	first := loopwire.AskRequest{Text: a.Prompt, MaxTurns: a.MaxTurns, MaxToolCalls: a.MaxToolCalls, MaxDurationMS: a.MaxDuration.Milliseconds()}
+	first := loopwire.AskRequest{Text: a.Prompt, MaxTurns: a.MaxTurns, MaxToolCalls: a.MaxToolCalls, MaxDurationMS: a.MaxDuration.Milliseconds(), Continue: a.Continue}
+	if a.Continue {
+		first.Text = ""
+	}
 	if a.Schema != nil && !s.hasTools {
 		first.NoTools, first.JSONSchema = true, a.Schema.JSON
 	}
@@ -102,6 +180,10 @@ func (s *session) Ask(ctx context.Context, a Ask, onEvent func(Event)) (Answer, 
 		return ans, err
 	}
 	ans.add(res)
+	if len(res.Questions) > 0 {
+		ans.Questions = res.Questions
+		return ans, nil
+	}
 	if res.Limit != nil {
 		if a.WrapUp == "" {
 			return ans, runerr.New(runerr.AskLimit, runbook.YaagAskFailed, "ask %s: %s %s=%d; raise the budget or give a wrapUpPrompt (the Agent can be asked again)",
@@ -143,6 +225,7 @@ func (s *session) Ask(ctx context.Context, a Ask, onEvent func(Event)) (Answer, 
 }
 
 func (ans *Answer) add(r loopwire.AskResult) {
+	ans.At = r.At
 	ans.Text = r.Reply
 	ans.Turns += r.Turns
 	ans.ToolCalls += r.ToolCalls
@@ -181,6 +264,11 @@ func (s *session) turn(ctx context.Context, cancel context.CancelCauseFunc, a As
 		}
 		req.Model = model
 		res, err := s.call(ctx, cancel, a, req, onEvent)
+		if res.At.ID != "" {
+			s.mu.Lock()
+			s.at = res.At
+			s.mu.Unlock()
+		}
 		if err != nil {
 			return res, err
 		}

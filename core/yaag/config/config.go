@@ -37,6 +37,9 @@ type File struct {
 		StallMS       *int64 `toml:"stall_ms"`
 		OutputRetries *int   `toml:"output_retries"`
 	} `toml:"ask"`
+	Cassette struct {
+		KeepPrompts *bool `toml:"keep_prompts"`
+	} `toml:"cassette"`
 }
 
 // Config is the configuration of one Run, after layering.
@@ -47,6 +50,7 @@ type Config struct {
 	Wall          time.Duration
 	Stall         time.Duration
 	OutputRetries int
+	KeepPrompts   bool     // a Cassette keeps the prompts' text, not only their hashes
 	Files         []string // the files read, in order
 }
 
@@ -147,5 +151,8 @@ func (c *Config) apply(f File, path string) {
 	}
 	if f.Ask.OutputRetries != nil {
 		c.OutputRetries = *f.Ask.OutputRetries
+	}
+	if f.Cassette.KeepPrompts != nil {
+		c.KeepPrompts = *f.Cassette.KeepPrompts
 	}
 }

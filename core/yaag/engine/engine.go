@@ -26,7 +26,9 @@ import (
 
 	"github.com/dop251/goja"
 
+	"boxmaker/core/loopwire"
 	"boxmaker/core/yaag/agent"
+	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/catalog"
 	"boxmaker/core/yaag/program"
 	"boxmaker/core/yaag/runerr"
@@ -60,6 +62,26 @@ type Options struct {
 	AskDefaults   AskDefaults
 	// Root confines the files the Run's modules are read from ("": none).
 	Root string
+
+	// Journal records the Run's steps as they complete (nil: nowhere, as
+	// in a replay); KeepPrompts keeps the prompts' text beside their
+	// hashes.
+	Journal     *cassette.Journal
+	KeepPrompts bool
+	// Mode is how Agents answer; Tape is the Cassette a Replay or a Resume
+	// plays from.
+	Mode Mode
+	Tape *cassette.Doc
+	// Answered is, for a resumed Checkpoint, each questioning Agent's
+	// session after the person's answers were appended to it.
+	Answered map[string]*loopwire.SessionAt
+	// Host is the copy of the session whose yaag_run started the Run
+	// (forkHost), which fork: ctx.host forks; nil: none.
+	Host *loopwire.SessionAt
+	// Control pauses the Run and reads its state; nil: nobody does.
+	Control *Control
+	// Report receives what the Run tells besides its result; may be nil.
+	Report *Report
 }
 
 // AskDefaults are the limits an Ask has when its options do not say.
@@ -107,6 +129,16 @@ type vm struct {
 	running    goja.Value // the program object
 	profiles   profiles
 	typebox    bool // the prelude has run
+	control    *Control
+	hostObj    *goja.Object
+	clock      func() time.Time
+	clockTape  []int64
+	clockAt    int
+
+	fatalMu   sync.Mutex
+	fatal     error
+	used      map[string]bool // the recorded steps a replay used
+	questions []cassette.Question
 }
 
 func newVM(ctx context.Context, opts Options, mode string) (*vm, error) {
@@ -121,9 +153,16 @@ func newVM(ctx context.Context, opts Options, mode string) (*vm, error) {
 	if clock == nil {
 		clock = time.Now
 	}
-	rt.SetTimeSource(clock)
 	ctx, cancel := context.WithCancel(ctx)
-	v := &vm{opts: opts, rt: rt, ctx: ctx, cancel: cancel, jobs: make(chan func() error, 64), mode: mode}
+	v := &vm{opts: opts, rt: rt, ctx: ctx, cancel: cancel, jobs: make(chan func() error, 64), mode: mode,
+		control: opts.Control, clock: clock, used: map[string]bool{}}
+	if v.control == nil {
+		v.control = NewControl()
+	}
+	if opts.Tape != nil && opts.Mode != Live {
+		v.clockTape = opts.Tape.Clock()
+	}
+	rt.SetTimeSource(v.now)
 	if err := v.installGlobals(); err != nil {
 		cancel()
 		return nil, err
@@ -186,14 +225,18 @@ func (v *vm) post(job func() error) {
 
 // async starts work on a goroutine and returns a Promise that the loop
 // settles with its result: settle turns the value into JavaScript on the
-// loop's goroutine.
-func (v *vm) async(work func(ctx context.Context) (any, error), settle func(any) (goja.Value, error)) goja.Value {
+// loop's goroutine, and then, settled either way, finally runs there
+// (may be nil).
+func (v *vm) async(work func(ctx context.Context) (any, error), settle func(any) (goja.Value, error), finally func()) goja.Value {
 	p, resolve, reject := v.rt.NewPromise()
 	v.pending++
 	go func() {
 		res, err := work(v.ctx)
 		v.post(func() error {
 			v.pending--
+			if finally != nil {
+				finally() // before the Promise settles: the program goes on inside resolve
+			}
 			if err != nil {
 				return reject(v.jsError(err))
 			}
@@ -260,6 +303,9 @@ func (v *vm) await(p *goja.Promise) (goja.Value, error) {
 	stopCtx := context.AfterFunc(v.ctx, func() { v.rt.Interrupt(errStopped) })
 	defer stopCtx()
 	for p.State() == goja.PromiseStatePending {
+		if settled, reason := v.control.settle(v.pending); settled {
+			return nil, &Paused{Reason: reason, Questions: v.questionsAsked()}
+		}
 		if v.pending == 0 {
 			return nil, fmt.Errorf("the program awaits a Promise that nothing can settle: no spawn, ask or import is outstanding (a deadlock)")
 		}
@@ -268,6 +314,7 @@ func (v *vm) await(p *goja.Promise) (goja.Value, error) {
 			if err := v.runJob(job); err != nil {
 				return nil, err
 			}
+		case <-v.control.wake:
 		case <-wall:
 			return nil, v.wallError()
 		case <-v.ctx.Done():
@@ -307,10 +354,18 @@ func (v *vm) interrupted(ie *goja.InterruptedError) error {
 }
 
 func (v *vm) wallError() error {
+	if err := v.fatalErr(); err != nil {
+		return err
+	}
 	return runerr.New(runerr.RunStopped, "", "the program ran past its wall-clock limit of %v and was stopped", v.opts.Wall)
 }
 
+// stopError is why the Run stops: an error it failed with (fail), or a
+// stop.
 func (v *vm) stopError() error {
+	if err := v.fatalErr(); err != nil {
+		return err
+	}
 	return runerr.New(runerr.RunStopped, "", "the Run was stopped")
 }
 

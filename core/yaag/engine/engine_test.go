@@ -12,34 +12,83 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"boxmaker/core/loopwire"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/program"
 	"boxmaker/core/yaag/runerr"
 )
 
-// recorder is an agent.Spawner for the job loop's tests: its sessions
-// answer each prompt with "echo: <prompt>" after a delay the test picks.
+// recorder is an agent.Spawner (and agent.Forker) for the job loop's
+// tests: its sessions answer each prompt with "echo: <prompt>" after a
+// delay the test picks; each step makes the session's log longer.
 type recorder struct {
-	mu     sync.Mutex
-	specs  []agent.Spec
-	asks   []string
-	delay  func(prompt string) time.Duration
-	answer func(a agent.Ask) (agent.Answer, error)
+	mu      sync.Mutex
+	specs   []agent.Spec
+	asks    []string
+	forks   []string // "<agent> from <session>@<bytes>"
+	answers []loopwire.CallAnswer
+	delay   func(prompt string) time.Duration
+	answer  func(a agent.Ask) (agent.Answer, error)
+	compact func() error
+	n       int
 }
 
 type recSession struct {
 	r  *recorder
 	id string
+
+	mu sync.Mutex
+	at loopwire.SessionAt
+}
+
+func atOf(id string, bytes int64) loopwire.SessionAt {
+	return loopwire.SessionAt{ID: id, Bytes: bytes, SHA256: fmt.Sprintf("%064x", bytes)}
 }
 
 func (r *recorder) Spawn(_ context.Context, s agent.Spec) (agent.Session, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.specs = append(r.specs, s)
-	return &recSession{r, "session-" + s.Key}, nil
+	id := "session-" + strings.ToLower(s.Key)
+	return &recSession{r: r, id: id, at: atOf(id, 100)}, nil
+}
+
+func (r *recorder) Fork(_ context.Context, from loopwire.SessionAt, s agent.Spec) (agent.Session, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	r.forks = append(r.forks, fmt.Sprintf("%s from %s@%d", s.Key, from.ID, from.Bytes))
+	id := fmt.Sprintf("fork-%d", r.n)
+	return &recSession{r: r, id: id, at: atOf(id, from.Bytes+10)}, nil
+}
+
+func (r *recorder) Compact(_ context.Context, sess agent.Session, _ string) error {
+	if r.compact != nil {
+		if err := r.compact(); err != nil {
+			return err
+		}
+	}
+	s := sess.(*recSession)
+	s.mu.Lock()
+	s.at.Epoch++
+	s.mu.Unlock()
+	return nil
+}
+
+func (r *recorder) Answer(_ context.Context, at loopwire.SessionAt, answers []loopwire.CallAnswer) (loopwire.SessionAt, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answers = append(r.answers, answers...)
+	return atOf(at.ID, at.Bytes+1), nil
 }
 
 func (s *recSession) ID() string { return s.id }
+
+func (s *recSession) At() loopwire.SessionAt {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.at
+}
 
 func (s *recSession) Ask(ctx context.Context, a agent.Ask, _ func(agent.Event)) (agent.Answer, error) {
 	if s.r.delay != nil {
@@ -51,11 +100,21 @@ func (s *recSession) Ask(ctx context.Context, a agent.Ask, _ func(agent.Event)) 
 	}
 	s.r.mu.Lock()
 	s.r.asks = append(s.r.asks, a.Key+" "+a.Prompt)
+	answer := s.r.answer
 	s.r.mu.Unlock()
-	if s.r.answer != nil {
-		return s.r.answer(a)
+	s.mu.Lock()
+	s.at = atOf(s.id, s.at.Bytes+int64(len(a.Prompt))+50)
+	at := s.at
+	s.mu.Unlock()
+	var ans agent.Answer
+	var err error
+	if answer != nil {
+		ans, err = answer(a)
+	} else {
+		ans = agent.Answer{Text: "echo: " + a.Prompt, Turns: 1}
 	}
-	return agent.Answer{Text: "echo: " + a.Prompt, Turns: 1}, nil
+	ans.At = at
+	return ans, err
 }
 
 func inline(t *testing.T, src string) *program.Bundle {

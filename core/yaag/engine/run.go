@@ -169,10 +169,14 @@ func Run(ctx context.Context, opts Options) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the input is not JSON: %v", err)
 	}
+	if err := v.checkResume(); err != nil {
+		return nil, err
+	}
 	start, _ := json.Marshal(map[string]any{"seed": opts.Seed, "profile": v.profiles.active})
 	v.emit(Event{Event: "run_start", Run: opts.Run, Data: start})
 	runFn, _ := goja.AssertFunction(prog.Get("run"))
 	v.inRun = true
+	defer v.control.end()
 	val, err := v.call(runFn, v.contextObject(input))
 	if err != nil {
 		return nil, err
@@ -182,6 +186,12 @@ func Run(ctx context.Context, opts Options) (json.RawMessage, error) {
 	if ok {
 		if result, err = v.await(p); err != nil {
 			return nil, err
+		}
+	}
+	if unused := v.unused(); len(unused) > 0 {
+		v.emit(Event{Event: "unused", Run: opts.Run, Text: strings.Join(unused, ", ")})
+		if opts.Report != nil {
+			opts.Report.Unused = unused
 		}
 	}
 	out, err := v.toJSON(result)
@@ -228,7 +238,19 @@ func (v *vm) contextObject(input goja.Value) *goja.Object {
 	} else {
 		ctx.Set("profile", v.profiles.active)
 	}
-	ctx.Set("run", v.opts.Run)
+	run := v.opts.Run
+	if v.opts.Mode == Replay && v.opts.Tape != nil {
+		run = v.opts.Tape.Run.ID // what the recording's program saw
+	}
+	ctx.Set("run", run)
+	v.hostObj = v.rt.NewObject()
+	v.hostObj.Set("kind", "host")
+	if v.opts.Host != nil {
+		v.hostObj.Set("session", v.opts.Host.ID)
+	} else {
+		v.hostObj.Set("session", goja.Null())
+	}
+	ctx.Set("host", v.hostObj)
 	ctx.Set("spawn", func(x goja.Value) goja.Value { return v.spawn(x) })
 	ctx.Set("renderInput", func() string { return "⟦yaag:input⟧" })
 	ctx.Set("renderTools", func() string { return "⟦yaag:tools⟧" })

@@ -32,7 +32,28 @@ const (
 	SchemaUnsupported        Code = "SCHEMA_UNSUPPORTED"
 	DescribeOnly             Code = "DESCRIBE_ONLY"
 	RunStopped               Code = "RUN_STOPPED"
+	ForkDuringAsk            Code = "FORK_DURING_ASK"
+	CompactDuringAsk         Code = "COMPACT_DURING_ASK"
+	ForkRefused              Code = "FORK_REFUSED"
+	CompactFailed            Code = "COMPACT_FAILED"
+	ReplayDiverged           Code = "REPLAY_DIVERGED"
+	ReplayWithheld           Code = "REPLAY_WITHHELD"
+	ResumeRefused            Code = "RESUME_REFUSED"
+	HostSessionUnusable      Code = "HOST_SESSION_UNUSABLE"
 )
+
+// Recorded reports whether an Ask that failed with code failed in a way
+// that is the Agent's own, so that a Cassette records it and a replay
+// fails it the same way: a budget, the output schema, the Ask's timeout.
+// The others (loopd unreachable, a model failure, a stall, a stop) are
+// not steps of the program: a resume runs that Ask again.
+func Recorded(code Code) bool {
+	switch code {
+	case AskLimit, AskInvalidOutput, AskTimeout, SchemaUnsupported:
+		return true
+	}
+	return false
+}
 
 // Error is one failure a program sees.
 type Error struct {
@@ -40,6 +61,7 @@ type Error struct {
 	Text  string
 	Entry runbook.YaagEntry // empty: the text needs no entry
 	Cause error
+	whole bool // Text is the whole message (Again)
 }
 
 // New builds an error from a formatted text.
@@ -53,7 +75,16 @@ func (e *Error) WithCause(err error) *Error {
 	return e
 }
 
+// Again is an error recorded in a Cassette, given again by a replay as it
+// was: message is its whole text, code and entry included.
+func Again(code Code, message string) *Error {
+	return &Error{Code: code, Text: message, whole: true}
+}
+
 func (e *Error) Error() string {
+	if e.whole {
+		return e.Text
+	}
 	s := string(e.Code) + ": " + e.Text
 	if e.Entry != "" {
 		s += "; " + runbook.YaagLink(e.Entry)

@@ -33,3 +33,14 @@ func Hash(domain string, v any) string {
 	h.Write(data)
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
+
+// FieldHashes is the hash of each field of a step's value, under the
+// domain "<domain>.<field>": a replay that diverges names the field whose
+// hash changed.
+func FieldHashes(domain string, fields map[string]any) map[string]string {
+	out := make(map[string]string, len(fields))
+	for k, v := range fields {
+		out[k] = Hash(domain+"."+k, v)
+	}
+	return out
+}

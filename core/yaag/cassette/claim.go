@@ -1,0 +1,149 @@
+package cassette
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"syscall"
+
+	"boxmaker/runbook"
+)
+
+// Texts the troubleshooting page quotes.
+const (
+	textNoOpenQuestion runbook.Quoted = "names no open question of this checkpoint"
+	textAnsweredWith   runbook.Quoted = "it cannot be answered with"
+	textResumedBy      runbook.Quoted = "was already resumed by"
+)
+
+// ResumedByError is the refusal of a second resume (or reattach) of a
+// document whose Run was continued already.
+func ResumedByError(what, run string) error {
+	return runbook.RefuseYaag(runbook.YaagReattachRefused, "%s %s %s: one Checkpoint resumes one time; follow that Run (yaag reattach %s), or start a fresh Run",
+		what, textResumedBy, run, run)
+}
+
+// locked runs f holding an exclusive lock on path's lock file, which
+// every writer of the document takes: a resume's claim and the answer
+// command.
+func locked(path string, f func() error) error {
+	lf, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot lock %s: %v", path, unwrapPath(err))
+	}
+	defer lf.Close()
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("cannot lock %s: %v", path, err)
+	}
+	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+	return f()
+}
+
+// CheckAnswers refuses answers that name no question of d, and an answer
+// that differs from one the question already holds; the same answer again
+// is accepted. It returns d's answers with the new ones added.
+func CheckAnswers(path string, d *Doc, given map[string]string) (map[string]string, error) {
+	open := map[string]bool{}
+	var keys []string
+	for _, q := range d.Questions {
+		open[q.Key] = true
+		keys = append(keys, q.Key)
+	}
+	out := map[string]string{}
+	for k, v := range d.Answers {
+		out[k] = v
+	}
+	names := make([]string, 0, len(given))
+	for k := range given {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := given[k]
+		if !open[k] {
+			list := "it has none"
+			if len(keys) > 0 {
+				list = "its questions: " + strings.Join(keys, ", ")
+			}
+			return nil, runbook.RefuseYaag(runbook.YaagAnswerRefused, "the answer key %q %s %s (%s)", k, textNoOpenQuestion, path, list)
+		}
+		if old, ok := out[k]; ok && old != v {
+			return nil, runbook.RefuseYaag(runbook.YaagAnswerRefused, "question %s of %s was answered %q; %s %q", k, path, clip(old), textAnsweredWith, clip(v))
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
+
+// RecordAnswers writes answers into the Checkpoint at path (the answer
+// command), under its lock, after CheckAnswers. A document that was
+// resumed already takes no answers.
+func RecordAnswers(path string, given map[string]string) (*Doc, error) {
+	var d *Doc
+	err := locked(path, func() error {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
+		}
+		if d, err = Parse(path, data); err != nil {
+			return err
+		}
+		if d.ResumedBy != nil {
+			return ResumedByError("the Checkpoint "+path, *d.ResumedBy)
+		}
+		answers, err := CheckAnswers(path, d, given)
+		if err != nil {
+			return err
+		}
+		d.Answers = answers
+		return Publish(path, d)
+	})
+	return d, err
+}
+
+// Claim continues the Run of the document at path as run, one time.
+// Under the document's lock it reads it again, refuses it when resumedBy
+// is set, adds the given answers (CheckAnswers), calls before (which
+// checks and appends what must be in place before the Run starts: a
+// refusal there consumes nothing), then writes the document with
+// resumedBy set. A completed Run's Cassette is a recording, resumed any
+// number of times: it is read and checked, never claimed.
+func Claim(path, run string, given map[string]string, before func(d *Doc) error) (*Doc, error) {
+	var d *Doc
+	err := locked(path, func() error {
+		var err error
+		if d, _, err = Read(path); err != nil {
+			return err
+		}
+		if d.ResumedBy != nil {
+			return ResumedByError("the document "+path, *d.ResumedBy)
+		}
+		if d.Answers, err = CheckAnswers(path, d, given); err != nil {
+			return err
+		}
+		if before != nil {
+			if err := before(d); err != nil {
+				return err
+			}
+		}
+		if !d.Resumable() {
+			return nil
+		}
+		claimed := *d
+		claimed.ResumedBy = &run
+		if err := Publish(path, &claimed); err != nil {
+			return err
+		}
+		d = &claimed
+		return nil
+	})
+	return d, err
+}

@@ -1,0 +1,237 @@
+// Package control is a live Run's Control Channel: a unix socket per Run
+// (core/daemon's: its directory 0700, the socket 0600, the peer's uid
+// checked), one JSON request per connection, of three kinds:
+//
+//	status  {}                -> Status
+//	pause   {"wait_ms": n}    -> {"status":"paused","checkpoint":path}
+//	stop    {"wait_ms": n}    -> {"status":...}
+//
+// A pause makes the Run settle (no new step starts, the ones in flight
+// end and are journaled), then the Run writes its Checkpoint and stops;
+// the answer comes when the Checkpoint is on disk. A refused request
+// changes nothing, and its error starts with its code: BUSY (another
+// pause or stop is being carried out), RUN_SETTLING (the Run settles
+// already: a pause, or an Agent's question), RUN_ENDED, FLUSH_BUDGET (the
+// Asks in flight did not end within wait_ms: the pause is withdrawn and
+// the Run goes on). A client that cannot connect says CONNECT_FAILED; one
+// whose connection closed before the answer, CHANNEL_CLOSED.
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"boxmaker/core/daemon"
+	"boxmaker/core/yaag/engine"
+	"boxmaker/runbook"
+)
+
+// Texts the troubleshooting page quotes.
+const textPauseFailed runbook.Quoted = "Pause failed:"
+
+// The codes.
+const (
+	Busy          = "BUSY"
+	RunEnded      = "RUN_ENDED"
+	RunSettling   = "RUN_SETTLING"
+	FlushBudget   = "FLUSH_BUDGET"
+	ConnectFailed = "CONNECT_FAILED"
+	ChannelClosed = "CHANNEL_CLOSED"
+)
+
+// The request kinds.
+const (
+	KindStatus = "status"
+	KindPause  = "pause"
+	KindStop   = "stop"
+)
+
+// DefaultWait is how long a pause or a stop waits for the Run to settle
+// when the request does not say.
+const DefaultWait = 10 * time.Second
+
+// Request is the body of pause and stop.
+type Request struct {
+	WaitMS int64 `json:"wait_ms,omitempty"`
+}
+
+// Status is the answer to status.
+type Status struct {
+	Run    string               `json:"run"`
+	State  string               `json:"state"`
+	Agents []engine.AgentStatus `json:"agents"`
+}
+
+// Answer is the answer to pause and stop.
+type Answer struct {
+	Status     string `json:"status"`
+	Checkpoint string `json:"checkpoint,omitempty"`
+}
+
+// Server answers one Run's Control Channel.
+type Server struct {
+	Run     string
+	Control *engine.Control
+	// Stop ends the Run (its context); Ended is closed once its end is
+	// written (the Cassette or the Checkpoint, and the record), and End
+	// then says how it ended.
+	Stop  func()
+	Ended <-chan struct{}
+	End   func() Answer
+
+	busy sync.Mutex
+}
+
+func refuse(code, format string, args ...any) error {
+	return fmt.Errorf("%s: %s", code, fmt.Sprintf(format, args...))
+}
+
+// Kinds are the handlers of the socket.
+func (s *Server) Kinds() map[string]daemon.Handler {
+	return map[string]daemon.Handler{
+		KindStatus: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+			return Status{Run: s.Run, State: s.Control.State(), Agents: s.Control.Agents()}, nil
+		},
+		KindPause: s.pause,
+		KindStop:  s.stop,
+	}
+}
+
+func wait(body json.RawMessage) (time.Duration, error) {
+	var r Request
+	if len(body) > 0 {
+		if err := json.Unmarshal(body, &r); err != nil {
+			return 0, fmt.Errorf("the request is not {\"wait_ms\": n}: %v", err)
+		}
+	}
+	if r.WaitMS <= 0 {
+		return DefaultWait, nil
+	}
+	return time.Duration(r.WaitMS) * time.Millisecond, nil
+}
+
+func (s *Server) ended() bool {
+	select {
+	case <-s.Ended:
+		return true
+	default:
+		return false
+	}
+}
+
+// begin takes a pause or stop request: its budget, with the server's one
+// slot for them held (release gives it back).
+func (s *Server) begin(body json.RawMessage) (budget time.Duration, release func(), err error) {
+	if budget, err = wait(body); err != nil {
+		return 0, nil, err
+	}
+	if s.ended() {
+		return 0, nil, refuse(RunEnded, "Run %s has ended", s.Run)
+	}
+	if !s.busy.TryLock() {
+		return 0, nil, refuse(Busy, "a pause or a stop of Run %s is being carried out; wait for it, then read the Run with yaag status", s.Run)
+	}
+	return budget, s.busy.Unlock, nil
+}
+
+func (s *Server) pause(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+	budget, release, err := s.begin(body)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	switch err := s.Control.Pause(); {
+	case errors.Is(err, engine.ErrEnded):
+		return nil, refuse(RunEnded, "Run %s has ended", s.Run)
+	case errors.Is(err, engine.ErrSettling):
+		return nil, refuse(RunSettling, "Run %s is settling already (%s): it stops at its next settled boundary by itself", s.Run, s.Control.State())
+	}
+	t := time.NewTimer(budget)
+	defer t.Stop()
+	select {
+	case <-s.Ended:
+		return s.End(), nil
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	if s.Control.Withdraw() {
+		return nil, refuse(FlushBudget, "the Asks in flight of Run %s did not end within %v, so its journal could not be flushed at a settled boundary; the pause is withdrawn and the Run goes on", s.Run, budget)
+	}
+	// It settled meanwhile: the Checkpoint is being written.
+	select {
+	case <-s.Ended:
+		return s.End(), nil
+	case <-time.After(30 * time.Second):
+		return nil, refuse(FlushBudget, "Run %s settled, and its Checkpoint was not written within 30 s", s.Run)
+	}
+}
+
+func (s *Server) stop(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+	budget, release, err := s.begin(body)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	s.Stop()
+	select {
+	case <-s.Ended:
+		return s.End(), nil
+	case <-time.After(budget):
+		return Answer{Status: "stopping"}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Error is a request the Control Channel refused or did not answer.
+type Error struct {
+	Code string
+	Text string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Text }
+
+// Call sends one request to a Run's Control Channel.
+func Call(ctx context.Context, socket, kind string, body, out any) error {
+	err := daemon.Call(ctx, socket, kind, body, out, nil)
+	if err == nil {
+		return nil
+	}
+	var re *daemon.RemoteError
+	var oe *net.OpError
+	switch {
+	case errors.As(err, &re):
+		code, text, ok := strings.Cut(re.Text, ": ")
+		if ok && isCode(code) {
+			return &Error{Code: code, Text: text}
+		}
+		return &Error{Code: "REFUSED", Text: re.Text}
+	case errors.As(err, &oe) && oe.Op == "dial":
+		return &Error{Code: ConnectFailed, Text: fmt.Sprintf("cannot connect to the Run's Control Channel %s: %v (its process may be gone: yaag runs shows it lost)", socket, oe.Err)}
+	}
+	return &Error{Code: ChannelClosed, Text: fmt.Sprintf("the Control Channel %s closed before it answered: %v", socket, err)}
+}
+
+func isCode(s string) bool {
+	switch s {
+	case Busy, RunEnded, RunSettling, FlushBudget:
+		return true
+	}
+	return false
+}
+
+// Failed words a refused pause (or stop, status: verb) for the person:
+// "Pause failed: CODE: ...", with the entry's link.
+func Failed(verb string, err error) error {
+	prefix := string(textPauseFailed)
+	if verb != "pause" {
+		prefix = strings.ToUpper(verb[:1]) + verb[1:] + " failed:"
+	}
+	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s %v; the Run's record is unchanged (yaag status reads it, yaag stop still ends it)", prefix, err)
+}

@@ -1,0 +1,481 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"boxmaker/core/daemon"
+	"boxmaker/core/loopwire"
+	"boxmaker/core/yaag/agent"
+	"boxmaker/core/yaag/cassette"
+	"boxmaker/core/yaag/control"
+	"boxmaker/core/yaag/engine"
+	"boxmaker/core/yaag/runerr"
+	"boxmaker/runbook"
+)
+
+// Texts the troubleshooting page quotes.
+const textNoHostLog runbook.Quoted = "HOST_SESSION_UNUSABLE: this Boxmaker session has no session file"
+
+// Spec is one Run to execute.
+type Spec struct {
+	Store  Store
+	Engine engine.Options // the program, its input, the Run's id, Agents, ...
+	// Program names the program in records and in the resume command: a
+	// file, or "inline".
+	Program     string
+	ProgramHash string
+	// Record is the Cassette's destination ("": the store's); Replay or
+	// Resume the document the Run plays from.
+	Record, Replay, Resume string
+	Answers                map[string]string
+	KeepPrompts            bool
+	// Host is the session whose yaag_run started the Run; ForkHost copies
+	// it at the start, for fork: ctx.host.
+	Host     string
+	ForkHost bool
+	// Log gets the Run's lines for the person (the printer).
+	Log func(engine.Event)
+	// End gets the run_end line.
+	End func(End)
+	Now func() time.Time
+}
+
+// End is the last event of a Run: how it ended, where its Cassette or
+// Checkpoint is.
+type End struct {
+	Event          string              `json:"event"` // run_end
+	Run            string              `json:"run"`
+	Status         string              `json:"status"` // completed, failed, stopped, paused
+	Result         json.RawMessage     `json:"result,omitempty"`
+	Error          string              `json:"error,omitempty"`
+	Cassette       string              `json:"cassette,omitempty"`
+	Checkpoint     string              `json:"checkpoint,omitempty"`
+	CheckpointLost bool                `json:"checkpointLost"`
+	Questions      []cassette.Question `json:"questions,omitempty"`
+	Resume         *cassette.Resume    `json:"resume,omitempty"`
+	Unused         []string            `json:"unused,omitempty"`
+}
+
+// Err is the Run's error, when it failed.
+func (e End) Err() error {
+	if e.Error == "" {
+		return nil
+	}
+	return errors.New(e.Error)
+}
+
+func (s *Spec) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// run is one executing Run.
+type run struct {
+	spec    *Spec
+	store   Store
+	id      string
+	rec     Record
+	recMu   sync.Mutex
+	events  *os.File
+	journal *cassette.Journal
+	dest    string
+	tape    *cassette.Doc
+	end     End
+	ended   chan struct{}
+}
+
+// Execute runs one Run to its end: it reads the Cassette a replay or a
+// resume plays from (a resume claims it and appends the person's answers
+// before anything else), makes the host's copy, starts the journal, the
+// record and the Control Channel, runs the program, then publishes the
+// Cassette (or the Checkpoint) and writes the record's end. Errors before
+// the program starts are returned as they are, and nothing was consumed.
+func Execute(ctx context.Context, spec Spec) (End, error) {
+	r := &run{spec: &spec, store: spec.Store, id: spec.Engine.Run, ended: make(chan struct{})}
+	opts := &spec.Engine
+	started := spec.now()
+	mode := "live"
+	var path string
+	switch {
+	case spec.Replay != "":
+		path, mode, opts.Mode = spec.Replay, "replay", engine.Replay
+	case spec.Resume != "":
+		path, mode, opts.Mode = spec.Resume, "resume", engine.Resume
+	}
+	if path != "" {
+		d, _, err := cassette.Read(path)
+		if err != nil {
+			return End{}, err
+		}
+		if err := engine.CheckProtocol(path, d); err != nil {
+			return End{}, err
+		}
+		r.tape, opts.Tape, opts.Seed = d, d, d.Run.Seed
+		if opts.ProfileOrigin == "" {
+			opts.Profile, opts.ProfileOrigin = d.Run.Profile, "the Cassette "+path
+		}
+	}
+	if opts.Mode != engine.Replay {
+		r.dest = spec.Record
+		if r.dest == "" {
+			r.dest = r.store.CassettePath(r.id)
+		}
+		if abs(r.dest) == abs(path) {
+			return End{}, fmt.Errorf("--record names %s, the document this Run plays from; give the resumed Run a Cassette of its own", path)
+		}
+		// Before anything is consumed: the Run stops before its first
+		// Agent when its Cassette has nowhere to go.
+		if err := cassette.MakeDir(r.dest); err != nil {
+			return End{}, err
+		}
+	}
+	if opts.Mode == engine.Resume {
+		if err := r.claim(ctx, path); err != nil {
+			return End{}, err
+		}
+	}
+	if spec.ForkHost {
+		if err := r.hostCopy(ctx); err != nil {
+			return End{}, err
+		}
+	}
+	info := cassette.RunInfo{ID: r.id, StartedAt: started.Format(time.RFC3339Nano), Seed: opts.Seed, Profile: opts.Profile,
+		UserInputProtocol: cassette.UserInputProtocol, Program: spec.Program, ProgramHash: spec.ProgramHash, KeepPrompts: spec.KeepPrompts,
+		ResumedFrom: abs(spec.Resume), Host: spec.Host}
+	if opts.Mode != engine.Replay {
+		j, err := cassette.CreateJournal(r.dest, info)
+		if err != nil {
+			return End{}, err
+		}
+		r.journal, opts.Journal, opts.KeepPrompts = j, j, spec.KeepPrompts
+	}
+	r.rec = Record{ID: r.id, Status: StatusRunning, PID: os.Getpid(), StartedAt: info.StartedAt, Program: spec.Program,
+		Mode: mode, Cassette: r.dest, Events: r.store.EventsPath(r.id), Host: spec.Host}
+	if opts.Mode == engine.Resume {
+		r.rec.ResumedFrom, r.rec.Predecessor = abs(path), r.tape.Run.ID
+	}
+	if err := r.open(); err != nil {
+		r.abandon()
+		return End{}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opts.Control = engine.NewControl()
+	serveDone := make(chan struct{})
+	if opts.Mode != engine.Replay {
+		stopServe, err := r.serve(ctx, opts.Control, cancel)
+		if err != nil {
+			r.abandon()
+			return End{}, err
+		}
+		defer func() { stopServe(); <-serveDone }()
+		go func() { <-r.ended; close(serveDone) }()
+	} else {
+		close(serveDone)
+	}
+	r.linkPredecessor()
+	prog := opts.Events
+	opts.Events = func(e engine.Event) {
+		r.event(e)
+		if prog != nil {
+			prog(e)
+		}
+	}
+	var report engine.Report
+	opts.Report = &report
+	result, err := engine.Run(ctx, *opts)
+	r.finish(result, err, report)
+	return r.end, nil
+}
+
+func abs(p string) string {
+	if p == "" {
+		return ""
+	}
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}
+
+// claim continues the resumed document's Run, one time: it checks the
+// answers, appends them to the sessions that asked (before the program
+// runs, so a refusal consumes nothing), and sets resumedBy.
+func (r *run) claim(ctx context.Context, path string) error {
+	forker, _ := r.spec.Engine.Agents.(agent.Forker)
+	answered := map[string]*loopwire.SessionAt{}
+	d, err := cassette.Claim(path, r.id, r.spec.Answers, func(d *cassette.Doc) error {
+		if len(d.Questions) == 0 {
+			return nil
+		}
+		var missing []string
+		for _, q := range d.Questions {
+			if _, ok := d.Answers[q.Key]; !ok {
+				missing = append(missing, q.Key)
+			}
+		}
+		if len(missing) > 0 {
+			return runbook.RefuseYaag(runbook.YaagAnswerRefused, "%s waits for answers to %s: give them with --answers FILE (its resume.answersTemplate is the form) or yaag answer %s KEY TEXT",
+				path, strings.Join(missing, ", "), path)
+		}
+		if forker == nil {
+			return errors.New("this Run's loopd cannot take answers")
+		}
+		byAsk := map[string][]cassette.Question{}
+		var asks []string
+		for _, q := range d.Questions {
+			k := fmt.Sprintf("%s/%d", q.Agent, q.N)
+			if byAsk[k] == nil {
+				asks = append(asks, k)
+			}
+			byAsk[k] = append(byAsk[k], q)
+		}
+		sort.Strings(asks)
+		for _, k := range asks {
+			qs := byAsk[k]
+			step := d.Ask(qs[0].Agent, qs[0].N)
+			if step == nil || step.Session == nil {
+				return fmt.Errorf("%s: the questions of ask %s have no recorded session", path, k)
+			}
+			var answers []loopwire.CallAnswer
+			for _, q := range qs {
+				answers = append(answers, loopwire.CallAnswer{CallID: q.CallID, Text: d.Answers[q.Key]})
+			}
+			at, err := forker.Answer(ctx, *step.Session, answers)
+			var se *agent.SessionError
+			if errors.As(err, &se) {
+				name := qs[0].Agent
+				if a := d.AgentOf(name); a != nil {
+					name = a.Definition
+				}
+				return engine.SessionProblem(qs[0].Agent, name, se)
+			}
+			if err != nil {
+				return err
+			}
+			answered[qs[0].Agent] = &at
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	r.tape, r.spec.Engine.Tape, r.spec.Engine.Answered = d, d, answered
+	return nil
+}
+
+// hostCopy copies the host session as it stands, for fork: ctx.host.
+func (r *run) hostCopy(ctx context.Context) error {
+	hf, ok := r.spec.Engine.Agents.(agent.HostForker)
+	if !ok || r.spec.Host == "" {
+		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s: the Run was given no host session to copy", textNoHostLog)
+	}
+	sess, err := hf.ForkHost(ctx, r.spec.Host, agent.Spec{Run: r.id, Key: "host", Definition: "host", SpawnHash: "sha256:" + strings.Repeat("0", 64)})
+	var se *agent.SessionError
+	if errors.As(err, &se) {
+		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%s); no Run started: call yaag_run again without forkHost", textNoHostLog, se.Problem.Detail)
+	}
+	if err != nil {
+		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%v); no Run started: call yaag_run again without forkHost", textNoHostLog, err)
+	}
+	at := sess.At()
+	r.spec.Engine.Host = &at
+	return nil
+}
+
+// open writes the record and opens the events file.
+func (r *run) open() error {
+	if err := r.store.Write(r.rec); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(r.rec.Events, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot write the Run's events: %v", err)
+	}
+	r.events = f
+	return nil
+}
+
+// abandon undoes a start that failed before the program ran.
+func (r *run) abandon() {
+	if r.journal != nil {
+		r.journal.Remove()
+	}
+	r.rec.Status, r.rec.Error, r.rec.EndedAt = StatusFailed, "the Run did not start", r.spec.now().Format(time.RFC3339Nano)
+	r.store.Write(r.rec)
+	if r.events != nil {
+		r.events.Close()
+	}
+}
+
+// serve starts the Run's Control Channel.
+func (r *run) serve(ctx context.Context, c *engine.Control, stop func()) (func(), error) {
+	lock, err := daemon.TakeLock("yaag run "+r.id, r.store.LockPath(r.id))
+	if err != nil {
+		return nil, err
+	}
+	sock := r.store.SocketPath(r.id)
+	ln, err := daemon.Listen(lock, sock)
+	if err != nil {
+		lock.Release()
+		return nil, fmt.Errorf("cannot open the Run's Control Channel: %v", err)
+	}
+	srv := &control.Server{Run: r.id, Control: c, Stop: stop, Ended: r.ended, End: func() control.Answer {
+		return control.Answer{Status: r.end.Status, Checkpoint: r.end.Checkpoint}
+	}}
+	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: srv.Kinds(), ListenerLost: runbook.ListenerLost, Log: os.Stderr}
+	sctx, scancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() { s.Serve(sctx, ln); close(done) }()
+	r.rec.Control = sock
+	return func() {
+		scancel()
+		<-done
+		os.Remove(sock)
+		os.Remove(lock.Path)
+		lock.Release()
+		os.Remove(filepath.Dir(sock))
+	}, nil
+}
+
+// linkPredecessor tells the record of the Run this one continues.
+func (r *run) linkPredecessor() {
+	if r.rec.Predecessor == "" {
+		return
+	}
+	if p, err := r.store.Read(r.rec.Predecessor); err == nil {
+		p.ResumedBy = r.id
+		if p.Status == StatusLost {
+			p.Status = StatusRunning // as written; Read derives lost again
+		}
+		r.store.Write(p)
+	}
+}
+
+// event writes an event to the events file, and keeps the record's
+// Agents.
+func (r *run) event(e engine.Event) {
+	if data, err := json.Marshal(e); err == nil {
+		r.events.Write(append(data, '\n'))
+	}
+	if e.Event == "spawned" {
+		r.recMu.Lock()
+		r.rec.Agents = append(r.rec.Agents, AgentRef{Agent: e.Agent, Definition: e.Name, Session: e.Session})
+		rec := r.rec
+		r.recMu.Unlock()
+		r.store.Write(rec)
+	}
+	if e.Event == "live" {
+		r.recMu.Lock()
+		r.rec.Agents = append(r.rec.Agents, AgentRef{Agent: e.Agent, Definition: "(live from " + e.Ask + ")", Session: e.Session})
+		rec := r.rec
+		r.recMu.Unlock()
+		r.store.Write(rec)
+	}
+}
+
+// finish publishes the Cassette (or the Checkpoint) and writes the end.
+func (r *run) finish(result json.RawMessage, err error, report engine.Report) {
+	end := End{Event: "run_end", Run: r.id, Status: cassette.EndCompleted, Result: result, Unused: report.Unused}
+	var paused *engine.Paused
+	var re *runerr.Error
+	switch {
+	case errors.As(err, &paused):
+		end.Status, end.Result = cassette.EndPaused, nil
+		end.Questions = paused.Questions
+	case errors.As(err, &re) && re.Code == runerr.RunStopped:
+		end.Status, end.Result, end.Error = cassette.EndStopped, nil, err.Error()
+	case err != nil:
+		end.Status, end.Result, end.Error = cassette.EndFailed, nil, err.Error()
+	}
+	if r.journal != nil {
+		doc, perr := r.document(end)
+		if perr == nil {
+			perr = cassette.Publish(r.dest, doc)
+		}
+		switch {
+		case perr == nil:
+			r.journal.Remove()
+			end.Cassette = r.dest
+			if end.Status != cassette.EndCompleted && end.Status != cassette.EndFailed {
+				end.Checkpoint = r.dest
+			}
+			end.Resume = doc.Resume
+		case end.Status == cassette.EndCompleted:
+			// The result stands; only the record of it is lost.
+			end.CheckpointLost = true
+			r.spec.Engine.Events(engine.Event{Event: "log", Run: r.id, Text: perr.Error()})
+		default:
+			end.CheckpointLost = true
+			why := end.Error
+			if why == "" {
+				why = "the Run " + end.Status
+			}
+			end.Status, end.Error = cassette.EndFailed, fmt.Sprintf("%s; and %v: the Run cannot be restored from it (its steps are in the journal %s)", why, perr, r.journal.Path)
+		}
+	}
+	r.end = end
+	r.recMu.Lock()
+	r.rec.Status, r.rec.EndedAt, r.rec.Result, r.rec.Error = end.Status, r.spec.now().Format(time.RFC3339Nano), end.Result, end.Error
+	r.rec.Checkpoint, r.rec.Questions = end.Checkpoint, end.Questions
+	if r.journal == nil {
+		r.rec.Cassette = ""
+	} else if end.CheckpointLost {
+		r.rec.Cassette = ""
+	}
+	rec := r.rec
+	r.recMu.Unlock()
+	r.store.Write(rec)
+	if data, err := json.Marshal(end); err == nil {
+		r.events.Write(append(data, '\n'))
+	}
+	r.events.Close()
+	close(r.ended)
+	if r.spec.End != nil {
+		r.spec.End(end)
+	}
+}
+
+// document is the journal's Cassette with the Run's end: for a paused
+// Run, its questions and how to answer them.
+func (r *run) document(end End) (*cassette.Doc, error) {
+	if err := r.journal.Close(); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(r.journal.Path)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := cassette.ParseJournal(r.journal.Path, data)
+	if err != nil {
+		return nil, err
+	}
+	d := rec.Doc(cassette.End{Status: end.Status, Result: end.Result, Error: end.Error, Unused: end.Unused})
+	if end.Status == cassette.EndPaused || end.Status == cassette.EndStopped {
+		prog := r.spec.Program
+		if prog == "inline" {
+			prog = "--eval-fd N"
+		}
+		res := &cassette.Resume{AnswersTemplate: map[string]string{}, Command: fmt.Sprintf("yaag run %s --resume %s", prog, r.dest)}
+		if len(end.Questions) > 0 {
+			for _, q := range end.Questions {
+				res.AnswersTemplate[q.Key] = ""
+			}
+			res.Command += " --answers answers.json"
+		}
+		d.Questions, d.Resume = end.Questions, res
+	}
+	return d, d.Check()
+}

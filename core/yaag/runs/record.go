@@ -1,0 +1,193 @@
+// Package runs keeps yaag's Runs: a record of each under
+// $BOXMAKER_HOME/yaag/runs/ (<id>.json, replaced atomically as the Run
+// goes: running, then completed, failed, stopped or paused), the Run's
+// events as JSON lines beside it (<id>.events.jsonl, for reattach), and
+// its Control Channel under $BOXMAKER_HOME/run/yaag/<id>/ (control.sock,
+// and the lock the Run's process holds while it lives, which tells a
+// running record from one whose process is gone). Execute runs one Run
+// with all of it: the Cassette's journal, the resume's claim, the host's
+// copy, the engine, the publish.
+package runs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"boxmaker/core/atomicfile"
+	"boxmaker/core/yaag/cassette"
+	"boxmaker/runbook"
+)
+
+// Texts the troubleshooting page quotes.
+const (
+	textNoRun        runbook.Quoted = "No Run with id"
+	textAlreadyEnded runbook.Quoted = "already ended."
+)
+
+// Record statuses; StatusLost is shown for a running record whose
+// process is gone (nobody holds its lock).
+const (
+	StatusRunning   = "running"
+	StatusCompleted = cassette.EndCompleted
+	StatusFailed    = cassette.EndFailed
+	StatusStopped   = cassette.EndStopped
+	StatusPaused    = cassette.EndPaused
+	StatusLost      = "lost"
+)
+
+// Record is what is known of one Run.
+type Record struct {
+	ID          string              `json:"id"`
+	Status      string              `json:"status"`
+	PID         int                 `json:"pid"`
+	StartedAt   string              `json:"startedAt"`
+	EndedAt     string              `json:"endedAt,omitempty"`
+	Program     string              `json:"program"`
+	Profile     string              `json:"profile,omitempty"`
+	Mode        string              `json:"mode"` // live, replay, resume
+	Cassette    string              `json:"cassette,omitempty"`
+	Checkpoint  string              `json:"checkpoint,omitempty"`
+	Control     string              `json:"control,omitempty"`
+	Events      string              `json:"events"`
+	Host        string              `json:"host,omitempty"`
+	ResumedFrom string              `json:"resumedFrom,omitempty"` // the document it continued
+	Predecessor string              `json:"predecessor,omitempty"` // that document's Run
+	ResumedBy   string              `json:"resumedBy,omitempty"`
+	Agents      []AgentRef          `json:"agents"`
+	Questions   []cassette.Question `json:"questions,omitempty"`
+	Result      json.RawMessage     `json:"result,omitempty"`
+	Error       string              `json:"error,omitempty"`
+}
+
+// AgentRef is one Agent of a Run and its session.
+type AgentRef struct {
+	Agent      string `json:"agent"`
+	Definition string `json:"definition"`
+	Session    string `json:"session,omitempty"`
+}
+
+// Ended reports whether the record says the Run is over.
+func (r Record) Ended() bool { return r.Status != StatusRunning && r.Status != StatusLost }
+
+// Store is the Runs of one Boxmaker home.
+type Store struct{ Home string }
+
+// Dir is where the records are.
+func (s Store) Dir() string { return filepath.Join(s.Home, "yaag", "runs") }
+
+// Path is a Run's record.
+func (s Store) Path(id string) string { return filepath.Join(s.Dir(), id+".json") }
+
+// EventsPath is a Run's events.
+func (s Store) EventsPath(id string) string { return filepath.Join(s.Dir(), id+".events.jsonl") }
+
+// CassettePath is where a Run that was given no --record publishes.
+func (s Store) CassettePath(id string) string { return filepath.Join(s.Dir(), id+".cassette.json") }
+
+// ControlDir is a Run's Control Channel's directory.
+func (s Store) ControlDir(id string) string { return filepath.Join(s.Home, "run", "yaag", id) }
+
+// SocketPath is a Run's Control Channel.
+func (s Store) SocketPath(id string) string { return filepath.Join(s.ControlDir(id), "control.sock") }
+
+// LockPath is the lock a Run's process holds while it lives.
+func (s Store) LockPath(id string) string { return filepath.Join(s.ControlDir(id), "run.lock") }
+
+// Write replaces a Run's record.
+func (s Store) Write(r Record) error {
+	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
+		return fmt.Errorf("cannot make %s: %v", s.Dir(), err)
+	}
+	if r.Agents == nil {
+		r.Agents = []AgentRef{}
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(s.Path(r.ID), append(data, '\n'), 0o600)
+}
+
+// NoRunError is a Run id no record has.
+type NoRunError struct{ ID string }
+
+func (e *NoRunError) Error() string {
+	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s %s (yaag runs lists the Runs of this home)", textNoRun, e.ID).Error()
+}
+
+// EndedError is a request to a Run that is over.
+type EndedError struct{ Record Record }
+
+func (e *EndedError) Error() string {
+	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s %s (it is %s; yaag status %s reads it)", e.Record.ID, textAlreadyEnded, e.Record.Status, e.Record.ID).Error()
+}
+
+// Read is a Run's record, with StatusLost for a running one whose
+// process is gone.
+func (s Store) Read(id string) (Record, error) {
+	if !cassette.ValidRunID(id) {
+		return Record{}, &NoRunError{ID: id}
+	}
+	data, err := os.ReadFile(s.Path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Record{}, &NoRunError{ID: id}
+	}
+	if err != nil {
+		return Record{}, fmt.Errorf("cannot read the record of %s: %v", id, err)
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil || r.ID != id {
+		return Record{}, fmt.Errorf("%s is not the record of Run %s", s.Path(id), id)
+	}
+	if r.Status == StatusRunning && !s.Alive(id) {
+		r.Status = StatusLost
+	}
+	return r, nil
+}
+
+// List is every Run's record, the oldest first.
+func (s Store) List() ([]Record, error) {
+	entries, err := os.ReadDir(s.Dir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !cassette.ValidRunID(id) {
+			continue
+		}
+		r, err := s.Read(id)
+		if err != nil {
+			continue
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// Alive reports whether a Run's process still holds its lock.
+func (s Store) Alive(id string) bool {
+	f, err := os.Open(s.LockPath(id))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB); err != nil {
+		return err == unix.EWOULDBLOCK
+	}
+	unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	return false
+}
