@@ -159,9 +159,11 @@ func UnknownCommand(word, parent string, cmds []*cli.Command) error {
 
 // Nearest is the name of names that word is a near miss of: one edit (a
 // letter added, dropped, changed, or two swapped), or two for a name of
-// more than four letters; "" when none or several are equally near.
+// more than four letters; "" when none or several are equally near (but
+// of those, the one word starts with: "runx" is "run", not "runs").
 func Nearest(word string, names []string) string {
-	best, bestD, tie := "", 3, false
+	bestD := 3
+	var best []string
 	for _, n := range names {
 		d := editDistance(word, n)
 		if d > 2 || d == 2 && len([]rune(n)) <= 4 {
@@ -169,15 +171,24 @@ func Nearest(word string, names []string) string {
 		}
 		switch {
 		case d < bestD:
-			best, bestD, tie = n, d, false
+			best, bestD = []string{n}, d
 		case d == bestD:
-			tie = true
+			best = append(best, n)
 		}
 	}
-	if tie {
-		return ""
+	if len(best) == 1 {
+		return best[0]
 	}
-	return best
+	var prefix []string
+	for _, n := range best {
+		if strings.HasPrefix(word, n) {
+			prefix = append(prefix, n)
+		}
+	}
+	if len(prefix) == 1 {
+		return prefix[0]
+	}
+	return ""
 }
 
 // editDistance is the optimal string alignment distance of a and b:

@@ -33,7 +33,7 @@ func runsCommand() *cli.Command {
 				return err
 			}
 			if len(args) != 0 {
-				return usage(c, "runs takes no arguments")
+				return rolecli.Usagef("runs takes no arguments (yaag status RUN reads one Run)")
 			}
 			list, err := store().List()
 			if err != nil {
