@@ -344,3 +344,22 @@ func TestAFirstStartAnswersNothingOlderButCatchesUpAfterAStop(t *testing.T) {
 		t.Errorf("turns %q, want %q (each once)", texts, want)
 	}
 }
+
+func TestAGapInSeqIsResumedAndNothingIsLost(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	w.mm.SetFault(fakemattermost.Fault{LoseNext: 1})
+	a, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello one") // its event is lost on the way
+	b, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello two") // seq jumps
+	w.waitFor("both answered", func() bool {
+		pa, pb := w.botPosts(a.ID), w.botPosts(b.ID)
+		return len(pa) == 1 && pa[0].Message == "echo: hello one" && len(pb) == 1 && pb[0].Message == "echo: hello two"
+	})
+	if !strings.Contains(w.log.String(), "the events jumped from seq") {
+		t.Errorf("the gap was not seen:\n%s", w.log)
+	}
+	if n := len(w.loop.requests()); n != 2 {
+		t.Errorf("%d turns, want 2", n)
+	}
+}

@@ -94,6 +94,9 @@ type Fault struct {
 	Forbidden map[string]bool
 	// Delay holds every REST answer this long.
 	Delay time.Duration
+	// LoseNext events are numbered and kept for a resume but not written
+	// (frames lost on the way): the client sees a gap in seq.
+	LoseNext int
 }
 
 // Request is one REST request the server received.
@@ -775,6 +778,10 @@ func (s *Server) queue(c *connState, frame []byte) {
 	if len(c.dead) > DeadQueueSize {
 		c.dead = c.dead[1:]
 		c.first++
+	}
+	if c.live != nil && s.fault.LoseNext > 0 {
+		s.fault.LoseNext--
+		return
 	}
 	if c.live != nil && !s.fault.Silent {
 		select {
