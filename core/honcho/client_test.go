@@ -169,12 +169,13 @@ func TestFakeFaults(t *testing.T) {
 	if _, err = c.Search(ctx, none, "w", "x", 1); status(err) != 401 {
 		t.Errorf("401: %v", err)
 	}
+	// A Honcho slower than the client's timeout: the answer would come
+	// after 1 s, so only the timeout can make it "no answer in time".
 	f.SetFault(fakehoncho.Fault{Delay: time.Second})
 	short := &honcho.Client{URL: f.URL, Timeout: 50 * time.Millisecond}
-	t0 := time.Now()
 	_, err = short.Search(ctx, none, "w", "x", 1)
-	if err == nil || !strings.Contains(err.Error(), "no answer in time") || time.Since(t0) > 900*time.Millisecond {
-		t.Errorf("slow: %v after %v", err, time.Since(t0))
+	if err == nil || !strings.Contains(err.Error(), "no answer in time") {
+		t.Errorf("slow: %v", err)
 	}
 	if len(f.Messages("w", "s")) != 0 {
 		t.Fatal("a fault let a batch through")

@@ -62,15 +62,13 @@ func TestSearchAllBudget(t *testing.T) {
 	slow := fakehoncho.Start(fakehoncho.Options{})
 	defer slow.Close()
 	slow.Add("w", "s", fakehoncho.Message{PeerID: "ann", Content: "osprey"})
+	// Honcho would answer after 2 s, the client gives up after 1 s: only
+	// the budget makes the source late (no wall clock is judged here).
 	slow.SetFault(fakehoncho.Fault{Delay: 2 * time.Second})
-	c := &honcho.Client{URL: slow.URL, Timeout: 10 * time.Second}
+	c := &honcho.Client{URL: slow.URL, Timeout: time.Second}
 	none := func(string) (secrets.Value, error) { return secrets.Value{}, nil }
 	src := []honcho.Source{{Agent: "bob", Workspace: "w", Secret: "honcho_read_bob", Class: policy.Secret}}
-	t0 := time.Now()
 	found := honcho.SearchAll(context.Background(), c, none, src, "osprey", 5, 100*time.Millisecond)
-	if d := time.Since(t0); d > time.Second {
-		t.Errorf("SearchAll took %v with a budget of 100ms", d)
-	}
 	if !found[0].Late || len(found[0].Hits) != 0 {
 		t.Fatalf("a slow source: %+v", found[0])
 	}
