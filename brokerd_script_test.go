@@ -29,7 +29,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/audit"
+	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
+	"boxmaker/core/runner"
 	"boxmaker/core/testsupport"
 )
 
@@ -260,22 +262,8 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
-			cancel()
-			if err == nil {
-				break
-			}
-			select {
-			case err := <-exited:
-				ts.Fatalf("round %d: brokerd did not start (%v):\n%s", round, err, out.String())
-			case <-time.After(50 * time.Millisecond):
-			}
-			if time.Now().After(deadline) {
-				ts.Fatalf("round %d: brokerd did not answer in 30 s:\n%s", round, out.String())
-			}
+		if err := waitPing(sock, 30*time.Second, exited); err != nil {
+			ts.Fatalf("round %d: %v:\n%s", round, err, out.String())
 		}
 		waits[cmd] = exited
 		return cmd, out
@@ -321,6 +309,29 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 var waits = map[*exec.Cmd]chan error{}
+
+// waitPing waits until a daemon answers a ping on sock, for at most
+// timeout, or until exited says the daemon ended.
+func waitPing(sock string, timeout time.Duration, exited chan error) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			return fmt.Errorf("it ended before it answered (%v)", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("nothing answered on %s in %s: %v", sock, timeout, err)
+		}
+	}
+}
 
 // eachAuditLine calls f with every line of the audit files in auditDir.
 func eachAuditLine(ts *testscript.TestScript, auditDir string, f func(line []byte)) {
@@ -410,7 +421,9 @@ func cmdAuditRechain(ts *testscript.TestScript, neg bool, args []string) {
 
 // containmentCmds are the commands the containment scripts add.
 var containmentCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"racesuite": cmdRacesuite,
+	"racesuite":  cmdRacesuite,
+	"crashcalls": cmdCrashcalls,
+	"leftovers":  cmdLeftovers,
 }
 
 // raceCallsEnv sets the number of racing calls of brokerd-race.txtar; the
@@ -747,6 +760,75 @@ func mountedOutside(ts *testscript.TestScript, auditDir string, ids map[[2]uint6
 		ts.Fatalf("racesuite: no result record says what was mounted")
 	}
 	return leaks
+}
+
+// homeInstance is the runner's instance of the home a brokerd.toml names.
+func homeInstance(ts *testscript.TestScript, cfgPath string) string {
+	var cfg conf.Brokerd
+	if err := conf.Load(cfgPath, &cfg); err != nil {
+		ts.Fatalf("%v", err)
+	}
+	return runner.Instance(cfg.Home)
+}
+
+// crashcalls CONFIG DIR N: starts brokerd in a process group of its own,
+// sends N run calls (sleep 60 in DIR), waits until a conmon of one of its
+// calls runs, and kills the whole group with SIGKILL, as a crash or a
+// stop of brokerd's unit would: the Podman clients die with it, conmon
+// and runc init do not.
+func cmdCrashcalls(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: crashcalls CONFIG DIR N")
+	}
+	cfgPath, dir := ts.MkAbs(args[0]), ts.MkAbs(args[1])
+	n, err := strconv.Atoi(args[2])
+	if err != nil {
+		ts.Fatalf("crashcalls: %v", err)
+	}
+	instance := homeInstance(ts, cfgPath)
+	home := filepath.Dir(filepath.Dir(cfgPath))
+	sock := filepath.Join(home, "run/loop-broker/broker.sock")
+	cmd := exec.Command("brokerd", "serve", "--config", cfgPath)
+	cmd.Env = append(os.Environ(), "PATH="+ts.Getenv("PATH"))
+	cmd.SysProcAttr = newProcessGroup()
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("crashcalls: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if err := waitPing(sock, 30*time.Second, exited); err != nil {
+		killGroup(cmd)
+		ts.Fatalf("crashcalls: brokerd: %v", err)
+	}
+	for i := 0; i < n; i++ {
+		args, _ := json.Marshal(map[string]any{"command": []string{"sleep", "60"}, "paths": []string{dir}})
+		go sendToolCall(sock, fmt.Sprintf("crash-%d", i), fmt.Sprintf("c%d", i), "run", string(args), 2*time.Minute)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for len(runner.Leftovers(instance)) == 0 {
+		if time.Now().After(deadline) {
+			killGroup(cmd)
+			ts.Fatalf("crashcalls: no call's conmon started in a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	killGroup(cmd)
+	<-exited
+	time.Sleep(500 * time.Millisecond) // the Podman clients' deaths settle
+	fmt.Fprintf(ts.Stdout(), "crashcalls: brokerd killed with its calls' conmon running\n")
+}
+
+// leftovers CONFIG: prints "leftovers: N", the conmon processes of the
+// home's containers that run, and their names.
+func cmdLeftovers(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: leftovers CONFIG")
+	}
+	names := runner.Leftovers(homeInstance(ts, ts.MkAbs(args[0])))
+	fmt.Fprintf(ts.Stdout(), "leftovers: %d\n", len(names))
+	for _, n := range names {
+		fmt.Fprintln(ts.Stdout(), n)
+	}
 }
 
 // The scripts' command for http_fetch: a web site on a Podman network of

@@ -450,6 +450,7 @@ func (b *Broker) decideAt(tool string, targets []string, st policy.State) verdic
 		}
 		v.Class = policy.MaxTaint(v.Class, d.Class)
 		v.Untrusted = v.Untrusted || d.Untrusted
+		v.HardLinks = d.HardLinks // the file tools have one target
 		if !containsString(grants, d.Grant) {
 			grants = append(grants, d.Grant)
 		}
@@ -735,7 +736,7 @@ func (b *Broker) grantsValid() {
 func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, mounted []string, err error) {
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
-		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets, Masks: v.masks}
+		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets, Masks: v.masks, AllowHardLinks: v.HardLinks}
 		if a.Content != nil {
 			rc.Content = []byte(*a.Content)
 		}

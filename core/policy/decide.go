@@ -3,6 +3,10 @@ package policy
 import (
 	"fmt"
 	"slices"
+
+	"golang.org/x/sys/unix"
+
+	"boxmaker/runbook"
 )
 
 // denyReach lists, for a tool, the other tools whose deny grants reach its
@@ -75,35 +79,44 @@ func (s *snapshot) decide(call Call, state State) Decision {
 		}
 	}
 
-	shown := r.target
+	// A denial names the target as the call gave it, never what it
+	// resolved to: the model must not learn where a link leads, or what
+	// exists, outside its grants. What was allowed names the resolved
+	// target, inside a grant.
+	shown, given := r.target, call.Target
 	if shown == "" {
-		shown = call.Target
+		shown = given
 	}
 	d := Decision{Verdict: Deny, Target: r.target}
 	switch {
 	case best != nil && best.Effect == Deny:
 		d.Grant = best.Name
-		d.Reason = fmt.Sprintf("the grant %s denies %s on %q", best.Name, tool, shown)
+		d.Reason = fmt.Sprintf("the grant %s denies %s on %q", best.Name, tool, given)
 	case reach != nil:
 		d.Grant = reach.Name
-		d.Reason = fmt.Sprintf("the grant %s denies %s on %q, and a deny of %s reaches %s too", reach.Name, reach.Tool, shown, reach.Tool, tool)
+		d.Reason = fmt.Sprintf("the grant %s denies %s on %q, and a deny of %s reaches %s too", reach.Name, reach.Tool, given, reach.Tool, tool)
 	case r.reason != "" && (r.match == "" || matched):
 		d.Target = ""
 		d.Reason = r.reason
 	case best == nil && tooTainted:
-		d.Reason = fmt.Sprintf("no grant allows %s on %q once the session's taint is %s", tool, shown, state.Taint)
+		d.Reason = fmt.Sprintf("no grant allows %s on %q once the session's taint is %s", tool, given, state.Taint)
 	case best == nil:
-		d.Reason = fmt.Sprintf("no grant allows %s on %q", tool, shown)
+		d.Reason = fmt.Sprintf("no grant allows %s on %q", tool, given)
 	case r.reason != "":
 		// Unreachable: a target that did not resolve matches no grant
 		// unless matched is set, handled above. Deny all the same.
 		d.Target = ""
 		d.Reason = r.reason
+	case (tool == ReadFile || tool == WriteFile) && !best.AllowHardLinks && linked(r.target) > 1:
+		d.Grant = best.Name
+		d.Reason = fmt.Sprintf("%q has %d hard links: another name for the file may lie outside every grant, and the grant %s does not allow linked files (allow_hard_links); %s",
+			given, linked(r.target), best.Name, runbook.Link(runbook.HardLinkRefused))
 	default:
 		d.Verdict = best.Effect
 		d.Grant = best.Name
 		d.Class = best.Class
 		d.Untrusted = best.Untrusted
+		d.HardLinks = best.AllowHardLinks
 		if best.Effect == Ask {
 			d.Reason = fmt.Sprintf("the grant %s asks the owner before %s on %q", best.Name, tool, shown)
 		} else {
@@ -114,6 +127,16 @@ func (s *snapshot) decide(call Call, state State) Decision {
 		}
 	}
 	return d
+}
+
+// linked is the number of links of the regular file at path (resolved,
+// not followed again), or 0 when it is not one.
+func linked(path string) int {
+	var st unix.Stat_t
+	if path == "" || unix.Lstat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return 0
+	}
+	return int(st.Nlink)
 }
 
 // masks are the paths strictly below a run target that a deny reaching

@@ -27,6 +27,10 @@ type Grant struct {
 	Class     Taint
 	MaxTaint  Taint
 	Untrusted bool
+	// AllowHardLinks lets read_file and write_file act on a regular file
+	// with more than one link (refused otherwise: another name for it may
+	// lie outside every grant).
+	AllowHardLinks bool
 }
 
 // Problem is one thing wrong with the grants: a file (its name in the
@@ -70,6 +74,7 @@ type grantFile struct {
 	Class     string   `toml:"class"`
 	MaxTaint  string   `toml:"max_taint"`
 	Untrusted bool     `toml:"untrusted"`
+	HardLinks bool     `toml:"allow_hard_links"`
 	Secret    any      `toml:"secret"`
 	Patterns  any      `toml:"patterns"`
 }
@@ -127,7 +132,7 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 		add(line("patterns"), "patterns is not supported: grant the directories you mean with paths")
 	}
 
-	g := Grant{Name: name, Untrusted: f.Untrusted}
+	g := Grant{Name: name, Untrusted: f.Untrusted, AllowHardLinks: f.HardLinks}
 	tool, toolOK := knownTool(f.Tool)
 	switch {
 	case f.Tool == "":
@@ -194,6 +199,9 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 				add(line("hosts"), "a %s grant takes no hosts: it covers the tool as a whole", tool)
 			}
 		}
+	}
+	if f.HardLinks && toolOK && tool != ReadFile && tool != WriteFile {
+		add(line("allow_hard_links"), "allow_hard_links is for read_file and write_file grants: a %s grant never refuses a linked file", tool)
 	}
 	for _, p := range f.Paths {
 		if msg := pathProblem(p); msg != "" {

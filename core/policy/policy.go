@@ -193,6 +193,9 @@ type Decision struct {
 	Target string
 	// Reason says why, in words fit for the model and the operator.
 	Reason string
+	// HardLinks: the deciding grant allows a file with more than one link
+	// (allow_hard_links); the runner refuses one otherwise.
+	HardLinks bool
 	// Masks are, for an allowed or asked run call, the paths below its
 	// target that deny grants of run, read_file, list_dir or write_file
 	// cover: the runner keeps them from the container.

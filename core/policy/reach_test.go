@@ -1,9 +1,12 @@
 package policy
 
 import (
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/runbook"
 )
 
 // A deny covers more than its own tool: a path denied to read_file cannot
@@ -80,5 +83,52 @@ func TestADenyReachesEveryToolThatCouldUseItsPath(t *testing.T) {
 	}
 	if d := g.Decide(Call{"run", root + "/w/src"}, State{}); d.Verdict != Allow || d.Masks != nil {
 		t.Errorf("run on a directory with no deny below: %+v", d)
+	}
+}
+
+// A regular file with more than one link may have another name outside
+// every grant: read_file and write_file refuse it unless the grant says
+// allow_hard_links. (Issue 8, item 7.)
+func TestFileToolsRefuseAHardLinkedFile(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"g", "outside", "grants", "linked"} {
+		mustMkdir(t, root+"/"+d)
+	}
+	mustWrite(t, root+"/outside/secret", "secret")
+	mustWrite(t, root+"/g/plain", "plain")
+	if err := os.Link(root+"/outside/secret", root+"/g/link"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(root+"/outside/secret", root+"/linked/link"); err != nil {
+		t.Fatal(err)
+	}
+	gd := root + "/grants"
+	writeGrant(t, gd, "read-g", "read_file", "allow", `paths = ["`+root+`/g"]`, "public", "secret", false)
+	writeGrant(t, gd, "write-g", "write_file", "allow", `paths = ["`+root+`/g"]`, "public", "secret", false)
+	mustWrite(t, gd+"/read-linked.toml", "tool = \"read_file\"\neffect = \"allow\"\npaths = [\""+root+"/linked\"]\nclass = \"public\"\nmax_taint = \"secret\"\nallow_hard_links = true\n")
+	g := Open(gd)
+	defer g.Close()
+	for _, tt := range []struct {
+		tool, target string
+		verdict      Effect
+		reason       string
+	}{
+		{"read_file", "/g/link", Deny, `"` + root + `/g/link" has 3 hard links: another name for the file may lie outside every grant, and the grant read-g.toml does not allow linked files (allow_hard_links); ` + runbook.Link(runbook.HardLinkRefused)},
+		{"write_file", "/g/link", Deny, `"` + root + `/g/link" has 3 hard links: another name for the file may lie outside every grant, and the grant write-g.toml does not allow linked files (allow_hard_links); ` + runbook.Link(runbook.HardLinkRefused)},
+		{"read_file", "/g/plain", Allow, `the grant read-g.toml allows read_file on "` + root + `/g/plain"`},
+		{"read_file", "/linked/link", Allow, `the grant read-linked.toml allows read_file on "` + root + `/linked/link"`},
+	} {
+		d := g.Decide(Call{tt.tool, root + tt.target}, State{})
+		if d.Verdict != tt.verdict || d.Reason != tt.reason {
+			t.Errorf("%s %s: %s %q, want %s %q", tt.tool, tt.target, d.Verdict, d.Reason, tt.verdict, tt.reason)
+		}
+		if want := tt.target == "/linked/link"; d.HardLinks != want {
+			t.Errorf("%s %s: HardLinks %v", tt.tool, tt.target, d.HardLinks)
+		}
+	}
+	// The key is for the file tools only.
+	if _, ps := Parse("run-x.toml", []byte("tool = \"run\"\neffect = \"allow\"\npaths = [\"/x\"]\nclass = \"public\"\nmax_taint = \"secret\"\nallow_hard_links = true\n")); len(ps) != 1 ||
+		ps[0].String() != "run-x.toml:6: allow_hard_links is for read_file and write_file grants: a run grant never refuses a linked file" {
+		t.Errorf("problems %v", ps)
 	}
 }

@@ -236,46 +236,101 @@ func writeRefusal(w io.Writer, r proxyRefusal) {
 		r.status, http.StatusText(r.status), len(body), body)
 }
 
-// The ranges a fetched name may not resolve into, besides what netip
-// classifies itself.
-var (
-	sharedRange  = netip.MustParsePrefix("100.64.0.0/10") // carrier-grade NAT
-	thisNetwork  = netip.MustParsePrefix("0.0.0.0/8")
-	broadcast    = netip.MustParseAddr("255.255.255.255")
-	nat64Range   = netip.MustParsePrefix("64:ff9b::/96")
-	sixToFour    = netip.MustParsePrefix("2002::/16")
-	reservedFour = netip.MustParsePrefix("240.0.0.0/4")
-)
+// specialPurpose are the IANA IPv4 and IPv6 Special-Purpose Address
+// Registries, whole (as of 2025: RFC 6890 and its updates), every entry
+// whatever its "globally reachable" column says: the proxy connects to
+// ordinary unicast addresses only. docs/runner.md lists them.
+var specialPurpose = func() []special {
+	entries := [][2]string{
+		// IPv4 (iana-ipv4-special-registry)
+		{"0.0.0.0/8", "this network"},
+		{"0.0.0.0/32", "this host on this network"},
+		{"10.0.0.0/8", "private"},
+		{"100.64.0.0/10", "shared (carrier-grade NAT)"},
+		{"127.0.0.0/8", "loopback"},
+		{"169.254.0.0/16", "link-local"},
+		{"172.16.0.0/12", "private"},
+		{"192.0.0.0/24", "IETF protocol assignments"},
+		{"192.0.0.0/29", "IPv4 service continuity prefix"},
+		{"192.0.0.8/32", "IPv4 dummy address"},
+		{"192.0.0.9/32", "port control protocol anycast"},
+		{"192.0.0.10/32", "TURN anycast"},
+		{"192.0.0.170/32", "NAT64/DNS64 discovery"},
+		{"192.0.0.171/32", "NAT64/DNS64 discovery"},
+		{"192.0.2.0/24", "documentation (TEST-NET-1)"},
+		{"192.31.196.0/24", "AS112-v4"},
+		{"192.52.193.0/24", "AMT"},
+		{"192.88.99.0/24", "deprecated 6to4 relay anycast"},
+		{"192.168.0.0/16", "private"},
+		{"192.175.48.0/24", "direct delegation AS112 service"},
+		{"198.18.0.0/15", "benchmarking"},
+		{"198.51.100.0/24", "documentation (TEST-NET-2)"},
+		{"203.0.113.0/24", "documentation (TEST-NET-3)"},
+		{"240.0.0.0/4", "reserved"},
+		{"255.255.255.255/32", "limited broadcast"},
+		// IPv6 (iana-ipv6-special-registry)
+		{"::1/128", "loopback"},
+		{"::/128", "unspecified"},
+		{"::ffff:0:0/96", "IPv4-mapped"},
+		{"64:ff9b::/96", "IPv4-IPv6 translation"},
+		{"64:ff9b:1::/48", "local-use IPv4-IPv6 translation"},
+		{"100::/64", "discard-only"},
+		{"100:0:0:1::/64", "dummy IPv6 prefix"},
+		{"2001::/23", "IETF protocol assignments"},
+		{"2001::/32", "TEREDO"},
+		{"2001:1::1/128", "port control protocol anycast"},
+		{"2001:1::2/128", "TURN anycast"},
+		{"2001:1::3/128", "DNS-SD service registration protocol anycast"},
+		{"2001:2::/48", "benchmarking"},
+		{"2001:3::/32", "AMT"},
+		{"2001:4:112::/48", "AS112-v6"},
+		{"2001:10::/28", "deprecated ORCHID"},
+		{"2001:20::/28", "ORCHIDv2"},
+		{"2001:30::/28", "drone remote ID protocol entity tags"},
+		{"2001:db8::/32", "documentation"},
+		{"2002::/16", "6to4"},
+		{"2620:4f:8000::/48", "direct delegation AS112 service"},
+		{"3fff::/20", "documentation"},
+		{"5f00::/16", "segment routing (SRv6) SIDs"},
+		{"fc00::/7", "unique-local (private)"},
+		{"fe80::/10", "link-local"},
+	}
+	out := make([]special, len(entries))
+	for i, e := range entries {
+		out[i] = special{netip.MustParsePrefix(e[0]), e[1]}
+	}
+	return out
+}()
 
-// ForbiddenAddr says which kind of non-public address a is (loopback,
-// link-local, private, ...), or "" for an address the proxy may connect
-// to. An IPv6 address that embeds an IPv4 one (NAT64, 6to4) is judged by
-// the address it embeds.
+type special struct {
+	prefix netip.Prefix
+	name   string
+}
+
+// ForbiddenAddr says which special-purpose range a is in, as "name
+// (prefix)", the most specific entry of the registries naming it, or
+// "multicast"; "" for an address the proxy may connect to. The proxy
+// judges resolved addresses after unmapping them (an IPv4-mapped answer
+// is the IPv4 address it maps, which is what a connection reaches); given
+// one, this refuses it as the registry's ::ffff:0:0/96.
 func ForbiddenAddr(a netip.Addr) string {
-	a = a.Unmap()
-	switch {
-	case !a.IsValid():
+	if !a.IsValid() {
 		return "invalid"
-	case a.IsLoopback():
-		return "loopback"
-	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
-		return "link-local"
-	case a.IsPrivate():
-		return "private"
-	case a.IsUnspecified(), thisNetwork.Contains(a):
-		return "unspecified"
-	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
+	}
+	var best *special
+	for i := range specialPurpose {
+		s := &specialPurpose[i]
+		if s.prefix.Contains(a) && (best == nil || s.prefix.Bits() > best.prefix.Bits()) {
+			best = s
+		}
+	}
+	switch {
+	case best != nil:
+		return best.name + " (" + best.prefix.String() + ")"
+	case a.IsMulticast():
 		return "multicast"
-	case a == broadcast, reservedFour.Contains(a):
-		return "reserved"
-	case sharedRange.Contains(a):
-		return "shared (carrier-grade NAT)"
-	case nat64Range.Contains(a):
-		b := a.As16()
-		return ForbiddenAddr(netip.AddrFrom4([4]byte(b[12:16])))
-	case sixToFour.Contains(a):
-		b := a.As16()
-		return ForbiddenAddr(netip.AddrFrom4([4]byte(b[2:6])))
+	case a.Zone() != "":
+		return "scoped"
 	}
 	return ""
 }

@@ -29,29 +29,29 @@ func TestForbiddenAddr(t *testing.T) {
 	}{
 		{"93.184.216.34", ""},
 		{"2606:2800:220:1:248:1893:25c8:1946", ""},
-		{"127.0.0.1", "loopback"},
-		{"127.255.0.9", "loopback"},
-		{"::1", "loopback"},
-		{"::ffff:127.0.0.1", "loopback"},
-		{"169.254.169.254", "link-local"},
-		{"fe80::1", "link-local"},
-		{"10.1.2.3", "private"},
-		{"172.16.0.1", "private"},
-		{"172.31.255.255", "private"},
 		{"172.32.0.1", ""},
-		{"192.168.1.1", "private"},
-		{"fd00::2", "private"},
-		{"0.0.0.0", "unspecified"},
-		{"0.1.2.3", "unspecified"},
-		{"::", "unspecified"},
-		{"224.0.0.251", "link-local"},
+		{"192.0.1.255", ""},
+		{"198.20.0.1", ""},
+		{"2001:200::1", ""},
+		{"127.0.0.1", "loopback (127.0.0.0/8)"},
+		{"127.255.0.9", "loopback (127.0.0.0/8)"},
+		{"::1", "loopback (::1/128)"},
+		{"::ffff:127.0.0.1", "IPv4-mapped (::ffff:0.0.0.0/96)"},
+		{"::ffff:93.184.216.34", "IPv4-mapped (::ffff:0.0.0.0/96)"},
+		{"169.254.169.254", "link-local (169.254.0.0/16)"},
+		{"fe80::1", "link-local (fe80::/10)"},
+		{"10.1.2.3", "private (10.0.0.0/8)"},
+		{"172.31.255.255", "private (172.16.0.0/12)"},
+		{"fd00::2", "unique-local (private) (fc00::/7)"},
+		{"0.0.0.0", "this host on this network (0.0.0.0/32)"},
+		{"0.1.2.3", "this network (0.0.0.0/8)"},
+		{"::", "unspecified (::/128)"},
+		{"224.0.0.251", "multicast"},
 		{"239.1.2.3", "multicast"},
-		{"ff02::1", "link-local"},
-		{"255.255.255.255", "reserved"},
-		{"100.64.0.1", "shared (carrier-grade NAT)"},
-		{"64:ff9b::10.0.0.1", "private"},
-		{"64:ff9b::93.184.216.34", ""},
-		{"2002:7f00:1::", "loopback"},
+		{"ff02::1", "multicast"},
+		{"ff0e::1", "multicast"},
+		{"64:ff9b::93.184.216.34", "IPv4-IPv6 translation (64:ff9b::/96)"},
+		{"2002:7f00:1::", "6to4 (2002::/16)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.addr, func(t *testing.T) {
@@ -60,6 +60,74 @@ func TestForbiddenAddr(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Every entry of the IANA special-purpose registries is refused, by its
+// own name: its first address, its last, and one in the middle; and the
+// addresses just outside it are not refused for its sake. (Issue 8, item
+// 7: 192.0.2.0/24, 198.18.0.0/15, 198.51.100.0/24, 203.0.113.0/24,
+// 240.0.0.0/4 and their IPv6 kin went through.)
+func TestEveryRegistryRangeIsRefused(t *testing.T) {
+	for _, s := range specialPurpose {
+		t.Run(s.prefix.String(), func(t *testing.T) {
+			first := s.prefix.Masked().Addr()
+			last := lastAddr(s.prefix)
+			for _, a := range []netip.Addr{first, last, midAddr(first, last)} {
+				got := ForbiddenAddr(a)
+				if got == "" {
+					t.Errorf("%s is not refused", a)
+					continue
+				}
+				// A more specific entry may name it; it must be one that
+				// lies inside this one.
+				if got != s.name+" ("+s.prefix.String()+")" && !insideEntry(a, s.prefix) {
+					t.Errorf("%s is refused as %q, not as %s", a, got, s.name)
+				}
+			}
+			for _, out := range []netip.Addr{first.Prev(), last.Next()} {
+				if !out.IsValid() || out.Is4() != first.Is4() {
+					continue
+				}
+				if got := ForbiddenAddr(out); got == s.name+" ("+s.prefix.String()+")" {
+					t.Errorf("%s, outside %s, is refused as it", out, s.prefix)
+				}
+			}
+		})
+	}
+}
+
+// insideEntry reports whether a more specific registry entry within p
+// holds a.
+func insideEntry(a netip.Addr, p netip.Prefix) bool {
+	for _, s := range specialPurpose {
+		if s.prefix.Bits() > p.Bits() && p.Contains(s.prefix.Addr()) && s.prefix.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
+}
+
+// midAddr is an address about halfway between first and last.
+func midAddr(first, last netip.Addr) netip.Addr {
+	f, l := first.AsSlice(), last.AsSlice()
+	m := make([]byte, len(f))
+	carry := 0
+	for i := 0; i < len(f); i++ {
+		v := int(f[i]) + int(l[i]) + carry*256
+		m[i] = byte(v / 2)
+		carry = v % 2
+	}
+	a, _ := netip.AddrFromSlice(m)
+	return a
 }
 
 // testProxy serves an EgressProxy in this process on a unix socket. Its
@@ -139,9 +207,13 @@ func TestEgressProxyRefusesWhatIsNotGranted(t *testing.T) {
 		"mixed.example":   {"93.184.216.34", "10.0.0.7"},
 		"meta.example":    {"169.254.169.254"},
 		"mapped.example":  {"::ffff:192.168.0.1"},
+		"bench.example":   {"198.18.0.1"},
+		"doc.example":     {"93.184.216.34", "203.0.113.9"},
+		"doc6.example":    {"2001:db8::1"},
+		"srv6.example":    {"5f00::1"},
 	}
 	p := &EgressProxy{Hosts: []string{"granted.example", "loop.example", "mixed.example", "meta.example",
-		"mapped.example", "nowhere.example", "10.0.0.1", "127.1"}}
+		"mapped.example", "nowhere.example", "10.0.0.1", "127.1", "bench.example", "doc.example", "doc6.example", "srv6.example"}}
 	tp := startTestProxy(t, p, names, "127.0.0.1:9") // never reached
 	tests := []struct {
 		name, request, status, body string
@@ -159,13 +231,21 @@ func TestEgressProxyRefusesWhatIsNotGranted(t *testing.T) {
 		{"a port other than 80 and 443", "CONNECT granted.example:22 HTTP/1.1\r\n\r\n",
 			"403 Forbidden", "port 22: only 80 and 443 are fetched"},
 		{"a name that resolves to loopback", "CONNECT loop.example:80 HTTP/1.1\r\n\r\n",
-			"403 Forbidden", "loop.example resolves to 127.0.0.1, a loopback address: refused"},
+			"403 Forbidden", "loop.example resolves to 127.0.0.1, a loopback (127.0.0.0/8) address: refused"},
 		{"a name with one private address among public ones", "CONNECT mixed.example:443 HTTP/1.1\r\n\r\n",
-			"403 Forbidden", "mixed.example resolves to 10.0.0.7, a private address: refused"},
+			"403 Forbidden", "mixed.example resolves to 10.0.0.7, a private (10.0.0.0/8) address: refused"},
 		{"a name that resolves to the metadata address", "CONNECT meta.example:80 HTTP/1.1\r\n\r\n",
-			"403 Forbidden", "meta.example resolves to 169.254.169.254, a link-local address: refused"},
+			"403 Forbidden", "meta.example resolves to 169.254.169.254, a link-local (169.254.0.0/16) address: refused"},
 		{"a name that resolves to a mapped private address", "CONNECT mapped.example:80 HTTP/1.1\r\n\r\n",
-			"403 Forbidden", "mapped.example resolves to 192.168.0.1, a private address: refused"},
+			"403 Forbidden", "mapped.example resolves to 192.168.0.1, a private (192.168.0.0/16) address: refused"},
+		{"a name that resolves to the benchmarking range", "CONNECT bench.example:80 HTTP/1.1\r\n\r\n",
+			"403 Forbidden", "bench.example resolves to 198.18.0.1, a benchmarking (198.18.0.0/15) address: refused"},
+		{"a name with a documentation address among public ones", "CONNECT doc.example:443 HTTP/1.1\r\n\r\n",
+			"403 Forbidden", "doc.example resolves to 203.0.113.9, a documentation (TEST-NET-3) (203.0.113.0/24) address: refused"},
+		{"a name that resolves to IPv6 documentation", "CONNECT doc6.example:443 HTTP/1.1\r\n\r\n",
+			"403 Forbidden", "doc6.example resolves to 2001:db8::1, a documentation (2001:db8::/32) address: refused"},
+		{"a name that resolves to an SRv6 SID", "CONNECT srv6.example:443 HTTP/1.1\r\n\r\n",
+			"403 Forbidden", "srv6.example resolves to 5f00::1, a segment routing (SRv6) SIDs (5f00::/16) address: refused"},
 		{"a name that does not resolve", "CONNECT nowhere.example:80 HTTP/1.1\r\n\r\n",
 			"502 Bad Gateway", "cannot resolve nowhere.example: no such host"},
 		{"a plain GET", "GET http://granted.example/ HTTP/1.1\r\nHost: granted.example\r\n\r\n",

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,12 +137,12 @@ func TestFetchThroughPodman(t *testing.T) {
 		{
 			name: "a name that resolves to loopback is refused", change: egress(false),
 			call: Call{URL: "http://localhost/"},
-			want: Result{Tool: "http_fetch", Error: "the egress proxy refused (403): localhost resolves to 127.0.0.1, a loopback address: refused"},
+			want: Result{Tool: "http_fetch", Error: "the egress proxy refused (403): localhost resolves to 127.0.0.1, a loopback (127.0.0.0/8) address: refused"},
 		},
 		{
 			name: "a name that resolves to a private address is refused unless allowed", change: egress(false),
 			call: Call{URL: page},
-			want: Result{Tool: "http_fetch", Error: "the egress proxy refused (403): " + site.host + " resolves to " + site.ip + ", a private address: refused"},
+			want: Result{Tool: "http_fetch", Error: "the egress proxy refused (403): " + site.host + " resolves to " + site.ip + ", a " + ForbiddenAddr(netip.MustParseAddr(site.ip)) + " address: refused"},
 		},
 		{
 			name: "a redirect to another host is not followed", change: egress(true),

@@ -35,8 +35,10 @@ func TestLimitsHoldInsideTheContainer(t *testing.T) {
 			},
 		},
 		{
-			name:   "ulimit nproc holds for the tool's uid",
-			change: func(c *Config) { c.PidsLimit, c.UlimitNproc = 1000, 10 },
+			name: "ulimit nproc holds for the tool's uid",
+			// nproc counts every process of the uid on the host: this row
+			// runs as a uid of its own, which no other test's tools use.
+			change: func(c *Config) { c.PidsLimit, c.UlimitNproc, c.ToolUID = 1000, 10, testToolUID-1 },
 			script: "ulimit -u; n=0; for i in $(seq 30); do sleep 5 2>/dev/null & n=$((n+1)); done; echo $n",
 			check: func(t *testing.T, res Result, err error) {
 				if err != nil {

@@ -104,3 +104,22 @@ func TestRunIsRefusedWhenADeniedPathCannotBeMasked(t *testing.T) {
 		}
 	}
 }
+
+// The runner checks the object it holds: a file given a second name after
+// the decision is refused unless the grant allowed linked files.
+func TestFileToolsRefuseAFileLinkedAfterTheDecision(t *testing.T) {
+	d := resolvedTempDir(t)
+	writeTestFile(t, d+"/a.txt", "a")
+	if err := os.Link(d+"/a.txt", d+"/b.txt"); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, nil)
+	_, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "read_file", Paths: []string{d + "/a.txt"}})
+	if e, _ := runbook.EntryOf(err); e != runbook.HardLinkRefused || !strings.Contains(err.Error(), HardLinkedText) {
+		t.Errorf("a linked file: %v, want hard-link-refused", err)
+	}
+	res, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "read_file", Paths: []string{d + "/a.txt"}, AllowHardLinks: true})
+	if err != nil || res.Content != "a" {
+		t.Errorf("a linked file the grant allows: %+v %v", res, err)
+	}
+}

@@ -238,6 +238,9 @@ type Call struct {
 	Paths   []string
 	Content []byte // write_file
 	Command string // run: a shell command line
+	// AllowHardLinks: the grant allows read_file and write_file on a
+	// regular file with more than one link; refused otherwise.
+	AllowHardLinks bool
 	// Masks are run's paths below its targets that deny grants cover
 	// (policy.Decision.Masks): kept from the tool by mounts over them.
 	Masks []policy.Mask
@@ -358,16 +361,25 @@ func checkMountable(p string) error {
 
 var nameRE = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
 
-// ContainerName is the container's name for a call: readable, and
-// distinct for distinct calls and homes even when the id has characters a
-// name cannot hold.
+// ContainerName is the container's name for a call: readable, distinct
+// for distinct calls and homes even when the id has characters a name
+// cannot hold, and beginning with NamePrefix(instance), so that a
+// process left behind names its home (conmon's -n): boxmaker-<home
+// hash>-<call id, cut at 23>-<hash of home and id>. With the egress
+// proxy's "-egress" it stays a DNS label (63 bytes).
 func (r *Runner) ContainerName(callID string) string {
 	part := nameRE.ReplaceAllString(callID, "_")
-	if len(part) > 40 {
-		part = part[:40]
+	if len(part) > 23 {
+		part = part[:23]
 	}
 	sum := sha256.Sum256([]byte(r.cfg.Instance + "\x00" + callID))
-	return "boxmaker-" + part + "-" + hex.EncodeToString(sum[:4])
+	return NamePrefix(r.cfg.Instance) + part + "-" + hex.EncodeToString(sum[:4])
+}
+
+// NamePrefix begins the name of every container of an instance.
+func NamePrefix(instance string) string {
+	sum := sha256.Sum256([]byte("instance\x00" + instance))
+	return "boxmaker-" + hex.EncodeToString(sum[:4]) + "-"
 }
 
 // Args is the podman command line for a call (without the program), its
@@ -485,8 +497,10 @@ func (r *Runner) remove(name string) {
 }
 
 // CleanLeftovers removes the containers of this instance that a killed
-// brokerd left behind, and the staging directories of its calls, and
-// returns their names. brokerd calls it at start, before it serves.
+// brokerd left behind, the conmon and runc processes of containers Podman
+// no longer knows (leftovers.go), and the staging directories of its
+// calls, and returns the containers' names. brokerd calls it at start,
+// before it serves.
 func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 	defer r.cleanStage()
 	args := []string{"ps", "-a", "--filter", "label=boxmaker=" + r.cfg.Instance, "--format", "{{.Names}}"}
@@ -499,12 +513,16 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 		return nil, unavailable(args, err.Error())
 	}
 	names := strings.Fields(string(out))
-	if len(names) == 0 {
-		return nil, nil
+	if len(names) > 0 {
+		rm := append([]string{"rm", "-f", "-i", "-t", "0"}, names...)
+		if out, err := exec.CommandContext(ctx, r.cfg.Podman, rm...).CombinedOutput(); err != nil {
+			return names, fmt.Errorf("podman rm of leftovers: %s", said(out, err))
+		}
 	}
-	rm := append([]string{"rm", "-f", "-i", "-t", "0"}, names...)
-	if out, err := exec.CommandContext(ctx, r.cfg.Podman, rm...).CombinedOutput(); err != nil {
-		return names, fmt.Errorf("podman rm of leftovers: %s", said(out, err))
+	for _, n := range r.killLeftovers(ctx) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
 	}
 	return names, nil
 }

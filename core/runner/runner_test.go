@@ -391,8 +391,8 @@ func TestContainerNames(t *testing.T) {
 	names := map[string]string{}
 	for _, id := range []string{"c-1", "c 1", "c/1", "c_1", strings.Repeat("long", 30), "ünïcode"} {
 		n := r.ContainerName(id)
-		if !podmanNameRE.MatchString(n) || len(n) > 63 {
-			t.Errorf("%q gives %q, not a Podman name", id, n)
+		if !podmanNameRE.MatchString(n) || len(n)+len("-egress") > 63 {
+			t.Errorf("%q gives %q, not a Podman name (with -egress, a DNS label)", id, n)
 		}
 		if prev, ok := names[n]; ok {
 			t.Errorf("%q and %q share the name %s", id, prev, n)
@@ -402,7 +402,7 @@ func TestContainerNames(t *testing.T) {
 			t.Errorf("two homes name the call %q alike", id)
 		}
 	}
-	if got := r.ContainerName("c-1"); !strings.HasPrefix(got, "boxmaker-c-1-") {
+	if got := r.ContainerName("c-1"); !strings.HasPrefix(got, NamePrefix("home1")+"c-1-") || !strings.HasPrefix(got, "boxmaker-") {
 		t.Errorf("the name %q does not show the call id", got)
 	}
 }
@@ -417,7 +417,7 @@ func FuzzContainerName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		if n := r.ContainerName(id); !podmanNameRE.MatchString(n) || len(n) > 63 {
+		if n := r.ContainerName(id); !podmanNameRE.MatchString(n) || len(n)+len("-egress") > 63 {
 			t.Errorf("%q gives %q", id, n)
 		}
 	})

@@ -87,6 +87,10 @@ func (r *Runner) checkHarness(h *held) error {
 	return nil
 }
 
+// HardLinkedText is what the model is told when a file tool's target has
+// more than one link by the time the runner holds it.
+const HardLinkedText = "the file has more than one link, which no grant allows"
+
 // TargetChangedText is what the model is told when a decided path no
 // longer leads to an object without passing a symbolic link.
 const TargetChangedText = "the target changed after the decision"
@@ -439,6 +443,10 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 		}
 		if err := r.checkHarness(h); err != nil {
 			return nil, nil, err
+		}
+		if (c.Tool == "read_file" || c.Tool == "write_file") && h.isRegular() && h.st.Nlink > 1 && !c.AllowHardLinks {
+			return nil, nil, &runbook.Refusal{Entry: runbook.HardLinkRefused, Text: HardLinkedText,
+				Cause: fmt.Errorf("%s has %d links now; the call was not run", p, h.st.Nlink)}
 		}
 		if err := s.attach(h, p, readOnly); err != nil {
 			return nil, nil, err
