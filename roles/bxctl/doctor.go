@@ -18,7 +18,6 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gateway"
-	"boxmaker/core/home"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/core/secrets"
@@ -160,10 +159,7 @@ func (d *doctor) run(c *cli.Context) {
 	// a [gateway] (its socket defaults to the home's gateway.sock).
 	brokerGateway := ""
 	if have["brokerd"] && b.Gateway != nil {
-		brokerGateway = b.Gateway.Socket
-		if brokerGateway == "" {
-			brokerGateway = home.Home{Dir: b.Home}.Path(home.SocketGateway)
-		}
+		brokerGateway = b.Gateway.SocketIn(b.Home)
 	}
 	switch {
 	case gw == nil && brokerGateway != "":
