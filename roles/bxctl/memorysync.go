@@ -68,10 +68,18 @@ func memorySync(c *cli.Context) error {
 		if why == "" {
 			why = ans.LastError
 		}
-		if e, ok := runbookEntryOf(why); ok && e == runbook.HonchoOutboxDamaged {
+		e, ok := runbookEntryOf(why)
+		if ok && e == runbook.HonchoOutboxDamaged {
 			return errors.New("memory sync: honcho: " + termsafe.Line(strings.TrimPrefix(why, "honcho: ")))
 		}
-		return runbook.Refuse(runbook.HonchoUnreachable, "memory sync: not done, %d message(s) wait: %s", ans.Waiting, termsafe.Line(why))
+		// One link, at the end: the cause's own entry when it names one
+		// (a key that cannot be read is secret-unavailable), else
+		// honcho-unreachable.
+		if !ok {
+			e = runbook.HonchoUnreachable
+		}
+		why = strings.TrimSuffix(why, "; "+runbook.Link(e))
+		return runbook.Refuse(e, "memory sync: not done, %d message(s) wait: %s", ans.Waiting, termsafe.Line(why))
 	}
 	return nil
 }
