@@ -163,13 +163,17 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	sl.served = true
 	s.useClock++
 	sl.lastUsed = s.useClock
-	s.chats = append(s.chats, Chat{
+	chat := Chat{
 		Query: r.URL.Query(), Body: body, Request: req, Prompt: prompt, PromptTokens: len(ids),
 		Slot: sl.id, CacheN: cacheN, PromptN: promptN, PredictedN: predicted, Reply: turn, Stream: req.Stream,
 		Generated: text, Finish: finish,
-	})
+	}
+	s.chats = append(s.chats, chat)
 	s.idle.Broadcast()
 	s.mu.Unlock()
+	if s.opts.OnChat != nil {
+		s.opts.OnChat(chat)
+	}
 }
 
 // randomID is n random letters and digits, as llama-server's ids are.

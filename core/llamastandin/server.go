@@ -35,6 +35,9 @@ type Options struct {
 	// the server closes it: DefaultIdleTimeout (the real server's 5 s)
 	// when 0.
 	IdleTimeout time.Duration
+	// OnChat, when set, is told of each chat completion request once it
+	// is answered (llama-standin --request-log).
+	OnChat func(Chat)
 }
 
 // DefaultIdleTimeout is how long llama-server keeps an idle connection

@@ -150,7 +150,11 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(Eve
 	}
 	user := Record{Time: e.now(), Type: TypeUser, Who: "yaag", Text: sanitize.Neutralise(req.Text)}
 	if req.Continue {
-		if last := recs[len(recs)-1]; last.Type != TypeTool {
+		last := recs[len(recs)-1]
+		for i := len(recs) - 1; i > 0 && last.Type == TypeNote; i-- {
+			last = recs[i-1] // notes (a fork's) are never sent
+		}
+		if last.Type != TypeTool {
 			return loopwire.AskResult{}, fmt.Errorf("session %s does not end with an answer to go on from (its last record is a %s record)", req.Session, last.Type)
 		}
 		user = Record{}

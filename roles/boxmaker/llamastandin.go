@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -60,6 +61,7 @@ func llamaStandinCommand() *cli.Command {
 			&cli.DurationFlag{Name: "loading-for", Usage: "answer 503 Loading model for `DURATION` after start"},
 			&cli.StringFlag{Name: "api-key", Usage: "refuse requests without `KEY`, as llama-server --api-key does"},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the address it listens on to `FILE` (for --listen 127.0.0.1:0)"},
+			&cli.StringFlag{Name: "request-log", Usage: "append a JSON line to `FILE` for each chat request: its last message (role, content), prompt_tokens, cache_n"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
@@ -85,10 +87,29 @@ func llamaStandinCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			srv := llamastandin.New(llamastandin.Options{
+			opts := llamastandin.Options{
 				Model: c.String("model"), Slots: c.Int("slots"), NCtx: c.Int("n-ctx"),
 				Script: script, Loading: c.Duration("loading-for") > 0, APIKey: c.String("api-key"),
-			})
+			}
+			if p := c.String("request-log"); p != "" {
+				f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				var mu sync.Mutex
+				opts.OnChat = func(ch llamastandin.Chat) {
+					line := map[string]any{"prompt_tokens": ch.PromptTokens, "cache_n": ch.CacheN}
+					if n := len(ch.Request.Messages); n > 0 {
+						line["role"], line["content"] = ch.Request.Messages[n-1].Role, string(ch.Request.Messages[n-1].Content)
+					}
+					data, _ := json.Marshal(line)
+					mu.Lock()
+					f.Write(append(data, '\n'))
+					mu.Unlock()
+				}
+			}
+			srv := llamastandin.New(opts)
 			if d := c.Duration("loading-for"); d > 0 {
 				time.AfterFunc(d, func() { srv.SetLoading(false) })
 			}

@@ -525,6 +525,9 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 		return v.runAsk(ctx, st)
 	}, func(res any) (goja.Value, error) {
 		ans := res.(agentAnswer)
+		if ans.status == "replayed" {
+			v.emit(Event{Event: "replayed", Run: v.opts.Run, Agent: a.key, Ask: key})
+		}
 		v.emit(Event{Event: "answer", Run: v.opts.Run, Agent: a.key, Ask: key, Status: ans.status})
 		out := v.rt.NewObject()
 		out.Set("text", ans.Text)

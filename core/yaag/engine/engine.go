@@ -65,8 +65,11 @@ type Options struct {
 
 	// Journal records the Run's steps as they complete (nil: nowhere, as
 	// in a replay); KeepPrompts keeps the prompts' text beside their
-	// hashes.
+	// hashes. Begin, when set, is called with the Run's Profile once the
+	// program has chosen it, before run is called, and gives the journal
+	// instead (the Profile is in its first line).
 	Journal     *cassette.Journal
+	Begin       func(profile string) (*cassette.Journal, error)
 	KeepPrompts bool
 	// Mode is how Agents answer; Tape is the Cassette a Replay or a Resume
 	// plays from.
@@ -134,6 +137,7 @@ type vm struct {
 	clock      func() time.Time
 	clockTape  []int64
 	clockAt    int
+	clockEarly []int64 // readings before the journal began
 
 	fatalMu   sync.Mutex
 	fatal     error

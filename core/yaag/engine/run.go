@@ -172,6 +172,9 @@ func Run(ctx context.Context, opts Options) (json.RawMessage, error) {
 	if err := v.checkResume(); err != nil {
 		return nil, err
 	}
+	if err := v.begin(); err != nil {
+		return nil, err
+	}
 	start, _ := json.Marshal(map[string]any{"seed": opts.Seed, "profile": v.profiles.active})
 	v.emit(Event{Event: "run_start", Run: opts.Run, Data: start})
 	runFn, _ := goja.AssertFunction(prog.Get("run"))

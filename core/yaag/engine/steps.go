@@ -180,8 +180,8 @@ func (v *vm) now() time.Time {
 	if v.opts.Mode != Live && v.clockAt < len(v.clockTape) {
 		ms := v.clockTape[v.clockAt]
 		v.clockAt++
-		if v.opts.Mode == Resume && v.opts.Journal != nil {
-			v.opts.Journal.Clock(ms)
+		if v.opts.Mode == Resume {
+			v.noteClock(ms)
 		}
 		return time.UnixMilli(ms)
 	}
@@ -195,10 +195,45 @@ func (v *vm) now() time.Time {
 		return time.UnixMilli(0)
 	}
 	t := v.clock()
-	if v.opts.Journal != nil {
-		v.opts.Journal.Clock(t.UnixMilli())
-	}
+	v.noteClock(t.UnixMilli())
 	return t
+}
+
+// emitLater emits an event from another goroutine than the loop's: the
+// loop emits it.
+func (v *vm) emitLater(e Event) {
+	v.post(func() error {
+		v.emit(e)
+		return nil
+	})
+}
+
+// noteClock journals a clock reading, or keeps it for the journal that
+// has not begun.
+func (v *vm) noteClock(ms int64) {
+	switch {
+	case v.opts.Journal != nil:
+		v.opts.Journal.Clock(ms)
+	case v.opts.Begin != nil:
+		v.clockEarly = append(v.clockEarly, ms)
+	}
+}
+
+// begin starts the journal once the Run's Profile is known.
+func (v *vm) begin() error {
+	if v.opts.Begin == nil {
+		return nil
+	}
+	j, err := v.opts.Begin(v.profiles.active)
+	if err != nil {
+		return err
+	}
+	v.opts.Journal, v.opts.Begin = j, nil
+	for _, ms := range v.clockEarly {
+		j.Clock(ms)
+	}
+	v.clockEarly = nil
+	return nil
 }
 
 // runAsk answers one Ask: from the Cassette, or live (forking the
@@ -216,7 +251,6 @@ func (v *vm) runAsk(ctx context.Context, st askStep) (any, error) {
 			return nil, err
 		}
 		a.setBoundary(st.rec.Session)
-		v.emit(Event{Event: "replayed", Run: v.opts.Run, Agent: a.key, Ask: key})
 		return agentAnswer{Answer: answerOf(st.rec), status: "replayed"}, nil
 	}
 	if st.goLive {
@@ -236,10 +270,10 @@ func (v *vm) runAsk(ctx context.Context, st askStep) (any, error) {
 	ask := st.ask
 	ask.Continue = continueFrom != nil
 	ans, err := sess.Ask(ctx, ask, func(e agent.Event) {
-		v.post(func() error {
-			v.emit(Event{Event: e.Kind, Run: v.opts.Run, Agent: a.key, Ask: key, Tool: e.Tool, Outcome: e.Outcome, Text: e.Text})
-			return nil
-		})
+		if e.Kind == "question" {
+			return // the Run's own question event names its key
+		}
+		v.emitLater(Event{Event: e.Kind, Run: v.opts.Run, Agent: a.key, Ask: key, Tool: e.Tool, Outcome: e.Outcome, Text: e.Text})
 	})
 	if re, ok := runerr.As(err); ok && re.Code == runerr.AskTimeout {
 		a.kill(string(runerr.AskTimeout))
@@ -269,7 +303,7 @@ func (v *vm) runAsk(ctx context.Context, st askStep) (any, error) {
 	}
 	if w := cassette.Withhold(texts...); w != nil {
 		step.Status, step.Result, step.Withheld, step.Prompt = cassette.StatusWithheld, nil, w, nil
-		v.emit(Event{Event: "withheld", Run: v.opts.Run, Agent: a.key, Ask: key, Text: strings.Join(w.Reasons(), ", ")})
+		v.emitLater(Event{Event: "withheld", Run: v.opts.Run, Agent: a.key, Ask: key, Text: strings.Join(w.Reasons(), ", ")})
 	}
 	if err := v.recordStep(step); err != nil {
 		return nil, err
@@ -364,7 +398,7 @@ func (v *vm) goLive(ctx context.Context, a *agentState, from loopwire.SessionAt,
 	}
 	a.live(sess)
 	v.control.agent(a.key, func(s *AgentStatus) { s.Playback, s.Session = false, sess.ID() })
-	v.emit(Event{Event: "live", Run: v.opts.Run, Agent: a.key, Ask: key, Session: sess.ID(),
+	v.emitLater(Event{Event: "live", Run: v.opts.Run, Agent: a.key, Ask: key, Session: sess.ID(),
 		Text: fmt.Sprintf("forked %s at byte %d", from.ID, from.Bytes)})
 	return nil
 }
@@ -405,10 +439,7 @@ func (v *vm) asked(ctx context.Context, st askStep, ans agent.Answer) error {
 	}
 	v.fatalMu.Unlock()
 	for _, q := range qs {
-		v.post(func() error {
-			v.emit(Event{Event: "question", Run: v.opts.Run, Agent: a.key, Ask: st.ask.Key, Text: q.Key + ": " + q.Question})
-			return nil
-		})
+		v.emitLater(Event{Event: "question", Run: v.opts.Run, Agent: a.key, Ask: st.ask.Key, Text: q.Key + ": " + q.Question})
 	}
 	v.control.asking()
 	for v.control.park(ctx) {

@@ -154,11 +154,19 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 		UserInputProtocol: cassette.UserInputProtocol, Program: spec.Program, ProgramHash: spec.ProgramHash, KeepPrompts: spec.KeepPrompts,
 		ResumedFrom: abs(spec.Resume), Host: spec.Host}
 	if opts.Mode != engine.Replay {
-		j, err := cassette.CreateJournal(r.dest, info)
-		if err != nil {
-			return End{}, err
+		opts.KeepPrompts = spec.KeepPrompts
+		opts.Begin = func(profile string) (*cassette.Journal, error) {
+			info.Profile = profile
+			j, err := cassette.CreateJournal(r.dest, info)
+			if err != nil {
+				return nil, err
+			}
+			r.journal = j
+			r.recMu.Lock()
+			r.rec.Profile = profile
+			r.recMu.Unlock()
+			return j, nil
 		}
-		r.journal, opts.Journal, opts.KeepPrompts = j, j, spec.KeepPrompts
 	}
 	r.rec = Record{ID: r.id, Status: StatusRunning, PID: os.Getpid(), StartedAt: info.StartedAt, Program: spec.Program,
 		Mode: mode, Cassette: r.dest, Events: r.store.EventsPath(r.id), Host: spec.Host}
