@@ -22,9 +22,9 @@ func (b *Broker) ask(ctx context.Context, c ToolCall, v verdict, asked func(stri
 		Requested: now, Expires: now.Add(b.cfg.ExpireAfter)})
 	rec := audit.Record{Type: audit.TypeApprovalRequested, Call: c.CallID, Approval: p.ID, CallSHA256: p.CallHash,
 		ArgumentsSHA256: p.ArgumentsHash, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant}
-	if _, err := b.cfg.Ledger.Append(rec); err != nil {
+	if err := b.recordBefore(rec); err != nil {
 		b.approvals.take(p.ID)
-		return nil, nil, b.auditFailed(err)
+		return nil, nil, err
 	}
 	b.logf("approval %s for session %s waits for bxctl approve %s or bxctl refuse %s: %s", p.ID, c.Session, p.ID, p.ID, approval.Summary(p.Pending))
 	if b.cfg.Courier != nil {
@@ -65,7 +65,7 @@ func (b *Broker) unanswered(ctx context.Context, ans Answer, p *pending) (Answer
 		text = fmt.Sprintf("brokerd stopped before the owner answered; the approval %s was abandoned", p.ID)
 	}
 	rec := audit.Record{Type: typ, Call: p.Call, Approval: p.ID, Session: p.Session}
-	_, err := b.cfg.Ledger.Append(rec)
+	err := b.recordBefore(rec)
 	if b.cfg.Courier != nil {
 		word := gatewaywire.OutcomeExpired
 		if typ == audit.TypeApprovalAbandoned {
@@ -74,7 +74,7 @@ func (b *Broker) unanswered(ctx context.Context, ans Answer, p *pending) (Answer
 		b.cfg.Courier.ended(p.ID, word, "", "")
 	}
 	if err != nil {
-		return Answer{}, b.auditFailed(err)
+		return Answer{}, err
 	}
 	ans.Outcome, ans.Text = outcome, text
 	return ans, nil

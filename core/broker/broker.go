@@ -197,16 +197,6 @@ func entryText(e runbook.Entry, text string) string {
 	return (&runbook.Refusal{Entry: e, Text: text}).Error()
 }
 
-// recordDecision appends a call's decision record; once it is on disk the
-// call's key is decided.
-func (b *Broker) recordDecision(k callKey, rec audit.Record) error {
-	if _, err := b.cfg.Ledger.Append(rec); err != nil {
-		return err
-	}
-	b.decided.add(k)
-	return nil
-}
-
 func (b *Broker) claim(k callKey) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -267,8 +257,8 @@ func (b *Broker) StartSession(s SessionStart) (policy.State, error) {
 	}
 	rec := audit.Record{Type: audit.TypeSessionStart, Session: s.Session, Taint: after.Taint.String(), Untrusted: after.Untrusted,
 		Note: note}
-	if _, err := b.cfg.Ledger.Append(rec); err != nil {
-		return policy.State{}, b.auditFailed(err)
+	if err := b.recordBefore(rec); err != nil {
+		return policy.State{}, err
 	}
 	if err := b.sessions.write(s.Session, after); err != nil {
 		b.logf("%v", err)

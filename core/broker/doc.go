@@ -33,4 +33,25 @@
 // approval answers that one call and nothing else. No answer within the
 // configured time is an approval_expired record; pending approvals when
 // brokerd stops are approval_abandoned records.
+//
+// # Recording, and when the audit log cannot be written
+//
+// Every record goes to the ledger through one of two functions, and so
+// follows one of two rules, by whether the call has run:
+//
+//   - Before it runs (recordBefore): its decision, an approval's request,
+//     expiry or abandonment, a denial after an approval, a session's start.
+//     A record that cannot be appended stops everything after it: Call
+//     (or StartSession) returns the audit-unavailable refusal as its
+//     error, the ledger's error is logged, and nothing runs.
+//   - After it ran, or failed running (recordAfter): its result. A record
+//     that cannot be appended withholds the result: the answer is failed
+//     with ResultUnrecordedText (audit-unavailable), and the ledger's error
+//     is logged. When the session's state could not be written the result
+//     is withheld already (broker-state-damaged), and the record that says
+//     so is written if it can be.
+//
+// An answer to an approval (AnswerApproval) is recorded before the waiting
+// call is told: when that record cannot be appended the answer is refused
+// (audit-unavailable) and the waiting call ends with the same refusal.
 package broker
