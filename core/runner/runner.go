@@ -513,16 +513,25 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 		return nil, unavailable(args, err.Error())
 	}
 	names := strings.Fields(string(out))
+	rm := append([]string{"rm", "-f", "-i", "-t", "0"}, names...)
+	var rmErr error
 	if len(names) > 0 {
-		rm := append([]string{"rm", "-f", "-i", "-t", "0"}, names...)
 		if out, err := exec.CommandContext(ctx, r.cfg.Podman, rm...).CombinedOutput(); err != nil {
-			return names, fmt.Errorf("podman rm of leftovers: %s", said(out, err))
+			rmErr = fmt.Errorf("podman rm of leftovers: %s", said(out, err))
 		}
 	}
+	// Whatever Podman managed: the processes it no longer knows, or that
+	// kept it from removing a container (a busy mount), end here.
 	for _, n := range r.killLeftovers(ctx) {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
-	return names, nil
+	if rmErr != nil {
+		rmErr = nil
+		if out, err := exec.CommandContext(ctx, r.cfg.Podman, rm...).CombinedOutput(); err != nil {
+			rmErr = fmt.Errorf("podman rm of leftovers: %s", said(out, err))
+		}
+	}
+	return names, rmErr
 }

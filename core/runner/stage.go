@@ -31,6 +31,15 @@ import (
 	"boxmaker/runbook"
 )
 
+// StageRoot holds every instance's staging directories: under /run,
+// which a reboot empties, and outside every home, so that removing a
+// home whose brokerd was killed mid-call never reaches through a staging
+// mount into a granted directory.
+const StageRoot = "/run/boxmaker-stage"
+
+// StageDir is an instance's staging directory.
+func StageDir(instance string) string { return filepath.Join(StageRoot, instance) }
+
 // Mount is one mount of a call's container: Source, a staging path only
 // brokerd can change, is shown at Dest, the path that was decided.
 type Mount struct {
@@ -267,6 +276,11 @@ func (r *Runner) newStage(name string) (*stage, error) {
 		return nil, unavailable(nil, "the runner has no staging directory")
 	}
 	if err := os.MkdirAll(r.cfg.StageDir, 0o700); err != nil {
+		return nil, unavailable(nil, fmt.Sprintf("cannot prepare the staging directory: %v", err))
+	}
+	// Each directory brokerd made, its own and 0700: nothing else may
+	// reach a staging path.
+	if err := os.Chmod(r.cfg.StageDir, 0o700); err != nil {
 		return nil, unavailable(nil, fmt.Sprintf("cannot prepare the staging directory: %v", err))
 	}
 	dir := filepath.Join(r.cfg.StageDir, name)

@@ -57,10 +57,13 @@ func serve(c *cli.Context) error {
 	witness := cfg.Audit.Witness(cfg.Home)
 	h := home.Home{Dir: cfg.Home}
 	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
-	rcfg.StageDir = h.Path("run", "stage")
+	// Outside the home: a brokerd killed mid-call leaves its staging
+	// mounts until it starts again, and an `rm -rf` of the home must not
+	// reach through them into the owner's granted directories.
+	rcfg.StageDir = runner.StageDir(rcfg.Instance)
 	rcfg.SeccompProfile = h.Path("run", "tools-seccomp.json")
 	rcfg.PeerUIDs = cfg.Sockets.AllowUIDs
-	harness := policy.BrokerdHarness(cfg, path)
+	harness := append(policy.BrokerdHarness(cfg, path), policy.Harness{What: "the runner's staging directory", Path: rcfg.StageDir})
 	rcfg.Protected = policy.Protect(harness)
 	if c.Bool("check-config") {
 		rcfg.SeccompProfile = "" // checks only: nothing is written
