@@ -13,6 +13,7 @@ import (
 	"boxmaker/audit"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
+	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 )
 
@@ -224,8 +225,8 @@ func runID(c ToolCall) string { return c.Session + "_" + c.CallID }
 // session_start record comes first, then the state file; a failure of
 // either is an error, and loopd does not start the session.
 func (b *Broker) StartSession(s SessionStart) (policy.State, error) {
-	if !sessionIDRE.MatchString(s.Session) {
-		return policy.State{}, fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", s.Session)
+	if err := sessionid.Check(s.Session); err != nil {
+		return policy.State{}, err
 	}
 	taint, err := policy.ParseTaint(s.Taint)
 	if err != nil {
@@ -241,8 +242,8 @@ func (b *Broker) StartSession(s SessionStart) (policy.State, error) {
 	after := st.Raise(taint, false)
 	note := "a new session; its memory block is " + taint.String()
 	if s.From != "" {
-		if !sessionIDRE.MatchString(s.From) {
-			return policy.State{}, fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", s.From)
+		if err := sessionid.Check(s.From); err != nil {
+			return policy.State{}, err
 		}
 		// A fork holds its parent's conversation, so what the parent read:
 		// it starts at the parent's state (a parent whose state cannot be
@@ -269,8 +270,8 @@ func (b *Broker) StartSession(s SessionStart) (policy.State, error) {
 
 // SessionState is a session's state as memoryd asks for it.
 func (b *Broker) SessionState(id string) (policy.State, error) {
-	if !sessionIDRE.MatchString(id) {
-		return policy.State{}, fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", id)
+	if err := sessionid.Check(id); err != nil {
+		return policy.State{}, err
 	}
 	st, err := b.sessions.read(id)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"boxmaker/audit"
 	"boxmaker/core/approval"
 	"boxmaker/core/policy"
+	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 )
 
@@ -94,16 +95,13 @@ func (b *Broker) Call(ctx context.Context, tc ToolCall, asked func(approval stri
 	return c.ans, nil
 }
 
-// checkCallIDs refuses ids a call may not have: they name files,
-// containers and audit records.
+// checkCallIDs refuses ids a call may not have (core/sessionid): they
+// name files, containers and audit records.
 func checkCallIDs(c ToolCall) error {
-	if !sessionIDRE.MatchString(c.Session) {
-		return fmt.Errorf("the session id %q is not 1 to 64 of [a-z0-9-]", c.Session)
+	if err := sessionid.Check(c.Session); err != nil {
+		return err
 	}
-	if !callIDRE.MatchString(c.CallID) {
-		return fmt.Errorf("the call id %q is not 1 to 64 of [A-Za-z0-9_-]", c.CallID)
-	}
-	return nil
+	return sessionid.CheckCall(c.CallID)
 }
 
 // decideCall reads the session's state, decides the call and records the

@@ -9,19 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync"
 
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/policy"
 	"boxmaker/runbook"
-)
-
-// The ids a call carries (docs/tool-socket.md): a session id as loopd
-// names its session logs, a call id as the model's tool call has it.
-var (
-	sessionIDRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
-	callIDRE    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 )
 
 // StateDamagedText is what the model is told for a call of a session

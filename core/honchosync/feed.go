@@ -23,6 +23,7 @@ import (
 	"boxmaker/core/honcho"
 	"boxmaker/core/memory"
 	"boxmaker/core/policy"
+	"boxmaker/core/sessionid"
 )
 
 // FleetFile is the owner's list of what this agent shares with every
@@ -31,8 +32,7 @@ import (
 const FleetFile = "fleet.md"
 
 var (
-	sessionRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
-	epochRE   = regexp.MustCompile(`^(0|[1-9][0-9]{0,17})\.jsonl$`)
+	epochRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,17})\.jsonl$`)
 )
 
 // logRecord is what the feed reads of a session record.
@@ -126,7 +126,7 @@ func (o *Outbox) feedLogs(ctx context.Context, next *cursor) ([]Item, error) {
 	var problems []error
 	for _, d := range dirs {
 		sid := d.Name()
-		if !d.IsDir() || !sessionRE.MatchString(sid) {
+		if !d.IsDir() || !sessionid.Valid(sid) {
 			continue
 		}
 		files, err := os.ReadDir(filepath.Join(root, sid))

@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/sessionid"
 	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
@@ -257,7 +258,7 @@ func TestConversationReusesThePreviousPrompt(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for _, c := range r.calls {
-				if !callIDRE.MatchString(c.CallID) || seen[c.CallID] {
+				if !sessionid.ValidCall(c.CallID) || seen[c.CallID] {
 					t.Errorf("call id %q invalid or repeated", c.CallID)
 				}
 				seen[c.CallID] = true

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/sessionid"
 )
 
 // Record types.
@@ -430,11 +430,8 @@ func checkLine(f *lineFields, line int) (Record, error) {
 	return r, nil
 }
 
-// sessionIDRE is what a session id may be.
-var sessionIDRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
-
 // ValidSessionID reports whether id may name a session.
-func ValidSessionID(id string) bool { return sessionIDRE.MatchString(id) }
+func ValidSessionID(id string) bool { return sessionid.Valid(id) }
 
 // Log is one session's log file of one epoch, opened for appending.
 type Log struct {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -167,5 +166,3 @@ func firstWords(text string) string {
 	}
 	return "the tool call failed: " + text
 }
-
-var callIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)

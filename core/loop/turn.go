@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
@@ -287,7 +288,7 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 // call-<seq>-<i>. The id is added to used.
 func callID(server string, used map[string]bool, seq, i int) string {
 	id := server
-	for n := 0; !callIDRE.MatchString(id) || used[id]; n++ {
+	for n := 0; !sessionid.ValidCall(id) || used[id]; n++ {
 		id = fmt.Sprintf("call-%d-%d", seq, i)
 		if n > 0 {
 			id += fmt.Sprintf("-%d", n)

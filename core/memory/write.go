@@ -2,9 +2,9 @@ package memory
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
@@ -68,8 +68,7 @@ func (r Result) Event() error {
 }
 
 var (
-	sessionRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
-	classes   = map[string]bool{"public": true, "private": true, "secret": true}
+	classes = map[string]bool{"public": true, "private": true, "secret": true}
 )
 
 // MaxActions is the most actions one call may hold.
@@ -79,7 +78,7 @@ const MaxActions = 32
 // id or class, a disk failure); what the model did wrong is an answer with
 // Outcome Invalid.
 func (s *Store) Write(c Call) (Result, error) {
-	if !sessionRE.MatchString(c.Session) {
+	if !sessionid.Valid(c.Session) {
 		return Result{}, fmt.Errorf("memory write: session id %q is not [a-z0-9-]{1,64}", c.Session)
 	}
 	if !classes[c.Class] {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"boxmaker/core/sessionid"
 )
 
 // Progress counts what a Sync or Rebuild has read so far; the last one
@@ -28,8 +30,7 @@ type Progress struct {
 const notesPath = "memory/notes.md"
 
 var (
-	sessionDirRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
-	epochFileRE  = regexp.MustCompile(`^(0|[1-9][0-9]{0,17})\.jsonl$`)
+	epochFileRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,17})\.jsonl$`)
 )
 
 // file is one file the index reads, found on disk.
@@ -93,7 +94,7 @@ func listFiles(home string, cache dirCache) ([]file, error) {
 		return nil, err
 	}
 	for _, d := range dirs {
-		if !sessionDirRE.MatchString(d) {
+		if !sessionid.Valid(d) {
 			continue
 		}
 		names, err := cache.names(filepath.Join(sessions, d))

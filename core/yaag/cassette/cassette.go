@@ -49,6 +49,7 @@ import (
 	"strings"
 
 	"boxmaker/core/loopwire"
+	"boxmaker/core/sessionid"
 )
 
 // Format and Version name the Cassette document; JournalFormat the
@@ -215,7 +216,6 @@ var (
 	hashRE        = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 	hexRE         = regexp.MustCompile(`^[0-9a-f]{64}$`)
 	fieldRE       = regexp.MustCompile(`^[a-zA-Z]{1,32}$`)
-	sessionRE     = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
 )
 
 // QuestionKey is the key of the m-th question of Ask n of Agent agent.
@@ -360,7 +360,7 @@ func (r RunInfo) check() error {
 		return errors.New("run.program is empty")
 	case r.ProgramHash != "" && !hashRE.MatchString(r.ProgramHash):
 		return fmt.Errorf("run.programHash %q is not a hash", r.ProgramHash)
-	case r.Host != "" && !sessionRE.MatchString(r.Host):
+	case r.Host != "" && !sessionid.Valid(r.Host):
 		return fmt.Errorf("run.host %q is not a session id", r.Host)
 	}
 	return nil
@@ -382,7 +382,7 @@ func checkSession(s *SessionAt, what string) error {
 	switch {
 	case s == nil:
 		return nil
-	case !sessionRE.MatchString(s.ID):
+	case !sessionid.Valid(s.ID):
 		return fmt.Errorf("%s.id %q is not a session id", what, s.ID)
 	case s.Epoch < 0 || s.Bytes < 0:
 		return fmt.Errorf("%s: a negative epoch or length", what)
