@@ -318,7 +318,7 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 	// cursor on disk never passes it before it does (both are in the one
 	// state written whole). A crash before that leaves the post behind
 	// the cursor on disk, and the next start reads it again; either way
-	// its thread is read for a reply before it runs (D448).
+	// its thread is read for a reply before it runs (D443, D444).
 	t.Started = true
 	g.state.Touch(func(s *State) {
 		s.Turns = append(s.Turns, t)
