@@ -22,6 +22,7 @@ const (
 	YaagReplayMismatch  YaagEntry = "replay-or-resume-mismatch"
 	YaagNeedsProgram    YaagEntry = "resume-needs-the-program"
 	YaagForkRefused     YaagEntry = "fork-or-compact-refused"
+	YaagSessionReplaced YaagEntry = "session-replaced"
 	YaagPauseRefused    YaagEntry = "pause-refused"
 	YaagReattachRefused YaagEntry = "reattach-refused"
 	YaagProtocol        YaagEntry = "user-input-protocol"

@@ -51,13 +51,14 @@ type Arguments struct {
 	Actions []Action `json:"actions"`
 	Query   string   `json:"query"`
 	Limit   int      `json:"limit"`
-	// yaag_run, yaag_status, yaag_stop
-	File    string          `json:"file"`
-	Script  *string         `json:"script"`
-	Dir     string          `json:"dir"`
-	Input   json.RawMessage `json:"input"`
-	Profile string          `json:"profile"`
-	ID      string          `json:"id"`
+	// yaag_run, yaag_status, yaag_stop, yaag_pause
+	File     string          `json:"file"`
+	Script   *string         `json:"script"`
+	Dir      string          `json:"dir"`
+	Input    json.RawMessage `json:"input"`
+	Profile  string          `json:"profile"`
+	ForkHost bool            `json:"forkHost"`
+	ID       string          `json:"id"`
 }
 
 // Action is one step of a memory call, as the model writes it.

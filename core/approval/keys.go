@@ -104,7 +104,8 @@ var toolFields = map[string][]string{
 	"http_fetch":  {"url"},
 	"memory":      {"actions"},
 	"recall":      {"query", "limit"},
-	"yaag_run":    {"file", "script", "dir", "input", "profile"},
+	"yaag_run":    {"file", "script", "dir", "input", "profile", "forkHost"},
 	"yaag_status": {"id"},
 	"yaag_stop":   {"id"},
+	"yaag_pause":  {"id"},
 }

@@ -36,7 +36,7 @@ func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict
 	case policy.Memory, policy.Recall:
 		text, found, err := b.forward(ctx, c, forward)
 		return text, found, nil, err
-	case policy.YaagRun, policy.YaagStatus, policy.YaagStop:
+	case policy.YaagRun, policy.YaagStatus, policy.YaagStop, policy.YaagPause:
 		text, found, err := b.yaagCall(ctx, c, a, v)
 		return text, found, nil, err
 	case policy.HTTPFetch:

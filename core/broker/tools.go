@@ -161,7 +161,9 @@ func parseArguments(tool string, raw json.RawMessage) (a arguments, targets []st
 		return a, []string{""}, map[string]any{"actions": a.Actions}, ""
 	case policy.YaagRun:
 		return yaagArguments(a)
-	case policy.YaagStatus, policy.YaagStop:
+	case policy.YaagStatus:
+		return a, []string{""}, nil, "" // without an id: the Runs, orphans among them
+	case policy.YaagStop, policy.YaagPause:
 		if a.ID == "" {
 			return a, nil, nil, tool + " needs id: the Run's id that yaag_run answered with"
 		}

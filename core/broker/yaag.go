@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"boxmaker/core/policy"
+	"boxmaker/core/yaag/control"
+	"boxmaker/core/yaag/runs"
 	"boxmaker/runbook"
 )
 
@@ -28,9 +31,29 @@ type YaagRuns struct {
 	Binary string        // the boxmaker binary
 	Env    []string      // the Run's environment (BOXMAKER_HOME among it)
 	Wait   time.Duration // how long yaag_run waits for the end before it answers that the Run goes on
+	Home   string        // the Boxmaker home: the Runs' records and Control Channels
 
 	mu   sync.Mutex
 	runs map[string]*yaagRun
+}
+
+// Texts the troubleshooting page quotes.
+const textReplaced runbook.Quoted = "continues in the background: the session was replaced."
+
+// callerGone carries the channel that closes when the caller of a tool
+// call (loopd's turn) has gone.
+type callerGone struct{}
+
+// WithCallerGone marks ctx with a channel closed when the caller has gone
+// (its connection closed): a yaag_run that waits for its Run answers then
+// that the Run goes on in the background.
+func WithCallerGone(ctx context.Context, gone <-chan struct{}) context.Context {
+	return context.WithValue(ctx, callerGone{}, gone)
+}
+
+func goneOf(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(callerGone{}).(<-chan struct{})
+	return ch
 }
 
 // YaagTaintedText is why a yaag_run from a session above public fails.
@@ -59,17 +82,21 @@ type yaagEnd struct {
 
 // yaagStart is a decided yaag_run.
 type yaagStart struct {
-	session string
-	dir     string // the decided directory, resolved
-	file    string // the program inside it, or "" for a script
-	script  *string
-	input   json.RawMessage
-	profile string
+	session  string
+	dir      string // the decided directory, resolved
+	file     string // the program inside it, or "" for a script
+	script   *string
+	input    json.RawMessage
+	profile  string
+	forkHost bool
 }
 
 // start begins a Run and waits for its id.
 func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
-	args := []string{"yaag", "run", "--json", "--root", s.dir}
+	args := []string{"yaag", "run", "--json", "--root", s.dir, "--host-session", s.session}
+	if s.forkHost {
+		args = append(args, "--fork-host")
+	}
 	if s.input != nil {
 		args = append(args, "--input", string(s.input))
 	}
@@ -212,6 +239,8 @@ func (r *yaagRun) text() string {
 	switch {
 	case end != nil && end.Status == "completed":
 		return fmt.Sprintf("Run %s completed: %s", r.id, end.Result)
+	case end != nil && end.Status == "paused":
+		return fmt.Sprintf("Run %s paused: its Checkpoint waits to be resumed; yaag_status({\"id\": %q}) reads it", r.id, r.id)
 	default:
 		return fmt.Sprintf("Run %s failed: %s", r.id, r.failure())
 	}
@@ -225,15 +254,16 @@ func (y *YaagRuns) lookup(id string) (*yaagRun, bool) {
 	return r, ok
 }
 
-// yaagCall runs a decided yaag_run, yaag_status or yaag_stop. The state it
-// returns is what the Run's Agents' sessions hold now: the caller's
-// session gets their taint with the Run's answer.
+// yaagCall runs a decided yaag_run, yaag_status, yaag_stop or
+// yaag_pause. The state it returns is what the Run's Agents' sessions
+// hold now: the caller's session gets their taint with the Run's answer.
+// A Run is read from its record (the Runs of the home, whoever started
+// them), and stopped and paused through its Control Channel.
 func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdict) (string, policy.State, error) {
 	y := b.cfg.Yaag
 	if y == nil {
 		return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "brokerd runs no yaag programs (it was started without a binary for them)")
 	}
-	var run *yaagRun
 	switch policy.Tool(c.Tool) {
 	case policy.YaagRun:
 		// The Run's Agents are new sessions, which start public: a
@@ -246,11 +276,12 @@ func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdic
 		if st.Taint > policy.Public {
 			return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "%s (this session is %s)", YaagTaintedText, st.Taint)
 		}
-		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile}
+		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile, forkHost: a.ForkHost}
 		if a.Script == nil {
 			s.file = filepath.Join(v.targets[0], filepath.Base(filepath.Clean(a.File)))
 		}
-		if run, err = y.start(s); err != nil {
+		run, err := y.start(s)
+		if err != nil {
 			return "", policy.State{}, runbook.Wrap(runbook.YaagRunRefused, err)
 		}
 		wait := y.Wait
@@ -260,20 +291,127 @@ func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdic
 		select {
 		case <-run.done:
 		case <-time.After(wait):
+		case <-goneOf(ctx):
+			return fmt.Sprintf("Run %s %s yaag_status({\"id\": %q}) reads it from any session, yaag_stop ends it; %s",
+				run.id, textReplaced, run.id, runbook.YaagLink(runbook.YaagSessionReplaced)), b.agentsState(run.agentSessions()), nil
 		case <-ctx.Done():
 		}
-	case policy.YaagStatus, policy.YaagStop:
-		r, ok := y.lookup(a.ID)
-		if !ok {
-			return fmt.Sprintf("there is no Run %q that brokerd started", a.ID), policy.State{}, nil
+		return run.text(), b.agentsState(run.agentSessions()), nil
+	case policy.YaagStatus:
+		if a.ID == "" {
+			return y.list(c.Session), policy.State{}, nil
 		}
-		run = r
-		if c.Tool == string(policy.YaagStop) {
-			select {
-			case <-run.done:
-				return fmt.Sprintf("Run %s had already ended. %s", run.id, run.text()), b.agentsState(run), nil
-			default:
-			}
+		return y.status(ctx, c.Session, a.ID, b)
+	case policy.YaagStop, policy.YaagPause:
+		return y.control(ctx, c, a.ID, b)
+	}
+	return "", policy.State{}, fmt.Errorf("brokerd cannot run %q", c.Tool)
+}
+
+func (y *YaagRuns) store() runs.Store { return runs.Store{Home: y.Home} }
+
+// agentSessions are the sessions of a Run brokerd started.
+func (r *yaagRun) agentSessions() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.agents...)
+}
+
+func recordSessions(rec runs.Record) []string {
+	var out []string
+	for _, a := range rec.Agents {
+		if a.Session != "" {
+			out = append(out, a.Session)
+		}
+	}
+	return out
+}
+
+// orphan says that a Run's host session is not the caller's: the session
+// that started it was replaced.
+func orphan(rec runs.Record, session string) string {
+	if rec.Host == "" || rec.Host == session {
+		return ""
+	}
+	return fmt.Sprintf(" (an orphan here: session %s started it)", rec.Host)
+}
+
+// list is yaag_status without an id: the Runs yaag_run started.
+func (y *YaagRuns) list(session string) string {
+	all, err := y.store().List()
+	if err != nil {
+		return "cannot read the Runs: " + err.Error()
+	}
+	var lines []string
+	for _, r := range all {
+		if r.Host == "" {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s %s%s", r.ID, r.Status, orphan(r, session)))
+	}
+	if len(lines) == 0 {
+		return "no Run was started by yaag_run"
+	}
+	return "Runs started by yaag_run: " + strings.Join(lines, "; ")
+}
+
+// status is a Run as its record says, with its Agents' taint.
+func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (string, policy.State, error) {
+	rec, err := y.store().Read(id)
+	var nr *runs.NoRunError
+	if errors.As(err, &nr) {
+		return nr.Error(), policy.State{}, nil
+	}
+	if err != nil {
+		return "", policy.State{}, err
+	}
+	st := b.agentsState(recordSessions(rec))
+	var text string
+	switch rec.Status {
+	case runs.StatusCompleted:
+		text = fmt.Sprintf("Run %s completed: %s", id, rec.Result)
+	case runs.StatusPaused:
+		text = fmt.Sprintf("Run %s paused: its Checkpoint is %s", id, rec.Checkpoint)
+		for _, q := range rec.Questions {
+			text += fmt.Sprintf("; question %s: %s", q.Key, q.Question)
+		}
+		if len(rec.Questions) > 0 {
+			text += "; the owner answers with yaag answer, then resumes it"
+		}
+	case runs.StatusRunning:
+		var s control.Status
+		if _, err := runs.Request(ctx, y.store(), id, control.KindStatus, struct{}{}, &s); err == nil {
+			text = fmt.Sprintf("Run %s is %s, %d Agent(s)", id, s.State, len(s.Agents))
+		} else {
+			text = fmt.Sprintf("Run %s is running (its Control Channel: %v)", id, err)
+		}
+		text += "; yaag_stop ends it, yaag_pause pauses it"
+	case runs.StatusLost:
+		text = fmt.Sprintf("Run %s is lost: its process is gone without its end; the owner continues it with yaag run --resume %s", id, rec.Cassette)
+	default:
+		text = fmt.Sprintf("Run %s %s: %s", id, rec.Status, rec.Error)
+	}
+	return text + orphan(rec, session), st, nil
+}
+
+// control is yaag_stop and yaag_pause, through the Run's Control Channel.
+func (y *YaagRuns) control(ctx context.Context, c ToolCall, id string, b *Broker) (string, policy.State, error) {
+	kind, verb := control.KindStop, "stop"
+	if c.Tool == string(policy.YaagPause) {
+		kind, verb = control.KindPause, "pause"
+	}
+	var ans control.Answer
+	rec, err := runs.Request(ctx, y.store(), id, kind, control.Request{}, &ans)
+	st := b.agentsState(recordSessions(rec))
+	var nr *runs.NoRunError
+	var ended *runs.EndedError
+	var ce *control.Error
+	switch {
+	case errors.As(err, &nr), errors.As(err, &ended):
+		return err.Error(), st, nil
+	case errors.As(err, &ce) && ce.Code == control.ConnectFailed && kind == control.KindStop:
+		// Its socket is gone: a process brokerd started still goes.
+		if run, ok := y.lookup(id); ok {
 			syscall.Kill(-run.cmd.Process.Pid, syscall.SIGTERM)
 			select {
 			case <-run.done:
@@ -281,17 +419,21 @@ func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdic
 				syscall.Kill(-run.cmd.Process.Pid, syscall.SIGKILL)
 				<-run.done
 			}
+			return run.text(), st, nil
 		}
+		return control.Failed(verb, err).Error(), st, nil
+	case err != nil:
+		return control.Failed(verb, err).Error(), st, nil
 	}
-	return run.text(), b.agentsState(run), nil
+	if ans.Checkpoint != "" {
+		return fmt.Sprintf("Run %s %s: its Checkpoint is %s%s", id, ans.Status, ans.Checkpoint, orphan(rec, c.Session)), st, nil
+	}
+	return fmt.Sprintf("Run %s %s%s", id, ans.Status, orphan(rec, c.Session)), st, nil
 }
 
-// agentsState is the join of the Run's Agents' sessions' states. A
+// agentsState is the join of the states of a Run's Agents' sessions. A
 // session whose state cannot be read counts as secret.
-func (b *Broker) agentsState(r *yaagRun) policy.State {
-	r.mu.Lock()
-	agents := append([]string(nil), r.agents...)
-	r.mu.Unlock()
+func (b *Broker) agentsState(agents []string) policy.State {
 	var st policy.State
 	for _, s := range agents {
 		got, err := b.sessions.read(s)

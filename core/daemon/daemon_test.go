@@ -465,3 +465,27 @@ func TestCallReadsTheRefusalAfterABrokenPipe(t *testing.T) {
 		}
 	}
 }
+
+func TestAHandlerIsToldWhenItsClientHasGone(t *testing.T) {
+	told := make(chan struct{})
+	path := serveTest(t, &Socket{Role: "loopd", Name: "loop", Log: &testsupport.Buffer{}, ListenerLost: runbook.ListenerLost,
+		Kinds: map[string]Handler{"wait": func(ctx context.Context, _ Peer, _ json.RawMessage, s *Stream) (any, error) {
+			select {
+			case <-s.Gone():
+				close(told)
+			case <-time.After(10 * time.Second):
+			}
+			return nil, nil
+		}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Call(ctx, path, "wait", nil, nil, nil) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel() // the client closes its connection
+	<-done
+	select {
+	case <-told:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler was not told that its client has gone")
+	}
+}

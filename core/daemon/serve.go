@@ -42,10 +42,37 @@ type Peer struct {
 	GID uint32
 }
 
-// Stream lets a handler send events before its final answer.
+// Stream lets a handler send events before its final answer, and tells
+// it when the client has gone (Gone).
 type Stream struct {
 	mu  sync.Mutex
 	enc *json.Encoder
+
+	conn     net.Conn
+	goneOnce sync.Once
+	gone     chan struct{}
+}
+
+// Gone is closed when the client closes its connection (or the handler
+// has returned). A client sends nothing after its request line, so a read
+// that ends is the client gone; the read starts at the first call.
+func (s *Stream) Gone() <-chan struct{} {
+	s.goneOnce.Do(func() {
+		s.gone = make(chan struct{})
+		if s.conn == nil {
+			return
+		}
+		go func() {
+			var b [1]byte
+			for {
+				if _, err := s.conn.Read(b[:]); err != nil {
+					close(s.gone)
+					return
+				}
+			}
+		}()
+	})
+	return s.gone
 }
 
 // Send writes one event line (an Answer without Done).
@@ -302,7 +329,7 @@ func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 		enc.Encode(Answer{Done: true, Error: r.Error(), Entry: string(r.Entry)})
 		return
 	}
-	stream := &Stream{enc: enc}
+	stream := &Stream{enc: enc, conn: c}
 	body, err := h(ctx, peer, req.Body, stream)
 	final := Answer{Done: true}
 	if err != nil {

@@ -16,9 +16,10 @@ var yaagTools = []struct {
 	name string
 	def  json.RawMessage
 }{
-	{"yaag_run", mustCompact(`{"type":"function","function":{"name":"yaag_run","description":"Run a yaag agent program: a file, or an inline script (at most 65536 bytes) with the directory it runs in. It answers with the Run's result, or its id while it runs.","parameters":{"type":"object","properties":{"file":{"type":"string","description":"absolute path of the program"},"script":{"type":"string","description":"an inline program"},"dir":{"type":"string","description":"absolute directory an inline script runs in"},"input":{"description":"the program's input"},"profile":{"type":"string"}}}}}`)},
-	{"yaag_status", mustCompact(`{"type":"function","function":{"name":"yaag_status","description":"Read a yaag Run: running, or its result.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
+	{"yaag_run", mustCompact(`{"type":"function","function":{"name":"yaag_run","description":"Run a yaag agent program: a file, or an inline script (at most 65536 bytes) with the directory it runs in. It answers with the Run's result, or its id while it runs. forkHost lets the program fork this conversation (ctx.host).","parameters":{"type":"object","properties":{"file":{"type":"string","description":"absolute path of the program"},"script":{"type":"string","description":"an inline program"},"dir":{"type":"string","description":"absolute directory an inline script runs in"},"input":{"description":"the program's input"},"profile":{"type":"string"},"forkHost":{"type":"boolean"}}}}}`)},
+	{"yaag_status", mustCompact(`{"type":"function","function":{"name":"yaag_status","description":"Read a yaag Run: running, paused, or its result; without an id, the Runs (those of a replaced session are orphans).","parameters":{"type":"object","properties":{"id":{"type":"string"}}}}}`)},
 	{"yaag_stop", mustCompact(`{"type":"function","function":{"name":"yaag_stop","description":"Stop a yaag Run.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
+	{"yaag_pause", mustCompact(`{"type":"function","function":{"name":"yaag_pause","description":"Pause a yaag Run at its next settled boundary: it writes a Checkpoint to resume from.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
 }
 
 // granted asks brokerd which tools its grants name; nil when it cannot

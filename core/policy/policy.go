@@ -8,7 +8,7 @@
 //
 // A grant is one file named [a-z0-9-]+.toml in the grants directory:
 //
-//	tool = "read_file"           # read_file, write_file, list_dir, run, http_fetch, recall, memory, yaag_run, yaag_status, yaag_stop
+//	tool = "read_file"           # read_file, write_file, list_dir, run, http_fetch, recall, memory, yaag_run, yaag_status, yaag_stop, yaag_pause
 //	effect = "allow"             # allow, ask or deny
 //	paths = ["/home/owner/src"]  # file tools and run: absolute, clean, not "/", no ":" or ","
 //	hosts = ["docs.python.org"]  # http_fetch only: lower-case DNS names, no port, no IP
@@ -39,15 +39,17 @@ const (
 	Recall    Tool = "recall"
 	Memory    Tool = "memory"
 	// The yaag tools: yaag_run runs a program (a file, or an inline script
-	// in a directory), decided on the program's directory; yaag_status and
-	// yaag_stop read and end the Runs brokerd started.
+	// in a directory), decided on the program's directory; yaag_status,
+	// yaag_stop and yaag_pause read, end and pause Runs through their
+	// records and Control Channels.
 	YaagRun    Tool = "yaag_run"
 	YaagStatus Tool = "yaag_status"
 	YaagStop   Tool = "yaag_stop"
+	YaagPause  Tool = "yaag_pause"
 )
 
 // Tools lists every tool, in the order the docs give them.
-var Tools = []Tool{ReadFile, WriteFile, ListDir, Run, HTTPFetch, Recall, Memory, YaagRun, YaagStatus, YaagStop}
+var Tools = []Tool{ReadFile, WriteFile, ListDir, Run, HTTPFetch, Recall, Memory, YaagRun, YaagStatus, YaagStop, YaagPause}
 
 // takesPaths reports whether a tool's grants name paths (and its target is
 // a path on the host).

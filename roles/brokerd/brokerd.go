@@ -101,7 +101,7 @@ func serve(c *cli.Context) error {
 		}}
 	}
 	b, err := broker.New(broker.Config{
-		Yaag: &broker.YaagRuns{Binary: exe, Wait: cfg.Yaag.Wait(),
+		Yaag: &broker.YaagRuns{Binary: exe, Wait: cfg.Yaag.Wait(), Home: cfg.Home,
 			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
 		Ledger: led, Grants: grants, Runner: run,
 		SessionsDir:   h.Path("broker", "sessions"),
@@ -205,7 +205,7 @@ func toolCall(b *broker.Broker) daemon.Handler {
 		if err := json.Unmarshal(body, &tc); err != nil {
 			return nil, fmt.Errorf("the tool call is not valid: %v", err)
 		}
-		return b.Call(ctx, tc, func(id string) {
+		return b.Call(broker.WithCallerGone(ctx, s.Gone()), tc, func(id string) {
 			s.Send(map[string]string{"event": "asked", "approval": id})
 		})
 	}

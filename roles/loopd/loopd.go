@@ -170,6 +170,8 @@ func turnHandler(eng *loop.Engine) daemon.Handler {
 		if err := dec.Decode(&req); err != nil {
 			return nil, fmt.Errorf("the turn request is not {\"session\",\"who\",\"text\"}: %v", err)
 		}
+		ctx, stop := whileClientStays(ctx, s)
+		defer stop()
 		res, err := eng.Turn(ctx, req, func(e loop.Event) error { return s.Send(e) })
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
@@ -183,6 +185,22 @@ func turnHandler(eng *loop.Engine) daemon.Handler {
 		}
 		return res, nil
 	}
+}
+
+// whileClientStays is ctx, cancelled when the client of the request has
+// gone: a turn nobody waits for ends (the person left the chat, a yaag
+// Run was killed), and so does a blocking tool call in it (yaag_run says
+// its Run goes on in the background).
+func whileClientStays(ctx context.Context, s *daemon.Stream) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-s.Gone():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // decodeStrict reads a request body, refusing unknown fields.
@@ -214,6 +232,8 @@ func agentAskHandler(eng *loop.Engine) daemon.Handler {
 		if err := decodeStrict(body, &req, "an agent.ask request"); err != nil {
 			return nil, err
 		}
+		ctx, stop := whileClientStays(ctx, s)
+		defer stop()
 		res, err := eng.Ask(ctx, req, func(e loop.Event) error { return s.Send(e) })
 		if err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintf(rolecli.Log, "loopd: session %s: %v\n", req.Session, err)

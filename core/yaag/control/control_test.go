@@ -1,0 +1,133 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"boxmaker/core/daemon"
+	"boxmaker/core/yaag/engine"
+	"boxmaker/runbook"
+)
+
+// serve runs a Server for a Control on a real socket.
+func serve(t *testing.T, c *engine.Control, ended chan struct{}) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "yc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	lock, err := daemon.TakeLock("yaag", filepath.Join(dir, "run.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Release() })
+	sock := filepath.Join(dir, "ch", "control.sock")
+	ln, err := daemon.Listen(lock, sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &Server{Run: "r-20261201-100000-00000000", Control: c, Stop: func() {}, Ended: ended, End: func() Answer {
+		return Answer{Status: "paused", Checkpoint: "/c.json"}
+	}}
+	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: srv.Kinds(), ListenerLost: runbook.ListenerLost, Log: os.Stderr}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx, ln); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return sock
+}
+
+func code(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+func TestEveryRefusalCode(t *testing.T) {
+	c := engine.NewControl()
+	ended := make(chan struct{})
+	sock := serve(t, c, ended)
+	ctx := context.Background()
+	var st Status
+	if err := Call(ctx, sock, KindStatus, struct{}{}, &st); err != nil || st.State != engine.StateRunning {
+		t.Fatalf("status %+v %v", st, err)
+	}
+	// FLUSH_BUDGET: nothing settles in time; the pause is withdrawn.
+	if err := Call(ctx, sock, KindPause, Request{WaitMS: 50}, nil); code(err) != FlushBudget {
+		t.Fatalf("got %v", err)
+	}
+	if c.State() != engine.StateRunning {
+		t.Fatalf("after FLUSH_BUDGET the Run is %s", c.State())
+	}
+	// BUSY: a pause waits; a second one is refused.
+	first := make(chan error, 1)
+	go func() { first <- Call(ctx, sock, KindPause, Request{WaitMS: 5000}, nil) }()
+	for c.State() != engine.StatePausing {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := Call(ctx, sock, KindPause, Request{}, nil); code(err) != Busy {
+		t.Fatalf("a second pause: %v", err)
+	}
+	if err := Call(ctx, sock, KindStop, Request{}, nil); code(err) != Busy {
+		t.Fatalf("a stop meanwhile: %v", err)
+	}
+	close(ended) // the Checkpoint is written
+	if err := <-first; err != nil {
+		t.Fatalf("the first pause: %v", err)
+	}
+	// RUN_ENDED: the Run has ended, its socket still answers.
+	if err := Call(ctx, sock, KindPause, Request{}, nil); code(err) != RunEnded {
+		t.Fatalf("a pause after the end: %v", err)
+	}
+	if err := Call(ctx, sock, KindStop, Request{}, nil); code(err) != RunEnded {
+		t.Fatalf("a stop after the end: %v", err)
+	}
+}
+
+func TestRunSettling(t *testing.T) {
+	c := engine.NewControl()
+	sock := serve(t, c, make(chan struct{}))
+	if err := c.Pause(); err != nil { // as an Agent's question would
+		t.Fatal(err)
+	}
+	err := Call(context.Background(), sock, KindPause, Request{}, nil)
+	if code(err) != RunSettling || !strings.Contains(err.Error(), "is settling already (pausing)") {
+		t.Fatalf("got %v", err)
+	}
+	if err := Failed("pause", err); !strings.HasPrefix(err.Error(), "Pause failed: RUN_SETTLING: ") || !strings.HasSuffix(err.Error(), "see docs/yaag/troubleshooting.md#pause-refused") {
+		t.Fatalf("worded %q", err)
+	}
+}
+
+func TestTheClientsCodes(t *testing.T) {
+	dir := t.TempDir()
+	if err := Call(context.Background(), filepath.Join(dir, "none.sock"), KindStatus, struct{}{}, nil); code(err) != ConnectFailed {
+		t.Fatalf("no socket: %v", err)
+	}
+	// A server that reads the request and closes without an answer.
+	sock := filepath.Join(dir, "c.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			c.Read(make([]byte, 100))
+			c.Close()
+		}
+	}()
+	if err := Call(context.Background(), sock, KindPause, Request{}, nil); code(err) != ChannelClosed {
+		t.Fatalf("closed: %v", err)
+	}
+}
