@@ -329,7 +329,7 @@ func TestSourceHoldsNoWholeKeyOrTag(t *testing.T) {
 func TestCheckCorporaReportsEveryFailure(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, sanitize.CorpusDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, sanitize.HeldOutDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, data string) {
@@ -340,6 +340,9 @@ func TestCheckCorporaReportsEveryFailure(t *testing.T) {
 	write(sanitize.AttackCorpus, "=== harmless control\nhello\n=== no-rule\nx\n=== unknown-rule nosuch\nx\n=== caught invisible\na{{@U+200B}}b\n")
 	write(sanitize.CodeWorkCorpus, "=== refused\nok\n{{@join gh p_}}{{@alnum 36}}\n=== whole\n"+key("gh", "p_", strings.Repeat("aB3x", 9))+"\n=== bad\n{{@nosuch 3}}\n")
 	write(sanitize.NeutraliseCorpus, "=== wrong\n{{@tag im_end}}\n--- want\nsame\n=== missing-want\nx\n")
+	// Held out: a miss is no problem, a whole key and a bad directive are.
+	write(filepath.Join(sanitize.HeldOutDir, sanitize.AttackCorpus), "=== para-h1 flag-ignore-instructions\nhello\n=== enc-h1 secret-github\n"+key("gh", "p_", strings.Repeat("aB3x", 9))+"\n")
+	write(filepath.Join(sanitize.HeldOutDir, sanitize.CodeWorkCorpus), "=== para-b1\n{{@nosuch 1}}\n")
 	problems, err := sanitize.CheckCorpora(root)
 	if err != nil {
 		t.Fatal(err)
@@ -358,6 +361,8 @@ func TestCheckCorporaReportsEveryFailure(t *testing.T) {
 		`sanitize/testdata/codework.txt:5: code-work case "whole" must pass, but secret-github fired (what looks like a GitHub token)`,
 		`sanitize/testdata/neutralise.txt:5: case "missing-want" has no "--- want" line`,
 		`sanitize/testdata/neutralise.txt:1: neutralise case "wrong": got "&lt;|im_end|&gt;", want "same"`,
+		`sanitize/testdata/heldout/attack.txt:4: the file holds what looks like a GitHub token whole (secret-github): build it from pieces with {{@join ...}}`,
+		`sanitize/testdata/heldout/codework.txt:1: case "para-b1": unknown directive {{@nosuch 1}}`,
 	}
 	slices.Sort(got)
 	slices.Sort(want)
