@@ -250,17 +250,18 @@ var nonWordKind = func() (t [256]uint8) {
 
 // Classes of a word byte (wordClass): every word byte has wcWord.
 const (
-	wcWord  = 1 << iota
-	wcHigh  // a byte of a character above ASCII
-	wcDigit // 0-9
-	wcInner // _, and (set by the scan) - or ' inside a word
+	wcWord   = 1 << iota
+	wcHigh   // a byte of a character above ASCII
+	wcDigit  // 0-9
+	wcInner  // _, and (set by the scan) - or ' inside a word
+	wcLetter // a-z
 )
 
 var wordClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
 		case c >= 'a' && c <= 'z':
-			t[c] = wcWord
+			t[c] = wcWord | wcLetter
 		case c >= '0' && c <= '9':
 			t[c] = wcWord | wcDigit
 		case c == '_':
@@ -402,8 +403,11 @@ func (s *scanner) read(text string, withMarks bool) {
 			}
 		}
 		if withMarks {
-			if !mayFold && (high && highMayFold(word) || class&wcDigit != 0 && leetMayFold(text, i, j) ||
-				(j-i == 1 || class&wcInner != 0) && spacedMayFold(text, i)) {
+			// Leet needs letters and digits in the word (or leet
+			// punctuation next to it, below); letters set apart need a
+			// single letter and a separator after it.
+			if !mayFold && (high && highMayFold(word) || class&(wcDigit|wcLetter) == wcDigit|wcLetter && leetMayFold(text, i, j) ||
+				(j-i == 1 && j+2 < len(text) && spacedSep[text[j]] || class&wcInner != 0) && spacedMayFold(text, i)) {
 				mayFold = true
 				s.foldAt = append(s.foldAt, lineStart)
 			}
@@ -744,6 +748,9 @@ type wordEntry struct {
 // entry in eight slots, so that a word that is in no pattern (most words)
 // costs a hash and a look at one empty slot.
 type wordTable struct {
+	// bloom has a bit for each word's hash: most words of a text are in
+	// no table, and this answers for them from a small array.
+	bloom [1 << 10]uint64
 	// slots hold a word's hash in the high half and its index in entries
 	// plus one in the low half; 0 is an empty slot. A probe compares the
 	// hashes before it compares words.
@@ -770,6 +777,7 @@ func newWordTable(words map[string]*wordEntry) wordTable {
 			h = (h + 1) & t.mask
 		}
 		t.slots[h] = uint64(hash)<<32 | uint64(len(t.entries)+1)
+		t.bloom[hash>>6&(1<<10-1)] |= 1 << (hash & 63)
 		t.entries = append(t.entries, *words[w])
 	}
 	return t
@@ -777,6 +785,9 @@ func newWordTable(words map[string]*wordEntry) wordTable {
 
 func (t *wordTable) find(w string) *wordEntry {
 	hash := wordHash(w)
+	if t.bloom[hash>>6&(1<<10-1)]&(1<<(hash&63)) == 0 {
+		return nil
+	}
 	for h := hash & t.mask; ; h = (h + 1) & t.mask {
 		slot := t.slots[h]
 		if slot == 0 {
@@ -835,8 +846,8 @@ func wordHash(w string) uint32 {
 	if len(w) > 1 {
 		second = w[1]
 	}
-	h := uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(second)*0x27d4eb2f ^ uint32(w[len(w)-1])*0xc2b2ae35 ^
-		uint32(w[len(w)/2])*0x165667b1
+	h := (uint32(w[0]) | uint32(second)<<8 | uint32(w[len(w)-1])<<16 | uint32(len(w))<<24) ^ uint32(w[len(w)/2])<<4
+	h *= 0x9e3779b1
 	return h ^ h>>15
 }
 

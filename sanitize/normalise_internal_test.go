@@ -51,7 +51,7 @@ func FuzzNormalisePathsAgree(f *testing.F) {
 
 // The eight-byte tests must say what a byte-by-byte loop says.
 func FuzzEightByteTests(f *testing.F) {
-	for _, s := range []string{"abcdefgh", "abcdefg\x7f", "abcdefg\n", "ab  cdef", "abcdefg ", " abcdefg", "a b c d ", "\tabc\ndef", "a\rb\vc\fd\x0e", "\x08\x09\x0a\x0b\x0c\x0d\x0e\x1f", "\x00\x00\x00\x00\x00\x00\x00\x09", "abc\x80defg", " ~~~~~~~", "\x1fabcdefg", "ABCDEFGH", "@[`{azAZ", "!!!!!!!!"} {
+	for _, s := range []string{"abcdefgh", "abcdefg\x7f", "abcdefg\n", "ab  cdef", "abcdefg ", " abcdefg", "a b c d ", "abcdefgz", "`abcdefg", "abcdef{z", "abcdefg\xfa", "\tabc\ndef", "a\rb\vc\fd\x0e", "\x08\x09\x0a\x0b\x0c\x0d\x0e\x1f", "\x00\x00\x00\x00\x00\x00\x00\x09", "abc\x80defg", " ~~~~~~~", "\x1fabcdefg", "ABCDEFGH", "@[`{azAZ", "!!!!!!!!"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
