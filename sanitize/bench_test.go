@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,19 +15,26 @@ import (
 	"boxmaker/sanitize"
 )
 
-// goSource reads Go source files from the Go distribution until about n
-// bytes: real code, the text the agent works on most.
-func goSource(b *testing.B, n int) []string {
-	b.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src")
+// treeFiles lists the files under root whose names end in one of exts,
+// sorted, leaving out testdata directories.
+func treeFiles(root string, exts ...string) []string {
 	var paths []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.Contains(p, "testdata") {
+		if err == nil && !d.IsDir() && !strings.Contains(p, "testdata") && slices.Contains(exts, filepath.Ext(p)) {
 			paths = append(paths, p)
 		}
 		return nil
 	})
 	sort.Strings(paths)
+	return paths
+}
+
+// goSource reads Go source files from the Go distribution until about n
+// bytes: real code, the text the agent works on most.
+func goSource(b *testing.B, n int) []string {
+	b.Helper()
+	root := filepath.Join(runtime.GOROOT(), "src")
+	paths := treeFiles(root, ".go")
 	var out []string
 	total := 0
 	for _, p := range paths {

@@ -59,12 +59,7 @@ func (f *findings) decoded(text string, from, to int, lines []int, marks []lineM
 		if start >= to+splitReach {
 			return
 		}
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
-		}
+		end := lineEnd(text, start)
 		if start < to {
 			f.decodeLine(text[start:end], start, m.bits)
 		}
@@ -78,12 +73,7 @@ func (f *findings) decoded(text string, from, to int, lines []int, marks []lineM
 // with every mark its own text gives it.
 func (f *findings) decodeEveryLine(text string, from, to int) {
 	for ls := from; ls < len(text) && ls < to+splitReach; {
-		le := strings.IndexByte(text[ls:], '\n')
-		if le < 0 {
-			le = len(text)
-		} else {
-			le += ls
-		}
+		le := lineEnd(text, ls)
 		line := text[ls:le]
 		n := Normalise(line)
 		s := getScanner()
@@ -440,16 +430,8 @@ var splitVocab = func() map[string]bool {
 	return m
 }()
 
-// splitShapes has, by length and first letter, a bit for each last letter
-// of a word of splitVocab: a quick test before the map.
-var splitShapes = func() (t [41][32]uint32) {
-	for w := range splitVocab {
-		if len(w) < len(t) {
-			t[len(w)][w[0]&31] |= 1 << (w[len(w)-1] & 31)
-		}
-	}
-	return t
-}()
+// splitShapes is a quick test before splitVocab's map.
+var splitShapes = newWordShapes(splitVocab)
 
 // mayMakeWord is the quick test of cutMakesWord: false only when the two
 // words, both in ASCII, cannot make a word of splitVocab.
@@ -458,7 +440,7 @@ func mayMakeWord(tail, head string) bool {
 	if tail[0] >= utf8.RuneSelf || head[len(head)-1] >= utf8.RuneSelf || !isASCII(tail) || !isASCII(head) {
 		return true
 	}
-	return n < len(splitShapes) && splitShapes[n][tail[0]&31]&(1<<(head[len(head)-1]&31)) != 0
+	return splitShapes.may(n, tail[0], head[len(head)-1])
 }
 
 var splitKeySet = func() map[string]bool {
@@ -543,12 +525,7 @@ func (f *findings) splitWindow(text string, ts, te int) {
 			lo = ps
 		}
 		for n := 0; n < splitLines && hi < len(text); n++ {
-			ne := strings.IndexByte(text[hi+1:], '\n')
-			if ne < 0 {
-				ne = len(text)
-			} else {
-				ne += hi + 1
-			}
+			ne := lineEnd(text, hi+1)
 			if ne-(hi+1) > splitReach || ne-te > splitReach {
 				break
 			}
@@ -558,12 +535,7 @@ func (f *findings) splitWindow(text string, ts, te int) {
 	var lits []literal
 	own := -1 // the index of text[ts:te] among the window's lines
 	for ls, index := lo, 0; ls <= hi && ls < len(text); index++ {
-		le := strings.IndexByte(text[ls:hi], '\n')
-		if le < 0 {
-			le = hi
-		} else {
-			le += ls
-		}
+		le := lineEnd(text[:hi], ls)
 		if ls == ts {
 			own = index
 		}

@@ -89,12 +89,7 @@ func lineOffset(text string, lines []int, norm string, off int) (int, bool) {
 	}
 	ls := strings.LastIndexByte(norm[:off], '\n') + 1
 	start := lines[k]
-	end := strings.IndexByte(text[start:], '\n')
-	if end < 0 {
-		end = len(text)
-	} else {
-		end += start
-	}
+	end := lineEnd(text, start)
 	line, offsets := normalise(text[start:end], true)
 	// Alone, the line keeps a space for white space before it, which the
 	// whole text folded into the line feed before.

@@ -442,12 +442,7 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 	var b strings.Builder
 	prev := 0
 	for _, ls := range s.foldAt {
-		le := strings.IndexByte(text[ls:], '\n')
-		if le < 0 {
-			le = len(text)
-		} else {
-			le += ls
-		}
+		le := lineEnd(text, ls)
 		folded, _ := foldLookalikes(text[ls:le], nil)
 		if folded == text[ls:le] {
 			continue

@@ -166,8 +166,8 @@ func maybeLexiconWord(w string) bool {
 		return false
 	}
 	first, last := leetOrSelf(w[0]), leetOrSelf(w[len(w)-1])
-	return lexiconShapes[len(w)][first&31]&(1<<(last&31)) != 0 || first == 'i' && lexiconShapes[len(w)]['l'&31]&(1<<(last&31)) != 0 ||
-		last == 'i' && lexiconShapes[len(w)][first&31]&(1<<('l'&31)) != 0
+	return lexiconShapes.may(len(w), first, last) || first == 'i' && lexiconShapes.may(len(w), 'l', last) ||
+		last == 'i' && lexiconShapes.may(len(w), first, 'l')
 }
 
 func leetOrSelf(c byte) byte {
@@ -177,16 +177,28 @@ func leetOrSelf(c byte) byte {
 	return c
 }
 
-// lexiconShapes has, by length and first letter, a bit for each last letter
-// of a lexicon word.
-var lexiconShapes = func() (t [64][32]uint32) {
-	for w := range lexiconWords {
+// lexiconShapes is a quick test before lexiconWords' map.
+var lexiconShapes = newWordShapes(lexiconWords)
+
+// wordShapes has, by length and first letter, a bit for each last letter
+// of the words of a set: a word whose shape has no bit is not in the set.
+type wordShapes [64][32]uint32
+
+func newWordShapes(set map[string]bool) *wordShapes {
+	var t wordShapes
+	for w := range set {
 		if len(w) < len(t) {
 			t[len(w)][w[0]&31] |= 1 << (w[len(w)-1] & 31)
 		}
 	}
-	return t
-}()
+	return &t
+}
+
+// may reports whether a word of length n, first byte first and last byte
+// last (in lower case) may be in the set.
+func (t *wordShapes) may(n int, first, last byte) bool {
+	return n < len(t) && t[n][first&31]&(1<<(last&31)) != 0
+}
 
 // foldWord folds the word s[i:j] into buf (with, in at, the offset in s each
 // byte comes from) and reports whether anything changed.

@@ -142,6 +142,15 @@ func normaliseForm(text string, withMap bool) (string, []int) {
 	return b.String(), offsets
 }
 
+// lineEnd is the end of the line of text that starts at (or holds) start:
+// the offset of its line feed, or the end of the text.
+func lineEnd(text string, start int) int {
+	if end := strings.IndexByte(text[start:], '\n'); end >= 0 {
+		return start + end
+	}
+	return len(text)
+}
+
 func isASCII(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
@@ -314,12 +323,7 @@ func (f *folder) run(text string, checkNFKC bool, line int) {
 		case multi:
 			if checkNFKC && !lineChecked {
 				lineChecked = true
-				lineEnd := strings.IndexByte(text[i:], '\n')
-				if lineEnd < 0 {
-					lineEnd = len(text)
-				} else {
-					lineEnd += i
-				}
+				lineEnd := lineEnd(text, i)
 				if line := text[lineStart:lineEnd]; !norm.NFKC.IsNormalString(line) {
 					// Write the line again, from its start, in NFKC.
 					nfkc := norm.NFKC.String(line)

@@ -2,7 +2,6 @@ package sanitize_test
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,19 +123,8 @@ func TestCodeWorkFalsePositives(t *testing.T) {
 	}
 	read, total := 0, 0
 	for _, root := range roots {
-		var paths []string
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && !strings.Contains(p, "testdata") {
-				switch filepath.Ext(p) {
-				case ".go", ".md", ".html", ".js", ".sh", ".py", ".rst", ".txt", ".json", ".yml", ".yaml", ".toml", ".ts", ".css":
-					paths = append(paths, p)
-				}
-			}
-			return nil
-		})
-		sort.Strings(paths)
 		read = 0
-		for _, p := range paths {
+		for _, p := range treeFiles(root, ".go", ".md", ".html", ".js", ".sh", ".py", ".rst", ".txt", ".json", ".yml", ".yaml", ".toml", ".ts", ".css") {
 			if read >= limit {
 				break
 			}
