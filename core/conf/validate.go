@@ -50,6 +50,9 @@ func (c *Brokerd) Validate() error {
 	if c.Memory.Socket == "" || c.Memory.TimeoutMS <= 0 {
 		return fmt.Errorf("[memory] needs a socket and a timeout_ms of more than 0")
 	}
+	if c.Gateway != nil && !filepath.IsAbs(c.Gateway.SocketIn(c.Home)) {
+		return fmt.Errorf("[gateway] socket %q is not an absolute path", c.Gateway.Socket)
+	}
 	return nil
 }
 
