@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"boxmaker/core/policy"
 )
 
 // BenchmarkReadFile compares a read_file through the runner with a bare
@@ -105,5 +107,39 @@ func BenchmarkRunnerOwnWork(b *testing.B) {
 		if err := json.Unmarshal(answer, &res); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkStage is the new mechanism alone (docs/runner.md, "Staging"):
+// a decided path opened without links, its mount cloned, idmapped, set
+// nosuid/nodev/read-only and attached in the call's staging directory,
+// then detached and the directory removed. "masks" adds four masked paths
+// (with their pinned parents) below a run directory.
+func BenchmarkStage(b *testing.B) {
+	d := resolvedTempDir(b)
+	writeTestFile(b, d+"/file.txt", "a line of text\n")
+	for _, dir := range []string{"a", "a/keys", "b", "c", "d"} {
+		mkdirOwned(b, d+"/"+dir)
+	}
+	r := newTestRunner(b, nil)
+	for _, tt := range []struct {
+		name string
+		call Call
+	}{
+		{"read_file", Call{Tool: "read_file", Paths: []string{d + "/file.txt"}}},
+		{"run-masks", Call{Tool: "run", Paths: []string{d}, Masks: []policy.Mask{
+			{Path: d + "/a/keys", Hide: true}, {Path: d + "/b", Hide: true}, {Path: d + "/c"}, {Path: d + "/file.txt", Hide: true}}}},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				c := tt.call
+				c.ID = fmt.Sprintf("bench-s-%d", i)
+				st, early, err := r.stageCall(c, r.ContainerName(c.ID))
+				if err != nil || early != nil {
+					b.Fatal(early, err)
+				}
+				st.release()
+			}
+		})
 	}
 }
