@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/loop"
+	"boxmaker/core/yaag/cassette"
 )
 
 // The scripts' commands for loopd: switching the llama-server stand-in
@@ -128,7 +129,103 @@ func cmdCachecheck(ts *testscript.TestScript, neg bool, args []string) {
 
 // yaagCmds are the commands the yaag scripts add.
 var yaagCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"addrvar": cmdAddrvar,
+	"addrvar":   cmdAddrvar,
+	"yaagcrash": cmdYaagcrash,
+}
+
+// yaagcrash PROGRAM DIR ROUNDS MAXKILL_MS WANT: the SIGKILL rounds of a
+// recording Run. Round 1 runs `yaag run PROGRAM --record DIR/c1.json`,
+// each later round `--resume` of the newest document or journal with
+// `--record DIR/c<i>.json`, and each is killed with SIGKILL at a random
+// moment within MAXKILL_MS (unless it ends first). A last resume runs to
+// its end and must print WANT. Every document left must read (a Cassette
+// records each step once: its reader refuses a step twice), and the last
+// must hold each of the program's Asks once. $YAAG_CRASH_ROUNDS, when set,
+// is the number of rounds instead (the full size: docs/yaag/cli.md). It
+// prints one line per round.
+func cmdYaagcrash(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 5 {
+		ts.Fatalf("usage: yaagcrash PROGRAM DIR ROUNDS MAXKILL_MS WANT")
+	}
+	prog, dir, want := ts.MkAbs(args[0]), ts.MkAbs(args[1]), args[4]
+	rounds, err1 := strconv.Atoi(args[2])
+	maxKill, err2 := strconv.Atoi(args[3])
+	if err1 != nil || err2 != nil {
+		ts.Fatalf("yaagcrash: ROUNDS and MAXKILL_MS are numbers")
+	}
+	if n, err := strconv.Atoi(os.Getenv("YAAG_CRASH_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+ts.Getenv("BOXMAKER_HOME"))
+	rng := newRand()
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	last := ""
+	var out strings.Builder
+	for i := 1; i <= rounds+1; i++ {
+		dest := filepath.Join(dir, fmt.Sprintf("c%d.json", i))
+		args := []string{"run", prog, "--record", dest}
+		if last != "" {
+			args = append(args, "--resume", last)
+		}
+		cmd := exec.Command("yaag", args...)
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			ts.Fatalf("round %d: %v", i, err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		if i <= rounds {
+			after := time.Duration(rng.Intn(maxKill)) * time.Millisecond
+			select {
+			case err := <-exited:
+				fmt.Fprintf(&out, "round %d: ended before its kill (%v)\n", i, err)
+				if err == nil {
+					// It completed: a new chain starts, and is killed in turn.
+					last = ""
+					continue
+				}
+			case <-time.After(after):
+				cmd.Process.Signal(syscall.SIGKILL)
+				<-exited
+				fmt.Fprintf(&out, "round %d: killed after %v\n", i, after)
+			}
+		} else if err := <-exited; err != nil {
+			ts.Fatalf("the last resume failed: %v\n%s", err, stderr.String())
+		}
+		if exists(dest) || exists(dest+".journal") {
+			last = dest
+		}
+		if i == rounds+1 && strings.TrimSpace(stdout.String()) != want {
+			ts.Fatalf("the last resume printed %q, want %q\n%s", stdout.String(), want, stderr.String())
+		}
+	}
+	// Every document reads; the last holds each Ask once.
+	final, err := os.ReadFile(last)
+	if err != nil {
+		ts.Fatalf("yaagcrash: %v", err)
+	}
+	d, err := cassette.Parse(last, final)
+	if err != nil {
+		ts.Fatalf("yaagcrash: %v", err)
+	}
+	for i := 1; i <= rounds; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("c%d.json", i))
+		if data, err := os.ReadFile(p); err == nil {
+			if _, err := cassette.Parse(p, data); err != nil {
+				ts.Fatalf("yaagcrash: %v", err)
+			}
+		}
+	}
+	asks := 0
+	for _, s := range d.Steps {
+		if s.Kind == cassette.KindAsk {
+			asks++
+		}
+	}
+	fmt.Fprintf(&out, "last: %d Asks, %d Agents, status %s\n", asks, len(d.Agents), d.End.Status)
+	ts.Stdout().Write([]byte(out.String()))
 }
 
 // addrvar VAR FILE: waits (10 s at most) for FILE, which a server started

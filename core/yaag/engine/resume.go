@@ -33,14 +33,19 @@ func (v *vm) checkResume() error {
 	if err := CheckProtocol("the Cassette", v.opts.Tape); err != nil {
 		return err
 	}
-	if rec := v.opts.Tape.Run.Profile; rec != v.profiles.active {
-		origin := v.opts.ProfileOrigin
+	return CheckProfile(v.opts.Tape, v.profiles.active, v.opts.ProfileOrigin)
+}
+
+// CheckProfile refuses a Profile that is not the one the Cassette
+// recorded.
+func CheckProfile(d *cassette.Doc, profile, origin string) error {
+	if rec := d.Run.Profile; rec != profile {
 		if origin == "" {
 			origin = "the program's defaultProfile"
 		}
 		return runerr.New(runerr.ResumeRefused, runbook.YaagReplayMismatch,
 			"the Cassette's %s is %q, and this Run's Profile is %q (from %s); give --profile %s, or record the Run again",
-			textRecordedProfile, rec, v.profiles.active, origin, profileFlag(rec))
+			textRecordedProfile, rec, profile, origin, profileFlag(rec))
 	}
 	return nil
 }

@@ -140,21 +140,29 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 			return End{}, err
 		}
 	}
-	if opts.Mode == engine.Resume {
-		if err := r.claim(ctx, path); err != nil {
-			return End{}, err
-		}
-	}
-	if spec.ForkHost {
-		if err := r.hostCopy(ctx); err != nil {
-			return End{}, err
-		}
-	}
 	info := cassette.RunInfo{ID: r.id, StartedAt: started.Format(time.RFC3339Nano), Seed: opts.Seed, Profile: opts.Profile,
 		UserInputProtocol: cassette.UserInputProtocol, Program: spec.Program, ProgramHash: spec.ProgramHash, KeepPrompts: spec.KeepPrompts,
 		ResumedFrom: abs(spec.Resume), Host: spec.Host}
-	if opts.Mode != engine.Replay {
-		opts.KeepPrompts = spec.KeepPrompts
+	opts.KeepPrompts = spec.KeepPrompts
+	switch opts.Mode {
+	case engine.Resume:
+		// The Profile is the recorded one (another is refused now, before
+		// the claim consumes anything), so the journal starts before the
+		// claim: a Run killed right after it still leaves its successor's
+		// journal to continue from.
+		if err := engine.CheckProfile(r.tape, opts.Profile, opts.ProfileOrigin); err != nil {
+			return End{}, err
+		}
+		j, err := cassette.CreateJournal(r.dest, info)
+		if err != nil {
+			return End{}, err
+		}
+		r.journal, opts.Journal = j, j
+		if err := r.claim(ctx, path); err != nil {
+			j.Remove()
+			return End{}, err
+		}
+	case engine.Live:
 		opts.Begin = func(profile string) (*cassette.Journal, error) {
 			info.Profile = profile
 			j, err := cassette.CreateJournal(r.dest, info)
@@ -166,6 +174,14 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 			r.rec.Profile = profile
 			r.recMu.Unlock()
 			return j, nil
+		}
+	}
+	if spec.ForkHost {
+		if err := r.hostCopy(ctx); err != nil {
+			if r.journal != nil {
+				r.journal.Remove()
+			}
+			return End{}, err
 		}
 	}
 	r.rec = Record{ID: r.id, Status: StatusRunning, PID: os.Getpid(), StartedAt: info.StartedAt, Program: spec.Program,
