@@ -411,8 +411,9 @@ func benchRecallHoncho(b *testing.B, mode string) {
 
 // BenchmarkYaagStart is the whole process of `yaag run --eval` on a small
 // inline program (start, bundle, runtime, result, exit), beside the
-// binary's start alone (`boxmaker version`) as the anchor, alternating the
-// two in each iteration so the shared machine's load weighs on both. It
+// binary's start alone (`boxmaker version`) and a process that does
+// nothing (/bin/true) as anchors, alternating the three in each iteration
+// so the shared machine's load weighs on each. It
 // runs the binary scripts/build.sh would build (static, stripped, with
 // $BOXMAKER_TAGS: testsupport.StaticBinary), so the figures are the installed binary's. wall-ms/op
 // and cpu-ms/op (the child's user and system time) are per process.
@@ -427,6 +428,7 @@ func BenchmarkYaagStart(b *testing.B) {
 		args []string
 	}{
 		{"version", []string{bin, "version"}},
+		{"true", []string{"/bin/true"}}, // what any process start costs on this machine now
 		{"yaag-run-eval", []string{bin, "yaag", "run", "--no-config", "--eval", src}},
 	}
 	dir := b.TempDir()

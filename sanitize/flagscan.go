@@ -57,14 +57,31 @@ type flagPattern struct {
 	follows []string
 	// span is the longest match in bytes: the window's length.
 	span int
-	re   *regexp.Regexp
+	re   *lazyRegexp
 	// check, when set, must accept the match: before is the normalised
 	// line up to the match, window the text the expression ran on.
 	check func(before, window string, match []int) bool
 }
 
 func fp(rule string, starts []string, span int, expr string) flagPattern {
-	return flagPattern{rule: rule, starts: starts, span: span, re: regexp.MustCompile(`^(?:` + expr + `)`)}
+	return flagPattern{rule: rule, starts: starts, span: span, re: &lazyRegexp{expr: `^(?:` + expr + `)`}}
+}
+
+// lazyRegexp is a pattern's expression, compiled the first time a scan
+// gets as far as running it. Compiled at package init, the expressions
+// cost every role's process start about 100 ms and 20 MB (every role
+// links sanitize; yaag's start goal is 20 ms), and a scan runs few of
+// them. A bad expression panics at its first use instead of at start:
+// TestFlagExpressionsCompile compiles each one.
+type lazyRegexp struct {
+	once sync.Once
+	expr string
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
 }
 
 // needing wants one of s in the window: each a word when it is one (as the
@@ -576,10 +593,10 @@ func (s *scanner) match(text string, from, to int) hits {
 			}
 		}
 		if p.check == nil {
-			if !p.re.MatchString(window) {
+			if !p.re.get().MatchString(window) {
 				continue
 			}
-		} else if m := p.re.FindStringSubmatchIndex(window); m == nil ||
+		} else if m := p.re.get().FindStringSubmatchIndex(window); m == nil ||
 			!p.check(text[strings.LastIndexByte(text[:k], '\n')+1:k], window, m) {
 			continue
 		}
