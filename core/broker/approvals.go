@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 )
 
 // Pending is an approval waiting for the owner, as bxctl approvals lists
@@ -109,7 +110,7 @@ func shortID() string {
 // CallHash is the SHA-256 of the exact call: its session, call id, tool
 // and arguments (compacted, keys as the model wrote them). An approval is
 // bound to it.
-func CallHash(c ToolCall) string {
+func CallHash(c brokerwire.ToolCall) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "boxmaker tool call v1\x00%s\x00%s\x00%s\x00", c.Session, c.CallID, c.Tool)
 	var compact strings.Builder

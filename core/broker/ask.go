@@ -7,6 +7,7 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/gatewaywire"
 	"boxmaker/runbook"
 )
@@ -14,7 +15,7 @@ import (
 // ask makes a pending approval, records it and waits. A nil answer means
 // none came: the approval expired (recorded) or brokerd is stopping
 // (recorded as abandoned); unanswered tells which.
-func (b *Broker) ask(ctx context.Context, c ToolCall, v verdict, asked func(string)) (*pending, *answer, error) {
+func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, asked func(string)) (*pending, *answer, error) {
 	now := b.cfg.Now()
 	target := v.recordTarget(nil)
 	p := b.approvals.add(Pending{Call: c.CallID, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant,
@@ -57,11 +58,11 @@ func (b *Broker) ask(ctx context.Context, c ToolCall, v verdict, asked func(stri
 
 // unanswered records and answers an approval that expired, or that was
 // abandoned because brokerd is stopping.
-func (b *Broker) unanswered(ctx context.Context, ans Answer, p *pending) (Answer, error) {
-	typ, outcome := audit.TypeApprovalExpired, OutcomeExpired
+func (b *Broker) unanswered(ctx context.Context, ans brokerwire.Answer, p *pending) (brokerwire.Answer, error) {
+	typ, outcome := audit.TypeApprovalExpired, brokerwire.OutcomeExpired
 	text := fmt.Sprintf("the owner did not answer in time: the approval %s expired after %s", p.ID, b.cfg.ExpireAfter)
 	if ctx.Err() != nil {
-		typ, outcome = audit.TypeApprovalAbandoned, OutcomeFailed
+		typ, outcome = audit.TypeApprovalAbandoned, brokerwire.OutcomeFailed
 		text = fmt.Sprintf("brokerd stopped before the owner answered; the approval %s was abandoned", p.ID)
 	}
 	rec := audit.Record{Type: typ, Call: p.Call, Approval: p.ID, Session: p.Session}
@@ -74,7 +75,7 @@ func (b *Broker) unanswered(ctx context.Context, ans Answer, p *pending) (Answer
 		b.cfg.Courier.ended(p.ID, word, "", "")
 	}
 	if err != nil {
-		return Answer{}, err
+		return brokerwire.Answer{}, err
 	}
 	ans.Outcome, ans.Text = outcome, text
 	return ans, nil

@@ -2,7 +2,6 @@ package broker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,43 +10,11 @@ import (
 	"time"
 
 	"boxmaker/audit"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
-)
-
-// ToolCall is one tool call as loopd sends it on the tool socket.
-type ToolCall struct {
-	Session   string          `json:"session"`
-	CallID    string          `json:"call_id"`
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-// Decision is the decision an Answer reports.
-type Decision struct {
-	Effect string `json:"effect"` // allow, ask or deny
-	Grant  string `json:"grant"`  // the grant file(s) that decided; empty: none
-}
-
-// Answer is the final answer to loopd: the outcome and the text the model
-// is given.
-type Answer struct {
-	Outcome  string   `json:"outcome"`
-	Text     string   `json:"text"`
-	Decision Decision `json:"decision"`
-	Approval string   `json:"approval,omitempty"`
-}
-
-// The outcomes of a call.
-const (
-	OutcomeAllowed  = "allowed"  // decided allow, ran, result recorded
-	OutcomeApproved = "approved" // decided ask, approved, ran, result recorded
-	OutcomeRefused  = "refused"  // decided ask, the owner refused
-	OutcomeExpired  = "expired"  // decided ask, no answer in time
-	OutcomeDenied   = "denied"   // decided deny (or no longer allowed after the wait)
-	OutcomeFailed   = "failed"   // allowed, but no result can be given
 )
 
 // The texts of the failures the runbook names.
@@ -217,14 +184,14 @@ func (b *Broker) release(k callKey) {
 // runID names a call's container: the session and the call id, so that
 // two sessions' call_0 never share a name. A session id holds no "_", so
 // the pair is read back unambiguously.
-func runID(c ToolCall) string { return c.Session + "_" + c.CallID }
+func runID(c brokerwire.ToolCall) string { return c.Session + "_" + c.CallID }
 
 // StartSession records a new session's state before its first call: the
 // taint its memory block carries (memoryd says which; loopd passes it on).
 // The state only rises: a session already above it stays where it is. The
 // session_start record comes first, then the state file; a failure of
 // either is an error, and loopd does not start the session.
-func (b *Broker) StartSession(s SessionStart) (policy.State, error) {
+func (b *Broker) StartSession(s brokerwire.SessionStart) (policy.State, error) {
 	if err := sessionid.Check(s.Session); err != nil {
 		return policy.State{}, err
 	}

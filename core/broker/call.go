@@ -7,6 +7,7 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
 	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
@@ -16,7 +17,7 @@ import (
 // said, the session's state and the verdict so far, and the answer being
 // made.
 type call struct {
-	ToolCall
+	brokerwire.ToolCall
 	key     callKey
 	args    arguments
 	targets []string
@@ -25,7 +26,7 @@ type call struct {
 
 	state   policy.State
 	v       verdict
-	ans     Answer
+	ans     brokerwire.Answer
 	outcome string // what a call that ran is answered: allowed, or approved
 
 	unlock func() // the session's lock while it is held
@@ -53,21 +54,21 @@ func (c *call) unlockSession() {
 // record (the result). Each step either hands the call on or ends it with
 // an answer; the package doc says how a record that cannot be written
 // ends it.
-func (b *Broker) Call(ctx context.Context, tc ToolCall, asked func(approval string)) (Answer, error) {
+func (b *Broker) Call(ctx context.Context, tc brokerwire.ToolCall, asked func(approval string)) (brokerwire.Answer, error) {
 	if err := checkCallIDs(tc); err != nil {
-		return Answer{}, err
+		return brokerwire.Answer{}, err
 	}
 	key := callKey{tc.Session, tc.CallID}
 	if !b.claim(key) {
-		return Answer{}, fmt.Errorf("the call id %q is already being handled", tc.CallID)
+		return brokerwire.Answer{}, fmt.Errorf("the call id %q is already being handled", tc.CallID)
 	}
 	defer b.release(key)
 	if b.decided.has(key) {
 		b.logf("call %s of session %s (%s) denied: %s", tc.CallID, tc.Session, tc.Tool, CallIDReusedText)
-		return Answer{Outcome: OutcomeDenied, Text: entryText(runbook.CallIDReused, CallIDReusedText),
-			Decision: Decision{Effect: string(policy.Deny)}}, nil
+		return brokerwire.Answer{Outcome: brokerwire.OutcomeDenied, Text: entryText(runbook.CallIDReused, CallIDReusedText),
+			Decision: brokerwire.Decision{Effect: string(policy.Deny)}}, nil
 	}
-	c := &call{ToolCall: tc, key: key, outcome: OutcomeAllowed}
+	c := &call{ToolCall: tc, key: key, outcome: brokerwire.OutcomeAllowed}
 	c.args, c.targets, c.forward, c.problem = parseArguments(tc.Tool, tc.Arguments)
 	if c.problem == "" {
 		c.problem = b.diskLow()
@@ -97,7 +98,7 @@ func (b *Broker) Call(ctx context.Context, tc ToolCall, asked func(approval stri
 
 // checkCallIDs refuses ids a call may not have (core/sessionid): they
 // name files, containers and audit records.
-func checkCallIDs(c ToolCall) error {
+func checkCallIDs(c brokerwire.ToolCall) error {
 	if err := sessionid.Check(c.Session); err != nil {
 		return err
 	}
@@ -116,8 +117,8 @@ func (b *Broker) decideCall(c *call) (done bool, err error) {
 		if err := b.recordDecision(c.key, rec); err != nil {
 			return true, err
 		}
-		c.ans = Answer{Outcome: OutcomeDenied, Text: entryText(runbook.BrokerStateDamaged, StateDamagedText),
-			Decision: Decision{Effect: string(policy.Deny)}}
+		c.ans = brokerwire.Answer{Outcome: brokerwire.OutcomeDenied, Text: entryText(runbook.BrokerStateDamaged, StateDamagedText),
+			Decision: brokerwire.Decision{Effect: string(policy.Deny)}}
 		return true, nil
 	}
 	c.state = state
@@ -141,12 +142,12 @@ func (b *Broker) decideCall(c *call) (done bool, err error) {
 	if err := b.recordDecision(c.key, rec); err != nil {
 		return true, err
 	}
-	c.ans = Answer{Decision: Decision{Effect: string(c.v.Verdict), Grant: c.v.Grant}}
+	c.ans = brokerwire.Answer{Decision: brokerwire.Decision{Effect: string(c.v.Verdict), Grant: c.v.Grant}}
 	switch c.v.Verdict {
 	case policy.Allow, policy.Ask:
 		return false, nil
 	}
-	c.ans.Outcome = OutcomeDenied
+	c.ans.Outcome = brokerwire.OutcomeDenied
 	if c.v.Err != nil {
 		b.reportGrants(c.v.Err)
 		c.ans.Text = c.v.Err.Error()
@@ -174,7 +175,7 @@ func (b *Broker) askOwner(ctx context.Context, c *call, asked func(string)) (don
 		c.ans, err = b.unanswered(ctx, c.ans, p)
 		return true, err
 	case !a.approved:
-		c.ans.Outcome, c.ans.Text = OutcomeRefused, "the owner refused this call"
+		c.ans.Outcome, c.ans.Text = brokerwire.OutcomeRefused, "the owner refused this call"
 		if a.why != "" {
 			c.ans.Text += ": " + a.why
 		}
@@ -185,22 +186,22 @@ func (b *Broker) askOwner(ctx context.Context, c *call, asked func(string)) (don
 	// meanwhile, so it is decided again, and must come out the same.
 	again, why := b.redecide(c.ToolCall, c.targets, c.v, a)
 	if why != "" {
-		rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeDenied, Note: why}
+		rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: brokerwire.OutcomeDenied, Note: why}
 		if err := b.recordBefore(rec); err != nil {
 			return true, err
 		}
-		c.ans.Outcome, c.ans.Text = OutcomeDenied, why
+		c.ans.Outcome, c.ans.Text = brokerwire.OutcomeDenied, why
 		return true, nil
 	}
 	c.state, c.v = again.state, again.v
-	c.outcome = OutcomeApproved
+	c.outcome = brokerwire.OutcomeApproved
 	return false, nil
 }
 
 // recordFailure answers a call whose tool failed, and records it.
 func (b *Broker) recordFailure(c *call, err error) {
-	c.ans.Outcome, c.ans.Text = OutcomeFailed, b.failureText(c.ToolCall, err)
-	rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeFailed, TaintAfter: c.state.Taint.String(),
+	c.ans.Outcome, c.ans.Text = brokerwire.OutcomeFailed, b.failureText(c.ToolCall, err)
+	rec := audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: brokerwire.OutcomeFailed, TaintAfter: c.state.Taint.String(),
 		Untrusted: c.state.Untrusted, Note: failureNote(err)}
 	if !b.recordAfter(rec) {
 		c.ans.Text = entryText(runbook.AuditUnavailable, ResultUnrecordedText)
@@ -220,9 +221,9 @@ func (b *Broker) raise(c *call, found policy.State) (after policy.State, ok bool
 	}
 	if err := b.sessions.write(c.Session, after); err != nil {
 		b.logf("%v", err)
-		b.recordAfter(audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: OutcomeFailed,
+		b.recordAfter(audit.Record{Type: audit.TypeResult, Call: c.CallID, Session: c.Session, Outcome: brokerwire.OutcomeFailed,
 			Note: "ran, but the session state could not be written; the result was withheld"})
-		c.ans.Outcome, c.ans.Text = OutcomeFailed, entryText(runbook.BrokerStateDamaged, ResultUnrecordedText)
+		c.ans.Outcome, c.ans.Text = brokerwire.OutcomeFailed, entryText(runbook.BrokerStateDamaged, ResultUnrecordedText)
 		return after, false
 	}
 	return after, true
@@ -244,7 +245,7 @@ func (b *Broker) recordResult(c *call, after, found policy.State, mounted []stri
 		res.Note = "mounted " + strings.Join(mounted, "; ")
 	}
 	if !b.recordAfter(res) {
-		c.ans.Outcome, c.ans.Text = OutcomeFailed, entryText(runbook.AuditUnavailable, ResultUnrecordedText)
+		c.ans.Outcome, c.ans.Text = brokerwire.OutcomeFailed, entryText(runbook.AuditUnavailable, ResultUnrecordedText)
 		return
 	}
 	c.ans.Outcome, c.ans.Text = c.outcome, text

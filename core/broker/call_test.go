@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"boxmaker/audit"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/runbook"
@@ -103,9 +104,9 @@ func newStepRig(t *testing.T, effect string, expire time.Duration) *stepRig {
 	return r
 }
 
-func (r *stepRig) call(t *testing.T, id string, asked func(string)) (Answer, error) {
+func (r *stepRig) call(t *testing.T, id string, asked func(string)) (brokerwire.Answer, error) {
 	t.Helper()
-	return r.b.Call(context.Background(), ToolCall{Session: "s1", CallID: id, Tool: "read_file",
+	return r.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: id, Tool: "read_file",
 		Arguments: []byte(fmt.Sprintf(`{"path":%q}`, r.file))}, asked)
 }
 
@@ -126,7 +127,7 @@ func TestDecideStepStopsWhenTheDecisionCannotBeRecorded(t *testing.T) {
 	}
 	// Not decided: the same id may be tried again once the log works.
 	r.led.fail = nil
-	if ans, err := r.call(t, "c1", nil); err != nil || ans.Outcome != OutcomeAllowed {
+	if ans, err := r.call(t, "c1", nil); err != nil || ans.Outcome != brokerwire.OutcomeAllowed {
 		t.Fatalf("again: %+v, %v", ans, err)
 	}
 }
@@ -136,7 +137,7 @@ func TestDecideStepDeniesADamagedStateAndRecordsIt(t *testing.T) {
 	os.MkdirAll(r.sessions, 0o700)
 	os.WriteFile(filepath.Join(r.sessions, "s1.json"), []byte("not json"), 0o600)
 	ans, err := r.call(t, "c1", nil)
-	if err != nil || ans.Outcome != OutcomeDenied || !strings.Contains(ans.Text, "broker-state-damaged") {
+	if err != nil || ans.Outcome != brokerwire.OutcomeDenied || !strings.Contains(ans.Text, "broker-state-damaged") {
 		t.Fatalf("Call = %+v, %v", ans, err)
 	}
 	if got := r.led.types(); len(got) != 1 || got[0] != audit.TypeDecision {
@@ -173,7 +174,7 @@ func TestAskStepRunsAnApprovedCallDecidedAgain(t *testing.T) {
 	ans, err := r.call(t, "c1", func(id string) {
 		go r.b.AnswerApproval(id, true, "test", "")
 	})
-	if err != nil || ans.Outcome != OutcomeApproved || !strings.Contains(ans.Text, "a line") {
+	if err != nil || ans.Outcome != brokerwire.OutcomeApproved || !strings.Contains(ans.Text, "a line") {
 		t.Fatalf("Call = %+v, %v", ans, err)
 	}
 	want := []audit.Type{audit.TypeDecision, audit.TypeApprovalRequested, audit.TypeApprovalAnswered, audit.TypeResult}
@@ -186,11 +187,11 @@ func TestRunStepRecordsTheToolsFailure(t *testing.T) {
 	r := newStepRig(t, "allow", time.Minute)
 	r.run.err = errors.New("podman is gone")
 	ans, err := r.call(t, "c1", nil)
-	if err != nil || ans.Outcome != OutcomeFailed || !strings.Contains(ans.Text, "podman is gone") {
+	if err != nil || ans.Outcome != brokerwire.OutcomeFailed || !strings.Contains(ans.Text, "podman is gone") {
 		t.Fatalf("Call = %+v, %v", ans, err)
 	}
 	last := r.led.recs[len(r.led.recs)-1]
-	if last.Type != audit.TypeResult || last.Outcome != OutcomeFailed || !strings.Contains(last.Note, "podman is gone") {
+	if last.Type != audit.TypeResult || last.Outcome != brokerwire.OutcomeFailed || !strings.Contains(last.Note, "podman is gone") {
 		t.Errorf("last record %+v", last)
 	}
 }
@@ -200,7 +201,7 @@ func TestRunStepWithholdsAFailureItCannotRecord(t *testing.T) {
 	r.run.err = errors.New("podman is gone")
 	r.led.fail = func(rec audit.Record) bool { return rec.Type == audit.TypeResult }
 	ans, err := r.call(t, "c1", nil)
-	if err != nil || ans.Outcome != OutcomeFailed || ans.Text != entryText(runbook.AuditUnavailable, ResultUnrecordedText) {
+	if err != nil || ans.Outcome != brokerwire.OutcomeFailed || ans.Text != entryText(runbook.AuditUnavailable, ResultUnrecordedText) {
 		t.Fatalf("Call = %+v, %v", ans, err)
 	}
 }
@@ -211,14 +212,14 @@ func TestRaiseStepWithholdsTheResultWhenTheStateCannotBeWritten(t *testing.T) {
 	// the raised state cannot be put there.
 	r.run.during = func() { os.MkdirAll(filepath.Join(r.sessions, "s1.json", "x"), 0o700) }
 	ans, err := r.call(t, "c1", nil)
-	if err != nil || ans.Outcome != OutcomeFailed || ans.Text != entryText(runbook.BrokerStateDamaged, ResultUnrecordedText) {
+	if err != nil || ans.Outcome != brokerwire.OutcomeFailed || ans.Text != entryText(runbook.BrokerStateDamaged, ResultUnrecordedText) {
 		t.Fatalf("Call = %+v, %v", ans, err)
 	}
 	if strings.Contains(ans.Text, "a line") {
 		t.Error("the result reached the model")
 	}
 	last := r.led.recs[len(r.led.recs)-1]
-	if last.Type != audit.TypeResult || last.Outcome != OutcomeFailed || !strings.Contains(last.Note, "withheld") {
+	if last.Type != audit.TypeResult || last.Outcome != brokerwire.OutcomeFailed || !strings.Contains(last.Note, "withheld") {
 		t.Errorf("last record %+v", last)
 	}
 }
@@ -227,7 +228,7 @@ func TestRecordStepWithholdsAResultItCannotRecord(t *testing.T) {
 	r := newStepRig(t, "allow", time.Minute)
 	r.led.fail = func(rec audit.Record) bool { return rec.Type == audit.TypeResult }
 	ans, err := r.call(t, "c1", nil)
-	if err != nil || ans.Outcome != OutcomeFailed || ans.Text != entryText(runbook.AuditUnavailable, ResultUnrecordedText) {
+	if err != nil || ans.Outcome != brokerwire.OutcomeFailed || ans.Text != entryText(runbook.AuditUnavailable, ResultUnrecordedText) {
 		t.Fatalf("Call = %+v, %v", ans, err)
 	}
 	if r.run.runs != 1 {
@@ -243,7 +244,7 @@ func TestRecordStepWithholdsAResultItCannotRecord(t *testing.T) {
 func TestStartSessionStopsWhenItsRecordCannotBeWritten(t *testing.T) {
 	r := newStepRig(t, "allow", time.Minute)
 	r.led.fail = func(rec audit.Record) bool { return rec.Type == audit.TypeSessionStart }
-	_, err := r.b.StartSession(SessionStart{Session: "s2", Taint: "private"})
+	_, err := r.b.StartSession(brokerwire.SessionStart{Session: "s2", Taint: "private"})
 	wantEntry(t, err, runbook.AuditUnavailable)
 	if _, err := os.Stat(filepath.Join(r.sessions, "s2.json")); !os.IsNotExist(err) {
 		t.Errorf("the state was written without its record: %v", err)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
 	"boxmaker/runbook"
 )
@@ -120,7 +121,7 @@ type redecided struct {
 // only if the owner's answer is for this very call, the session's state
 // still lets the grants allow or ask it, and its targets resolve to what
 // the owner saw. why is the reason it may not run.
-func (b *Broker) redecide(c ToolCall, targets []string, was verdict, a *answer) (redecided, string) {
+func (b *Broker) redecide(c brokerwire.ToolCall, targets []string, was verdict, a *answer) (redecided, string) {
 	if a.callHash != CallHash(c) {
 		return redecided{}, "denied: the approval was given for another call"
 	}

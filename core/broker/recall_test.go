@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boxmaker/audit"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
 )
 
@@ -29,25 +30,25 @@ func TestRecallRaisesTheSessionToItsHitsTaint(t *testing.T) {
 		note    string // the result record's note
 	}{
 		{name: "secret hits in a public session through a public grant", class: "public", query: "taint:secret",
-			outcome: OutcomeAllowed, after: policy.State{Taint: policy.Secret},
+			outcome: brokerwire.OutcomeAllowed, after: policy.State{Taint: policy.Secret},
 			note: "the recall hits' sources are secret, above the grant's class public"},
 		{name: "secret hits through a private grant", class: "private", query: "taint:secret",
-			outcome: OutcomeAllowed, after: policy.State{Taint: policy.Secret},
+			outcome: brokerwire.OutcomeAllowed, after: policy.State{Taint: policy.Secret},
 			note: "the recall hits' sources are secret, above the grant's class private"},
 		{name: "private hits through a public grant", class: "public", query: "taint:private",
-			outcome: OutcomeAllowed, after: policy.State{Taint: policy.Private},
+			outcome: brokerwire.OutcomeAllowed, after: policy.State{Taint: policy.Private},
 			note: "the recall hits' sources are private, above the grant's class public"},
 		{name: "public hits: the grant's class", class: "private", query: "taint:public",
-			outcome: OutcomeAllowed, after: policy.State{Taint: policy.Private}},
+			outcome: brokerwire.OutcomeAllowed, after: policy.State{Taint: policy.Private}},
 		{name: "hits below the session's taint do not lower it", class: "public", before: "secret", query: "taint:private",
-			outcome: OutcomeAllowed, after: policy.State{Taint: policy.Secret},
+			outcome: brokerwire.OutcomeAllowed, after: policy.State{Taint: policy.Secret},
 			note: "the recall hits' sources are private, above the grant's class public"},
 		{name: "an answer without the hits' taint is withheld", class: "public", query: "no-taint",
-			outcome: OutcomeFailed, after: policy.State{}},
+			outcome: brokerwire.OutcomeFailed, after: policy.State{}},
 		{name: "an answer with an unknown taint is withheld", class: "public", query: "taint:top-secret",
-			outcome: OutcomeFailed, after: policy.State{}},
+			outcome: brokerwire.OutcomeFailed, after: policy.State{}},
 		{name: "an answer with a taint in capitals is withheld", class: "public", before: "private", query: "taint:SECRET",
-			outcome: OutcomeFailed, after: policy.State{Taint: policy.Private}},
+			outcome: brokerwire.OutcomeFailed, after: policy.State{Taint: policy.Private}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,17 +60,17 @@ func TestRecallRaisesTheSessionToItsHitsTaint(t *testing.T) {
 				}
 			}
 			args, _ := json.Marshal(map[string]string{"query": tc.query})
-			a, err := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: "c1", Tool: "recall", Arguments: args}, nil)
+			a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c1", Tool: "recall", Arguments: args}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if a.Outcome != tc.outcome {
 				t.Fatalf("outcome %q (%s), want %q", a.Outcome, a.Text, tc.outcome)
 			}
-			if tc.outcome == OutcomeAllowed && a.Text != "ok: "+tc.query {
+			if tc.outcome == brokerwire.OutcomeAllowed && a.Text != "ok: "+tc.query {
 				t.Errorf("text %q", a.Text)
 			}
-			if tc.outcome == OutcomeFailed && (strings.Contains(a.Text, "ok:") || !strings.HasPrefix(a.Text, MemoryUnavailableText)) {
+			if tc.outcome == brokerwire.OutcomeFailed && (strings.Contains(a.Text, "ok:") || !strings.HasPrefix(a.Text, MemoryUnavailableText)) {
 				t.Errorf("a withheld answer's text: %q", a.Text)
 			}
 			st, err := f.b.SessionState("s1")
@@ -91,7 +92,7 @@ func TestRecallRaisesTheSessionToItsHitsTaint(t *testing.T) {
 			if res.TaintAfter != tc.after.Taint.String() {
 				t.Errorf("result record's taint_after %q, want %q", res.TaintAfter, tc.after.Taint)
 			}
-			if tc.outcome == OutcomeAllowed && res.Note != tc.note {
+			if tc.outcome == brokerwire.OutcomeAllowed && res.Note != tc.note {
 				t.Errorf("result record's note %q, want %q", res.Note, tc.note)
 			}
 		})
@@ -107,11 +108,11 @@ func TestRecalledSecretClosesLowerGrants(t *testing.T) {
 		"memory.toml": grant("memory", "allow", "public", "private", false),
 	}, time.Minute)
 	for i, tc := range []struct{ tool, args, outcome string }{
-		{"memory", `{"actions":[{"action":"note","text":"before"}]}`, OutcomeAllowed},
-		{"recall", `{"query":"taint:secret"}`, OutcomeAllowed},
-		{"memory", `{"actions":[{"action":"note","text":"after"}]}`, OutcomeDenied},
+		{"memory", `{"actions":[{"action":"note","text":"before"}]}`, brokerwire.OutcomeAllowed},
+		{"recall", `{"query":"taint:secret"}`, brokerwire.OutcomeAllowed},
+		{"memory", `{"actions":[{"action":"note","text":"after"}]}`, brokerwire.OutcomeDenied},
 	} {
-		a, err := f.b.Call(context.Background(), ToolCall{Session: "s1", CallID: fmt.Sprint("c", i), Tool: tc.tool,
+		a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: fmt.Sprint("c", i), Tool: tc.tool,
 			Arguments: json.RawMessage(tc.args)}, nil)
 		if err != nil || a.Outcome != tc.outcome {
 			t.Fatalf("call %d (%s): %+v %v; want %s", i, tc.tool, a, err, tc.outcome)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"strings"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
+	"boxmaker/core/memorywire"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/runbook"
@@ -18,7 +20,7 @@ import (
 // recall's hits: their sources' highest taint, and whether one came from
 // tainted memory (Untrusted). mounted is what the runner says it gave the
 // container.
-func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, mounted []string, err error) {
+func (b *Broker) execute(ctx context.Context, c brokerwire.ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, mounted []string, err error) {
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
 		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets, Masks: v.masks, AllowHardLinks: v.HardLinks}
@@ -57,34 +59,42 @@ func (b *Broker) execute(ctx context.Context, c ToolCall, a arguments, v verdict
 // memoryd-unreachable. A recall answer that does not say its hits' taint,
 // or says one brokerd does not know, is not given: the text might be more
 // sensitive than the session may become.
-func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, policy.State, error) {
+func (b *Broker) forward(ctx context.Context, c brokerwire.ToolCall, args any) (string, policy.State, error) {
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.MemoryTimeout)
 	defer cancel()
-	raw, _ := json.Marshal(args) // maps of strings, numbers and lists
-	body := map[string]any{"session": c.Session, "call_id": c.CallID, "arguments": json.RawMessage(raw)}
-	var out struct {
-		Text    *string `json:"text"`
-		Tainted bool    `json:"tainted"`
-		Taint   *string `json:"taint"`
+	body := memorywire.ToolRequest{Session: c.Session, CallID: c.CallID}
+	fields, _ := json.Marshal(args) // the tool's own fields, as parseArguments kept them
+	if err := json.Unmarshal(fields, &body.Arguments); err != nil {
+		return "", policy.State{}, fmt.Errorf("the %s arguments cannot be forwarded: %v", c.Tool, err)
 	}
-	err := daemon.Call(ctx, b.cfg.MemorySocket, c.Tool+".call", body, &out, nil)
+	kind := memorywire.KindMemoryCall
+	if c.Tool == string(policy.Recall) {
+		kind = memorywire.KindRecallCall
+	}
+	// Decoded twice: the fields' presence, then their values (a recall
+	// answer that does not say its taint is not given).
+	var raw json.RawMessage
+	err := daemon.Call(ctx, b.cfg.MemorySocket, kind, body, &raw, nil)
 	var re *daemon.RemoteError
+	var given map[string]json.RawMessage
+	var out memorywire.ToolAnswer
 	switch {
 	case errors.As(err, &re):
 		return re.Text, policy.State{}, nil
 	case err != nil:
 		return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
 			Cause: fmt.Errorf("%s: %v", b.cfg.MemorySocket, err)}
-	case out.Text == nil:
+	case json.Unmarshal(raw, &given) != nil, given["text"] == nil, json.Unmarshal(raw, &out) != nil:
 		return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
 			Cause: fmt.Errorf("%s: the answer is not a tool result", b.cfg.MemorySocket)}
 	}
 	found := policy.State{Untrusted: out.Tainted}
-	if c.Tool == string(policy.Memory) && out.Taint != nil {
+	hasTaint := given["taint"] != nil
+	if c.Tool == string(policy.Memory) && hasTaint {
 		// The answer quotes identity entries (an ambiguous piece, a file
 		// over its limit): the session reads them, so it rises to their
 		// class as for recall.
-		t, err := policy.ParseTaint(*out.Taint)
+		t, err := policy.ParseTaint(out.Taint)
 		if err != nil {
 			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
 				Cause: fmt.Errorf("%s: the memory answer's %v", b.cfg.MemorySocket, err)}
@@ -92,18 +102,18 @@ func (b *Broker) forward(ctx context.Context, c ToolCall, args any) (string, pol
 		found.Taint = t
 	}
 	if c.Tool == string(policy.Recall) {
-		if out.Taint == nil {
+		if !hasTaint {
 			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
 				Cause: fmt.Errorf("%s: the recall answer does not say its hits' taint", b.cfg.MemorySocket)}
 		}
-		t, err := policy.ParseTaint(*out.Taint)
+		t, err := policy.ParseTaint(out.Taint)
 		if err != nil {
 			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
 				Cause: fmt.Errorf("%s: the recall answer's %v", b.cfg.MemorySocket, err)}
 		}
 		found.Taint = t
 	}
-	return *out.Text, found, nil
+	return out.Text, found, nil
 }
 
 // failureNote is a failure as the result record keeps it: a refusal's
@@ -119,7 +129,7 @@ func failureNote(err error) string {
 
 // failureText prints what went wrong for the operator and returns what
 // the model is given.
-func (b *Broker) failureText(c ToolCall, err error) string {
+func (b *Broker) failureText(c brokerwire.ToolCall, err error) string {
 	var r *runbook.Refusal
 	if errors.As(err, &r) {
 		cause := ""

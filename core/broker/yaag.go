@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/runs"
@@ -259,7 +260,7 @@ func (y *YaagRuns) lookup(id string) (*yaagRun, bool) {
 // hold now: the caller's session gets their taint with the Run's answer.
 // A Run is read from its record (the Runs of the home, whoever started
 // them), and stopped and paused through its Control Channel.
-func (b *Broker) yaagCall(ctx context.Context, c ToolCall, a arguments, v verdict) (string, policy.State, error) {
+func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a arguments, v verdict) (string, policy.State, error) {
 	y := b.cfg.Yaag
 	if y == nil {
 		return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "brokerd runs no yaag programs (it was started without a binary for them)")
@@ -395,7 +396,7 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 }
 
 // control is yaag_stop and yaag_pause, through the Run's Control Channel.
-func (y *YaagRuns) control(ctx context.Context, c ToolCall, id string, b *Broker) (string, policy.State, error) {
+func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string, b *Broker) (string, policy.State, error) {
 	kind, verb := control.KindStop, "stop"
 	if c.Tool == string(policy.YaagPause) {
 		kind, verb = control.KindPause, "pause"
@@ -446,8 +447,8 @@ func (b *Broker) agentsState(agents []string) policy.State {
 }
 
 // Granted is the answer to tools.granted.
-func (b *Broker) Granted() ToolsGranted {
-	out := ToolsGranted{Tools: []string{}}
+func (b *Broker) Granted() brokerwire.ToolsGranted {
+	out := brokerwire.ToolsGranted{Tools: []string{}}
 	for _, t := range b.cfg.Grants.Granted() {
 		out.Tools = append(out.Tools, string(t))
 	}

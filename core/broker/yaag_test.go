@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boxmaker/audit"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
 )
 
@@ -43,10 +44,10 @@ func TestYaagArguments(t *testing.T) {
 
 func TestAForkStartsAtItsParentsState(t *testing.T) {
 	f := newFixture(t, nil, time.Minute)
-	if _, err := f.b.StartSession(SessionStart{Session: "parent", Taint: "private"}); err != nil {
+	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "parent", Taint: "private"}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := f.b.StartSession(SessionStart{Session: "child", Taint: "public", From: "parent"})
+	st, err := f.b.StartSession(brokerwire.SessionStart{Session: "child", Taint: "public", From: "parent"})
 	if err != nil || st.Taint != policy.Private {
 		t.Fatalf("the fork starts at %+v (%v), want its parent's private", st, err)
 	}
@@ -54,7 +55,7 @@ func TestAForkStartsAtItsParentsState(t *testing.T) {
 	if last := recs[len(recs)-1]; last.Type != audit.TypeSessionStart || last.Session != "child" || last.Taint != "private" || !strings.Contains(last.Note, "a fork of session parent") {
 		t.Fatalf("the audit record %+v", last)
 	}
-	if _, err := f.b.StartSession(SessionStart{Session: "child2", Taint: "public", From: "../x"}); err == nil {
+	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "child2", Taint: "public", From: "../x"}); err == nil {
 		t.Fatal("a fork from a session id that is not one")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/runbook"
 )
@@ -38,7 +39,7 @@ func mustCompact(s string) json.RawMessage {
 // Outcomes loopd itself gives a call, besides brokerd's.
 const (
 	OutcomeUnavailable = "unavailable" // brokerd could not be reached or was silent
-	OutcomeFailed      = "failed"
+	OutcomeFailed      = brokerwire.OutcomeFailed
 	OutcomeLimit       = "limit" // the turn's tool rounds were used up
 )
 
@@ -49,51 +50,29 @@ const BrokerUnavailableText = "the tool broker is unavailable"
 // NoBrokerText is what the model is told when no broker is configured.
 const NoBrokerText = "no tool broker is configured"
 
-// ToolResult is brokerd's final answer to one call.
-type ToolResult struct {
-	Outcome  string `json:"outcome"`
-	Text     string `json:"text"`
-	Decision struct {
-		Effect string `json:"effect"`
-		Grant  string `json:"grant"`
-	} `json:"decision"`
-	Approval string `json:"approval,omitempty"`
-}
-
 // Broker calls brokerd's tool socket, one connection per call.
 type Broker struct {
 	Socket string        // empty: no broker is configured
 	Silent time.Duration // how long brokerd may stay silent before it counts as unavailable
 }
 
-// CallRequest is the body of a tool.call request.
-type CallRequest struct {
-	Session   string          `json:"session"`
-	CallID    string          `json:"call_id"`
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
 // Call sends one tool call. onAsked is told the approval id when brokerd
 // holds the call for an approval; from then on the wait is brokerd's (it
 // answers "expired" itself), not timeout_ms. The error is non-nil only
 // when brokerd was unavailable: a refusal from brokerd is an outcome.
-func (b Broker) Call(ctx context.Context, req CallRequest, onAsked func(approval string)) (ToolResult, error) {
+func (b Broker) Call(ctx context.Context, req brokerwire.ToolCall, onAsked func(approval string)) (brokerwire.Answer, error) {
 	if b.Socket == "" {
-		return ToolResult{Outcome: OutcomeUnavailable, Text: NoBrokerText}, runbook.Refuse(runbook.BrokerUnavailable, "%s", NoBrokerText)
+		return brokerwire.Answer{Outcome: OutcomeUnavailable, Text: NoBrokerText}, runbook.Refuse(runbook.BrokerUnavailable, "%s", NoBrokerText)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	silent := errors.New("silent")
 	timer := time.AfterFunc(b.Silent, func() { cancel(silent) })
 	defer timer.Stop()
-	var out ToolResult
-	err := daemon.Call(ctx, b.Socket, "tool.call", req, &out, func(ev json.RawMessage) error {
-		var e struct {
-			Event    string `json:"event"`
-			Approval string `json:"approval"`
-		}
-		if json.Unmarshal(ev, &e) == nil && e.Event == "asked" {
+	var out brokerwire.Answer
+	err := daemon.Call(ctx, b.Socket, brokerwire.KindToolCall, req, &out, func(ev json.RawMessage) error {
+		var e brokerwire.Asked
+		if json.Unmarshal(ev, &e) == nil && e.Event == brokerwire.EventAsked {
 			timer.Stop()
 			if onAsked != nil {
 				onAsked(e.Approval)
@@ -106,14 +85,14 @@ func (b Broker) Call(ctx context.Context, req CallRequest, onAsked func(approval
 	case err == nil:
 		return out, nil
 	case errors.As(err, &re):
-		return ToolResult{Outcome: OutcomeFailed, Text: firstWords(re.Text)}, nil
+		return brokerwire.Answer{Outcome: OutcomeFailed, Text: firstWords(re.Text)}, nil
 	case errors.Is(context.Cause(ctx), silent):
-		return ToolResult{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
+		return brokerwire.Answer{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
 			runbook.Refuse(runbook.BrokerUnavailable, "the tool broker at %s did not answer within %d ms", b.Socket, b.Silent.Milliseconds())
 	case ctx.Err() != nil && context.Cause(ctx) != silent:
-		return ToolResult{}, context.Cause(ctx)
+		return brokerwire.Answer{}, context.Cause(ctx)
 	default:
-		return ToolResult{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
+		return brokerwire.Answer{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
 			runbook.Refuse(runbook.BrokerUnavailable, "cannot reach the tool broker at %s: %v", b.Socket, err)
 	}
 }
@@ -138,11 +117,8 @@ func (b Broker) StartSessionFrom(ctx context.Context, session, taint, from strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, silent)
 	defer cancel()
-	body := map[string]string{"session": session, "taint": taint}
-	if from != "" {
-		body["from"] = from
-	}
-	err := daemon.Call(ctx, b.Socket, "session.start", body, nil, nil)
+	body := brokerwire.SessionStart{Session: session, Taint: taint, From: from}
+	err := daemon.Call(ctx, b.Socket, brokerwire.KindSessionStart, body, nil, nil)
 	var re *daemon.RemoteError
 	switch {
 	case err == nil:

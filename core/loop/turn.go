@@ -14,7 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
+	"boxmaker/core/memorywire"
 	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
@@ -67,11 +69,8 @@ func (m Memory) Block(ctx context.Context, session string) (block, class string,
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var out struct {
-		Block string `json:"block"`
-		Class string `json:"class"`
-	}
-	err = daemon.Call(ctx, m.Socket, "memory.block", map[string]string{"session": session}, &out, nil)
+	var out memorywire.BlockAnswer
+	err = daemon.Call(ctx, m.Socket, memorywire.KindBlock, memorywire.BlockRequest{Session: session}, &out, nil)
 	var re *daemon.RemoteError
 	switch {
 	case err == nil && !knownClass(out.Class):
@@ -511,21 +510,21 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) e
 	if err := t.emit(ev); err != nil {
 		return err
 	}
-	var res ToolResult
+	var res brokerwire.Answer
 	switch {
 	case limited != "":
-		res = ToolResult{Outcome: OutcomeLimit, Text: limited}
+		res = brokerwire.Answer{Outcome: OutcomeLimit, Text: limited}
 	case !isObject && cut:
-		res = ToolResult{Outcome: OutcomeFailed, Text: CutCallText}
+		res = brokerwire.Answer{Outcome: OutcomeFailed, Text: CutCallText}
 	case !isObject:
-		res = ToolResult{Outcome: OutcomeFailed, Text: MalformedCallText}
+		res = brokerwire.Answer{Outcome: OutcomeFailed, Text: MalformedCallText}
 	case t.ask != nil && c.Name == RequestUserInput:
 		// The person answers, later: the call gets its tool record when
 		// yaag appends the answer (agent.answer), and the turn ends.
 		return t.ask.question(c, t.emit)
 	default:
 		var err error
-		res, err = e.Broker.Call(ctx, CallRequest{Session: t.log.Session, CallID: c.ID, Tool: c.Name, Arguments: args},
+		res, err = e.Broker.Call(ctx, brokerwire.ToolCall{Session: t.log.Session, CallID: c.ID, Tool: c.Name, Arguments: args},
 			func(approval string) {
 				t.emit(Event{Event: "asked", CallID: c.ID, Approval: approval})
 			})

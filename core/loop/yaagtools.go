@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 )
 
@@ -30,10 +31,8 @@ func (b Broker) granted(ctx context.Context) []string {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	var out struct {
-		Tools []string `json:"tools"`
-	}
-	if err := daemon.Call(ctx, b.Socket, "tools.granted", struct{}{}, &out, nil); err != nil {
+	var out brokerwire.ToolsGranted
+	if err := daemon.Call(ctx, b.Socket, brokerwire.KindToolsGranted, struct{}{}, &out, nil); err != nil {
 		return nil
 	}
 	return out.Tools

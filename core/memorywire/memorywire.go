@@ -1,6 +1,6 @@
 // Package memorywire is the protocol of memoryd's three sockets: the
 // request kinds and the bodies that cross them (docs/specs/local-memory.md,
-// section 11, and /docs/tool-socket.md for brokerd's side). memoryd serves
+// section 11, and core/brokerwire for brokerd's sockets). memoryd serves
 // them; loopd, brokerd and bxctl ask. Every socket uses core/daemon's
 // framing: one request line, answer lines, a final {"done":true}.
 package memorywire
@@ -79,15 +79,6 @@ type ToolAnswer struct {
 	Tainted bool   `json:"tainted"`
 	Taint   string `json:"taint,omitempty"`
 }
-
-// SessionState is brokerd's answer to "session.state" on its state socket.
-type SessionState struct {
-	Taint     string `json:"taint"`
-	Untrusted bool   `json:"untrusted"`
-}
-
-// KindSessionState is the question memoryd asks brokerd's state socket.
-const KindSessionState = "session.state"
 
 // EditRequest names a staged edit.
 type EditRequest struct {

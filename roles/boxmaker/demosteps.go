@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"boxmaker/audit"
-	"boxmaker/core/broker"
+	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/core/llamastandin"
@@ -41,7 +42,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a file the grants allow",
 			person: fmt.Sprintf("Read %s and tell me in one sentence what the project is.", f.Readme),
-			tool:   "read_file", target: f.Readme, outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
+			tool:   "read_file", target: f.Readme, outcome: brokerwire.OutcomeAllowed, effect: "allow", taintAfter: "private",
 			gets:  readmeMarker,
 			args:  map[string]string{"path": f.Readme},
 			reply: "Lighthouse watches a directory of logs and rings a bell when one of them says ERROR.",
@@ -49,7 +50,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a file outside the grants",
 			person: fmt.Sprintf("Now read %s.", f.Diary),
-			tool:   "read_file", target: f.Diary, outcome: broker.OutcomeDenied, effect: "deny", taintAfter: "private",
+			tool:   "read_file", target: f.Diary, outcome: brokerwire.OutcomeDenied, effect: "deny", taintAfter: "private",
 			gets:  "no grant allows read_file",
 			args:  map[string]string{"path": f.Diary},
 			reply: "I may not read that file: no grant covers it, so I will leave it alone.",
@@ -57,7 +58,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a secret the owner must approve",
 			person: fmt.Sprintf("Read %s and tell me which server the token is for.", f.Token),
-			tool:   "read_file", target: f.Token, outcome: broker.OutcomeApproved, effect: "ask", taintAfter: "secret",
+			tool:   "read_file", target: f.Token, outcome: brokerwire.OutcomeApproved, effect: "ask", taintAfter: "secret",
 			approve: true, gets: tokenMarker,
 			args:  map[string]string{"path": f.Token},
 			reply: "You approved it: the token is for staging.example.org. This conversation now holds a secret.",
@@ -65,7 +66,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a write the session's taint forbids",
 			person: fmt.Sprintf("Write a one-line summary of the project to %s.", f.Summary),
-			tool:   "write_file", target: f.Summary, outcome: broker.OutcomeDenied, effect: "deny", taintAfter: "secret",
+			tool:   "write_file", target: f.Summary, outcome: brokerwire.OutcomeDenied, effect: "deny", taintAfter: "secret",
 			gets:  "once the session's taint is secret",
 			args:  map[string]string{"path": f.Summary, "content": "Lighthouse rings a bell on ERROR lines.\n"},
 			reply: "I could not write it: this session holds a secret now, and the write grant stops at private data.",
@@ -74,7 +75,7 @@ func demoSteps(f demoFiles) []demoStep {
 			title:      "a memory entry, in a new session",
 			person:     fmt.Sprintf("This is a new conversation. Use your memory tool to remember this: %q", memoryEntry),
 			newSession: true, startTaint: "public",
-			tool: "memory", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "private",
+			tool: "memory", outcome: brokerwire.OutcomeAllowed, effect: "allow", taintAfter: "private",
 			args:  map[string]any{"actions": []map[string]string{{"action": "add", "file": "memory", "text": memoryEntry}}},
 			reply: "Noted in my memory.",
 		},
@@ -82,7 +83,7 @@ func demoSteps(f demoFiles) []demoStep {
 			title:      "recalling it, in another new session",
 			person:     fmt.Sprintf("Another new conversation. Use recall to search past conversations for %q and tell me what you find.", recallWords),
 			newSession: true, inBlock: true, startTaint: "public",
-			tool: "recall", outcome: broker.OutcomeAllowed, effect: "allow", taintAfter: "secret",
+			tool: "recall", outcome: brokerwire.OutcomeAllowed, effect: "allow", taintAfter: "secret",
 			gets:  memoryKey,
 			args:  map[string]any{"query": recallWords},
 			reply: "I found it in our earlier conversation: the Lighthouse tests run with make check.",
@@ -240,11 +241,11 @@ func (d *demoRun) shortArgs(raw json.RawMessage) string {
 // approve' does, after checking that 'bxctl approvals' would list it.
 func (d *demoRun) approve(ctx context.Context, id, call string) error {
 	admin := d.h.Path(home.SocketBrokerAdmin)
-	var list broker.ApprovalsList
-	if err := daemon.Call(ctx, admin, broker.KindApprovalsList, nil, &list, nil); err != nil {
+	var list brokerwire.ApprovalsList
+	if err := daemon.Call(ctx, admin, brokerwire.KindApprovalsList, nil, &list, nil); err != nil {
 		return fmt.Errorf("bxctl approvals: %w", err)
 	}
-	var p *broker.Pending
+	var p *approval.Pending
 	for i := range list.Approvals {
 		if list.Approvals[i].ID == id {
 			p = &list.Approvals[i]
@@ -257,8 +258,8 @@ func (d *demoRun) approve(ctx context.Context, id, call string) error {
 		return fmt.Errorf("the approval %s is for call %s, not %s", id, p.Call, call)
 	}
 	d.say("  demo, as the owner: bxctl approvals lists %s (%s on %s); running 'bxctl approve %s'", id, p.Tool, d.short(p.Target), id)
-	var ans broker.Pending
-	if err := daemon.Call(ctx, admin, broker.KindApprovalAnswer, broker.ApprovalAnswer{ID: id, Answer: "approve"}, &ans, nil); err != nil {
+	var ans approval.Pending
+	if err := daemon.Call(ctx, admin, brokerwire.KindApprovalAnswer, brokerwire.ApprovalAnswer{ID: id, Answer: "approve"}, &ans, nil); err != nil {
 		return fmt.Errorf("bxctl approve %s: %w", id, err)
 	}
 	d.say("  approve: %s approved (call %s: %s on %s)", ans.ID, ans.Call, ans.Tool, d.short(ans.Target))

@@ -16,6 +16,7 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/broker"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
@@ -130,14 +131,14 @@ func serve(c *cli.Context) error {
 		LockPath:    h.Lock("brokerd"),
 		StartFailed: runbook.BrokerdStartFailed,
 		Sockets: []*daemon.Socket{
-			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{broker.KindToolCall: toolCall(b), broker.KindSessionStart: sessionStart(b),
-				broker.KindToolsGranted: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{brokerwire.KindToolCall: toolCall(b), brokerwire.KindSessionStart: sessionStart(b),
+				brokerwire.KindToolsGranted: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 					return b.Granted(), nil
 				}}),
 			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
-				broker.KindApprovalsList: approvalsList(b), broker.KindApprovalShow: approvalShow(b),
-				broker.KindApprovalAnswer: approvalAnswer(b)}),
-			socket("state", cfg.Sockets.State, map[string]daemon.Handler{broker.KindSessionState: sessionState(b)}),
+				brokerwire.KindApprovalsList: approvalsList(b), brokerwire.KindApprovalShow: approvalShow(b),
+				brokerwire.KindApprovalAnswer: approvalAnswer(b)}),
+			socket("state", cfg.Sockets.State, map[string]daemon.Handler{brokerwire.KindSessionState: sessionState(b)}),
 		},
 		Ready: fmt.Sprintf("brokerd: serving tools on %s and approvals on %s", cfg.Sockets.Broker, cfg.Sockets.Admin),
 	}
@@ -201,25 +202,25 @@ func stopNote(err error) string {
 
 func toolCall(b *broker.Broker) daemon.Handler {
 	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-		var tc broker.ToolCall
+		var tc brokerwire.ToolCall
 		if err := json.Unmarshal(body, &tc); err != nil {
 			return nil, fmt.Errorf("the tool call is not valid: %v", err)
 		}
 		return b.Call(broker.WithCallerGone(ctx, s.Gone()), tc, func(id string) {
-			s.Send(map[string]string{"event": "asked", "approval": id})
+			s.Send(brokerwire.Asked{Event: brokerwire.EventAsked, Approval: id})
 		})
 	}
 }
 
 func approvalsList(b *broker.Broker) daemon.Handler {
 	return func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
-		return broker.ApprovalsList{Approvals: b.Pending()}, nil
+		return brokerwire.ApprovalsList{Approvals: b.Pending()}, nil
 	}
 }
 
 func approvalShow(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var q broker.ApprovalShow
+		var q brokerwire.ApprovalShow
 		if err := json.Unmarshal(body, &q); err != nil {
 			return nil, fmt.Errorf("the question is not valid: %v", err)
 		}
@@ -229,7 +230,7 @@ func approvalShow(b *broker.Broker) daemon.Handler {
 
 func approvalAnswer(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var a broker.ApprovalAnswer
+		var a brokerwire.ApprovalAnswer
 		if err := json.Unmarshal(body, &a); err != nil {
 			return nil, fmt.Errorf("the answer is not valid: %v", err)
 		}
@@ -243,22 +244,28 @@ func approvalAnswer(b *broker.Broker) daemon.Handler {
 
 func sessionStart(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var s broker.SessionStart
+		var s brokerwire.SessionStart
 		if err := json.Unmarshal(body, &s); err != nil {
 			return nil, fmt.Errorf("the session start is not valid: %v", err)
 		}
-		return b.StartSession(s)
+		st, err := b.StartSession(s)
+		if err != nil {
+			return nil, err
+		}
+		return brokerwire.SessionState{Taint: st.Taint.String(), Untrusted: st.Untrusted}, nil
 	}
 }
 
 func sessionState(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var q struct {
-			Session string `json:"session"`
-		}
+		var q brokerwire.SessionStateRequest
 		if err := json.Unmarshal(body, &q); err != nil {
 			return nil, fmt.Errorf("the question is not valid: %v", err)
 		}
-		return b.SessionState(q.Session)
+		st, err := b.SessionState(q.Session)
+		if err != nil {
+			return nil, err
+		}
+		return brokerwire.SessionState{Taint: st.Taint.String(), Untrusted: st.Untrusted}, nil
 	}
 }

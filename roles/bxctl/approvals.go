@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/approval"
-	"boxmaker/core/broker"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/termsafe"
@@ -97,14 +97,14 @@ func listApprovals(c *cli.Context) error {
 		// mistyped command, refused as everywhere (D221).
 		return rolecli.UnknownCommand(args[0], "bxctl approvals", c.Command.Subcommands)
 	}
-	var list broker.ApprovalsList
-	if err := adminCall(c, broker.KindApprovalsList, nil, &list); err != nil {
+	var list brokerwire.ApprovalsList
+	if err := adminCall(c, brokerwire.KindApprovalsList, nil, &list); err != nil {
 		return err
 	}
 	w := c.App.Writer
 	if c.Bool("json") {
 		if list.Approvals == nil {
-			list.Approvals = []broker.Pending{}
+			list.Approvals = []approval.Pending{}
 		}
 		return rolecli.WriteJSON(w, list)
 	}
@@ -131,8 +131,8 @@ func showApproval(c *cli.Context) error {
 		return rolecli.Usagef("%s takes one argument, the approval's ID (bxctl approvals lists them)", c.Command.FullName())
 	}
 	id := args[0]
-	var p broker.Pending
-	if err := adminCall(c, broker.KindApprovalShow, broker.ApprovalShow{ID: id}, &p); err != nil {
+	var p approval.Pending
+	if err := adminCall(c, brokerwire.KindApprovalShow, brokerwire.ApprovalShow{ID: id}, &p); err != nil {
 		return err
 	}
 	if c.Bool("json") {
@@ -164,9 +164,9 @@ func answerApproval(c *cli.Context, answer string) error {
 	if err := rolecli.ExactArgs(c, 1, "one argument, the approval's ID (bxctl approvals lists them)"); err != nil {
 		return err
 	}
-	req := broker.ApprovalAnswer{ID: c.Args().First(), Answer: answer, Why: c.String("why")}
-	var p broker.Pending
-	if err := adminCall(c, broker.KindApprovalAnswer, req, &p); err != nil {
+	req := brokerwire.ApprovalAnswer{ID: c.Args().First(), Answer: answer, Why: c.String("why")}
+	var p approval.Pending
+	if err := adminCall(c, brokerwire.KindApprovalAnswer, req, &p); err != nil {
 		return err
 	}
 	word := "approved"

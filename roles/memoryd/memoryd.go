@@ -17,6 +17,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
@@ -306,11 +307,11 @@ func (s *server) memoryCall(ctx context.Context, _ daemon.Peer, body json.RawMes
 
 // sessionState asks brokerd's state socket for a session's taint and
 // trust.
-func (s *server) sessionState(ctx context.Context, session string) (memorywire.SessionState, error) {
+func (s *server) sessionState(ctx context.Context, session string) (brokerwire.SessionState, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.stateTimeout)
 	defer cancel()
-	var st memorywire.SessionState
-	if err := daemon.Call(ctx, s.stateSocket, memorywire.KindSessionState, memorywire.BlockRequest{Session: session}, &st, nil); err != nil {
+	var st brokerwire.SessionState
+	if err := daemon.Call(ctx, s.stateSocket, brokerwire.KindSessionState, brokerwire.SessionStateRequest{Session: session}, &st, nil); err != nil {
 		return st, err
 	}
 	switch st.Taint {
@@ -388,8 +389,8 @@ func (s *server) sessionTaints(ctx context.Context, callID string, ids []string)
 	defer cancel()
 	out := make(map[string]policy.Taint, len(ids))
 	for _, id := range ids {
-		var st memorywire.SessionState
-		err := daemon.Call(ctx, s.stateSocket, memorywire.KindSessionState, memorywire.BlockRequest{Session: id}, &st, nil)
+		var st brokerwire.SessionState
+		err := daemon.Call(ctx, s.stateSocket, brokerwire.KindSessionState, brokerwire.SessionStateRequest{Session: id}, &st, nil)
 		var re *daemon.RemoteError
 		switch {
 		case errors.As(err, &re):

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
@@ -74,7 +75,7 @@ func newRig(t testing.TB, o llamastandin.Options) *rig {
 	t.Cleanup(func() { cancel(); <-done })
 	broker := serve(t, r.dir, "broker", map[string]daemon.Handler{
 		"tool.call": func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-			var c loop.CallRequest
+			var c brokerwire.ToolCall
 			json.Unmarshal(body, &c)
 			r.mu.Lock()
 			r.tool = append(r.tool, c.Tool)

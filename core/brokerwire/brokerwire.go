@@ -1,0 +1,180 @@
+// Package brokerwire is the reference of brokerd's three sockets: their
+// kinds, bodies, answers, event and outcome names. brokerd (core/broker,
+// roles/brokerd) and its clients (loopd's core/loop, memoryd, bxctl, the
+// demo) import it; nothing else defines these shapes. Every socket uses
+// core/daemon's framing (docs/protocols.md): one request line
+// {"kind":...,"body":...}, event lines, a final line with "done":true and
+// either the answer's body or an error and its runbook entry.
+//
+// Ids follow core/sessionid: a session id is 1 to 64 of [a-z0-9-], a call
+// id 1 to 64 of [A-Za-z0-9_-].
+//
+// # The tool socket (brokerd [sockets] broker; loopd is the client)
+//
+// tool.call (ToolCall -> Answer) sends one tool call of the model, one per
+// connection:
+//
+//	{"kind":"tool.call","body":{"session":"s1","call_id":"call_7","tool":"read_file","arguments":{"path":"/home/owner/src/a.txt"}}}
+//
+// The session and the call id name the call: its container
+// (<session>_<call id>) and its audit records. A (session, call id) being
+// handled is refused; one brokerd already decided is denied
+// (call-id-reused); the same call id in another session is another call.
+// Tool is the name as the model wrote it: a tool core/policy does not know
+// is denied. Arguments is the model's JSON object; brokerd takes only the
+// tool's own fields (path; path, content; path; command, a list of words,
+// and paths, the first the working directory; url; actions; query, limit;
+// yaag's file, script, dir, input, profile, id) and ignores the rest (a
+// grant name or a taint the model adds), but denies a key twice in one
+// object or a field name in another case ("Path").
+//
+// A call decided ask sends one event before the answer, EventAsked
+// ({"approval":"<id>","event":"asked"}). The answer's Outcome is one of the Outcome constants
+// and Text what the model is given: the result for allowed and approved;
+// the owner's refusal (and reason) for refused; the expiry for expired; a
+// "denied: ..." reason, or a refusal ending with its runbook link, for
+// denied; for failed, a refusal naming why no result can be given
+// (runner-unavailable, memoryd-unreachable, audit-unavailable when the
+// result could not be recorded, broker-state-damaged when the raised state
+// could not be written), never the content. Decision is what decided it:
+// the effect and the grant file(s) ("" when no grant matched). An error
+// instead of an answer means brokerd could not decide at all, and nothing
+// ran: the decision could not be recorded (audit-unavailable), a malformed
+// request, a call id being handled.
+//
+// session.start (SessionStart -> SessionState) tells of a new session
+// before its first model request: the taint it starts at (its memory
+// block's class; core/memorywire) and, for a fork, the session it copies.
+// brokerd records a session_start and writes the session's state raised to
+// that taint (never lowered), and answers the state. An error means
+// nothing was recorded, and loopd does not start the session.
+//
+// tools.granted ({} -> ToolsGranted) lists the tools some allow or ask
+// grant names (none while the grants are invalid): loopd offers yaag's
+// tools (yaag_run, yaag_status, yaag_stop, yaag_pause) to a new session
+// only when granted. It decides nothing.
+//
+// # The admin socket (brokerd [sockets] admin; bxctl is the client)
+//
+// approvals.list (no body -> ApprovalsList), approvals.show (ApprovalShow ->
+// approval.Pending, an error when it is not pending) and approvals.answer
+// (ApprovalAnswer -> the approval as it was). A pending approval's
+// arguments are compact JSON text, a string, with their SHA-256
+// (core/approval).
+//
+// # The state socket (brokerd [sockets] state; memoryd is the client)
+//
+// session.state (SessionStateRequest -> SessionState): a session's taint
+// and trust; a session with no state file is public and trusted; a damaged
+// state file is an error with the entry broker-state-damaged. memoryd asks
+// before every memory write (the writing session) and during every recall
+// (each session whose records were found).
+//
+// Every socket also answers ping; any other kind is refused
+// (socket-forbidden). The limits on a request and on a call's arguments
+// are in docs/tool-socket.md.
+package brokerwire
+
+import (
+	"encoding/json"
+
+	"boxmaker/core/approval"
+)
+
+// The request kinds, by socket.
+const (
+	KindToolCall       = "tool.call"     // tool socket: ToolCall -> Answer
+	KindSessionStart   = "session.start" // tool socket: SessionStart -> SessionState
+	KindToolsGranted   = "tools.granted" // tool socket: {} -> ToolsGranted
+	KindApprovalsList  = "approvals.list"
+	KindApprovalShow   = "approvals.show"   // admin socket: ApprovalShow -> approval.Pending
+	KindApprovalAnswer = "approvals.answer" // admin socket: ApprovalAnswer -> approval.Pending
+	KindSessionState   = "session.state"    // state socket: SessionStateRequest -> SessionState
+)
+
+// EventAsked is the event a tool.call sends when the call waits for the
+// owner: {"event":"asked","approval":"<id>"}.
+const EventAsked = "asked"
+
+// Asked is the body of the EventAsked event.
+type Asked struct {
+	Approval string `json:"approval"`
+	Event    string `json:"event"`
+}
+
+// ToolCall is one tool call as loopd sends it.
+type ToolCall struct {
+	Session   string          `json:"session"`
+	CallID    string          `json:"call_id"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Decision is the decision an Answer reports.
+type Decision struct {
+	Effect string `json:"effect"` // allow, ask or deny
+	Grant  string `json:"grant"`  // the grant file(s) that decided; empty: none
+}
+
+// Answer is brokerd's final answer to a tool call: the outcome and the
+// text the model is given.
+type Answer struct {
+	Outcome  string   `json:"outcome"`
+	Text     string   `json:"text"`
+	Decision Decision `json:"decision"`
+	Approval string   `json:"approval,omitempty"`
+}
+
+// The outcomes of a call.
+const (
+	OutcomeAllowed  = "allowed"  // decided allow, ran, result recorded
+	OutcomeApproved = "approved" // decided ask, approved, ran, result recorded
+	OutcomeRefused  = "refused"  // decided ask, the owner refused
+	OutcomeExpired  = "expired"  // decided ask, no answer in time
+	OutcomeDenied   = "denied"   // decided deny (or no longer allowed after the wait)
+	OutcomeFailed   = "failed"   // allowed, but no result can be given
+)
+
+// SessionStart is loopd telling of a new session before its first call.
+type SessionStart struct {
+	Session string `json:"session"`
+	Taint   string `json:"taint"`
+	// From is the session a fork copies (a yaag Agent's, or a Run's host
+	// session): the new one starts at that session's state too.
+	From string `json:"from,omitempty"`
+}
+
+// SessionStateRequest asks for one session's state.
+type SessionStateRequest struct {
+	Session string `json:"session"`
+}
+
+// SessionState is a session's taint (public, private or secret) and
+// whether anything untrusted reached it: the answer of session.state and
+// session.start.
+type SessionState struct {
+	Taint     string `json:"taint"`
+	Untrusted bool   `json:"untrusted"`
+}
+
+// ToolsGranted is the answer to tools.granted.
+type ToolsGranted struct {
+	Tools []string `json:"tools"`
+}
+
+// ApprovalsList is the answer to approvals.list, oldest first.
+type ApprovalsList struct {
+	Approvals []approval.Pending `json:"approvals"`
+}
+
+// ApprovalShow asks for one pending approval, whole.
+type ApprovalShow struct {
+	ID string `json:"id"`
+}
+
+// ApprovalAnswer is bxctl's approve or refuse.
+type ApprovalAnswer struct {
+	ID     string `json:"id"`
+	Answer string `json:"answer"` // approve or refuse
+	Why    string `json:"why,omitempty"`
+}
