@@ -131,6 +131,69 @@ func cmdCachecheck(ts *testscript.TestScript, neg bool, args []string) {
 var yaagCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"addrvar":   cmdAddrvar,
 	"yaagcrash": cmdYaagcrash,
+	"forkcache": cmdForkcache,
+}
+
+// forkcache CASSETTE SESSIONS AGENT: the cache a fork reused. AGENT is a
+// forked Agent of the Cassette; its parent's session is the fork's From.
+// It prints the prompt of the parent's last model request and the
+// cache_n of the fork's first one (both from the session logs'
+// timings), and fails unless the fork took at least nine tenths of the
+// parent's prompt from the server's cache.
+func cmdForkcache(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: forkcache CASSETTE SESSIONS AGENT")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	if err != nil {
+		ts.Fatalf("forkcache: %v", err)
+	}
+	d, err := cassette.Parse(args[0], data)
+	if err != nil {
+		ts.Fatalf("forkcache: %v", err)
+	}
+	a := d.AgentOf(args[2])
+	if a == nil || a.ForkOf == nil || a.Session == nil {
+		ts.Fatalf("forkcache: %s is no forked Agent of %s", args[2], args[0])
+	}
+	records := func(id string, epoch int) []loop.Record {
+		path := loop.LogPath(ts.MkAbs(args[1]), id, epoch)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			ts.Fatalf("forkcache: %v", err)
+		}
+		recs, err := loop.ParseLog(path, data)
+		if err != nil {
+			ts.Fatalf("forkcache: %v", err)
+		}
+		return recs
+	}
+	parent := records(a.ForkOf.ID, a.ForkOf.Epoch)
+	raw, err := os.ReadFile(loop.LogPath(ts.MkAbs(args[1]), a.ForkOf.ID, a.ForkOf.Epoch))
+	if err != nil {
+		ts.Fatalf("forkcache: %v", err)
+	}
+	copied := bytes.Count(raw[:a.ForkOf.Bytes], []byte("\n")) // the records the fork starts with
+	prompt := 0
+	for _, r := range parent[:copied] {
+		if r.Type == loop.TypeAssistant {
+			prompt = r.Timings.PromptTokens()
+		}
+	}
+	cacheN := -1
+	for _, r := range records(a.Session.ID, a.Session.Epoch)[copied:] {
+		if r.Type == loop.TypeAssistant {
+			cacheN = r.Timings.CacheN
+			break
+		}
+	}
+	if prompt == 0 || cacheN < 0 {
+		ts.Fatalf("forkcache: the parent made no request before the fork, or the fork none after (%d records copied)", copied)
+	}
+	fmt.Fprintf(ts.Stdout(), "parent prompt %d tokens; fork's first request cache_n %d\n", prompt, cacheN)
+	if cacheN*10 < prompt*9 {
+		ts.Fatalf("forkcache: the fork took %d tokens from the cache, less than nine tenths of the parent's prompt of %d", cacheN, prompt)
+	}
 }
 
 // yaagcrash PROGRAM DIR ROUNDS MAXKILL_MS WANT: the SIGKILL rounds of a
