@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"boxmaker/core/gateway"
-	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/testpeer/fakemattermost"
 )
 
@@ -68,9 +68,9 @@ func BenchmarkFirstTokenToUpdate(b *testing.B) {
 		}
 	}})
 	first := make(chan time.Time, 1)
-	w.loop.hook = func(req loop.TurnRequest, emit func(loop.Event) error) error {
+	w.loop.hook = func(req loopwire.TurnRequest, emit func(loopwire.Event) error) error {
 		first <- time.Now()
-		return emit(loop.Event{Event: "text", Text: "first words"})
+		return emit(loopwire.Event{Event: loopwire.EventText, Text: "first words"})
 	}
 	w.start()
 	dm := w.mm.DM(w.bot.ID, w.owner.ID)

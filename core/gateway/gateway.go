@@ -11,14 +11,14 @@ import (
 	"sync"
 	"time"
 
-	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 	"boxmaker/runbook"
 )
 
 // LoopFunc sends one turn to loopd and streams its events (core/daemon's
 // Call on the loop socket).
-type LoopFunc func(ctx context.Context, req loop.TurnRequest, onEvent func(loop.Event) error) (loop.TurnResult, error)
+type LoopFunc func(ctx context.Context, req loopwire.TurnRequest, onEvent func(loopwire.Event) error) (loopwire.TurnResult, error)
 
 // Options are what a Gateway works with.
 type Options struct {

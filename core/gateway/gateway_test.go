@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"boxmaker/core/gateway"
-	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/secrets"
 	"boxmaker/core/testpeer/fakemattermost"
 	"boxmaker/core/testsupport"
@@ -43,12 +43,12 @@ type world struct {
 type stubLoop struct {
 	arrived func() // told first, as the turn reaches loopd
 	mu      sync.Mutex
-	turns   []loop.TurnRequest
+	turns   []loopwire.TurnRequest
 	fail    error
-	hook    func(req loop.TurnRequest, emit func(loop.Event) error) error
+	hook    func(req loopwire.TurnRequest, emit func(loopwire.Event) error) error
 }
 
-func (l *stubLoop) call(ctx context.Context, req loop.TurnRequest, emit func(loop.Event) error) (loop.TurnResult, error) {
+func (l *stubLoop) call(ctx context.Context, req loopwire.TurnRequest, emit func(loopwire.Event) error) (loopwire.TurnResult, error) {
 	if l.arrived != nil {
 		l.arrived()
 	}
@@ -58,30 +58,30 @@ func (l *stubLoop) call(ctx context.Context, req loop.TurnRequest, emit func(loo
 	fail, hook := l.fail, l.hook
 	l.mu.Unlock()
 	if fail != nil {
-		return loop.TurnResult{}, fail
+		return loopwire.TurnResult{}, fail
 	}
 	session := req.Session
 	if session == "" {
 		session = fmt.Sprintf("20261201-000000-%08d", n)
 	}
-	if err := emit(loop.Event{Event: "session", Session: session}); err != nil {
-		return loop.TurnResult{}, err
+	if err := emit(loopwire.Event{Event: loopwire.EventSession, Session: session}); err != nil {
+		return loopwire.TurnResult{}, err
 	}
 	if hook != nil {
 		if err := hook(req, emit); err != nil {
-			return loop.TurnResult{}, err
+			return loopwire.TurnResult{}, err
 		}
-		return loop.TurnResult{Session: session}, nil
+		return loopwire.TurnResult{Session: session}, nil
 	}
-	emit(loop.Event{Event: "text", Text: "echo: "})
-	emit(loop.Event{Event: "text", Text: req.Text})
-	return loop.TurnResult{Session: session, Reply: "echo: " + req.Text}, nil
+	emit(loopwire.Event{Event: loopwire.EventText, Text: "echo: "})
+	emit(loopwire.Event{Event: loopwire.EventText, Text: req.Text})
+	return loopwire.TurnResult{Session: session, Reply: "echo: " + req.Text}, nil
 }
 
-func (l *stubLoop) requests() []loop.TurnRequest {
+func (l *stubLoop) requests() []loopwire.TurnRequest {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]loop.TurnRequest(nil), l.turns...)
+	return append([]loopwire.TurnRequest(nil), l.turns...)
 }
 
 func newWorld(t testing.TB, opts ...fakemattermost.Options) *world {
@@ -229,9 +229,9 @@ func TestChannelPostsNeedAMentionAndStrangersAreIgnored(t *testing.T) {
 func TestLongRepliesAreSplitAndTypingIsShown(t *testing.T) {
 	w := newWorld(t)
 	long := strings.Repeat("a line of the model's long answer\n", 700) // 23,800 runes
-	w.loop.hook = func(req loop.TurnRequest, emit func(loop.Event) error) error {
+	w.loop.hook = func(req loopwire.TurnRequest, emit func(loopwire.Event) error) error {
 		for i := 0; i < len(long); i += 1000 {
-			emit(loop.Event{Event: "text", Text: long[i:min(i+1000, len(long))]})
+			emit(loopwire.Event{Event: loopwire.EventText, Text: long[i:min(i+1000, len(long))]})
 		}
 		return nil
 	}

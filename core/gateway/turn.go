@@ -12,7 +12,7 @@ import (
 
 	"boxmaker/core/approval"
 	"boxmaker/core/daemon"
-	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 )
 
@@ -97,7 +97,7 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 	}
 	tctx, stopTyping := context.WithCancel(ctx)
 	go g.typing(tctx, t.Channel, t.Thread)
-	res, err := g.o.Loop(ctx, loop.TurnRequest{Session: session, Who: g.who(ctx, p.UserID), Text: p.Message}, func(e loop.Event) error {
+	res, err := g.o.Loop(ctx, loopwire.TurnRequest{Session: session, Who: g.who(ctx, p.UserID), Text: p.Message}, func(e loopwire.Event) error {
 		if e.Event == "session" && e.Session != "" && e.Session != session {
 			session = e.Session
 			if err := g.update(func(s *State) {
@@ -280,13 +280,13 @@ func (r *reply) start() error {
 	return nil
 }
 
-func (r *reply) event(e loop.Event) {
+func (r *reply) event(e loopwire.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch e.Event {
-	case "text":
+	case loopwire.EventText:
 		r.addText(e.Text)
-	case "tool_call":
+	case loopwire.EventToolCall:
 		r.flushLocked()
 		r.stopTimer()
 		summary := approval.Summary(approval.Pending{Tool: e.Tool, Arguments: argumentsText(e.Arguments)})
@@ -303,12 +303,12 @@ func (r *reply) event(e loop.Event) {
 		}
 		r.tools[e.CallID] = line
 		r.post, r.text, r.shown = "", "", ""
-	case "asked":
+	case loopwire.EventAsked:
 		if l := r.tools[e.CallID]; l != nil && l.post != "" {
 			id := termsafe.Line(e.Approval)
 			r.g.patch(r.ctx, l.post, toolText(l.summary, fmt.Sprintf("asked: approval %s waits for `!approve %s` or `!refuse %s`", id, id, id)))
 		}
-	case "tool_result":
+	case loopwire.EventToolResult:
 		if l := r.tools[e.CallID]; l != nil && l.post != "" {
 			r.g.patch(r.ctx, l.post, toolText(l.summary, termsafe.Line(e.Outcome)))
 		}

@@ -123,7 +123,7 @@ func hermetic(recs []Record) bool {
 
 // Ask sends one prompt to a hermetic session, within the request's
 // budgets.
-func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(Event) error) (loopwire.AskResult, error) {
+func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(loopwire.Event) error) (loopwire.AskResult, error) {
 	switch {
 	case req.Continue && req.Text != "":
 		return loopwire.AskResult{}, errors.New("an ask that continues after answers has no text")
@@ -159,7 +159,7 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(Eve
 		}
 		user = Record{}
 	}
-	if err := emit(Event{Event: "session", Session: log.Session}); err != nil {
+	if err := emit(loopwire.Event{Event: loopwire.EventSession, Session: log.Session}); err != nil {
 		return loopwire.AskResult{}, err
 	}
 	a := &askTurn{req: req, start: time.Now()}
@@ -219,7 +219,7 @@ type askTurn struct {
 // question takes a request_user_input call as a question for the person:
 // no tool record now (the answer appends it), and the turn ends after the
 // reply's other calls.
-func (a *askTurn) question(c ToolCall, emit func(Event) error) error {
+func (a *askTurn) question(c ToolCall, emit func(loopwire.Event) error) error {
 	var args struct {
 		Question string `json:"question"`
 	}
@@ -228,7 +228,7 @@ func (a *askTurn) question(c ToolCall, emit func(Event) error) error {
 		text = args.Question
 	}
 	a.questions = append(a.questions, loopwire.Question{CallID: c.ID, Text: text})
-	return emit(Event{Event: "question", CallID: c.ID, Tool: c.Name, Text: text})
+	return emit(loopwire.Event{Event: loopwire.EventQuestion, CallID: c.ID, Tool: c.Name, Text: text})
 }
 
 // asked reports whether the turn ended on questions for the person.

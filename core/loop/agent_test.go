@@ -32,7 +32,7 @@ func agentSocket(t *testing.T, r *rig) string {
 			if err := json.Unmarshal(body, &req); err != nil {
 				return nil, err
 			}
-			return r.eng.Ask(ctx, req, func(e Event) error { return s.Send(e) })
+			return r.eng.Ask(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
 		},
 		loopwire.KindAgentFork: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 			var req loopwire.ForkRequest
@@ -46,7 +46,7 @@ func agentSocket(t *testing.T, r *rig) string {
 			if err := json.Unmarshal(body, &req); err != nil {
 				return nil, err
 			}
-			return r.eng.Compact(ctx, req, func(e Event) error { return s.Send(e) })
+			return r.eng.Compact(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
 		},
 		loopwire.KindAgentAnswer: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 			var req loopwire.AnswerRequest
@@ -67,12 +67,12 @@ func spawnOn(t *testing.T, sock string, req loopwire.SpawnRequest) string {
 	return res.Session
 }
 
-func askOn(t *testing.T, sock string, req loopwire.AskRequest) (loopwire.AskResult, []Event, error) {
+func askOn(t *testing.T, sock string, req loopwire.AskRequest) (loopwire.AskResult, []loopwire.Event, error) {
 	t.Helper()
 	var res loopwire.AskResult
-	var events []Event
+	var events []loopwire.Event
 	err := daemon.Call(context.Background(), sock, loopwire.KindAgentAsk, req, &res, func(raw json.RawMessage) error {
-		var e Event
+		var e loopwire.Event
 		json.Unmarshal(raw, &e)
 		events = append(events, e)
 		return nil

@@ -14,6 +14,7 @@ import (
 
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/testsupport"
 )
 
@@ -229,7 +230,7 @@ func benchEngineTurn(b *testing.B, reread, keepAlive bool) {
 		}
 	}
 	turn := func() {
-		_, err := e.Turn(context.Background(), TurnRequest{Session: "bench", Text: "And the next one?"}, func(Event) error { return nil })
+		_, err := e.Turn(context.Background(), loopwire.TurnRequest{Session: "bench", Text: "And the next one?"}, func(loopwire.Event) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -125,7 +125,7 @@ func (e *Engine) Fork(ctx context.Context, req loopwire.ForkRequest) (loopwire.F
 // memory block and the tools as they were), and the hermetic note. A
 // model that fails or says nothing leaves the epoch as it is: Failed says
 // why.
-func (e *Engine) Compact(ctx context.Context, req loopwire.CompactRequest, emit func(Event) error) (loopwire.CompactResult, error) {
+func (e *Engine) Compact(ctx context.Context, req loopwire.CompactRequest, emit func(loopwire.Event) error) (loopwire.CompactResult, error) {
 	if !ValidSessionID(req.Session) {
 		return loopwire.CompactResult{}, fmt.Errorf("%q is not a session id", req.Session)
 	}

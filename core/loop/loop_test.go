@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/sessionid"
 	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
@@ -144,10 +145,10 @@ func newRig(t *testing.T, script llamastandin.Script) *rig {
 }
 
 // turn runs one turn and returns its result and events.
-func (r *rig) turn(t *testing.T, session, text string) (TurnResult, []Event, error) {
+func (r *rig) turn(t *testing.T, session, text string) (loopwire.TurnResult, []loopwire.Event, error) {
 	t.Helper()
-	var events []Event
-	res, err := r.eng.Turn(context.Background(), TurnRequest{Session: session, Who: "owner", Text: text}, func(e Event) error {
+	var events []loopwire.Event
+	res, err := r.eng.Turn(context.Background(), loopwire.TurnRequest{Session: session, Who: "owner", Text: text}, func(e loopwire.Event) error {
 		events = append(events, e)
 		return nil
 	})
@@ -404,7 +405,7 @@ func TestBrokerUnavailableTheConversationGoesOn(t *testing.T) {
 			if res.Reply != "The tool broker is unavailable, sorry." {
 				t.Errorf("reply %q", res.Reply)
 			}
-			var result Event
+			var result loopwire.Event
 			for _, e := range events {
 				if e.Event == "tool_result" {
 					result = e
@@ -550,7 +551,7 @@ func TestNoBrokerConfiguredIsReportedOnce(t *testing.T) {
 func TestClientLeavingEndsTheTurn(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "a reply in several pieces to stream"}}})
 	gone := errors.New("broken pipe")
-	_, err := r.eng.Turn(context.Background(), TurnRequest{Text: "hi"}, func(e Event) error {
+	_, err := r.eng.Turn(context.Background(), loopwire.TurnRequest{Text: "hi"}, func(e loopwire.Event) error {
 		if e.Event == "text" {
 			return gone
 		}

@@ -16,6 +16,7 @@ import (
 
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
@@ -105,7 +106,7 @@ func TestACutReplyIsNotedAndShown(t *testing.T) {
 	if res.Reply != strings.Repeat("word ", 6) {
 		t.Errorf("reply %q", res.Reply)
 	}
-	var notice Event
+	var notice loopwire.Event
 	for _, e := range events {
 		if e.Event == "notice" {
 			notice = e

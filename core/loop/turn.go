@@ -16,38 +16,12 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/memorywire"
 	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
-
-// TurnRequest is one message of a person: the body of a "turn" request
-// on the loop socket. An empty Session starts a new one.
-type TurnRequest struct {
-	Session string `json:"session"`
-	Who     string `json:"who"`
-	Text    string `json:"text"`
-}
-
-// TurnResult is the final answer of a turn.
-type TurnResult struct {
-	Session string `json:"session"`
-	Reply   string `json:"reply"`
-}
-
-// Event is one event streamed while a turn runs (see the loop socket's
-// protocol): session, text, tool_call, tool_result, asked.
-type Event struct {
-	Event     string          `json:"event"`
-	Session   string          `json:"session,omitempty"`
-	Text      string          `json:"text,omitempty"`
-	CallID    string          `json:"call_id,omitempty"`
-	Tool      string          `json:"tool,omitempty"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
-	Outcome   string          `json:"outcome,omitempty"`
-	Approval  string          `json:"approval,omitempty"`
-}
 
 // Memory fetches a new session's memory block from memoryd.
 type Memory struct {
@@ -226,9 +200,9 @@ func NewSessionID(now time.Time) string {
 // new one), sends the conversation to the model, passes each tool call to
 // brokerd and the results back, until the model answers without a tool
 // call or the turn's tool rounds are used up. emit gets the events.
-func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) error) (TurnResult, error) {
+func (e *Engine) Turn(ctx context.Context, req loopwire.TurnRequest, emit func(loopwire.Event) error) (loopwire.TurnResult, error) {
 	if strings.TrimSpace(req.Text) == "" {
-		return TurnResult{}, errors.New("the turn has no text")
+		return loopwire.TurnResult{}, errors.New("the turn has no text")
 	}
 	who := req.Who
 	if who == "" {
@@ -242,21 +216,21 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 		defer unlock()
 		block, err := e.memoryBlock(ctx, id)
 		if err != nil {
-			return TurnResult{}, err
+			return loopwire.TurnResult{}, err
 		}
 		log, err = CreateLog(e.SessionsDir, id)
 		if err != nil {
-			return TurnResult{}, fmt.Errorf("cannot create the session: %w", err)
+			return loopwire.TurnResult{}, fmt.Errorf("cannot create the session: %w", err)
 		}
 		tools := e.sessionTools(ctx)
 		base := Record{Time: e.now(), Type: TypeBaseline, System: e.System, Memory: sanitize.Neutralise(block), Tools: tools}
 		if err := log.Append(&base); err != nil {
-			return TurnResult{}, err
+			return loopwire.TurnResult{}, err
 		}
 		recs = []Record{base}
 	} else {
 		if !ValidSessionID(req.Session) {
-			return TurnResult{}, fmt.Errorf("%q is not a session id", req.Session)
+			return loopwire.TurnResult{}, fmt.Errorf("%q is not a session id", req.Session)
 		}
 		unlock := e.lock(req.Session)
 		defer unlock()
@@ -265,20 +239,20 @@ func (e *Engine) Turn(ctx context.Context, req TurnRequest, emit func(Event) err
 		var de *DamageError
 		switch {
 		case errors.As(err, &de):
-			return TurnResult{}, runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
+			return loopwire.TurnResult{}, runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
 		case errors.Is(err, fs.ErrNotExist):
-			return TurnResult{}, fmt.Errorf("there is no session %s in %s", req.Session, e.SessionsDir)
+			return loopwire.TurnResult{}, fmt.Errorf("there is no session %s in %s", req.Session, e.SessionsDir)
 		case err != nil:
-			return TurnResult{}, err
+			return loopwire.TurnResult{}, err
 		}
 	}
-	if err := emit(Event{Event: "session", Session: log.Session}); err != nil {
-		return TurnResult{}, err
+	if err := emit(loopwire.Event{Event: loopwire.EventSession, Session: log.Session}); err != nil {
+		return loopwire.TurnResult{}, err
 	}
 	t := &turn{e: e, log: log, recs: recs, emit: emit}
 	reply, err := t.run(ctx, Record{Time: e.now(), Type: TypeUser, Who: who, Text: sanitize.Neutralise(req.Text)})
 	e.remember(t.log, t.recs)
-	return TurnResult{Session: log.Session, Reply: reply}, err
+	return loopwire.TurnResult{Session: log.Session, Reply: reply}, err
 }
 
 // callID is the id loopd gives the i-th tool call of the record seq: the
@@ -312,7 +286,7 @@ type turn struct {
 	e    *Engine
 	log  *Log
 	recs []Record
-	emit func(Event) error
+	emit func(loopwire.Event) error
 	ask  *askTurn // an agent.ask on a hermetic session; nil for a person's turn
 }
 
@@ -379,11 +353,11 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 				return nil
 			}
 			if first && sep {
-				emitErr = t.emit(Event{Event: "text", Text: "\n\n"})
+				emitErr = t.emit(loopwire.Event{Event: loopwire.EventText, Text: "\n\n"})
 			}
 			first = false
 			if emitErr == nil {
-				emitErr = t.emit(Event{Event: "text", Text: d.Content})
+				emitErr = t.emit(loopwire.Event{Event: loopwire.EventText, Text: d.Content})
 			}
 			return emitErr
 		})
@@ -426,7 +400,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 			}
 			recs = append(recs, Record{Time: e.now(), Type: TypeNote, Text: text})
 			e.logf("session %s: %s", t.log.Session, text)
-			if err := t.emit(Event{Event: "notice", Text: text}); err != nil {
+			if err := t.emit(loopwire.Event{Event: loopwire.EventNotice, Text: text}); err != nil {
 				return "", fmt.Errorf("the reply could not be sent on: %w", err)
 			}
 		}
@@ -501,7 +475,7 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) e
 	e := t.e
 	args := json.RawMessage(c.Arguments)
 	isObject := IsObject(c.Arguments)
-	ev := Event{Event: "tool_call", CallID: c.ID, Tool: c.Name}
+	ev := loopwire.Event{Event: loopwire.EventToolCall, CallID: c.ID, Tool: c.Name}
 	if isObject {
 		ev.Arguments = args
 	} else {
@@ -526,7 +500,7 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) e
 		var err error
 		res, err = e.Broker.Call(ctx, brokerwire.ToolCall{Session: t.log.Session, CallID: c.ID, Tool: c.Name, Arguments: args},
 			func(approval string) {
-				t.emit(Event{Event: "asked", CallID: c.ID, Approval: approval})
+				t.emit(loopwire.Event{Event: loopwire.EventAsked, CallID: c.ID, Approval: approval})
 			})
 		if err != nil {
 			if _, ok := runbook.EntryOf(err); !ok {
@@ -539,7 +513,7 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) e
 	if err := t.append(Record{Time: e.now(), Type: TypeTool, CallID: c.ID, Name: c.Name, Outcome: res.Outcome, Text: text}); err != nil {
 		return err
 	}
-	return t.emit(Event{Event: "tool_result", CallID: c.ID, Outcome: res.Outcome, Text: text})
+	return t.emit(loopwire.Event{Event: loopwire.EventToolResult, CallID: c.ID, Outcome: res.Outcome, Text: text})
 }
 
 // judgeCache decides whether a request that took less from the cache

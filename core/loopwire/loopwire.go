@@ -1,12 +1,11 @@
-// Package loopwire holds the shapes of the loop socket's requests for
-// hermetic sessions, the sessions a yaag Agent is: "agent.spawn" makes
-// one, "agent.ask" sends it one prompt (or continues it after answers),
+// Package loopwire is the reference of loopd's loop socket: a person's
+// "turn" (below), and the requests for hermetic sessions, the sessions a
+// yaag Agent is: "agent.spawn" makes one, "agent.ask" sends it one prompt
+// (or continues it after answers),
 // "agent.fork" copies a session's log up to a boundary into a new
 // session, "agent.compact" starts a session's next epoch from a summary,
 // and "agent.answer" appends the person's answers to the questions an
-// Agent asked (request_user_input). (The person's "turn" request and its
-// events are still core/loop's TurnRequest, TurnResult and Event; ask
-// kinds stream those events.)
+// Agent asked (request_user_input). Ask kinds stream a turn's events.
 //
 // A boundary is a SessionAt: a session's epoch log as it stood, its
 // length and SHA-256. Fork and answer check the file against it before
@@ -19,6 +18,35 @@
 // when Memory is set. Nothing ambient reaches it. Its log's second record
 // is a note naming the Run, the Agent's key, its Definition, the spawn's
 // hash and the models, and agent.ask takes no other session.
+//
+// # A person's turn
+//
+// KindTurn (TurnRequest -> TurnResult, streaming Events) is one message of
+// a person, from bxctl chat or gatewayd:
+//
+//	{"session":"","who":"owner","text":"read /home/owner/src/notes.md"}
+//
+// An empty Session begins a new session; otherwise it names one. Who is
+// who the message is from ("owner" by default; gatewayd says
+// "mattermost:@<name>"). Text must hold more than white space.
+//
+// The events come in the order things happen: EventSession first, always
+// (the session the turn is in); EventText, each piece of the model's
+// reply as it streams; EventToolCall when the model asks for a tool (the
+// call goes to brokerd now: CallID, Tool, Arguments, the model's JSON);
+// EventAsked when brokerd holds the call for the owner (CallID, Approval);
+// EventToolResult with brokerd's outcome (core/brokerwire's outcomes) or
+// loopd's own (unavailable, failed, limit) and the text the model is
+// given; EventNotice, loopd's own word on the reply (such as a reply cut
+// off at max_tokens). An Agent's ask (KindAgentAsk) streams the same
+// events, and EventQuestion when the Agent asks its person something
+// (request_user_input).
+//
+// The final answer, TurnResult, is the session and the whole reply. A
+// refused turn's error is memory-unavailable (a new session's block),
+// session-log-damaged, or the model server's failure; nothing of a failed
+// turn is written to the session log but what was complete before it
+// failed (docs/specs/loop.md says what the log holds).
 package loopwire
 
 import "encoding/json"

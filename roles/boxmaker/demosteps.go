@@ -16,6 +16,7 @@ import (
 	"boxmaker/core/home"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 )
 
@@ -114,15 +115,15 @@ type demoRow struct {
 
 // turnLog is what one turn showed, and what the checks found of it.
 type turnLog struct {
-	session, earlier string       // the turn's session; the one before a new session
-	calls            []loop.Event // tool_call events
-	results          map[string]loop.Event
+	session, earlier string           // the turn's session; the one before a new session
+	calls            []loopwire.Event // tool_call events
+	results          map[string]loopwire.Event
 	asked            map[string]string // call id -> approval id
 	reply            string
 
-	call   *loop.Event // the step's call, once found
-	result loop.Event  // its result
-	audit  *auditCall  // what the audit log says of it
+	call   *loopwire.Event // the step's call, once found
+	result loopwire.Event  // its result
+	audit  *auditCall      // what the audit log says of it
 }
 
 // demoChecks are what every step is checked for, in order; each returns
@@ -142,7 +143,7 @@ func (d *demoRun) converse(ctx context.Context) error {
 	session := ""
 	for i, st := range d.steps {
 		n := i + 1
-		tl := &turnLog{session: session, results: map[string]loop.Event{}, asked: map[string]string{}}
+		tl := &turnLog{session: session, results: map[string]loopwire.Event{}, asked: map[string]string{}}
 		if st.newSession {
 			tl.earlier, tl.session = session, ""
 		}
@@ -180,36 +181,36 @@ func (d *demoRun) turn(ctx context.Context, st demoStep, tl *turnLog) error {
 	defer endLine()
 	tctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	var res loop.TurnResult
-	err := daemon.Call(tctx, d.h.Path(home.SocketLoop), "turn", loop.TurnRequest{Session: tl.session, Who: "owner", Text: st.person}, &res, func(raw json.RawMessage) error {
-		var e loop.Event
+	var res loopwire.TurnResult
+	err := daemon.Call(tctx, d.h.Path(home.SocketLoop), loopwire.KindTurn, loopwire.TurnRequest{Session: tl.session, Who: "owner", Text: st.person}, &res, func(raw json.RawMessage) error {
+		var e loopwire.Event
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return err
 		}
 		switch e.Event {
-		case "session":
+		case loopwire.EventSession:
 			if e.Session != tl.session {
 				endLine()
 				d.say("  (session %s)", e.Session)
 			}
-		case "text":
+		case loopwire.EventText:
 			if !midLine {
 				fmt.Fprint(d.out, "agent: ")
 			}
 			fmt.Fprint(d.out, termsafe.Text(e.Text))
 			midLine = !strings.HasSuffix(e.Text, "\n")
-		case "tool_call":
+		case loopwire.EventToolCall:
 			endLine()
 			tl.calls = append(tl.calls, e)
 			d.say("  tool call %s: %s %s", e.CallID, e.Tool, d.shortArgs(e.Arguments))
-		case "asked":
+		case loopwire.EventAsked:
 			endLine()
 			tl.asked[e.CallID] = e.Approval
 			d.say("  call %s waits for the owner: approval %s", e.CallID, e.Approval)
 			if st.approve {
 				return d.approve(tctx, e.Approval, e.CallID)
 			}
-		case "tool_result":
+		case loopwire.EventToolResult:
 			endLine()
 			tl.results[e.CallID] = e
 			text := strings.ReplaceAll(strings.TrimSpace(e.Text), "\n", " | ")

@@ -20,6 +20,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
@@ -300,9 +301,9 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 	done := make(chan error, 1)
 	midLine := false
 	go func() {
-		var res loop.TurnResult
-		err := daemon.Call(tctx, ch.socket, "turn", loop.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
-			var e loop.Event
+		var res loopwire.TurnResult
+		err := daemon.Call(tctx, ch.socket, loopwire.KindTurn, loopwire.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
+			var e loopwire.Event
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return err
 			}
@@ -385,15 +386,15 @@ wait:
 // showEvent is how one event reads in the terminal; text is printed as
 // it comes, not here. What the model or a tool wrote is made safe for
 // the terminal.
-func showEvent(e loop.Event) string {
+func showEvent(e loopwire.Event) string {
 	switch e.Event {
-	case "session":
+	case loopwire.EventSession:
 		return "session " + termsafe.Line(e.Session)
-	case "tool_call":
+	case loopwire.EventToolCall:
 		return fmt.Sprintf("  [tool %s %s] %s", termsafe.Line(e.CallID), termsafe.Line(e.Tool), termsafe.Line(string(e.Arguments)))
-	case "asked":
+	case loopwire.EventAsked:
 		return termsafe.Line(fmt.Sprintf("  [tool %s] asked: approval %s; run 'bxctl approve %s' in another terminal", e.CallID, e.Approval, e.Approval))
-	case "tool_result":
+	case loopwire.EventToolResult:
 		text := e.Text
 		if len(text) > 200 {
 			text = text[:200] + "..."
@@ -404,7 +405,7 @@ func showEvent(e loop.Event) string {
 		// so that none of it acts on the terminal or passes for a line of
 		// bxctl's own.
 		return fmt.Sprintf("  [tool %s] %s: %s", termsafe.Line(e.CallID), termsafe.Line(e.Outcome), strings.ReplaceAll(termsafe.Text(text), "\n", "\n    "))
-	case "notice": // loopd's own word on the reply, such as a cut-off
+	case loopwire.EventNotice: // loopd's own word on the reply, such as a cut-off
 		return "  [loopd] " + termsafe.Line(e.Text)
 	}
 	return ""

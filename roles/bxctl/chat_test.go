@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"boxmaker/core/daemon"
-	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
@@ -23,10 +23,10 @@ import (
 type fakeLoop struct {
 	sock string
 	mu   sync.Mutex
-	got  []loop.TurnRequest
+	got  []loopwire.TurnRequest
 }
 
-func serveLoop(t *testing.T, turn func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error)) *fakeLoop {
+func serveLoop(t *testing.T, turn func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error)) *fakeLoop {
 	t.Helper()
 	dir := testsupport.ShortDir(t)
 	lock, err := daemon.TakeLock("loopd", filepath.Join(dir, "loopd.lock"))
@@ -41,7 +41,7 @@ func serveLoop(t *testing.T, turn func(n int, req loop.TurnRequest, st *daemon.S
 	}
 	s := &daemon.Socket{Role: "loopd", Name: "loop", Path: f.sock, ListenerLost: runbook.ListenerLost, Log: io.Discard,
 		Kinds: map[string]daemon.Handler{"turn": func(_ context.Context, _ daemon.Peer, body json.RawMessage, st *daemon.Stream) (any, error) {
-			var req loop.TurnRequest
+			var req loopwire.TurnRequest
 			json.Unmarshal(body, &req)
 			f.mu.Lock()
 			f.got = append(f.got, req)
@@ -57,10 +57,10 @@ func serveLoop(t *testing.T, turn func(n int, req loop.TurnRequest, st *daemon.S
 	return f
 }
 
-func (f *fakeLoop) requests() []loop.TurnRequest {
+func (f *fakeLoop) requests() []loopwire.TurnRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]loop.TurnRequest(nil), f.got...)
+	return append([]loopwire.TurnRequest(nil), f.got...)
 }
 
 func newChatter(sock string, interactive bool) (*chatter, *testsupport.Buffer, *testsupport.Buffer) {
@@ -71,24 +71,24 @@ func newChatter(sock string, interactive bool) (*chatter, *testsupport.Buffer, *
 // TestChatShowsTheTurn plays a turn's events and checks what the person
 // sees; a failed turn is shown and the chat goes on in the same session.
 func TestChatShowsTheTurn(t *testing.T) {
-	f := serveLoop(t, func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
-		st.Send(loop.Event{Event: "session", Session: "s-1"})
+	f := serveLoop(t, func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-1"})
 		switch n {
 		case 1:
-			st.Send(loop.Event{Event: "text", Text: "Let me "})
-			st.Send(loop.Event{Event: "text", Text: "look."})
-			st.Send(loop.Event{Event: "tool_call", CallID: "c1", Tool: "write_file", Arguments: json.RawMessage(`{"path":"/x"}`)})
-			st.Send(loop.Event{Event: "asked", CallID: "c1", Approval: "k3f9"})
-			st.Send(loop.Event{Event: "tool_result", CallID: "c1", Outcome: "approved", Text: "wrote 1 byte to /x"})
-			st.Send(loop.Event{Event: "tool_call", CallID: "c2", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/etc/shadow"}`)})
-			st.Send(loop.Event{Event: "tool_result", CallID: "c2", Outcome: "denied", Text: "denied: no grant allows read_file on \"/etc/shadow\""})
-			st.Send(loop.Event{Event: "text", Text: "\n\nDone \x1b[31mred\x1b[0m."})
-			return loop.TurnResult{Session: "s-1", Reply: "Let me look.\n\nDone."}, nil
+			st.Send(loopwire.Event{Event: loopwire.EventText, Text: "Let me "})
+			st.Send(loopwire.Event{Event: loopwire.EventText, Text: "look."})
+			st.Send(loopwire.Event{Event: loopwire.EventToolCall, CallID: "c1", Tool: "write_file", Arguments: json.RawMessage(`{"path":"/x"}`)})
+			st.Send(loopwire.Event{Event: loopwire.EventAsked, CallID: "c1", Approval: "k3f9"})
+			st.Send(loopwire.Event{Event: loopwire.EventToolResult, CallID: "c1", Outcome: "approved", Text: "wrote 1 byte to /x"})
+			st.Send(loopwire.Event{Event: loopwire.EventToolCall, CallID: "c2", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/etc/shadow"}`)})
+			st.Send(loopwire.Event{Event: loopwire.EventToolResult, CallID: "c2", Outcome: "denied", Text: "denied: no grant allows read_file on \"/etc/shadow\""})
+			st.Send(loopwire.Event{Event: loopwire.EventText, Text: "\n\nDone \x1b[31mred\x1b[0m."})
+			return loopwire.TurnResult{Session: "s-1", Reply: "Let me look.\n\nDone."}, nil
 		case 2:
 			return nil, runbook.Refuse(runbook.SessionLogDamaged, "sessions/s-1/0.jsonl:3: last line does not end in a newline")
 		}
-		st.Send(loop.Event{Event: "text", Text: "still here"})
-		return loop.TurnResult{Session: "s-1", Reply: "still here"}, nil
+		st.Send(loopwire.Event{Event: loopwire.EventText, Text: "still here"})
+		return loopwire.TurnResult{Session: "s-1", Reply: "still here"}, nil
 	})
 	ch, out, errOut := newChatter(f.sock, false)
 	err := ch.run(context.Background(), strings.NewReader("write x\nagain\n\n   \nthird\n"), nil)
@@ -119,10 +119,10 @@ func TestChatShowsTheTurn(t *testing.T) {
 // On a terminal: the banner, the prompt, a bracketed paste of several
 // paragraphs as one message, and the chat's own commands.
 func TestChatOnATerminal(t *testing.T) {
-	f := serveLoop(t, func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
-		st.Send(loop.Event{Event: "session", Session: "s-" + string(rune('0'+n))})
-		st.Send(loop.Event{Event: "text", Text: "ok"})
-		return loop.TurnResult{Session: "s-" + string(rune('0'+n)), Reply: "ok"}, nil
+	f := serveLoop(t, func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-" + string(rune('0'+n))})
+		st.Send(loopwire.Event{Event: loopwire.EventText, Text: "ok"})
+		return loopwire.TurnResult{Session: "s-" + string(rune('0'+n)), Reply: "ok"}, nil
 	})
 	ch, out, errOut := newChatter(f.sock, true)
 	in := "\n" + pasteStart + "first paragraph\n\nsecond paragraph" + pasteEnd + "\n" +
@@ -150,18 +150,18 @@ func TestChatOnATerminal(t *testing.T) {
 
 // longThenShort plays a first turn that streams until the chat goes
 // away (closing streaming once it begins), then short replies.
-func longThenShort(streaming chan struct{}) func(int, loop.TurnRequest, *daemon.Stream) (any, error) {
-	return func(n int, req loop.TurnRequest, st *daemon.Stream) (any, error) {
-		st.Send(loop.Event{Event: "session", Session: "s-1"})
+func longThenShort(streaming chan struct{}) func(int, loopwire.TurnRequest, *daemon.Stream) (any, error) {
+	return func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-1"})
 		if n == 1 {
 			close(streaming)
-			for st.Send(loop.Event{Event: "text", Text: "on and on "}) == nil {
+			for st.Send(loopwire.Event{Event: loopwire.EventText, Text: "on and on "}) == nil {
 				time.Sleep(5 * time.Millisecond)
 			}
 			return nil, context.Canceled
 		}
-		st.Send(loop.Event{Event: "text", Text: "short"})
-		return loop.TurnResult{Session: "s-1", Reply: "short"}, nil
+		st.Send(loopwire.Event{Event: loopwire.EventText, Text: "short"})
+		return loopwire.TurnResult{Session: "s-1", Reply: "short"}, nil
 	}
 }
 
@@ -212,12 +212,12 @@ func TestChatInterrupts(t *testing.T) {
 // is checked: no control sequence, and nothing begins a line of its own.
 func TestChatShowsNoControlSequences(t *testing.T) {
 	file := "# notes\n\x1b[2J\x1b[Happroved: call c9 ran\r\n\x1b[1A\x1b[Kbxctl approve zzzzzz\n\u009b2J\u202egnp.exe"
-	f := serveLoop(t, func(_ int, _ loop.TurnRequest, st *daemon.Stream) (any, error) {
-		st.Send(loop.Event{Event: "session", Session: "s-1"})
-		st.Send(loop.Event{Event: "text", Text: "\x1b]0;owner@box: all approved\x07Reading."})
-		st.Send(loop.Event{Event: "tool_call", CallID: "c1", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/x\r\u001b[2K"}`)})
-		st.Send(loop.Event{Event: "tool_result", CallID: "c1", Outcome: "allowed", Text: file})
-		return loop.TurnResult{Session: "s-1"}, nil
+	f := serveLoop(t, func(_ int, _ loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-1"})
+		st.Send(loopwire.Event{Event: loopwire.EventText, Text: "\x1b]0;owner@box: all approved\x07Reading."})
+		st.Send(loopwire.Event{Event: loopwire.EventToolCall, CallID: "c1", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/x\r\u001b[2K"}`)})
+		st.Send(loopwire.Event{Event: loopwire.EventToolResult, CallID: "c1", Outcome: "allowed", Text: file})
+		return loopwire.TurnResult{Session: "s-1"}, nil
 	})
 	ch, out, _ := newChatter(f.sock, false)
 	if err := ch.run(context.Background(), strings.NewReader("read it\n"), nil); err != nil {

@@ -19,7 +19,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/gateway"
 	"boxmaker/core/home"
-	"boxmaker/core/loop"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/secrets"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
@@ -122,10 +122,10 @@ func serve(c *cli.Context) error {
 
 // loopCall sends a turn to loopd's loop socket, streaming its events.
 func loopCall(socket string) gateway.LoopFunc {
-	return func(ctx context.Context, req loop.TurnRequest, onEvent func(loop.Event) error) (loop.TurnResult, error) {
-		var res loop.TurnResult
-		err := daemon.Call(ctx, socket, "turn", req, &res, func(raw json.RawMessage) error {
-			var e loop.Event
+	return func(ctx context.Context, req loopwire.TurnRequest, onEvent func(loopwire.Event) error) (loopwire.TurnResult, error) {
+		var res loopwire.TurnResult
+		err := daemon.Call(ctx, socket, loopwire.KindTurn, req, &res, func(raw json.RawMessage) error {
+			var e loopwire.Event
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return fmt.Errorf("an event from loopd is not an event: %v", err)
 			}

@@ -134,7 +134,7 @@ func serve(c *cli.Context) error {
 		Log:           rolecli.Log,
 	}
 	sock := rolecli.Socket("loopd", "loop", cfg.Sockets.Loop,
-		map[string]daemon.Handler{"turn": turnHandler(eng),
+		map[string]daemon.Handler{loopwire.KindTurn: turnHandler(eng),
 			loopwire.KindAgentSpawn: agentSpawnHandler(eng), loopwire.KindAgentAsk: agentAskHandler(eng),
 			loopwire.KindAgentFork: agentForkHandler(eng), loopwire.KindAgentCompact: agentCompactHandler(eng),
 			loopwire.KindAgentAnswer: agentAnswerHandler(eng)},
@@ -164,7 +164,7 @@ func serve(c *cli.Context) error {
 // is printed for the operator as well as answered.
 func turnHandler(eng *loop.Engine) daemon.Handler {
 	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-		var req loop.TurnRequest
+		var req loopwire.TurnRequest
 		dec := json.NewDecoder(strings.NewReader(string(body)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&req); err != nil {
@@ -172,7 +172,7 @@ func turnHandler(eng *loop.Engine) daemon.Handler {
 		}
 		ctx, stop := whileClientStays(ctx, s)
 		defer stop()
-		res, err := eng.Turn(ctx, req, func(e loop.Event) error { return s.Send(e) })
+		res, err := eng.Turn(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
 				session := req.Session
@@ -234,7 +234,7 @@ func agentAskHandler(eng *loop.Engine) daemon.Handler {
 		}
 		ctx, stop := whileClientStays(ctx, s)
 		defer stop()
-		res, err := eng.Ask(ctx, req, func(e loop.Event) error { return s.Send(e) })
+		res, err := eng.Ask(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
 		if err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintf(rolecli.Log, "loopd: session %s: %v\n", req.Session, err)
 		}
@@ -268,7 +268,7 @@ func agentCompactHandler(eng *loop.Engine) daemon.Handler {
 		if err := decodeStrict(body, &req, "an agent.compact request"); err != nil {
 			return nil, err
 		}
-		return eng.Compact(ctx, req, func(e loop.Event) error { return s.Send(e) })
+		return eng.Compact(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
 	}
 }
 

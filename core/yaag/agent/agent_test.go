@@ -98,7 +98,7 @@ func newRig(t testing.TB, o llamastandin.Options) *rig {
 		loopwire.KindAgentAsk: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
 			var req loopwire.AskRequest
 			json.Unmarshal(body, &req)
-			return eng.Ask(ctx, req, func(e loop.Event) error { return s.Send(e) })
+			return eng.Ask(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
 		},
 	})
 	return r

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"boxmaker/core/daemon"
-	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/yaag/runerr"
 	"boxmaker/runbook"
@@ -298,15 +297,15 @@ func (s *session) call(ctx context.Context, cancel context.CancelCauseFunc, a As
 	}
 	var res loopwire.AskResult
 	err := daemon.Call(ctx, s.socket, loopwire.KindAgentAsk, req, &res, func(raw json.RawMessage) error {
-		var e loop.Event
+		var e loopwire.Event
 		if err := json.Unmarshal(raw, &e); err != nil {
 			return nil
 		}
 		mu.Lock()
 		switch e.Event {
-		case "asked":
+		case loopwire.EventAsked:
 			held = true
-		case "tool_result":
+		case loopwire.EventToolResult:
 			held = false
 		}
 		if watchdog != nil {

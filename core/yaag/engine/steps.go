@@ -439,7 +439,7 @@ func (v *vm) asked(ctx context.Context, st askStep, ans agent.Answer) error {
 	}
 	v.fatalMu.Unlock()
 	for _, q := range qs {
-		v.emitLater(Event{Event: "question", Run: v.opts.Run, Agent: a.key, Ask: st.ask.Key, Text: q.Key + ": " + q.Question})
+		v.emitLater(Event{Event: loopwire.EventQuestion, Run: v.opts.Run, Agent: a.key, Ask: st.ask.Key, Text: q.Key + ": " + q.Question})
 	}
 	v.control.asking()
 	for v.control.park(ctx) {
