@@ -293,6 +293,7 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		case <-run.done:
 		case <-time.After(wait):
 		case <-goneOf(ctx):
+			b.logf("yaag_run %s of session %s: Run %s %s", c.CallID, c.Session, run.id, textReplaced)
 			return fmt.Sprintf("Run %s %s yaag_status({\"id\": %q}) reads it from any session, yaag_stop ends it; %s",
 				run.id, textReplaced, run.id, runbook.YaagLink(runbook.YaagSessionReplaced)), b.agentsState(run.agentSessions()), nil
 		case <-ctx.Done():

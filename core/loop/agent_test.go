@@ -7,9 +7,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
@@ -433,5 +435,48 @@ func TestCompactStartsTheNextEpochFromTheSummary(t *testing.T) {
 	}
 	if e, _, _ := LatestEpoch(r2.eng.SessionsDir, id2); e != 0 {
 		t.Errorf("a failed compaction made epoch %d", e)
+	}
+}
+
+func TestAHostsCopyEndsBeforeTheCallThatStartsTheRun(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{When: "remember pelican", Content: "Noted."},
+		{When: "run it", ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/a"}`)}}}})
+	sock := agentSocket(t, r)
+	chat, _, err := r.turn(t, "", "remember pelican")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second turn's call waits: its reply is in the log, its result not.
+	r.mu.Lock()
+	release := make(chan struct{})
+	r.answer = func(brokerwire.ToolCall, *daemon.Stream) (any, error) {
+		<-release
+		return map[string]any{"outcome": "allowed", "text": "ok", "decision": map[string]string{"effect": "allow", "grant": "g"}}, nil
+	}
+	r.mu.Unlock()
+	done := make(chan struct{})
+	go func() { r.turn(t, chat.Session, "run it"); close(done) }()
+	for {
+		recs := r.records(t, chat.Session)
+		if last := recs[len(recs)-1]; last.Type == TypeAssistant && len(last.ToolCalls) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var fr loopwire.ForkResult
+	fork := loopwire.ForkRequest{From: loopwire.SessionAt{ID: chat.Session}, Host: true, Latest: true, Run: "r-1", Agent: "host", Definition: "host", SpawnHash: "sha256:0"}
+	if err := daemon.Call(context.Background(), sock, loopwire.KindAgentFork, fork, &fr, nil); err != nil || fr.Problem != nil {
+		t.Fatalf("%+v %v", fr, err)
+	}
+	close(release)
+	<-done
+	recs := r.records(t, fr.Session)
+	if last := recs[len(recs)-2]; last.Type != TypeUser || last.Text != "run it" {
+		t.Fatalf("the copy ends with %+v before its note, want the person's message", last)
+	}
+	fork.From.ID = "no-such-session"
+	if err := daemon.Call(context.Background(), sock, loopwire.KindAgentFork, fork, &fr, nil); err != nil || fr.Problem == nil || fr.Problem.Kind != loopwire.ProblemUnreadable {
+		t.Fatalf("a host with no log: %+v %v", fr.Problem, err)
 	}
 }

@@ -71,15 +71,24 @@ func (e *Engine) Fork(ctx context.Context, req loopwire.ForkRequest) (loopwire.F
 			return loopwire.ForkResult{Problem: &loopwire.SessionProblem{Kind: loopwire.ProblemUnreadable,
 				Detail: fmt.Sprintf("session %s has no log in %s", req.From.ID, e.SessionsDir)}}, nil
 		}
-		data, err := os.ReadFile(LogPath(e.SessionsDir, req.From.ID, epoch))
+		// The host's turn holds its session's lock while the yaag_run
+		// waits: the log is read without it, as far as its last whole
+		// line (a log only grows, one record line after another).
+		path := LogPath(e.SessionsDir, req.From.ID, epoch)
+		data, err := os.ReadFile(path)
 		if err != nil {
 			return loopwire.ForkResult{Problem: &loopwire.SessionProblem{Kind: loopwire.ProblemUnreadable, Detail: err.Error()}}, nil
 		}
-		req.From = SessionAtOf(req.From.ID, epoch, data)
+		data = data[:bytes.LastIndexByte(data, '\n')+1]
+		recs, err := ParseLog(path, data)
+		if err != nil {
+			return loopwire.ForkResult{Problem: &loopwire.SessionProblem{Kind: loopwire.ProblemUnreadable, Detail: err.Error()}}, nil
+		}
+		req.From = SessionAtOf(req.From.ID, epoch, data[:beforePendingCall(data, recs)])
 	}
-	unlock := e.lock(req.From.ID)
+	// No lock of the parent: a log only grows, and the boundary's prefix
+	// is what is checked (and copied).
 	data, problem := e.readAt(req.From)
-	unlock()
 	if problem != nil {
 		return loopwire.ForkResult{Problem: problem}, nil
 	}
@@ -259,4 +268,36 @@ func sameAnswers(tail, want []Record) bool {
 		}
 	}
 	return true
+}
+
+// beforePendingCall is where a host's copy ends: before the reply whose
+// calls are still unanswered (the yaag_run that starts the Run, while it
+// waits), so that the copy ends with the person's message; the whole log
+// otherwise.
+func beforePendingCall(data []byte, recs []Record) int {
+	answered := map[string]bool{}
+	for _, r := range recs {
+		if r.Type == TypeTool {
+			answered[r.CallID] = true
+		}
+	}
+	last := len(recs) - 1
+	for last > 0 && recs[last].Type == TypeNote {
+		last--
+	}
+	if last <= 0 || recs[last].Type != TypeAssistant {
+		return len(data)
+	}
+	pending := false
+	for _, c := range recs[last].ToolCalls {
+		pending = pending || !answered[c.ID]
+	}
+	if !pending {
+		return len(data)
+	}
+	off := 0
+	for i := 0; i < last; i++ {
+		off += bytes.IndexByte(data[off:], '\n') + 1
+	}
+	return off
 }
