@@ -74,7 +74,9 @@ type Ledger struct {
 	recovered   *Recovery
 	accepted    *Break
 	decided     [][2]string
-	unwitnessed bool // the witness file named no head
+	openedAt    int          // the latest file at Open, whose decisions are decided
+	fileNow     atomic.Int64 // fileNum, for File
+	unwitnessed bool         // the witness file named no head
 
 	// owned by the writer goroutine (and by Open before it starts)
 	f       *os.File
@@ -218,9 +220,11 @@ func (l *Ledger) open() error {
 		return unavailable(err)
 	}
 	if len(nums) == 0 {
+		l.openedAt = 1
 		return l.beginFile(1)
 	}
 	latest := nums[len(nums)-1]
+	l.openedAt = latest
 	name := fileName(latest)
 	c := &chain{onRecord: func(_ Position, r *Record) {
 		if r.Type == TypeDecision {
@@ -263,6 +267,7 @@ func (l *Ledger) open() error {
 		return unavailable(err)
 	}
 	l.f, l.fileNum = f, latest
+	l.fileNow.Store(int64(latest))
 	var size int64
 	tail, lines, err := eachLine(f, func(lineNo int, raw []byte) {
 		size += int64(len(raw)) + 1
@@ -387,6 +392,7 @@ func (l *Ledger) beginFile(n int) error {
 		l.f.Close()
 	}
 	l.f, l.fileNum, l.size, l.lines, l.reservedTo = f, n, 0, 0, 0
+	l.fileNow.Store(int64(n))
 	return l.rememberOrFail()
 }
 
@@ -415,7 +421,8 @@ func (l *Ledger) ReserveShort() bool { return l.short.Load() }
 
 // Decided are the (session, call id) pairs of the decision records in the
 // latest file, which Open read whole: brokerd denies a call under one of
-// them (core/broker's Config.Decided). Older files are not read at start.
+// them (core/broker's Config.Decided). Older files are not read at start:
+// DecidedBefore reads them for one session.
 func (l *Ledger) Decided() [][2]string { return l.decided }
 
 // Recovered is the torn final line Open recovered, or nil.

@@ -105,7 +105,7 @@ func New(cfg Config) (*Broker, error) {
 	}
 	b := &Broker{
 		cfg:       cfg,
-		sessions:  sessions{dir: cfg.SessionsDir, locks: map[string]*sessionLock{}},
+		sessions:  sessions{dir: cfg.SessionsDir, locks: map[string]*sessionLock{}, from: map[string]int{}},
 		approvals: approvals{byID: map[string]*pending{}},
 		inflight:  map[callKey]bool{},
 	}
@@ -228,7 +228,7 @@ func (b *Broker) StartSession(s brokerwire.SessionStart) (policy.State, error) {
 	if err := b.recordBefore(rec); err != nil {
 		return policy.State{}, err
 	}
-	if err := b.sessions.write(s.Session, after); err != nil {
+	if err := b.writeStart(s.Session, after); err != nil {
 		b.logf("%v", err)
 		return policy.State{}, err
 	}

@@ -341,11 +341,7 @@ func TestCallDecidedOnceBySessionAndCallID(t *testing.T) {
 	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "allow", "public", "private", false)}, time.Minute)
 	call := func(b *Broker, session, id string) brokerwire.Answer {
 		t.Helper()
-		a, err := b.Call(context.Background(), brokerwire.ToolCall{Session: session, CallID: id, Tool: "recall", Arguments: json.RawMessage(`{"query":"q"}`)}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
+		return callRecall(t, b, session, id)
 	}
 	if a := call(f.b, "s1", "call_0"); a.Outcome != brokerwire.OutcomeAllowed {
 		t.Fatalf("first call: %+v", a)

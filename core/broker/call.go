@@ -63,18 +63,23 @@ func (b *Broker) Call(ctx context.Context, tc brokerwire.ToolCall, asked func(ap
 		return brokerwire.Answer{}, fmt.Errorf("the call id %q is already being handled", tc.CallID)
 	}
 	defer b.release(key)
+	c := &call{ToolCall: tc, key: key, outcome: brokerwire.OutcomeAllowed}
+	b.lockSession(c)
+	defer c.unlockSession()
+	if err := b.knowOlderCalls(tc.Session); err != nil {
+		b.logf("call %s of session %s (%s) denied: %s: %v", tc.CallID, tc.Session, tc.Tool, OlderCallsUnreadableText, err)
+		return brokerwire.Answer{Outcome: brokerwire.OutcomeDenied, Text: olderCallsDenied(),
+			Decision: brokerwire.Decision{Effect: string(policy.Deny)}}, nil
+	}
 	if b.decided.has(key) {
 		b.logf("call %s of session %s (%s) denied: %s", tc.CallID, tc.Session, tc.Tool, CallIDReusedText)
 		return brokerwire.Answer{Outcome: brokerwire.OutcomeDenied, Text: entryText(runbook.CallIDReused, CallIDReusedText),
 			Decision: brokerwire.Decision{Effect: string(policy.Deny)}}, nil
 	}
-	c := &call{ToolCall: tc, key: key, outcome: brokerwire.OutcomeAllowed}
 	c.args, c.targets, c.forward, c.problem = parseArguments(tc.Tool, tc.Arguments)
 	if c.problem == "" {
 		c.problem = b.diskLow()
 	}
-	b.lockSession(c)
-	defer c.unlockSession()
 
 	if done, err := b.decideCall(c); done || err != nil {
 		return c.ans, err

@@ -8,7 +8,8 @@ import "sync"
 type callKey struct{ session, call string }
 
 // decidedCalls are the calls brokerd has recorded a decision for: those of
-// this run, and those of the audit file it found at start. A second call
+// this run, those of the audit file it found at start, and those of the
+// older files for each session that has called in this run (older.go). A second call
 // under a key already decided is denied before anything is recorded, so
 // that every key in the log has one decision, one approval and one
 // result, and an answer given for one call can never be taken by another.
