@@ -60,6 +60,9 @@ func goneOf(ctx context.Context) <-chan struct{} {
 // YaagTaintedText is why a yaag_run from a session above public fails.
 const YaagTaintedText = "yaag_run starts only from a public session: its Agents' sessions start public, and this session's data would reach them"
 
+// YaagClassText is why a yaag_run on a directory above public fails.
+const YaagClassText = "yaag_run runs programs only from a public directory: the Run reads the directory's files, its Agents' sessions start public, and that data would reach them"
+
 // yaagRun is one Run brokerd started.
 type yaagRun struct {
 	id      string
@@ -276,6 +279,13 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		}
 		if st.Taint > policy.Public {
 			return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "%s (this session is %s)", YaagTaintedText, st.Taint)
+		}
+		// The Run reads the directory itself (the program and whatever it
+		// imports, text and JSON files among them) and hands it to Agents
+		// that start public: a directory the grant says is above public
+		// would reach them below its class.
+		if v.Class > policy.Public {
+			return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "%s (%s says %s is %s)", YaagClassText, v.Grant, v.targets[0], v.Class)
 		}
 		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile, forkHost: a.ForkHost}
 		if a.Script == nil {

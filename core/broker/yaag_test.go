@@ -1,6 +1,10 @@
 package broker
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +14,7 @@ import (
 	"boxmaker/audit"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
+	"boxmaker/runbook"
 )
 
 func TestYaagArguments(t *testing.T) {
@@ -57,5 +62,26 @@ func TestAForkStartsAtItsParentsState(t *testing.T) {
 	}
 	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "child2", Taint: "public", From: "../x"}); err == nil {
 		t.Fatal("a fork from a session id that is not one")
+	}
+}
+
+// A Run reads its directory's files (its program imports text and JSON as
+// well as code) and its Agents start public: a yaag_run whose grant says
+// the directory is above public is refused before yaag starts, or that
+// data would reach sessions below its class.
+func TestYaagRunRefusedOnADirectoryAbovePublic(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, map[string]string{
+		"yaag-private.toml": fmt.Sprintf("tool = \"yaag_run\"\neffect = \"allow\"\npaths = [%q]\nclass = \"private\"\nmax_taint = \"secret\"\n", dir),
+	}, time.Minute)
+	f.b.cfg.Yaag = &YaagRuns{Binary: filepath.Join(dir, "no-such-binary")}
+	a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "y1", Tool: "yaag_run",
+		Arguments: json.RawMessage(fmt.Sprintf(`{"file":%q}`, filepath.Join(dir, "p.ts")))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Outcome != brokerwire.OutcomeFailed || !strings.HasPrefix(a.Text, YaagClassText+" (yaag-private.toml says "+dir+" is private)") ||
+		!strings.HasSuffix(a.Text, runbook.Link(runbook.YaagRunRefused)) {
+		t.Fatalf("a Run on a private directory: %+v", a)
 	}
 }
