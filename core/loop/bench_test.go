@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"boxmaker/core/daemon"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
@@ -301,3 +302,50 @@ func BenchmarkRequestKeepAlive(b *testing.B) { benchRequest(b, true) }
 // BenchmarkRequestNoKeepAlive is the same with a new connection to
 // inferproxy for each request, as loopd sent them before.
 func BenchmarkRequestNoKeepAlive(b *testing.B) { benchRequest(b, false) }
+
+// BenchmarkFork10000 is resume's fork of a session of 10,000 records
+// (2.6 MB) at its end: the boundary's bytes read and hashed, the prefix
+// parsed and checked, brokerd told of the new session (a peer that
+// answers at once), the new log written and fsynced with its note. The
+// anchors in the same run: BenchmarkRebuild10000 (reading and checking
+// the same log), and a bare copy of its bytes with an fsync.
+func BenchmarkFork10000(b *testing.B) {
+	dir := benchSession(b, 2500)
+	broker := serveSocket(b, dir, "broker", map[string]daemon.Handler{
+		"session.start": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+			return map[string]any{"taint": "public"}, nil
+		},
+	})
+	e := &Engine{SessionsDir: dir, Broker: Broker{Socket: broker, Silent: 5 * time.Second}}
+	data, err := os.ReadFile(LogPath(dir, "bench", 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := SessionAtOf("bench", 0, data)
+	b.Run("fork", func(b *testing.B) {
+		b.ReportMetric(float64(len(data)), "log-bytes")
+		defer reportCPU(b, testsupport.CPUTime())
+		for b.Loop() {
+			res, err := e.Fork(context.Background(), loopwire.ForkRequest{From: at, Host: true, Run: "r-1", Agent: "A1", Definition: "d", SpawnHash: "sha256:0"})
+			if err != nil || res.Problem != nil {
+				b.Fatalf("%+v %v", res, err)
+			}
+		}
+	})
+	b.Run("copy+fsync", func(b *testing.B) {
+		defer reportCPU(b, testsupport.CPUTime())
+		for i := 0; b.Loop(); i++ {
+			in, err := os.ReadFile(LogPath(dir, "bench", 0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("copy-%d", i)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			f.Write(in)
+			f.Sync()
+			f.Close()
+		}
+	})
+}

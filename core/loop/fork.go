@@ -3,6 +3,8 @@ package loop
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -121,10 +123,15 @@ func (e *Engine) Fork(ctx context.Context, req loopwire.ForkRequest) (loopwire.F
 		return loopwire.ForkResult{}, err
 	}
 	e.remember(log, append(recs[:len(recs):len(recs)], note))
-	at, err := log.At()
+	line, err := note.Encode()
 	if err != nil {
 		return loopwire.ForkResult{}, err
 	}
+	// The new log is the prefix and the note's line, as just written.
+	h := sha256.New()
+	h.Write(prefix)
+	h.Write(line)
+	at := loopwire.SessionAt{ID: id, Bytes: int64(len(prefix) + len(line)), SHA256: hex.EncodeToString(h.Sum(nil))}
 	return loopwire.ForkResult{Session: id, At: at}, nil
 }
 

@@ -301,3 +301,46 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckpoint reads Checkpoints (paused documents with questions and
+// answers) and answers them: an answer is accepted only for a question of
+// the document, and never replaces a different one.
+func FuzzCheckpoint(f *testing.F) {
+	dir := f.TempDir()
+	path := filepath.Join(dir, "cp.json")
+	st := askStep(2, "")
+	st.Status, st.Result = StatusPaused, nil
+	st.Questions = []Question{{Key: "A1/2/q1", CallID: "abc", Question: "Which file?"}}
+	d := &Doc{Format: Format, Version: Version, Run: runInfo(), Agents: []Agent{agentA1()}, Steps: []Step{askStep(1, "first"), st},
+		Questions: []Question{{Key: "A1/2/q1", Agent: "A1", N: 2, CallID: "abc", Question: "Which file?"}},
+		Answers:   map[string]string{"A1/2/q1": "a.txt"},
+		Resume:    &Resume{AnswersTemplate: map[string]string{"A1/2/q1": ""}}, End: &End{Status: EndPaused}}
+	d.Steps[0].Seq, d.Steps[1].Seq = 1, 2
+	data, _ := d.Encode()
+	os.WriteFile(path, data, 0o600)
+	f.Add(data, "A1/2/q1", "a.txt")
+	f.Add(data, "A1/2/q1", "b.txt")
+	f.Add(data, "A1/9/q1", "x")
+	f.Fuzz(func(t *testing.T, data []byte, key, answer string) {
+		d, err := Parse("cp.json", data)
+		if err != nil {
+			return
+		}
+		old, had := d.Answers[key]
+		open := false
+		for _, q := range d.Questions {
+			open = open || q.Key == key
+		}
+		got, err := CheckAnswers("cp.json", d, map[string]string{key: answer})
+		switch {
+		case !open && err == nil:
+			t.Fatalf("an answer to %q, no question of the document, was accepted", key)
+		case open && had && old != answer && err == nil:
+			t.Fatalf("question %q answered %q took %q too", key, old, answer)
+		case err == nil && got[key] != answer:
+			t.Fatalf("accepted, and the answers hold %q", got[key])
+		case open && (!had || old == answer) && err != nil:
+			t.Fatalf("a good answer refused: %v", err)
+		}
+	})
+}

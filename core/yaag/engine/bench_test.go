@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"boxmaker/core/testsupport"
+	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/program"
 	"boxmaker/core/yaag/typebox"
 )
@@ -100,4 +101,59 @@ export default defineProgram({ name: "asks", async run(ctx) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/100, "µs/ask")
 	b.ReportMetric(float64((testsupport.CPUTime()-start).Microseconds())/float64(b.N)/100, "cpu-µs/ask")
+}
+
+// benchSteps is a program of 1,000 Asks: 10 Agents of 100 Asks each, in
+// parallel.
+const benchSteps = `import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "steps", async run(ctx) {
+  const agents = await Promise.all(Array.from({ length: 10 }, (_, i) => ctx.spawn({ name: "a" + i })));
+  const out = await Promise.all(agents.map(async (a) => {
+    let n = 0;
+    for (let i = 0; i < 100; i++) n += (await a.ask("step " + i)).text.length;
+    return n;
+  }));
+  return out.reduce((x, y) => x + y, 0);
+} });`
+
+// BenchmarkReplay1000Steps is the replay of a Cassette of 1,000 Asks (and
+// 10 spawns): the Run's own time, with the program bundled once before
+// the timer (as the recording was) and the Cassette read from its
+// document each time. The anchor is the same program run live against
+// Agents that answer at once, with its journal written (fsync per step).
+func BenchmarkReplay1000Steps(b *testing.B) {
+	d, want, err := recordRun(b, benchSteps, Options{Agents: &recorder{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n := len(keys(d)); n != 1000 {
+		b.Fatalf("recorded %d Asks", n)
+	}
+	data, err := d.Encode()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bundle := inline(b, benchSteps)
+	b.Run("replay", func(b *testing.B) {
+		b.ReportMetric(float64(len(data)), "cassette-bytes")
+		defer reportCPU(b, testsupport.CPUTime())
+		for i := 0; i < b.N; i++ {
+			tape, err := cassette.Parse("bench.json", data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out, err := Run(context.Background(), Options{Bundle: bundle, Run: "r", Mode: Replay, Tape: tape})
+			if err != nil || string(out) != want {
+				b.Fatalf("%s %v", out, err)
+			}
+		}
+	})
+	b.Run("live+journal", func(b *testing.B) {
+		defer reportCPU(b, testsupport.CPUTime())
+		for i := 0; i < b.N; i++ {
+			if _, _, err := recordRun(b, benchSteps, Options{Agents: &recorder{}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -117,7 +117,7 @@ func (s *recSession) Ask(ctx context.Context, a agent.Ask, _ func(agent.Event)) 
 	return ans, err
 }
 
-func inline(t *testing.T, src string) *program.Bundle {
+func inline(t testing.TB, src string) *program.Bundle {
 	t.Helper()
 	b, err := program.Inline([]byte(src), t.TempDir())
 	if err != nil {
@@ -126,7 +126,7 @@ func inline(t *testing.T, src string) *program.Bundle {
 	return b
 }
 
-func run(t *testing.T, src string, opts Options) (string, error) {
+func run(t testing.TB, src string, opts Options) (string, error) {
 	t.Helper()
 	opts.Bundle = inline(t, src)
 	if opts.Run == "" {

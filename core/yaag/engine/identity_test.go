@@ -24,7 +24,7 @@ import (
 
 // recordRun runs src live with a journal and returns the Cassette its
 // journal gives, and the result.
-func recordRun(t *testing.T, src string, opts Options) (*cassette.Doc, string, error) {
+func recordRun(t testing.TB, src string, opts Options) (*cassette.Doc, string, error) {
 	t.Helper()
 	dest := filepath.Join(t.TempDir(), "run.json")
 	info := cassette.RunInfo{ID: "r-20261201-100000-0123abcd", StartedAt: "2026-12-01T10:00:00Z", Seed: opts.Seed,
