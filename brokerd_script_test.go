@@ -869,7 +869,13 @@ func cmdEgresssite(ts *testscript.TestScript, neg bool, args []string) {
 	podman("run", "-d", "--rm", "--pull", "never", "--name", web, "--network", network,
 		"--runtime", "runc", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=256:256",
 		"-v", ts.MkAbs(args[0])+":/www:ro", image, "/bin/busybox", "httpd", "-f", "-p", "80", "-h", "/www")
-	ip := podman("inspect", "--format", `{{(index .NetworkSettings.Networks "`+network+`").IPAddress}}`, web)
+	// Only standard output: Podman writes warnings (such as a CNI
+	// configuration it cannot validate) on standard error.
+	out, err := exec.Command("podman", "inspect", "--format", `{{(index .NetworkSettings.Networks "`+network+`").IPAddress}}`, web).Output()
+	ip := strings.TrimSpace(string(out))
+	if err != nil || net.ParseIP(ip) == nil {
+		ts.Fatalf("podman inspect %s: %v: not an address: %q", web, err, out)
+	}
 	ts.Setenv("WEB_NET", network)
 	ts.Setenv("WEB", web)
 	ts.Setenv("WEB_IP", ip)
