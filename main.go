@@ -49,6 +49,7 @@ var roles = map[string]func() *cli.App{
 func main() { os.Exit(run(os.Args)) }
 
 func run(args []string) int {
+	reason := rolecli.TakeReasonFD()
 	name := roleName(args[0])
 	if _, ok := roles[name]; !ok {
 		name = "boxmaker"
@@ -72,7 +73,9 @@ func run(args []string) int {
 	if name == "boxmaker" {
 		args = append([]string{"boxmaker"}, args...)
 	}
-	return exitStatus(name, app.Run(args))
+	err := app.Run(args)
+	rolecli.WriteReason(reason, err) // for boxmaker up, which started this one
+	return exitStatus(name, err)
 }
 
 func boxmakerApp() *cli.App {

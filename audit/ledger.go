@@ -206,7 +206,7 @@ func takeLock(path string) (*daemon.Lock, error) {
 }
 
 func unavailable(err error) error {
-	return &runbook.Refusal{Entry: runbook.AuditUnavailable, Text: "cannot write the audit log: " + err.Error(), Cause: err}
+	return runbook.WithCause(runbook.AuditUnavailable, "cannot write the audit log: "+err.Error(), err)
 }
 
 func (l *Ledger) open() error {

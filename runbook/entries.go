@@ -1,18 +1,18 @@
 package runbook
 
-// The entries of docs/runbook.md that code refers to. Add a constant only
-// with its heading in docs/runbook.md: `boxmaker gate` fails otherwise.
+// The entries of docs/runbook.md that code refers to. Add one (newEntry)
+// only with its heading in docs/runbook.md: `boxmaker gate` fails otherwise.
 // Each role keeps its own entries in entries_<role>.go.
 
 // Entries every daemon shares.
-const (
-	AlreadyRunning    Entry = "already-running"
-	SocketForbidden   Entry = "socket-forbidden"
-	SocketPeerRefused Entry = "socket-peer-refused"
+var (
+	AlreadyRunning    = newEntry("already-running")
+	SocketForbidden   = newEntry("socket-forbidden")
+	SocketPeerRefused = newEntry("socket-peer-refused")
 	// ListenerLost is accept trouble of every daemon but brokerd, which
 	// has its own entry.
-	ListenerLost Entry = "listener-lost"
+	ListenerLost = newEntry("listener-lost")
 	// RequestTooLarge: a request line, or a tool call's argument, over its
 	// limit.
-	RequestTooLarge Entry = "request-too-large"
+	RequestTooLarge = newEntry("request-too-large")
 )

@@ -1,17 +1,17 @@
 package runbook
 
 // brokerd's entries.
-const (
-	BrokerdStartFailed  Entry = "brokerd-start-failed"
-	BrokerdListenerLost Entry = "brokerd-listener-lost"
+var (
+	BrokerdStartFailed  = newEntry("brokerd-start-failed")
+	BrokerdListenerLost = newEntry("brokerd-listener-lost")
 	// A session's state file cannot be read (its calls are denied) or
 	// written (the result of the call that ran is withheld).
-	BrokerStateDamaged Entry = "broker-state-damaged"
+	BrokerStateDamaged = newEntry("broker-state-damaged")
 	// memoryd did not answer a memory or recall call brokerd forwarded.
-	MemorydUnreachable Entry = "memoryd-unreachable"
+	MemorydUnreachable = newEntry("memoryd-unreachable")
 	// The home's file system has less free space than [audit] min_free_mb
 	// (or the ledger lost its reserve): every new call is refused.
-	HomeDiskLow Entry = "home-disk-low"
+	HomeDiskLow = newEntry("home-disk-low")
 	// A call came under a (session, call id) brokerd already decided.
-	CallIDReused Entry = "call-id-reused"
+	CallIDReused = newEntry("call-id-reused")
 )

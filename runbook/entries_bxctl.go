@@ -1,8 +1,8 @@
 package runbook
 
 // Entries of the operator's command line.
-const (
+var (
 	// DaemonNotRunning is a daemon of the home that nothing answers for:
 	// bxctl doctor, and bxctl commands that need it, say so.
-	DaemonNotRunning Entry = "daemon-not-running"
+	DaemonNotRunning = newEntry("daemon-not-running")
 )

@@ -1,17 +1,17 @@
 package runbook
 
 // gatewayd's entries, and brokerd's courier to it.
-const (
+var (
 	// gatewayd could not read its config, prepare gateway/ or listen.
-	GatewaydStartFailed Entry = "gatewayd-start-failed"
+	GatewaydStartFailed = newEntry("gatewayd-start-failed")
 	// The connection to Mattermost failed or went silent; gatewayd retries.
-	MattermostUnreachable Entry = "mattermost-unreachable"
+	MattermostUnreachable = newEntry("mattermost-unreachable")
 	// Mattermost refused the token (401 or 403): gatewayd stops.
-	MattermostAuthFailed Entry = "mattermost-auth-failed"
+	MattermostAuthFailed = newEntry("mattermost-auth-failed")
 	// gateway/state.json cannot be read or written: gatewayd stops.
-	GatewayStateDamaged Entry = "gateway-state-damaged"
+	GatewayStateDamaged = newEntry("gateway-state-damaged")
 	// loopd's loop socket did not carry a turn to its end.
-	LoopUnavailable Entry = "loop-unavailable"
+	LoopUnavailable = newEntry("loop-unavailable")
 	// brokerd's courier could not hand an approval to gatewayd.
-	GatewayUnreachable Entry = "gateway-unreachable"
+	GatewayUnreachable = newEntry("gateway-unreachable")
 )

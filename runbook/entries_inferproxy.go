@@ -1,6 +1,6 @@
 package runbook
 
 // inferproxy's entries.
-const (
-	InferproxyStartFailed Entry = "inferproxy-start-failed"
+var (
+	InferproxyStartFailed = newEntry("inferproxy-start-failed")
 )

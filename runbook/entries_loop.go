@@ -1,13 +1,13 @@
 package runbook
 
 // loopd's entries.
-const (
-	LoopdStartFailed    Entry = "loopd-start-failed"
-	LoopdSelftestFailed Entry = "loopd-selftest-failed"
-	LoopdTagsUnexpected Entry = "loopd-tags-unexpected"
-	SessionLogDamaged   Entry = "session-log-damaged"
-	BrokerUnavailable   Entry = "broker-unavailable"
+var (
+	LoopdStartFailed    = newEntry("loopd-start-failed")
+	LoopdSelftestFailed = newEntry("loopd-selftest-failed")
+	LoopdTagsUnexpected = newEntry("loopd-tags-unexpected")
+	SessionLogDamaged   = newEntry("session-log-damaged")
+	BrokerUnavailable   = newEntry("broker-unavailable")
 )
 
 // A turn whose reply the model server could not read.
-const ModelOutputUnparsed Entry = "model-output-unparsed"
+var ModelOutputUnparsed = newEntry("model-output-unparsed")

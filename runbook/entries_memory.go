@@ -1,10 +1,10 @@
 package runbook
 
 // memoryd's entries (identity memory, notes and the recall index).
-const (
-	MemoryWriteRefused  Entry = "memory-write-refused"
-	MemoryWriteFlagged  Entry = "memory-write-flagged"
-	MemoryEntryExcluded Entry = "memory-entry-excluded"
-	MemoryUnavailable   Entry = "memory-unavailable"
-	MemoryIndexDamaged  Entry = "memory-index-damaged"
+var (
+	MemoryWriteRefused  = newEntry("memory-write-refused")
+	MemoryWriteFlagged  = newEntry("memory-write-flagged")
+	MemoryEntryExcluded = newEntry("memory-entry-excluded")
+	MemoryUnavailable   = newEntry("memory-unavailable")
+	MemoryIndexDamaged  = newEntry("memory-index-damaged")
 )

@@ -1,16 +1,16 @@
 package runbook
 
 // The tool runner's entries (core/runner, used by brokerd).
-const (
-	RunnerUnavailable Entry = "runner-unavailable"
+var (
+	RunnerUnavailable = newEntry("runner-unavailable")
 	// A decided path ran through a symbolic link (or was replaced) by
 	// the time the runner opened it: the call did not run.
-	TargetChanged Entry = "target-changed"
+	TargetChanged = newEntry("target-changed")
 	// A decided path leads to brokerd's home, configuration, grants or a
 	// socket's directory: the runner never mounts those.
-	HarnessRefused Entry = "harness-refused"
+	HarnessRefused = newEntry("harness-refused")
 	// A path a deny grant covers below a run call's directory cannot be
 	// masked (it does not exist and must stay unwritable, or it runs
 	// through a link): run is refused.
-	DenyUnmaskable Entry = "deny-unmaskable"
+	DenyUnmaskable = newEntry("deny-unmaskable")
 )

@@ -2,9 +2,9 @@ package runbook
 
 // Reading a secret ([secrets.<name>] of gatewayd, memoryd, inferproxy):
 // core/secrets.
-const (
+var (
 	// The value cannot be had from the source the table names.
-	SecretUnavailable Entry = "secret-unavailable"
+	SecretUnavailable = newEntry("secret-unavailable")
 	// A warning at every start: a secret is read from a plaintext file.
-	SecretInAFile Entry = "secret-in-a-file"
+	SecretInAFile = newEntry("secret-in-a-file")
 )

@@ -1,7 +1,7 @@
 package runbook
 
 // The entries of docs/yaag/troubleshooting.md that code refers to.
-const (
+var (
 	YaagNoAPIKey          YaagEntry = "no-api-key"
 	YaagInlineLimits      YaagEntry = "inline-program-limits"
 	YaagAskFailed         YaagEntry = "ask-failed"
@@ -32,4 +32,4 @@ const (
 )
 
 // brokerd's entry for a yaag_run it decided but did not start.
-const YaagRunRefused Entry = "yaag-run-refused"
+var YaagRunRefused = newEntry("yaag-run-refused")

@@ -83,9 +83,9 @@ func Gate(root string) ([]Problem, error) {
 // matchEntries checks a page's headings against its entry constants:
 // every constant has a heading, and every heading that is not a procedure
 // has a constant that production code refers to.
-func matchEntries(consts []entryConst, headings map[Entry]heading, used map[string]bool, page string) []Problem {
+func matchEntries(consts []entryConst, headings map[string]heading, used map[string]bool, page string) []Problem {
 	var problems []Problem
-	byEntry := map[Entry]entryConst{}
+	byEntry := map[string]entryConst{}
 	for _, c := range consts {
 		byEntry[c.entry] = c
 		if _, ok := headings[c.entry]; !ok {
@@ -112,7 +112,7 @@ func matchEntries(consts []entryConst, headings map[Entry]heading, used map[stri
 
 type entryConst struct {
 	name  string
-	entry Entry
+	entry string
 	file  string
 	line  int
 }
@@ -120,7 +120,30 @@ type entryConst struct {
 // entryConstants reads the constants of type Entry declared in dir.
 func entryConstants(dir string) ([]entryConst, error) { return typedConstants(dir, "Entry") }
 
-// typedConstants reads the string constants of the named type declared in dir.
+// entryLiteral is the name an entry's declaration gives it: a string
+// constant of the named type (YaagEntry), or for Entry a var made by
+// newEntry("name"); nil for any other declaration.
+func entryLiteral(vs *ast.ValueSpec, v ast.Expr, typeName string) *ast.BasicLit {
+	if id, ok := vs.Type.(*ast.Ident); ok && id.Name == typeName {
+		if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			return lit
+		}
+		return nil
+	}
+	call, ok := v.(*ast.CallExpr)
+	if !ok || typeName != "Entry" || len(call.Args) != 1 {
+		return nil
+	}
+	if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "newEntry" {
+		return nil
+	}
+	if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+		return lit
+	}
+	return nil
+}
+
+// typedConstants reads the entries of the named type declared in dir.
 func typedConstants(dir, typeName string) ([]entryConst, error) {
 	fset := token.NewFileSet()
 	matches, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -138,22 +161,22 @@ func typedConstants(dir, typeName string) ([]entryConst, error) {
 		}
 		for _, decl := range f.Decls {
 			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
+			if !ok || (gd.Tok != token.CONST && gd.Tok != token.VAR) {
 				continue
 			}
 			for _, spec := range gd.Specs {
 				vs := spec.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != typeName {
-					continue
-				}
 				for i, name := range vs.Names {
-					lit, ok := vs.Values[i].(*ast.BasicLit)
-					if !ok || lit.Kind != token.STRING {
+					if i >= len(vs.Values) {
+						continue
+					}
+					lit := entryLiteral(vs, vs.Values[i], typeName)
+					if lit == nil {
 						continue
 					}
 					s, _ := strconv.Unquote(lit.Value)
 					pos := fset.Position(name.Pos())
-					out = append(out, entryConst{name.Name, Entry(s), filepath.Join("runbook", filepath.Base(path)), pos.Line})
+					out = append(out, entryConst{name.Name, s, filepath.Join("runbook", filepath.Base(path)), pos.Line})
 				}
 			}
 		}
@@ -173,8 +196,8 @@ type quote struct {
 
 // readRunbook reads the headings of the runbook, and the quote markers of
 // every Markdown file under docs/.
-func readRunbook(root string) (map[Entry]heading, []quote, error) {
-	headings := map[Entry]heading{}
+func readRunbook(root string) (map[string]heading, []quote, error) {
+	headings := map[string]heading{}
 	var quotes []quote
 	err := filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -189,11 +212,11 @@ func readRunbook(root string) (map[Entry]heading, []quote, error) {
 			return err
 		}
 		lines := strings.Split(string(data), "\n")
-		var current Entry
+		var current string
 		for i, l := range lines {
 			if rel == RunbookPath {
 				if m := headingRE.FindStringSubmatch(l); m != nil {
-					current = Entry(m[1])
+					current = m[1]
 					headings[current] = heading{line: i + 1}
 				} else if strings.HasPrefix(l, "## ") {
 					current = ""
@@ -236,6 +259,29 @@ var linkText = []byte("docs/runbook" + ".md#")
 // scanCode finds the entry constants that production code refers to, and
 // every file outside runbook/ that writes the link by hand. Scripts under
 // testdata/ show what an operator sees and may quote the link.
+// entryFromString is the problem of code outside runbook/ that names an
+// entry by a string: runbook.Lookup is for a name that crossed a socket or
+// a process, never for one written in code (an entry in code is its
+// value, runbook.X, which a misspelling does not compile to). Entry itself
+// cannot be made outside runbook/: its field is unexported.
+func entryFromString(fset *token.FileSet, rel string, n ast.Node) *Problem {
+	call, ok := n.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Lookup" {
+		return nil
+	}
+	if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "runbook" {
+		return nil
+	}
+	if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+		return &Problem{rel, fset.Position(call.Pos()).Line, "names a runbook entry by a string (runbook.Lookup(" + lit.Value + ")): use its value, runbook.<Entry>"}
+	}
+	return nil
+}
+
 func scanCode(root string) (map[string]bool, []Problem, error) {
 	used := map[string]bool{}
 	var problems []Problem
@@ -284,6 +330,9 @@ func scanCode(root string) (map[string]bool, []Problem, error) {
 				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "runbook" {
 					used[sel.Sel.Name] = true
 				}
+			}
+			if p := entryFromString(fset, rel, n); p != nil {
+				problems = append(problems, *p)
 			}
 			return true
 		})

@@ -97,6 +97,18 @@ func TestGate(t *testing.T) {
 			},
 		},
 	}
+	tests = append(tests, struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		name: "entries made with newEntry, and one named by a string in code",
+		files: map[string]string{"docs/runbook.md": goodRunbook,
+			"runbook/entries.go": "package runbook\n\nvar (\n\tAlpha = newEntry(\"alpha\")\n\tBeta  = newEntry(\"beta\")\n)\n",
+			"core/use.go":        useGo + "\nvar e, _ = runbook.Lookup(\"alpah\")\n",
+		},
+		want: []string{`core/use.go:11: names a runbook entry by a string (runbook.Lookup("alpah")): use its value, runbook.<Entry>`},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			problems, err := Gate(tree(t, tt.files))
@@ -136,5 +148,27 @@ func TestRefusal(t *testing.T) {
 	}
 	if e, ok := EntryOf(Wrap(SocketForbidden, os.ErrNotExist)); !ok || e != SocketForbidden {
 		t.Errorf("EntryOf: %v %v", e, ok)
+	}
+}
+
+// An entry crosses a socket or a process as its name and comes back as
+// the same value; a name no heading has does not.
+func TestEntryByName(t *testing.T) {
+	e, ok := Lookup(AuditUnavailable.String())
+	if !ok || e != AuditUnavailable {
+		t.Fatalf("Lookup(%q) = %v, %v", AuditUnavailable, e, ok)
+	}
+	if _, ok := Lookup("audit-unavailabel"); ok {
+		t.Error("Lookup took a name no entry has")
+	}
+	var back Entry
+	if err := back.UnmarshalText([]byte("audit-unavailable")); err != nil || back != AuditUnavailable {
+		t.Errorf("UnmarshalText = %v, %v", back, err)
+	}
+	if err := back.UnmarshalText([]byte("no-such-entry")); err == nil {
+		t.Error("UnmarshalText took a name no entry has")
+	}
+	if e, ok := EntryOf(os.ErrNotExist); ok || e != (Entry{}) {
+		t.Errorf("EntryOf(no refusal) = %v, %v", e, ok)
 	}
 }

@@ -23,7 +23,7 @@ func yaagPage(root string, quotes []quote) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	headings := map[Entry]heading{}
+	headings := map[string]heading{}
 	var problems []Problem
 	data, err := os.ReadFile(filepath.Join(root, YaagPagePath))
 	switch {
@@ -31,7 +31,7 @@ func yaagPage(root string, quotes []quote) ([]Problem, error) {
 	case err != nil:
 		return nil, err
 	default:
-		var current Entry
+		var current string
 		body := 0
 		end := func() {
 			if current != "" && body > maxEntryLines {
@@ -44,7 +44,7 @@ func yaagPage(root string, quotes []quote) ([]Problem, error) {
 			switch m := headingRE.FindStringSubmatch(l); {
 			case m != nil:
 				end()
-				current, body = Entry(m[1]), 0
+				current, body = m[1], 0
 				headings[current] = heading{line: i + 1}
 			case strings.HasPrefix(l, "## "):
 				end()

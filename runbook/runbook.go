@@ -1,10 +1,14 @@
 // Package runbook names the entries of docs/runbook.md and renders every
 // refusal so that it ends with a link to its entry.
 //
-// An entry is a typed constant: a misspelt entry does not compile, and
-// `boxmaker gate` (see gate.go) checks that each constant has a heading in
-// docs/runbook.md, that each heading is used by code, and that quoted
-// messages still stand in the files they quote.
+// An entry is a value only this package makes, one per heading, in the
+// entries*.go files: a misspelt entry does not compile, no other package
+// can make one from a string (Entry's field is unexported; a name that
+// crossed a socket or a process becomes an Entry again only through
+// Lookup, which knows only these), and `boxmaker gate` (see gate.go)
+// checks that each has a heading in docs/runbook.md, that each heading is
+// used by code, and that quoted messages still stand in the files they
+// quote.
 package runbook
 
 import (
@@ -12,12 +16,54 @@ import (
 	"fmt"
 )
 
-// Entry is the anchor of one heading in docs/runbook.md.
-type Entry string
+// Entry is the anchor of one heading in docs/runbook.md. The zero Entry
+// is no entry.
+type Entry struct{ name string }
+
+// known are the entries, by name: what Lookup answers from.
+var known = map[string]Entry{}
+
+// newEntry makes the entry named name; only the entries*.go files call
+// it, once per heading.
+func newEntry(name string) Entry {
+	e := Entry{name}
+	if _, dup := known[name]; dup {
+		panic("runbook: entry " + name + " declared twice")
+	}
+	known[name] = e
+	return e
+}
+
+// Lookup is the entry named name, when there is one: how a refusal that
+// crossed a socket or a process (its entry written as text) is made again.
+func Lookup(name string) (Entry, bool) {
+	e, ok := known[name]
+	return e, ok
+}
+
+// String is the entry's name, its anchor in docs/runbook.md.
+func (e Entry) String() string { return e.name }
+
+// MarshalText writes the entry's name; UnmarshalText takes only a name
+// Lookup knows.
+func (e Entry) MarshalText() ([]byte, error) { return []byte(e.name), nil }
+
+func (e *Entry) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*e = Entry{}
+		return nil
+	}
+	found, ok := Lookup(string(b))
+	if !ok {
+		return fmt.Errorf("%q is not an entry of docs/runbook.md", b)
+	}
+	*e = found
+	return nil
+}
 
 // Link is the text that ends every message that refuses or holds something
 // back. It is the only place the runbook's path is written.
-func Link(e Entry) string { return "see docs/runbook.md#" + string(e) }
+func Link(e Entry) string { return "see docs/runbook.md#" + e.name }
 
 // Refusal is an error an operator or the model sees: the public text, the
 // entry that explains it, and the internal cause (which may be nil).
@@ -32,9 +78,20 @@ func Refuse(e Entry, format string, args ...any) *Refusal {
 	return &Refusal{Entry: e, Text: fmt.Sprintf(format, args...)}
 }
 
+// WithCause is the refusal of entry e whose public text is text, with the
+// internal cause kept apart: cause is for the operator's log (Cause,
+// errors.Unwrap) and never part of Error(), which is what the model, a
+// client or a peer is shown. It is the one way to write "public text plus
+// hidden cause", as tailscale's vizerror keeps the two apart.
+func WithCause(e Entry, text string, cause error) *Refusal {
+	return &Refusal{Entry: e, Text: text, Cause: cause}
+}
+
 // Wrap turns err into a refusal of entry e, with err's text as the public
-// text. A refusal already carrying an entry is returned unchanged, so the
-// innermost, most specific entry wins.
+// text: for an error already written for the person who reads it (a
+// configuration's problem naming its file and line). An error whose text
+// must not be shown is WithCause's. A refusal already carrying an entry is
+// returned unchanged, so the innermost, most specific entry wins.
 func Wrap(e Entry, err error) error {
 	if err == nil {
 		return nil
@@ -56,5 +113,5 @@ func EntryOf(err error) (Entry, bool) {
 	if errors.As(err, &r) {
 		return r.Entry, true
 	}
-	return "", false
+	return Entry{}, false
 }

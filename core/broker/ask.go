@@ -51,7 +51,7 @@ func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, aske
 		a = <-p.ch
 	}
 	if a.err != nil {
-		return nil, nil, &runbook.Refusal{Entry: runbook.AuditUnavailable, Text: AuditUnavailableText, Cause: a.err}
+		return nil, nil, runbook.WithCause(runbook.AuditUnavailable, AuditUnavailableText, a.err)
 	}
 	return p, &a, nil
 }

@@ -157,7 +157,7 @@ func (b *Broker) logf(format string, args ...any) {
 // told: the audit log cannot be written.
 func (b *Broker) auditFailed(err error) error {
 	b.logf("%v", err)
-	return &runbook.Refusal{Entry: runbook.AuditUnavailable, Text: AuditUnavailableText, Cause: err}
+	return runbook.WithCause(runbook.AuditUnavailable, AuditUnavailableText, err)
 }
 
 // entryText is a refusal as the model is given it: its text and entry.

@@ -82,11 +82,9 @@ func (b *Broker) forward(ctx context.Context, c brokerwire.ToolCall, args any) (
 	case errors.As(err, &re):
 		return re.Text, policy.State{}, nil
 	case err != nil:
-		return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
-			Cause: fmt.Errorf("%s: %v", b.cfg.MemorySocket, err)}
+		return "", policy.State{}, runbook.WithCause(runbook.MemorydUnreachable, MemoryUnavailableText, fmt.Errorf("%s: %v", b.cfg.MemorySocket, err))
 	case json.Unmarshal(raw, &given) != nil, given["text"] == nil, json.Unmarshal(raw, &out) != nil:
-		return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
-			Cause: fmt.Errorf("%s: the answer is not a tool result", b.cfg.MemorySocket)}
+		return "", policy.State{}, runbook.WithCause(runbook.MemorydUnreachable, MemoryUnavailableText, fmt.Errorf("%s: the answer is not a tool result", b.cfg.MemorySocket))
 	}
 	found := policy.State{Untrusted: out.Tainted}
 	hasTaint := given["taint"] != nil
@@ -96,20 +94,17 @@ func (b *Broker) forward(ctx context.Context, c brokerwire.ToolCall, args any) (
 		// class as for recall.
 		t, err := policy.ParseTaint(out.Taint)
 		if err != nil {
-			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
-				Cause: fmt.Errorf("%s: the memory answer's %v", b.cfg.MemorySocket, err)}
+			return "", policy.State{}, runbook.WithCause(runbook.MemorydUnreachable, MemoryUnavailableText, fmt.Errorf("%s: the memory answer's %v", b.cfg.MemorySocket, err))
 		}
 		found.Taint = t
 	}
 	if c.Tool == string(policy.Recall) {
 		if !hasTaint {
-			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
-				Cause: fmt.Errorf("%s: the recall answer does not say its hits' taint", b.cfg.MemorySocket)}
+			return "", policy.State{}, runbook.WithCause(runbook.MemorydUnreachable, MemoryUnavailableText, fmt.Errorf("%s: the recall answer does not say its hits' taint", b.cfg.MemorySocket))
 		}
 		t, err := policy.ParseTaint(out.Taint)
 		if err != nil {
-			return "", policy.State{}, &runbook.Refusal{Entry: runbook.MemorydUnreachable, Text: MemoryUnavailableText,
-				Cause: fmt.Errorf("%s: the recall answer's %v", b.cfg.MemorySocket, err)}
+			return "", policy.State{}, runbook.WithCause(runbook.MemorydUnreachable, MemoryUnavailableText, fmt.Errorf("%s: the recall answer's %v", b.cfg.MemorySocket, err))
 		}
 		found.Taint = t
 	}

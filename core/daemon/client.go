@@ -7,16 +7,56 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
+
+	"boxmaker/runbook"
 )
 
 // RemoteError is a final answer that carried an error. Its text is the
 // server's whole message, runbook link included.
 type RemoteError struct {
-	Text  string
-	Entry string
+	Text   string // the whole message, as the server's log says it
+	Entry  string // a refusal's entry, as the server named it
+	Public string // a refusal's public text, without its link
 }
 
 func (e *RemoteError) Error() string { return e.Text }
+
+// Refusal is the server's refusal made again on this side, entry and
+// public text apart, so that it goes on as the same refusal (its entry
+// kept, its text not parsed out of the message); nil when the answer was
+// no refusal, or named an entry this binary does not know.
+func (e *RemoteError) Refusal() *runbook.Refusal {
+	entry, ok := runbook.Lookup(e.Entry)
+	if !ok {
+		return nil
+	}
+	text := e.Public
+	if text == "" { // a server that sends the message alone
+		var cut bool
+		if text, cut = strings.CutSuffix(e.Text, "; "+runbook.Link(entry)); !cut {
+			return nil // its link is not where a refusal's is
+		}
+	}
+	return &runbook.Refusal{Entry: entry, Text: text}
+}
+
+// Unwrap is the refusal, so that runbook.EntryOf and errors.As see it.
+func (e *RemoteError) Unwrap() error {
+	if r := e.Refusal(); r != nil {
+		return r
+	}
+	return nil
+}
+
+// PublicText is the refusal's public text, or the whole message when the
+// answer was no refusal.
+func (e *RemoteError) PublicText() string {
+	if r := e.Refusal(); r != nil {
+		return r.Text
+	}
+	return e.Text
+}
 
 // Call sends one request on a new connection to the socket at path and
 // decodes the final answer's body into out (which may be nil). Events sent
@@ -63,7 +103,7 @@ func Call(ctx context.Context, path, kind string, body any, out any, onEvent fun
 			continue
 		}
 		if a.Error != "" {
-			return &RemoteError{Text: a.Error, Entry: a.Entry}
+			return &RemoteError{Text: a.Error, Entry: a.Entry, Public: a.Text}
 		}
 		if out != nil && len(a.Body) > 0 {
 			return json.Unmarshal(a.Body, out)

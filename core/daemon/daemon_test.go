@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -267,12 +268,12 @@ func TestServeRequestKinds(t *testing.T) {
 
 	err := Call(ctx, path, "fail", nil, nil, nil)
 	var re *RemoteError
-	if !errors.As(err, &re) || re.Entry != string(runbook.AlreadyRunning) || re.Text != "no; "+runbook.Link(runbook.AlreadyRunning) {
+	if !errors.As(err, &re) || re.Entry != runbook.AlreadyRunning.String() || re.Text != "no; "+runbook.Link(runbook.AlreadyRunning) {
 		t.Errorf("fail: %#v", err)
 	}
 
 	err = Call(ctx, path, "approve", nil, nil, nil)
-	if !errors.As(err, &re) || re.Entry != string(runbook.SocketForbidden) {
+	if !errors.As(err, &re) || re.Entry != runbook.SocketForbidden.String() {
 		t.Fatalf("wrong kind: %#v", err)
 	}
 	if !strings.HasPrefix(re.Text, `a "approve" request arrived on the broker socket `+path+", which does not take it") {
@@ -326,7 +327,7 @@ func TestServeRefusesOtherUID(t *testing.T) {
 	if err := json.NewDecoder(c).Decode(&a); err != nil {
 		t.Fatal(err)
 	}
-	if a.Entry != string(runbook.SocketPeerRefused) || !strings.Contains(a.Error, "from uid 65534") {
+	if a.Entry != runbook.SocketPeerRefused.String() || !strings.Contains(a.Error, "from uid 65534") {
 		t.Errorf("answer %+v", a)
 	}
 	if !strings.Contains(log.String(), "memoryd: refused a connection on "+path+" from uid 65534") {
@@ -460,7 +461,7 @@ func TestCallReadsTheRefusalAfterABrokenPipe(t *testing.T) {
 		}()
 		err := <-errc
 		var re *RemoteError
-		if !errors.As(err, &re) || re.Entry != string(runbook.SocketPeerRefused) || !strings.Contains(re.Text, "from uid 65534") {
+		if !errors.As(err, &re) || re.Entry != runbook.SocketPeerRefused.String() || !strings.Contains(re.Text, "from uid 65534") {
 			t.Errorf("body %.10v: Call = %v, want the peer refusal", body, err)
 		}
 	}
@@ -487,5 +488,45 @@ func TestAHandlerIsToldWhenItsClientHasGone(t *testing.T) {
 	case <-told:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the handler was not told that its client has gone")
+	}
+}
+
+// A refusal crosses the socket whole: the client makes the same refusal
+// again from the answer's entry and public text (context a wrapper put in
+// front kept), and its message is the server's, link once at the end.
+func TestARefusalKeepsItsEntryAcrossTheSocket(t *testing.T) {
+	path := serveTest(t, &Socket{
+		Role: "memoryd", Name: "block", Log: &testsupport.Buffer{}, ListenerLost: runbook.ListenerLost,
+		Kinds: map[string]Handler{
+			"wrapped": func(context.Context, Peer, json.RawMessage, *Stream) (any, error) {
+				return nil, fmt.Errorf("memory block: %w", &runbook.Refusal{Entry: runbook.MemoryUnavailable, Text: "the index is gone", Cause: errors.New("hidden cause")})
+			},
+			"plain": func(context.Context, Peer, json.RawMessage, *Stream) (any, error) {
+				return nil, errors.New("not a refusal")
+			},
+		},
+	})
+	err := Call(context.Background(), path, "wrapped", nil, nil, nil)
+	want := "memory block: the index is gone; " + runbook.Link(runbook.MemoryUnavailable)
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+	if e, ok := runbook.EntryOf(err); !ok || e != runbook.MemoryUnavailable {
+		t.Errorf("EntryOf = %v, %v", e, ok)
+	}
+	var r *runbook.Refusal
+	if !errors.As(err, &r) || r.Text != "memory block: the index is gone" || r.Error() != want {
+		t.Errorf("the refusal made again: %+v", r)
+	}
+	if strings.Contains(err.Error(), "hidden cause") {
+		t.Error("the cause crossed the socket")
+	}
+	err = Call(context.Background(), path, "plain", nil, nil, nil)
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Refusal() != nil || re.PublicText() != "not a refusal" {
+		t.Errorf("plain: %#v", err)
+	}
+	if _, ok := runbook.EntryOf(err); ok {
+		t.Error("an error that was no refusal came back with an entry")
 	}
 }

@@ -118,7 +118,7 @@ func TestARequestOverTheLimitIsRefusedNamingIt(t *testing.T) {
 	if err := json.Unmarshal([]byte(line), &a); err != nil {
 		t.Fatal(err)
 	}
-	if want := "the request is longer than 65536 bytes, the limit of the test socket; " + runbook.Link(runbook.RequestTooLarge); a.Error != want || a.Entry != string(runbook.RequestTooLarge) {
+	if want := "the request is longer than 65536 bytes, the limit of the test socket; " + runbook.Link(runbook.RequestTooLarge); a.Error != want || a.Entry != runbook.RequestTooLarge.String() {
 		t.Errorf("answer %+v, want %q", a, want)
 	}
 }

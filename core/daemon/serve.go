@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -27,12 +28,32 @@ type Request struct {
 
 // Answer is one JSON line a server writes back. A unary request gets one;
 // a streaming request (a loop turn) gets events and then a final answer
-// with Done set. Error carries a refusal's whole text, Entry its entry.
+// with Done set. A failed request's Error is its whole message, as a
+// person reads it (a refusal's text, then its runbook link); for a
+// refusal, Entry and Text are its entry and its public text apart, so
+// that the client makes the same runbook.Refusal again (RemoteError).
 type Answer struct {
 	Done  bool            `json:"done,omitempty"`
 	Error string          `json:"error,omitempty"`
 	Entry string          `json:"entry,omitempty"`
+	Text  string          `json:"text,omitempty"`
 	Body  json.RawMessage `json:"body,omitempty"`
+}
+
+// failure is the final answer of a request that failed with err.
+func failure(err error) Answer {
+	a := Answer{Done: true, Error: err.Error()}
+	e, ok := runbook.EntryOf(err)
+	if !ok {
+		return a
+	}
+	a.Entry = e.String()
+	// The public text is the whole message but its link: context a
+	// wrapper put in front stays.
+	if text, cut := strings.CutSuffix(a.Error, "; "+runbook.Link(e)); cut {
+		a.Text = text
+	}
+	return a
 }
 
 // Peer is the process at the other end of a connection, from SO_PEERCRED.
@@ -294,7 +315,7 @@ func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 			"refused a connection on %s from uid %d (pid %d): only uid %d and the uids the config names may connect",
 			s.Path, peer.UID, peer.PID, unix.Geteuid())
 		fmt.Fprintf(s.Log, "%s: %s\n", s.Role, r)
-		enc.Encode(Answer{Done: true, Error: r.Error(), Entry: string(r.Entry)})
+		enc.Encode(failure(r))
 		return
 	}
 	max := s.MaxRequest
@@ -306,7 +327,7 @@ func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 		r := runbook.Refuse(runbook.RequestTooLarge, "the request is longer than %d bytes, the limit of the %s socket", max, s.Name)
 		fmt.Fprintf(s.Log, "%s: %s\n", s.Role, runbook.Refuse(runbook.RequestTooLarge,
 			"refused a request on %s from pid %d (uid %d): it is longer than %d bytes, the limit of the %s socket", s.Path, peer.PID, peer.UID, max, s.Name))
-		enc.Encode(Answer{Done: true, Error: r.Error(), Entry: string(r.Entry)})
+		enc.Encode(failure(r))
 		return
 	}
 	if err != nil {
@@ -326,17 +347,14 @@ func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 		r := runbook.Refuse(runbook.SocketForbidden, "a %q request arrived on the %s socket %s, which does not take it (from pid %d, uid %d)",
 			req.Kind, s.Name, s.Path, peer.PID, peer.UID)
 		fmt.Fprintf(s.Log, "%s: %s\n", s.Role, r)
-		enc.Encode(Answer{Done: true, Error: r.Error(), Entry: string(r.Entry)})
+		enc.Encode(failure(r))
 		return
 	}
 	stream := &Stream{enc: enc, conn: c}
 	body, err := h(ctx, peer, req.Body, stream)
 	final := Answer{Done: true}
 	if err != nil {
-		final.Error = err.Error()
-		if e, ok := runbook.EntryOf(err); ok {
-			final.Entry = string(e)
-		}
+		final = failure(err)
 	} else if body != nil {
 		raw, merr := json.Marshal(body)
 		if merr != nil {

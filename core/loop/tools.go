@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"boxmaker/core/brokerwire"
@@ -85,7 +84,7 @@ func (b Broker) Call(ctx context.Context, req brokerwire.ToolCall, onAsked func(
 	case err == nil:
 		return out, nil
 	case errors.As(err, &re):
-		return brokerwire.Answer{Outcome: OutcomeFailed, Text: firstWords(re.Text)}, nil
+		return brokerwire.Answer{Outcome: OutcomeFailed, Text: firstWords(re.PublicText())}, nil
 	case errors.Is(context.Cause(ctx), silent):
 		return brokerwire.Answer{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
 			runbook.Refuse(runbook.BrokerUnavailable, "the tool broker at %s did not answer within %d ms", b.Socket, b.Silent.Milliseconds())
@@ -132,11 +131,9 @@ func (b Broker) StartSessionFrom(ctx context.Context, session, taint, from strin
 }
 
 // firstWords is what the model is told of an error brokerd answered with:
-// its text without the runbook link, and not too long.
+// its public text (the refusal made again, without its link), not too
+// long.
 func firstWords(text string) string {
-	if i := strings.Index(text, "; "+runbook.Link("")); i >= 0 {
-		text = text[:i]
-	}
 	if len(text) > 300 {
 		text = text[:300] + "..."
 	}

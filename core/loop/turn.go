@@ -52,11 +52,7 @@ func (m Memory) Block(ctx context.Context, session string) (block, class string,
 	case err == nil:
 		return out.Block, out.Class, nil
 	case errors.As(err, &re):
-		text := re.Text
-		if i := strings.Index(text, "; "+runbook.Link("")); i >= 0 {
-			text = text[:i]
-		}
-		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s refused the memory block: %s", m.Socket, text)
+		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s refused the memory block: %s", m.Socket, re.PublicText())
 	case ctx.Err() == context.DeadlineExceeded:
 		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s did not answer within %v", m.Socket, timeout)
 	default:

@@ -316,7 +316,7 @@ func (g *Grants) setSnapshot(grants []Grant, problems []Problem) {
 	}
 	if len(problems) > 0 {
 		s.byTool = nil
-		s.err = &runbook.Refusal{Entry: runbook.GrantsInvalid, Text: GrantsErrorText, Cause: &InvalidError{Problems: problems}}
+		s.err = runbook.WithCause(runbook.GrantsInvalid, GrantsErrorText, &InvalidError{Problems: problems})
 	}
 	g.snap = s
 }

@@ -128,7 +128,7 @@ func TestAToolNeverPassesASocketsPeerCheck(t *testing.T) {
 	if err := json.Unmarshal(out, &a); err != nil {
 		t.Fatalf("the probe's answer: %s (%v)", out, err)
 	}
-	if a.Entry != string(runbook.SocketPeerRefused) || !strings.Contains(a.Error, "from uid 65533") {
+	if a.Entry != runbook.SocketPeerRefused.String() || !strings.Contains(a.Error, "from uid 65533") {
 		t.Errorf("the tool's connection was answered %+v, want socket-peer-refused for uid 65533", a)
 	}
 	if !strings.Contains(log.String(), "refused a connection on "+sock+" from uid 65533") {

@@ -17,8 +17,7 @@ import (
 const UnmaskableText = "a path a grant denies below this directory cannot be kept from the tool"
 
 func unmaskable(m policy.Mask, what string) error {
-	return &runbook.Refusal{Entry: runbook.DenyUnmaskable, Text: UnmaskableText,
-		Cause: fmt.Errorf("%s (denied to %s by %s) %s; the call was not run", m.Path, m.Tool, m.Grant, what)}
+	return runbook.WithCause(runbook.DenyUnmaskable, UnmaskableText, fmt.Errorf("%s (denied to %s by %s) %s; the call was not run", m.Path, m.Tool, m.Grant, what))
 }
 
 // openBeneath opens rel below the directory open as dir, refusing links

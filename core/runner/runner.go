@@ -268,11 +268,7 @@ func PodmanSaid(err error) (string, bool) {
 }
 
 func unavailable(args []string, said string) error {
-	return &runbook.Refusal{
-		Entry: runbook.RunnerUnavailable,
-		Text:  "the tool runner could not start the container",
-		Cause: &StartError{Args: args, Said: said},
-	}
+	return runbook.WithCause(runbook.RunnerUnavailable, "the tool runner could not start the container", &StartError{Args: args, Said: said})
 }
 
 // Run runs one call in a new container and returns the executor's result.

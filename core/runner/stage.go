@@ -90,8 +90,7 @@ func (r *Runner) checkHarness(h *held) error {
 		parent = dir.fd // Object closes it
 	}
 	if hh, rel := r.cfg.Protected.Object(h.fd, parent); rel != "" {
-		return &runbook.Refusal{Entry: runbook.HarnessRefused, Text: HarnessRefusedText,
-			Cause: fmt.Errorf("%s %s %s (%s); the call was not run", h.path, rel, hh.What, hh.Path)}
+		return runbook.WithCause(runbook.HarnessRefused, HarnessRefusedText, fmt.Errorf("%s %s %s (%s); the call was not run", h.path, rel, hh.What, hh.Path))
 	}
 	return nil
 }
@@ -108,8 +107,7 @@ const TargetChangedText = "the target changed after the decision"
 // through a symbolic link (or is one): something replaced a directory or
 // file of the grant while the call was on its way.
 func targetChanged(path, what string) error {
-	return &runbook.Refusal{Entry: runbook.TargetChanged, Text: TargetChangedText,
-		Cause: fmt.Errorf("%s %s; the call was not run", path, what)}
+	return runbook.WithCause(runbook.TargetChanged, TargetChangedText, fmt.Errorf("%s %s; the call was not run", path, what))
 }
 
 // openNoLinks opens a clean absolute path from the root without following
@@ -459,8 +457,7 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 			return nil, nil, err
 		}
 		if (c.Tool == "read_file" || c.Tool == "write_file") && h.isRegular() && h.st.Nlink > 1 && !c.AllowHardLinks {
-			return nil, nil, &runbook.Refusal{Entry: runbook.HardLinkRefused, Text: HardLinkedText,
-				Cause: fmt.Errorf("%s has %d links now; the call was not run", p, h.st.Nlink)}
+			return nil, nil, runbook.WithCause(runbook.HardLinkRefused, HardLinkedText, fmt.Errorf("%s has %d links now; the call was not run", p, h.st.Nlink))
 		}
 		if err := s.attach(h, p, readOnly); err != nil {
 			return nil, nil, err

@@ -24,6 +24,7 @@ import (
 	"boxmaker/core/home"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
 )
 
 // upOrder is the order daemons start in: loopd's selftest needs
@@ -77,6 +78,8 @@ type child struct {
 
 	mu   sync.Mutex
 	last string // its last line of output
+
+	reason *runbook.Refusal // why it stopped, when it said (set before done closes)
 }
 
 func (ch *child) lastLine() string {
@@ -118,11 +121,13 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 	}
 	failed := func(ch *child) error {
 		stopAll()
-		last := ch.lastLine()
-		// The daemon's last line ends with its runbook link when it has
-		// one: said once, at the end, as every refusal is.
 		msg := fmt.Sprintf("%s exited (%v)", ch.role, ch.err)
-		if last != "" {
+		if r := ch.reason; r != nil {
+			// Its refusal, as it printed it last: the entry kept, the
+			// link said once, at the end.
+			return &runbook.Refusal{Entry: r.Entry, Text: fmt.Sprintf("%s; its last line: %s: %s", msg, ch.role, r.Text)}
+		}
+		if last := ch.lastLine(); last != "" {
 			msg += "; its last line: " + last
 		}
 		return errors.New(msg)
@@ -159,10 +164,28 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		stdout, _ := ch.cmd.StdoutPipe()
 		stderr, _ := ch.cmd.StderrPipe()
 		ch.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl-C reaches up, which stops them in order
-		if err := ch.cmd.Start(); err != nil {
+		// Why it stops, if it stops with a refusal: on a pipe of its own
+		// (rolecli.ReasonFDEnv), not parsed out of its output.
+		reasonR, reasonW, err := os.Pipe()
+		if err != nil {
 			stopAll()
 			return fmt.Errorf("cannot start %s: %w", d.role, err)
 		}
+		ch.cmd.ExtraFiles = []*os.File{reasonW}
+		ch.cmd.Env = append(os.Environ(), rolecli.ReasonFDEnv+"=3")
+		err = ch.cmd.Start()
+		reasonW.Close()
+		if err != nil {
+			reasonR.Close()
+			stopAll()
+			return fmt.Errorf("cannot start %s: %w", d.role, err)
+		}
+		reasonDone := make(chan struct{})
+		go func() {
+			defer close(reasonDone)
+			ch.reason = rolecli.ReadReason(reasonR)
+			reasonR.Close()
+		}()
 		var wg sync.WaitGroup
 		for _, r := range []io.Reader{stdout, stderr} {
 			wg.Add(1)
@@ -182,6 +205,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		}
 		go func() {
 			wg.Wait()
+			<-reasonDone
 			ch.err = ch.cmd.Wait()
 			close(ch.done)
 			exited <- ch

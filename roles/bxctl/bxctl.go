@@ -75,6 +75,9 @@ func callError(role, sock string, err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &re):
+		if r := re.Refusal(); r != nil {
+			return r // the daemon's refusal, its entry kept
+		}
 		return errors.New(re.Text)
 	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ECONNREFUSED):
 		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s", role, sock),

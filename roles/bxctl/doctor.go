@@ -56,7 +56,8 @@ type finding struct {
 	Level string        `json:"level"` // ok, warning or problem
 	About string        `json:"about"` // the daemon, or runner, grants, sockets
 	Text  string        `json:"text"`
-	Entry runbook.Entry `json:"entry,omitempty"`
+	Entry string        `json:"entry,omitempty"` // entry's name, for --json
+	entry runbook.Entry // its runbook entry, if any
 }
 
 type doctor struct {
@@ -77,17 +78,18 @@ func (d *doctor) problem(about string, entry runbook.Entry, err error) {
 }
 
 // warnErr records err as a warning, with its entry as problem does.
-func (d *doctor) warnErr(about string, err error) { d.add("warning", about, "", err) }
+func (d *doctor) warnErr(about string, err error) { d.add("warning", about, runbook.Entry{}, err) }
 
 func (d *doctor) add(level, about string, entry runbook.Entry, err error) {
-	f := finding{Level: level, About: about, Text: err.Error(), Entry: entry}
+	f := finding{Level: level, About: about, Text: err.Error(), entry: entry}
 	var r *runbook.Refusal
 	if errors.As(err, &r) {
-		f.Text, f.Entry = r.Text, r.Entry
+		f.Text, f.entry = r.Text, r.Entry
 		if r.Cause != nil {
 			f.Text += ": " + r.Cause.Error()
 		}
 	}
+	f.Entry = f.entry.String()
 	d.findings = append(d.findings, f)
 }
 
@@ -119,7 +121,7 @@ func (d *doctor) run(c *cli.Context) {
 	for _, cf := range configs {
 		path, err := configPath(c, cf.flag, cf.role)
 		if err != nil {
-			d.problem(cf.role, "", err)
+			d.problem(cf.role, runbook.Entry{}, err)
 			return // the home itself is wrong; nothing else can be found
 		}
 		var missing *conf.MissingError
@@ -202,7 +204,7 @@ func (d *doctor) run(c *cli.Context) {
 		d.problem("runner", runbook.BrokerdStartFailed, err)
 	} else if found := run.Check(ctx); len(found) > 0 {
 		for _, err := range found {
-			d.problem("runner", "", err)
+			d.problem("runner", runbook.Entry{}, err)
 		}
 	} else {
 		d.ok("runner", "podman runs and the tools image %s is loaded", b.Runner.Image)
@@ -339,8 +341,8 @@ func (d *doctor) report(w io.Writer, asJSON bool) error {
 	} else {
 		for _, f := range d.findings {
 			line := fmt.Sprintf("%s: %s: %s", f.Level, f.About, f.Text)
-			if f.Entry != "" {
-				line += "; " + runbook.Link(f.Entry)
+			if f.entry != (runbook.Entry{}) {
+				line += "; " + runbook.Link(f.entry)
 			}
 			fmt.Fprintln(w, termsafe.Line(line))
 		}

@@ -91,7 +91,7 @@ func runbookEntryOf(msg string) (runbook.Entry, bool) {
 			return e, true
 		}
 	}
-	return "", false
+	return runbook.Entry{}, false
 }
 
 func writeSync(w io.Writer, a memorywire.SyncAnswer) {

@@ -1,9 +1,14 @@
 package rolecli
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"boxmaker/runbook"
 )
 
 func TestDefaultHome(t *testing.T) {
@@ -94,5 +99,25 @@ func TestCheckoutOfFollowsTheBinary(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("checkoutOf(%s) = %q, want %q", tt.exe, got, tt.want)
 		}
+	}
+}
+
+// A child's refusal reaches its starter as the same refusal: the entry a
+// value again (not parsed out of a line of output), the text whole.
+func TestReasonCrossesAProcessBoundary(t *testing.T) {
+	var b strings.Builder
+	err := fmt.Errorf("selftest: %w", runbook.Refuse(runbook.LoopdSelftestFailed, "FAILED: the template"))
+	WriteReason(&b, err)
+	r := ReadReason(strings.NewReader(b.String()))
+	if r == nil || r.Entry != runbook.LoopdSelftestFailed || r.Text != "selftest: FAILED: the template" || r.Error() != err.Error() {
+		t.Fatalf("ReadReason = %+v", r)
+	}
+	b.Reset()
+	WriteReason(&b, errors.New("no refusal"))
+	if b.Len() != 0 {
+		t.Errorf("an error that is no refusal wrote %q", b.String())
+	}
+	if r := ReadReason(strings.NewReader(`{"entry":"no-such-entry","text":"x"}`)); r != nil {
+		t.Errorf("an unknown entry was made: %+v", r)
 	}
 }
