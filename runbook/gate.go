@@ -282,11 +282,11 @@ func entryFromString(fset *token.FileSet, rel string, n ast.Node) *Problem {
 	return nil
 }
 
-func scanCode(root string) (map[string]bool, []Problem, error) {
-	used := map[string]bool{}
-	var problems []Problem
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// walkSources calls visit for every file of the tree below root but
+// those of hidden directories, testdata, node_modules, vendor and docs
+// (and runbook/ itself, when skipRunbook).
+func walkSources(root string, skipRunbook bool, visit func(path, rel string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -295,11 +295,20 @@ func scanCode(root string) (map[string]bool, []Problem, error) {
 			switch {
 			case rel != "." && strings.HasPrefix(d.Name(), "."),
 				d.Name() == "testdata", d.Name() == "node_modules", d.Name() == "vendor",
-				rel == "runbook", rel == "docs":
+				rel == "docs", skipRunbook && rel == "runbook":
 				return filepath.SkipDir
 			}
 			return nil
 		}
+		return visit(path, rel, d)
+	})
+}
+
+func scanCode(root string) (map[string]bool, []Problem, error) {
+	used := map[string]bool{}
+	var problems []Problem
+	fset := token.NewFileSet()
+	err := walkSources(root, true, func(path, rel string, d fs.DirEntry) error {
 		switch filepath.Ext(path) {
 		case ".go", ".sh", ".ts", ".js", ".toml", ".txtar":
 		default:

@@ -92,19 +92,7 @@ func scanYaagCode(root string) (map[string]bool, []quotedText, error) {
 	used := map[string]bool{}
 	var texts []quotedText
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			switch {
-			case rel != "." && strings.HasPrefix(d.Name(), "."),
-				d.Name() == "testdata", d.Name() == "node_modules", d.Name() == "vendor", rel == "docs":
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	err := walkSources(root, false, func(path, rel string, d fs.DirEntry) error {
 		if filepath.Ext(path) != ".go" || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}

@@ -113,7 +113,7 @@ func (s *Server) Set(sw Switch) error {
 	if sw.TagIDs != nil {
 		moved := map[string]int{}
 		for text, id := range sw.TagIDs {
-			if t, _ := tagByText(text); t.ID != id {
+			if t, _ := tagByText(text); t.TokenID != id {
 				moved[text] = id
 			}
 		}

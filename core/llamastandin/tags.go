@@ -1,39 +1,15 @@
 package llamastandin
 
-// TagKind is how a chat-template tag is spelt.
-type TagKind int
-
-const (
-	// Bar is a tag written <|name|>.
-	Bar TagKind = iota
-	// Open is a tag written <name>.
-	Open
-	// Close is a tag written </name>.
-	Close
-)
+import "boxmaker/sanitize"
 
 // Tag is one special token of the stand-in's tokenizer: the chat-template
-// tags of the Qwen3.5 family, with the ids that family gives them.
-type Tag struct {
-	Name string
-	Kind TagKind
-	ID   int
-}
-
-// Text is the tag as the tokenizer reads it.
-func (t Tag) Text() string {
-	switch t.Kind {
-	case Open:
-		return "<" + t.Name + ">"
-	case Close:
-		return "</" + t.Name + ">"
-	default:
-		return "<|" + t.Name + "|>"
-	}
-}
+// tags of the Qwen3.5 family, with the ids that family gives them. A tag's
+// spelling (<|name|>, <name>, </name>) is sanitize's; the table below, the
+// names and ids a server gives them, is the stand-in's own.
+type Tag = sanitize.Tag
 
 // The stand-in plays the server, so it keeps its own copy of the table
-// rather than importing the sanitizer's: a test keeps the two in step, the
+// rather than the sanitizer's: a test keeps the two in step, the
 // way a real server and loopd's compiled table must agree.
 //
 // The Qwen3.5 family keeps Qwen3's special tokens in the same order and
@@ -43,24 +19,24 @@ const qwen35Base = 248044
 
 var tagLayout = []struct {
 	name string
-	kind TagKind
+	kind sanitize.TagKind
 }{
-	{"endoftext", Bar}, {"im_start", Bar}, {"im_end", Bar},
-	{"object_ref_start", Bar}, {"object_ref_end", Bar},
-	{"box_start", Bar}, {"box_end", Bar}, {"quad_start", Bar}, {"quad_end", Bar},
-	{"vision_start", Bar}, {"vision_end", Bar}, {"vision_pad", Bar},
-	{"image_pad", Bar}, {"video_pad", Bar},
-	{"tool_call", Open}, {"tool_call", Close},
-	{"fim_prefix", Bar}, {"fim_middle", Bar}, {"fim_suffix", Bar}, {"fim_pad", Bar},
-	{"repo_name", Bar}, {"file_sep", Bar},
-	{"tool_response", Open}, {"tool_response", Close},
-	{"think", Open}, {"think", Close},
+	{"endoftext", sanitize.Bar}, {"im_start", sanitize.Bar}, {"im_end", sanitize.Bar},
+	{"object_ref_start", sanitize.Bar}, {"object_ref_end", sanitize.Bar},
+	{"box_start", sanitize.Bar}, {"box_end", sanitize.Bar}, {"quad_start", sanitize.Bar}, {"quad_end", sanitize.Bar},
+	{"vision_start", sanitize.Bar}, {"vision_end", sanitize.Bar}, {"vision_pad", sanitize.Bar},
+	{"image_pad", sanitize.Bar}, {"video_pad", sanitize.Bar},
+	{"tool_call", sanitize.Open}, {"tool_call", sanitize.Close},
+	{"fim_prefix", sanitize.Bar}, {"fim_middle", sanitize.Bar}, {"fim_suffix", sanitize.Bar}, {"fim_pad", sanitize.Bar},
+	{"repo_name", sanitize.Bar}, {"file_sep", sanitize.Bar},
+	{"tool_response", sanitize.Open}, {"tool_response", sanitize.Close},
+	{"think", sanitize.Open}, {"think", sanitize.Close},
 }
 
 var tagTable = func() []Tag {
 	out := make([]Tag, len(tagLayout))
 	for i, e := range tagLayout {
-		out[i] = Tag{Name: e.name, Kind: e.kind, ID: qwen35Base + i}
+		out[i] = Tag{Name: e.name, Kind: e.kind, TokenID: qwen35Base + i}
 	}
 	return out
 }()

@@ -17,7 +17,7 @@ func TestTagsAreTheSanitizersTags(t *testing.T) {
 	}
 	var mine, theirs []row
 	for _, tg := range Tags() {
-		mine = append(mine, row{tg.Text(), tg.ID})
+		mine = append(mine, row{tg.Text(), tg.TokenID})
 	}
 	for _, tg := range sanitize.Tags() {
 		theirs = append(theirs, row{tg.Text(), tg.TokenID})
@@ -29,7 +29,7 @@ func TestTagsAreTheSanitizersTags(t *testing.T) {
 		t.Fatal(diff)
 	}
 	for _, want := range []row{{"<|im_end|>", 248046}, {"<think>", 248068}, {"<|im_start|>", 248045}, {"</tool_response>", 248067}} {
-		if tg, ok := tagByText(want.Text); !ok || tg.ID != want.ID {
+		if tg, ok := tagByText(want.Text); !ok || tg.TokenID != want.ID {
 			t.Errorf("%s: got %+v, want id %d", want.Text, tg, want.ID)
 		}
 	}

@@ -33,7 +33,7 @@ func (v vocab) id(t Tag) int {
 	if id, ok := v.moved[t.Text()]; ok {
 		return id
 	}
-	return t.ID
+	return t.TokenID
 }
 
 func (v vocab) tokenize(text string, parseSpecial bool) []int {
