@@ -67,6 +67,9 @@ type Proxy struct {
 	rp       *httputil.ReverseProxy
 	log      io.Writer
 	key      *secrets.Value // the upstream's key; nil: none
+	// requestTimeout bounds the reading of a request's body (Start sets
+	// it from Options.RequestTimeout; 0: unbounded).
+	requestTimeout time.Duration
 }
 
 // NewProxy makes the handler. upstream is the model server's base URL;
@@ -150,8 +153,19 @@ func (p *Proxy) Upstream() string { return p.upstream.String() }
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The body is read before the gate, so that a request waiting its turn
 	// holds no place in the burst while its client is still sending.
+	// The body must arrive within the request timeout; the deadline is
+	// lifted once it has, so that the answer may stream for as long as
+	// the model writes (a server-wide ReadTimeout would cancel it).
+	rc := http.NewResponseController(w)
+	if p.requestTimeout > 0 {
+		rc.SetReadDeadline(time.Now().Add(p.requestTimeout))
+	}
 	body, err := io.ReadAll(r.Body)
+	if err == nil && p.requestTimeout > 0 {
+		rc.SetReadDeadline(time.Time{})
+	}
 	if err != nil {
+		w.Header().Set("Connection", "close") // what is left of it is not read
 		if r.Context().Err() == nil {
 			msg := fmt.Sprintf("inferproxy: cannot read the request's body: %v", err)
 			fmt.Fprintf(p.log, "inferproxy: %s %s: %s\n", r.Method, r.URL.Path, msg)

@@ -32,6 +32,11 @@ type Options struct {
 	// UpstreamKey is the model server's key, sent on every upstream
 	// request as "Authorization: Bearer"; nil sends none.
 	UpstreamKey *secrets.Value
+	// RequestTimeout bounds how long a client may take to send its
+	// request's headers, and again its body, as every Boxmaker socket
+	// bounds a request (daemon.DefaultRequestTimeout when 0). The answer,
+	// a stream as long as the model writes, is not bounded.
+	RequestTimeout time.Duration
 }
 
 // Server is inferproxy holding its lock and listening.
@@ -67,10 +72,18 @@ func Start(o Options) (*Server, error) {
 		return nil, runbook.Wrap(runbook.InferproxyStartFailed, err)
 	}
 	s := &Server{Proxy: p, opts: o, lock: lock, ln: &guardedListener{Listener: ln, path: o.Listen, allow: o.AllowUIDs, log: o.Log, done: make(chan struct{})}}
+	timeout := o.RequestTimeout
+	if timeout <= 0 {
+		timeout = daemon.DefaultRequestTimeout
+	}
+	p.requestTimeout = timeout
 	s.srv = &http.Server{
 		Handler:           p,
-		ReadHeaderTimeout: 30 * time.Second,
-		ErrorLog:          log.New(o.Log, "inferproxy: ", 0),
+		ReadHeaderTimeout: timeout,
+		// A kept-alive client connection with no request is closed after
+		// a minute (loopd opens a new one when it needs to).
+		IdleTimeout: time.Minute,
+		ErrorLog:    log.New(o.Log, "inferproxy: ", 0),
 	}
 	return s, nil
 }
