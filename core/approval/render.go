@@ -29,7 +29,7 @@ func Summary(p Pending) string {
 	case "run":
 		s = "run " + Words(a.Command)
 		if len(a.Paths) > 0 {
-			s += " in " + strings.Join(a.Paths, " ")
+			s += " in " + shownPath(strings.Join(a.Paths, " "), p.Target)
 		}
 	case "write_file":
 		content := ""
@@ -37,7 +37,7 @@ func Summary(p Pending) string {
 			content = *a.Content
 		}
 		first, _, _ := strings.Cut(content, "\n")
-		s = fmt.Sprintf("write_file %s (%s): %s", a.Path, size(len(content)), quote(first))
+		s = fmt.Sprintf("write_file %s (%s): %s", shownPath(a.Path, p.Target), size(len(content)), quote(first))
 	case "http_fetch":
 		s = "http_fetch " + a.URL
 	case "memory":
@@ -49,7 +49,7 @@ func Summary(p Pending) string {
 	case "recall":
 		s = "recall " + quote(a.Query)
 	case "read_file", "list_dir":
-		s = p.Tool + " " + a.Path
+		s = p.Tool + " " + shownPath(a.Path, p.Target)
 	case "yaag_run":
 		if a.Script != nil {
 			s = fmt.Sprintf("yaag_run an inline script (%s) in %s", size(len(*a.Script)), a.Dir)
@@ -60,6 +60,18 @@ func Summary(p Pending) string {
 		s = p.Tool + " " + p.Arguments
 	}
 	return termsafe.Line(cut(s, summaryWidth))
+}
+
+// shownPath is a path tool's path as the summary shows it: the target
+// brokerd resolved and decided, which is what the call reads or writes,
+// and the path the model wrote beside it when the two differ (a symbolic
+// link, "..", a relative name): the owner approves the object, not the
+// name.
+func shownPath(written, target string) string {
+	if target == "" || target == written {
+		return written
+	}
+	return target + " (written " + written + ")"
 }
 
 func actionSummary(x Action) string {

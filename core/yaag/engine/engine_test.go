@@ -201,14 +201,11 @@ func TestRunawayLoopIsStoppedByTheWallClock(t *testing.T) {
 				"run":            "export default defineProgram({ name: 'x', async run() { while (true) {} } });",
 				"after an await": "export default defineProgram({ name: 'x', async run(ctx) { const a = await ctx.spawn({}); await a.ask('hi'); while (true) {} } });",
 			}[where]
-			start := time.Now()
+			// Without the limit the loop never ends and neither does run.
 			_, err := run(t, "import { defineProgram } from '@yaag/runtime';\n"+body, Options{Wall: 200 * time.Millisecond, Agents: &recorder{}})
 			re, ok := runerr.As(err)
 			if !ok || re.Code != runerr.RunStopped || !strings.Contains(err.Error(), "wall-clock limit") {
 				t.Fatalf("got %v", err)
-			}
-			if time.Since(start) > 20*time.Second {
-				t.Fatalf("the stop took %v", time.Since(start))
 			}
 		})
 	}
