@@ -66,10 +66,17 @@ func (b *Broker) Call(ctx context.Context, tc brokerwire.ToolCall, asked func(ap
 	c := &call{ToolCall: tc, key: key, outcome: brokerwire.OutcomeAllowed}
 	b.lockSession(c)
 	defer c.unlockSession()
-	if err := b.knowOlderCalls(tc.Session); err != nil {
-		b.logf("call %s of session %s (%s) denied: %s: %v", tc.CallID, tc.Session, tc.Tool, OlderCallsUnreadableText, err)
-		return brokerwire.Answer{Outcome: brokerwire.OutcomeDenied, Text: olderCallsDenied(),
-			Decision: brokerwire.Decision{Effect: string(policy.Deny)}}, nil
+	// A home nearly full refuses the call whatever else holds, and first:
+	// knowing a new session's older calls writes its state file, which
+	// cannot be written then, and the refusal is a denial (no id check
+	// is needed to deny).
+	low := b.diskLow()
+	if low == "" {
+		if err := b.knowOlderCalls(tc.Session); err != nil {
+			b.logf("call %s of session %s (%s) denied: %s: %v", tc.CallID, tc.Session, tc.Tool, OlderCallsUnreadableText, err)
+			return brokerwire.Answer{Outcome: brokerwire.OutcomeDenied, Text: olderCallsDenied(),
+				Decision: brokerwire.Decision{Effect: string(policy.Deny)}}, nil
+		}
 	}
 	if b.decided.has(key) {
 		b.logf("call %s of session %s (%s) denied: %s", tc.CallID, tc.Session, tc.Tool, CallIDReusedText)
@@ -78,7 +85,7 @@ func (b *Broker) Call(ctx context.Context, tc brokerwire.ToolCall, asked func(ap
 	}
 	c.args, c.targets, c.forward, c.problem = parseArguments(tc.Tool, tc.Arguments)
 	if c.problem == "" {
-		c.problem = b.diskLow()
+		c.problem = low
 	}
 
 	if done, err := b.decideCall(c); done || err != nil {
