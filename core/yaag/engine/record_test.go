@@ -363,3 +363,24 @@ func (f *failingForker) Fork(_ context.Context, from loopwire.SessionAt, _ agent
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestAResumedAgentWhoseSpawnChangedRunsLiveFromTheStart(t *testing.T) {
+	src := `
+import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "p", async run(ctx) {
+  const a = await ctx.spawn({ name: "a", systemPrompt: "PROMPT" });
+  const b = await ctx.spawn({ name: "b" });
+  return [(await a.ask("one")).text, (await b.ask("two")).text];
+} });`
+	d, _, err := recordRun(t, src, Options{Agents: &recorder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	if _, _, err := recordRun(t, strings.Replace(src, "PROMPT", "another prompt", 1), Options{Agents: r, Mode: Resume, Tape: d}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.specs) != 1 || r.specs[0].Key != "A1" || len(r.forks) != 0 || !cmp.Equal(r.asks, []string{"A1/1 one"}) {
+		t.Fatalf("spawned %v, forked %v, asked %v: A1 runs live from a new spawn, A2 replays", r.specs, r.forks, r.asks)
+	}
+}

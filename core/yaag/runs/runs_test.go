@@ -1,0 +1,185 @@
+package runs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"boxmaker/core/loopwire"
+	"boxmaker/core/yaag/agent"
+	"boxmaker/core/yaag/cassette"
+	"boxmaker/core/yaag/control"
+	"boxmaker/core/yaag/engine"
+	"boxmaker/core/yaag/program"
+)
+
+// agents answer "echo: <prompt>", or wait for their context on "wait".
+type agents struct {
+	mu sync.Mutex
+	n  int
+}
+
+type session struct{ id string }
+
+func (a *agents) Spawn(_ context.Context, s agent.Spec) (agent.Session, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.n++
+	return &session{id: fmt.Sprintf("s-%d", a.n)}, nil
+}
+
+func (s *session) ID() string { return s.id }
+
+func (s *session) At() loopwire.SessionAt {
+	return loopwire.SessionAt{ID: s.id, Bytes: 10, SHA256: strings.Repeat("a", 64)}
+}
+
+func (s *session) Ask(ctx context.Context, q agent.Ask, _ func(agent.Event)) (agent.Answer, error) {
+	if q.Prompt == "wait" {
+		<-ctx.Done()
+		return agent.Answer{}, ctx.Err()
+	}
+	return agent.Answer{Text: "echo: " + q.Prompt, At: s.At()}, nil
+}
+
+const prog = `import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "p", async run(ctx) {
+  const a = await ctx.spawn({ name: "w" });
+  const r = await a.ask("one");
+  if (ctx.input === "wait") await a.ask("wait");
+  return r.text;
+} });`
+
+func home(t *testing.T) Store {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "yr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return Store{Home: dir}
+}
+
+func spec(t *testing.T, s Store, id, input string) Spec {
+	t.Helper()
+	b, err := program.Inline([]byte(prog), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Spec{Store: s, Program: "inline", Engine: engine.Options{Bundle: b, Run: id, Agents: &agents{}, Input: json.RawMessage(input)}}
+}
+
+func TestARunIsRecordedAndPublished(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-100000-00000001"
+	end, err := Execute(context.Background(), spec(t, s, id, `"go"`))
+	if err != nil || end.Status != cassette.EndCompleted || string(end.Result) != `"echo: one"` || end.Cassette != s.CassettePath(id) {
+		t.Fatalf("%+v %v", end, err)
+	}
+	d, _, err := cassette.Read(end.Cassette)
+	if err != nil || d.Ask("A1", 1) == nil {
+		t.Fatalf("the Cassette: %v", err)
+	}
+	rec, err := s.Read(id)
+	if err != nil || rec.Status != StatusCompleted || len(rec.Agents) != 1 || rec.Agents[0].Session != "s-1" {
+		t.Fatalf("the record %+v %v", rec, err)
+	}
+	events, _ := os.ReadFile(rec.Events)
+	if lines := bytes.Split(bytes.TrimSpace(events), []byte("\n")); !bytes.Contains(lines[len(lines)-1], []byte(`"event":"run_end"`)) {
+		t.Fatalf("the events do not end with run_end:\n%s", events)
+	}
+	if _, err := os.Stat(s.ControlDir(id)); !os.IsNotExist(err) {
+		t.Fatalf("the Control Channel's directory is left: %v", err)
+	}
+	var nr *NoRunError
+	if _, err := Request(context.Background(), s, "r-20261201-100000-00000009", control.KindStatus, nil, nil); !errors.As(err, &nr) {
+		t.Fatalf("no such Run: %v", err)
+	}
+	var ended *EndedError
+	if _, err := Request(context.Background(), s, id, control.KindPause, nil, nil); !errors.As(err, &ended) || !strings.Contains(err.Error(), id+" already ended.") {
+		t.Fatalf("an ended Run: %v", err)
+	}
+	if list, err := s.List(); err != nil || len(list) != 1 {
+		t.Fatalf("list %v %v", list, err)
+	}
+}
+
+// stopWhenAsking stops the Run through its Control Channel once its
+// second Ask waits.
+func stopWhenAsking(t *testing.T, s Store, id string) {
+	t.Helper()
+	go func() {
+		for i := 0; i < 500; i++ {
+			var st control.Status
+			if _, err := Request(context.Background(), s, id, control.KindStatus, struct{}{}, &st); err == nil && len(st.Agents) == 1 && st.Agents[0].Asks == 2 {
+				Request(context.Background(), s, id, control.KindStop, control.Request{}, nil)
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+}
+
+func TestAStoppedRunIsRestorable(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-100000-00000002"
+	sp := spec(t, s, id, `"wait"`)
+	stopWhenAsking(t, s, id)
+	end, err := Execute(context.Background(), sp)
+	if err != nil || end.Status != cassette.EndStopped || end.Checkpoint != s.CassettePath(id) || !strings.Contains(end.Error, "RUN_STOPPED") {
+		t.Fatalf("%+v %v", end, err)
+	}
+	d, _, err := cassette.Read(end.Checkpoint)
+	if err != nil || d.End.Status != cassette.EndStopped || d.Resume == nil || d.Ask("A1", 1) == nil || d.Ask("A1", 2) != nil {
+		t.Fatalf("the stopped Run's document: %+v %v", d, err)
+	}
+}
+
+func TestAStoppedRunThatCannotPublishFails(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-100000-00000003"
+	sp := spec(t, s, id, `"wait"`)
+	sp.Record = filepath.Join(t.TempDir(), "taken.json")
+	os.MkdirAll(filepath.Join(sp.Record, "x"), 0o700)
+	stopWhenAsking(t, s, id)
+	end, err := Execute(context.Background(), sp)
+	if err != nil || end.Status != cassette.EndFailed || !end.CheckpointLost || !strings.Contains(end.Error, "failed to publish cassette") ||
+		!strings.Contains(end.Error, "the Run cannot be restored from it") {
+		t.Fatalf("%+v %v", end, err)
+	}
+	if _, err := os.Stat(cassette.JournalPath(sp.Record)); err != nil {
+		t.Fatalf("the journal is gone: %v", err)
+	}
+}
+
+func TestFollowRefusesARunEndNamingAnotherCheckpoint(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-100000-00000004"
+	end, err := Execute(context.Background(), spec(t, s, id, `"go"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if got, err := Follow(context.Background(), s, id, false, &out); err != nil || got.Status != end.Status {
+		t.Fatalf("%+v %v", got, err)
+	}
+	rec, _ := s.Read(id)
+	rec.Checkpoint = "/elsewhere.json"
+	s.Write(rec)
+	if _, err := Follow(context.Background(), s, id, false, &out); err == nil || !strings.Contains(err.Error(), "Checkpoint path of run_end differs from the Run record. Refused.") {
+		t.Fatalf("got %v", err)
+	}
+	rec.Checkpoint, rec.ResumedBy = "", "r-20261201-100000-00000005"
+	s.Write(rec)
+	if _, err := Follow(context.Background(), s, id, false, &out); err == nil || !strings.Contains(err.Error(), "was already resumed by r-20261201-100000-00000005") {
+		t.Fatalf("a resumed Run: %v", err)
+	}
+}
