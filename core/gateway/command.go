@@ -46,8 +46,8 @@ func ReadMessage(message, bot string) Message {
 	m := Message{Mentioned: Mentions(message, bot)}
 	text := strings.TrimLeftFunc(message, unicode.IsSpace)
 	leading := ""
-	if loc := leadingMentionRE.FindStringSubmatchIndex(strings.ToLower(text)); loc != nil {
-		name := strings.TrimRight(strings.ToLower(text[loc[2]:loc[3]]), ".")
+	if loc := leadingMentionRE.FindStringSubmatchIndex(asciiLower(text)); loc != nil {
+		name := strings.TrimRight(asciiLower(text[loc[2]:loc[3]]), ".")
 		leading = name
 		if name == bot {
 			text = strings.TrimLeftFunc(text[loc[1]:], unicode.IsSpace)
@@ -115,8 +115,8 @@ func usage(approve bool) string {
 // "@bot," or "@bot" before a space, a line end or punctuation; not
 // "@botany" or "x@bot".
 func Mentions(message, bot string) bool {
-	lower := strings.ToLower(message)
-	want := "@" + strings.ToLower(bot)
+	lower := asciiLower(message)
+	want := "@" + asciiLower(bot)
 	for i := 0; ; {
 		j := strings.Index(lower[i:], want)
 		if j < 0 {

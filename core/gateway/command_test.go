@@ -51,6 +51,40 @@ func TestMattermostTextNeutralisesImagesAndChannelMentions(t *testing.T) {
 	}
 }
 
+// The model chooses the text: runes whose lower case is longer or
+// shorter than themselves must not move the words found (a panic here
+// was the model stopping gatewayd).
+func TestNeutralisingSurvivesRunesThatChangeLengthInLowerCase(t *testing.T) {
+	for _, in := range []string{"İİİİ@channel", "@channel İİİİİİİİİİ", "\u212a\u212a@here x", "İ@all"} {
+		got := mattermostText(in)
+		if strings.Contains(got, "@channel") || strings.Contains(got, "@here") || strings.Contains(got, "@all") {
+			t.Errorf("mattermostText(%q) = %q: a channel-wide mention left", in, got)
+		}
+	}
+	if m := ReadMessage("İİ @boxmaker hi", "boxmaker"); !m.Mentioned {
+		t.Errorf("a mention after İ not seen: %+v", m)
+	}
+}
+
+func FuzzMattermostText(f *testing.F) {
+	for _, s := range []string{"@channel", "İ@all", "![x](y)", "\u212a@here"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := asciiLower(mattermostText(s))
+		for _, w := range []string{"@channel", "@all", "@here"} {
+			for i := strings.Index(got, w); i >= 0; i = strings.Index(got[i+1:], w) + i + 1 {
+				if i+len(w) == len(got) || !isNameChar(got[i+len(w)]) {
+					t.Fatalf("%q: %q left in %q", s, w, got)
+				}
+				if strings.Index(got[i+1:], w) < 0 {
+					break
+				}
+			}
+		}
+	})
+}
+
 func FuzzReadMessage(f *testing.F) {
 	for _, s := range []string{"hello", "@boxmaker hi", "@boxmaker: !approve abc234", "!refuse abc x y", "@x !approve a", "!approve", "@b@boxmaker", "@boxmaker."} {
 		f.Add(s)

@@ -441,7 +441,7 @@ func mattermostText(s string) string {
 }
 
 func replaceWord(s, word, with string) string {
-	lower := strings.ToLower(s)
+	lower := asciiLower(s)
 	var b strings.Builder
 	for i := 0; ; {
 		j := strings.Index(lower[i:], word)
@@ -475,4 +475,18 @@ func codeSpan(s string) string {
 	}
 	fence := strings.Repeat("`", longest+1)
 	return fence + " " + s + " " + fence
+}
+
+// asciiLower lowercases the ASCII letters of s and nothing else, so that
+// an index into it is an index into s (strings.ToLower changes the length
+// of some runes, such as 'İ' or the Kelvin sign, and the model chooses
+// the text).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
