@@ -72,15 +72,7 @@ func BenchmarkTurnOverheadAt100(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		u := Record{Time: t0, Type: TypeUser, Who: "owner", Text: "And the next one?"}
-		msgs, tools := Messages(append(recs, u))
-		if _, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "tools": tools, "stream": true}); err != nil {
-			b.Fatal(err)
-		}
-		a := Record{Time: t0, Type: TypeAssistant, Text: "It is the same.", Timings: Timings{PromptN: 20, CacheN: 14000}}
-		if err := log.Append(&u, &a); err != nil {
-			b.Fatal(err)
-		}
+		u, a := benchTurn(b, log, recs)
 		e.remember(log, append(recs, u, a))
 		b.StopTimer()
 		// Back to turn 100, as the file and as the remembered records.
@@ -105,19 +97,26 @@ func BenchmarkTurnOverheadAt100Reread(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		u := Record{Time: t0, Type: TypeUser, Who: "owner", Text: "And the next one?"}
-		msgs, tools := Messages(append(recs, u))
-		if _, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "tools": tools, "stream": true}); err != nil {
-			b.Fatal(err)
-		}
-		a := Record{Time: t0, Type: TypeAssistant, Text: "It is the same.", Timings: Timings{PromptN: 20, CacheN: 14000}}
-		if err := log.Append(&u, &a); err != nil {
-			b.Fatal(err)
-		}
+		u, a := benchTurn(b, log, recs)
 		b.StopTimer()
 		truncate(b, log.Path, log.Size()-int64(recLen(b, u)+recLen(b, a)))
 		b.StartTimer()
 	}
+}
+
+// benchTurn is a turn's own work after its records are found: the
+// request encoded and the user and assistant records appended.
+func benchTurn(b *testing.B, log *Log, recs []Record) (u, a Record) {
+	u = Record{Time: t0, Type: TypeUser, Who: "owner", Text: "And the next one?"}
+	msgs, tools := Messages(append(recs, u))
+	if _, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "tools": tools, "stream": true}); err != nil {
+		b.Fatal(err)
+	}
+	a = Record{Time: t0, Type: TypeAssistant, Text: "It is the same.", Timings: Timings{PromptN: 20, CacheN: 14000}}
+	if err := log.Append(&u, &a); err != nil {
+		b.Fatal(err)
+	}
+	return u, a
 }
 
 func recLen(b *testing.B, r Record) int {

@@ -23,53 +23,27 @@ import (
 // rather than one for each field.
 func fastLine(line []byte, text string, f *lineFields) bool {
 	s := lineScanner{b: line, text: text}
-	if !s.byte('{') {
-		return false
-	}
-	seen := 0
-	if s.peek() == '}' {
-		s.i++
-		return s.end()
-	}
-	for {
-		key, ok := s.key()
-		if !ok {
-			return false
-		}
+	return s.object(func(key string) (int, bool) {
 		bit, dst := f.field(key)
-		if bit == 0 || seen&bit != 0 {
-			return false
+		if bit == 0 {
+			return 0, false
 		}
-		seen |= bit
+		var ok bool
 		switch key {
 		case "seq":
-			if f.Seq, ok = s.integer(); !ok {
-				return false
-			}
+			f.Seq, ok = s.integer()
 		case "tool_calls":
-			if f.ToolCalls, ok = s.toolCalls(); !ok {
-				return false
-			}
+			f.ToolCalls, ok = s.toolCalls()
 		case "timings":
-			t, ok := s.timings()
-			if !ok {
-				return false
+			var t Timings
+			if t, ok = s.timings(); ok {
+				f.Timings = &t
 			}
-			f.Timings = &t
 		default:
-			if *dst, ok = s.str(); !ok {
-				return false
-			}
+			*dst, ok = s.str()
 		}
-		switch s.next() {
-		case ',':
-			continue
-		case '}':
-			return s.end()
-		default:
-			return false
-		}
-	}
+		return bit, ok
+	}) && s.end()
 }
 
 // Bits of the keys fastLine takes, to find a key given twice.
@@ -158,6 +132,38 @@ func (s *lineScanner) byte(c byte) bool { return s.next() == c }
 func (s *lineScanner) end() bool {
 	s.ws()
 	return s.i == len(s.b)
+}
+
+// object reads a JSON object, each member's value by member, which
+// reads the value of key and reports the key's bit (see kSeq), or false
+// for a key or a value it does not take. A key given twice is not taken.
+func (s *lineScanner) object(member func(key string) (bit int, ok bool)) bool {
+	if !s.byte('{') {
+		return false
+	}
+	if s.peek() == '}' {
+		s.i++
+		return true
+	}
+	seen := 0
+	for {
+		key, ok := s.key()
+		if !ok {
+			return false
+		}
+		bit, ok := member(key)
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		switch s.next() {
+		case ',':
+		case '}':
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // key reads `"name":`. Keys are plain ASCII without escapes; anything
@@ -325,46 +331,22 @@ func (s *lineScanner) float() (float64, bool) {
 // timings reads the timings object.
 func (s *lineScanner) timings() (Timings, bool) {
 	var t Timings
-	if !s.byte('{') {
-		return t, false
-	}
-	if s.peek() == '}' {
-		s.i++
-		return t, true
-	}
-	seen := 0
-	for {
-		key, ok := s.key()
-		if !ok {
-			return t, false
-		}
-		var bit int
+	ok := s.object(func(key string) (int, bool) {
 		switch key {
 		case "prompt_n":
-			bit, ok = 1, s.intInto(&t.PromptN)
+			return 1, s.intInto(&t.PromptN)
 		case "cache_n":
-			bit, ok = 2, s.intInto(&t.CacheN)
+			return 2, s.intInto(&t.CacheN)
 		case "predicted_n":
-			bit, ok = 4, s.intInto(&t.PredictedN)
+			return 4, s.intInto(&t.PredictedN)
 		case "prompt_ms":
-			bit, ok = 8, s.floatInto(&t.PromptMS)
+			return 8, s.floatInto(&t.PromptMS)
 		case "predicted_ms":
-			bit, ok = 16, s.floatInto(&t.PredictedMS)
-		default:
-			return t, false
+			return 16, s.floatInto(&t.PredictedMS)
 		}
-		if !ok || seen&bit != 0 {
-			return t, false
-		}
-		seen |= bit
-		switch s.next() {
-		case ',':
-		case '}':
-			return t, true
-		default:
-			return t, false
-		}
-	}
+		return 0, false
+	})
+	return t, ok
 }
 
 func (s *lineScanner) intInto(p *int) (ok bool) {
@@ -406,19 +388,7 @@ func (s *lineScanner) toolCalls() ([]ToolCall, bool) {
 
 func (s *lineScanner) toolCall() (ToolCall, bool) {
 	var c ToolCall
-	if !s.byte('{') {
-		return c, false
-	}
-	if s.peek() == '}' {
-		s.i++
-		return c, true
-	}
-	seen := 0
-	for {
-		key, ok := s.key()
-		if !ok {
-			return c, false
-		}
+	ok := s.object(func(key string) (int, bool) {
 		var bit int
 		var dst *string
 		switch key {
@@ -429,21 +399,11 @@ func (s *lineScanner) toolCall() (ToolCall, bool) {
 		case "arguments":
 			bit, dst = 4, &c.Arguments
 		default:
-			return c, false
+			return 0, false
 		}
-		if seen&bit != 0 {
-			return c, false
-		}
-		seen |= bit
-		if *dst, ok = s.str(); !ok {
-			return c, false
-		}
-		switch s.next() {
-		case ',':
-		case '}':
-			return c, true
-		default:
-			return c, false
-		}
-	}
+		var ok bool
+		*dst, ok = s.str()
+		return bit, ok
+	})
+	return c, ok
 }
