@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"boxmaker/core/testsupport"
 	"boxmaker/sanitize"
@@ -62,53 +61,25 @@ func BenchmarkCheckGoSource(b *testing.B) {
 	for _, f := range files {
 		total += len(f)
 	}
-	b.SetBytes(int64(total))
-	cpu0 := testsupport.CPUTime()
-	for b.Loop() {
+	testsupport.Throughput(b, int64(total), func() {
 		for _, f := range files {
 			sanitize.Refusals(f)
 			sanitize.Flags(f)
 		}
-	}
-	reportCPU(b, total, cpu0)
+	})
 }
 
-// reportCPU adds the throughput per second of CPU time.
-func reportCPU(b *testing.B, size int, cpu0 time.Duration) {
-	if d := testsupport.CPUTime() - cpu0; d > 0 {
-		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
-	}
-}
+// BenchmarkRefusalsGoSource, BenchmarkFlagsGoSource and
+// BenchmarkNeutraliseGoSource split it, on the files joined.
+func BenchmarkRefusalsGoSource(b *testing.B) { benchGoSource(b, sanitize.Refusals) }
 
-// BenchmarkRefusalsGoSource and BenchmarkFlagsGoSource split the two.
-func BenchmarkRefusalsGoSource(b *testing.B) {
+func BenchmarkFlagsGoSource(b *testing.B) { benchGoSource(b, sanitize.Flags) }
+
+func BenchmarkNeutraliseGoSource(b *testing.B) { benchGoSource(b, sanitize.Neutralise) }
+
+func benchGoSource[T any](b *testing.B, check func(string) T) {
 	text := strings.Join(goSource(b, 4<<20), "\n")
-	b.SetBytes(int64(len(text)))
-	cpu0 := testsupport.CPUTime()
-	for b.Loop() {
-		sanitize.Refusals(text)
-	}
-	reportCPU(b, len(text), cpu0)
-}
-
-func BenchmarkFlagsGoSource(b *testing.B) {
-	text := strings.Join(goSource(b, 4<<20), "\n")
-	b.SetBytes(int64(len(text)))
-	cpu0 := testsupport.CPUTime()
-	for b.Loop() {
-		sanitize.Flags(text)
-	}
-	reportCPU(b, len(text), cpu0)
-}
-
-func BenchmarkNeutraliseGoSource(b *testing.B) {
-	text := strings.Join(goSource(b, 4<<20), "\n")
-	b.SetBytes(int64(len(text)))
-	cpu0 := testsupport.CPUTime()
-	for b.Loop() {
-		sanitize.Neutralise(text)
-	}
-	reportCPU(b, len(text), cpu0)
+	testsupport.Throughput(b, int64(len(text)), func() { check(text) })
 }
 
 // BenchmarkMemoryWriteCheck is what memoryd does for one memory write of a

@@ -21,6 +21,20 @@ func CPUTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// Throughput runs op in b's loop over size bytes and reports, besides
+// b's MB/s, the bytes per second of this process's CPU time (cpu-MB/s,
+// over all its goroutines).
+func Throughput(b *testing.B, size int64, op func()) {
+	b.SetBytes(size)
+	cpu0 := CPUTime()
+	for b.Loop() {
+		op()
+	}
+	if d := CPUTime() - cpu0; d > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
+	}
+}
+
 // ProcessCPU is another process's own user and system CPU time, and that
 // plus its waited-for children's, from /proc/<pid>/stat (in clock ticks
 // of 1/100 s). A process it cannot read fails the test.

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"boxmaker/core/testsupport"
 	"boxmaker/sanitize"
@@ -69,9 +68,7 @@ func goSourceFile(b *testing.B, n int) (string, int64) {
 // rule and printing (docs/performance.md, "Sanitizer").
 func BenchmarkSanitizeCheckCommand(b *testing.B) {
 	path, size := goSourceFile(b, 40<<20)
-	b.SetBytes(size)
-	cpu0 := testsupport.CPUTime()
-	for b.Loop() {
+	testsupport.Throughput(b, size, func() {
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
@@ -84,8 +81,7 @@ func BenchmarkSanitizeCheckCommand(b *testing.B) {
 			b.Fatal(err)
 		}
 		f.Close()
-	}
-	reportCPU(b, size, cpu0)
+	})
 }
 
 // BenchmarkSanitizeCheckLibrary is the same file read whole into memory and
@@ -98,30 +94,17 @@ func BenchmarkSanitizeCheckLibrary(b *testing.B) {
 		b.Fatal(err)
 	}
 	text := string(data)
-	b.SetBytes(size)
-	cpu0 := testsupport.CPUTime()
-	for b.Loop() {
+	testsupport.Throughput(b, size, func() {
 		sanitize.Refusals(text)
 		sanitize.Flags(text)
-	}
-	reportCPU(b, size, cpu0)
-}
-
-// reportCPU adds the throughput per second of CPU time, over all the
-// goroutines the command runs.
-func reportCPU(b *testing.B, size int64, cpu0 time.Duration) {
-	if d := testsupport.CPUTime() - cpu0; d > 0 {
-		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
-	}
+	})
 }
 
 // BenchmarkSanitizeCheckCommandPipe is `cat FILE | bxctl sanitize check`:
 // standard input a pipe, read a chunk at a time.
 func BenchmarkSanitizeCheckCommandPipe(b *testing.B) {
 	path, size := goSourceFile(b, 40<<20)
-	b.SetBytes(size)
-	cpu0 := testsupport.CPUTime()
-	for b.Loop() {
+	testsupport.Throughput(b, size, func() {
 		// cat is a process of its own, as in the shell's pipeline: its
 		// copying does not take this process's cores (its CPU is not
 		// counted in cpu-MB/s either).
@@ -141,6 +124,5 @@ func BenchmarkSanitizeCheckCommandPipe(b *testing.B) {
 		if err := cat.Wait(); err != nil {
 			b.Fatal(err)
 		}
-	}
-	reportCPU(b, size, cpu0)
+	})
 }
