@@ -28,28 +28,19 @@ import (
 
 // App is brokerd's command line.
 func App() *cli.App {
-	return rolecli.NewApp("brokerd", "decide, record and run the model's tool calls", &cli.Command{
-		Name:  "serve",
-		Usage: "serve the tool, admin and state sockets until stopped",
-		Description: "brokerd reads its config strictly, opens the audit log (taking its lock\n" +
-			"audit/.lock, checking the latest file, recovering a torn last line), takes\n" +
-			"the lock run/brokerd.lock, prepares each socket in a private directory of\n" +
-			"its own, removes containers a killed brokerd left behind, and serves until\n" +
-			"SIGINT or SIGTERM.",
-		Flags: []cli.Flag{
-			rolecli.ConfigFlag("brokerd"),
-			rolecli.CheckConfigFlag(),
-			&cli.BoolFlag{Name: "accept-break", Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
-		},
-		Action: serve,
-	})
+	return rolecli.NewApp("brokerd", "decide, record and run the model's tool calls",
+		rolecli.ServeCommand("brokerd", "serve the tool, admin and state sockets until stopped",
+			"brokerd reads its config strictly, opens the audit log (taking its lock\n"+
+				"audit/.lock, checking the latest file, recovering a torn last line), takes\n"+
+				"the lock run/brokerd.lock, prepares each socket in a private directory of\n"+
+				"its own, removes containers a killed brokerd left behind, and serves until\n"+
+				"SIGINT or SIGTERM.",
+			[]cli.Flag{
+				&cli.BoolFlag{Name: "accept-break", Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
+			}, serve))
 }
 
-func serve(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
-	path := rolecli.ConfigPath(c.String("config"), "brokerd")
+func serve(c *cli.Context, path string) error {
 	var cfg conf.Brokerd
 	if err := rolecli.LoadConfig(path, &cfg, runbook.BrokerdStartFailed); err != nil {
 		return err

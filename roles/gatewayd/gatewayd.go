@@ -27,29 +27,22 @@ import (
 
 // App is gatewayd's command line.
 func App() *cli.App {
-	return rolecli.NewApp("gatewayd", "the Mattermost bot: conversations with loopd, and brokerd's approvals", &cli.Command{
-		Name:  "serve",
-		Usage: "connect to Mattermost and answer its posts until stopped",
-		Description: "gatewayd reads its config strictly (docs/specs/gateway.md, section 3), reads\n" +
-			"its token from the one place [secrets.<name>] names, takes the lock\n" +
-			"run/gatewayd.lock, listens on gateway.sock for brokerd's approvals, opens\n" +
-			"gateway/state.json, and connects to Mattermost: it prints\n" +
-			"\"gatewayd: connected to <url> as <user>\" (and tells systemd it is ready) once\n" +
-			"connected, and tries again by itself while Mattermost cannot be reached. It\n" +
-			"answers posts from [allow] users: direct messages, posts that mention it,\n" +
-			"and replies in its threads, each thread one Boxmaker session. It stops on\n" +
-			"SIGINT or SIGTERM, and exits 1 when Mattermost refuses the token or the\n" +
-			"state file cannot be written.",
-		Flags:  []cli.Flag{rolecli.ConfigFlag("gatewayd"), rolecli.CheckConfigFlag()},
-		Action: serve,
-	})
+	return rolecli.NewApp("gatewayd", "the Mattermost bot: conversations with loopd, and brokerd's approvals",
+		rolecli.ServeCommand("gatewayd", "connect to Mattermost and answer its posts until stopped",
+			"gatewayd reads its config strictly (docs/specs/gateway.md, section 3), reads\n"+
+				"its token from the one place [secrets.<name>] names, takes the lock\n"+
+				"run/gatewayd.lock, listens on gateway.sock for brokerd's approvals, opens\n"+
+				"gateway/state.json, and connects to Mattermost: it prints\n"+
+				"\"gatewayd: connected to <url> as <user>\" (and tells systemd it is ready) once\n"+
+				"connected, and tries again by itself while Mattermost cannot be reached. It\n"+
+				"answers posts from [allow] users: direct messages, posts that mention it,\n"+
+				"and replies in its threads, each thread one Boxmaker session. It stops on\n"+
+				"SIGINT or SIGTERM, and exits 1 when Mattermost refuses the token or the\n"+
+				"state file cannot be written.",
+			nil, serve))
 }
 
-func serve(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
-	path := rolecli.ConfigPath(c.String("config"), "gatewayd")
+func serve(c *cli.Context, path string) error {
 	var raw conf.Gatewayd
 	if err := rolecli.LoadConfig(path, &raw, runbook.GatewaydStartFailed); err != nil {
 		return err

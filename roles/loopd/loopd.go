@@ -26,15 +26,11 @@ import (
 // App is loopd's command line.
 func App() *cli.App {
 	return rolecli.NewApp("loopd", "the agent loop: sessions, model requests, tool calls",
-		&cli.Command{
-			Name:  "serve",
-			Usage: "run the selftest, then serve the loop socket until stopped",
-			Description: "loopd reads its config strictly, takes the lock run/loopd.lock in its home,\n" +
-				"runs the selftest against the model server (and exits 1 if it fails), then\n" +
+		rolecli.ServeCommand("loopd", "run the selftest, then serve the loop socket until stopped",
+			"loopd reads its config strictly, takes the lock run/loopd.lock in its home,\n"+
+				"runs the selftest against the model server (and exits 1 if it fails), then\n"+
 				"serves turns on the loop socket until SIGINT or SIGTERM.",
-			Flags:  []cli.Flag{rolecli.ConfigFlag("loopd"), rolecli.CheckConfigFlag()},
-			Action: serve,
-		},
+			nil, serve),
 		&cli.Command{
 			Name:  "selftest",
 			Usage: "check the model server against [expect], the tag table, tool calls and the cache",
@@ -49,7 +45,7 @@ func App() *cli.App {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 					return err
 				}
-				cfg, err := load(c)
+				cfg, err := load(rolecli.ConfigPath(c.String("config"), "loopd"))
 				if err != nil {
 					return err
 				}
@@ -71,8 +67,7 @@ func App() *cli.App {
 	)
 }
 
-func load(c *cli.Context) (conf.Loopd, error) {
-	path := rolecli.ConfigPath(c.String("config"), "loopd")
+func load(path string) (conf.Loopd, error) {
 	var cfg conf.Loopd
 	if err := rolecli.LoadConfig(path, &cfg, runbook.LoopdStartFailed); err != nil {
 		return cfg, err
@@ -97,11 +92,8 @@ func selftest(ctx context.Context, cfg conf.Loopd, out io.Writer) error {
 	return selftestOf(cfg, out).Run(ctx)
 }
 
-func serve(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
-	cfg, err := load(c)
+func serve(c *cli.Context, path string) error {
+	cfg, err := load(path)
 	if err != nil {
 		return err
 	}
@@ -114,7 +106,7 @@ func serve(c *cli.Context) error {
 		system = strings.TrimRight(string(data), "\n")
 	}
 	if c.Bool("check-config") {
-		return rolecli.ConfigValid("loopd", rolecli.ConfigPath(c.String("config"), "loopd"))
+		return rolecli.ConfigValid("loopd", path)
 	}
 	h := home.Home{Dir: cfg.Home}
 	rounds := cfg.MaxToolRounds

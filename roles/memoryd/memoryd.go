@@ -32,29 +32,22 @@ import (
 
 // App is memoryd's command line.
 func App() *cli.App {
-	return rolecli.NewApp("memoryd", "keep the agent's memory and notes, and search past sessions", &cli.Command{
-		Name:  "serve",
-		Usage: "serve the block, tool and admin sockets until stopped",
-		Description: "memoryd reads its config strictly, takes the lock run/memoryd.lock, prepares\n" +
-			"each socket in a private directory of its own, opens memory/ (writing the\n" +
-			"starter soul.md when it is missing, finishing a write a crash cut short)\n" +
-			"and the recall index (building it when it is missing), and serves until\n" +
-			"SIGINT or SIGTERM.\n" +
-			"\n" +
-			"With [honcho] in its config (docs/specs/honcho.md) it also syncs the\n" +
-			"conversations and memory to Honcho by trust, through an outbox on disk\n" +
-			"(memory/outbox/, bxctl memory sync shows it), and recall searches the\n" +
-			"[[honcho.read]] workspaces too. [honcho] is checked before anything starts.",
-		Flags:  []cli.Flag{rolecli.ConfigFlag("memoryd"), rolecli.CheckConfigFlag()},
-		Action: serve,
-	})
+	return rolecli.NewApp("memoryd", "keep the agent's memory and notes, and search past sessions",
+		rolecli.ServeCommand("memoryd", "serve the block, tool and admin sockets until stopped",
+			"memoryd reads its config strictly, takes the lock run/memoryd.lock, prepares\n"+
+				"each socket in a private directory of its own, opens memory/ (writing the\n"+
+				"starter soul.md when it is missing, finishing a write a crash cut short)\n"+
+				"and the recall index (building it when it is missing), and serves until\n"+
+				"SIGINT or SIGTERM.\n"+
+				"\n"+
+				"With [honcho] in its config (docs/specs/honcho.md) it also syncs the\n"+
+				"conversations and memory to Honcho by trust, through an outbox on disk\n"+
+				"(memory/outbox/, bxctl memory sync shows it), and recall searches the\n"+
+				"[[honcho.read]] workspaces too. [honcho] is checked before anything starts.",
+			nil, serve))
 }
 
-func serve(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
-	path := rolecli.ConfigPath(c.String("config"), "memoryd")
+func serve(c *cli.Context, path string) error {
 	var cfg conf.Memoryd
 	if err := rolecli.LoadConfig(path, &cfg, runbook.MemorydStartFailed); err != nil {
 		return err

@@ -335,6 +335,24 @@ func CheckConfigFlag() *cli.BoolFlag {
 	}
 }
 
+// ServeCommand is a daemon's serve command: --config and --check-config
+// before its other flags, and no arguments. serve gets the config's path
+// (ConfigPath).
+func ServeCommand(role, usage, description string, flags []cli.Flag, serve func(c *cli.Context, path string) error) *cli.Command {
+	return &cli.Command{
+		Name:        "serve",
+		Usage:       usage,
+		Description: description,
+		Flags:       append([]cli.Flag{ConfigFlag(role), CheckConfigFlag()}, flags...),
+		Action: func(c *cli.Context) error {
+			if err := ExactArgs(c, 0, "no arguments"); err != nil {
+				return err
+			}
+			return serve(c, ConfigPath(c.String("config"), role))
+		},
+	}
+}
+
 // ConfigValid prints the line --check-config ends with when it passes.
 func ConfigValid(role, path string) error {
 	fmt.Printf("%s: %s: the configuration is valid\n", role, path)
