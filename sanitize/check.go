@@ -106,16 +106,6 @@ const (
 	flagBefore = envNameMax + 128
 )
 
-// flagAfter is how many bytes of normalised text the flag rules read after
-// a match starts: the longest window, and a word that runs past its end.
-var flagAfter = func() int {
-	span := 0
-	for _, p := range flagPatterns {
-		span = max(span, p.span)
-	}
-	return span + 128
-}()
-
 // text is what the chunk planning reads: the whole text, or the part of it
 // CheckReader holds.
 type textOrBytes interface{ ~string | ~[]byte }
@@ -138,12 +128,13 @@ func nextChunk[T textOrBytes](s T, own int, eof bool, size int) (ownEnd, end int
 // space fold away). With more to come (!eof), ok is false when s does not
 // hold enough.
 func contextAfter[T textOrBytes](s T, ownEnd int, eof bool) (end int, ok bool) {
-	for step := flagAfter; ; step *= 2 {
+	after := flagRules().after
+	for step := after; ; step *= 2 {
 		end = cleanCutFrom(s, ownEnd+step)
 		if end < 0 {
 			return len(s), eof
 		}
-		if enough(s[ownEnd:end], flagAfter) {
+		if enough(s[ownEnd:end], after) {
 			return end, true
 		}
 	}

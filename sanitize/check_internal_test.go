@@ -101,7 +101,7 @@ func checkAgrees(t *testing.T, text string, size int, what string) {
 // text's rules find, and so every rule the case names.
 func TestCheckAcrossChunkEnds(t *testing.T) {
 	before := codeWork(t, 2*refuseContext)
-	after := codeWork(t, 2*flagAfter)
+	after := codeWork(t, 2*flagRules().after)
 	for _, c := range readCorpus(t, AttackCorpus) {
 		text := before + c.Text + "\n" + after
 		fired := map[string]bool{}

@@ -400,39 +400,6 @@ var splitKeys = []string{
 	"webhook", "exfiltrate",
 }
 
-// splitVocab are the words a cut between two literals may make: the ASCII
-// words of the lexicons, every ASCII start word and needed word of the
-// flag patterns, and the split keys, of four letters or more.
-var splitVocab = func() map[string]bool {
-	m := map[string]bool{}
-	add := func(w string) {
-		if len(w) >= 4 && isASCII(w) && allWords([]string{w}) {
-			m[w] = true
-		}
-	}
-	for w := range lexiconWords {
-		add(w)
-	}
-	for _, p := range flagPatterns {
-		for _, w := range p.starts {
-			add(w)
-		}
-		for _, w := range p.needs {
-			add(w)
-		}
-	}
-	for _, w := range splitKeys {
-		add(w)
-	}
-	for _, w := range []string{"conversation", "history", "memory", "secrets", "password", "passwords", "cookies", "environment", "everything"} {
-		add(w)
-	}
-	return m
-}()
-
-// splitShapes is a quick test before splitVocab's map.
-var splitShapes = newWordShapes(splitVocab)
-
 // mayMakeWord is the quick test of cutMakesWord: false only when the two
 // words, both in ASCII, cannot make a word of splitVocab.
 func mayMakeWord(tail, head string) bool {
@@ -440,7 +407,7 @@ func mayMakeWord(tail, head string) bool {
 	if tail[0] >= utf8.RuneSelf || head[len(head)-1] >= utf8.RuneSelf || !isASCII(tail) || !isASCII(head) {
 		return true
 	}
-	return splitShapes.may(n, tail[0], head[len(head)-1])
+	return flagRules().splitShapes.may(n, tail[0], head[len(head)-1])
 }
 
 var splitKeySet = func() map[string]bool {
@@ -465,7 +432,7 @@ func cutMakesWord(tail, head string) bool {
 	}
 	n := copy(buf[:], tail)
 	n += copy(buf[n:], head)
-	return splitVocab[string(buf[:n])]
+	return flagRules().splitVocab[string(buf[:n])]
 }
 
 // literal is a string literal of a line: where its opening quote is, and

@@ -85,9 +85,6 @@ const (
 		`\bai\s(?:agent|model)|\bagents?\b|\bllms?\b|language\smodel|do\snot\stell|don't\stell|secretly|new\sinstructions|you\sare\snow)`
 )
 
-// flagPatterns are every flag rule's patterns.
-var flagPatterns = join(basePatterns, englishOverridePatterns(), foreignOverridePatterns(), foreignRolePatterns(), claimPatterns, exfilPatterns)
-
 func join(lists ...[]flagPattern) []flagPattern {
 	var out []flagPattern
 	for _, l := range lists {

@@ -1,9 +1,6 @@
 package sanitize
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // Flag rules for text that claims authority or forges the structure of a
 // conversation (docs/specs/sanitizer.md 6.3): authority claims, fake
@@ -173,7 +170,7 @@ func manyShot(_, window string, _ []int) bool {
 // speaker without its markup and number, rest what the turn says.
 func turnOf(line string) (who, rest string, ok bool) {
 	if strings.Contains(line, `"role"`) {
-		if m := jsonTurn.FindStringSubmatch(line); m != nil {
+		if m := jsonTurn.get().FindStringSubmatch(line); m != nil {
 			return m[1], strings.TrimSpace(m[2]), true
 		}
 	}
@@ -187,7 +184,7 @@ func turnOf(line string) (who, rest string, ok bool) {
 }
 
 // jsonTurn is a turn of a chat log written as JSON, one message a line.
-var jsonTurn = regexp.MustCompile(`"role"\s?:\s?"(\w+)"[^\n]{0,40}?"content"\s?:\s?"((?:[^"\\]|\\.){0,400})`)
+var jsonTurn = compileAtFirstUse(`"role"\s?:\s?"(\w+)"[^\n]{0,40}?"content"\s?:\s?"((?:[^"\\]|\\.){0,400})`)
 
 var (
 	turnUser      = map[string]bool{"user": true, "human": true, "h": true, "q": true, "question": true, "me": true, "prompt": true, "customer": true, "client": true}

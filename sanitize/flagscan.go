@@ -79,6 +79,9 @@ type lazyRegexp struct {
 	re   *regexp.Regexp
 }
 
+// compileAtFirstUse is expr, compiled by its first get.
+func compileAtFirstUse(expr string) *lazyRegexp { return &lazyRegexp{expr: expr} }
+
 func (l *lazyRegexp) get() *regexp.Regexp {
 	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
 	return l.re
@@ -196,6 +199,7 @@ func flagMatches(text string, from, to int) hits {
 // no look-alike, no leet word of the lexicons and no letters set apart, and
 // is not folded.
 type scanner struct {
+	rules   *flagTables
 	cands   []candidate
 	needPos [][]int
 	marks   []lineMark
@@ -235,7 +239,8 @@ const (
 )
 
 var scanners = sync.Pool{New: func() any {
-	return &scanner{needPos: make([][]int, len(starts.needIDs)), groupPos: make([][]int, starts.groups), groupBuilt: make([]bool, starts.groups)}
+	t := flagRules()
+	return &scanner{rules: t, needPos: make([][]int, len(t.starts.needIDs)), groupPos: make([][]int, t.starts.groups), groupBuilt: make([]bool, t.starts.groups)}
 }}
 
 func getScanner() *scanner  { return scanners.Get().(*scanner) }
@@ -294,6 +299,7 @@ func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 
 // read scans text (see scanner).
 func (s *scanner) read(text string, withMarks bool) {
+	idx, patterns := &s.rules.starts, s.rules.patterns
 	s.cands = s.cands[:0]
 	for i := range s.needPos {
 		s.needPos[i] = s.needPos[i][:0]
@@ -318,7 +324,7 @@ func (s *scanner) read(text string, withMarks bool) {
 	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if kind := starts.nonWord[c]; kind&nwWord == 0 {
+		if kind := idx.nonWord[c]; kind&nwWord == 0 {
 			if kind&nwRunSep == 0 {
 				run = 0
 			} else if run++; run >= minEncoded {
@@ -328,8 +334,8 @@ func (s *scanner) read(text string, withMarks bool) {
 				continue
 			}
 			if kind&nwPunct != 0 && (kind&nwLineOnly == 0 || atLineStart(text, i)) {
-				for _, ps := range starts.punct[c] {
-					if strings.HasPrefix(text[i:], ps.start) && (!flagPatterns[ps.pattern].lineStart || atLineStart(text, i)) {
+				for _, ps := range idx.punct[c] {
+					if strings.HasPrefix(text[i:], ps.start) && (!patterns[ps.pattern].lineStart || atLineStart(text, i)) {
 						s.cands = append(s.cands, candidate{ps.pattern, i})
 					}
 				}
@@ -388,9 +394,9 @@ func (s *scanner) read(text string, withMarks bool) {
 		} else if run += j - i; run >= minEncoded {
 			bits |= markRun
 		}
-		if e := starts.table.find(word); e != nil {
+		if e := idx.table.find(word); e != nil {
 			for _, pi := range e.patterns {
-				if !flagPatterns[pi].lineStart || atLineStart(text, i) {
+				if !patterns[pi].lineStart || atLineStart(text, i) {
 					s.cands = append(s.cands, candidate{pi, i})
 				}
 			}
@@ -399,20 +405,20 @@ func (s *scanner) read(text string, withMarks bool) {
 				bits |= e.marks
 			}
 		}
-		if high && len(starts.runes) > 0 {
+		if high && len(idx.runes) > 0 {
 			// A start in a script written without spaces, or with its
 			// words inflected, may stand anywhere in a word.
 			for p := i; p < j; {
 				r, size := utf8.DecodeRuneInString(text[p:])
-				for _, ps := range starts.runes[r] {
-					if strings.HasPrefix(text[p:j], ps.start) && (!flagPatterns[ps.pattern].lineStart || atLineStart(text, p)) {
+				for _, ps := range idx.runes[r] {
+					if strings.HasPrefix(text[p:j], ps.start) && (!patterns[ps.pattern].lineStart || atLineStart(text, p)) {
 						s.cands = append(s.cands, candidate{ps.pattern, p})
 					}
 				}
 				p += size
 			}
 		}
-		if sfs := starts.suffixes[word[len(word)-1]]; sfs != nil {
+		if sfs := idx.suffixes[word[len(word)-1]]; sfs != nil {
 			for _, sf := range sfs {
 				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
 					s.cands = append(s.cands, candidate{sf.pattern, j - len(sf.start)})
@@ -562,13 +568,14 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 // match runs the patterns whose candidates start in [from, to), and
 // returns the rules that fire.
 func (s *scanner) match(text string, from, to int) hits {
+	idx, patterns := &s.rules.starts, s.rules.patterns
 	var first hits
 	for g := range s.groupPos {
 		s.groupPos[g] = s.groupPos[g][:0]
 		s.groupBuilt[g] = false
 	}
 	for _, cd := range s.cands {
-		p := &flagPatterns[cd.pattern]
+		p := &patterns[cd.pattern]
 		if first.has(p.ruleID) || cd.at < from || cd.at >= to {
 			continue
 		}
@@ -578,7 +585,7 @@ func (s *scanner) match(text string, from, to int) hits {
 		if p.follows != nil && !p.followMet(window) {
 			continue
 		}
-		if ids := starts.needWords[cd.pattern]; ids != nil || p.needSubs != nil {
+		if ids := idx.needWords[cd.pattern]; ids != nil || p.needSubs != nil {
 			needEnd := end
 			if p.needsWithin > 0 {
 				needEnd = min(end, k+p.needsWithin)
@@ -588,7 +595,7 @@ func (s *scanner) match(text string, from, to int) hits {
 					needEnd = min(needEnd, k+j)
 				}
 			}
-			if !(ids != nil && s.groupWithin(starts.needGroup[cd.pattern], ids, k, needEnd)) && (p.needSubs == nil || !p.subsMet(window)) {
+			if !(ids != nil && s.groupWithin(idx.needGroup[cd.pattern], ids, k, needEnd)) && (p.needSubs == nil || !p.subsMet(window)) {
 				continue
 			}
 		}
@@ -656,11 +663,11 @@ var flagRuleNames, hardcodedID = func() ([]string, int) {
 	return names, sort.SearchStrings(names, RuleFlagHardcodedSecret)
 }()
 
-// starts indexes the patterns by their start words, and by the words they
-// need when every string a pattern needs is a whole word; the words that
-// mark a line for the decoders (decodeSignals, splitKeys) are among the
-// needed words too.
-var starts = func() (idx startIndex) {
+// indexStarts indexes the patterns by their start words, and by the words
+// they need when every string a pattern needs is a whole word; the words
+// that mark a line for the decoders (decodeSignals, splitKeys) are among
+// the needed words too. It sets each pattern's ruleID.
+func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 	if len(flagRuleNames) > 64 {
 		panic("sanitize: more flag rules than hits holds")
 	}
@@ -744,7 +751,7 @@ var starts = func() (idx startIndex) {
 	}
 	idx.groups = len(groupOf)
 	return idx
-}()
+}
 
 // wordEntry is what the scan notes for a word: the patterns that start
 // with it, and its id among the words patterns need (or -1) with the line

@@ -2,7 +2,6 @@ package sanitize
 
 import (
 	"bytes"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -410,7 +409,7 @@ func removeInvisible(text string) (string, func(int) int) {
 type secretRule struct {
 	rule     string
 	keywords []string
-	re       *regexp.Regexp
+	re       *lazyRegexp // compiled at its first use, like the flag rules'
 	// skip is gitleaks' allowlist for the rule: a match it accepts is not
 	// a secret (AWS's documented example keys end in EXAMPLE).
 	skip func(match string) bool
@@ -429,24 +428,24 @@ type secretRule struct {
 // line are enough.
 var secretRules = []secretRule{
 	{rule: RuleSecretGitHub, keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		re: regexp.MustCompile(`gh[pousr]_[0-9a-zA-Z]{36}`), broken: true},
+		re: compileAtFirstUse(`gh[pousr]_[0-9a-zA-Z]{36}`), broken: true},
 	{rule: RuleSecretGitHub, keywords: []string{"github_pat_"},
-		re: regexp.MustCompile(`github_pat_\w{82}`), broken: true},
+		re: compileAtFirstUse(`github_pat_\w{82}`), broken: true},
 	{rule: RuleSecretGitLab, keywords: []string{"glpat-"},
-		re: regexp.MustCompile(`glpat-[\w-]{20}`), broken: true},
+		re: compileAtFirstUse(`glpat-[\w-]{20}`), broken: true},
 	{rule: RuleSecretOpenAI, keywords: []string{"T3BlbkFJ"},
-		re: regexp.MustCompile(`\bsk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}`)},
+		re: compileAtFirstUse(`\bsk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}`)},
 	{rule: RuleSecretAnthropic, keywords: []string{"sk-ant-"},
-		re: regexp.MustCompile(`\bsk-ant-(?:api03|admin01)-[a-zA-Z0-9_\-]{93}AA`), broken: true},
+		re: compileAtFirstUse(`\bsk-ant-(?:api03|admin01)-[a-zA-Z0-9_\-]{93}AA`), broken: true},
 	{rule: RuleSecretSlack, keywords: []string{"xox"},
-		re: regexp.MustCompile(`xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*|xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}|xox[os]-\d+-\d+-\d+-[a-fA-F\d]+|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|(?i:xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}|xoxe-\d-[A-Z0-9]{146})`), broken: true},
+		re: compileAtFirstUse(`xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*|xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}|xox[os]-\d+-\d+-\d+-[a-fA-F\d]+|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|(?i:xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}|xoxe-\d-[A-Z0-9]{146})`), broken: true},
 	{rule: RuleSecretSlack, keywords: []string{"xapp-", "XAPP-"},
-		re: regexp.MustCompile(`(?i)xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`), broken: true},
+		re: compileAtFirstUse(`(?i)xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`), broken: true},
 	{rule: RuleSecretAWS, keywords: []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
-		re:   regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
+		re:   compileAtFirstUse(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
 		skip: func(m string) bool { return strings.HasSuffix(m, "EXAMPLE") }, broken: true},
 	{rule: RuleSecretPrivateKey, keywords: []string{"PRIVATE KEY", "private key", "Private Key"},
-		re: regexp.MustCompile(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,300}?[A-Za-z0-9+/]{40}`)},
+		re: compileAtFirstUse(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,300}?[A-Za-z0-9+/]{40}`)},
 }
 
 // The window around a keyword in which its rule's expression runs: wide
@@ -482,7 +481,7 @@ func (f *findings) secrets(text string, at func(int) int) {
 				continue
 			}
 			found := false
-			for _, m := range sr.re.FindAllStringIndex(text[lo:hi], -1) {
+			for _, m := range sr.re.get().FindAllStringIndex(text[lo:hi], -1) {
 				// A match that touches a cut of the window may only look
 				// like it starts or ends a word; one that is real is
 				// found again from its own keyword.
@@ -611,7 +610,7 @@ func brokenToken(text string, lo, k int, sr *secretRule) (int, bool) {
 	if firstBreak < 0 {
 		return 0, false
 	}
-	for _, m := range sr.re.FindAllIndex(joined, -1) {
+	for _, m := range sr.re.get().FindAllIndex(joined, -1) {
 		if m[0] > k-lo || m[1] <= firstBreak || m[0] == 0 && lo > 0 {
 			continue
 		}

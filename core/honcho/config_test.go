@@ -67,6 +67,9 @@ func TestCheckConfigGood(t *testing.T) {
 	if _, err := CheckConfig("/m", h, nil); err != nil {
 		t.Errorf("a 512-character name: %v", err)
 	}
+	if !ValidName(long) || ValidName(long+"a") || ValidName("") || ValidName("a.b") {
+		t.Error("ValidName: want 1 to 512 of [a-zA-Z0-9_-]")
+	}
 }
 
 // TestCheckConfigReasons: every reason of the runbook's

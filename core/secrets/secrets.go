@@ -61,9 +61,12 @@ var (
 	envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	// systemd's credential names: a file name, at most 255 bytes; we
 	// also keep to printable ASCII without spaces so the name is safe to
-	// show.
-	credentialNameRE = regexp.MustCompile(`^[A-Za-z0-9_.@:+-]{1,255}$`)
+	// show. The length is checked apart (maxCredentialName): `{1,255}`
+	// compiles to 255 copies of the class, paid at every process start.
+	credentialNameRE = regexp.MustCompile(`^[A-Za-z0-9_.@:+-]+$`)
 )
+
+const maxCredentialName = 255
 
 // Check says what is wrong with the table's shape, or nil: not exactly
 // one source, or a source that is not well formed (a credential that is
@@ -82,7 +85,7 @@ func (s Source) Check() error {
 		return errors.New("names no source: set one of credential, env or file")
 	case n > 1:
 		return errors.New("names more than one source: set only one of credential, env or file")
-	case s.Credential != "" && (!credentialNameRE.MatchString(s.Credential) || s.Credential == "." || s.Credential == ".."):
+	case s.Credential != "" && (len(s.Credential) > maxCredentialName || !credentialNameRE.MatchString(s.Credential) || s.Credential == "." || s.Credential == ".."):
 		return errors.New("credential is not a credential's name (a file name in $CREDENTIALS_DIRECTORY: letters, digits and _ . @ : + -)")
 	case s.Env != "" && !envNameRE.MatchString(s.Env):
 		return errors.New("env is not an environment variable's name (letters, digits and _, not starting with a digit)")

@@ -32,6 +32,8 @@ func TestCheck(t *testing.T) {
 		{"credential with a slash", Source{Credential: "../etc/passwd"}, "credential is not a credential's name"},
 		{"credential dot dot", Source{Credential: ".."}, "credential is not a credential's name"},
 		{"credential with a space", Source{Credential: "a b"}, "credential is not a credential's name"},
+		{"credential of 255 bytes", Source{Credential: strings.Repeat("c", 255)}, ""},
+		{"credential of 256 bytes", Source{Credential: strings.Repeat("c", 256)}, "credential is not a credential's name"},
 		{"env with a dash", Source{Env: "HONCHO-KEY"}, "env is not an environment variable's name"},
 		{"env starting with a digit", Source{Env: "1KEY"}, "env is not an environment variable's name"},
 		{"relative file", Source{File: "honcho.key"}, "file honcho.key is not an absolute path"},
