@@ -1,0 +1,255 @@
+package sanitize
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// flagRuleNames are the flag rules' names, in name order; a rule's index
+// is its place here (flagPattern.ruleID, hits).
+var flagRuleNames, hardcodedID = func() ([]string, int) {
+	var names []string
+	for name := range flagReasons {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, sort.SearchStrings(names, RuleFlagHardcodedSecret)
+}()
+
+// indexStarts indexes the patterns by their start words, and by the words
+// they need when every string a pattern needs is a whole word; the words
+// that mark a line for the decoders (decodeSignals, splitKeys) are among
+// the needed words too. It sets each pattern's ruleID.
+func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
+	if len(flagRuleNames) > 64 {
+		panic("sanitize: more flag rules than hits holds")
+	}
+	words := map[string]*wordEntry{}
+	entry := func(w string) *wordEntry {
+		e := words[w]
+		if e == nil {
+			e = &wordEntry{word: w, need: -1}
+			words[w] = e
+		}
+		return e
+	}
+	idx.needIDs = map[string]int{}
+	idx.needWords = make([][]int, len(flagPatterns))
+	idx.nonWord = nonWordKind
+	needID := func(w string) *wordEntry {
+		e := entry(w)
+		if e.need < 0 {
+			e.need = len(idx.needIDs)
+			idx.needIDs[w] = e.need
+		}
+		return e
+	}
+	for pi := range flagPatterns {
+		p := &flagPatterns[pi]
+		p.ruleID = sort.SearchStrings(flagRuleNames, p.rule)
+		if p.ruleID == len(flagRuleNames) || flagRuleNames[p.ruleID] != p.rule {
+			panic("sanitize: a flag pattern of a rule without a reason: " + p.rule)
+		}
+		for _, s := range p.starts {
+			if !isASCII(s) {
+				if idx.runes == nil {
+					idx.runes = map[rune][]patternStart{}
+				}
+				r, _ := utf8.DecodeRuneInString(s)
+				idx.runes[r] = append(idx.runes[r], patternStart{s, pi})
+				continue
+			}
+			if !isWordByte(s[0]) {
+				idx.punct[s[0]] = append(idx.punct[s[0]], patternStart{s, pi})
+				idx.nonWord[s[0]] |= nwPunct
+				continue
+			}
+			e := entry(s)
+			e.patterns = append(e.patterns, pi)
+			if p.inWord {
+				last := s[len(s)-1]
+				idx.suffixes[last] = append(idx.suffixes[last], patternStart{s, pi})
+			}
+		}
+		for _, w := range p.needs {
+			idx.needWords[pi] = append(idx.needWords[pi], needID(w).need)
+		}
+	}
+	for _, w := range decodeSignals {
+		needID(w).marks |= markSignal
+	}
+	for _, w := range splitKeys {
+		needID(w).marks |= markKey
+	}
+	for c, ps := range idx.punct {
+		lineOnly := len(ps) > 0
+		for _, p := range ps {
+			lineOnly = lineOnly && flagPatterns[p.pattern].lineStart
+		}
+		if lineOnly {
+			idx.nonWord[c] |= nwLineOnly
+		}
+	}
+	idx.table = newWordTable(words)
+	idx.needGroup = make([]int, len(flagPatterns))
+	groupOf := map[string]int{}
+	for pi, ids := range idx.needWords {
+		key := fmt.Sprint(ids)
+		g, ok := groupOf[key]
+		if !ok {
+			g = len(groupOf)
+			groupOf[key] = g
+		}
+		idx.needGroup[pi] = g
+	}
+	idx.groups = len(groupOf)
+	return idx
+}
+
+// wordEntry is what the scan notes for a word: the patterns that start
+// with it, and its id among the words patterns need (or -1) with the line
+// marks it sets.
+type wordEntry struct {
+	word     string
+	patterns []int
+	need     int
+	marks    uint16
+}
+
+// wordTable finds a word's entry: open addressing by wordHash, at most one
+// entry in eight slots, so that a word that is in no pattern (most words)
+// costs a hash and a look at one empty slot.
+type wordTable struct {
+	// bloom has a bit for each word's hash: most words of a text are in
+	// no table, and this answers for them from a small array.
+	bloom [1 << 10]uint64
+	// slots hold a word's hash in the high half and its index in entries
+	// plus one in the low half; 0 is an empty slot. A probe compares the
+	// hashes before it compares words.
+	slots   []uint64
+	entries []wordEntry
+	mask    uint32
+}
+
+func newWordTable(words map[string]*wordEntry) wordTable {
+	size := 1
+	for size < 8*len(words) {
+		size *= 2
+	}
+	t := wordTable{slots: make([]uint64, size), mask: uint32(size - 1)}
+	names := make([]string, 0, len(words))
+	for w := range words {
+		names = append(names, w)
+	}
+	sort.Strings(names)
+	for _, w := range names {
+		hash := wordHash(w)
+		h := hash & t.mask
+		for t.slots[h] != 0 {
+			h = (h + 1) & t.mask
+		}
+		t.slots[h] = uint64(hash)<<32 | uint64(len(t.entries)+1)
+		t.bloom[hash>>6&(1<<10-1)] |= 1 << (hash & 63)
+		t.entries = append(t.entries, *words[w])
+	}
+	return t
+}
+
+func (t *wordTable) find(w string) *wordEntry {
+	hash := wordHash(w)
+	if t.bloom[hash>>6&(1<<10-1)]&(1<<(hash&63)) == 0 {
+		return nil
+	}
+	for h := hash & t.mask; ; h = (h + 1) & t.mask {
+		slot := t.slots[h]
+		if slot == 0 {
+			return nil
+		}
+		if uint32(slot>>32) == hash {
+			if e := &t.entries[uint32(slot)-1]; e.word == w {
+				return e
+			}
+		}
+	}
+}
+
+// allWords reports whether every string is one word as the scan splits
+// words: word bytes (those of characters above ASCII among them), with
+// single hyphens or apostrophes inside.
+func allWords(ss []string) bool {
+	for _, s := range ss {
+		if s == "" {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			inner := (s[i] == '-' || s[i] == '\'') && i > 0 && i+1 < len(s) && isWordByte(s[i-1]) && isWordByte(s[i+1])
+			if !isWordByte(s[i]) && !inner {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+type startIndex struct {
+	// table holds every word that starts a pattern, is needed by one, or
+	// marks a line.
+	table     wordTable
+	needIDs   map[string]int
+	needWords [][]int
+	// needGroup is, for each pattern, the group of its needed words
+	// (patterns that need the same words share one); groups is how many.
+	needGroup []int
+	groups    int
+	suffixes  [256][]patternStart // by last byte
+	punct     [256][]patternStart
+	// nonWord is nonWordKind, with nwPunct for the bytes that start a
+	// pattern.
+	nonWord [256]uint8
+	// runes are the starts above ASCII, by their first character: they
+	// are looked for at every character of a word that is not ASCII.
+	runes map[rune][]patternStart
+}
+
+// wordHash is wordTable's hash of a word: its length, its first two
+// bytes, its middle one and its last.
+func wordHash(w string) uint32 {
+	second := byte(0)
+	if len(w) > 1 {
+		second = w[1]
+	}
+	h := (uint32(w[0]) | uint32(second)<<8 | uint32(w[len(w)-1])<<16 | uint32(len(w))<<24) ^ uint32(w[len(w)/2])<<4
+	h *= 0x9e3779b1
+	return h ^ h>>15
+}
+
+type patternStart struct {
+	start   string
+	pattern int
+}
+
+func atLineStart(text string, k int) bool {
+	return k == 0 || text[k-1] == '\n' || (text[k-1] == ' ' && (k == 1 || text[k-2] == '\n'))
+}
+
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes: a-z, 0-9, _ and every byte of a character above ASCII (the
+// normalised text has no upper case).
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+	}
+	return t
+}()
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,155 @@
+package sanitize
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// subsMet reports whether the part of window the pattern's needs are
+// looked for in holds one of its needed substrings.
+func (p *flagPattern) subsMet(window string) bool {
+	region := window
+	if p.needsWithin > 0 && len(region) > p.needsWithin {
+		region = region[:p.needsWithin]
+	}
+	if p.needsUntil != 0 {
+		if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
+			region = region[:j]
+		}
+	}
+	if p.subsHigh && isASCII(region) {
+		return false
+	}
+	return containsAny(region, p.needSubs)
+}
+
+// flagPattern is one expression of a flag rule.
+type flagPattern struct {
+	rule   string
+	ruleID int // the rule's index in flagRuleNames
+	// starts are the words a match begins with.
+	starts []string
+	// inWord lets a start be the end of a longer word (github_token); by
+	// default a start must begin a word.
+	inWord bool
+	// lineStart wants a start at the start of a line.
+	lineStart bool
+	// needs and needSubs, when set, are words and strings one of which
+	// the window must hold before the expression runs (a cheap first
+	// test): a word as a word of the scan (the scan notes where each is),
+	// a substring anywhere (stems, scripts written without spaces,
+	// strings that are no word); with needsUntil, the window up to the
+	// first such byte must hold one (the line, the HTML tag).
+	needs      []string
+	needSubs   []string
+	subsHigh   bool // every needed substring is above ASCII
+	needsUntil byte
+	// needsWithin, when set, is how far after the start (in bytes) a
+	// needed word must start.
+	needsWithin int
+	// follows, when set, are the words one of which must follow the
+	// start word (after one space): a cheap test for patterns whose start
+	// is a common word ("root" in "root access granted").
+	follows []string
+	// span is the longest match in bytes: the window's length.
+	span int
+	re   *lazyRegexp
+	// check, when set, must accept the match: before is the normalised
+	// line up to the match, window the text the expression ran on.
+	check func(before, window string, match []int) bool
+}
+
+func fp(rule string, starts []string, span int, expr string) flagPattern {
+	return flagPattern{rule: rule, starts: starts, span: span, re: &lazyRegexp{expr: `^(?:` + expr + `)`}}
+}
+
+// lazyRegexp is a pattern's expression, compiled the first time a scan
+// gets as far as running it. Compiled at package init, the expressions
+// cost every role's process start about 100 ms and 20 MB (every role
+// links sanitize; yaag's start goal is 20 ms), and a scan runs few of
+// them. A bad expression panics at its first use instead of at start:
+// TestFlagExpressionsCompile compiles each one.
+type lazyRegexp struct {
+	once sync.Once
+	expr string
+	re   *regexp.Regexp
+}
+
+// compileAtFirstUse is expr, compiled by its first get.
+func compileAtFirstUse(expr string) *lazyRegexp { return &lazyRegexp{expr: expr} }
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
+}
+
+// needing wants one of s in the window: each a word when it is one (as the
+// scan splits words), else a substring.
+func (p flagPattern) needing(s ...string) flagPattern {
+	for _, w := range s {
+		if allWords([]string{w}) {
+			p.needs = append(p.needs, w)
+		} else {
+			p.needSubs = append(p.needSubs, w)
+		}
+	}
+	return p.withSubs()
+}
+
+// needingSubstrings is needing, the strings looked for inside words (stems,
+// and words of scripts written without spaces).
+func (p flagPattern) needingSubstrings(s ...string) flagPattern {
+	p.needSubs = append(p.needSubs, s...)
+	return p.withSubs()
+}
+
+func (p flagPattern) withSubs() flagPattern {
+	p.subsHigh = len(p.needSubs) > 0
+	for _, w := range p.needSubs {
+		p.subsHigh = p.subsHigh && !isASCII(w)
+	}
+	return p
+}
+
+func (p flagPattern) needingBefore(until byte, s ...string) flagPattern {
+	p = p.needing(s...)
+	p.needsUntil = until
+	return p
+}
+
+// needingWithin is needing, the word within n bytes of the start.
+func (p flagPattern) needingWithin(n int, s ...string) flagPattern {
+	p = p.needing(s...)
+	p.needsWithin = n
+	return p
+}
+
+// followedBy wants one of the words right after the start word.
+func (p flagPattern) followedBy(s ...string) flagPattern { p.follows = s; return p }
+
+// followMet reports whether the word after the first word of window is
+// one of p.follows.
+func (p *flagPattern) followMet(window string) bool {
+	i := 0
+	for i < len(window) && (isWordByte(window[i]) || (window[i] == '-' || window[i] == '\'') && i > 0 && i+1 < len(window) && isWordByte(window[i+1])) {
+		i++
+	}
+	if i >= len(window) || window[i] != ' ' && window[i] != '\n' {
+		return false
+	}
+	rest := window[i+1:]
+	for _, w := range p.follows {
+		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p flagPattern) inWords() flagPattern     { p.inWord = true; return p }
+func (p flagPattern) atLineStart() flagPattern { p.lineStart = true; return p }
+func (p flagPattern) checked(c func(string, string, []int) bool) flagPattern {
+	p.check = c
+	return p
+}
