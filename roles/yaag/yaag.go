@@ -28,6 +28,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/termsafe"
 	"boxmaker/core/yaag/agent"
+	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/catalog"
 	"boxmaker/core/yaag/config"
 	"boxmaker/core/yaag/engine"
@@ -331,13 +332,22 @@ func runAction(c *cli.Context) error {
 
 // readAnswers reads an answers file: {"<question key>": "<answer>"}.
 func readAnswers(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	// An answers file is any file the person names, perhaps one an Agent
+	// wrote: a regular file of at most 1 MiB, one JSON object.
+	data, err := cassette.ReadFile(path, cassette.MaxAnswers)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the answers: %v", err)
 	}
 	var answers map[string]string
 	dec := json.NewDecoder(strings.NewReader(string(data)))
-	if err := dec.Decode(&answers); err != nil {
+	err = dec.Decode(&answers)
+	if err == nil && dec.More() {
+		err = errors.New("more than one JSON value")
+	}
+	if err == nil && answers == nil {
+		err = errors.New("null is no object")
+	}
+	if err != nil {
 		return nil, runbook.RefuseYaag(runbook.YaagAnswerRefused, "%s is not {\"<question key>\": \"<answer>\", ...}: %v", path, err)
 	}
 	return answers, nil

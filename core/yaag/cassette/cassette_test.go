@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -343,4 +345,99 @@ func FuzzCheckpoint(f *testing.F) {
 			t.Fatalf("a good answer refused: %v", err)
 		}
 	})
+}
+
+// Cassettes, Checkpoints and journals are files the Run's Agents may have
+// written (write_file, a program they ran in the directory). What a
+// hostile one can put at the names yaag reads and writes makes yaag
+// neither hang, nor read without bound, nor write through a link.
+func TestFilesTheModelMayHaveWritten(t *testing.T) {
+	dir := t.TempDir()
+	withTimeout := func(what string, f func() error) error {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { done <- f() }()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s hangs", what)
+			return nil
+		}
+	}
+	// A FIFO where the Cassette is: refused, not read.
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := withTimeout("reading a FIFO", func() error { _, _, err := Read(fifo); return err }); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("a FIFO: %v", err)
+	}
+	// A journal where the Cassette is missing, and the journal is a FIFO.
+	if err := syscall.Mkfifo(JournalPath(filepath.Join(dir, "gone.json")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := withTimeout("reading a FIFO journal", func() error { _, _, err := Read(filepath.Join(dir, "gone.json")); return err }); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("a FIFO journal: %v", err)
+	}
+	// A document over the bound is refused before it is read.
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxDocument+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Read(big); err == nil || !strings.Contains(err.Error(), "over the") {
+		t.Fatalf("a document over the bound: %v", err)
+	}
+	// A link where the lock goes: the answer command does not create or
+	// open its target.
+	cp := paused(t)
+	target := filepath.Join(dir, "made-through-the-link")
+	if err := os.Symlink(target, cp+".lock"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RecordAnswers(cp, map[string]string{"A1/2/q1": "a.txt"}); err == nil || !strings.Contains(err.Error(), "cannot lock") {
+		t.Fatalf("a linked lock: %v", err)
+	}
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Fatalf("the lock's link was followed: %v", err)
+	}
+	// A link where the Checkpoint's temporary file goes: the publish does
+	// not write through it.
+	os.Remove(cp + ".lock")
+	victim := filepath.Join(dir, "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	if err := os.Symlink(victim, cp+".tmp"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RecordAnswers(cp, map[string]string{"A1/2/q1": "a.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "keep" {
+		t.Fatalf("the publish wrote through the link: %q", data)
+	}
+}
+
+// The Cassette is published from what the Run journaled, read back
+// through the journal's own file: a journal replaced at its path while
+// the Run goes (by whoever can write the directory) is not what lands.
+func TestTheJournalIsReadBackFromItsOwnFile(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "run.json")
+	j := record(t, dest)
+	forged := record(t, filepath.Join(t.TempDir(), "other.json"))
+	forged.Step(askStep(3, "forged"))
+	forged.Close()
+	if err := os.Rename(forged.Path, j.Path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := j.Contents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ParseJournal(j.Path, got)
+	if err != nil || len(rec.Steps) != 3 || bytes.Contains(got, []byte("forged")) {
+		t.Fatalf("read back %d steps %v:\n%s", len(rec.Steps), err, got)
+	}
 }

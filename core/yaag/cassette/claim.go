@@ -28,7 +28,9 @@ func ResumedByError(what, run string) error {
 // every writer of the document takes: a resume's claim and the answer
 // command.
 func locked(path string, f func() error) error {
-	lf, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	// Never through a link: whoever wrote the directory may have put one
+	// there, aiming at a file yaag would create.
+	lf, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot lock %s: %v", path, unwrapPath(err))
 	}
@@ -89,7 +91,7 @@ func clip(s string) string {
 func RecordAnswers(path string, given map[string]string) (*Doc, error) {
 	var d *Doc
 	err := locked(path, func() error {
-		data, err := os.ReadFile(path)
+		data, err := ReadFile(path, MaxDocument)
 		if err != nil {
 			return fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
 		}

@@ -74,7 +74,7 @@ func CreateJournal(dest string, run RunInfo) (*Journal, error) {
 		return nil, err
 	}
 	path := JournalPath(dest)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("%s exists: a Run that recorded to %s was interrupted; continue it with --resume %s, or remove the journal", path, dest, dest)
 	}
@@ -197,6 +197,34 @@ func (j *Journal) Close() error {
 	}
 	j.f = nil
 	return err
+}
+
+// Contents writes what is pending and closes the journal, and returns
+// what this Journal wrote, read back through its own file: not the file
+// at Path, which whoever can write the directory may have replaced
+// meanwhile (the Cassette is published from what the Run recorded).
+func (j *Journal) Contents() ([]byte, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil, errors.New("the journal is closed")
+	}
+	var err error
+	if len(j.pending) > 0 {
+		err = j.writeLocked()
+	}
+	data := make([]byte, j.size)
+	if err == nil {
+		_, err = j.f.ReadAt(data, 0)
+	}
+	if cerr := j.f.Close(); err == nil {
+		err = cerr
+	}
+	j.f = nil
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the journal %s back: %v", j.Path, err)
+	}
+	return data, nil
 }
 
 // Remove closes and deletes the journal: its Cassette is published.
@@ -331,7 +359,7 @@ func Publish(dest string, d *Doc) error {
 // interrupted Run's document, and the journal removed, so that the Run
 // continues from it like from any Cassette. recovered says it happened.
 func Read(path string) (d *Doc, recovered bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path, MaxDocument)
 	if err == nil {
 		d, err := Parse(path, data)
 		return d, false, err
@@ -340,7 +368,7 @@ func Read(path string) (d *Doc, recovered bool, err error) {
 		return nil, false, fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
 	}
 	jpath := JournalPath(path)
-	jdata, jerr := os.ReadFile(jpath)
+	jdata, jerr := ReadFile(jpath, MaxDocument)
 	if errors.Is(jerr, fs.ErrNotExist) {
 		return nil, false, fmt.Errorf("cannot read %s: there is no such file, nor its journal %s", path, jpath)
 	}

@@ -241,6 +241,12 @@ func (r *run) claim(ctx context.Context, path string) error {
 	forker, _ := r.spec.Engine.Agents.(agent.Forker)
 	answered := map[string]*loopwire.SessionAt{}
 	d, err := cassette.Claim(path, r.id, r.spec.Answers, func(d *cassette.Doc) error {
+		// The document is a file the Run's Agents may have rewritten
+		// (resumedBy set back to null); the home's record of its Run,
+		// which no Agent can write, says too whether it was continued.
+		if p, err := r.store.Read(d.Run.ID); err == nil && p.ResumedBy != "" && d.Resumable() {
+			return cassette.ResumedByError("the document "+path, p.ResumedBy)
+		}
 		if len(d.Questions) == 0 {
 			return nil
 		}
@@ -376,8 +382,8 @@ func (r *run) serve(ctx context.Context, c *engine.Control, stop func()) (func()
 
 // linkPredecessor tells the record of the Run this one continues.
 func (r *run) linkPredecessor() {
-	if r.rec.Predecessor == "" {
-		return
+	if r.rec.Predecessor == "" || !r.tape.Resumable() {
+		return // a completed Run's Cassette is a recording: nobody continued that Run
 	}
 	if p, err := r.store.Read(r.rec.Predecessor); err == nil {
 		p.ResumedBy = r.id
@@ -475,10 +481,7 @@ func (r *run) finish(result json.RawMessage, err error, report engine.Report) {
 // document is the journal's Cassette with the Run's end: for a paused
 // Run, its questions and how to answer them.
 func (r *run) document(end End) (*cassette.Doc, error) {
-	if err := r.journal.Close(); err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(r.journal.Path)
+	data, err := r.journal.Contents()
 	if err != nil {
 		return nil, err
 	}

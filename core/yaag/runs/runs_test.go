@@ -183,3 +183,54 @@ func TestFollowRefusesARunEndNamingAnotherCheckpoint(t *testing.T) {
 		t.Fatalf("a resumed Run: %v", err)
 	}
 }
+
+// A Checkpoint is a file the Run's Agents may write: one whose resumedBy
+// was set back to null still resumes one time, since the home's record of
+// its Run says who continued it.
+func TestARewrittenCheckpointDoesNotResumeTwice(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-100000-00000006"
+	sp := spec(t, s, id, `"wait"`)
+	stopWhenAsking(t, s, id)
+	end, err := Execute(context.Background(), sp)
+	if err != nil || end.Status != cassette.EndStopped {
+		t.Fatalf("%+v %v", end, err)
+	}
+	resume := func(run string) (End, error) {
+		sp := spec(t, s, run, `"go"`)
+		sp.Resume, sp.Record = end.Checkpoint, filepath.Join(t.TempDir(), "next.json")
+		return Execute(context.Background(), sp)
+	}
+	first := "r-20261201-100000-00000007"
+	if got, err := resume(first); err != nil || got.Status != cassette.EndCompleted {
+		t.Fatalf("the resume: %+v %v", got, err)
+	}
+	d, _, err := cassette.Read(end.Checkpoint)
+	if err != nil || d.ResumedBy == nil || *d.ResumedBy != first {
+		t.Fatalf("resumedBy %v %v", d.ResumedBy, err)
+	}
+	d.ResumedBy = nil
+	if err := cassette.Publish(end.Checkpoint, d); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := resume("r-20261201-100000-00000008"); err == nil || !strings.Contains(err.Error(), "was already resumed by "+first) {
+		t.Fatalf("a second resume of the rewritten Checkpoint: %v", err)
+	}
+	// A completed Run's Cassette is a recording: it resumes again, and its
+	// Run's record names no successor.
+	rec := "r-20261201-100000-00000009"
+	done, err := Execute(context.Background(), spec(t, s, rec, `"go"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []string{"r-20261201-100000-0000000a", "r-20261201-100000-0000000b"} {
+		sp := spec(t, s, run, `"go"`)
+		sp.Resume, sp.Record = done.Cassette, filepath.Join(t.TempDir(), "again.json")
+		if got, err := Execute(context.Background(), sp); err != nil || got.Status != cassette.EndCompleted {
+			t.Fatalf("a resume of the recording: %+v %v", got, err)
+		}
+	}
+	if r, _ := s.Read(rec); r.ResumedBy != "" {
+		t.Fatalf("the recording's Run says it was resumed by %s", r.ResumedBy)
+	}
+}
