@@ -7,8 +7,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -259,27 +261,113 @@ var linkText = []byte("docs/runbook" + ".md#")
 // scanCode finds the entry constants that production code refers to, and
 // every file outside runbook/ that writes the link by hand. Scripts under
 // testdata/ show what an operator sees and may quote the link.
-// entryFromString is the problem of code outside runbook/ that names an
-// entry by a string: runbook.Lookup is for a name that crossed a socket or
-// a process, never for one written in code (an entry in code is its
-// value, runbook.X, which a misspelling does not compile to). Entry itself
-// cannot be made outside runbook/: its field is unexported.
-func entryFromString(fset *token.FileSet, rel string, n ast.Node) *Problem {
+// entryFromString is the problem of code outside runbook/ that makes an
+// entry from a string written in code. runbook.Lookup and an Entry's
+// UnmarshalText are for a name that crossed a socket or a process, never
+// for one the code spells (an entry in code is its value, runbook.X,
+// which a misspelling does not compile to): an argument that holds a
+// string literal or a constant of the package (consts) is refused. rb is
+// the file's name for the runbook package ("" when it does not import it,
+// "." for a dot import). Entry itself cannot be made outside runbook/: its
+// field is unexported (runbook.Entry{} is the zero Entry, no entry).
+func entryFromString(fset *token.FileSet, rel string, n ast.Node, rb string, consts map[string]bool) *Problem {
+	if rb == "" {
+		return nil
+	}
+	problem := func(what string) *Problem {
+		return &Problem{rel, fset.Position(n.Pos()).Line, "names a runbook entry by a string (" + what + "): use its value, runbook.<Entry>"}
+	}
 	call, ok := n.(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
+	if !ok || len(call.Args) != 1 || !writtenInCode(call.Args[0], consts) {
 		return nil
 	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Lookup" {
-		return nil
-	}
-	if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "runbook" {
-		return nil
-	}
-	if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-		return &Problem{rel, fset.Position(call.Pos()).Line, "names a runbook entry by a string (runbook.Lookup(" + lit.Value + ")): use its value, runbook.<Entry>"}
+	sel, isSel := call.Fun.(*ast.SelectorExpr)
+	switch {
+	case isRunbookName(call.Fun, rb, "Lookup"):
+		return problem("runbook.Lookup(" + types.ExprString(call.Args[0]) + ")")
+	case isSel && sel.Sel.Name == "UnmarshalText":
+		return problem(types.ExprString(call))
 	}
 	return nil
+}
+
+// isRunbookName reports whether e is the runbook package's name (rb.name,
+// or name alone after a dot import).
+func isRunbookName(e ast.Expr, rb, name string) bool {
+	if id, ok := e.(*ast.Ident); ok {
+		return rb == "." && id.Name == name
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == rb
+}
+
+// writtenInCode reports whether e holds a string literal or names one of
+// consts (not as a field or method: x.Name is not the constant Name).
+func writtenInCode(e ast.Expr, consts map[string]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit:
+			found = found || n.Kind == token.STRING
+		case *ast.Ident:
+			found = found || consts[n.Name]
+		case *ast.SelectorExpr:
+			found = found || writtenInCode(n.X, consts)
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// runbookImport is f's name for the runbook package: "" when f does not
+// import it.
+func runbookImport(f *ast.File) string {
+	for _, imp := range f.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil || path.Base(p) != "runbook" {
+			continue
+		}
+		if imp.Name != nil {
+			return imp.Name.Name
+		}
+		return "runbook"
+	}
+	return ""
+}
+
+// packageConsts are the names of the constants declared in the Go files
+// of dir, tests left out.
+func packageConsts(fset *token.FileSet, dir string) (map[string]bool, error) {
+	consts := map[string]bool{}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if d, ok := n.(*ast.GenDecl); ok && d.Tok == token.CONST {
+				for _, spec := range d.Specs {
+					for _, name := range spec.(*ast.ValueSpec).Names {
+						consts[name.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return consts, nil
 }
 
 // walkSources calls visit for every file of the tree below root but
@@ -308,6 +396,7 @@ func scanCode(root string) (map[string]bool, []Problem, error) {
 	used := map[string]bool{}
 	var problems []Problem
 	fset := token.NewFileSet()
+	constsOf := map[string]map[string]bool{} // by directory
 	err := walkSources(root, true, func(path, rel string, d fs.DirEntry) error {
 		switch filepath.Ext(path) {
 		case ".go", ".sh", ".ts", ".js", ".toml", ".txtar":
@@ -334,13 +423,20 @@ func scanCode(root string) (map[string]bool, []Problem, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
+		rb := runbookImport(f)
+		dir := filepath.Dir(path)
+		if _, ok := constsOf[dir]; !ok && rb != "" {
+			if constsOf[dir], err = packageConsts(fset, dir); err != nil {
+				return fmt.Errorf("%s: %w", rel, err)
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "runbook" {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == rb {
 					used[sel.Sel.Name] = true
 				}
 			}
-			if p := entryFromString(fset, rel, n); p != nil {
+			if p := entryFromString(fset, rel, n, rb, constsOf[dir]); p != nil {
 				problems = append(problems, *p)
 			}
 			return true

@@ -108,6 +108,50 @@ func TestGate(t *testing.T) {
 			"core/use.go":        useGo + "\nvar e, _ = runbook.Lookup(\"alpah\")\n",
 		},
 		want: []string{`core/use.go:11: names a runbook entry by a string (runbook.Lookup("alpah")): use its value, runbook.<Entry>`},
+	}, struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		// Every way code could spell an entry as a string gets past the
+		// compiler; the gate refuses each. A name that came in from
+		// outside (a field, a variable) passes, even where the package
+		// has a constant of the same name as the field.
+		name: "entries made from strings in code, however written",
+		files: map[string]string{"docs/runbook.md": goodRunbook,
+			"runbook/entries.go": "package runbook\n\nvar (\n\tAlpha = newEntry(\"alpha\")\n\tBeta  = newEntry(\"beta\")\n)\n",
+			"core/use.go":        useGo + "\nconst Entry = \"alpah\"\n",
+			"core/spell.go": `package core
+
+import (
+	"fmt"
+
+	rb "x/runbook"
+)
+
+type line struct{ Entry string }
+
+func spelt(l line, role string, e rb.Entry) {
+	rb.Lookup(Entry)
+	rb.Lookup("al" + "pha")
+	rb.Lookup(fmt.Sprintf("%s-failed", role))
+	rb.Lookup(string(Entry))
+	e = rb.Entry{} // the zero Entry: no entry
+	e.UnmarshalText([]byte("beta"))
+	rb.Lookup(l.Entry)
+	e.UnmarshalText([]byte(l.Entry))
+}
+`,
+			"core/dot.go": "package core\n\nimport . \"x/runbook\"\n\nvar d, _ = Lookup(\"beta\")\n",
+		},
+		want: []string{
+			`core/dot.go:5: names a runbook entry by a string (runbook.Lookup("beta")): use its value, runbook.<Entry>`,
+			`core/spell.go:12: names a runbook entry by a string (runbook.Lookup(Entry)): use its value, runbook.<Entry>`,
+			`core/spell.go:13: names a runbook entry by a string (runbook.Lookup("al" + "pha")): use its value, runbook.<Entry>`,
+			`core/spell.go:14: names a runbook entry by a string (runbook.Lookup(fmt.Sprintf("%s-failed", role))): use its value, runbook.<Entry>`,
+			`core/spell.go:15: names a runbook entry by a string (runbook.Lookup(string(Entry))): use its value, runbook.<Entry>`,
+			`core/spell.go:17: names a runbook entry by a string (e.UnmarshalText([]byte("beta"))): use its value, runbook.<Entry>`,
+		},
 	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
