@@ -157,19 +157,19 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 			posts := w.botPosts(args[1])
 			matched, busy := false, false
 			for _, p := range posts {
-				matched = matched || re.MatchString(p.Message)
+				matched = matched || re.MatchString(postText(p))
 				busy = busy || p.Message == "…"
 			}
 			if matched && !busy && len(posts) >= n {
 				for _, p := range posts {
-					fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
+					fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(postText(p)))
 				}
 				return
 			}
 			if time.Now().After(deadline) {
 				var got []string
 				for _, p := range posts {
-					got = append(got, oneLine(p.Message))
+					got = append(got, oneLine(postText(p)))
 				}
 				ts.Fatalf("fakemm wait: no %d posts of the bot matching %s in thread %s; it has: %q", n, args[2], args[1], got)
 			}
@@ -179,7 +179,7 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 		w := mmOf(ts)
 		posts := w.botPosts(args[1])
 		for _, p := range posts {
-			fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
+			fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(postText(p)))
 		}
 		if args[0] == "none" && neg == (len(posts) == 0) {
 			if neg {
@@ -191,11 +191,11 @@ func cmdFakemm(ts *testscript.TestScript, neg bool, args []string) {
 		w := mmOf(ts)
 		for _, p := range w.srv.ChannelPosts(w.channel("dm-" + args[1])) {
 			if len(args) > 2 && args[2] == "all" {
-				fmt.Fprintf(ts.Stdout(), "%s: %s\n", p.UserID, oneLine(p.Message))
+				fmt.Fprintf(ts.Stdout(), "%s: %s\n", p.UserID, oneLine(postText(p)))
 				continue
 			}
 			if p.UserID == w.users["bot"].ID {
-				fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(p.Message))
+				fmt.Fprintf(ts.Stdout(), "bot: %s\n", oneLine(postText(p)))
 			}
 		}
 	case "fault":
@@ -301,6 +301,22 @@ func (w *mmWorld) botPosts(root string) []fakemattermost.Post {
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }
+
+// postText is a post as a reader sees it: its message, then each message
+// attachment (the box gatewayd's approval requests come in) as
+// "[box TITLE] TEXT [FOOTER]".
+func postText(p fakemattermost.Post) string {
+	s := p.Message
+	boxes, _ := p.Props["attachments"].([]any)
+	for _, b := range boxes {
+		m, _ := b.(map[string]any)
+		title, _ := m["title"].(string)
+		text, _ := m["text"].(string)
+		footer, _ := m["footer"].(string)
+		s += "\n[box " + title + "] " + text + " [" + footer + "]"
+	}
+	return s
+}
 
 // waitlog [-count=N] FILE REGEXP [SECONDS]: waits (default 60 s) until
 // N lines (default 1) of FILE (a background daemon's output) match

@@ -18,10 +18,16 @@ import (
 // liveApproval is an approval brokerd's courier is attached to: its
 // answer from Mattermost is handed over at the courier's next wait.
 type liveApproval struct {
-	p       approval.Pending
-	answer  chan gatewaywire.Answered // buffered 1: the first answer
-	claimed bool
+	p      approval.Pending
+	answer chan gatewaywire.Answered // buffered 1: the held command, once
+	sent   bool                      // the held command is in answer, or was taken from it
 }
+
+// heldWithoutCourier is how long a command is held for an approval no
+// courier of brokerd's is attached to (a gatewayd that just started waits
+// for the courier's next try, every 5 s) before it is told brokerd is not
+// waiting for it.
+const heldWithoutCourier = 30 * time.Second
 
 // Handlers are gateway.sock's kinds (core/gatewaywire).
 func (g *Gateway) Handlers() map[string]daemon.Handler {
@@ -62,8 +68,18 @@ func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, body json.RawMe
 	if la == nil || la.p.CallHash != p.CallHash {
 		la = &liveApproval{p: p, answer: make(chan gatewaywire.Answered, 1)}
 		g.live[p.ID] = la
+	} else {
+		// The courier posts again after a failed wait: an answer handed
+		// to that wait may not have reached brokerd, so it is handed over
+		// again (brokerd takes one answer; a second is not pending).
+		select {
+		case <-la.answer:
+		default:
+		}
+		la.sent = false
 	}
 	g.mu.Unlock()
+	defer g.handOver(p.ID)
 	var known *PostedApproval
 	g.state.Read(func(s *State) {
 		if a := s.Approvals[p.ID]; a != nil && a.CallHash == p.CallHash && len(a.Posts) > 0 {
@@ -119,12 +135,12 @@ func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]Appro
 			where = append(where, ApprovalPost{Channel: c.ID})
 		}
 	}
-	msg := approvalMessage(p, me.Username, g.o.Now())
+	msg, box := approvalMessage(p, me.Username, g.o.Now())
 	var posts []ApprovalPost
 	var firstErr error
 	for _, w := range where {
 		got, err := g.create(ctx, NewPost{ChannelID: w.Channel, RootID: w.Root, Message: msg,
-			Props: map[string]any{PropApproval: p.ID}})
+			Props: map[string]any{PropApproval: p.ID, "attachments": []any{box}}})
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -137,11 +153,13 @@ func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]Appro
 	return posts, firstErr
 }
 
-// approvalMessage is an approval's post: the whole call as bxctl
-// approvals show renders it (core/approval), its expiry, and how to
-// answer. The rendering is in a code block whose fence is longer than any
-// run of backticks in it, so nothing the model wrote can end it.
-func approvalMessage(p approval.Pending, bot string, now time.Time) string {
+// approvalMessage is an approval's post: its head line as the message,
+// and in a message attachment (the box no text of the model's can make,
+// D450) the whole call as bxctl approvals show renders it
+// (core/approval), its expiry, and how to answer. The rendering is in a
+// code block whose fence is longer than any run of backticks in it, so
+// nothing the model wrote can end it.
+func approvalMessage(p approval.Pending, bot string, now time.Time) (string, map[string]any) {
 	var b strings.Builder
 	approval.Render(&b, p, approval.Options{Now: now, More: "bxctl approvals show " + p.ID + " --full shows it all"})
 	body := b.String()
@@ -157,7 +175,16 @@ func approvalMessage(p approval.Pending, bot string, now time.Time) string {
 	if r := []rune(body); len(r) > room {
 		body = string(r[:room]) + "\n[cut: bxctl approvals show " + p.ID + " --full shows it all]\n"
 	}
-	return head + fence + "text\n" + body + fence + "\n" + foot
+	text := fence + "text\n" + body + fence + "\n" + foot
+	return head, map[string]any{"fallback": strings.TrimSpace(head), "color": approvalColour,
+		"title": "Approval " + p.ID + ": the whole call", "text": text, "footer": approvalFooter}
+}
+
+// settledProps are an ended approval's props: its box says how it ended.
+func settledProps(id, what, summary string) map[string]any {
+	return map[string]any{PropApproval: id, "attachments": []any{map[string]any{
+		"fallback": "Approval " + id + ": " + what, "color": settledColour,
+		"title": "Approval " + id + ": " + what, "text": codeSpan(summary), "footer": approvalFooter}}}
 }
 
 func (g *Gateway) handleWait(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
@@ -212,14 +239,26 @@ func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, body json.Raw
 		// An answer that came too late: the approval ended otherwise, and
 		// brokerd will settle it so; the command gets brokerd's words.
 		if req.Command != "" {
+			if err := g.update(func(s *State) { s.dropHeld(req.Command) }); err != nil {
+				return nil, err
+			}
 			g.replyTo(ctx, req.Command, mattermostText(fmt.Sprintf("approval %s: %s", req.ID, termsafe.Line(req.Text))))
 		}
 		return gatewaywire.Settled{}, nil
 	}
+	// Commands held for it that did not answer it are told how it ended.
+	var others []string
+	g.state.Read(func(s *State) {
+		for _, c := range s.Commands {
+			if c.Approval == req.ID && c.CallHash == req.CallHash && c.Post != req.Command {
+				others = append(others, c.Post)
+			}
+		}
+	})
 	edited := 0
 	for _, p := range a.Posts {
 		msg := fmt.Sprintf("**Approval `%s`: %s**\n%s", req.ID, what, codeSpan(a.Summary))
-		if err := g.patch(ctx, p.Post, msg); err == nil {
+		if err := g.patchProps(ctx, p.Post, msg, settledProps(req.ID, what, a.Summary)); err == nil {
 			edited++
 		} else {
 			g.logf("approval %s: cannot edit its post %s: %v", req.ID, p.Post, err)
@@ -228,9 +267,17 @@ func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, body json.Raw
 	if req.Command != "" {
 		g.replyTo(ctx, req.Command, fmt.Sprintf("approval %s %s", req.ID, what))
 	}
+	for _, c := range others {
+		g.replyTo(ctx, c, fmt.Sprintf("approval %s is no longer pending: %s", req.ID, what))
+	}
 	if err := g.update(func(s *State) {
 		if x := s.Approvals[req.ID]; x != nil && x.CallHash == req.CallHash {
 			x.Settled = what
+		}
+		for _, c := range slices.Clone(s.Commands) {
+			if c.Approval == req.ID && c.CallHash == req.CallHash {
+				s.dropHeld(c.Post)
+			}
 		}
 		pruneApprovals(s, g.o.Now())
 	}); err != nil {
@@ -324,35 +371,90 @@ func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType,
 		reply(fmt.Sprintf("approval %s is no longer pending: it expired at %s", cmd.ID, time.UnixMilli(a.Expires).UTC().Format(time.RFC3339)))
 		return
 	}
-	g.mu.Lock()
-	la := g.live[cmd.ID]
-	ok := la != nil && la.p.CallHash == a.CallHash && !la.claimed
-	claimed := la != nil && la.claimed
-	if ok {
-		la.claimed = true
-	}
-	g.mu.Unlock()
-	switch {
-	case claimed:
+	var held bool
+	g.state.Read(func(s *State) { _, held = s.Held(cmd.ID, a.CallHash) })
+	if held {
 		reply(fmt.Sprintf("approval %s is being answered already", cmd.ID))
-		return
-	case !ok:
-		reply(fmt.Sprintf("approval %s is not pending now: brokerd is not waiting for it (bxctl approvals lists those that wait)", cmd.ID))
-		return
-	}
-	if g.update(func(s *State) { s.Handled = append(s.Handled, p.ID) }) != nil {
 		return
 	}
 	name := strings.TrimPrefix(sender, "@")
 	if name == "" {
 		name = strings.TrimPrefix(g.who(ctx, p.UserID), "mattermost:@")
 	}
-	ans := gatewaywire.Answered{Answer: gatewaywire.AnswerRefuse, Why: cmd.Reason, Command: p.ID,
-		By: fmt.Sprintf("mattermost @%s (user %s)", name, p.UserID)}
+	hc := HeldCommand{Post: p.ID, Approval: cmd.ID, CallHash: a.CallHash, Answer: gatewaywire.AnswerRefuse, Why: cmd.Reason,
+		By: fmt.Sprintf("mattermost @%s (user %s)", termsafe.Line(name), p.UserID), At: g.o.Now().UnixMilli()}
 	if cmd.Approve {
-		ans.Answer = gatewaywire.AnswerApprove
+		hc.Answer = gatewaywire.AnswerApprove
 	}
-	la.answer <- ans
+	// On disk before brokerd can have it: a gatewayd killed from here on
+	// hands it over again when brokerd's courier comes back (D451).
+	if g.update(func(s *State) { s.Commands = append(s.Commands, hc) }) != nil {
+		return
+	}
+	g.handOver(cmd.ID)
+}
+
+// handOver gives the command held for approval id to the courier's wait,
+// once per attachment, when a courier is attached.
+func (g *Gateway) handOver(id string) {
+	g.mu.Lock()
+	la := g.live[id]
+	g.mu.Unlock()
+	if la == nil {
+		return
+	}
+	hc, ok := HeldCommand{}, false
+	g.state.Read(func(s *State) { hc, ok = s.Held(id, la.p.CallHash) })
+	if !ok {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.live[id] != la || la.sent {
+		return
+	}
+	la.sent = true
+	la.answer <- gatewaywire.Answered{Answer: hc.Answer, By: hc.By, Why: hc.Why, Command: hc.Post}
+}
+
+// sweepHeld answers the held commands no courier came for: their approval
+// settled while gatewayd was away (told how), or no courier of brokerd's
+// attached within heldWithoutCourier (brokerd is not waiting for it).
+func (g *Gateway) sweepHeld(ctx context.Context, started time.Time) {
+	now := g.o.Now()
+	var drop []HeldCommand
+	var why []string
+	g.state.Read(func(s *State) {
+		for _, c := range s.Commands {
+			a := s.Approvals[c.Approval]
+			g.mu.Lock()
+			la := g.live[c.Approval]
+			g.mu.Unlock()
+			since := time.UnixMilli(c.At)
+			if started.After(since) {
+				since = started
+			}
+			switch {
+			case a != nil && a.CallHash == c.CallHash && a.Settled != "":
+				drop, why = append(drop, c), append(why, fmt.Sprintf("approval %s is no longer pending: %s", c.Approval, a.Settled))
+			case (la == nil || la.p.CallHash != c.CallHash) && now.Sub(since) > heldWithoutCourier:
+				drop, why = append(drop, c), append(why, fmt.Sprintf("approval %s is not pending now: brokerd is not waiting for it (bxctl approvals lists those that wait)", c.Approval))
+			}
+		}
+	})
+	if len(drop) == 0 {
+		return
+	}
+	if g.update(func(s *State) {
+		for _, c := range drop {
+			s.dropHeld(c.Post)
+		}
+	}) != nil {
+		return
+	}
+	for i, c := range drop {
+		g.replyTo(ctx, c.Post, why[i])
+	}
 }
 
 // replyPost answers p in its thread.

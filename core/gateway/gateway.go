@@ -145,8 +145,9 @@ func (g *Gateway) Run(ctx context.Context) error {
 	}
 	linkErr := make(chan error, 1)
 	go func() { linkErr <- link.Run(ctx) }()
-	g.wg.Add(1)
+	g.wg.Add(2)
 	go g.dispatch(ctx)
+	go g.sweeper(ctx, g.o.Now())
 	var err error
 	select {
 	case err = <-linkErr:
@@ -165,6 +166,15 @@ func (g *Gateway) Run(ctx context.Context) error {
 		}
 	}
 	return err
+}
+
+// sweeper answers, every few seconds, the held commands no courier came
+// for (sweepHeld).
+func (g *Gateway) sweeper(ctx context.Context, started time.Time) {
+	defer g.wg.Done()
+	for g.o.Sleep(ctx, 5*time.Second) == nil {
+		g.sweepHeld(ctx, started)
+	}
 }
 
 // connected is each working connection: the start line, readiness once,
@@ -281,6 +291,19 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 			return
 		}
 	}
+	if by := integration(p); by != "" {
+		// A webhook, a slash command or a plugin posts in the name of
+		// the user who set it up (an allowed user's id), with text from
+		// whoever calls it: never the person (D452).
+		g.mu.Lock()
+		g.ignored[by]++
+		n := g.ignored[by]
+		g.mu.Unlock()
+		if n == 1 || n%100 == 0 {
+			g.logf("ignored post %s in the name of user %s: made by an integration (props.%s), not by the person (%d so far)", p.ID, p.UserID, by, n)
+		}
+		return
+	}
 	if !slices.Contains(g.cfg.Allow, p.UserID) {
 		g.mu.Lock()
 		g.ignored[p.UserID]++
@@ -327,6 +350,17 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 		}
 	})
 	g.startWorker(ctx, t.Thread)
+}
+
+// integration is the prop that marks p as made by a webhook, a bot or a
+// plugin rather than typed by its user, or "".
+func integration(p Post) string {
+	for _, k := range []string{"from_webhook", "from_bot", "from_plugin", "override_username"} {
+		if v, ok := p.Props[k]; ok && v != nil && v != false && v != "" && v != "false" {
+			return k
+		}
+	}
+	return ""
 }
 
 // resumeTurns starts the workers of the turns a stopped gatewayd left.

@@ -228,10 +228,15 @@ func (c *Client) CreatePost(ctx context.Context, p NewPost) (Post, error) {
 	return out, err
 }
 
-// PatchPost replaces a post's message (PUT /posts/{id}/patch).
-func (c *Client) PatchPost(ctx context.Context, id, message string) (Post, error) {
+// PatchPost replaces a post's message, and its props when props is not
+// nil (PUT /posts/{id}/patch: props given replace them all).
+func (c *Client) PatchPost(ctx context.Context, id, message string, props map[string]any) (Post, error) {
 	var out Post
-	err := c.do(ctx, http.MethodPut, "/posts/"+url.PathEscape(id)+"/patch", nil, map[string]string{"message": message}, &out)
+	body := map[string]any{"message": message}
+	if props != nil {
+		body["props"] = props
+	}
+	err := c.do(ctx, http.MethodPut, "/posts/"+url.PathEscape(id)+"/patch", nil, body, &out)
 	return out, err
 }
 

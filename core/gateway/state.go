@@ -43,6 +43,22 @@ type State struct {
 	Turns []Turn `json:"turns"`
 	// Approvals are the approvals posted, by approval id.
 	Approvals map[string]*PostedApproval `json:"approvals"`
+	// Commands are the approvers' answers taken from Mattermost that
+	// brokerd has not settled yet: written before one is handed over, so
+	// that no answer is lost in a crash (D451).
+	Commands []HeldCommand `json:"commands"`
+}
+
+// HeldCommand is one approver's !approve or !refuse, kept until brokerd
+// says how its approval ended.
+type HeldCommand struct {
+	Post     string `json:"post"` // the command's post
+	Approval string `json:"approval"`
+	CallHash string `json:"call_sha256"`
+	Answer   string `json:"answer"` // approve or refuse
+	By       string `json:"by"`
+	Why      string `json:"why,omitempty"`
+	At       int64  `json:"at"` // Unix ms, when it was taken
 }
 
 // Cursor is the newest post gatewayd has read in a channel.
@@ -152,6 +168,9 @@ func (st *Store) fill() {
 	if st.s.Turns == nil {
 		st.s.Turns = []Turn{}
 	}
+	if st.s.Commands == nil {
+		st.s.Commands = []HeldCommand{}
+	}
 }
 
 func damaged(path, format string, args ...any) error {
@@ -203,9 +222,29 @@ func (st *Store) Read(f func(s *State)) {
 // HandledPost reports whether post id was handled.
 func (s *State) HandledPost(id string) bool { return slices.Contains(s.Handled, id) }
 
-// Waiting reports whether post id waits for or is in a turn.
+// Waiting reports whether post id waits for or is in a turn, or is a
+// command held for brokerd.
 func (s *State) Waiting(id string) bool {
-	return slices.ContainsFunc(s.Turns, func(t Turn) bool { return t.Post == id })
+	return slices.ContainsFunc(s.Turns, func(t Turn) bool { return t.Post == id }) ||
+		slices.ContainsFunc(s.Commands, func(c HeldCommand) bool { return c.Post == id })
+}
+
+// Held is the command held for the approval id with the call hash.
+func (s *State) Held(id, hash string) (HeldCommand, bool) {
+	i := slices.IndexFunc(s.Commands, func(c HeldCommand) bool { return c.Approval == id && c.CallHash == hash })
+	if i < 0 {
+		return HeldCommand{}, false
+	}
+	return s.Commands[i], true
+}
+
+// dropHeld ends the held command of post id: it is handled.
+func (s *State) dropHeld(post string) {
+	n := len(s.Commands)
+	s.Commands = slices.DeleteFunc(s.Commands, func(c HeldCommand) bool { return c.Post == post })
+	if len(s.Commands) != n {
+		s.Handled = append(s.Handled, post)
+	}
 }
 
 // RemoveTurn drops the turn of post id.

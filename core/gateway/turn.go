@@ -234,9 +234,13 @@ func (g *Gateway) typing(ctx context.Context, channel, root string) {
 }
 
 func (g *Gateway) patch(ctx context.Context, id, message string) error {
+	return g.patchProps(ctx, id, message, nil)
+}
+
+func (g *Gateway) patchProps(ctx context.Context, id, message string, props map[string]any) error {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	_, err := g.mm.PatchPost(cctx, id, message)
+	_, err := g.mm.PatchPost(cctx, id, message, props)
 	return err
 }
 
@@ -338,12 +342,13 @@ func (r *reply) addText(s string) {
 		r.post, r.text, r.shown = "", rest, ""
 	}
 	if r.post == "" {
-		p, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: mattermostText(r.text), Props: r.props()})
+		msg := r.g.fromModel(r.text)
+		p, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: msg, Props: r.props()})
 		if err != nil {
 			r.g.logf("post %s: cannot post the reply: %v", r.answers, err)
 			return
 		}
-		r.post, r.shown, r.last = p.ID, mattermostText(r.text), time.Now()
+		r.post, r.shown, r.last = p.ID, msg, time.Now()
 		return
 	}
 	if since := time.Since(r.last); since >= r.g.o.UpdateEvery {
@@ -372,7 +377,7 @@ func (r *reply) flushLocked() {
 	if r.post == "" || r.text == "" {
 		return
 	}
-	msg := mattermostText(r.text)
+	msg := r.g.fromModel(r.text)
 	if msg == r.shown {
 		return
 	}
@@ -402,7 +407,7 @@ func (r *reply) end(note string) {
 		}
 		return
 	}
-	text := mattermostText(r.text)
+	text := r.g.fromModel(r.text)
 	if r.text == "" {
 		text = ""
 	}

@@ -344,6 +344,20 @@ func (s *Server) PostAs(userID, channelID, root, message string) (Post, error) {
 	return p, nil
 }
 
+// PostFromWebhook posts message as an incoming webhook the user set up
+// does: in the user's name (user_id), marked by the server with
+// from_webhook and the name the caller chose (override_username).
+func (s *Server) PostFromWebhook(userID, channelID, root, message, username string) (Post, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, status, appErr := s.createPost(userID, newPost{ChannelID: channelID, RootID: root, Message: message,
+		server: map[string]any{"from_webhook": "true", "override_username": username}})
+	if appErr != nil {
+		return Post{}, fmt.Errorf("%d %s", status, appErr.Message)
+	}
+	return p, nil
+}
+
 // Thread is every post of the thread root, oldest first.
 func (s *Server) Thread(root string) []Post {
 	s.mu.Lock()

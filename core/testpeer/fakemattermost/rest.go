@@ -205,7 +205,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte, f Fa
 	case m == http.MethodPut && rePostPatch.MatchString(path):
 		p, ok := s.readable(me, rePostPatch.FindStringSubmatch(path)[1])
 		var patch struct {
-			Message *string `json:"message"`
+			Message *string         `json:"message"`
+			Props   *map[string]any `json:"props"`
 		}
 		switch {
 		case !ok:
@@ -219,6 +220,20 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte, f Fa
 		default:
 			now := s.now()
 			p.Message, p.EditAt, p.UpdateAt = *patch.Message, now, now
+			if patch.Props != nil {
+				// model.Post.Patch: the props given replace them all; the
+				// server's own marks stay the server's.
+				props := map[string]any{}
+				for k, v := range *patch.Props {
+					if k != "from_webhook" && k != "override_username" && k != "override_icon_url" && k != "from_bot" {
+						props[k] = v
+					}
+				}
+				if v, ok := p.Props["from_bot"]; ok {
+					props["from_bot"] = v
+				}
+				p.Props = props
+			}
 			s.broadcast(s.channels[p.ChannelID], "", "post_edited", map[string]any{"post": mustJSON(p.Post)})
 			writeJSON(w, 200, p.Post)
 		}
@@ -251,6 +266,9 @@ type newPost struct {
 	Props         map[string]any `json:"props"`
 	PendingPostID string         `json:"pending_post_id"`
 	FileIDs       []string       `json:"file_ids"`
+	// server are props the server itself sets (a webhook's marks), after
+	// a client's reserved ones are dropped.
+	server map[string]any
 }
 
 // createPost makes a post as me, as POST /posts does, and sends posted.
@@ -294,6 +312,9 @@ func (s *Server) createPost(me string, np newPost) (Post, int, *AppError) {
 	}
 	if u.IsBot {
 		p.Props["from_bot"] = "true"
+	}
+	for k, v := range np.server {
+		p.Props[k] = v
 	}
 	s.posts[p.ID] = p
 	c.order = append(c.order, p.ID)

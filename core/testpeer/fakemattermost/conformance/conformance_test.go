@@ -183,6 +183,19 @@ func TestRESTBodiesAreMattermosts(t *testing.T) {
 	if _, err := c.PublishUserTyping(ctx, bot.ID, model.TypingRequest{ChannelId: dm.Id, ParentId: root.ID}); err != nil {
 		t.Fatalf("PublishUserTyping: %v", err)
 	}
+	// An approval request's box: a message attachment in props, as
+	// gatewayd posts and patches it, read back as Mattermost's type.
+	box := model.StringInterface{"boxmaker_approval": "abc234", "attachments": []any{map[string]any{
+		"fallback": "Approval abc234", "color": "#d24b4e", "title": "Approval abc234: the whole call", "text": "```text\nx\n```", "footer": "gatewayd"}}}
+	boxed, _, err := c.CreatePost(ctx, &model.Post{ChannelId: dm.Id, Message: "**Boxmaker asks for approval `abc234`**", Props: box})
+	if err != nil || len(boxed.Attachments()) != 1 || boxed.Attachments()[0].Footer != "gatewayd" || boxed.Attachments()[0].Color != "#d24b4e" {
+		t.Fatalf("CreatePost with an attachment: %+v %v", boxed, err)
+	}
+	settled := model.StringInterface{"boxmaker_approval": "abc234", "attachments": []any{map[string]any{"title": "Approval abc234: expired", "color": "#8a8a8a"}}}
+	if p, _, err := c.PatchPost(ctx, boxed.Id, &model.PostPatch{Message: &msg, Props: &settled}); err != nil ||
+		len(p.Attachments()) != 1 || p.Attachments()[0].Title != "Approval abc234: expired" || p.GetProp("from_bot") != "true" {
+		t.Fatalf("PatchPost with props: %+v %v", p, err)
+	}
 	// The errors: a bad root, another's post, and a refused token.
 	if _, resp, err := c.CreatePost(ctx, &model.Post{ChannelId: dm.Id, RootId: reply.Id, Message: "x"}); err == nil || resp.StatusCode != 400 {
 		t.Fatalf("a reply's id as root_id: %v", err)
@@ -271,6 +284,13 @@ func TestWebSocketFramesAreMattermosts(t *testing.T) {
 	}
 	defer raw.Close()
 	raw.WriteJSON(map[string]any{"seq": 1, "action": "ping"})
+	// Both sockets attached before the first post: an event sent before
+	// a socket is there is not its to get (the test raced here).
+	for deadline := time.Now().Add(10 * time.Second); srv.Sockets() < 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d WebSockets open, not 2", srv.Sockets())
+		}
+	}
 
 	p, err := srv.PostAs(ann.ID, dm.ID, "", "hello @boxmaker")
 	if err != nil {
