@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -421,9 +422,12 @@ func cmdAuditRechain(ts *testscript.TestScript, neg bool, args []string) {
 
 // containmentCmds are the commands the containment scripts add.
 var containmentCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"racesuite":  cmdRacesuite,
-	"crashcalls": cmdCrashcalls,
-	"leftovers":  cmdLeftovers,
+	"racesuite":   cmdRacesuite,
+	"crashcalls":  cmdCrashcalls,
+	"leftovers":   cmdLeftovers,
+	"crashinit":   cmdCrashinit,
+	"alive":       cmdAlive,
+	"stagemounts": cmdStagemounts,
 }
 
 // raceCallsEnv sets the number of racing calls of brokerd-race.txtar; the
@@ -762,69 +766,231 @@ func mountedOutside(ts *testscript.TestScript, auditDir string, ids map[[2]uint6
 	return leaks
 }
 
-// homeInstance is the runner's instance of the home a brokerd.toml names.
-func homeInstance(ts *testscript.TestScript, cfgPath string) string {
+// homeRunner is the runner's instance and [runner] runtime of the home a
+// brokerd.toml names.
+func homeRunner(ts *testscript.TestScript, cfgPath string) (instance, runtime string) {
 	var cfg conf.Brokerd
 	if err := conf.Load(cfgPath, &cfg); err != nil {
 		ts.Fatalf("%v", err)
 	}
-	return runner.Instance(cfg.Home)
+	return runner.Instance(cfg.Home), cfg.Runner.Runtime
 }
 
-// crashcalls CONFIG DIR N: starts brokerd in a process group of its own,
-// sends N run calls (sleep 60 in DIR), waits until a conmon of one of its
-// calls runs, and kills the whole group with SIGKILL, as a crash or a
-// stop of brokerd's unit would: the Podman clients die with it, conmon
-// and runc init do not.
-func cmdCrashcalls(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 3 {
-		ts.Fatalf("usage: crashcalls CONFIG DIR N")
+// callUntil starts brokerd (CONFIG, args[0]) in a process group of its
+// own, sends it N (args[2]) run calls (sleep 60 in DIR, args[1]) of
+// sessions session-0 ... session-<N-1>, and polls until until says the
+// moment has come; then it kills brokerd's whole group with SIGKILL, as
+// a crash or a stop of brokerd's unit would (the Podman clients die with
+// it, conmon and runc init do not), after kill, if any, has run.
+func callUntil(ts *testscript.TestScript, usage string, args []string, session string, poll time.Duration,
+	until func(instance, runtime string) bool, kill func(instance string)) {
+	if len(args) < 3 {
+		ts.Fatalf("usage: %s", usage)
 	}
 	cfgPath, dir := ts.MkAbs(args[0]), ts.MkAbs(args[1])
 	n, err := strconv.Atoi(args[2])
 	if err != nil {
-		ts.Fatalf("crashcalls: %v", err)
+		ts.Fatalf("%s: %v", usage, err)
 	}
-	instance := homeInstance(ts, cfgPath)
-	home := filepath.Dir(filepath.Dir(cfgPath))
-	sock := filepath.Join(home, "run/loop-broker/broker.sock")
+	instance, runtime := homeRunner(ts, cfgPath)
+	sock := filepath.Join(filepath.Dir(filepath.Dir(cfgPath)), "run/loop-broker/broker.sock")
 	cmd := exec.Command("brokerd", "serve", "--config", cfgPath)
 	cmd.Env = append(os.Environ(), "PATH="+ts.Getenv("PATH"))
 	cmd.SysProcAttr = newProcessGroup()
 	if err := cmd.Start(); err != nil {
-		ts.Fatalf("crashcalls: %v", err)
+		ts.Fatalf("%v", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	if err := waitPing(sock, 30*time.Second, exited); err != nil {
 		killGroup(cmd)
-		ts.Fatalf("crashcalls: brokerd: %v", err)
+		ts.Fatalf("brokerd: %v", err)
 	}
 	for i := 0; i < n; i++ {
 		args, _ := json.Marshal(map[string]any{"command": []string{"sleep", "60"}, "paths": []string{dir}})
-		go sendToolCall(sock, fmt.Sprintf("crash-%d", i), fmt.Sprintf("c%d", i), "run", string(args), 2*time.Minute)
+		go sendToolCall(sock, fmt.Sprintf("%s-%d", session, i), fmt.Sprintf("c%d", i), "run", string(args), 2*time.Minute)
 	}
 	deadline := time.Now().Add(time.Minute)
-	for len(runner.Leftovers(instance)) == 0 {
+	for !until(instance, runtime) {
 		if time.Now().After(deadline) {
 			killGroup(cmd)
-			ts.Fatalf("crashcalls: no call's conmon started in a minute")
+			ts.Fatalf("%s: no call's container came in a minute", usage)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(poll)
 	}
 	killGroup(cmd)
+	if kill != nil {
+		kill(instance)
+	}
 	<-exited
-	time.Sleep(500 * time.Millisecond) // the Podman clients' deaths settle
+	time.Sleep(500 * time.Millisecond) // the deaths settle
+}
+
+// crashcalls CONFIG DIR N: sends N calls and kills brokerd's group once
+// a conmon of one of its calls runs.
+func cmdCrashcalls(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: crashcalls CONFIG DIR N")
+	}
+	callUntil(ts, "crashcalls CONFIG DIR N", args, "crash", 20*time.Millisecond,
+		func(instance, runtime string) bool { return len(runner.Leftovers(instance, runtime)) > 0 }, nil)
 	fmt.Fprintf(ts.Stdout(), "crashcalls: brokerd killed with its calls' conmon running\n")
 }
 
+// crashinit CONFIG DIR N FILE: as crashcalls, but it kills brokerd's
+// group and the calls' conmon processes as soon as runc has created a
+// container of the home (runc init waits for its start), so that runc
+// init, or the container's first process if Podman had started it, is
+// left with no conmon and no Podman client: what a conmon killed with
+// brokerd's process group, or by anyone, leaves. It finds the containers
+// by runc's own state (/run/runc/ID/state.json, the annotation
+// boxmaker.instance), independently of the runner's clean-up, and writes
+// "PID START ID" of each container whose first process outlived its
+// conmon to FILE (for alive).
+func cmdCrashinit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: crashinit CONFIG DIR N FILE")
+	}
+	conmons := 0
+	callUntil(ts, "crashinit CONFIG DIR N FILE", args, "init", time.Millisecond,
+		func(instance, _ string) bool { return len(runcContainers(instance)) > 0 },
+		func(instance string) {
+			prefix := "-n\x00" + runner.NamePrefix(instance)
+			eachProc(func(pid int, cmdline string) {
+				if strings.HasPrefix(cmdline, "/usr/bin/conmon\x00") && strings.Contains(cmdline, prefix) {
+					syscall.Kill(pid, syscall.SIGKILL)
+					conmons++
+				}
+			})
+		})
+	instance, _ := homeRunner(ts, ts.MkAbs(args[0]))
+	var lines []string
+	for _, c := range runcContainers(instance) {
+		if c.start != 0 {
+			lines = append(lines, fmt.Sprintf("%d %d %s\n", c.pid, c.start, c.id))
+		}
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[3]), []byte(strings.Join(lines, "")), 0o644))
+	fmt.Fprintf(ts.Stdout(), "crashinit: %d conmon killed; %d container processes outlived their conmon\n", conmons, len(lines))
+}
+
+// runcContainer is a container runc keeps state for.
+type runcContainer struct {
+	id    string
+	pid   int
+	start uint64 // 0 if its first process is gone
+}
+
+// runcContainers are the containers of instance in runc's state.
+func runcContainers(instance string) []runcContainer {
+	var found []runcContainer
+	ents, _ := os.ReadDir("/run/runc")
+	for _, e := range ents {
+		raw, err := os.ReadFile(filepath.Join("/run/runc", e.Name(), "state.json"))
+		if err != nil {
+			continue
+		}
+		var st struct {
+			ID     string `json:"id"`
+			PID    int    `json:"init_process_pid"`
+			Start  uint64 `json:"init_process_start"`
+			Config struct {
+				Labels []string `json:"labels"`
+			} `json:"config"`
+		}
+		if json.Unmarshal(raw, &st) != nil || !slices.Contains(st.Config.Labels, "boxmaker.instance="+instance) {
+			continue
+		}
+		c := runcContainer{id: st.ID, pid: st.PID}
+		if procStart(st.PID) == st.Start {
+			c.start = st.Start
+		}
+		found = append(found, c)
+	}
+	return found
+}
+
+// procStart is a process's start time (stat field 22), or 0.
+func procStart(pid int) uint64 {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(f) < 20 || f[0] == "Z" {
+		return 0
+	}
+	v, _ := strconv.ParseUint(f[19], 10, 64)
+	return v
+}
+
+// eachProc calls f with each process's pid and NUL-separated command line.
+func eachProc(f func(pid int, cmdline string)) {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil {
+			f(pid, string(raw))
+		}
+	}
+}
+
+// alive FILE: of the processes crashinit wrote to FILE, prints how many
+// still run (the same pid and start time) and how many of their
+// containers runc still keeps state for: "alive: N states: M".
+func cmdAlive(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: alive FILE")
+	}
+	live, states := 0, 0
+	for _, l := range strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n") {
+		var pid int
+		var start uint64
+		var id string
+		if _, err := fmt.Sscanf(l, "%d %d %s", &pid, &start, &id); err != nil {
+			ts.Fatalf("alive: %q: %v", l, err)
+		}
+		if procStart(pid) == start {
+			live++
+		}
+		if _, err := os.Stat(filepath.Join("/run/runc", id)); err == nil {
+			states++
+		}
+	}
+	fmt.Fprintf(ts.Stdout(), "alive: %d states: %d\n", live, states)
+}
+
+// stagemounts CONFIG: prints "stagemounts: N", the mounts below the
+// home's staging directory (/run/boxmaker-stage/<instance>), as
+// `findmnt -R` would list them.
+func cmdStagemounts(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: stagemounts CONFIG")
+	}
+	instance, _ := homeRunner(ts, ts.MkAbs(args[0]))
+	dir := runner.StageDir(instance) + "/"
+	raw, err := os.ReadFile("/proc/self/mountinfo")
+	ts.Check(err)
+	n := 0
+	for _, l := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(l); len(f) > 4 && strings.HasPrefix(f[4], dir) {
+			n++
+		}
+	}
+	fmt.Fprintf(ts.Stdout(), "stagemounts: %d\n", n)
+}
+
 // leftovers CONFIG: prints "leftovers: N", the conmon processes of the
-// home's containers that run, and their names.
+// home's containers that run and the containers whose processes runc's
+// state names, and their names (or ids).
 func cmdLeftovers(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: leftovers CONFIG")
 	}
-	names := runner.Leftovers(homeInstance(ts, ts.MkAbs(args[0])))
+	names := runner.Leftovers(homeRunner(ts, ts.MkAbs(args[0])))
 	fmt.Fprintf(ts.Stdout(), "leftovers: %d\n", len(names))
 	for _, n := range names {
 		fmt.Fprintln(ts.Stdout(), n)

@@ -152,8 +152,10 @@ tool_uid = 65533
 # tools' also refuses set-user-ID and set-group-ID modes).
 seccomp_base = "/usr/share/containers/seccomp.json"
 ulimit_nofile = 1024
-# Processes of the tools' uid, all calls together (pids_limit is one
-# call's limit).
+# Processes of the tools' uid, all calls together: the kernel counts them
+# per uid across the host. pids_limit is one container's limit; brokerd
+# runs at most ulimit_nproc / pids_limit containers at once (a call waits
+# for a slot), so one call cannot use up another's processes.
 ulimit_nproc = 4096
 pids_limit = 128
 memory_mb = 512

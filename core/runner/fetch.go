@@ -82,6 +82,11 @@ func (r *Runner) fetchThrough(ctx context.Context, c Call, hosts []string) (Resu
 	case r.cfg.EgressDir == "":
 		return Result{}, unavailable(nil, "[runner] egress_dir is empty: name a directory for the egress proxy's sockets")
 	}
+	release, err := r.admit(ctx, 2) // the tool's container and the proxy's
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
 	name := r.ContainerName(c.ID)
 	dir := r.egressDir(name)
 	if err := os.MkdirAll(r.cfg.EgressDir, 0o700); err != nil {
@@ -133,7 +138,7 @@ func (r *Runner) proxyMaxBytes() int64 { return 4*int64(r.cfg.OutputLimit) + 1<<
 func (r *Runner) ProxyArgs(name, dir string, hosts []string) []string {
 	cfg := r.cfg
 	a := []string{"run", "--rm", "--pull", "never", "-i",
-		"--name", name, "--label", "boxmaker=" + cfg.Instance,
+		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance,
 		"--network", cfg.EgressNetwork, "--read-only", "--read-only-tmpfs=false",
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
 		"--user", fmt.Sprintf("%d:%d", cfg.ToolUID, cfg.ToolUID), "--security-opt", "seccomp=" + cfg.SeccompProfile,

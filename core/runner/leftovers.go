@@ -3,22 +3,39 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A brokerd killed while a `podman run` was starting a container can
 // leave that container's conmon and its `runc init` running after Podman
 // has forgotten the container: `podman rm` then finds nothing to remove.
-// What names them is conmon's command line, which carries the container's
+// Two things name them. Conmon's command line carries the container's
 // name (-n) and id (-c); every name of this instance begins with
-// NamePrefix(instance), so the scan finds this home's processes only,
-// never another home's or another program's.
+// NamePrefix(instance). But a conmon that died too (killed with
+// brokerd's process group before it left it, or by anyone) leaves a
+// `runc init` that waits for a `runc start` that never comes, with no
+// conmon to find it by. So the runtime's own state is scanned as well:
+// runc keeps each container it created in <root>/<id>/state.json (root
+// only), with the OCI annotations brokerd gave Podman, among them
+// instanceAnnotation, the pid and start time of the container's first
+// process and its cgroups. Neither a tool nor another user can write
+// that state, and the container's processes cannot leave its cgroups, so
+// the scan finds this home's processes only, never another home's or
+// another program's, whatever they are called.
+
+// instanceAnnotation is the OCI annotation that names a container's
+// instance in the runtime's state.
+const instanceAnnotation = "boxmaker.instance"
 
 // leftover is a conmon process of one of this instance's containers.
 type leftover struct {
@@ -92,13 +109,129 @@ func statFields(dir string) []string {
 	return strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 }
 
+// runtimeLeftover is a container of this instance that the OCI runtime
+// still keeps state for.
+type runtimeLeftover struct {
+	id       string
+	pid      int      // the container's first process (runc init until started), 0 if none
+	start    uint64   // its start time, in clock ticks since boot (stat field 22)
+	cgroups  []string // its cgroup directories
+	stateDir string
+}
+
+// runtimeRoot is where the OCI runtime keeps its containers' state:
+// runc's default for root (brokerd runs as root, D520), /run/runc, or
+// /run/<name> for a runtime named by [runner] runtime.
+func (r *Runner) runtimeRoot() string {
+	name := "runc"
+	if r.cfg.Runtime != "" {
+		name = filepath.Base(r.cfg.Runtime)
+	}
+	return filepath.Join("/run", name)
+}
+
+// runcState is what the scan reads of runc's state.json.
+type runcState struct {
+	ID         string            `json:"id"`
+	InitPID    int               `json:"init_process_pid"`
+	InitStart  uint64            `json:"init_process_start"`
+	CgroupPath map[string]string `json:"cgroup_paths"`
+	Config     struct {
+		Labels []string `json:"labels"`
+	} `json:"config"`
+}
+
+// findRuntimeLeftovers reads the state of every container under root and
+// returns those of instance. It trusts only a root directory that root
+// owns and no one else can write (runc makes it 0700), so no one could
+// plant a state that names another process.
+func findRuntimeLeftovers(root, instance string) []runtimeLeftover {
+	if !rootOnly(root) {
+		return nil
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	want := instanceAnnotation + "=" + instance
+	var found []runtimeLeftover
+	for _, e := range ents {
+		dir := filepath.Join(root, e.Name())
+		raw, err := os.ReadFile(filepath.Join(dir, "state.json"))
+		if err != nil {
+			continue
+		}
+		var st runcState
+		if json.Unmarshal(raw, &st) != nil || st.ID != e.Name() || !slices.Contains(st.Config.Labels, want) {
+			continue
+		}
+		l := runtimeLeftover{id: st.ID, stateDir: dir}
+		if st.InitPID > 0 && startTime(st.InitPID) == st.InitStart {
+			l.pid, l.start = st.InitPID, st.InitStart
+		}
+		for _, p := range st.CgroupPath {
+			// The container's own cgroup only, never a parent it shares.
+			if strings.HasPrefix(p, "/sys/fs/cgroup/") && strings.Contains(filepath.Base(p), st.ID) && !slices.Contains(l.cgroups, p) {
+				l.cgroups = append(l.cgroups, p)
+			}
+		}
+		found = append(found, l)
+	}
+	return found
+}
+
+// rootOnly reports whether dir is a directory of root's that only root
+// can write.
+func rootOnly(dir string) bool {
+	var st unix.Stat_t
+	if unix.Lstat(dir, &st) != nil {
+		return false
+	}
+	return st.Mode&unix.S_IFMT == unix.S_IFDIR && st.Uid == 0 && st.Mode&0o022 == 0
+}
+
+// startTime is a process's start time in clock ticks since boot, or 0.
+func startTime(pid int) uint64 {
+	f := statFields(filepath.Join("/proc", strconv.Itoa(pid)))
+	// After the name: state is field 3 of stat, starttime field 22.
+	if len(f) < 20 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[19], 10, 64)
+	return n
+}
+
+// processes are the live processes of a runtime leftover: its first
+// process, if it still is the one the runtime started, and every process
+// in its cgroups (none of which a container's process can leave).
+func (l runtimeLeftover) processes() []int {
+	var pids []int
+	if l.pid > 0 && startTime(l.pid) == l.start {
+		pids = append(pids, l.pid)
+	}
+	for _, cg := range l.cgroups {
+		raw, err := os.ReadFile(filepath.Join(cg, "cgroup.procs"))
+		if err != nil {
+			continue
+		}
+		for _, w := range strings.Fields(string(raw)) {
+			if pid, err := strconv.Atoi(w); err == nil && pid > 0 && !slices.Contains(pids, pid) {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
 // killLeftovers ends the leftover processes of this instance: each
 // conmon's children (runc init, whose death ends the container's own
 // processes, the first of its pid namespace) and then the conmon, by
-// pid; then it asks the runtime and Podman to forget the container. It
-// returns the names of the containers whose processes it ended.
-func (r *Runner) killLeftovers(ctx context.Context) []string {
-	var names []string
+// pid; then every process of a container the runtime still keeps state
+// for, found by its state and cgroups (a runc init whose conmon is
+// dead); then it asks the runtime and Podman to forget the containers.
+// It returns the names (or, for a container known only to the runtime,
+// "") and ids of the containers whose processes it ended.
+func (r *Runner) killLeftovers(ctx context.Context) (names, ids []string) {
 	var killed []int
 	for _, l := range findLeftovers(NamePrefix(r.cfg.Instance)) {
 		for _, kid := range childrenOf(l.pid) {
@@ -107,15 +240,19 @@ func (r *Runner) killLeftovers(ctx context.Context) []string {
 		}
 		syscall.Kill(l.pid, syscall.SIGKILL)
 		killed = append(killed, l.pid)
-		if l.id != "" {
-			cctx, cancel := context.WithTimeout(ctx, startGrace)
-			if r.cfg.Runtime != "" {
-				exec.CommandContext(cctx, r.cfg.Runtime, "delete", "--force", l.id).Run()
-			}
-			exec.CommandContext(cctx, r.cfg.Podman, "rm", "-f", "-i", "-t", "0", l.id).Run()
-			cancel()
-		}
+		ids = append(ids, l.id)
 		names = append(names, l.name)
+	}
+	runtime := findRuntimeLeftovers(r.runtimeRoot(), r.cfg.Instance)
+	for _, l := range runtime {
+		for _, pid := range l.processes() {
+			syscall.Kill(pid, syscall.SIGKILL)
+			killed = append(killed, pid)
+		}
+		if !slices.Contains(ids, l.id) {
+			ids = append(ids, l.id)
+			names = append(names, "")
+		}
 	}
 	// A process in an uninterruptible wait dies when it leaves it: wait
 	// (a little) until every one is gone, or a zombie.
@@ -125,7 +262,24 @@ func (r *Runner) killLeftovers(ctx context.Context) []string {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	return names
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, startGrace)
+		exec.CommandContext(cctx, r.runtimeProgram(), "--root", r.runtimeRoot(), "delete", "--force", id).Run()
+		exec.CommandContext(cctx, r.cfg.Podman, "rm", "-f", "-i", "-t", "0", id).Run()
+		cancel()
+	}
+	return names, ids
+}
+
+// runtimeProgram is the OCI runtime brokerd's Podman uses.
+func (r *Runner) runtimeProgram() string {
+	if r.cfg.Runtime != "" {
+		return r.cfg.Runtime
+	}
+	return "runc"
 }
 
 // alive reports whether pid is a process that has not ended (a zombie has).
@@ -135,11 +289,20 @@ func alive(pid int) bool {
 }
 
 // Leftovers names the containers of instance whose conmon is running,
-// whether Podman knows them or not: what CleanLeftovers would end.
-func Leftovers(instance string) []string {
-	var names []string
+// whether Podman knows them or not, and (by id) those with a process
+// that the runtime's state names: what CleanLeftovers would end. runtime
+// is [runner] runtime ("": runc).
+func Leftovers(instance, runtime string) []string {
+	r := &Runner{cfg: Config{Instance: instance, Runtime: runtime}}
+	var names, ids []string
 	for _, l := range findLeftovers(NamePrefix(instance)) {
 		names = append(names, l.name)
+		ids = append(ids, l.id)
+	}
+	for _, l := range findRuntimeLeftovers(r.runtimeRoot(), instance) {
+		if len(l.processes()) > 0 && !slices.Contains(ids, l.id) {
+			names = append(names, l.id)
+		}
 	}
 	return names
 }

@@ -2,6 +2,11 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -12,8 +17,8 @@ import (
 // with hybrid cgroups (v1 controllers) all of them hold. nproc held only
 // once tools stopped running as root (the kernel does not apply it to uid
 // 0 of the initial user namespace); it counts every process of the tool's
-// uid on the host, so it bounds all calls together, and pids_limit is the
-// limit of one call.
+// uid on the host, so it bounds all calls together (budget.go), and
+// pids_limit is the limit of one container.
 func TestLimitsHoldInsideTheContainer(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -23,7 +28,7 @@ func TestLimitsHoldInsideTheContainer(t *testing.T) {
 	}{
 		{
 			name:   "pids_limit stops forks",
-			change: func(c *Config) { c.PidsLimit, c.UlimitNproc = 24, 10000 },
+			change: func(c *Config) { c.PidsLimit = 24 },
 			script: "n=0; for i in $(seq 60); do sleep 5 2>/dev/null & n=$((n+1)); done; echo $n; cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max",
 			check: func(t *testing.T, res Result, err error) {
 				if err != nil {
@@ -35,21 +40,19 @@ func TestLimitsHoldInsideTheContainer(t *testing.T) {
 			},
 		},
 		{
-			name: "ulimit nproc holds for the tool's uid",
-			// nproc counts every process of the uid on the host: this row
-			// runs as a uid of its own, which no other test's tools use.
-			change: func(c *Config) { c.PidsLimit, c.UlimitNproc, c.ToolUID = 1000, 10, testToolUID-1 },
-			script: "ulimit -u; n=0; for i in $(seq 30); do sleep 5 2>/dev/null & n=$((n+1)); done; echo $n",
+			name: "ulimit nproc is the tools' rlimit",
+			// The kernel counts it per uid across the host, so this row
+			// runs as a uid no process has, and checks only that the
+			// limit is given; TestOneCallCannotUseUpAnothersProcesses
+			// is what it bounds.
+			change: func(c *Config) { c.PidsLimit, c.UlimitNproc, c.ToolUID = 64, 4000, freeToolUID(t) },
+			script: "ulimit -u",
 			check: func(t *testing.T, res Result, err error) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				lines := strings.Fields(res.Stdout)
-				if len(lines) < 1 || lines[0] != "10" {
-					t.Fatalf("unexpected output %+v", res)
-				}
-				if !strings.Contains(res.Stderr, "can't fork") {
-					t.Errorf("30 processes started under nproc 10: %+v", res)
+				if res.Stdout != "4000\n" {
+					t.Errorf("ulimit -u inside: %+v, want 4000", res)
 				}
 			},
 		},
@@ -131,4 +134,66 @@ func TestLimitsHoldInsideTheContainer(t *testing.T) {
 			tt.check(t, res, err)
 		})
 	}
+}
+
+// One session's call holding its container's processes must not keep
+// another's from forking or starting: the kernel counts RLIMIT_NPROC per
+// uid across the host, and every tool runs as the same uid. Three calls,
+// each at most pids_limit processes, under an ulimit_nproc that holds
+// two: without the runner's budget the third container's processes are
+// refused by the kernel ("can't fork", or runc init cannot exec); with
+// it, the third waits for a slot and then runs whole. It runs as a uid
+// no other process has, so neighbours' containers do not count.
+func TestOneCallCannotUseUpAnothersProcesses(t *testing.T) {
+	uid := freeToolUID(t)
+	r := newTestRunner(t, func(c *Config) { c.PidsLimit, c.UlimitNproc, c.ToolUID = 40, 80, uid })
+	const script = "n=0; for i in $(seq 25); do sleep 2 & n=$((n+1)); done; wait; echo $n"
+	type answer struct {
+		res Result
+		err error
+	}
+	answers := make(chan answer, 3)
+	for i := 0; i < 3; i++ {
+		go func() {
+			res, err := r.Run(context.Background(), Call{ID: fmt.Sprintf("%s-%d", callID(t), i), Tool: "run", Paths: []string{resolvedTempDir(t)}, Command: script})
+			answers <- answer{res, err}
+		}()
+	}
+	for i := 0; i < 3; i++ {
+		a := <-answers
+		t.Logf("exit %d, stdout %q, stderr %q, error %v", a.res.ExitCode, a.res.Stdout, a.res.Stderr, a.err)
+		switch {
+		case a.err != nil:
+			t.Errorf("a call did not run: %v", a.err)
+		case a.res.Stdout != "25\n" || strings.Contains(a.res.Stderr, "can't fork"):
+			t.Errorf("a call could not start its 25 processes beside the others: %+v", a.res)
+		}
+	}
+}
+
+// freeToolUID is a uid from Debian's reserved range that no process on
+// the machine has, for a test whose limit the kernel counts per uid.
+func freeToolUID(t *testing.T) int {
+	t.Helper()
+	used := map[int]bool{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(raw), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == "Uid:" {
+				uid, _ := strconv.Atoi(f[1])
+				used[uid] = true
+			}
+		}
+	}
+	for _, i := range rand.Perm(500) {
+		if uid := 65000 + i; uid != testToolUID && !used[uid] {
+			return uid
+		}
+	}
+	t.Fatal("every uid of 65000-65499 has a process")
+	return 0
 }

@@ -82,7 +82,7 @@ func testConfig() Config {
 	return Config{
 		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance, StageDir: testStage,
 		OwnerUID: testOwnerUID, OwnerGID: testOwnerGID, ToolUID: testToolUID, SeccompProfile: testSeccomp,
-		UlimitNofile: 1024, UlimitNproc: 256, PidsLimit: 128, MemoryMB: 256, TmpMB: 16,
+		UlimitNofile: 1024, UlimitNproc: 4096, PidsLimit: 128, MemoryMB: 256, TmpMB: 16,
 		Timeout: 20 * time.Second, OutputLimit: 64 << 10,
 	}
 }

@@ -136,6 +136,7 @@ type Runner struct {
 	cfg     Config
 	idmap   func() (int, error) // the user namespace of the owner-to-tool mapping
 	seccomp func() error        // writes the tools' seccomp profile, once
+	budget  *budget             // container slots: pids limits within ulimit_nproc (budget.go)
 }
 
 // New checks cfg. An empty Image is allowed (brokerd starts, and each call
@@ -162,6 +163,10 @@ func New(cfg Config) (*Runner, error) {
 	}
 	if cfg.Timeout <= 0 {
 		bad = append(bad, "timeout_ms must be more than 0")
+	}
+	if cfg.PidsLimit > 0 && cfg.UlimitNproc < 2*cfg.PidsLimit {
+		// http_fetch runs two containers; see budget.go.
+		bad = append(bad, fmt.Sprintf("ulimit_nproc %d must be at least twice pids_limit %d: ulimit_nproc bounds the processes of all calls together (the kernel counts them per uid across the host), pids_limit one container's", cfg.UlimitNproc, cfg.PidsLimit))
 	}
 	if cfg.EgressDir != "" && !filepath.IsAbs(cfg.EgressDir) {
 		bad = append(bad, fmt.Sprintf("egress_dir %q is not an absolute path", cfg.EgressDir))
@@ -191,7 +196,7 @@ func New(cfg Config) (*Runner, error) {
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
-	r := &Runner{cfg: cfg}
+	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg))}
 	r.idmap = sync.OnceValues(func() (int, error) { return idmapUserns(cfg.OwnerUID, cfg.OwnerGID, cfg.ToolUID) })
 	// Written at the first call, not here: New runs before brokerd holds
 	// its home's lock.
@@ -286,6 +291,11 @@ func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
 	if why := r.ready(true); why != "" {
 		return Result{}, unavailable(nil, why)
 	}
+	release, err := r.admit(ctx, 1)
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
 	name := r.ContainerName(c.ID)
 	st, answer, err := r.stageCall(c, name)
 	if err != nil {
@@ -384,7 +394,7 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 	cfg := r.cfg
 	outer := cfg.Timeout + startGrace
 	a := []string{"run", "--rm", "--pull", "never",
-		"--name", name, "--label", "boxmaker=" + cfg.Instance,
+		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance,
 		"--network", "none", "--read-only", "--read-only-tmpfs=false",
 		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", cfg.TmpMB),
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
@@ -499,7 +509,7 @@ func (r *Runner) remove(name string) {
 // before it serves.
 func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 	defer r.cleanStage()
-	args := []string{"ps", "-a", "--filter", "label=boxmaker=" + r.cfg.Instance, "--format", "{{.Names}}"}
+	args := []string{"ps", "-a", "--no-trunc", "--filter", "label=boxmaker=" + r.cfg.Instance, "--format", "{{.ID}} {{.Names}}"}
 	out, err := exec.CommandContext(ctx, r.cfg.Podman, args...).Output()
 	if err != nil {
 		var ee *exec.ExitError
@@ -508,7 +518,12 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 		}
 		return nil, unavailable(args, err.Error())
 	}
-	names := strings.Fields(string(out))
+	var names, ids []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if id, name, ok := strings.Cut(l, " "); ok {
+			ids, names = append(ids, id), append(names, name)
+		}
+	}
 	rm := append([]string{"rm", "-f", "-i", "-t", "0"}, names...)
 	var rmErr error
 	if len(names) > 0 {
@@ -517,11 +532,18 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 		}
 	}
 	// Whatever Podman managed: the processes it no longer knows, or that
-	// kept it from removing a container (a busy mount), end here.
-	for _, n := range r.killLeftovers(ctx) {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
+	// kept it from removing a container (a busy mount), end here. A
+	// container Podman does not know by name is named by its id.
+	killedNames, killedIDs := r.killLeftovers(ctx)
+	for i, id := range killedIDs {
+		n := killedNames[i]
+		if slices.Contains(ids, id) || (n != "" && slices.Contains(names, n)) {
+			continue
 		}
+		if n == "" {
+			n = id
+		}
+		names = append(names, n)
 	}
 	if rmErr != nil {
 		rmErr = nil

@@ -369,6 +369,8 @@ func TestNewRefusesABadConfig(t *testing.T) {
 		{"no program", func(c *Config) { c.Podman = "" }, "[runner]: podman is empty"},
 		{"zero limits", func(c *Config) { c.PidsLimit, c.MemoryMB, c.Timeout = 0, 0, 0 },
 			"[runner]: pids_limit must be more than 0; memory_mb must be more than 0; timeout_ms must be more than 0"},
+		{"nproc below two containers' pids", func(c *Config) { c.UlimitNproc, c.PidsLimit = 200, 128 },
+			"[runner]: ulimit_nproc 200 must be at least twice pids_limit 128: ulimit_nproc bounds the processes of all calls together (the kernel counts them per uid across the host), pids_limit one container's"},
 		{"an instance a label cannot hold", func(c *Config) { c.Instance = "a b" }, `[runner]: instance "a b" is not a label value of [a-zA-Z0-9_.-]`},
 	}
 	for _, tt := range tests {
@@ -408,7 +410,7 @@ func TestContainerNames(t *testing.T) {
 }
 
 func FuzzContainerName(f *testing.F) {
-	r, err := New(Config{Podman: "podman", Instance: "fuzz", UlimitNofile: 1, UlimitNproc: 1, PidsLimit: 1,
+	r, err := New(Config{Podman: "podman", Instance: "fuzz", UlimitNofile: 1, UlimitNproc: 2, PidsLimit: 1,
 		MemoryMB: 1, TmpMB: 1, Timeout: time.Second, OutputLimit: 1})
 	if err != nil {
 		f.Fatal(err)
@@ -429,7 +431,7 @@ func TestArgsLockTheContainerDown(t *testing.T) {
 		[]Mount{{Source: "/stage/NAME/m0", Dest: "/srv/a", ReadOnly: true}}), " ")
 	for _, want := range []string{
 		"--rm", "--pull never", "--name NAME", "--label boxmaker=" + testInstance, "--network none", "--read-only",
-		"--cap-drop all", "--security-opt no-new-privileges", "--ulimit nofile=1024:1024", "--ulimit nproc=256:256",
+		"--cap-drop all", "--security-opt no-new-privileges", "--ulimit nofile=1024:1024", "--ulimit nproc=4096:4096",
 		"--pids-limit 128", "--memory 256m", "--memory-swap 256m", "--runtime runc", "--log-driver none",
 		"-v /stage/NAME/m0:/srv/a:ro,rbind,nosuid,nodev " + testImage + " /bin/boxmaker tool-exec ",
 	} {
