@@ -1,6 +1,7 @@
 package runbook
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,5 +215,32 @@ func TestEntryByName(t *testing.T) {
 	}
 	if e, ok := EntryOf(os.ErrNotExist); ok || e != (Entry{}) {
 		t.Errorf("EntryOf(no refusal) = %v, %v", e, ok)
+	}
+}
+
+// Public is a refusal as a wire carries it: its entry, and the whole
+// message (a wrapper's context kept) without the link; no refusal, or a
+// message that does not end with its link, is not one.
+func TestPublic(t *testing.T) {
+	r := Refuse(AuditUnavailable, "the log is gone")
+	tests := []struct {
+		name  string
+		err   error
+		entry Entry
+		text  string
+		ok    bool
+	}{
+		{"a refusal", r, AuditUnavailable, "the log is gone", true},
+		{"a wrapped refusal", fmt.Errorf("honcho: %w", r), AuditUnavailable, "honcho: the log is gone", true},
+		{"a refusal with text after its link", fmt.Errorf("%w (again)", r), Entry{}, "", false},
+		{"no refusal", os.ErrNotExist, Entry{}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, text, ok := Public(tt.err)
+			if e != tt.entry || text != tt.text || ok != tt.ok {
+				t.Errorf("Public = %v, %q, %v; want %v, %q, %v", e, text, ok, tt.entry, tt.text, tt.ok)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ package runbook
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Entry is the anchor of one heading in docs/runbook.md. The zero Entry
@@ -106,6 +107,23 @@ func Wrap(e Entry, err error) error {
 func (r *Refusal) Error() string { return r.Text + "; " + Link(r.Entry) }
 
 func (r *Refusal) Unwrap() error { return r.Cause }
+
+// Public is what a refusal in err's chain is on a wire: its entry, and
+// err's whole message without the link that ends it (context a wrapper
+// put in front stays). ok is false when err holds no refusal, or its
+// message does not end with the refusal's link. The other side makes the
+// refusal again from the two (daemon.RemoteError), never from the text.
+func Public(err error) (e Entry, text string, ok bool) {
+	e, ok = EntryOf(err)
+	if !ok {
+		return Entry{}, "", false
+	}
+	text, ok = strings.CutSuffix(err.Error(), "; "+Link(e))
+	if !ok {
+		return Entry{}, "", false
+	}
+	return e, text, true
+}
 
 // EntryOf reports the entry of the first refusal in err's chain.
 func EntryOf(err error) (Entry, bool) {

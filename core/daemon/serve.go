@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -43,15 +42,10 @@ type Answer struct {
 // failure is the final answer of a request that failed with err.
 func failure(err error) Answer {
 	a := Answer{Done: true, Error: err.Error()}
-	e, ok := runbook.EntryOf(err)
-	if !ok {
-		return a
-	}
-	a.Entry = e.String()
-	// The public text is the whole message but its link: context a
-	// wrapper put in front stays.
-	if text, cut := strings.CutSuffix(a.Error, "; "+runbook.Link(e)); cut {
-		a.Text = text
+	if e, text, ok := runbook.Public(err); ok {
+		a.Entry, a.Text = e.String(), text
+	} else if e, ok := runbook.EntryOf(err); ok {
+		a.Entry = e.String() // the client cuts nothing: Text is empty
 	}
 	return a
 }

@@ -7,6 +7,8 @@ import (
 
 	"boxmaker/core/honcho"
 	"boxmaker/core/secrets"
+
+	"boxmaker/runbook"
 )
 
 // Drain sends the waiting items, batch by batch, until none waits or an
@@ -197,8 +199,21 @@ func (o *Outbox) failed(err error) error {
 	if msg != o.lastErr {
 		o.opts.Log("honcho: %s; %d waiting, next attempt in %s", msg, len(o.waiting), wait.Round(time.Millisecond))
 	}
-	o.lastErr, o.lastErrT, o.next = msg, now, now.Add(wait)
+	o.lastErr, o.lastPub, o.lastErrT, o.next = msg, publicOf("", err), now, now.Add(wait)
 	return err
+}
+
+// lastRefusal is an error's runbook entry and public text (Status).
+type lastRefusal struct{ entry, text string }
+
+// publicOf is err's entry and public text, after prefix; zero when err
+// is no refusal.
+func publicOf(prefix string, err error) lastRefusal {
+	e, text, ok := runbook.Public(err)
+	if !ok {
+		return lastRefusal{}
+	}
+	return lastRefusal{e.String(), prefix + text}
 }
 
 func (o *Outbox) succeeded() {
@@ -240,10 +255,11 @@ func (o *Outbox) Run(ctx context.Context) {
 func (o *Outbox) noteFeedError(err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	msg := "cannot feed the outbox: " + err.Error()
+	const prefix = "cannot feed the outbox: "
+	msg := prefix + err.Error()
 	if msg != o.lastErr {
 		o.opts.Log("honcho: %s", msg)
-		o.lastErr, o.lastErrT = msg, o.opts.Now()
+		o.lastErr, o.lastPub, o.lastErrT = msg, publicOf(prefix, err), o.opts.Now()
 	}
 }
 

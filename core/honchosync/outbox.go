@@ -103,6 +103,12 @@ type Status struct {
 	Failed    int64  `json:"failed"`   // items Honcho refused for good (failed.jsonl)
 	Withheld  int64  `json:"withheld"` // records above max_class, never sent
 	LastError string `json:"last_error"`
+	// LastErrorEntry and LastErrorText are the last error's runbook entry
+	// and its text without the link, when it was a refusal
+	// (runbook.Public), so that a client makes it again without reading
+	// the link out of LastError.
+	LastErrorEntry string `json:"last_error_entry,omitempty"`
+	LastErrorText  string `json:"last_error_text,omitempty"`
 	// LastErrorAt, LastSentAt and NextAttempt are RFC 3339, or "".
 	LastErrorAt string `json:"last_error_at"`
 	LastSentAt  string `json:"last_sent_at"`
@@ -160,6 +166,7 @@ type Outbox struct {
 	waiting  []Item
 	offsets  []int64 // end offset in queue.jsonl of each waiting item
 	lastErr  string
+	lastPub  lastRefusal // lastErr's entry and public text, when a refusal
 	lastErrT time.Time
 	next     time.Time // no attempt before this (backoff)
 	failures int
@@ -473,7 +480,7 @@ func (o *Outbox) Status() Status {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	st := Status{Waiting: len(o.waiting), Sent: o.sent.Sent, Failed: o.sent.Failed, Withheld: o.cur.Withheld,
-		LastError: o.lastErr, LastSentAt: o.sent.LastAt}
+		LastError: o.lastErr, LastErrorEntry: o.lastPub.entry, LastErrorText: o.lastPub.text, LastSentAt: o.sent.LastAt}
 	if !o.lastErrT.IsZero() {
 		st.LastErrorAt = o.lastErrT.UTC().Format(time.RFC3339)
 	}

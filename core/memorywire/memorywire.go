@@ -8,6 +8,7 @@ package memorywire
 import (
 	"boxmaker/core/honchosync"
 	"boxmaker/core/memory"
+	"boxmaker/runbook"
 )
 
 // The kinds of requests, by socket.
@@ -127,4 +128,17 @@ type SyncAnswer struct {
 	Configured bool `json:"configured"`
 	honchosync.Status
 	Error string `json:"error,omitempty"`
+	// ErrorEntry and ErrorText are Error's runbook entry and its text
+	// without the link, when it is a refusal (runbook.Public).
+	ErrorEntry string `json:"error_entry,omitempty"`
+	ErrorText  string `json:"error_text,omitempty"`
+}
+
+// WithError is a with err as its Error, entry and public text apart.
+func (a SyncAnswer) WithError(err error) SyncAnswer {
+	a.Error = err.Error()
+	if e, text, ok := runbook.Public(err); ok {
+		a.ErrorEntry, a.ErrorText = e.String(), text
+	}
+	return a
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/daemon"
 	"boxmaker/core/memorywire"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
@@ -64,34 +65,24 @@ func memorySync(c *cli.Context) error {
 	case !ans.Configured && c.Bool("now"):
 		return errors.New("memory sync: memoryd.toml has no [honcho]: nothing is synced")
 	case ans.Configured && c.Bool("now") && (ans.Waiting > 0 || ans.Error != ""):
-		why := ans.Error
-		if why == "" {
-			why = ans.LastError
-		}
-		e, ok := runbookEntryOf(why)
-		if ok && e == runbook.HonchoOutboxDamaged {
-			return errors.New("memory sync: honcho: " + termsafe.Line(strings.TrimPrefix(why, "honcho: ")))
-		}
-		// One link, at the end: the cause's own entry when it names one
-		// (a key that cannot be read is secret-unavailable), else
+		// The refusal memoryd sent, made again from its entry and public
+		// text: one link at the end, the cause's own entry when it names
+		// one (a key that cannot be read is secret-unavailable), else
 		// honcho-unreachable.
+		why := &daemon.RemoteError{Text: ans.Error, Entry: ans.ErrorEntry, Public: ans.ErrorText}
+		if ans.Error == "" {
+			why = &daemon.RemoteError{Text: ans.LastError, Entry: ans.LastErrorEntry, Public: ans.LastErrorText}
+		}
+		e, ok := runbook.EntryOf(why)
+		if ok && e == runbook.HonchoOutboxDamaged {
+			return runbook.Refuse(e, "memory sync: honcho: %s", termsafe.Line(strings.TrimPrefix(why.PublicText(), "honcho: ")))
+		}
 		if !ok {
 			e = runbook.HonchoUnreachable
 		}
-		why = strings.TrimSuffix(why, "; "+runbook.Link(e))
-		return runbook.Refuse(e, "memory sync: not done, %d message(s) wait: %s", ans.Waiting, termsafe.Line(why))
+		return runbook.Refuse(e, "memory sync: not done, %d message(s) wait: %s", ans.Waiting, termsafe.Line(why.PublicText()))
 	}
 	return nil
-}
-
-// runbookEntryOf finds the entry a message from memoryd links to.
-func runbookEntryOf(msg string) (runbook.Entry, bool) {
-	for _, e := range []runbook.Entry{runbook.HonchoOutboxDamaged, runbook.HonchoUnreachable, runbook.SecretUnavailable} {
-		if len(msg) >= len(runbook.Link(e)) && msg[len(msg)-len(runbook.Link(e)):] == runbook.Link(e) {
-			return e, true
-		}
-	}
-	return runbook.Entry{}, false
 }
 
 func writeSync(w io.Writer, a memorywire.SyncAnswer) {

@@ -123,7 +123,7 @@ func (s *server) sync(ctx context.Context, _ daemon.Peer, body json.RawMessage, 
 	case h == nil:
 		return memorywire.SyncAnswer{}, nil
 	case h.outbox == nil:
-		return memorywire.SyncAnswer{Configured: true, Error: h.err.Error()}, nil
+		return memorywire.SyncAnswer{Configured: true}.WithError(h.err), nil
 	}
 	if !q.Now {
 		return memorywire.SyncAnswer{Configured: true, Status: h.outbox.Status()}, nil
@@ -131,7 +131,7 @@ func (s *server) sync(ctx context.Context, _ daemon.Peer, body json.RawMessage, 
 	st, err := h.outbox.Now(ctx)
 	ans := memorywire.SyncAnswer{Configured: true, Status: st}
 	if err != nil {
-		ans.Error = err.Error()
+		ans = ans.WithError(err)
 	}
 	return ans, nil
 }
