@@ -233,3 +233,49 @@ func TestAnIntegrationPostingInAnAllowedUsersNameIsIgnored(t *testing.T) {
 		t.Errorf("log: %s", w.log)
 	}
 }
+
+// An answered post edited into a command is not read again (gatewayd
+// reads a post once, when it is made), and a stranger's command in a DM
+// with the bot is not answered at all.
+func TestAnEditOrAStrangerTakesNoApproval(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	p := w.pending("abc234")
+	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	w.approvalPost(dm.ID, p.ID)
+	q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello")
+	w.waitFor("the reply", func() bool {
+		ps := w.botPosts(q.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: hello"
+	})
+	ann := &gateway.Client{URL: w.mm.URL, Token: w.ownerToken, HTTP: gateway.NewHTTPClient(nil, 5*time.Second)}
+	if _, err := ann.PatchPost(context.Background(), q.ID, "!approve abc234", nil); err != nil {
+		t.Fatal(err)
+	}
+	strangerDM := w.mm.DM(w.bot.ID, w.stranger.ID)
+	s, _ := w.mm.PostAs(w.stranger.ID, strangerDM.ID, "", "!approve abc234")
+	// A post after both, answered: gatewayd has read what came before it.
+	last, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "still here")
+	w.waitFor("the last reply", func() bool {
+		ps := w.botPosts(last.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: still here"
+	})
+	if ps := w.botPosts(q.ID); len(ps) != 1 {
+		t.Errorf("the edited post has %d replies", len(ps))
+	}
+	if ps := w.mm.ChannelPosts(strangerDM.ID); len(ps) != 1 || ps[0].ID != s.ID {
+		t.Errorf("the stranger's DM has %d posts: %+v", len(ps), ps)
+	}
+	data, _ := os.ReadFile(gateway.StateFile(w.home))
+	var st gateway.State
+	json.Unmarshal(data, &st)
+	if len(st.Commands) != 0 {
+		t.Errorf("a command was taken: %+v", st.Commands)
+	}
+	var ans gatewaywire.Answered
+	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 50}, &ans)
+	if ans.Answer != "" {
+		t.Errorf("brokerd was handed %+v", ans)
+	}
+}

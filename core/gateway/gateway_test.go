@@ -28,14 +28,16 @@ type world struct {
 	other    fakemattermost.User
 	stranger fakemattermost.User
 	token    string
-	home     string
-	log      *testsupport.Buffer
-	loop     *stubLoop
-	g        *gateway.Gateway
-	cancel   context.CancelFunc
-	done     chan error
-	ready    chan struct{}
-	roots    *x509.CertPool // the CA the gateway trusts (nil: the system's)
+	// ownerToken is ann's, for what she does over REST (an edit).
+	ownerToken string
+	home       string
+	log        *testsupport.Buffer
+	loop       *stubLoop
+	g          *gateway.Gateway
+	cancel     context.CancelFunc
+	done       chan error
+	ready      chan struct{}
+	roots      *x509.CertPool // the CA the gateway trusts (nil: the system's)
 }
 
 // stubLoop answers each turn with "echo: <text>" in two chunks, or runs
@@ -92,7 +94,7 @@ func newWorld(t testing.TB, opts ...fakemattermost.Options) *world {
 	w := &world{t: t, mm: fakemattermost.Start(o), home: t.TempDir(), log: &testsupport.Buffer{}, loop: &stubLoop{}}
 	t.Cleanup(w.mm.Close)
 	w.bot, w.token = w.mm.AddUser("boxmaker", true)
-	w.owner, _ = w.mm.AddUser("ann", false)
+	w.owner, w.ownerToken = w.mm.AddUser("ann", false)
 	w.other, _ = w.mm.AddUser("bob", false)
 	w.stranger, _ = w.mm.AddUser("mallory", false)
 	return w
@@ -361,5 +363,50 @@ func TestAGapInSeqIsResumedAndNothingIsLost(t *testing.T) {
 	}
 	if n := len(w.loop.requests()); n != 2 {
 		t.Errorf("%d turns, want 2", n)
+	}
+}
+
+// A streamed reply is edited at most once per UpdateEvery (the
+// production 500 ms is 20 ms here), and then once with the whole text;
+// each tool call is a line of its own that says how it was decided.
+func TestAStreamedReplyIsEditedAtMostEveryIntervalAndToolLinesSayTheDecision(t *testing.T) {
+	w := newWorld(t)
+	var elapsed time.Duration
+	want := strings.TrimSpace(strings.Repeat("word ", 150))
+	w.loop.hook = func(req loopwire.TurnRequest, emit func(loopwire.Event) error) error {
+		start := time.Now()
+		for range 150 {
+			emit(loopwire.Event{Event: loopwire.EventText, Text: "word "})
+			time.Sleep(time.Millisecond)
+		}
+		elapsed = time.Since(start)
+		emit(loopwire.Event{Event: loopwire.EventToolCall, CallID: "c1", Tool: "read_file", Arguments: []byte(`{"path":"/etc/shadow"}`)})
+		emit(loopwire.Event{Event: loopwire.EventToolResult, CallID: "c1", Outcome: "denied"})
+		emit(loopwire.Event{Event: loopwire.EventToolCall, CallID: "c2", Tool: "read_file", Arguments: []byte(`{"path":"/srv/a.txt"}`)})
+		emit(loopwire.Event{Event: loopwire.EventToolResult, CallID: "c2", Outcome: "allowed"})
+		return nil
+	}
+	w.start()
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "stream it")
+	w.waitFor("the reply and two tool lines", func() bool {
+		ps := w.botPosts(p.ID)
+		return len(ps) == 3 && strings.TrimSpace(ps[0].Message) == want && strings.HasSuffix(ps[2].Message, ": allowed")
+	})
+	ps := w.botPosts(p.ID)
+	if !strings.Contains(ps[1].Message, "/etc/shadow") || !strings.HasSuffix(ps[1].Message, ": denied") || !strings.HasPrefix(ps[1].Message, "tool ") {
+		t.Errorf("the denied call's line: %q", ps[1].Message)
+	}
+	patches := 0
+	for _, r := range w.mm.Requests() {
+		if r.Method == "PUT" && r.Path == "/api/v4/posts/"+ps[0].ID+"/patch" {
+			patches++
+		}
+	}
+	t.Logf("%d edits in %v", patches, elapsed)
+	// Slowness only lowers the count: the bound fails only when edits
+	// come more often than the interval allows.
+	if limit := int(elapsed/(20*time.Millisecond)) + 3; patches > limit {
+		t.Errorf("%d edits of the reply in %v: more than one per 20 ms (%d)", patches, elapsed, limit)
 	}
 }
