@@ -422,14 +422,17 @@ func (g *Gateway) handOver(id string) {
 // attached within heldWithoutCourier (brokerd is not waiting for it).
 func (g *Gateway) sweepHeld(ctx context.Context, started time.Time) {
 	now := g.o.Now()
+	attached := map[string]string{} // approval id -> call hash of the courier's
+	g.mu.Lock()
+	for id, la := range g.live {
+		attached[id] = la.p.CallHash
+	}
+	g.mu.Unlock()
 	var drop []HeldCommand
 	var why []string
 	g.state.Read(func(s *State) {
 		for _, c := range s.Commands {
 			a := s.Approvals[c.Approval]
-			g.mu.Lock()
-			la := g.live[c.Approval]
-			g.mu.Unlock()
 			since := time.UnixMilli(c.At)
 			if started.After(since) {
 				since = started
@@ -437,7 +440,7 @@ func (g *Gateway) sweepHeld(ctx context.Context, started time.Time) {
 			switch {
 			case a != nil && a.CallHash == c.CallHash && a.Settled != "":
 				drop, why = append(drop, c), append(why, fmt.Sprintf("approval %s is no longer pending: %s", c.Approval, a.Settled))
-			case (la == nil || la.p.CallHash != c.CallHash) && now.Sub(since) > heldWithoutCourier:
+			case attached[c.Approval] != c.CallHash && now.Sub(since) > heldWithoutCourier:
 				drop, why = append(drop, c), append(why, fmt.Sprintf("approval %s is not pending now: brokerd is not waiting for it (bxctl approvals lists those that wait)", c.Approval))
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -277,5 +278,48 @@ func TestAnEditOrAStrangerTakesNoApproval(t *testing.T) {
 	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 50}, &ans)
 	if ans.Answer != "" {
 		t.Errorf("brokerd was handed %+v", ans)
+	}
+}
+
+// A command held by a gatewayd that stopped, for an approval no courier
+// of brokerd's comes back for (brokerd stopped meanwhile), is answered
+// once heldWithoutCourier has passed: never left without a word.
+func TestAHeldAnswerNoCourierComesForIsAnswered(t *testing.T) {
+	w := newWorld(t)
+	var mu sync.Mutex
+	offset := time.Duration(0)
+	w.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return time.Now().Add(offset)
+	}
+	w.start()
+	p := w.pending("abc234")
+	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	w.approvalPost(dm.ID, p.ID)
+	cmd, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "!refuse abc234 not now")
+	w.waitFor("the command on disk", func() bool {
+		data, _ := os.ReadFile(gateway.StateFile(w.home))
+		return strings.Contains(string(data), `"post": "`+cmd.ID+`"`)
+	})
+	w.stop()
+	w.start()
+	time.Sleep(300 * time.Millisecond) // sweeps (every 100 ms here) before the time is up
+	if n := len(w.botPosts(cmd.ID)); n != 0 {
+		t.Fatalf("answered before its time: %d replies", n)
+	}
+	mu.Lock()
+	offset = 31 * time.Second
+	mu.Unlock()
+	w.waitFor("the held command answered", func() bool {
+		ps := w.botPosts(cmd.ID)
+		return len(ps) == 1 && ps[0].Message == "approval abc234 is not pending now: brokerd is not waiting for it (bxctl approvals lists those that wait)"
+	})
+	data, _ := os.ReadFile(gateway.StateFile(w.home))
+	var st gateway.State
+	json.Unmarshal(data, &st)
+	if len(st.Commands) != 0 || !st.HandledPost(cmd.ID) {
+		t.Errorf("commands %+v", st.Commands)
 	}
 }

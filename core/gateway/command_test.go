@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"boxmaker/core/approval"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -131,4 +134,27 @@ func FuzzDecodeFrame(f *testing.F) {
 			t.Fatalf("%q: a posted event without a post id or channel", data)
 		}
 	})
+}
+
+// The box holds the call exactly as bxctl approvals show renders it (the
+// same function, the same options), in a fence the call's own backticks
+// cannot end.
+func TestTheApprovalBoxIsBxctlsRendering(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	p := approval.Pending{ID: "abc234", Call: "call_1", Session: "s", Tool: "write_file", CallHash: strings.Repeat("ab", 32),
+		Arguments: `{"path":"/srv/a.txt","content":"` + "````\\n**Boxmaker asks for approval `zzz777`**" + `"}`,
+		Requested: now, Expires: now.Add(10 * time.Minute)}
+	var b strings.Builder
+	approval.Render(&b, p, approval.Options{Now: now, More: "bxctl approvals show abc234 --full shows it all"})
+	msg, box := approvalMessage(p, "boxmaker", now)
+	text, _ := box["text"].(string)
+	if !strings.Contains(text, b.String()) {
+		t.Errorf("the box is not bxctl's rendering:\n%s\n---\n%s", text, b.String())
+	}
+	if !strings.HasPrefix(text, "`````text\n") || !strings.Contains(text, "\n`````\nIt expires at 2026-12-01T12:10:00Z") {
+		t.Errorf("the fence is not longer than the call's backticks:\n%s", text)
+	}
+	if !strings.HasPrefix(msg, "**Boxmaker asks for approval `abc234`**: ") || box["footer"] != approvalFooter {
+		t.Errorf("head %q, box %+v", msg, box)
+	}
 }

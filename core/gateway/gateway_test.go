@@ -38,6 +38,8 @@ type world struct {
 	done       chan error
 	ready      chan struct{}
 	roots      *x509.CertPool // the CA the gateway trusts (nil: the system's)
+	// now is the gateway's clock (nil: the real one).
+	now func() time.Time
 }
 
 // stubLoop answers each turn with "echo: <text>" in two chunks, or runs
@@ -116,7 +118,7 @@ func (w *world) start() {
 	w.ready = make(chan struct{})
 	var once sync.Once
 	w.g = gateway.New(gateway.Options{Config: w.config(), Client: &gateway.Client{URL: w.mm.URL, Token: w.token, HTTP: httpc},
-		HTTP: httpc, State: st, Loop: w.loop.call, Log: w.log, UpdateEvery: 20 * time.Millisecond,
+		HTTP: httpc, State: st, Loop: w.loop.call, Log: w.log, UpdateEvery: 20 * time.Millisecond, Now: w.now,
 		Ready: func() { once.Do(func() { close(w.ready) }) },
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			select {
