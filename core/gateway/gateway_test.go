@@ -16,6 +16,7 @@ import (
 	"boxmaker/core/secrets"
 	"boxmaker/core/testpeer/fakemattermost"
 	"boxmaker/core/testsupport"
+	"boxmaker/runbook"
 )
 
 // world is a fake Mattermost with a bot, an owner, an approver and a
@@ -410,5 +411,90 @@ func TestAStreamedReplyIsEditedAtMostEveryIntervalAndToolLinesSayTheDecision(t *
 	// come more often than the interval allows.
 	if limit := int(elapsed/(20*time.Millisecond)) + 3; patches > limit {
 		t.Errorf("%d edits of the reply in %v: more than one per 20 ms (%d)", patches, elapsed, limit)
+	}
+}
+
+// users/me answered 403 stops gatewayd as 401 does (mattermost-auth-failed,
+// with the status), without a single retry.
+func TestAForbiddenTokenIsNeverTriedAgain(t *testing.T) {
+	w := newWorld(t)
+	w.mm.SetFault(fakemattermost.Fault{ForbidMe: true})
+	sleeps := 0
+	l := &gateway.Link{Client: &gateway.Client{URL: w.mm.URL, Token: w.token, HTTP: gateway.NewHTTPClient(nil, 5*time.Second)},
+		HTTP: gateway.NewHTTPClient(nil, 5*time.Second), DeadAfter: time.Second,
+		Log:   func(format string, args ...any) { t.Logf(format, args...) },
+		Sleep: func(ctx context.Context, d time.Duration) error { sleeps++; return nil },
+	}
+	err := l.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "Mattermost refused the token (403)") || !isEntry(err, runbook.MattermostAuthFailed) {
+		t.Errorf("Run: %v", err)
+	}
+	if sleeps != 0 {
+		t.Errorf("tried again %d times", sleeps)
+	}
+	n := 0
+	for _, r := range w.mm.Requests() {
+		if r.Path == "/api/v4/users/me" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("users/me asked %d times", n)
+	}
+}
+
+func isEntry(err error, want runbook.Entry) bool {
+	e, ok := runbook.EntryOf(err)
+	return ok && e == want
+}
+
+// A failed upgrade, even one refused with 403 (a proxy that does not pass
+// WebSockets), is mattermost-unreachable and tried again; once it works,
+// gatewayd connects.
+func TestAFailedUpgradeIsTriedAgain(t *testing.T) {
+	w := newWorld(t)
+	w.mm.SetFault(fakemattermost.Fault{NoUpgrade: 403})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var lines []string
+	connected := make(chan struct{}, 1)
+	l := &gateway.Link{Client: &gateway.Client{URL: w.mm.URL, Token: w.token, HTTP: gateway.NewHTTPClient(nil, 5*time.Second)},
+		HTTP: gateway.NewHTTPClient(nil, 5*time.Second), DeadAfter: time.Second,
+		Log: func(format string, args ...any) {
+			mu.Lock()
+			lines = append(lines, fmt.Sprintf(format, args...))
+			if len(lines) == 2 {
+				w.mm.SetFault(fakemattermost.Fault{})
+			}
+			mu.Unlock()
+		},
+		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
+		Connected: func(ctx context.Context, me gateway.User, fresh bool) error {
+			select {
+			case connected <- struct{}{}:
+			default:
+			}
+			return nil
+		},
+		Event: func(gateway.Frame) {},
+	}
+	done := make(chan error, 1)
+	go func() { done <- l.Run(ctx) }()
+	select {
+	case <-connected:
+	case err := <-done:
+		t.Fatalf("Run ended: %v (lines %q)", err, lines)
+	case <-time.After(10 * time.Second):
+		t.Fatalf("never connected: %q", lines)
+	}
+	cancel()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	for _, line := range lines[:2] {
+		if !strings.Contains(line, "the WebSocket upgrade failed") || !strings.Contains(line, "403") || !strings.Contains(line, "mattermost-unreachable") {
+			t.Errorf("line %q", line)
+		}
 	}
 }

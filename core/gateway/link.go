@@ -120,9 +120,10 @@ func (l *Link) session(ctx context.Context) (connected bool, err error) {
 		resp.Body.Close()
 	}
 	if err != nil {
-		if resp != nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
-			return false, &fatalError{AuthRefused(resp.StatusCode)}
-		}
+		// Even a 401 or 403 here is the upgrade failing (Mattermost
+		// upgrades without a session; a proxy may refuse it), not the
+		// token refused: the next attempt asks users/me first, and that
+		// answer decides (D453).
 		return false, fmt.Errorf("the WebSocket upgrade failed: %w", err)
 	}
 	defer conn.CloseNow()

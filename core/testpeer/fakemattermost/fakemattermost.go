@@ -84,6 +84,12 @@ type Fault struct {
 	// Refuse answers every authenticated request with 401, as for a
 	// revoked token.
 	Refuse bool
+	// NoUpgrade, when not 0, is the status the WebSocket's upgrade is
+	// answered with instead (as a proxy that does not pass WebSockets).
+	NoUpgrade int
+	// ForbidMe answers GET /users/me with 403, as for a token whose
+	// account may not use the API.
+	ForbidMe bool
 	// Forbidden channels answer 403 to posts made in them.
 	Forbidden map[string]bool
 	// Delay holds every REST answer this long.

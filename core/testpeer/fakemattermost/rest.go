@@ -27,6 +27,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	if r.URL.Path == "/api/v4/websocket" || r.URL.Path == "/api/v4/websocket/" {
+		if f.NoUpgrade != 0 {
+			http.Error(w, http.StatusText(f.NoUpgrade), f.NoUpgrade)
+			return
+		}
 		s.serveWebSocket(w, r, f)
 		return
 	}
@@ -111,6 +115,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte, f Fa
 		return id
 	}
 	switch m := r.Method; {
+	case m == http.MethodGet && path == "/api/v4/users/me" && f.ForbidMe:
+		appError(w, 403, errNotAllowed, "You do not have the appropriate permissions.")
 	case m == http.MethodGet && reUser.MatchString(path):
 		u := s.users[resolve(reUser.FindStringSubmatch(path)[1])]
 		if u == nil {
