@@ -124,7 +124,7 @@
 //	audit: head <file>:<line> seq <n> sha256 <hash>
 //
 // naming the last record (its file and 1-based line, its seq, the SHA-256
-// of its line) goes to Options.Log (brokerd's standard error, which
+// of its line) goes to Options.Heads (brokerd's standard error, which
 // journald keeps) and is appended to Options.WitnessFile (brokerd's
 // [audit] witness_file, which must be outside dir), at Open, once
 // Options.WitnessEvery records have been appended since the last (checked

@@ -36,13 +36,18 @@ type Options struct {
 	// Now stamps records whose Time is zero. Nil: time.Now.
 	Now func() time.Time
 	// Log receives the description of a panic inside the ledger (the
-	// value and the stack), worth keeping for a bug report, and the
-	// witness lines. Nil: dropped.
+	// value and the stack), worth keeping for a bug report, and a witness
+	// file that cannot be written. Nil: dropped.
 	Log io.Writer
-	// WitnessFile is where the head of the log is witnessed besides Log
+	// Heads receives the witness lines, each written whole as it is
+	// (brokerd: its standard error, where journald keeps them, without
+	// the "brokerd: " its other lines begin with, so that no line of
+	// brokerd's that carries the model's text can pass for one). Nil: Log.
+	Heads io.Writer
+	// WitnessFile is where the head of the log is witnessed besides Heads
 	// (brokerd's [audit] witness_file): a file outside dir, appended to.
 	// Open first checks the last head it names against the log
-	// (audit-witness-mismatch). Empty: heads go to Log only.
+	// (audit-witness-mismatch). Empty: heads go to Heads only.
 	WitnessFile string
 	// WitnessEvery: a head is witnessed once this many records have been
 	// appended since the last, or this many seconds have passed with
@@ -156,7 +161,11 @@ func Open(dir string, opts Options) (*Ledger, error) {
 		l.closeFiles()
 		return nil, err
 	}
-	l.witness = newWitnesser(opts.Log, wf, opts.WitnessEvery)
+	heads := opts.Heads
+	if heads == nil {
+		heads = opts.Log
+	}
+	l.witness = newWitnesser(heads, opts.Log, wf, opts.WitnessEvery)
 	l.witness.start(l.head(), l.seq > 0)
 	go l.writer()
 	return l, nil

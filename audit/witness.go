@@ -96,8 +96,9 @@ const DefaultWitnessEvery = 60
 // file, at start, at stop, and once every records have been appended or
 // every seconds have passed with records not yet witnessed.
 type witnesser struct {
-	out   io.Writer
-	file  *os.File // nil: no witness file
+	out   io.Writer // the head lines (Options.Heads)
+	log   io.Writer // the ledger's other lines (Options.Log)
+	file  *os.File  // nil: no witness file
 	every int
 
 	mu      sync.Mutex
@@ -109,8 +110,8 @@ type witnesser struct {
 	stopped chan struct{}
 }
 
-func newWitnesser(out io.Writer, file *os.File, every int) *witnesser {
-	return &witnesser{out: out, file: file, every: every, stop: make(chan struct{}), stopped: make(chan struct{})}
+func newWitnesser(out, log io.Writer, file *os.File, every int) *witnesser {
+	return &witnesser{out: out, log: log, file: file, every: every, stop: make(chan struct{}), stopped: make(chan struct{})}
 }
 
 // start witnesses the head Open found and begins the clock.
@@ -174,8 +175,8 @@ func (w *witnesser) flush(always bool) {
 		// The log itself is still written and the head still goes to
 		// standard error; the witness file is evidence beside them.
 		w.failed = true
-		if w.out != nil {
-			fmt.Fprintf(w.out, "audit: cannot write the witness file %s: %v; heads go on being written here only; %s\n",
+		if w.log != nil {
+			fmt.Fprintf(w.log, "audit: cannot write the witness file %s: %v; heads go on being written here only; %s\n",
 				w.file.Name(), err, runbook.Link(runbook.AuditWitnessMismatch))
 		}
 	}

@@ -241,3 +241,31 @@ func FuzzParseHead(f *testing.F) {
 		}
 	})
 }
+
+// With Heads apart from Log (brokerd), the head lines go to Heads alone
+// and the ledger's other lines (a witness file that cannot be written) to
+// Log alone: brokerd begins those with its name, and its heads stay whole
+// lines that --witness reads from the journal.
+func TestHeadsApartFromLog(t *testing.T) {
+	root := t.TempDir()
+	var heads, log testsupport.Buffer
+	l := openLedger(t, filepath.Join(root, "audit"), Options{WitnessFile: filepath.Join(root, "witness"), WitnessEvery: 1, Heads: &heads, Log: &log})
+	l.witness.file.Close() // its next write fails
+	if _, err := l.Append(result(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(heads.String(), "\n"), "\n") {
+		if _, ok := ParseHead(line); !ok {
+			t.Errorf("Heads holds a line that is no head: %q", line)
+		}
+	}
+	if heads.String() == "" {
+		t.Error("no head went to Heads")
+	}
+	if !strings.HasPrefix(log.String(), "audit: cannot write the witness file ") || strings.Contains(log.String(), "audit: head ") {
+		t.Errorf("Log = %q, want the witness file's failure alone", log.String())
+	}
+}

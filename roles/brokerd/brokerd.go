@@ -70,7 +70,10 @@ func serve(c *cli.Context, path string) error {
 
 	// The ledger first: its lock is what tells that another brokerd
 	// writes this home's log (brokerd-already-running).
-	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"), Log: rolecli.Log,
+	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
+	// its heads, written whole for --witness to read from the journal.
+	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"),
+		Log: rolecli.LogAs("brokerd"), Heads: rolecli.Log,
 		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery,
 		Reserve: cfg.Audit.Reserve()})
 	if err != nil {
@@ -78,7 +81,7 @@ func serve(c *cli.Context, path string) error {
 	}
 	defer led.Close()
 	for _, n := range led.Notices() {
-		fmt.Fprintln(rolecli.Log, n)
+		fmt.Fprintf(rolecli.Log, "brokerd: %s\n", n)
 	}
 	grants := policy.Open(cfg.Paths.Grants, harness...)
 	defer grants.Close()

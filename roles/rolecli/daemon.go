@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
@@ -36,6 +37,21 @@ func LoadConfig(path string, v any, startFailed runbook.Entry) error {
 // tool's error) can act on the terminal or journal it is read on, or
 // begin a line of its own. Every daemon writes its lines here.
 var Log = termsafe.NewWriter(os.Stderr)
+
+// LogAs is Log with every line begun "role: ", for the lines a package
+// writes in its own name ("audit: ..."), so that they read as the role's
+// as every other line of its does. Each Write is one line, as Log takes
+// it.
+func LogAs(role string) io.Writer { return prefixWriter(role + ": ") }
+
+type prefixWriter string
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := Log.Write(append([]byte(p), b...)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
 
 // Daemon is a running daemon's lock and sockets.
 type Daemon struct {
