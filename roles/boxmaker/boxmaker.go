@@ -240,6 +240,9 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 	return nil
 }
 
+// gateHint follows the gate's problems.
+const gateHint = "each line above is <file>:<line>: <problem>; an entry needs its heading in docs/runbook.md, with the five parts its first section names; run boxmaker gate again once each is fixed"
+
 // GateCheck is one further check of the gate.
 type GateCheck func(root string) ([]runbook.Problem, error)
 
@@ -258,8 +261,12 @@ func gate(root string, checks []GateCheck) error {
 	for _, p := range problems {
 		fmt.Println(p)
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("gate: %d problems", len(problems))
+	switch len(problems) {
+	case 0:
+	case 1:
+		return rolecli.WithHint(errors.New("gate: 1 problem"), gateHint)
+	default:
+		return rolecli.WithHint(fmt.Errorf("gate: %d problems", len(problems)), gateHint)
 	}
 	fmt.Println("gate: ok")
 	return nil

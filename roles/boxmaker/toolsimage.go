@@ -94,7 +94,7 @@ func buildToolsImage(ctx context.Context, img runner.ToolsImage, out, podman str
 		return "", fmt.Errorf("tools image: %w", err)
 	}
 	if out != "" {
-		fmt.Fprintf(os.Stderr, "tools-image: wrote %s\n", out)
+		fmt.Fprintf(os.Stderr, "boxmaker: tools-image: wrote %s\n", out)
 	}
 	if !load {
 		return id, nil
@@ -102,7 +102,7 @@ func buildToolsImage(ctx context.Context, img runner.ToolsImage, out, podman str
 	if err := runner.LoadImage(ctx, podman, path, id); err != nil {
 		return "", fmt.Errorf("tools image: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "tools-image: loaded %s as %s; put the ID in [runner] image\n", id, runner.ToolsImageName)
+	fmt.Fprintf(os.Stderr, "boxmaker: tools-image: loaded %s as %s; put the ID in [runner] image\n", id, runner.ToolsImageName)
 	return id, nil
 }
 

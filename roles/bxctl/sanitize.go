@@ -42,7 +42,7 @@ func sanitizeCommands() []*cli.Command {
 					return report(c.App.Writer, refusals, flags)
 				}
 				if f, ok := c.App.Reader.(*os.File); ok && isTerminal(f) {
-					fmt.Fprintln(c.App.ErrWriter, "sanitize check: reading the text from this terminal; end it with Ctrl-D on a line of its own (or give it as TEXT, or on a pipe)")
+					fmt.Fprintln(c.App.ErrWriter, "bxctl: sanitize check: reading the text from this terminal; end it with Ctrl-D on a line of its own (or give it as TEXT, or on a pipe)")
 				}
 				return sanitizeCheck(c.App.Writer, c.App.Reader, report)
 			},
