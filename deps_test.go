@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // testOnly are the packages for tests alone: test peers (the fakes of
@@ -54,14 +57,10 @@ func TestDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	type pkg struct {
-		ImportPath string
-		Imports    []string
-	}
-	var pkgs []pkg
+	var pkgs []listedPackage
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
-		var p pkg
+		var p listedPackage
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
@@ -72,28 +71,44 @@ func TestDependencies(t *testing.T) {
 	if len(pkgs) < 5 {
 		t.Fatalf("go list found only %d packages", len(pkgs))
 	}
-	var sqliteUsers []string
+	for _, problem := range importProblems(pkgs) {
+		t.Error(problem)
+	}
+}
+
+// listedPackage is what go list -json says of a package: its imports
+// outside its tests.
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+// importProblems are the imports of pkgs that break TestDependencies'
+// rules.
+func importProblems(pkgs []listedPackage) []string {
+	var problems, sqliteUsers []string
 	for _, p := range pkgs {
 		for _, imp := range p.Imports {
 			switch {
 			case (imp == "testing" || strings.HasPrefix(imp, "testing/")) && !isTestOnly(p.ImportPath):
-				t.Errorf("%s imports %s outside its tests", p.ImportPath, imp)
+				problems = append(problems, fmt.Sprintf("%s imports %s outside its tests", p.ImportPath, imp))
 			case isTestOnly(imp) && !isTestOnly(p.ImportPath):
-				t.Errorf("%s imports %s: test peers and test support are for tests only", p.ImportPath, imp)
+				problems = append(problems, fmt.Sprintf("%s imports %s: test peers and test support are for tests only", p.ImportPath, imp))
 			case testOnlyModule(imp) != "" && !slices.Contains(generators, p.ImportPath):
-				t.Errorf("%s imports %s: the module %s is for tests only (reviewedModules)", p.ImportPath, imp, testOnlyModule(imp))
+				problems = append(problems, fmt.Sprintf("%s imports %s: the module %s is for tests only (reviewedModules)", p.ImportPath, imp, testOnlyModule(imp)))
 			case imp == "github.com/mattn/go-sqlite3":
 				sqliteUsers = append(sqliteUsers, p.ImportPath)
 			case strings.HasPrefix(imp, "boxmaker/roles/"):
 				if problem := roleImport(p.ImportPath, imp); problem != "" {
-					t.Errorf("%s imports %s: %s", p.ImportPath, imp, problem)
+					problems = append(problems, fmt.Sprintf("%s imports %s: %s", p.ImportPath, imp, problem))
 				}
 			}
 		}
 	}
 	if len(sqliteUsers) > 1 {
-		t.Errorf("more than one package imports go-sqlite3: %v", sqliteUsers)
+		problems = append(problems, fmt.Sprintf("more than one package imports go-sqlite3: %v", sqliteUsers))
 	}
+	return problems
 }
 
 func isTestOnly(pkg string) bool {
@@ -144,19 +159,29 @@ func TestDirectDependenciesAreReviewed(t *testing.T) {
 	if len(direct) < 5 {
 		t.Fatalf("go.mod has only %d direct requirements: %v", len(direct), direct)
 	}
+	for _, problem := range dependencyProblems(direct, reviewedModules, string(decisions)) {
+		t.Error(problem)
+	}
+}
+
+// dependencyProblems are what is wrong with the direct requirements
+// against the reviewed list and the decision rows.
+func dependencyProblems(direct []string, reviewed []reviewedModule, decisions string) []string {
+	var problems []string
 	for _, path := range direct {
-		if !slices.ContainsFunc(reviewedModules, func(m reviewedModule) bool { return m.path == path }) {
-			t.Errorf("%s is a direct dependency that is not reviewed: add it to reviewedModules with a row of docs/decisions.md that says why a library does this better than our code", path)
+		if !slices.ContainsFunc(reviewed, func(m reviewedModule) bool { return m.path == path }) {
+			problems = append(problems, path+" is a direct dependency that is not reviewed: add it to reviewedModules with a row of docs/decisions.md that says why a library does this better than our code")
 		}
 	}
-	for _, m := range reviewedModules {
+	for _, m := range reviewed {
 		if !slices.Contains(direct, m.path) {
-			t.Errorf("reviewedModules lists %s, which go.mod no longer requires directly: take it off the list", m.path)
+			problems = append(problems, "reviewedModules lists "+m.path+", which go.mod no longer requires directly: take it off the list")
 		}
-		if !decisionNames(string(decisions), m.path) {
-			t.Errorf("no row of docs/decisions.md names %s: say why it is a dependency", m.path)
+		if !decisionNames(decisions, m.path) {
+			problems = append(problems, "no row of docs/decisions.md names "+m.path+": say why it is a dependency")
 		}
 	}
+	return problems
 }
 
 // decisionNames reports whether a decision row (a line beginning "| D")
@@ -199,5 +224,48 @@ func TestRoleImportRule(t *testing.T) {
 		if got := roleImport(tt.importer, tt.imported) == ""; got != tt.ok {
 			t.Errorf("%s -> %s: allowed=%v, want %v", tt.importer, tt.imported, got, tt.ok)
 		}
+	}
+}
+
+// The rules fail where they should: each kind of import and requirement
+// they forbid, given as go list and go.mod would give it, is a problem,
+// and the allowed ones are none.
+func TestDependencyRulesFail(t *testing.T) {
+	imports := []listedPackage{
+		{"boxmaker/core/broker", []string{"boxmaker/core/testsupport", "boxmaker/audit"}},
+		{"boxmaker/core/gateway", []string{"boxmaker/core/testpeer/fakemattermost"}},
+		{"boxmaker/core/loop", []string{"testing"}},
+		{"boxmaker/roles/bxctl", []string{"github.com/google/go-cmp/cmp", "boxmaker/roles/rolecli"}},
+		{"boxmaker/core/recall", []string{"github.com/mattn/go-sqlite3"}},
+		{"boxmaker/core/memory", []string{"github.com/mattn/go-sqlite3"}},
+		{"boxmaker/roles/loopd", []string{"boxmaker/roles/brokerd"}},
+		// Allowed: test support may use testing and test peers, a
+		// generator a test-only module.
+		{"boxmaker/core/testsupport", []string{"testing"}},
+		{"boxmaker/core/testpeer/fakehoncho", []string{"boxmaker/core/testsupport", "testing"}},
+		{"boxmaker/sanitize/internal/lookalikegen", []string{"github.com/mtibben/confusables"}},
+	}
+	want := []string{
+		"boxmaker/core/broker imports boxmaker/core/testsupport: test peers and test support are for tests only",
+		"boxmaker/core/gateway imports boxmaker/core/testpeer/fakemattermost: test peers and test support are for tests only",
+		"boxmaker/core/loop imports testing outside its tests",
+		"boxmaker/roles/bxctl imports github.com/google/go-cmp/cmp: the module github.com/google/go-cmp is for tests only (reviewedModules)",
+		"boxmaker/roles/loopd imports boxmaker/roles/brokerd: a role never imports another role",
+		"more than one package imports go-sqlite3: [boxmaker/core/recall boxmaker/core/memory]",
+	}
+	if diff := cmp.Diff(want, importProblems(imports)); diff != "" {
+		t.Errorf("import problems (-want +got):\n%s", diff)
+	}
+
+	reviewed := []reviewedModule{{"github.com/urfave/cli/v2", false}, {"github.com/gone/away", false}, {"github.com/undecided/lib", false}}
+	decisions := "| D1 | urfave: github.com/urfave/cli/v2 | why |\n| D2 | github.com/gone/away | why |\nprose naming github.com/undecided/lib is no row\n"
+	want = []string{
+		"example.com/new is a direct dependency that is not reviewed: add it to reviewedModules with a row of docs/decisions.md that says why a library does this better than our code",
+		"reviewedModules lists github.com/gone/away, which go.mod no longer requires directly: take it off the list",
+		"no row of docs/decisions.md names github.com/undecided/lib: say why it is a dependency",
+	}
+	got := dependencyProblems([]string{"github.com/urfave/cli/v2", "example.com/new", "github.com/undecided/lib"}, reviewed, decisions)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("dependency problems (-want +got):\n%s", diff)
 	}
 }
