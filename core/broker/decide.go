@@ -31,6 +31,7 @@ type verdict struct {
 // is then raised to that join.
 func (b *Broker) decide(tool string, targets []string, st policy.State) verdict {
 	v := b.decideAt(tool, targets, st)
+	// (A run of one target is decided at its class by the policy itself.)
 	for at := st; len(targets) > 1 && v.Verdict != policy.Deny && v.Class > at.Taint; {
 		at = policy.State{Taint: v.Class, Untrusted: st.Untrusted}
 		w := b.decideAt(tool, targets, at)
@@ -60,6 +61,9 @@ func (b *Broker) decideAt(tool string, targets []string, st policy.State) verdic
 		}
 		if i == 0 || d.Class > v.Class {
 			v.topTarget, v.topGrant = t, d.Grant
+			if d.ClassGrant != "" {
+				v.topTarget, v.topGrant = d.ClassPath, d.ClassGrant
+			}
 		}
 		v.Class = policy.MaxTaint(v.Class, d.Class)
 		v.Untrusted = v.Untrusted || d.Untrusted

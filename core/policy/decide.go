@@ -36,7 +36,35 @@ type Mask struct {
 // with the highest class (then untrusted, then the first file name)
 // decides, so that the session's state is raised as far as any of them
 // asks. No grant is a deny.
+//
+// A run is decided at the taint it would leave behind: at its class, when
+// that is above the session's taint (reachClass), since it can copy what
+// its tree holds before the session is raised.
 func (s *snapshot) decide(call Call, state State) Decision {
+	d := s.decideOnce(call, state)
+	if call.Tool != string(Run) || d.Verdict == Deny || d.Class <= state.Taint {
+		return d
+	}
+	at := State{Taint: d.Class, Untrusted: state.Untrusted}
+	w := s.decideOnce(call, at)
+	from, through := call.Target, d.Grant
+	if d.ClassGrant != "" {
+		from, through = d.ClassPath, d.ClassGrant
+	}
+	if w.Verdict == Deny {
+		w.Reason = fmt.Sprintf("the call reads %q through %s, which is %s, so it is decided at the taint it would leave behind; at %s, %s",
+			from, through, d.Class, d.Class, w.Reason)
+		return w
+	}
+	// At a higher taint a grant of a higher class may decide; the class
+	// is never below the taint it was decided at.
+	if w.Class < d.Class {
+		w.Class, w.ClassGrant, w.ClassPath = d.Class, d.ClassGrant, d.ClassPath
+	}
+	return w
+}
+
+func (s *snapshot) decideOnce(call Call, state State) Decision {
 	if s.err != nil {
 		return Decision{Verdict: Deny, Reason: GrantsErrorText, Err: s.err}
 	}
@@ -124,9 +152,45 @@ func (s *snapshot) decide(call Call, state State) Decision {
 		}
 		if tool == Run {
 			d.Masks = s.masks(r.target)
+			if g, p := s.reachClass(r.target); g != nil && g.Class > d.Class {
+				d.Class, d.ClassGrant, d.ClassPath = g.Class, g.Name, p
+				d.Reason += fmt.Sprintf("; its tree holds %q, which %s yields as %s data, so the call is %s", p, g.Name, g.Class, g.Class)
+			}
 		}
 	}
 	return d
+}
+
+// reachTools are the tools whose grants say what class of data a path
+// holds: a run can read all of it in its tree.
+var reachTools = []Tool{ReadFile, ListDir, Run}
+
+// reachClass finds, for a run target, the allow or ask grant of a tool
+// that yields data (read_file, list_dir, run) with the highest class on
+// a path that overlaps the target (the target, a directory above it, or
+// a path below it), and that path. A run can read everything in its
+// tree: data a read_file grant calls secret is secret when run reads it
+// too, whatever run's own grant says, or a run would hand it to a
+// public session (and copy it into its tree while that session is
+// still public). docs/specs/grants.md, section 3.
+func (s *snapshot) reachClass(target string) (*Grant, string) {
+	var top *Grant
+	var at string
+	for _, t := range reachTools {
+		for i := range s.byTool[t] {
+			g := &s.byTool[t][i]
+			if g.Effect == Deny || (top != nil && g.Class <= top.Class) {
+				continue
+			}
+			for _, p := range g.Paths {
+				if underPath(p, target) || underPath(target, p) {
+					top, at = g, p
+					break
+				}
+			}
+		}
+	}
+	return top, at
 }
 
 // linked is the number of links of the regular file at path (resolved,

@@ -202,6 +202,10 @@ type Decision struct {
 	// target that deny grants of run, read_file, list_dir or write_file
 	// cover: the runner keeps them from the container.
 	Masks []Mask
+	// ClassGrant and ClassPath, for a run call whose Class is above its
+	// deciding grant's, name the grant that raised it and the path of
+	// that grant the run's tree overlaps (reachClass).
+	ClassGrant, ClassPath string
 	// Err is set only when the grant files have an error: a
 	// *runbook.Refusal (grants-invalid) whose cause is an *InvalidError
 	// listing every problem.

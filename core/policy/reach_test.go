@@ -132,3 +132,42 @@ func TestFileToolsRefuseAHardLinkedFile(t *testing.T) {
 		t.Errorf("problems %v", ps)
 	}
 }
+
+// A run reads its whole tree, so it is at the class of every grant of a
+// tool that yields data (read_file, list_dir, run) on a path overlapping
+// it: below it, the same path, or a directory above it; a write_file
+// grant's class and a deny's do not count. (Issue 8, item 4, one target.)
+func TestARunIsAtTheClassOfWhatItsTreeHolds(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"w/secrets", "w/names", "w/out", "v/k", "u/in", "grants"} {
+		mustMkdir(t, root+"/"+d)
+	}
+	gd := root + "/grants"
+	for _, d := range []string{"w", "v", "u/in"} {
+		writeGrant(t, gd, "run-"+d[:1], "run", "allow", `paths = ["`+root+`/`+d+`"]`, "public", "secret", false)
+	}
+	writeGrant(t, gd, "read-secrets", "read_file", "allow", `paths = ["`+root+`/w/secrets"]`, "secret", "secret", false)
+	writeGrant(t, gd, "list-names", "list_dir", "ask", `paths = ["`+root+`/w/names"]`, "private", "secret", false)
+	writeGrant(t, gd, "write-out", "write_file", "allow", `paths = ["`+root+`/w/out", "`+root+`/v"]`, "secret", "secret", false)
+	writeGrant(t, gd, "deny-v", "read_file", "deny", `paths = ["`+root+`/v/k"]`, "secret", "secret", false)
+	writeGrant(t, gd, "read-u", "read_file", "allow", `paths = ["`+root+`/u"]`, "private", "secret", false)
+	g := Open(gd)
+	defer g.Close()
+	tests := []struct {
+		target     string
+		class      Taint
+		classGrant string
+	}{
+		{"/w", Secret, "read-secrets.toml"},      // a secret grant below the run's tree
+		{"/w/names", Private, "list-names.toml"}, // the same path, another tool
+		{"/w/out", Public, ""},                   // a write grant's class is not data the run reads
+		{"/v", Public, ""},                       // nor is a deny's
+		{"/u/in", Private, "read-u.toml"},        // a directory above it
+	}
+	for _, tt := range tests {
+		d := g.Decide(Call{"run", root + tt.target}, State{})
+		if d.Verdict == Deny || d.Class != tt.class || d.ClassGrant != tt.classGrant {
+			t.Errorf("run on %s: %s, class %s raised by %q, want class %s raised by %q (%s)", tt.target, d.Verdict, d.Class, d.ClassGrant, tt.class, tt.classGrant, d.Reason)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -196,4 +197,44 @@ func freeToolUID(t *testing.T) int {
 	}
 	t.Fatal("every uid of 65000-65499 has a process")
 	return 0
+}
+
+// A program that detaches from its call (a new session, its own process
+// group, the call's output closed or kept open) must not outlive the
+// call: the container's pid namespace ends with the executor, its first
+// process, and brokerd removes the container.
+func TestADetachedChildDoesNotOutliveItsCall(t *testing.T) {
+	r := newTestRunner(t, nil)
+	for _, tt := range []struct{ name, detach string }{
+		{"output closed", "setsid sh -c 'sleep %s' </dev/null >/dev/null 2>&1 &"},
+		{"output kept open", "setsid sleep %s &"},
+		{"a double fork", "(setsid sh -c '(sleep %s &) ; exit 0' &) ; sleep 0.2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mark := fmt.Sprintf("%d.%06d", 300+rand.Intn(600), rand.Intn(1000000))
+			res, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "run", Paths: []string{resolvedTempDir(t)},
+				Command: fmt.Sprintf(tt.detach, mark) + "\necho detached"})
+			if err != nil || res.Stdout != "detached\n" || res.TimedOut {
+				t.Fatalf("the call: %+v %v", res, err)
+			}
+			if pids := processesRunning("sleep\x00" + mark + "\x00"); len(pids) > 0 {
+				for _, pid := range pids {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+				t.Errorf("the detached sleep %s outlived its call: pids %v", mark, pids)
+			}
+		})
+	}
+}
+
+// processesRunning are the processes whose command line (NUL-separated,
+// ending in NUL) ends with tail.
+func processesRunning(tail string) []int {
+	var pids []int
+	eachProcess(func(pid int, dir string) {
+		if raw, err := os.ReadFile(filepath.Join(dir, "cmdline")); err == nil && strings.HasSuffix(string(raw), tail) && alive(pid) {
+			pids = append(pids, pid)
+		}
+	})
+	return pids
 }
