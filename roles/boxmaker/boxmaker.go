@@ -82,7 +82,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				"every start. A server that does not answer yet leaves them as they are, and\n" +
 				"init says how to fill them later (loopd selftest --print-expect).",
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
+				homeFlag,
 				&cli.BoolFlag{Name: "force", Usage: "replace configuration files that exist"},
 				&cli.StringFlag{Name: "owner", Usage: "the user brokerd acts for, as `UID:GID` (default: the user running init)"},
 				&cli.StringFlag{Name: "model-url", Usage: "the llama-server at `URL` (such as http://127.0.0.1:8080): inferproxy's upstream, and, when it answers, loopd's model and [expect]"},
@@ -92,10 +92,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 					return err
 				}
-				dir := c.String("home")
-				if dir == "" {
-					dir = rolecli.DefaultHome()
-				}
+				dir := homeOf(c)
 				uid, gid, err := initOwner(c.String("owner"))
 				if err != nil {
 					return err

@@ -41,6 +41,17 @@ var upOrder = []struct {
 	{"gatewayd", nil, false},
 }
 
+// homeFlag is the --home of the commands that work on one home (init, up).
+var homeFlag = &cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"}
+
+// homeOf is the home homeFlag names, else rolecli.DefaultHome.
+func homeOf(c *cli.Context) string {
+	if dir := c.String("home"); dir != "" {
+		return dir
+	}
+	return rolecli.DefaultHome()
+}
+
 func upCommand(roles []string) *cli.Command {
 	return &cli.Command{
 		Name:  "up",
@@ -51,17 +62,14 @@ func upCommand(roles []string) *cli.Command {
 			"each to answer on its socket before starting the next. Ctrl-C or SIGTERM stops\n" +
 			"them all; if one exits, up says which and its runbook entry, and stops the rest.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"},
+			homeFlag,
 			&cli.BoolFlag{Name: "accept-break", Usage: "start brokerd with --accept-break: accept a broken audit chain (the runbook's audit-chain-broken: copy the log first)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 				return err
 			}
-			dir := c.String("home")
-			if dir == "" {
-				dir = rolecli.DefaultHome()
-			}
+			dir := homeOf(c)
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout, upOptions{AcceptBreak: c.Bool("accept-break")})
