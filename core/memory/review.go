@@ -33,12 +33,7 @@ func (s *Store) stage(c Call, acts []Action, files []string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
-	if err != nil {
-		return Result{}, err
-	}
-	rec := redoRecord{Replace: []replaceOp{{File: stagedName(r.Edit), Data: string(b) + "\n"}}, Append: []appendOp{j}}
-	if err := s.commit(rec); err != nil {
+	if err := s.commitWith(redoRecord{Replace: []replaceOp{{File: stagedName(r.Edit), Data: string(b) + "\n"}}}, r); err != nil {
 		return Result{}, err
 	}
 	r.Answer = fmt.Sprintf("staged for the owner's review as edit %s: %s will change when the owner accepts it", r.Edit, joinIdentity(files))
@@ -133,13 +128,8 @@ func (s *Store) Accept(edit string) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Edit: edit, Session: e.Session, Outcome: Accepted, Files: files, Answer: successAnswer(files)}
-	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
-	if err != nil {
-		return Result{}, err
-	}
-	rec.Append = append(rec.Append, j)
 	rec.Delete = []string{stagedName(edit)}
-	if err := s.commit(rec); err != nil {
+	if err := s.commitWith(rec, r); err != nil {
 		return Result{}, err
 	}
 	return r, nil
@@ -154,9 +144,5 @@ func (s *Store) Reject(edit string) error {
 		return err
 	}
 	r := Result{Edit: edit, Session: e.Session, Outcome: Rejected}
-	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
-	if err != nil {
-		return err
-	}
-	return s.commit(redoRecord{Append: []appendOp{j}, Delete: []string{stagedName(edit)}})
+	return s.commitWith(redoRecord{Delete: []string{stagedName(edit)}}, r)
 }

@@ -350,14 +350,21 @@ func count(n int) string {
 // journalOnly records an edit that changed no file (refused).
 func (s *Store) journalOnly(c Call, files []string, o Outcome, rule, answer string) (Result, error) {
 	r := Result{Edit: s.newID(), Session: c.Session, Outcome: o, Rule: rule, Files: files, Answer: answer}
-	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
-	if err != nil {
-		return Result{}, err
-	}
-	if err := s.commit(redoRecord{Append: []appendOp{j}}); err != nil {
+	if err := s.commitWith(redoRecord{}, r); err != nil {
 		return Result{}, err
 	}
 	return r, nil
+}
+
+// commitWith commits rec with r's journal line as its last append: an
+// edit and its journal line are one redo record.
+func (s *Store) commitWith(rec redoRecord, r Result) error {
+	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
+	if err != nil {
+		return err
+	}
+	rec.Append = append(rec.Append, j)
+	return s.commit(rec)
 }
 
 func (s *Store) logEntry(r Result) LogEntry {
@@ -403,12 +410,7 @@ func (s *Store) demote(c Call, acts []Action, files []string, identity bool, rul
 		}
 		rec.Append = append(rec.Append, n)
 	}
-	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
-	if err != nil {
-		return Result{}, err
-	}
-	rec.Append = append(rec.Append, j)
-	if err := s.commit(rec); err != nil {
+	if err := s.commitWith(rec, r); err != nil {
 		return Result{}, err
 	}
 	return r, nil
@@ -425,12 +427,7 @@ func (s *Store) apply1(c Call, acts []Action, p planned, files []string, identit
 	if err != nil {
 		return Result{}, err
 	}
-	j, err := s.appendAt(JournalFile, journalLine(s.logEntry(r)))
-	if err != nil {
-		return Result{}, err
-	}
-	rec.Append = append(rec.Append, j)
-	if err := s.commit(rec); err != nil {
+	if err := s.commitWith(rec, r); err != nil {
 		return Result{}, err
 	}
 	r.Answer = successAnswer(files)
