@@ -135,6 +135,10 @@ func unreachable(err error) string {
 	return err.Error()
 }
 
+// settleTries is how often the courier tries to tell gatewayd how an
+// approval it posted ended, Retry apart.
+const settleTries = 6
+
 // carry is one approval's life at the courier: post (again after any
 // failure), wait for an answer given in Mattermost, pass it on, and tell
 // gatewayd how the approval ended.
@@ -144,12 +148,29 @@ func (c *Courier) carry(ctx context.Context, r *carried) {
 	command := "" // the Mattermost post whose answer brokerd recorded
 	settle := func(e ending) {
 		s := gatewaywire.Settle{ID: id, CallHash: r.p.CallHash, Outcome: e.outcome, By: e.by, Why: e.why, Command: command}
-		// Told once, briefly: a gatewayd that is away finds the post
-		// unanswered, and an answer to it is then not pending.
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if (posted || failed) && c.call(sctx, 10*time.Second, gatewaywire.KindApprovalSettle, s, nil) != nil && posted {
-			c.Log("approval %s: could not tell gatewayd it was %s; its Mattermost post still shows it waiting", id, e.outcome)
+		if !posted && !failed {
+			return
+		}
+		// Tried for about half a minute (a gatewayd restarting, as after
+		// a crash, holds the command that answered it until told: D451),
+		// each try brief; brokerd stopping cuts the tries short.
+		for try := 1; ; try++ {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			err := c.call(sctx, 10*time.Second, gatewaywire.KindApprovalSettle, s, nil)
+			cancel()
+			if err == nil || !posted {
+				return
+			}
+			if try == settleTries {
+				c.Log("approval %s: could not tell gatewayd it was %s; its Mattermost post still shows it waiting", id, e.outcome)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				c.Log("approval %s: could not tell gatewayd it was %s; its Mattermost post still shows it waiting", id, e.outcome)
+				return
+			case <-time.After(c.Retry):
+			}
 		}
 	}
 	for {

@@ -440,6 +440,12 @@ func (g *Gateway) sweepHeld(ctx context.Context, started time.Time) {
 			switch {
 			case a != nil && a.CallHash == c.CallHash && a.Settled != "":
 				drop, why = append(drop, c), append(why, fmt.Sprintf("approval %s is no longer pending: %s", c.Approval, a.Settled))
+			case attached[c.Approval] != c.CallHash && now.Sub(since) > heldWithoutCourier && time.UnixMilli(c.At).Before(started):
+				// Taken by a gatewayd that stopped: brokerd may have
+				// recorded it before the stop, or never had it.
+				drop, why = append(drop, c), append(why, fmt.Sprintf("approval %s: gatewayd was stopped after it took this answer, "+
+					"and brokerd has not said how the approval ended: bxctl approvals shows whether it still waits, "+
+					"and brokerd's audit log whether this answer was recorded", c.Approval))
 			case attached[c.Approval] != c.CallHash && now.Sub(since) > heldWithoutCourier:
 				drop, why = append(drop, c), append(why, fmt.Sprintf("approval %s is not pending now: brokerd is not waiting for it (bxctl approvals lists those that wait)", c.Approval))
 			}

@@ -314,7 +314,9 @@ func TestAHeldAnswerNoCourierComesForIsAnswered(t *testing.T) {
 	mu.Unlock()
 	w.waitFor("the held command answered", func() bool {
 		ps := w.botPosts(cmd.ID)
-		return len(ps) == 1 && ps[0].Message == "approval abc234 is not pending now: brokerd is not waiting for it (bxctl approvals lists those that wait)"
+		return len(ps) == 1 && ps[0].Message == "approval abc234: gatewayd was stopped after it took this answer, "+
+			"and brokerd has not said how the approval ended: bxctl approvals shows whether it still waits, "+
+			"and brokerd's audit log whether this answer was recorded"
 	})
 	data, _ := os.ReadFile(gateway.StateFile(w.home))
 	var st gateway.State
