@@ -15,6 +15,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	// Its init holds the collector back while the process starts.
+	_ "boxmaker/core/startgc"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"

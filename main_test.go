@@ -521,3 +521,44 @@ func TestFirstHourIsRun(t *testing.T) {
 		}
 	}
 }
+
+// TestStartRunsNoCollection: a process's start runs no garbage collection
+// (core/startgc holds the collector back until the start is over, D363).
+// A small inline yaag program, whose start allocates past the default
+// collector's first goal (one or two cycles without the hold), ends
+// without a cycle; with the operator's own GOGC the collector runs as that
+// says.
+func TestStartRunsNoCollection(t *testing.T) {
+	bin, err := testsupport.StaticBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const src = `import { defineProgram } from "@yaag/runtime"; export default defineProgram({ name: "hi", async run() { return 1; } });`
+	cycles := func(env ...string) int {
+		cmd := exec.Command(bin, "yaag", "run", "--no-config", "--eval", src)
+		cmd.Dir = t.TempDir()
+		for _, kv := range os.Environ() {
+			if k, _, _ := strings.Cut(kv, "="); k != "GOGC" && k != "GOMEMLIMIT" && k != "GODEBUG" {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, append([]string{"BOXMAKER_HOME=" + cmd.Dir, "GODEBUG=gctrace=1"}, env...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", env, err, out)
+		}
+		n := 0
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "gc ") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := cycles(); n != 0 {
+		t.Errorf("yaag run --eval ran %d collection(s) while it started", n)
+	}
+	if n := cycles("GOGC=25"); n == 0 {
+		t.Error("with GOGC=25 no collection ran: the operator's setting was not left as it was")
+	}
+}

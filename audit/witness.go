@@ -32,11 +32,16 @@ func (h Head) String() string {
 	return fmt.Sprintf("audit: head %s:%d seq %d sha256 %s", h.File, h.Line, h.Seq, h.SHA256)
 }
 
-var headRE = regexp.MustCompile(`^audit: head ([0-9]{6,}\.jsonl):([0-9]+) seq ([0-9]+) sha256 ([0-9a-f]{64})$`)
+// Compiled at its first use, not at package init: a counted repetition
+// compiles to a copy of its class per count, and every role's start paid
+// for it (D362).
+var headRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^audit: head ([0-9]{6,}\.jsonl):([0-9]+) seq ([0-9]+) sha256 ([0-9a-f]{64})$`)
+})
 
 // ParseHead reads a witness line; ok is false for any other line.
 func ParseHead(line string) (Head, bool) {
-	m := headRE.FindStringSubmatch(strings.TrimSuffix(line, "\r"))
+	m := headRE().FindStringSubmatch(strings.TrimSuffix(line, "\r"))
 	if m == nil || fileNumber(m[1]) < 0 {
 		return Head{}, false
 	}

@@ -48,7 +48,7 @@ func codeWork(t testing.TB, n int) string {
 }
 
 func hasSecretKeyword(text string) bool {
-	for _, ks := range secretKeywords {
+	for _, ks := range secretKeys().keywords {
 		if strings.Contains(text, ks.keyword) {
 			return true
 		}

@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"strings"
+	"sync"
 )
 
 // secretRule is one secret shape: the keywords one of which every match
@@ -61,12 +62,13 @@ const (
 // the offset reported (nil: the same). It reads the text once, looking up
 // each pair of bytes among the keywords' first two.
 func (f *findings) secrets(text string, at func(int) int) {
+	keys := secretKeys()
 	for i := 0; i+1 < len(text); i++ {
 		pair := uint16(text[i])<<8 | uint16(text[i+1])
-		if !secretPairs[pair] {
+		if !keys.pairs[pair] {
 			continue
 		}
-		for _, ks := range secretKeywords {
+		for _, ks := range keys.keywords {
 			if ks.pair != pair {
 				continue
 			}
@@ -227,24 +229,29 @@ func brokenToken(text string, lo, k int, sr *secretRule) (int, bool) {
 	return 0, false
 }
 
-// secretKeywords are the keywords of secretRules with their first two
-// bytes; secretPairs marks those pairs.
-var secretKeywords, secretPairs = func() (kws []struct {
+// secretIndex is the keywords of secretRules with their first two bytes;
+// pairs marks those pairs. It is built at the first check (secretKeys),
+// not at package init: its table is 64 KB, which every role's start paid
+// for (D362).
+type secretIndex struct {
+	keywords []secretKeyword
+	pairs    *[1 << 16]bool
+}
+
+type secretKeyword struct {
 	keyword string
 	pair    uint16
 	rule    int
-}, pairs *[1 << 16]bool) {
-	pairs = new([1 << 16]bool)
+}
+
+var secretKeys = sync.OnceValue(func() *secretIndex {
+	x := &secretIndex{pairs: new([1 << 16]bool)}
 	for ri, sr := range secretRules {
 		for _, kw := range sr.keywords {
 			p := uint16(kw[0])<<8 | uint16(kw[1])
-			pairs[p] = true
-			kws = append(kws, struct {
-				keyword string
-				pair    uint16
-				rule    int
-			}{kw, p, ri})
+			x.pairs[p] = true
+			x.keywords = append(x.keywords, secretKeyword{kw, p, ri})
 		}
 	}
-	return kws, pairs
-}()
+	return x
+})

@@ -56,7 +56,7 @@ func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, body json.RawMe
 		return nil, err
 	}
 	p := req.Approval
-	if !approvalIDRE.MatchString(p.ID) || p.CallHash == "" {
+	if !approvalIDRE().MatchString(p.ID) || p.CallHash == "" {
 		return nil, fmt.Errorf("approval %q has no id or no call hash", p.ID)
 	}
 	if len(g.cfg.Approvers) == 0 {

@@ -3,6 +3,7 @@ package gateway
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -37,7 +38,10 @@ const usernameChars = `a-z0-9._-`
 
 var (
 	leadingMentionRE = regexp.MustCompile(`^@([a-z][` + usernameChars + `]*)[:,]?(\s|$)`)
-	approvalIDRE     = regexp.MustCompile(`^[a-z0-9]{1,32}$`)
+	// Compiled at its first use, not at package init: a counted repetition
+	// compiles to a copy of its class per count, and every role's start paid
+	// for it (D362).
+	approvalIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]{1,32}$`) })
 )
 
 // ReadMessage reads a post's message for the bot named bot.
@@ -94,7 +98,7 @@ func parseCommand(s string) Command {
 	id = strings.ToLower(id)
 	reason = strings.TrimSpace(reason)
 	switch {
-	case !approvalIDRE.MatchString(id):
+	case !approvalIDRE().MatchString(id):
 		c.Usage = verb + " needs an approval's id: " + usage(c.Approve)
 	case c.Approve && reason != "":
 		c.Usage = "!approve takes the id alone: " + usage(true)

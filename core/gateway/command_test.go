@@ -98,7 +98,7 @@ func FuzzReadMessage(f *testing.F) {
 			t.Fatalf("%q: a command for another bot taken as ours", s)
 		}
 		if c := m.Command; c != nil {
-			if c.Usage == "" && !approvalIDRE.MatchString(c.ID) {
+			if c.Usage == "" && !approvalIDRE().MatchString(c.ID) {
 				t.Fatalf("%q: a command with the id %q", s, c.ID)
 			}
 			if c.Approve && c.Reason != "" {

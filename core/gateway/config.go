@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"boxmaker/core/conf"
@@ -42,10 +43,14 @@ type Config struct {
 func StateFile(homeDir string) string { return home.Home{Dir: homeDir}.Path("gateway", "state.json") }
 
 // userIDRE is a Mattermost id: 26 characters of a-z0-9 (model.IsValidId).
-var userIDRE = regexp.MustCompile(`^[a-z0-9]{26}$`)
+//
+// It is compiled at its first use, not at package init: a counted repetition
+// compiles to a copy of its class per count, and every role's start paid
+// for it (D362).
+var userIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]{26}$`) })
 
 // ValidID reports whether s has the shape of a Mattermost id.
-func ValidID(s string) bool { return userIDRE.MatchString(s) }
+func ValidID(s string) bool { return userIDRE().MatchString(s) }
 
 // DefaultDeadAfter is [mattermost] dead_after_ms when it is 0.
 const DefaultDeadAfter = 30 * time.Second

@@ -157,10 +157,13 @@ func (s *Store) Hold(f func() error) error {
 
 func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
 
-var editRE = regexp.MustCompile(`^e([1-9][0-9]{0,17})$`)
+// Compiled at its first use, not at package init: a counted repetition
+// compiles to a copy of its class per count, and every role's start paid
+// for it (D362).
+var editRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^e([1-9][0-9]{0,17})$`) })
 
 func editNumber(id string) int {
-	m := editRE.FindStringSubmatch(id)
+	m := editRE().FindStringSubmatch(id)
 	if m == nil {
 		return -1
 	}

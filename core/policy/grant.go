@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
@@ -283,7 +284,10 @@ func pathProblem(p string) string {
 	return ""
 }
 
-var dnsLabelRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+// Compiled at its first use, not at package init: a counted repetition
+// compiles to a copy of its class per count, and every role's start paid
+// for it (D362).
+var dnsLabelRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`) })
 
 // hostProblem says what is wrong with a grant host, or "".
 func hostProblem(h string) string {
@@ -313,7 +317,7 @@ func hostProblem(h string) string {
 		return fmt.Sprintf("host %q is longer than a DNS name can be", h)
 	}
 	for _, l := range strings.Split(h, ".") {
-		if !dnsLabelRE.MatchString(l) {
+		if !dnsLabelRE().MatchString(l) {
 			return fmt.Sprintf("host %q is not a DNS name (letters a-z, digits and - in dot-separated labels)", h)
 		}
 	}

@@ -123,8 +123,11 @@ func Instance(home string) string {
 }
 
 var (
-	imageIDRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	instanceRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$`)
+	// Compiled at its first use, not at package init: a counted repetition
+	// compiles to a copy of its class per count, and every role's start paid
+	// for it (D362).
+	imageIDRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
+	instanceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$`) })
 )
 
 // startGrace is what Podman may take to start and remove a container on
@@ -146,10 +149,10 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.Podman == "" {
 		bad = append(bad, "podman is empty")
 	}
-	if cfg.Image != "" && !imageIDRE.MatchString(cfg.Image) {
+	if cfg.Image != "" && !imageIDRE().MatchString(cfg.Image) {
 		bad = append(bad, fmt.Sprintf("image %q is not an image ID (sha256: and 64 hex digits, as boxmaker tools-image prints it)", cfg.Image))
 	}
-	if !instanceRE.MatchString(cfg.Instance) {
+	if !instanceRE().MatchString(cfg.Instance) {
 		bad = append(bad, fmt.Sprintf("instance %q is not a label value of [a-zA-Z0-9_.-]", cfg.Instance))
 	}
 	for _, l := range []struct {

@@ -47,6 +47,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"boxmaker/core/loopwire"
 	"boxmaker/core/sessionid"
@@ -211,11 +212,16 @@ const (
 )
 
 var (
-	agentKeyRE    = regexp.MustCompile(`^A[1-9][0-9]{0,8}$`)
-	questionKeyRE = regexp.MustCompile(`^(A[1-9][0-9]{0,8})/([1-9][0-9]{0,8})/q[1-9][0-9]{0,8}$`)
-	hashRE        = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-	hexRE         = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	fieldRE       = regexp.MustCompile(`^[a-zA-Z]{1,32}$`)
+	// Compiled at its first use, not at package init: a counted repetition
+	// compiles to a copy of its class per count, and every role's start paid
+	// for it (D362).
+	agentKeyRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^A[1-9][0-9]{0,8}$`) })
+	questionKeyRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(A[1-9][0-9]{0,8})/([1-9][0-9]{0,8})/q[1-9][0-9]{0,8}$`)
+	})
+	hashRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
+	hexRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
+	fieldRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z]{1,32}$`) })
 )
 
 // QuestionKey is the key of the m-th question of Ask n of Agent agent.
@@ -343,9 +349,12 @@ func (d *Doc) Check() error {
 	return nil
 }
 
-var runIDRE = regexp.MustCompile(`^r-[0-9]{8}-[0-9]{6}-[0-9a-f]{8}$`)
+// Compiled at its first use, not at package init: a counted repetition
+// compiles to a copy of its class per count, and every role's start paid
+// for it (D362).
+var runIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^r-[0-9]{8}-[0-9]{6}-[0-9a-f]{8}$`) })
 
-func validRunID(s string) bool { return runIDRE.MatchString(s) }
+func validRunID(s string) bool { return runIDRE().MatchString(s) }
 
 // ValidRunID reports whether s is a Run's id.
 func ValidRunID(s string) bool { return validRunID(s) }
@@ -358,7 +367,7 @@ func (r RunInfo) check() error {
 		return fmt.Errorf("run.userInputProtocol %d is not a version", r.UserInputProtocol)
 	case r.Program == "":
 		return errors.New("run.program is empty")
-	case r.ProgramHash != "" && !hashRE.MatchString(r.ProgramHash):
+	case r.ProgramHash != "" && !hashRE().MatchString(r.ProgramHash):
 		return fmt.Errorf("run.programHash %q is not a hash", r.ProgramHash)
 	case r.Host != "" && !sessionid.Valid(r.Host):
 		return fmt.Errorf("run.host %q is not a session id", r.Host)
@@ -368,10 +377,10 @@ func (r RunInfo) check() error {
 
 func checkFields(f map[string]string) error {
 	for k, h := range f {
-		if !fieldRE.MatchString(k) {
+		if !fieldRE().MatchString(k) {
 			return fmt.Errorf("field name %q", k)
 		}
-		if !hashRE.MatchString(h) {
+		if !hashRE().MatchString(h) {
 			return fmt.Errorf("field %s: %q is not a hash", k, h)
 		}
 	}
@@ -386,7 +395,7 @@ func checkSession(s *SessionAt, what string) error {
 		return fmt.Errorf("%s.id %q is not a session id", what, s.ID)
 	case s.Epoch < 0 || s.Bytes < 0:
 		return fmt.Errorf("%s: a negative epoch or length", what)
-	case !hexRE.MatchString(s.SHA256):
+	case !hexRE().MatchString(s.SHA256):
 		return fmt.Errorf("%s.sha256 %q is not a SHA-256", what, s.SHA256)
 	}
 	return nil
@@ -394,11 +403,11 @@ func checkSession(s *SessionAt, what string) error {
 
 func (a Agent) check() error {
 	switch {
-	case !agentKeyRE.MatchString(a.Agent):
+	case !agentKeyRE().MatchString(a.Agent):
 		return fmt.Errorf("agent key %q is not A<k>", a.Agent)
 	case a.Definition == "":
 		return errors.New("no definition")
-	case !hashRE.MatchString(a.SpawnHash):
+	case !hashRE().MatchString(a.SpawnHash):
 		return fmt.Errorf("spawnHash %q is not a hash", a.SpawnHash)
 	}
 	if err := checkFields(a.Fields); err != nil {
@@ -411,7 +420,7 @@ func (a Agent) check() error {
 }
 
 func (q Question) check(inDoc bool) error {
-	m := questionKeyRE.FindStringSubmatch(q.Key)
+	m := questionKeyRE().FindStringSubmatch(q.Key)
 	switch {
 	case m == nil:
 		return fmt.Errorf("question key %q is not A<k>/<n>/q<m>", q.Key)
@@ -442,7 +451,7 @@ func (s Step) check() error {
 		if s.Value != nil || ask || s.Answer == nil {
 			return errors.New("an answer step has agent, n, key and answer, and nothing else")
 		}
-		m := questionKeyRE.FindStringSubmatch(s.Key)
+		m := questionKeyRE().FindStringSubmatch(s.Key)
 		if m == nil || m[1] != s.Agent || m[2] != fmt.Sprint(s.N) {
 			return fmt.Errorf("answer key %q does not belong to ask %s/%d", s.Key, s.Agent, s.N)
 		}
@@ -455,11 +464,11 @@ func (s Step) check() error {
 		return errors.New("an ask step with a clock or answer field")
 	}
 	switch {
-	case !agentKeyRE.MatchString(s.Agent):
+	case !agentKeyRE().MatchString(s.Agent):
 		return fmt.Errorf("agent key %q is not A<k>", s.Agent)
 	case s.N < 1:
 		return fmt.Errorf("ask ordinal %d", s.N)
-	case !hashRE.MatchString(s.AskHash):
+	case !hashRE().MatchString(s.AskHash):
 		return fmt.Errorf("askHash %q is not a hash", s.AskHash)
 	}
 	if err := checkFields(s.Fields); err != nil {
@@ -485,7 +494,7 @@ func (s Step) check() error {
 	if s.Error != nil && s.Error.Code == "" {
 		return errors.New("an error without a code")
 	}
-	if s.Withheld != nil && (len(s.Withheld.Rules) == 0 || !hexRE.MatchString(s.Withheld.SHA256)) {
+	if s.Withheld != nil && (len(s.Withheld.Rules) == 0 || !hexRE().MatchString(s.Withheld.SHA256)) {
 		return errors.New("withheld needs its rules and the SHA-256 of what it withheld")
 	}
 	if s.Status == StatusPaused && s.Session == nil {
