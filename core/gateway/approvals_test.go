@@ -15,6 +15,7 @@ import (
 	"boxmaker/core/gatewaywire"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/testpeer/fakemattermost"
+	"boxmaker/core/testsupport"
 )
 
 // call is one request of brokerd's courier on gateway.sock, straight to
@@ -323,5 +324,48 @@ func TestAHeldAnswerNoCourierComesForIsAnswered(t *testing.T) {
 	json.Unmarshal(data, &st)
 	if len(st.Commands) != 0 || !st.HandledPost(cmd.ID) {
 		t.Errorf("commands %+v", st.Commands)
+	}
+}
+
+// Two Boxmakers in one thread: `@<bot> !approve ID` is for the bot named
+// only, and a bare command is taken by the Boxmaker with that id pending
+// there; the other says nothing to it.
+func TestTwoBoxmakersShareAThread(t *testing.T) {
+	w := newWorld(t)
+	w2 := &world{t: t, mm: w.mm, owner: w.owner, other: w.other, stranger: w.stranger, home: t.TempDir(),
+		log: &testsupport.Buffer{}, loop: &stubLoop{}}
+	w2.bot, w2.token = w.mm.AddUser("boxmaker2", true)
+	ch := w.mm.NewChannel("shared", w.bot.ID, w2.bot.ID, w.owner.ID)
+	w.start()
+	w2.start()
+	root, _ := w.mm.PostAs(w.owner.ID, ch.ID, "", "@boxmaker hello")
+	w.waitFor("boxmaker's reply", func() bool {
+		ps := w.botPosts(root.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: hello"
+	})
+	p := w.pending("abc234") // the session the first turn got
+	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
+	w.approvalPost(ch.ID, p.ID)
+	named, _ := w.mm.PostAs(w.owner.ID, ch.ID, root.ID, "@boxmaker2 !approve abc234")
+	w2.waitFor("boxmaker2's answer", func() bool {
+		for _, r := range w2.botPosts(root.ID) {
+			if r.Message == "no approval abc234 is pending in this thread" {
+				return true
+			}
+		}
+		return false
+	})
+	bare, _ := w.mm.PostAs(w.owner.ID, ch.ID, root.ID, "!approve abc234")
+	var ans gatewaywire.Answered
+	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 5000}, &ans)
+	if ans.Answer != gatewaywire.AnswerApprove || ans.Command != bare.ID {
+		t.Errorf("boxmaker was handed %+v, want the bare command %s (not %s)", ans, bare.ID, named.ID)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := len(w2.botPosts(root.ID)); n != 1 {
+		t.Errorf("boxmaker2 posted %d times in the thread, not once", n)
+	}
+	if l := w2.loop.requests(); len(l) != 0 {
+		t.Errorf("boxmaker2 ran turns: %+v", l)
 	}
 }
