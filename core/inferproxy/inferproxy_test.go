@@ -84,24 +84,11 @@ func TestStreamArrivesChunkByChunk(t *testing.T) {
 	release := up.HoldStreams()
 	defer release()
 
-	resp, err := unixClient(sock).Post("http://infer/v1/chat/completions", "application/json", strings.NewReader(streamBody))
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, lines := postStream(t, sock)
 	defer resp.Body.Close()
 	if resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("content type %q", resp.Header.Get("Content-Type"))
 	}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			if sc.Text() != "" {
-				lines <- sc.Text()
-			}
-		}
-		close(lines)
-	}()
 	// The stand-in holds the final chunk back; every chunk before it must
 	// come through now, while the answer is unfinished.
 	var before []string
@@ -223,14 +210,7 @@ func waitQueued(t *testing.T, s *Server, n int) {
 }
 
 func TestRequestsBeyondTheBurstGoInArrivalOrder(t *testing.T) {
-	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "held"}}}})
-	s, sock := startProxy(t, up.URL(), 1, 10*time.Second)
-	c := unixClient(sock)
-	release := up.HoldStreams()
-	held, err := c.Post("http://infer/v1/chat/completions", "application/json", strings.NewReader(streamBody))
-	if err != nil {
-		t.Fatal(err)
-	}
+	up, s, c, held, release := holdTheBurst(t, 10*time.Second)
 	var wg sync.WaitGroup
 	for i := range 5 {
 		wg.Add(1)
@@ -259,15 +239,8 @@ func TestRequestsBeyondTheBurstGoInArrivalOrder(t *testing.T) {
 }
 
 func TestAWaitLongerThanTheQueueTimeoutIs503(t *testing.T) {
-	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "held"}}}})
-	_, sock := startProxy(t, up.URL(), 1, 100*time.Millisecond)
-	c := unixClient(sock)
-	release := up.HoldStreams()
+	up, _, c, held, release := holdTheBurst(t, 100*time.Millisecond)
 	defer release()
-	held, err := c.Post("http://infer/v1/chat/completions", "application/json", strings.NewReader(streamBody))
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer held.Body.Close()
 	code, body := get(t, c, "GET", "http://infer/health", "")
 	want := "inferproxy: no connection to the model server at " + up.URL() + " came free within 100ms (the burst is 1 and 0 requests were ahead)"
@@ -365,4 +338,43 @@ func TestTheGateHandsPlacesOnFirstComeFirstServed(t *testing.T) {
 	if g.free != 1 {
 		t.Fatalf("free %d after all released", g.free)
 	}
+}
+
+// postStream posts streamBody to the proxy at sock: the response, and its
+// non-empty lines as they come (closed at its end). The caller closes the
+// body.
+func postStream(t *testing.T, sock string) (*http.Response, <-chan string) {
+	t.Helper()
+	resp, err := unixClient(sock).Post("http://infer/v1/chat/completions", "application/json", strings.NewReader(streamBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if sc.Text() != "" {
+				lines <- sc.Text()
+			}
+		}
+		close(lines)
+	}()
+	return resp, lines
+}
+
+// holdTheBurst starts a proxy of burst 1 in front of a stand-in whose
+// streams are held, and takes the burst with one stream (held) until
+// release; the proxy's client is c.
+func holdTheBurst(t *testing.T, queueTimeout time.Duration) (up *llamastandin.Server, s *Server, c *http.Client, held *http.Response, release func()) {
+	t.Helper()
+	up = startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "held"}}}})
+	s, sock := startProxy(t, up.URL(), 1, queueTimeout)
+	c = unixClient(sock)
+	release = up.HoldStreams()
+	held, err := c.Post("http://infer/v1/chat/completions", "application/json", strings.NewReader(streamBody))
+	if err != nil {
+		release()
+		t.Fatal(err)
+	}
+	return up, s, c, held, release
 }

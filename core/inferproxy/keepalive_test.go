@@ -16,24 +16,6 @@ import (
 	"boxmaker/core/testsupport"
 )
 
-// lockedBuffer is a log the proxy's goroutines may write at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestBackToBackStreamsOnOneKeepAliveConnection sends streamed chat
 // requests one after another on one keep-alive connection while every
 // core is kept busy: each must arrive whole, up to data: [DONE] and the
@@ -45,7 +27,7 @@ func (l *lockedBuffer) String() string {
 // requests or 15 seconds.
 func TestBackToBackStreamsOnOneKeepAliveConnection(t *testing.T) {
 	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "one two three four"}}}})
-	plog := &lockedBuffer{}
+	plog := &testsupport.Buffer{}
 	sock := testsupport.ShortDir(t) + "/infer.sock"
 	s, err := Start(Options{Listen: sock, Upstream: up.URL(), Burst: 4, QueueTimeout: time.Minute, Log: plog})
 	if err != nil {

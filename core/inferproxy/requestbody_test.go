@@ -1,7 +1,6 @@
 package inferproxy
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net"
@@ -52,7 +51,7 @@ func TestAStreamOutlivesTheTransportsLateReadOfTheRequestBody(t *testing.T) {
 	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "one two three"}}}})
 	release := up.HoldStreams()
 	defer release()
-	plog := &lockedBuffer{}
+	plog := &testsupport.Buffer{}
 	sock := testsupport.ShortDir(t) + "/infer.sock"
 	s, err := Start(Options{Listen: sock, Upstream: up.URL(), Burst: 2, QueueTimeout: time.Second, Log: plog})
 	if err != nil {
@@ -72,21 +71,8 @@ func TestAStreamOutlivesTheTransportsLateReadOfTheRequestBody(t *testing.T) {
 	go func() { done <- s.Serve(ctx) }()
 	defer func() { cancel(); <-done }()
 
-	resp, err := unixClient(sock).Post("http://infer/v1/chat/completions", "application/json", strings.NewReader(streamBody))
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, lines := postStream(t, sock)
 	defer resp.Body.Close()
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			if sc.Text() != "" {
-				lines <- sc.Text()
-			}
-		}
-		close(lines)
-	}()
 	var before []string
 	for len(before) < 4 {
 		select {
