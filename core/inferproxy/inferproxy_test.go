@@ -60,20 +60,8 @@ func unixClient(sock string) *http.Client {
 
 func get(t *testing.T, c *http.Client, method, url, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(data)
+	code, data := testsupport.HTTP(t, c, method, url, strings.NewReader(body))
+	return code, string(data)
 }
 
 const streamBody = `{"messages":[{"role":"user","content":"hi"}],"stream":true}`

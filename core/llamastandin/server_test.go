@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/core/testsupport"
 )
 
 func start(t *testing.T, o Options) *Server {
@@ -38,20 +40,7 @@ func do(t *testing.T, method, url string, body any) (int, []byte) {
 		}
 		r = bytes.NewReader(data)
 	}
-	req, err := http.NewRequest(method, url, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, data
+	return testsupport.HTTP(t, http.DefaultClient, method, url, r)
 }
 
 func decode(t *testing.T, data []byte) map[string]any {
