@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/testsupport"
@@ -254,30 +252,15 @@ func cmdDialas(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("dialas: %v", err)
 	}
-	type result struct {
-		c   net.Conn
-		err error
+	c, err := testsupport.DialAs(uid, ts.MkAbs(args[1]))
+	if err != nil {
+		ts.Fatalf("dialas: %v", err)
 	}
-	ch := make(chan result)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-		if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, ^uintptr(0), uintptr(uid), ^uintptr(0)); e != 0 {
-			ch <- result{nil, e}
-			return
-		}
-		unix.RawSyscall(unix.SYS_SETFSUID, 0, 0, 0)
-		c, err := net.Dial("unix", ts.MkAbs(args[1]))
-		ch <- result{c, err}
-	}()
-	r := <-ch
-	if r.err != nil {
-		ts.Fatalf("dialas: %v", r.err)
-	}
-	defer r.c.Close()
-	fmt.Fprintf(r.c, "{\"kind\":%q}\n", args[2])
-	r.c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	defer c.Close()
+	fmt.Fprintf(c, "{\"kind\":%q}\n", args[2])
+	c.SetReadDeadline(time.Now().Add(20 * time.Second))
 	var a daemon.Answer
-	if err := json.NewDecoder(r.c).Decode(&a); err != nil {
+	if err := json.NewDecoder(c).Decode(&a); err != nil {
 		ts.Fatalf("dialas: no answer: %v", err)
 	}
 	if a.Error != "" {

@@ -284,30 +284,6 @@ func TestServeRequestKinds(t *testing.T) {
 	}
 }
 
-// dialAs connects to path with the effective uid set to uid on one OS
-// thread, keeping root's file system access (fsuid 0), so that the
-// connection reaches the daemon through its 0700 directory while
-// SO_PEERCRED reports uid. The thread is thrown away afterwards.
-func dialAs(uid int, path string) (net.Conn, error) {
-	type result struct {
-		c   net.Conn
-		err error
-	}
-	ch := make(chan result)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
-		if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, ^uintptr(0), uintptr(uid), ^uintptr(0)); e != 0 {
-			ch <- result{nil, e}
-			return
-		}
-		unix.RawSyscall(unix.SYS_SETFSUID, 0, 0, 0)
-		c, err := net.Dial("unix", path)
-		ch <- result{c, err}
-	}()
-	r := <-ch
-	return r.c, r.err
-}
-
 func TestServeRefusesOtherUID(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to connect as another user") // CI runs as root
@@ -317,7 +293,7 @@ func TestServeRefusesOtherUID(t *testing.T) {
 		Kinds: map[string]Handler{"echo": echoHandler}}
 	path := serveTest(t, s)
 	const nobody = 65534
-	c, err := dialAs(nobody, path)
+	c, err := testsupport.DialAs(nobody, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +314,7 @@ func TestServeRefusesOtherUID(t *testing.T) {
 	s2 := &Socket{Role: "memoryd", Name: "admin", Log: log, AllowUIDs: []uint32{nobody},
 		ListenerLost: runbook.BrokerdListenerLost, Kinds: map[string]Handler{"echo": echoHandler}}
 	path2 := serveTest(t, s2)
-	c2, err := dialAs(nobody, path2)
+	c2, err := testsupport.DialAs(nobody, path2)
 	if err != nil {
 		t.Fatal(err)
 	}
