@@ -428,6 +428,7 @@ var containmentCmds = map[string]func(ts *testscript.TestScript, neg bool, args 
 	"crashinit":   cmdCrashinit,
 	"alive":       cmdAlive,
 	"stagemounts": cmdStagemounts,
+	"fakeconmon":  cmdFakeconmon,
 }
 
 // raceCallsEnv sets the number of racing calls of brokerd-race.txtar; the
@@ -961,6 +962,34 @@ func cmdAlive(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	fmt.Fprintf(ts.Stdout(), "alive: %d states: %d\n", live, states)
+}
+
+// fakeconmon CONFIG: creates a container of the script's own
+// ($VICTIM, from $TOOLS_IMAGE: run toolsimage first) and starts, as the
+// tools' uid (65533), a process whose command line is a conmon's of
+// CONFIG's home (-n with its prefix) and whose -c names that container:
+// what a tool's program left running by a killed brokerd can make of
+// itself. Both are removed when the script ends.
+func cmdFakeconmon(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fakeconmon CONFIG")
+	}
+	instance, _ := homeRunner(ts, ts.MkAbs(args[0]))
+	var b [4]byte
+	crand.Read(b[:])
+	victim := "bxvictim-" + hex.EncodeToString(b[:])
+	if out, err := exec.Command("podman", "create", "--name", victim, ts.Getenv("TOOLS_IMAGE"), "/bin/true").CombinedOutput(); err != nil {
+		ts.Fatalf("fakeconmon: podman create: %v: %s", err, out)
+	}
+	ts.Defer(func() { exec.Command("podman", "rm", "-f", "-i", "-t", "0", victim).Run() })
+	ts.Setenv("VICTIM", victim)
+	cmd := exec.Command("/bin/sh")
+	cmd.Args = []string{"conmon", "-c", "sleep 120; :", "-n", runner.NamePrefix(instance) + "fake", "-c", victim}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65533, Gid: 65533}, Setpgid: true}
+	ts.Check(cmd.Start())
+	ts.Defer(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	time.Sleep(100 * time.Millisecond) // its exec done
+	fmt.Fprintf(ts.Stdout(), "fakeconmon: pid %d names %s\n", cmd.Process.Pid, victim)
 }
 
 // stagemounts CONFIG: prints "stagemounts: N", the mounts below the

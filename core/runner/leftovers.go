@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,12 +45,22 @@ type leftover struct {
 }
 
 // findLeftovers scans /proc for conmon processes whose container name
-// begins with prefix.
+// begins with prefix. A command line is anyone's to write: a tool's
+// program, in a container left running by a killed brokerd, can call
+// itself conmon with -n of this home's prefix and -c of any name, and
+// the clean-up would remove that container (`podman rm` takes names).
+// So only a process of brokerd's own uid (root; tools never run as
+// root) in brokerd's pid namespace counts, and its -c must be a
+// container ID (64 hex digits), never a name.
 func findLeftovers(prefix string) []leftover {
 	var found []leftover
+	ownNS, _ := os.Readlink("/proc/self/ns/pid")
 	eachProcess(func(pid int, dir string) {
 		raw, err := os.ReadFile(filepath.Join(dir, "cmdline"))
 		if err != nil || len(raw) == 0 {
+			return
+		}
+		if ns, err := os.Readlink(filepath.Join(dir, "ns/pid")); err != nil || ns != ownNS || realUID(dir) != os.Geteuid() {
 			return
 		}
 		args := strings.Split(string(bytes.TrimRight(raw, "\x00")), "\x00")
@@ -65,12 +76,31 @@ func findLeftovers(prefix string) []leftover {
 				l.id = args[i+1]
 			}
 		}
-		if strings.HasPrefix(l.name, prefix) {
+		if strings.HasPrefix(l.name, prefix) && containerIDRE.MatchString(l.id) {
 			l.pid = pid
 			found = append(found, l)
 		}
 	})
 	return found
+}
+
+var containerIDRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// realUID is the real uid of the process whose /proc directory is dir,
+// or -1.
+func realUID(dir string) int {
+	raw, err := os.ReadFile(filepath.Join(dir, "status"))
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "Uid:" {
+			if uid, err := strconv.Atoi(f[1]); err == nil {
+				return uid
+			}
+		}
+	}
+	return -1
 }
 
 // eachProcess calls f with each process's pid and /proc directory.

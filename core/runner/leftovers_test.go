@@ -3,9 +3,13 @@ package runner
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The runtime's state is trusted only in a root-only directory, only for
@@ -44,5 +48,45 @@ func TestRuntimeLeftoversTrustOnlyTheirOwnState(t *testing.T) {
 	}
 	if got := findRuntimeLeftovers(root, "mine"); len(got) != 0 {
 		t.Errorf("a state directory others can write was trusted: %+v", got)
+	}
+}
+
+// A tool's program can call itself conmon, with -n of this home's prefix
+// and -c naming someone else's container: the clean-up must not take it
+// for a leftover (it would end that container). Only root's conmon in
+// brokerd's pid namespace, with a container ID, counts.
+func TestAConmonCommandLineIsNotEnoughToBeALeftover(t *testing.T) {
+	prefix := NamePrefix(testInstance + "-spoof")
+	id := strings.Repeat("ab", 32)
+	start := func(uid int, cid string) int {
+		cmd := exec.Command("/bin/sh")
+		cmd.Args = []string{"conmon", "-c", "sleep 30; :", "-n", prefix + "x", "-c", cid}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd.Process.Pid
+	}
+	tool := start(testToolUID, id)
+	named := start(0, "postgres")
+	real := start(0, id)
+	var pids []int
+	deadline := time.Now().Add(5 * time.Second)
+	for !slices.Contains(pids, real) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // until its credentials and exec are done
+		pids = pids[:0]
+		for _, l := range findLeftovers(prefix) {
+			pids = append(pids, l.pid)
+		}
+	}
+	if !slices.Contains(pids, real) {
+		t.Fatalf("root's conmon with a container ID was not found: %v", pids)
+	}
+	if slices.Contains(pids, tool) {
+		t.Errorf("a process of the tools' uid calling itself conmon was taken for a leftover")
+	}
+	if slices.Contains(pids, named) {
+		t.Errorf("a conmon whose -c is a name, not a container ID, was taken for a leftover")
 	}
 }
