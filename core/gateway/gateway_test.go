@@ -498,3 +498,44 @@ func TestAFailedUpgradeIsTriedAgain(t *testing.T) {
 		}
 	}
 }
+
+// A dropped WebSocket is resumed with its connection_id and
+// sequence_number: the event made while it was down is sent again by the
+// server and answered, with no catch-up over REST.
+func TestADroppedSocketIsResumed(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	first, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello before")
+	w.waitFor("the first answer", func() bool {
+		return len(w.botPosts(first.ID)) == 1 && w.botPosts(first.ID)[0].Message == "echo: hello before"
+	})
+	reads := func() int {
+		n := 0
+		for _, r := range w.mm.Requests() {
+			if r.Method == "GET" && r.Path == "/api/v4/channels/"+dm.ID+"/posts" {
+				n++
+			}
+		}
+		return n
+	}
+	before := reads()
+	w.mm.SetFault(fakemattermost.Fault{Down: true})
+	w.mm.DropSockets()
+	w.waitFor("the socket gone", func() bool { return w.mm.Sockets() == 0 })
+	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello while down")
+	w.mm.SetFault(fakemattermost.Fault{})
+	w.waitFor("the post made while down answered", func() bool {
+		ps := w.botPosts(p.ID)
+		return len(ps) == 1 && ps[0].Message == "echo: hello while down"
+	})
+	if w.mm.Resumes() != 1 {
+		t.Errorf("%d resumes, want 1:\n%s", w.mm.Resumes(), w.log)
+	}
+	if n := reads() - before; n != 0 {
+		t.Errorf("%d REST reads of the channel after a resume that lost nothing", n)
+	}
+	if n := len(w.loop.requests()); n != 2 {
+		t.Errorf("%d turns, want 2", n)
+	}
+}

@@ -122,6 +122,7 @@ type Server struct {
 	conns    map[string]*connState
 	fault    Fault
 	requests []Request
+	resumes  int // reconnects that resumed a connection (no new hello)
 }
 
 type user struct {
@@ -213,6 +214,15 @@ func (s *Server) DropSockets() {
 	for _, c := range live {
 		c.CloseNow()
 	}
+}
+
+// Resumes is how many reconnects resumed a connection by its
+// connection_id and sequence_number (the missed events sent again, no
+// new hello).
+func (s *Server) Resumes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resumes
 }
 
 // Restart forgets every connection's state, as a server restart does:

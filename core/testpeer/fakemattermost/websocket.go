@@ -241,6 +241,7 @@ func (s *Server) attach(me, id, seqText string) (c *connState, replay [][]byte) 
 			for i := seq - old.first; i < int64(len(old.dead)); i++ {
 				replay = append(replay, old.dead[i])
 			}
+			s.resumes++
 			return old, replay
 		}
 	}
