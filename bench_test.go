@@ -109,18 +109,8 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 		}
 	}()
 	sock := cfg.Sockets.Broker
-	deadline := time.Now().Add(time.Minute)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
-		cancel()
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("brokerd did not answer: %v\n%s", err, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if err := waitPing(sock, time.Minute, nil); err != nil {
+		b.Fatalf("brokerd did not answer: %v\n%s", err, logs.String())
 	}
 
 	var wallBroker, wallBare, cpuBare time.Duration
@@ -203,18 +193,8 @@ func BenchmarkReindexCommand(b *testing.B) {
 		md.Process.Signal(os.Interrupt)
 		md.Wait()
 	}()
-	deadline := time.Now().Add(5 * time.Minute) // a first start builds the index
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
-		cancel()
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("memoryd did not answer: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err := waitPing(sock, 5*time.Minute, nil); err != nil { // a first start builds the index
+		b.Fatalf("memoryd did not answer: %v", err)
 	}
 	read := regexp.MustCompile(`read (\d+) logs, (\d+) records`)
 	var records int
@@ -362,18 +342,8 @@ func benchRecallHoncho(b *testing.B, mode string) {
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
-			cancel()
-			if err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				b.Fatalf("%s did not answer: %v", role, err)
-			}
-			time.Sleep(20 * time.Millisecond)
+		if err := waitPing(sock, 30*time.Second, nil); err != nil {
+			b.Fatalf("%s did not answer: %v", role, err)
 		}
 		return func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }
 	}

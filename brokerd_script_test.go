@@ -314,24 +314,21 @@ var waits = map[*exec.Cmd]chan error{}
 // waitPing waits until a daemon answers a ping on sock, for at most
 // timeout, or until exited says the daemon ended.
 func waitPing(sock string, timeout time.Duration, exited chan error) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
-		cancel()
-		if err == nil {
-			return nil
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err := daemon.AwaitPing(ctx, sock, 50*time.Millisecond, func() error {
 		select {
 		case err := <-exited:
 			exited <- err
 			return fmt.Errorf("it ended before it answered (%v)", err)
-		case <-time.After(50 * time.Millisecond):
+		default:
+			return nil
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("nothing answered on %s in %s: %v", sock, timeout, err)
-		}
+	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("nothing answered on %s in %s: %v", sock, timeout, err)
 	}
+	return err
 }
 
 // eachAuditLine calls f with every line of the audit files in auditDir.

@@ -169,24 +169,14 @@ func cmdWaitsock(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: waitsock PATH")
 	}
 	path := ts.MkAbs(args[0])
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := daemon.Call(ctx, path, "ping", nil, nil, nil)
-		cancel()
-		if err == nil {
-			if neg {
-				ts.Fatalf("%s answers", path)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			if neg {
-				return
-			}
-			ts.Fatalf("nothing answers on %s: %v", path, err)
-		}
-		time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := daemon.AwaitPing(ctx, path, 50*time.Millisecond, nil)
+	switch {
+	case err == nil && neg:
+		ts.Fatalf("%s answers", path)
+	case err != nil && !neg:
+		ts.Fatalf("nothing answers on %s: %v", path, err)
 	}
 }
 

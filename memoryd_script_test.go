@@ -230,23 +230,10 @@ func startMemoryd(ts *testscript.TestScript, cfg, sock string, env []string, rou
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := daemon.Call(ctx, sock, "ping", nil, nil, nil)
-		cancel()
-		if err == nil {
-			return cmd, exited, out
-		}
-		select {
-		case err := <-exited:
-			ts.Fatalf("round %d: memoryd did not start (%v):\n%s", round, err, out.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("round %d: memoryd did not answer in 30 s:\n%s", round, out.String())
-		}
+	if err := waitPing(sock, 30*time.Second, exited); err != nil {
+		ts.Fatalf("round %d: memoryd did not start: %v\n%s", round, err, out.String())
 	}
+	return cmd, exited, out
 }
 
 // The scripts' commands for memoryd's Honcho sync and read: the fake

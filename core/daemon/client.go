@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 
 	"boxmaker/runbook"
 )
@@ -120,4 +121,33 @@ func Call(ctx context.Context, path, kind string, body any, out any, onEvent fun
 		return err
 	}
 	return errors.New("the connection closed before the answer")
+}
+
+// PingKind is the request every daemon's socket answers (rolecli.Ping:
+// who serves it). Clients and tests ask it to wait until a daemon is up.
+const PingKind = "ping"
+
+// AwaitPing asks the daemon at socket for a ping, each try within a
+// second and every interval, until it answers (nil), ctx ends (ctx's
+// error, with the last try's), or alive, asked between tries, returns an
+// error (a process that exited): that error.
+func AwaitPing(ctx context.Context, socket string, every time.Duration, alive func() error) error {
+	for {
+		cctx, cancel := context.WithTimeout(ctx, time.Second)
+		err := Call(cctx, socket, PingKind, nil, nil, nil)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if alive != nil {
+			if aerr := alive(); aerr != nil {
+				return aerr
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (the last try: %v)", ctx.Err(), err)
+		case <-time.After(every):
+		}
+	}
 }

@@ -4,20 +4,23 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
 func pingSocket(log io.Writer) *Socket {
 	return &Socket{Role: "testd", Name: "test", Log: log, Kinds: map[string]Handler{
-		"ping": func(context.Context, Peer, json.RawMessage, *Stream) (any, error) { return "pong", nil },
+		PingKind: func(context.Context, Peer, json.RawMessage, *Stream) (any, error) { return "pong", nil },
 	}}
 }
 
@@ -46,7 +49,7 @@ func TestASilentConnectionIsClosedAtTheTimeout(t *testing.T) {
 	}
 	// A client that sends at once is served, and may then wait for its
 	// answer as long as the handler takes.
-	if err := Call(context.Background(), path, "ping", nil, nil, nil); err != nil {
+	if err := Call(context.Background(), path, PingKind, nil, nil, nil); err != nil {
 		t.Errorf("a prompt client: %v", err)
 	}
 }
@@ -120,5 +123,24 @@ func TestARequestOverTheLimitIsRefusedNamingIt(t *testing.T) {
 	}
 	if want := "the request is longer than 65536 bytes, the limit of the test socket; " + runbook.Link(runbook.RequestTooLarge); a.Error != want || a.Entry != runbook.RequestTooLarge.String() {
 		t.Errorf("answer %+v, want %q", a, want)
+	}
+}
+
+// AwaitPing returns once the daemon answers, with ctx's error when none
+// does in time, and with alive's error as soon as alive gives one.
+func TestAwaitPing(t *testing.T) {
+	path := serveTest(t, pingSocket(io.Discard))
+	if err := AwaitPing(context.Background(), path, time.Millisecond, nil); err != nil {
+		t.Errorf("a daemon that answers: %v", err)
+	}
+	nobody := filepath.Join(testsupport.ShortDir(t), "none.sock")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := AwaitPing(ctx, nobody, 10*time.Millisecond, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("no daemon: %v, want the deadline", err)
+	}
+	gone := errors.New("it exited")
+	if err := AwaitPing(context.Background(), nobody, 10*time.Millisecond, func() error { return gone }); err != gone {
+		t.Errorf("a daemon that exited: %v, want alive's error", err)
 	}
 }

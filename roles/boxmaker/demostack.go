@@ -16,7 +16,6 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/core/inferproxy"
-	"boxmaker/roles/rolecli"
 )
 
 // demoStack is the daemons, run by up in the background.
@@ -106,7 +105,7 @@ func (d *demoRun) startStack(ctx context.Context) error {
 	for _, sock := range sockets {
 		for {
 			cctx, ccancel := context.WithTimeout(ctx, time.Second)
-			err := daemon.Call(cctx, sock, rolecli.PingKind, nil, nil, nil)
+			err := daemon.Call(cctx, sock, daemon.PingKind, nil, nil, nil)
 			ccancel()
 			if err == nil {
 				break

@@ -291,7 +291,7 @@ func waitReady(ctx context.Context, ch *child, socket string, ping bool) error {
 		cctx, cancel := context.WithTimeout(ctx, time.Second)
 		var err error
 		if ping {
-			err = daemon.Call(cctx, socket, rolecli.PingKind, nil, nil, nil)
+			err = daemon.Call(cctx, socket, daemon.PingKind, nil, nil, nil)
 		} else {
 			var c net.Conn
 			c, err = (&net.Dialer{}).DialContext(cctx, "unix", socket)

@@ -60,7 +60,7 @@ func chatCommands() []*cli.Command {
 				return rolecli.Usagef("--session %q is not a session id (they look like 20261201-091200-1a2b3c4d)", s)
 			}
 			ctx, cancel := context.WithTimeout(c.Context, 10*time.Second)
-			err := daemon.Call(ctx, cfg.Sockets.Loop, rolecli.PingKind, nil, nil, nil)
+			err := daemon.Call(ctx, cfg.Sockets.Loop, daemon.PingKind, nil, nil, nil)
 			cancel()
 			if err != nil {
 				return callError("loopd", cfg.Sockets.Loop, err)

@@ -292,7 +292,7 @@ func (d *doctor) sockets(ctx context.Context, role string, socks []socketCheck) 
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		var err error
 		if s.ping {
-			err = daemon.Call(cctx, s.path, rolecli.PingKind, nil, nil, nil)
+			err = daemon.Call(cctx, s.path, daemon.PingKind, nil, nil, nil)
 		} else {
 			var conn net.Conn
 			if conn, err = (&net.Dialer{}).DialContext(cctx, "unix", s.path); err == nil {

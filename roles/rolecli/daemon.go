@@ -177,11 +177,7 @@ func (d *Daemon) Close() {
 	d.lock.Release()
 }
 
-// PingKind is the request every socket answers: who serves it. Clients
-// and tests use it to wait until a daemon is up.
-const PingKind = "ping"
-
-// Ping answers a ping with the role and the socket's name.
+// Ping answers a ping (daemon.PingKind) with the role and the socket's name.
 func Ping(role, socket string) daemon.Handler {
 	return func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 		return map[string]string{"role": role, "socket": socket}, nil
@@ -192,7 +188,7 @@ func Ping(role, socket string) daemon.Handler {
 // from the daemon's own user and the uids in allow; accept failures are
 // reported under lost. Lines go to standard error.
 func Socket(role, name, path string, kinds map[string]daemon.Handler, allow []uint32, lost runbook.Entry) *daemon.Socket {
-	all := map[string]daemon.Handler{PingKind: Ping(role, name)}
+	all := map[string]daemon.Handler{daemon.PingKind: Ping(role, name)}
 	for k, h := range kinds {
 		all[k] = h
 	}
