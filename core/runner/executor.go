@@ -12,6 +12,8 @@ import (
 	"sort"
 	"syscall"
 	"time"
+
+	"boxmaker/core/policy"
 )
 
 // Request is what the runner asks the executor inside the container to
@@ -76,7 +78,7 @@ type DirEntry struct {
 }
 
 // Tools are the tools the runner runs.
-var Tools = []string{"read_file", "write_file", "list_dir", "run"}
+var Tools = []string{string(policy.ReadFile), string(policy.WriteFile), string(policy.ListDir), string(policy.Run)}
 
 // Execute does one request. It runs inside the container: paths are the
 // container's, which are the host's (the runner mounts each target at its

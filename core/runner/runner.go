@@ -285,7 +285,7 @@ func unavailable(args []string, said string) error {
 // (a target the runner cannot mount) or a container that ended without
 // one (killed at its time or memory limit).
 func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
-	if c.Tool == "http_fetch" {
+	if c.Tool == string(policy.HTTPFetch) {
 		return r.fetch(ctx, c)
 	}
 	if err := checkCall(c); err != nil {
@@ -413,10 +413,10 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 	if cfg.Runtime != "" {
 		a = append(a, "--runtime", cfg.Runtime)
 	}
-	if c.Tool == "http_fetch" {
+	if c.Tool == string(policy.HTTPFetch) {
 		return append(a, r.fetchArgs(c, name)...)
 	}
-	if c.Tool == "write_file" {
+	if c.Tool == string(policy.WriteFile) {
 		a = append(a, "-i")
 	}
 	for _, m := range mounts {
@@ -458,7 +458,7 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 	stderr := &bounded{limit: 64 << 10}
 	cmd := exec.CommandContext(ctx, r.cfg.Podman, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if c.Tool == "write_file" {
+	if c.Tool == string(policy.WriteFile) {
 		cmd.Stdin = bytes.NewReader(c.Content)
 	}
 	cmd.WaitDelay = 5 * time.Second

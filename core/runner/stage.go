@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/policy"
 	"boxmaker/runbook"
 )
 
@@ -423,10 +424,10 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 			s.release()
 		}
 	}()
-	readOnly := c.Tool == "read_file" || c.Tool == "list_dir"
+	readOnly := c.Tool == string(policy.ReadFile) || c.Tool == string(policy.ListDir)
 	for _, p := range mountRoots(c.Paths) {
 		h, err := hold(p)
-		if errors.Is(err, fs.ErrNotExist) && c.Tool == "write_file" {
+		if errors.Is(err, fs.ErrNotExist) && c.Tool == string(policy.WriteFile) {
 			var exists bool
 			var cr *created
 			h, cr, exists, err = createTarget(p, r.cfg.OwnerUID, r.cfg.OwnerGID)
@@ -447,7 +448,7 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 		}
 		s.held = append(s.held, h)
 		switch {
-		case c.Tool == "write_file" && !h.isRegular():
+		case c.Tool == string(policy.WriteFile) && !h.isRegular():
 			return nil, nil, fmt.Errorf("%s is not a regular file; write_file writes regular files only", p)
 		case !h.isRegular() && !h.isDir():
 			// A FIFO would block the tool, a device is not the owner's data.
@@ -456,7 +457,7 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 		if err := r.checkHarness(h); err != nil {
 			return nil, nil, err
 		}
-		if (c.Tool == "read_file" || c.Tool == "write_file") && h.isRegular() && h.st.Nlink > 1 && !c.AllowHardLinks {
+		if (c.Tool == string(policy.ReadFile) || c.Tool == string(policy.WriteFile)) && h.isRegular() && h.st.Nlink > 1 && !c.AllowHardLinks {
 			return nil, nil, runbook.WithCause(runbook.HardLinkRefused, HardLinkedText, fmt.Errorf("%s has %d links now; the call was not run", p, h.st.Nlink))
 		}
 		if err := s.attach(h, p, readOnly); err != nil {
