@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/home"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
+	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 )
 
@@ -87,24 +88,24 @@ func demoOwner() (uid, gid int) {
 
 // demoGrant is one grant file the demo writes, in a grant's TOML shape.
 type demoGrant struct {
-	File     string   `toml:"-"`
-	Tool     string   `toml:"tool"`
-	Effect   string   `toml:"effect"`
-	Paths    []string `toml:"paths,omitempty"`
-	Class    string   `toml:"class"`
-	MaxTaint string   `toml:"max_taint"`
+	File     string        `toml:"-"`
+	Tool     policy.Tool   `toml:"tool"`
+	Effect   policy.Effect `toml:"effect"`
+	Paths    []string      `toml:"paths,omitempty"`
+	Class    policy.Taint  `toml:"class"`
+	MaxTaint policy.Taint  `toml:"max_taint"`
 }
 
 func (f demoFiles) grants() []demoGrant {
 	return []demoGrant{
-		{"read-project.toml", "read_file", "allow", []string{f.Project}, "private", "secret"},
-		{"write-project.toml", "write_file", "allow", []string{f.Project}, "private", "private"},
-		{"read-secrets.toml", "read_file", "ask", []string{f.Secrets}, "secret", "secret"},
+		{"read-project.toml", policy.ReadFile, policy.Allow, []string{f.Project}, policy.Private, policy.Secret},
+		{"write-project.toml", policy.WriteFile, policy.Allow, []string{f.Project}, policy.Private, policy.Private},
+		{"read-secrets.toml", policy.ReadFile, policy.Ask, []string{f.Secrets}, policy.Secret, policy.Secret},
 		// A session that holds a secret may not write memory: every new
 		// session's prompt carries memory.md. recall may find anything any
 		// session saw, so what it yields is secret.
-		{"memory.toml", "memory", "allow", nil, "private", "private"},
-		{"recall.toml", "recall", "allow", nil, "secret", "secret"},
+		{"memory.toml", policy.Memory, policy.Allow, nil, policy.Private, policy.Private},
+		{"recall.toml", policy.Recall, policy.Allow, nil, policy.Secret, policy.Secret},
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
 )
 
@@ -25,17 +26,17 @@ type demoStep struct {
 	title      string
 	person     string
 	newSession bool
-	startTaint string // a new session's taint at its start: its memory block's class
-	tool       string // the call the step is about
-	target     string // its path; empty for memory and recall
-	outcome    string // what brokerd must answer
-	effect     string // the decision the audit log must hold
-	taintAfter string // the session's taint after the call
-	approve    bool   // the call waits on an approval the demo gives
-	inBlock    bool   // the session's memory block must hold the memory entry
-	gets       string // a text the agent must have been given
-	args       any    // the scripted stand-in's call: the tool's arguments
-	reply      string // and its reply once the call is answered
+	startTaint policy.Taint  // a new session's taint at its start: its memory block's class
+	tool       policy.Tool   // the call the step is about
+	target     string        // its path; empty for memory and recall
+	outcome    string        // what brokerd must answer
+	effect     policy.Effect // the decision the audit log must hold
+	taintAfter policy.Taint  // the session's taint after the call
+	approve    bool          // the call waits on an approval the demo gives
+	inBlock    bool          // the session's memory block must hold the memory entry
+	gets       string        // a text the agent must have been given
+	args       any           // the scripted stand-in's call: the tool's arguments
+	reply      string        // and its reply once the call is answered
 }
 
 func demoSteps(f demoFiles) []demoStep {
@@ -43,7 +44,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a file the grants allow",
 			person: fmt.Sprintf("Read %s and tell me in one sentence what the project is.", f.Readme),
-			tool:   "read_file", target: f.Readme, outcome: brokerwire.OutcomeAllowed, effect: "allow", taintAfter: "private",
+			tool:   policy.ReadFile, target: f.Readme, outcome: brokerwire.OutcomeAllowed, effect: policy.Allow, taintAfter: policy.Private,
 			gets:  readmeMarker,
 			args:  map[string]string{"path": f.Readme},
 			reply: "Lighthouse watches a directory of logs and rings a bell when one of them says ERROR.",
@@ -51,7 +52,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a file outside the grants",
 			person: fmt.Sprintf("Now read %s.", f.Diary),
-			tool:   "read_file", target: f.Diary, outcome: brokerwire.OutcomeDenied, effect: "deny", taintAfter: "private",
+			tool:   policy.ReadFile, target: f.Diary, outcome: brokerwire.OutcomeDenied, effect: policy.Deny, taintAfter: policy.Private,
 			gets:  "no grant allows read_file",
 			args:  map[string]string{"path": f.Diary},
 			reply: "I may not read that file: no grant covers it, so I will leave it alone.",
@@ -59,7 +60,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a secret the owner must approve",
 			person: fmt.Sprintf("Read %s and tell me which server the token is for.", f.Token),
-			tool:   "read_file", target: f.Token, outcome: brokerwire.OutcomeApproved, effect: "ask", taintAfter: "secret",
+			tool:   policy.ReadFile, target: f.Token, outcome: brokerwire.OutcomeApproved, effect: policy.Ask, taintAfter: policy.Secret,
 			approve: true, gets: tokenMarker,
 			args:  map[string]string{"path": f.Token},
 			reply: "You approved it: the token is for staging.example.org. This conversation now holds a secret.",
@@ -67,7 +68,7 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:  "a write the session's taint forbids",
 			person: fmt.Sprintf("Write a one-line summary of the project to %s.", f.Summary),
-			tool:   "write_file", target: f.Summary, outcome: brokerwire.OutcomeDenied, effect: "deny", taintAfter: "secret",
+			tool:   policy.WriteFile, target: f.Summary, outcome: brokerwire.OutcomeDenied, effect: policy.Deny, taintAfter: policy.Secret,
 			gets:  "once the session's taint is secret",
 			args:  map[string]string{"path": f.Summary, "content": "Lighthouse rings a bell on ERROR lines.\n"},
 			reply: "I could not write it: this session holds a secret now, and the write grant stops at private data.",
@@ -75,16 +76,16 @@ func demoSteps(f demoFiles) []demoStep {
 		{
 			title:      "a memory entry, in a new session",
 			person:     fmt.Sprintf("This is a new conversation. Use your memory tool to remember this: %q", memoryEntry),
-			newSession: true, startTaint: "public",
-			tool: "memory", outcome: brokerwire.OutcomeAllowed, effect: "allow", taintAfter: "private",
+			newSession: true, startTaint: policy.Public,
+			tool: policy.Memory, outcome: brokerwire.OutcomeAllowed, effect: policy.Allow, taintAfter: policy.Private,
 			args:  map[string]any{"actions": []map[string]string{{"action": "add", "file": "memory", "text": memoryEntry}}},
 			reply: "Noted in my memory.",
 		},
 		{
 			title:      "recalling it, in another new session",
 			person:     fmt.Sprintf("Another new conversation. Use recall to search past conversations for %q and tell me what you find.", recallWords),
-			newSession: true, inBlock: true, startTaint: "public",
-			tool: "recall", outcome: brokerwire.OutcomeAllowed, effect: "allow", taintAfter: "secret",
+			newSession: true, inBlock: true, startTaint: policy.Public,
+			tool: policy.Recall, outcome: brokerwire.OutcomeAllowed, effect: policy.Allow, taintAfter: policy.Secret,
 			gets:  memoryKey,
 			args:  map[string]any{"query": recallWords},
 			reply: "I found it in our earlier conversation: the Lighthouse tests run with make check.",
@@ -102,7 +103,7 @@ func standinScript(steps []demoStep) llamastandin.Script {
 	for _, st := range steps {
 		raw, _ := json.Marshal(st.args)
 		s.Turns = append(s.Turns,
-			llamastandin.Turn{ToolCalls: []llamastandin.ToolCall{{Name: st.tool, Arguments: raw}}},
+			llamastandin.Turn{ToolCalls: []llamastandin.ToolCall{{Name: string(st.tool), Arguments: raw}}},
 			llamastandin.Turn{Content: st.reply})
 	}
 	return s
@@ -287,7 +288,7 @@ func (d *demoRun) checkStart(st demoStep, tl *turnLog) error {
 				return fmt.Errorf("the session %s had a call decided before its start was recorded", tl.session)
 			}
 		}
-		if r.Taint != st.startTaint {
+		if r.Taint != st.startTaint.String() {
 			return fmt.Errorf("the new session started at taint %s, not %s", r.Taint, st.startTaint)
 		}
 		d.say("  check: the new session started at taint %s (%s)", r.Taint, r.Note)
@@ -322,7 +323,7 @@ func (d *demoRun) checkBaseline(st demoStep, tl *turnLog) error {
 // brokerd answered it and what the agent was given.
 func (d *demoRun) checkCall(st demoStep, tl *turnLog) error {
 	for i, c := range tl.calls {
-		if c.Tool != st.tool {
+		if c.Tool != string(st.tool) {
 			continue
 		}
 		if st.target != "" {
@@ -337,7 +338,7 @@ func (d *demoRun) checkCall(st demoStep, tl *turnLog) error {
 		break
 	}
 	if tl.call == nil {
-		what := st.tool + " call"
+		what := string(st.tool) + " call"
 		if st.target != "" {
 			what += " on " + st.target
 		}
@@ -375,9 +376,9 @@ func (d *demoRun) checkAudit(st demoStep, tl *turnLog) error {
 	switch {
 	case !ok:
 		return fmt.Errorf("the audit log holds no decision for call %s", id)
-	case a.effect != st.effect:
+	case a.effect != string(st.effect):
 		return fmt.Errorf("the audit log holds the decision %s for call %s, not %s", a.effect, id, st.effect)
-	case a.taintAfter() != st.taintAfter:
+	case a.taintAfter() != st.taintAfter.String():
 		return fmt.Errorf("the session's taint after call %s is %s, not %s", id, a.taintAfter(), st.taintAfter)
 	}
 	tl.audit = a
@@ -386,7 +387,7 @@ func (d *demoRun) checkAudit(st demoStep, tl *turnLog) error {
 
 // checkMemory makes sure a memory call's entry reached memory.md.
 func (d *demoRun) checkMemory(st demoStep, _ *turnLog) error {
-	if st.tool != "memory" {
+	if st.tool != policy.Memory {
 		return nil
 	}
 	data, err := os.ReadFile(d.h.Path("memory", "memory.md"))
@@ -399,7 +400,7 @@ func (d *demoRun) checkMemory(st demoStep, _ *turnLog) error {
 
 // checkRecall makes sure recall found the session before this one.
 func (d *demoRun) checkRecall(st demoStep, tl *turnLog) error {
-	if st.tool != "recall" || tl.earlier == "" {
+	if st.tool != policy.Recall || tl.earlier == "" {
 		return nil
 	}
 	if !strings.Contains(tl.result.Text, "session "+tl.earlier) {

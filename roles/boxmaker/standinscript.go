@@ -5,6 +5,7 @@ import (
 
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
+	"boxmaker/core/policy"
 )
 
 // builtinScript is what `boxmaker llama-standin` answers without
@@ -21,13 +22,13 @@ func builtinScript() llamastandin.Script {
 	return llamastandin.Script{Turns: []llamastandin.Turn{
 		{When: loop.ProbePrompt, ToolCalls: []llamastandin.ToolCall{{Name: loop.ProbeTool, Arguments: json.RawMessage(`{"text":"ok"}`)}}},
 		{When: loop.ProbeResult, Content: "ok"},
-		call(`^\s*read\s+(\S+)\s*$`, "read_file", `{"path":"$1"}`),
-		call(`^\s*list\s+(\S+)\s*$`, "list_dir", `{"path":"$1"}`),
-		call(`^\s*write\s+(\S+)\s+(.+?)\s*$`, "write_file", `{"path":"$1","content":"$2\n"}`),
-		call(`^\s*run\s+(\S+)\s+(\S+)\s*$`, "run", `{"command":["$2"],"paths":["$1"]}`),
-		call(`^\s*fetch\s+(\S+)\s*$`, "http_fetch", `{"url":"$1"}`),
-		call(`^\s*remember\s+(.+?)\s*$`, "memory", `{"actions":[{"action":"add","file":"memory","text":"$1"}]}`),
-		call(`^\s*recall\s+(.+?)\s*$`, "recall", `{"query":"$1"}`),
+		call(`^\s*read\s+(\S+)\s*$`, string(policy.ReadFile), `{"path":"$1"}`),
+		call(`^\s*list\s+(\S+)\s*$`, string(policy.ListDir), `{"path":"$1"}`),
+		call(`^\s*write\s+(\S+)\s+(.+?)\s*$`, string(policy.WriteFile), `{"path":"$1","content":"$2\n"}`),
+		call(`^\s*run\s+(\S+)\s+(\S+)\s*$`, string(policy.Run), `{"command":["$2"],"paths":["$1"]}`),
+		call(`^\s*fetch\s+(\S+)\s*$`, string(policy.HTTPFetch), `{"url":"$1"}`),
+		call(`^\s*remember\s+(.+?)\s*$`, string(policy.Memory), `{"actions":[{"action":"add","file":"memory","text":"$1"}]}`),
+		call(`^\s*recall\s+(.+?)\s*$`, string(policy.Recall), `{"query":"$1"}`),
 		{Match: `(?s)^\s*(.{0,300})`, Role: "tool", Content: "The tool answered: $1"},
 		{Match: `(?s).*`, Role: "user", Content: builtinHelp},
 	}}
