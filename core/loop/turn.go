@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/memorywire"
+	"boxmaker/core/policy"
 	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
@@ -60,7 +61,10 @@ func (m Memory) Block(ctx context.Context, session string) (block, class string,
 	}
 }
 
-func knownClass(c string) bool { return c == "public" || c == "private" || c == "secret" }
+func knownClass(c string) bool {
+	_, err := policy.ParseTaint(c)
+	return err == nil
+}
 
 // memoryBlock fetches a new session's memory block and tells brokerd the
 // taint the session starts at, the block's class, before anything else

@@ -10,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"boxmaker/core/policy"
 )
 
 // ClassesFile holds the class of every entry of memory.md and user.md
@@ -58,14 +60,12 @@ func entryHash(text string) string {
 }
 
 // classRank orders the classes; an unknown one ranks highest.
-func classRank(c string) int {
-	switch c {
-	case "public":
-		return 0
-	case "private":
-		return 1
+func classRank(c string) policy.Taint {
+	t, err := policy.ParseTaint(c)
+	if err != nil {
+		return policy.Secret
 	}
-	return 2
+	return t
 }
 
 // JoinClass is the higher of two classes.

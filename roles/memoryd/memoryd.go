@@ -307,10 +307,8 @@ func (s *server) sessionState(ctx context.Context, session string) (brokerwire.S
 	if err := daemon.Call(ctx, s.stateSocket, brokerwire.KindSessionState, brokerwire.SessionStateRequest{Session: session}, &st, nil); err != nil {
 		return st, err
 	}
-	switch st.Taint {
-	case "public", "private", "secret":
-	default:
-		return st, fmt.Errorf("the answer's taint %q is not public, private or secret", st.Taint)
+	if _, err := policy.ParseTaint(st.Taint); err != nil {
+		return st, fmt.Errorf("the answer's %v", err)
 	}
 	return st, nil
 }
