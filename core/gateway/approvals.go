@@ -103,6 +103,7 @@ func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, body json.RawMe
 	if err := g.update(func(s *State) {
 		s.Approvals[p.ID] = &PostedApproval{CallHash: p.CallHash, Session: p.Session, Posts: posts,
 			Expires: p.Expires.UnixMilli(), Summary: approval.Summary(p)}
+		pruneApprovals(s, g.o.Now())
 	}); err != nil {
 		return nil, err
 	}
@@ -306,10 +307,11 @@ func settledText(s gatewaywire.Settle) string {
 	return termsafe.Line(s.Outcome)
 }
 
-// pruneApprovals forgets settled approvals a day after they expired.
+// pruneApprovals forgets approvals a day after they expired, settled or
+// not (one whose settle never came ended in brokerd long before).
 func pruneApprovals(s *State, now time.Time) {
 	for id, a := range s.Approvals {
-		if a.Settled != "" && now.UnixMilli()-a.Expires > int64(24*time.Hour/time.Millisecond) {
+		if now.UnixMilli()-a.Expires > int64(24*time.Hour/time.Millisecond) {
 			delete(s.Approvals, id)
 		}
 	}

@@ -369,3 +369,20 @@ func TestTwoBoxmakersShareAThread(t *testing.T) {
 		t.Errorf("boxmaker2 ran turns: %+v", l)
 	}
 }
+
+// An approval whose settle never came is forgotten a day after it
+// expired, as a settled one is: the state does not grow without end.
+func TestApprovalsAreForgottenADayAfterTheyExpired(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	old := w.pending("old234")
+	old.Requested, old.Expires = time.Now().Add(-50*time.Hour), time.Now().Add(-49*time.Hour)
+	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: old}, nil)
+	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: w.pending("new234")}, nil)
+	data, _ := os.ReadFile(gateway.StateFile(w.home))
+	var st gateway.State
+	json.Unmarshal(data, &st)
+	if _, ok := st.Approvals["old234"]; ok || st.Approvals["new234"] == nil {
+		t.Errorf("approvals kept: %v", st.Approvals)
+	}
+}
