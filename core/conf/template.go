@@ -32,6 +32,20 @@ var Optional = []Role{
 	{"gatewayd", func() any { return new(Gatewayd) }, gatewaydTemplate},
 }
 
+// Daemons are the daemons' names in the order they start (and the
+// reverse of the order they stop: brokerd last, so that its stop record
+// ends the audit log): those of Roles, then those of Optional. loopd's
+// selftest needs inferproxy, and its sessions memoryd and brokerd. It is
+// the one list of the daemons: boxmaker up, the demo and the units
+// follow it.
+func Daemons() []string {
+	var names []string
+	for _, r := range append(append([]Role{}, Roles...), Optional...) {
+		names = append(names, r.Name)
+	}
+	return names
+}
+
 // SetsNothing reports whether the config at path holds no key at all
 // (only comments), as init writes the configs of Optional daemons: such a
 // daemon is not configured.

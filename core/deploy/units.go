@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"strings"
 	"text/template"
+
+	"boxmaker/core/conf"
 )
 
 // The fixed places of an installed system: systemd's StateDirectory= and
@@ -37,10 +39,9 @@ const (
 	Target = "boxmaker.target"
 )
 
-// Services are the daemons with a unit, in the order they start (and the
-// reverse of the order they stop: brokerd last, so its stop record ends
-// the audit log).
-var Services = []string{"brokerd", "memoryd", "inferproxy", "loopd", "gatewayd"}
+// Services are the daemons with a unit, in the order they start and the
+// reverse of the order they stop (conf.Daemons).
+var Services = conf.Daemons()
 
 // ServiceUnits are the units of Services, in the same order.
 func ServiceUnits() []string {

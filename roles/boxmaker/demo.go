@@ -14,13 +14,21 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/conf"
 	"boxmaker/core/home"
 	"boxmaker/core/loop"
 	"boxmaker/roles/rolecli"
 )
 
-// demoRoles are the daemons the demo needs, in the order up starts them.
-var demoRoles = []string{"brokerd", "memoryd", "inferproxy", "loopd"}
+// demoRoles are the daemons the demo needs, in the order up starts them:
+// those init writes a whole config for (conf.Roles).
+var demoRoles = func() []string {
+	var names []string
+	for _, r := range conf.Roles {
+		names = append(names, r.Name)
+	}
+	return names
+}()
 
 // demoModel is the model's name the demo gives the stand-in and loopd.
 const demoModel = "qwen3.5"

@@ -27,18 +27,16 @@ import (
 	"boxmaker/runbook"
 )
 
-// upOrder is the order daemons start in: loopd's selftest needs
-// inferproxy, and its sessions need memoryd and brokerd.
-var upOrder = []struct {
-	role   string
-	socket []string // the config key of a socket to wait on
+// upWait is, for a daemon up waits for before it starts the next (in
+// the order of conf.Daemons), the socket to wait on.
+var upWait = map[string]struct {
+	socket []string // the config key of the socket
 	ping   bool     // the socket answers core/daemon's ping (inferproxy's is HTTP)
 }{
-	{"brokerd", []string{"sockets", "broker"}, true},
-	{"memoryd", []string{"sockets", "block"}, true},
-	{"inferproxy", []string{"listen"}, false},
-	{"loopd", []string{"sockets", "loop"}, true},
-	{"gatewayd", nil, false},
+	"brokerd":    {[]string{"sockets", "broker"}, true},
+	"memoryd":    {[]string{"sockets", "block"}, true},
+	"inferproxy": {[]string{"listen"}, false},
+	"loopd":      {[]string{"sockets", "loop"}, true},
 }
 
 // homeFlag is the --home of the commands that work on one home (init, up).
@@ -108,7 +106,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 	}
 	var outMu sync.Mutex
 	var running []*child
-	exited := make(chan *child, len(upOrder))
+	exited := make(chan *child, len(conf.Daemons()))
 	stopAll := func() {
 		for i := len(running) - 1; i >= 0; i-- {
 			ch := running[i]
@@ -141,9 +139,10 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		return errors.New(msg)
 	}
 	started := 0
-	for _, d := range upOrder {
-		path := h.Path("etc", d.role+".toml")
-		if !slices.Contains(roles, d.role) {
+	for _, role := range conf.Daemons() {
+		d := upWait[role]
+		path := h.Path("etc", role+".toml")
+		if !slices.Contains(roles, role) {
 			continue
 		}
 		if _, err := os.Stat(path); err != nil {
@@ -151,7 +150,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		}
 		if empty, err := conf.SetsNothing(path); err == nil && empty {
 			// init writes gatewayd.toml with every line a comment.
-			fmt.Fprintf(out, "up: %s sets nothing (every line is a comment); %s is not started\n", path, d.role)
+			fmt.Fprintf(out, "up: %s sets nothing (every line is a comment); %s is not started\n", path, role)
 			continue
 		}
 		socket := ""
@@ -162,9 +161,9 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 				return err
 			}
 		}
-		ch := &child{role: d.role, done: make(chan struct{})}
-		args := []string{d.role, "serve", "--config", path}
-		if d.role == "brokerd" && o.AcceptBreak {
+		ch := &child{role: role, done: make(chan struct{})}
+		args := []string{role, "serve", "--config", path}
+		if role == "brokerd" && o.AcceptBreak {
 			args = append(args, "--accept-break")
 		}
 		ch.cmd = exec.Command(exe, args...)
@@ -177,7 +176,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		reasonR, reasonW, err := os.Pipe()
 		if err != nil {
 			stopAll()
-			return fmt.Errorf("cannot start %s: %w", d.role, err)
+			return fmt.Errorf("cannot start %s: %w", role, err)
 		}
 		ch.cmd.ExtraFiles = []*os.File{reasonW}
 		ch.cmd.Env = append(os.Environ(), rolecli.ReasonFDEnv+"=3")
@@ -186,7 +185,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		if err != nil {
 			reasonR.Close()
 			stopAll()
-			return fmt.Errorf("cannot start %s: %w", d.role, err)
+			return fmt.Errorf("cannot start %s: %w", role, err)
 		}
 		reasonDone := make(chan struct{})
 		go func() {
