@@ -14,7 +14,7 @@ import (
 //     a coloured bar, its title and footer, props.attachments), which no
 //     text the model writes can make;
 //   - the model's text never shows the id of an approval that is
-//     waiting: a reply that names one, however disguised (split by
+//     waiting: a reply that names one, plainly or disguised (split by
 //     zero-width characters, Markdown, spaces or punctuation, or spelt in
 //     look-alike letters), is held back, so a forged request can only
 //     name an id that is not pending, and `!approve` of it is answered
