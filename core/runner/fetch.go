@@ -138,7 +138,7 @@ func (r *Runner) proxyMaxBytes() int64 { return 4*int64(r.cfg.OutputLimit) + 1<<
 func (r *Runner) ProxyArgs(name, dir string, hosts []string) []string {
 	cfg := r.cfg
 	a := []string{"run", "--rm", "--pull", "never", "-i",
-		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance,
+		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance, "--annotation", nameAnnotation + "=" + name,
 		"--network", cfg.EgressNetwork, "--read-only", "--read-only-tmpfs=false",
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
 		"--user", fmt.Sprintf("%d:%d", cfg.ToolUID, cfg.ToolUID), "--security-opt", "seccomp=" + cfg.SeccompProfile,

@@ -34,9 +34,13 @@ import (
 // the scan finds this home's processes only, never another home's or
 // another program's, whatever they are called.
 
-// instanceAnnotation is the OCI annotation that names a container's
-// instance in the runtime's state.
-const instanceAnnotation = "boxmaker.instance"
+// instanceAnnotation and nameAnnotation are the OCI annotations that
+// name a container's instance and the container itself in the runtime's
+// state.
+const (
+	instanceAnnotation = "boxmaker.instance"
+	nameAnnotation     = "boxmaker.container"
+)
 
 // leftover is a conmon process of one of this instance's containers.
 type leftover struct {
@@ -142,7 +146,7 @@ func statFields(dir string) []string {
 // runtimeLeftover is a container of this instance that the OCI runtime
 // still keeps state for.
 type runtimeLeftover struct {
-	id       string
+	id, name string   // name: the container's, from nameAnnotation ("" before it was given)
 	pid      int      // the container's first process (runc init until started), 0 if none
 	start    uint64   // its start time, in clock ticks since boot (stat field 22)
 	cgroups  []string // its cgroup directories
@@ -196,6 +200,11 @@ func findRuntimeLeftovers(root, instance string) []runtimeLeftover {
 			continue
 		}
 		l := runtimeLeftover{id: st.ID, stateDir: dir}
+		for _, lb := range st.Config.Labels {
+			if v, ok := strings.CutPrefix(lb, nameAnnotation+"="); ok {
+				l.name = v
+			}
+		}
 		if st.InitPID > 0 && startTime(st.InitPID) == st.InitStart {
 			l.pid, l.start = st.InitPID, st.InitStart
 		}
@@ -262,8 +271,17 @@ func (l runtimeLeftover) processes() []int {
 // It returns the names (or, for a container known only to the runtime,
 // "") and ids of the containers whose processes it ended.
 func (r *Runner) killLeftovers(ctx context.Context) (names, ids []string) {
+	return r.killContainers(ctx, "")
+}
+
+// killContainers is killLeftovers for every container of this instance
+// (only "") or for the one container named only.
+func (r *Runner) killContainers(ctx context.Context, only string) (names, ids []string) {
 	var killed []int
 	for _, l := range findLeftovers(NamePrefix(r.cfg.Instance)) {
+		if only != "" && l.name != only {
+			continue
+		}
 		for _, kid := range childrenOf(l.pid) {
 			syscall.Kill(kid, syscall.SIGKILL)
 			killed = append(killed, kid)
@@ -275,6 +293,9 @@ func (r *Runner) killLeftovers(ctx context.Context) (names, ids []string) {
 	}
 	runtime := findRuntimeLeftovers(r.runtimeRoot(), r.cfg.Instance)
 	for _, l := range runtime {
+		if only != "" && l.name != only {
+			continue
+		}
 		for _, pid := range l.processes() {
 			syscall.Kill(pid, syscall.SIGKILL)
 			killed = append(killed, pid)

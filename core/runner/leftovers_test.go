@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -88,5 +89,44 @@ func TestAConmonCommandLineIsNotEnoughToBeALeftover(t *testing.T) {
 	}
 	if slices.Contains(pids, named) {
 		t.Errorf("a conmon whose -c is a name, not a container ID, was taken for a leftover")
+	}
+}
+
+// A call cancelled at the moment runc has created its container (the
+// Podman client killed between runc's create and start) leaves nothing
+// running: not runc init waiting for its start, not conmon, not the
+// runtime's state, whether Podman still knows the container or not.
+func TestACallCancelledMidStartLeavesNoProcess(t *testing.T) {
+	r := newTestRunner(t, nil)
+	for i := 0; i < 3; i++ {
+		c := Call{ID: fmt.Sprintf("%s-%d", callID(t), i), Tool: "run", Paths: []string{resolvedTempDir(t)}, Command: "sleep 60"}
+		name := r.ContainerName(c.ID)
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			defer cancel()
+			deadline := time.Now().Add(time.Minute)
+			for time.Now().Before(deadline) {
+				for _, l := range findRuntimeLeftovers(r.runtimeRoot(), r.cfg.Instance) {
+					if l.name == name {
+						return
+					}
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+		if _, err := r.Run(ctx, c); err == nil {
+			t.Fatalf("the cancelled call gave a result")
+		}
+		for _, l := range findRuntimeLeftovers(r.runtimeRoot(), r.cfg.Instance) {
+			if l.name == name {
+				t.Errorf("runc still keeps %s (processes %v)", name, l.processes())
+			}
+		}
+		for _, l := range findLeftovers(NamePrefix(r.cfg.Instance)) {
+			if l.name == name {
+				t.Errorf("the conmon of %s still runs (pid %d)", name, l.pid)
+			}
+		}
+		assertGone(t, name)
 	}
 }

@@ -397,7 +397,7 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 	cfg := r.cfg
 	outer := cfg.Timeout + startGrace
 	a := []string{"run", "--rm", "--pull", "never",
-		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance,
+		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance, "--annotation", nameAnnotation + "=" + name,
 		"--network", "none", "--read-only", "--read-only-tmpfs=false",
 		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", cfg.TmpMB),
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
@@ -498,11 +498,23 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 }
 
 // remove removes a container, whatever its state, with a context of its
-// own: the call's may be the one that ran out.
+// own: the call's may be the one that ran out. A Podman client killed
+// mid-start (the call cancelled or out of time) can leave the
+// container's conmon and a runc init that waits for ever for its start,
+// with Podman no longer knowing the container, or conmon still starting
+// it: so remove also ends what conmon's command line or the runtime's
+// state names as this container (leftovers.go), and looks again until
+// neither names anything, for a little while.
 func (r *Runner) remove(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), startGrace)
 	defer cancel()
 	exec.CommandContext(ctx, r.cfg.Podman, "rm", "-f", "-i", "-t", "0", name).Run()
+	for i := 0; i < 10 && ctx.Err() == nil; i++ {
+		if _, ids := r.killContainers(ctx, name); len(ids) == 0 && i > 0 {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // CleanLeftovers removes the containers of this instance that a killed
