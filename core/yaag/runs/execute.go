@@ -203,6 +203,16 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 			r.abandon()
 			return End{}, err
 		}
+		// The record names its Control Channel from now on: yaag status,
+		// pause and stop reach a Run before its first spawn too.
+		r.recMu.Lock()
+		rec := r.rec
+		r.recMu.Unlock()
+		if err := r.store.Write(rec); err != nil {
+			stopServe()
+			r.abandon()
+			return End{}, err
+		}
 		defer func() { stopServe(); <-serveDone }()
 		go func() { <-r.ended; close(serveDone) }()
 	} else {

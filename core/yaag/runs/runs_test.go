@@ -234,3 +234,26 @@ func TestARewrittenCheckpointDoesNotResumeTwice(t *testing.T) {
 		t.Fatalf("the recording's Run says it was resumed by %s", r.ResumedBy)
 	}
 }
+
+// A live Run's record names its Control Channel from its start, before
+// its first spawn: yaag status, pause and stop reach it then too.
+func TestTheRecordNamesTheControlChannelFromTheStart(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-100000-0000000c"
+	sp := spec(t, s, id, `"go"`)
+	var at Record
+	var status error
+	sp.Engine.Events = func(e engine.Event) {
+		if e.Event == "run_start" {
+			at, _ = s.Read(id)
+			var st control.Status
+			_, status = Request(context.Background(), s, id, control.KindStatus, struct{}{}, &st)
+		}
+	}
+	if _, err := Execute(context.Background(), sp); err != nil {
+		t.Fatal(err)
+	}
+	if at.Control != s.SocketPath(id) || status != nil {
+		t.Fatalf("at the start the record names %q; status: %v", at.Control, status)
+	}
+}
