@@ -230,12 +230,35 @@ func cmdYaagcrash(ts *testscript.TestScript, neg bool, args []string) {
 		if last != "" {
 			args = append(args, "--resume", last)
 		}
+		recorded := recordedAsks(ts, last)
 		cmd := exec.Command("yaag", args...)
 		cmd.Env = env
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Start(); err != nil {
 			ts.Fatalf("round %d: %v", i, err)
+		}
+		// The Asks the resumed document recorded are replayed, never sent
+		// to the model again; a round that runs to its end replays every
+		// one of them.
+		check := func(whole bool) {
+			replayed, live := resumeLines(stderr.String())
+			for k := range replayed {
+				if !recorded[k] {
+					ts.Fatalf("round %d: %s was replayed, and %s did not record it\n%s", i, k, last, stderr.String())
+				}
+			}
+			for k := range live {
+				if recorded[k] {
+					ts.Fatalf("round %d: %s, which %s recorded, went live\n%s", i, k, last, stderr.String())
+				}
+			}
+			if whole && len(replayed) != len(recorded) {
+				ts.Fatalf("round %d ran to its end and replayed %d of the %d Asks %s recorded\n%s", i, len(replayed), len(recorded), last, stderr.String())
+			}
+			if len(recorded) > 0 {
+				fmt.Fprintf(&out, "  it replayed %d of the %d Asks it resumed from, none live again\n", len(replayed), len(recorded))
+			}
 		}
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
@@ -244,6 +267,7 @@ func cmdYaagcrash(ts *testscript.TestScript, neg bool, args []string) {
 			select {
 			case err := <-exited:
 				fmt.Fprintf(&out, "round %d: ended before its kill (%v)\n", i, err)
+				check(err == nil)
 				if err == nil {
 					// It completed: a new chain starts, and is killed in turn.
 					last = ""
@@ -253,9 +277,12 @@ func cmdYaagcrash(ts *testscript.TestScript, neg bool, args []string) {
 				cmd.Process.Signal(syscall.SIGKILL)
 				<-exited
 				fmt.Fprintf(&out, "round %d: killed after %v\n", i, after)
+				check(false)
 			}
 		} else if err := <-exited; err != nil {
 			ts.Fatalf("the last resume failed: %v\n%s", err, stderr.String())
+		} else {
+			check(true)
 		}
 		if exists(dest) || exists(dest+".journal") {
 			last = dest
@@ -289,6 +316,54 @@ func cmdYaagcrash(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fmt.Fprintf(&out, "last: %d Asks, %d Agents, status %s\n", asks, len(d.Agents), d.End.Status)
 	ts.Stdout().Write([]byte(out.String()))
+}
+
+// recordedAsks are the Asks (A<k>/<n>) a Cassette, or the journal a
+// killed Run left in its place, recorded with status ok; none for "".
+func recordedAsks(ts *testscript.TestScript, path string) map[string]bool {
+	out := map[string]bool{}
+	if path == "" {
+		return out
+	}
+	var steps []cassette.Step
+	if data, err := os.ReadFile(path); err == nil {
+		d, err := cassette.Parse(path, data)
+		if err != nil {
+			ts.Fatalf("yaagcrash: %v", err)
+		}
+		steps = d.Steps
+	} else {
+		data, err := os.ReadFile(cassette.JournalPath(path))
+		if err != nil {
+			ts.Fatalf("yaagcrash: %v", err)
+		}
+		rec, err := cassette.ParseJournal(cassette.JournalPath(path), data)
+		if err != nil {
+			ts.Fatalf("yaagcrash: %v", err)
+		}
+		steps = rec.Steps
+	}
+	for _, st := range steps {
+		if st.Kind == cassette.KindAsk && st.Status == cassette.StatusOK {
+			out[fmt.Sprintf("%s/%d", st.Agent, st.N)] = true
+		}
+	}
+	return out
+}
+
+var replayedRE, liveRE = regexp.MustCompile(`(?m)^yaag: (A[0-9]+/[0-9]+): replayed from the Cassette$`), regexp.MustCompile(`(?m)^yaag: (A[0-9]+/[0-9]+): goes live`)
+
+// resumeLines are the Asks a resumed Run's standard error says it
+// replayed, and those it says went live.
+func resumeLines(stderr string) (replayed, live map[string]bool) {
+	replayed, live = map[string]bool{}, map[string]bool{}
+	for _, m := range replayedRE.FindAllStringSubmatch(stderr, -1) {
+		replayed[m[1]] = true
+	}
+	for _, m := range liveRE.FindAllStringSubmatch(stderr, -1) {
+		live[m[1]] = true
+	}
+	return replayed, live
 }
 
 // addrvar VAR FILE: waits (10 s at most) for FILE, which a server started
