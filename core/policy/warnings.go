@@ -114,9 +114,16 @@ func launderWarnings(grants []*cached) []Problem {
 				continue
 			}
 			if p, q, ok := overlap(wg.Paths, og.Paths); ok {
-				ws = append(ws, Problem{File: wg.Name, Line: valueLine(w.data, "paths", p), Text: fmt.Sprintf(
+				text := fmt.Sprintf(
 					"%s may write %q while the session's taint is at most %s, but %s yields %s data from %q, which overlaps it: %s data could be copied where %s sessions read it",
-					wg.Tool, p, wg.MaxTaint, og.Name, og.Class, q, og.Class, wg.MaxTaint)})
+					wg.Tool, p, wg.MaxTaint, og.Name, og.Class, q, og.Class, wg.MaxTaint)
+				if wg.Tool == Run && og.Tool != WriteFile {
+					// A run is at the class of what its tree holds (reachClass).
+					text = fmt.Sprintf(
+						"a run over %q reads what %s calls %s data (%q): it is decided at %s, above this grant's max_taint %s, so such a run is denied",
+						p, og.Name, og.Class, q, og.Class, wg.MaxTaint)
+				}
+				ws = append(ws, Problem{File: wg.Name, Line: valueLine(w.data, "paths", p), Text: text})
 				break
 			}
 		}

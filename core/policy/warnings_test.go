@@ -72,7 +72,7 @@ func TestCheckWarnsOfAWriteGrantBelowAnOverlappingClass(t *testing.T) {
 	writeGrant(t, gdir, "write-sec", "write_file", "allow", `paths = ["`+root+`/w/sec"]`, "secret", "secret", false)
 	writeGrant(t, gdir, "deny-w", "read_file", "deny", `paths = ["`+root+`/other"]`, "", "secret", false)
 	rep := CheckWithWarnings(gdir)
-	want := []string{`run-pub.toml:3: run may write "` + root + `/w/pub" while the session's taint is at most public, but read-w.toml yields secret data from "` + root + `/w", which overlaps it: secret data could be copied where public sessions read it`}
+	want := []string{`run-pub.toml:3: a run over "` + root + `/w/pub" reads what read-w.toml calls secret data ("` + root + `/w"): it is decided at secret, above this grant's max_taint public, so such a run is denied`}
 	if diff := cmp.Diff(want, texts(rep.Warnings)); diff != "" || len(rep.Problems) != 0 {
 		t.Errorf("problems %v, warnings (-want +got):\n%s", rep.Problems, diff)
 	}
