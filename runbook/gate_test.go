@@ -24,6 +24,21 @@ func tree(t *testing.T, files map[string]string) string {
 	return root
 }
 
+// gateProblems are the gate's problems on a tree of files, as it prints
+// them.
+func gateProblems(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	problems, err := Gate(tree(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.String())
+	}
+	return got
+}
+
 const entriesGo = `package runbook
 
 type Entry string
@@ -156,15 +171,7 @@ func spelt(l line, role string, e rb.Entry) {
 	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			problems, err := Gate(tree(t, tt.files))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, p := range problems {
-				got = append(got, p.String())
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, gateProblems(t, tt.files)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})

@@ -85,15 +85,7 @@ func TestGateYaagPage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			problems, err := Gate(tree(t, tt.files))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, p := range problems {
-				got = append(got, p.String())
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, gateProblems(t, tt.files)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
