@@ -101,33 +101,36 @@ func (d *demoRun) startStack(ctx context.Context) error {
 	sockets := []string{
 		d.h.Path(home.SocketBrokerTools), d.h.Path(home.SocketMemoryBlock), d.h.Path(home.SocketLoop),
 	}
-	deadline := time.Now().Add(3 * time.Minute)
+	wait, cancelWait := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelWait()
+	var upErr error
+	upEnded := errors.New("up returned")
 	for _, sock := range sockets {
-		for {
-			cctx, ccancel := context.WithTimeout(ctx, time.Second)
-			err := daemon.Call(cctx, sock, daemon.PingKind, nil, nil, nil)
-			ccancel()
-			if err == nil {
-				break
-			}
+		err := daemon.AwaitPing(wait, sock, 100*time.Millisecond, func() error {
 			select {
-			case uerr := <-s.done:
-				s.log.f.Close()
-				s.showTail(d.out)
-				if uerr == nil {
-					uerr = errors.New("up returned before every daemon answered")
-				}
-				return fmt.Errorf("the stack did not start: %w", uerr)
-			case <-ctx.Done():
-				s.stop()
-				return errors.New("interrupted while the daemons started")
-			case <-time.After(100 * time.Millisecond):
+			case upErr = <-s.done:
+				return upEnded
+			default:
+				return nil
 			}
-			if time.Now().After(deadline) {
-				s.stop()
-				s.showTail(d.out)
-				return fmt.Errorf("the stack did not start: nothing answered on %s within 3 minutes: %v", sock, err)
+		})
+		switch {
+		case err == nil:
+			continue
+		case err == upEnded:
+			s.log.f.Close()
+			s.showTail(d.out)
+			if upErr == nil {
+				upErr = errors.New("up returned before every daemon answered")
 			}
+			return fmt.Errorf("the stack did not start: %w", upErr)
+		case ctx.Err() != nil:
+			s.stop()
+			return errors.New("interrupted while the daemons started")
+		default:
+			s.stop()
+			s.showTail(d.out)
+			return fmt.Errorf("the stack did not start: nothing answered on %s within 3 minutes: %v", sock, err)
 		}
 	}
 	d.stack = s
