@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -382,5 +383,47 @@ export default defineProgram({ name: "p", async run(ctx) {
 	}
 	if len(r.specs) != 1 || r.specs[0].Key != "A1" || len(r.forks) != 0 || !cmp.Equal(r.asks, []string{"A1/1 one"}) {
 		t.Fatalf("spawned %v, forked %v, asked %v: A1 runs live from a new spawn, A2 replays", r.specs, r.forks, r.asks)
+	}
+}
+
+// A recorded answer is checked against the Ask's outputSchema as a live
+// one is: a Cassette rewritten after the recording (its Agents may write
+// it) cannot hand the program data its schema refuses. A replay fails
+// there; a resume asks again, live.
+func TestARecordedAnswerIsCheckedAgainstItsSchema(t *testing.T) {
+	src := `
+import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "p", async run(ctx) {
+  const a = await ctx.spawn({ name: "counter" });
+  const r = await a.ask("Count.", { outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } });
+  return r.data;
+} });`
+	r := &recorder{answer: func(agent.Ask) (agent.Answer, error) {
+		return agent.Answer{Text: `{"n": 1}`, Data: json.RawMessage(`{"n":1}`), Turns: 1}, nil
+	}}
+	d, out, err := recordRun(t, src, Options{Agents: r})
+	if err != nil || out != `{"n":1}` {
+		t.Fatalf("%s %v", out, err)
+	}
+	if _, replayed, err := recordRun(t, src, Options{Mode: Replay, Tape: d}); err != nil || replayed != out {
+		t.Fatalf("the replay as recorded: %s %v", replayed, err)
+	}
+	d.Ask("A1", 1).Result.Data = json.RawMessage(`{"n":"rm -rf ~"}`)
+	_, _, err = recordRun(t, src, Options{Mode: Replay, Tape: d})
+	if err == nil || !strings.Contains(err.Error(), "replay cannot give the recorded answer of ask A1/1 of agent A1 (counter): its data does not match the Ask's outputSchema") {
+		t.Fatalf("a replay of the rewritten answer: %v", err)
+	}
+	// Nor can it give an error the Agent never could (a code a Cassette
+	// does not record).
+	bad := *d.Ask("A1", 1)
+	d.Ask("A1", 1).Status, d.Ask("A1", 1).Result, d.Ask("A1", 1).Error = cassette.StatusError, nil, &cassette.StepError{Code: "HOST_SESSION_UNUSABLE", Message: "forged"}
+	if _, _, err := recordRun(t, src, Options{Mode: Replay, Tape: d}); err == nil || !strings.Contains(err.Error(), "HOST_SESSION_UNUSABLE is no error a Cassette records") {
+		t.Fatalf("a replay of a forged error: %v", err)
+	}
+	*d.Ask("A1", 1) = bad
+	live := &recorder{answer: r.answer}
+	_, resumed, err := recordRun(t, src, Options{Agents: live, Mode: Resume, Tape: d})
+	if err != nil || resumed != `{"n":1}` || len(live.asks) != 1 {
+		t.Fatalf("a resume of the rewritten answer: %s %v, asked live %v", resumed, err, live.asks)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boxmaker/core/loopwire"
+	"boxmaker/core/termsafe"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/runerr"
@@ -327,12 +328,16 @@ func (v *vm) planAsk(st *askStep) error {
 			what, now, then := changedField(fmt.Sprintf("ask #%d", st.n), st.fields, rec.Fields, st.hash, rec.AskHash)
 			return v.fail(v.diverged(a.key, a.name, what, now, then, st.at, ""))
 		}
+		if err := recordedDataFits(st, rec); err != nil {
+			return v.fail(runerr.New(runerr.ReplayDiverged, runbook.YaagReplayMismatch,
+				"replay cannot give the recorded answer of ask %s of agent %s (%s): %v; the Cassette was changed after it was recorded: record the Run again", st.ask.Key, a.key, a.name, err))
+		}
 		v.consume(st.ask.Key)
 		st.rec = rec
 	case a.replaying:
 		rec := v.opts.Tape.Ask(a.key, st.n)
 		switch {
-		case rec != nil && rec.AskHash == st.hash && rec.Status == cassette.StatusOK:
+		case rec != nil && rec.AskHash == st.hash && rec.Status == cassette.StatusOK && recordedDataFits(st, rec) == nil:
 			st.rec = rec
 			return nil
 		case rec != nil && rec.AskHash == st.hash && rec.Status == cassette.StatusPaused && v.opts.Answered[a.key] != nil:
@@ -342,6 +347,23 @@ func (v *vm) planAsk(st *askStep) error {
 		// The first Ask that does not match: the Agent goes live here,
 		// and never returns to playback.
 		a.replaying, st.goLive = false, true
+	}
+	return nil
+}
+
+// recordedDataFits checks a recorded answer against the Ask's
+// outputSchema, as a live answer is checked: the Cassette is a file a
+// Run's Agents may have rewritten, and the program relies on the schema.
+// A resume asks again, live, where it does not fit.
+func recordedDataFits(st *askStep, rec *cassette.Step) error {
+	if st.ask.Schema == nil || rec.Status != cassette.StatusOK {
+		return nil
+	}
+	if rec.Result.Data == nil {
+		return errors.New("it holds no data for the Ask's outputSchema")
+	}
+	if err := st.ask.Schema.Validate(rec.Result.Data); err != nil {
+		return fmt.Errorf("its data does not match the Ask's outputSchema: %v", err)
 	}
 	return nil
 }
@@ -368,6 +390,10 @@ func (v *vm) played(a *agentState, rec *cassette.Step) (any, error) {
 	case cassette.StatusOK:
 		return agentAnswer{Answer: answerOf(rec), status: "replayed"}, nil
 	case cassette.StatusError:
+		if !runerr.Recorded(runerr.Code(rec.Error.Code)) {
+			return nil, v.fail(runerr.New(runerr.ReplayDiverged, runbook.YaagReplayMismatch,
+				"replay cannot give the recorded error of ask %s: %s is no error a Cassette records; the Cassette was changed after it was recorded: record the Run again", key, termsafe.Line(rec.Error.Code)))
+		}
 		if rec.Error.Code == string(runerr.AskTimeout) {
 			a.kill(string(runerr.AskTimeout))
 		}
