@@ -354,6 +354,27 @@ func Publish(dest string, d *Doc) error {
 	return nil
 }
 
+// Recording names the Run whose journal is at path's journal when there
+// is no document at path yet ("" otherwise): a Run that is recording
+// there, or was killed while it did.
+func Recording(path string) string {
+	if _, err := os.Lstat(path); err == nil {
+		return ""
+	}
+	data, err := ReadFile(JournalPath(path), MaxDocument)
+	if err != nil {
+		return ""
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[:i+1]
+	}
+	rec, err := ParseJournal(JournalPath(path), data)
+	if err != nil {
+		return ""
+	}
+	return rec.Run.ID
+}
+
 // Read reads the document at path. When there is none but a journal
 // (its Run was killed), the journal is read and published there as an
 // interrupted Run's document, and the journal removed, so that the Run

@@ -114,6 +114,11 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 		path, mode, opts.Mode = spec.Resume, "resume", engine.Resume
 	}
 	if path != "" {
+		// A journal with no document is a killed Run's, to continue; the
+		// journal of a Run that still records there is not.
+		if id := cassette.Recording(path); id != "" && r.store.Alive(id) {
+			return End{}, fmt.Errorf("%s is the journal of Run %s, which is still recording to %s: wait for its end (yaag reattach %s), or stop it (yaag stop %s) and resume then", cassette.JournalPath(path), id, path, id, id)
+		}
 		d, _, err := cassette.Read(path)
 		if err != nil {
 			return End{}, err

@@ -257,3 +257,40 @@ func TestTheRecordNamesTheControlChannelFromTheStart(t *testing.T) {
 		t.Fatalf("at the start the record names %q; status: %v", at.Control, status)
 	}
 }
+
+// The journal of a Run that is still recording is not a killed Run's: a
+// resume of its path is refused, and the journal stays where it is.
+func TestAResumeOfARunStillRecordingIsRefused(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-100000-0000000d"
+	sp := spec(t, s, id, `"wait"`)
+	sp.Record = filepath.Join(t.TempDir(), "live.json")
+	done := make(chan End, 1)
+	go func() { end, _ := Execute(context.Background(), sp); done <- end }()
+	for i := 0; ; i++ {
+		var st control.Status
+		if _, err := Request(context.Background(), s, id, control.KindStatus, struct{}{}, &st); err == nil && len(st.Agents) == 1 && st.Agents[0].Asks == 2 {
+			break
+		}
+		if i == 500 {
+			t.Fatal("the Run did not reach its second Ask")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	other := spec(t, s, "r-20261201-100000-0000000e", `"go"`)
+	other.Resume, other.Record = sp.Record, filepath.Join(t.TempDir(), "next.json")
+	if _, err := Execute(context.Background(), other); err == nil || !strings.Contains(err.Error(), "is the journal of Run "+id+", which is still recording to") {
+		t.Fatalf("a resume of a live Run's path: %v", err)
+	}
+	if _, err := os.Stat(cassette.JournalPath(sp.Record)); err != nil {
+		t.Fatalf("the live Run's journal: %v", err)
+	}
+	Request(context.Background(), s, id, control.KindStop, control.Request{}, nil)
+	if end := <-done; end.Status != cassette.EndStopped || end.Checkpoint != sp.Record {
+		t.Fatalf("the live Run ended %+v", end)
+	}
+	// Now that it ended, its Checkpoint resumes.
+	if end, err := Execute(context.Background(), other); err != nil || end.Status != cassette.EndCompleted {
+		t.Fatalf("the resume after its end: %+v %v", end, err)
+	}
+}
