@@ -32,7 +32,9 @@
 // "resumedBy":null|"<run>","run_end":{...}}. Steps keep their seq. The
 // document never holds the program; prompts are kept as hashes (their
 // text only with [cassette] keep_prompts), and every result passed the
-// sanitizer's refuse rules before it was written (withheld otherwise).
+// sanitizer's refuse rules before it was written (withheld otherwise):
+// the Asks' results, their errors' texts, and the Run's own result and
+// error in run_end (run_end.withheld says why a result is missing).
 //
 // The reader is strict: unknown fields, a kind's missing or extra fields,
 // keys that do not follow A<k> and A<k>/<n>, repeated steps, a seq out of
@@ -200,6 +202,9 @@ type End struct {
 	Error          string          `json:"error,omitempty"`
 	CheckpointLost bool            `json:"checkpointLost"`
 	Unused         []string        `json:"unused,omitempty"` // a replay's recorded steps left unused
+	// Withheld is the Run's result that the sanitizer's refuse rules kept
+	// out of the Cassette (the Run's caller had it).
+	Withheld *Withheld `json:"withheld,omitempty"`
 }
 
 // End statuses.
@@ -339,6 +344,9 @@ func (d *Doc) Check() error {
 	}
 	if d.End.Result != nil && !json.Valid(d.End.Result) {
 		return errors.New("run_end.result is not JSON")
+	}
+	if w := d.End.Withheld; w != nil && (d.End.Result != nil || len(w.Rules) == 0 || !hexRE().MatchString(w.SHA256)) {
+		return errors.New("run_end.withheld needs its rules and the SHA-256 of what it withheld, and no result")
 	}
 	if d.End.Status == EndPaused && d.Resume == nil {
 		return errors.New("a paused Run's document has no resume")

@@ -441,3 +441,28 @@ func TestTheJournalIsReadBackFromItsOwnFile(t *testing.T) {
 		t.Fatalf("read back %d steps %v:\n%s", len(rec.Steps), err, got)
 	}
 }
+
+// The Run's own end passes the refuse rules too: a result that holds a
+// secret is withheld whole from the Cassette, an error's text is worded.
+func TestWithholdEnd(t *testing.T) {
+	token := "ghp_" + strings.Repeat("a1", 18)
+	e := WithholdEnd(End{Status: EndCompleted, Result: json.RawMessage(`"the token is ` + token + `"`)})
+	if e.Result != nil || e.Withheld == nil || !cmp.Equal(e.Withheld.Rules, []string{"secret-github"}) {
+		t.Fatalf("got %+v", e)
+	}
+	d := &Doc{Format: Format, Version: Version, Run: runInfo(), End: &e}
+	data, err := d.Encode()
+	if err != nil || bytes.Contains(data, []byte(token)) {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if _, err := Parse("w.json", data); err != nil {
+		t.Fatal(err)
+	}
+	f := WithholdEnd(End{Status: EndFailed, Error: "ASK_INVALID_OUTPUT: the answer " + token + " is no JSON"})
+	if strings.Contains(f.Error, token) || !strings.Contains(f.Error, "withheld from the Cassette: it held what looks like a GitHub token") {
+		t.Fatalf("the error %q", f.Error)
+	}
+	if g := WithholdEnd(End{Status: EndCompleted, Result: json.RawMessage(`{"ok":true}`), Error: ""}); string(g.Result) != `{"ok":true}` || g.Withheld != nil {
+		t.Fatalf("a plain end changed: %+v", g)
+	}
+}

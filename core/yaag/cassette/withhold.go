@@ -3,7 +3,9 @@ package cassette
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"sort"
+	"strings"
 
 	"boxmaker/sanitize"
 )
@@ -57,4 +59,28 @@ func (w *Withheld) Reasons() []string {
 		}
 	}
 	return out
+}
+
+// WithholdText is text the Cassette keeps in words (an error's message,
+// which may quote what a model said): itself, or, when a refuse rule
+// fires on it, a line saying it was withheld and why.
+func WithholdText(text string) string {
+	w := Withhold(text)
+	if w == nil {
+		return text
+	}
+	return fmt.Sprintf("(withheld from the Cassette: it held %s; sha256 %s)", strings.Join(w.Reasons(), ", "), w.SHA256)
+}
+
+// WithholdEnd applies the refuse rules to a Run's end (its result and its
+// error) before the Cassette records it: a result they fire on is
+// withheld whole (Withheld says why), an error's text is worded.
+func WithholdEnd(e End) End {
+	if e.Result != nil {
+		if w := Withhold(string(e.Result)); w != nil {
+			e.Result, e.Withheld = nil, w
+		}
+	}
+	e.Error = WithholdText(e.Error)
+	return e
 }

@@ -283,7 +283,7 @@ func (v *vm) runAsk(ctx context.Context, st askStep) (any, error) {
 		if re, ok := runerr.As(err); ok && runerr.Recorded(re.Code) {
 			at := sess.At()
 			if rerr := v.recordStep(cassette.Step{Kind: cassette.KindAsk, Agent: a.key, N: st.n, AskHash: st.hash, Fields: st.fields,
-				Status: cassette.StatusError, Error: &cassette.StepError{Code: string(re.Code), Message: re.Error()}, Session: &at, At: st.at}); rerr != nil {
+				Status: cassette.StatusError, Error: &cassette.StepError{Code: string(re.Code), Message: cassette.WithholdText(re.Error())}, Session: &at, At: st.at}); rerr != nil {
 				return nil, rerr
 			}
 			a.setBoundary(&at)

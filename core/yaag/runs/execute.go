@@ -504,7 +504,9 @@ func (r *run) document(end End) (*cassette.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := rec.Doc(cassette.End{Status: end.Status, Result: end.Result, Error: end.Error, Unused: end.Unused})
+	// The Run's caller gets its result; the Cassette, which lands where
+	// the program's directory is, keeps it only if no refuse rule fires.
+	d := rec.Doc(cassette.WithholdEnd(cassette.End{Status: end.Status, Result: end.Result, Error: end.Error, Unused: end.Unused}))
 	if end.Status == cassette.EndPaused || end.Status == cassette.EndStopped {
 		prog := r.spec.Program
 		if prog == "inline" {
