@@ -123,7 +123,7 @@ func (c *Courier) call(ctx context.Context, timeout time.Duration, kind string, 
 func unreachable(err error) string {
 	var re *daemon.RemoteError
 	if errors.As(err, &re) {
-		return "gatewayd answered: " + re.Text
+		return "gatewayd answered: " + re.PublicText() // the line ends with gateway-unreachable's link alone
 	}
 	var oe *net.OpError
 	if errors.As(err, &oe) && oe.Err != nil {

@@ -86,6 +86,7 @@ type rig struct {
 	class       string              // the memory block's class memoryd gives ("": public)
 	starts      []map[string]string // session.start requests brokerd got
 	refuseStart bool
+	refusal     error // what session.start answers with, when not nil
 }
 
 func newRig(t *testing.T, script llamastandin.Script) *rig {
@@ -116,6 +117,9 @@ func newRig(t *testing.T, script llamastandin.Script) *rig {
 			defer r.mu.Unlock()
 			if r.refuseStart {
 				return nil, errors.New("the audit log cannot be written")
+			}
+			if r.refusal != nil {
+				return nil, r.refusal
 			}
 			r.starts = append(r.starts, st)
 			return map[string]any{"taint": st["taint"], "untrusted": false}, nil
@@ -617,5 +621,92 @@ func TestNewSessionStartsAtItsMemoryBlocksClass(t *testing.T) {
 	}
 	if !strings.Contains(r.log.String(), "brokerd was not told that it starts public") {
 		t.Errorf("no line for the operator: %q", r.log.String())
+	}
+}
+
+// oneLink fails unless msg ends with e's link and holds no other.
+func oneLink(t *testing.T, what, msg string, e runbook.Entry) {
+	t.Helper()
+	if !strings.HasSuffix(msg, "; "+runbook.Link(e)) || strings.Count(msg, "see docs/") != 1 {
+		t.Errorf("%s: %q does not end with %s alone", what, msg, runbook.Link(e))
+	}
+}
+
+// TestBrokerdsRefusalKeepsItsEntry: a refusal brokerd answers with crosses
+// loopd's tool path as that refusal, its entry kept (runbook.EntryOf), for
+// the operator's line and for the model's words alike; one brokerd gives
+// at a session's start stops the session with brokerd's entry.
+func TestBrokerdsRefusalKeepsItsEntry(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/x"}`)}},
+		{Content: "brokerd could not record it."},
+	}})
+	r.answer = func(brokerwire.ToolCall, *daemon.Stream) (any, error) {
+		return nil, runbook.Refuse(runbook.AuditUnavailable, "the audit log cannot be written: disk full")
+	}
+	// The client alone.
+	ans, err := r.eng.Broker.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c1", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/x"}`)}, nil)
+	if e, ok := runbook.EntryOf(err); !ok || e != runbook.AuditUnavailable {
+		t.Fatalf("Broker.Call: %v (entry %v, %v)", err, e, ok)
+	}
+	oneLink(t, "the operator's error", err.Error(), runbook.AuditUnavailable)
+	if ans.Outcome != OutcomeFailed || ans.Text != "the tool call failed: the audit log cannot be written: disk full; "+runbook.Link(runbook.AuditUnavailable) {
+		t.Errorf("answer %+v", ans)
+	}
+	// Through a turn: the model is told, the operator's line says it, and
+	// the conversation goes on.
+	res, events, err := r.turn(t, "", "read /x")
+	if err != nil || res.Reply != "brokerd could not record it." {
+		t.Fatalf("turn: %+v %v", res, err)
+	}
+	var result loopwire.Event
+	for _, e := range events {
+		if e.Event == loopwire.EventToolResult {
+			result = e
+		}
+	}
+	if result.Outcome != OutcomeFailed {
+		t.Errorf("tool result %+v", result)
+	}
+	oneLink(t, "the model's words", result.Text, runbook.AuditUnavailable)
+	var line string
+	for _, l := range strings.Split(r.log.String(), "\n") {
+		if strings.Contains(l, "brokerd refused tool call") {
+			line = l
+		}
+	}
+	oneLink(t, "the operator's line", line, runbook.AuditUnavailable)
+
+	// brokerd refusing a session's start: the session does not start,
+	// and the refusal is brokerd's.
+	r.class, r.refusal = "private", runbook.Refuse(runbook.AuditUnavailable, "the audit log cannot be written: disk full")
+	_, _, err = r.turn(t, "", "again")
+	if e, ok := runbook.EntryOf(err); !ok || e != runbook.AuditUnavailable {
+		t.Fatalf("session start: %v (entry %v, %v)", err, e, ok)
+	}
+	oneLink(t, "the session start", err.Error(), runbook.AuditUnavailable)
+	if err := r.eng.Broker.StartSession(context.Background(), "s2", "public"); err == nil {
+		t.Fatal("StartSession: no error")
+	} else if e, _ := runbook.EntryOf(err); e != runbook.AuditUnavailable {
+		t.Errorf("StartSession: %v", err)
+	}
+}
+
+// TestMemorydsRefusalKeepsItsEntry: memoryd refusing the block with a
+// refusal of its own (its peer check) is that refusal, not
+// memory-unavailable.
+func TestMemorydsRefusalKeepsItsEntry(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "a"}}})
+	r.eng.Memory.Socket = serveSocket(t, r.dir, "peer", map[string]daemon.Handler{
+		"memory.block": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+			return nil, runbook.Refuse(runbook.SocketPeerRefused, "uid 1234 may not use this socket")
+		},
+	})
+	_, _, err := r.turn(t, "", "hello")
+	if e, ok := runbook.EntryOf(err); !ok || e != runbook.SocketPeerRefused {
+		t.Fatalf("memoryd's peer refusal: %v", err)
+	}
+	if want := "memoryd at " + r.eng.Memory.Socket + " refused the memory block: uid 1234 may not use this socket; " + runbook.Link(runbook.SocketPeerRefused); err.Error() != want {
+		t.Errorf("got  %q\nwant %q", err, want)
 	}
 }

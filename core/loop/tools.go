@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"boxmaker/core/brokerwire"
@@ -57,8 +58,10 @@ type Broker struct {
 
 // Call sends one tool call. onAsked is told the approval id when brokerd
 // holds the call for an approval; from then on the wait is brokerd's (it
-// answers "expired" itself), not timeout_ms. The error is non-nil only
-// when brokerd was unavailable: a refusal from brokerd is an outcome.
+// answers "expired" itself), not timeout_ms. The error is non-nil when
+// brokerd was unavailable, or refused the call with a refusal of its own:
+// either way the answer is the outcome the model is told, and the error,
+// its entry kept (runbook.EntryOf), is the operator's line.
 func (b Broker) Call(ctx context.Context, req brokerwire.ToolCall, onAsked func(approval string)) (brokerwire.Answer, error) {
 	if b.Socket == "" {
 		return brokerwire.Answer{Outcome: OutcomeUnavailable, Text: NoBrokerText}, runbook.Refuse(runbook.BrokerUnavailable, "%s", NoBrokerText)
@@ -84,7 +87,11 @@ func (b Broker) Call(ctx context.Context, req brokerwire.ToolCall, onAsked func(
 	case err == nil:
 		return out, nil
 	case errors.As(err, &re):
-		return brokerwire.Answer{Outcome: OutcomeFailed, Text: firstWords(re.PublicText())}, nil
+		ans := brokerwire.Answer{Outcome: OutcomeFailed, Text: failedText(re)}
+		if _, ok := runbook.EntryOf(err); !ok {
+			return ans, nil // an error that names no entry: the model's words are all there is
+		}
+		return ans, fmt.Errorf("brokerd refused tool call %s: %w", req.CallID, err)
 	case errors.Is(context.Cause(ctx), silent):
 		return brokerwire.Answer{Outcome: OutcomeUnavailable, Text: BrokerUnavailableText},
 			runbook.Refuse(runbook.BrokerUnavailable, "the tool broker at %s did not answer within %d ms", b.Socket, b.Silent.Milliseconds())
@@ -123,19 +130,25 @@ func (b Broker) StartSessionFrom(ctx context.Context, session, taint, from strin
 	case err == nil:
 		return nil
 	case errors.As(err, &re):
-		return fmt.Errorf("brokerd refused: %s", re.Text)
+		return fmt.Errorf("brokerd refused: %w", err) // its refusal, entry kept
 	case ctx.Err() != nil:
 		return runbook.Refuse(runbook.BrokerUnavailable, "the tool broker at %s did not answer within %d ms", b.Socket, silent.Milliseconds())
 	}
 	return runbook.Refuse(runbook.BrokerUnavailable, "cannot reach the tool broker at %s: %v", b.Socket, err)
 }
 
-// firstWords is what the model is told of an error brokerd answered with:
-// its public text (the refusal made again, without its link), not too
-// long.
-func firstWords(text string) string {
+// failedText is what the model is told of an error brokerd answered with:
+// its public text (the refusal made again), not too long, ending with the
+// link of brokerd's entry, as brokerd's other answers do; an error that
+// named no entry ends with no link.
+func failedText(re *daemon.RemoteError) string {
+	text := re.PublicText()
 	if len(text) > 300 {
-		text = text[:300] + "..."
+		text = strings.ToValidUTF8(text[:300], "") + "..."
 	}
-	return "the tool call failed: " + text
+	text = "the tool call failed: " + text
+	if r := re.Refusal(); r != nil {
+		return runbook.Refuse(r.Entry, "%s", text).Error()
+	}
+	return text
 }

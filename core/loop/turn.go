@@ -31,9 +31,10 @@ type Memory struct {
 }
 
 // Block asks memoryd for the block of session id and its class (the
-// highest class among its entries). Any failure is memory-unavailable: a
-// session does not start without its memory, nor without knowing how
-// sensitive that memory is.
+// highest class among its entries). Any failure refuses: a session does
+// not start without its memory, nor without knowing how sensitive that
+// memory is. It is memory-unavailable, but for memoryd's own refusal,
+// which keeps memoryd's entry.
 func (m Memory) Block(ctx context.Context, session string) (block, class string, err error) {
 	if m.Socket == "" {
 		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "no memoryd is configured ([memory] socket in loopd's config is empty)")
@@ -53,7 +54,13 @@ func (m Memory) Block(ctx context.Context, session string) (block, class string,
 	case err == nil:
 		return out.Block, out.Class, nil
 	case errors.As(err, &re):
-		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s refused the memory block: %s", m.Socket, re.PublicText())
+		// memoryd's own refusal keeps its entry: the one that names the
+		// cause (a peer check's, a file over its limit's), not ours.
+		e, ok := runbook.EntryOf(err)
+		if !ok {
+			e = runbook.MemoryUnavailable
+		}
+		return "", "", runbook.WithCause(e, fmt.Sprintf("memoryd at %s refused the memory block: %s", m.Socket, re.PublicText()), err)
 	case ctx.Err() == context.DeadlineExceeded:
 		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s did not answer within %v", m.Socket, timeout)
 	default:

@@ -278,7 +278,8 @@ func (s *server) memoryCall(ctx context.Context, _ daemon.Peer, body json.RawMes
 	}
 	st, err := s.sessionState(ctx, q.Session)
 	if err != nil {
-		s.logf("call %s: cannot ask brokerd at %s about session %s: %v; nothing was written", q.CallID, s.stateSocket, q.Session, err)
+		why, link := said(err)
+		s.logf("call %s: cannot ask brokerd at %s about session %s: %s; nothing was written%s", q.CallID, s.stateSocket, q.Session, why, link)
 		return memorywire.ToolAnswer{Text: stateText}, nil
 	}
 	call := memory.Call{Session: q.Session, Class: st.Taint, Untrusted: st.Untrusted, Actions: q.Arguments.Actions}
@@ -311,6 +312,17 @@ func (s *server) sessionState(ctx context.Context, session string) (brokerwire.S
 		return st, fmt.Errorf("the answer's %v", err)
 	}
 	return st, nil
+}
+
+// said is err as a line for the operator words it when err stands inside
+// the line: a refusal's public text, and its link for the line to end
+// with (its entry names the cause), so that the line ends with one link;
+// any other error's text, and no link.
+func said(err error) (text, link string) {
+	if e, public, ok := runbook.Public(err); ok {
+		return public, "; " + runbook.Link(e)
+	}
+	return err.Error(), ""
 }
 
 // defaultHits is how many hits recall gives when the model does not say.
@@ -385,7 +397,8 @@ func (s *server) sessionTaints(ctx context.Context, callID string, ids []string)
 		var re *daemon.RemoteError
 		switch {
 		case errors.As(err, &re):
-			s.logf("call %s: brokerd cannot say the taint of session %s (%s); its hits count as %s", callID, id, re.Text, recall.UnknownTaint)
+			why, link := said(err)
+			s.logf("call %s: brokerd cannot say the taint of session %s (%s); its hits count as %s%s", callID, id, why, recall.UnknownTaint, link)
 			out[id] = recall.UnknownTaint
 			continue
 		case err != nil:

@@ -317,3 +317,42 @@ func TestExtractJSON(t *testing.T) {
 		t.Error("text without JSON gave JSON")
 	}
 }
+
+// TestLoopdsRefusalKeepsItsEntry: each request of yaag's loopd client
+// that loopd refuses with a refusal of its own gives that refusal back,
+// its entry kept (runbook.EntryOf), and a message that ends with its link
+// alone.
+func TestLoopdsRefusalKeepsItsEntry(t *testing.T) {
+	dir := testsupport.ShortDir(t)
+	refuse := func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+		return nil, runbook.Refuse(runbook.SessionLogDamaged, "session s1's log is damaged at line 3")
+	}
+	sock := serve(t, dir, "loop", map[string]daemon.Handler{
+		loopwire.KindAgentSpawn: refuse, loopwire.KindAgentFork: refuse, loopwire.KindAgentCompact: refuse,
+		loopwire.KindAgentAnswer: refuse, loopwire.KindAgentAsk: refuse,
+	})
+	l := Loopd{Socket: sock}
+	ctx := context.Background()
+	at := loopwire.SessionAt{ID: "s1"}
+	sess := &session{socket: sock, id: "s1", key: "a1", models: []string{"m"}}
+	for _, tt := range []struct {
+		name string
+		call func() error
+	}{
+		{"spawn", func() error { _, err := l.Spawn(ctx, Spec{Key: "a1"}); return err }},
+		{"fork", func() error { _, err := l.Fork(ctx, at, Spec{Key: "a1"}); return err }},
+		{"host copy", func() error { _, err := l.ForkHost(ctx, "s1", Spec{Key: "host"}); return err }},
+		{"compact", func() error { return l.Compact(ctx, sess, "m") }},
+		{"answer", func() error { _, err := l.Answer(ctx, at, nil); return err }},
+		{"ask", func() error { _, err := sess.Ask(ctx, Ask{Key: "k1", Prompt: "hi"}, nil); return err }},
+	} {
+		err := tt.call()
+		if e, ok := runbook.EntryOf(err); !ok || e != runbook.SessionLogDamaged {
+			t.Errorf("%s: %v: entry %v, %v", tt.name, err, e, ok)
+			continue
+		}
+		if msg := err.Error(); !strings.HasSuffix(msg, "session s1's log is damaged at line 3; "+runbook.Link(runbook.SessionLogDamaged)) || strings.Count(msg, "see docs/") != 1 {
+			t.Errorf("%s: %q", tt.name, msg)
+		}
+	}
+}

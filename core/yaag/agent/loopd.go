@@ -34,7 +34,7 @@ func (l Loopd) Spawn(ctx context.Context, s Spec) (Session, error) {
 	if err != nil {
 		var re *daemon.RemoteError
 		if errors.As(err, &re) {
-			return nil, fmt.Errorf("loopd refused the session: %s", re.Text)
+			return nil, fmt.Errorf("loopd refused the session: %w", err) // its refusal, entry kept
 		}
 		return nil, fmt.Errorf("cannot reach loopd at %s: %v", l.Socket, err)
 	}
@@ -104,7 +104,7 @@ func (l Loopd) Answer(ctx context.Context, at loopwire.SessionAt, answers []loop
 func remote(socket, what string, err error) error {
 	var re *daemon.RemoteError
 	if errors.As(err, &re) {
-		return fmt.Errorf("loopd refused %s: %s", what, re.Text)
+		return fmt.Errorf("loopd refused %s: %w", what, err) // its refusal, entry kept
 	}
 	return fmt.Errorf("cannot reach loopd at %s: %v", socket, err)
 }
@@ -335,7 +335,8 @@ func (s *session) call(ctx context.Context, cancel context.CancelCauseFunc, a As
 	}
 	var re *daemon.RemoteError
 	if errors.As(err, &re) {
-		return res, runerr.New(runerr.AskFailed, "", "ask %s: loopd refused it: %s", a.Key, re.Text)
+		// re.Text ends with loopd's link; the cause keeps its entry.
+		return res, runerr.New(runerr.AskFailed, "", "ask %s: loopd refused it: %s", a.Key, re.Text).WithCause(err)
 	}
 	return res, runerr.New(runerr.AskFailed, "", "ask %s: cannot reach loopd at %s: %v", a.Key, s.socket, err)
 }

@@ -191,11 +191,15 @@ func (s *Server) stop(ctx context.Context, _ daemon.Peer, body json.RawMessage, 
 
 // Error is a request the Control Channel refused or did not answer.
 type Error struct {
-	Code string
-	Text string
+	Code  string
+	Text  string
+	Cause error // the socket's refusal, when the answer was one
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Text }
+
+// Unwrap is the socket's refusal, when the answer was one.
+func (e *Error) Unwrap() error { return e.Cause }
 
 // Call sends one request to a Run's Control Channel.
 func Call(ctx context.Context, socket, kind string, body, out any) error {
@@ -210,6 +214,11 @@ func Call(ctx context.Context, socket, kind string, body, out any) error {
 		code, text, ok := strings.Cut(re.Text, ": ")
 		if ok && isCode(code) {
 			return &Error{Code: code, Text: text}
+		}
+		if r := re.Refusal(); r != nil {
+			// The socket's own refusal (its peer check): its entry is kept,
+			// and Failed ends the message with it.
+			return &Error{Code: "REFUSED", Text: r.Text, Cause: err}
 		}
 		return &Error{Code: "REFUSED", Text: re.Text}
 	case errors.As(err, &oe) && oe.Op == "dial":
@@ -233,5 +242,11 @@ func Failed(verb string, err error) error {
 	if verb != "pause" {
 		prefix = strings.ToUpper(verb[:1]) + verb[1:] + " failed:"
 	}
-	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s %v; the Run's record is unchanged (yaag status reads it, yaag stop still ends it)", prefix, err)
+	text := fmt.Sprintf("%s %v; the Run's record is unchanged (yaag status reads it, yaag stop still ends it)", prefix, err)
+	if e, ok := runbook.EntryOf(err); ok {
+		// A refusal of the socket itself names the cause: its entry
+		// ends the message, alone (D411).
+		return runbook.WithCause(e, text, err)
+	}
+	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s", text)
 }

@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -129,5 +130,44 @@ func TestTheClientsCodes(t *testing.T) {
 	}()
 	if err := Call(context.Background(), sock, KindPause, Request{}, nil); code(err) != ChannelClosed {
 		t.Fatalf("closed: %v", err)
+	}
+}
+
+// TestASocketsRefusalKeepsItsEntry: a refusal of the socket itself (as
+// its peer check gives) crosses Call with its entry, and Failed's message
+// ends with that entry's link alone.
+func TestASocketsRefusalKeepsItsEntry(t *testing.T) {
+	dir, err := os.MkdirTemp("/tmp", "yc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	lock, err := daemon.TakeLock("yaag", filepath.Join(dir, "run.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Release() })
+	sock := filepath.Join(dir, "ch", "control.sock")
+	ln, err := daemon.Listen(lock, sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+		return nil, runbook.Refuse(runbook.SocketPeerRefused, "uid 1234 may not use this socket")
+	}
+	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: map[string]daemon.Handler{KindPause: refuse}, ListenerLost: runbook.ListenerLost, Log: os.Stderr}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx, ln); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	err = Call(context.Background(), sock, KindPause, Request{}, nil)
+	if e, ok := runbook.EntryOf(err); code(err) != "REFUSED" || !ok || e != runbook.SocketPeerRefused {
+		t.Fatalf("Call: %v", err)
+	}
+	msg := Failed("pause", err).Error()
+	want := "Pause failed: REFUSED: uid 1234 may not use this socket; the Run's record is unchanged (yaag status reads it, yaag stop still ends it); " + runbook.Link(runbook.SocketPeerRefused)
+	if msg != want {
+		t.Errorf("got  %q\nwant %q", msg, want)
 	}
 }

@@ -420,7 +420,7 @@ func (v *vm) goLive(ctx context.Context, a *agentState, from loopwire.SessionAt,
 		return v.fail(SessionProblem(a.key, a.name, se))
 	}
 	if err != nil {
-		return fmt.Errorf("resume: agent %s (%s) could not go live at ask %s: %v", a.key, a.name, key, err)
+		return fmt.Errorf("resume: agent %s (%s) could not go live at ask %s: %w", a.key, a.name, key, err) // loopd's refusal, entry kept
 	}
 	a.live(sess)
 	v.control.agent(a.key, func(s *AgentStatus) { s.Playback, s.Session = false, sess.ID() })

@@ -333,7 +333,13 @@ func (r *run) hostCopy(ctx context.Context) error {
 		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%s); no Run started: call yaag_run again without forkHost", textNoHostLog, se.Problem.Detail)
 	}
 	if err != nil {
-		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%v); no Run started: call yaag_run again without forkHost", textNoHostLog, err)
+		// loopd's refusal names the cause: its public words stand inside,
+		// and the message ends with its entry's link alone (D411).
+		if e, public, ok := runbook.Public(err); ok {
+			return runerr.New(runerr.HostSessionUnusable, "", "%s (%s); no Run started: call yaag_run again without forkHost; %s",
+				textNoHostLog, public, runbook.Link(e)).WithCause(err)
+		}
+		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%v); no Run started: call yaag_run again without forkHost", textNoHostLog, err).WithCause(err)
 	}
 	at := sess.At()
 	r.spec.Engine.Host = &at

@@ -19,6 +19,7 @@ import (
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
 	"boxmaker/core/yaag/program"
+	"boxmaker/runbook"
 )
 
 // agents answer "echo: <prompt>", or wait for their context on "wait".
@@ -292,5 +293,32 @@ func TestAResumeOfARunStillRecordingIsRefused(t *testing.T) {
 	// Now that it ended, its Checkpoint resumes.
 	if end, err := Execute(context.Background(), other); err != nil || end.Status != cassette.EndCompleted {
 		t.Fatalf("the resume after its end: %+v %v", end, err)
+	}
+}
+
+// refusingHost is agents whose loopd refuses the host's copy.
+type refusingHost struct{ agents }
+
+func (*refusingHost) ForkHost(context.Context, string, agent.Spec) (agent.Session, error) {
+	return nil, fmt.Errorf("loopd refused the host's copy: %w", runbook.Refuse(runbook.SessionLogDamaged, "session chat-1's log is damaged at line 3"))
+}
+
+// TestARefusedHostCopyEndsWithTheCausesEntry: loopd refusing the host's
+// copy is HOST_SESSION_UNUSABLE in loopd's words, ending with loopd's
+// entry alone (D411), and no Run starts.
+func TestARefusedHostCopyEndsWithTheCausesEntry(t *testing.T) {
+	s := home(t)
+	sp := spec(t, s, "r-20261201-100000-00000003", `"go"`)
+	sp.Engine.Agents, sp.Host, sp.ForkHost = &refusingHost{}, "chat-1", true
+	_, err := Execute(context.Background(), sp)
+	if e, ok := runbook.EntryOf(err); !ok || e != runbook.SessionLogDamaged {
+		t.Fatalf("%v: entry %v, %v", err, e, ok)
+	}
+	want := "this Boxmaker session has no session file (loopd refused the host's copy: session chat-1's log is damaged at line 3); no Run started: call yaag_run again without forkHost; " + runbook.Link(runbook.SessionLogDamaged)
+	if msg := err.Error(); !strings.HasSuffix(msg, want) || strings.Count(msg, "see docs/") != 1 {
+		t.Errorf("got  %q\nwant one ending %q", msg, want)
+	}
+	if list, _ := s.List(); len(list) != 0 {
+		t.Errorf("a Run was recorded: %+v", list)
 	}
 }
