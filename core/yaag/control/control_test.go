@@ -19,6 +19,16 @@ import (
 // serve runs a Server for a Control on a real socket.
 func serve(t *testing.T, c *engine.Control, ended chan struct{}) string {
 	t.Helper()
+	srv := &Server{Run: "r-20261201-100000-00000000", Control: c, Stop: func() {}, Ended: ended, End: func() Answer {
+		return Answer{Status: "paused", Checkpoint: "/c.json"}
+	}}
+	return serveKinds(t, srv.Kinds())
+}
+
+// serveKinds serves the handlers on a real socket as a Run's Control
+// Channel, and returns its path.
+func serveKinds(t *testing.T, kinds map[string]daemon.Handler) string {
+	t.Helper()
 	dir, err := os.MkdirTemp("/tmp", "yc")
 	if err != nil {
 		t.Fatal(err)
@@ -34,10 +44,7 @@ func serve(t *testing.T, c *engine.Control, ended chan struct{}) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &Server{Run: "r-20261201-100000-00000000", Control: c, Stop: func() {}, Ended: ended, End: func() Answer {
-		return Answer{Status: "paused", Checkpoint: "/c.json"}
-	}}
-	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: srv.Kinds(), ListenerLost: runbook.ListenerLost, Log: os.Stderr}
+	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: kinds, ListenerLost: runbook.ListenerLost, Log: os.Stderr}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Serve(ctx, ln); close(done) }()
@@ -137,31 +144,12 @@ func TestTheClientsCodes(t *testing.T) {
 // its peer check gives) crosses Call with its entry, and Failed's message
 // ends with that entry's link alone.
 func TestASocketsRefusalKeepsItsEntry(t *testing.T) {
-	dir, err := os.MkdirTemp("/tmp", "yc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	lock, err := daemon.TakeLock("yaag", filepath.Join(dir, "run.lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lock.Release() })
-	sock := filepath.Join(dir, "ch", "control.sock")
-	ln, err := daemon.Listen(lock, sock)
-	if err != nil {
-		t.Fatal(err)
-	}
 	refuse := func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 		return nil, runbook.Refuse(runbook.SocketPeerRefused, "uid 1234 may not use this socket")
 	}
-	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: map[string]daemon.Handler{KindPause: refuse}, ListenerLost: runbook.ListenerLost, Log: os.Stderr}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	sock := serveKinds(t, map[string]daemon.Handler{KindPause: refuse})
 
-	err = Call(context.Background(), sock, KindPause, Request{}, nil)
+	err := Call(context.Background(), sock, KindPause, Request{}, nil)
 	if e, ok := runbook.EntryOf(err); code(err) != "REFUSED" || !ok || e != runbook.SocketPeerRefused {
 		t.Fatalf("Call: %v", err)
 	}
