@@ -25,6 +25,10 @@ import (
 // Texts the troubleshooting page quotes.
 const textNoHostLog runbook.Quoted = "HOST_SESSION_UNUSABLE: this Boxmaker session has no session file"
 
+// noHostLog is textNoHostLog after its code: the error's message puts the
+// code first (runerr.Error), and says it once.
+var noHostLog = strings.TrimPrefix(string(textNoHostLog), string(runerr.HostSessionUnusable)+": ")
+
 // Spec is one Run to execute.
 type Spec struct {
 	Store  Store
@@ -325,21 +329,21 @@ func (r *run) claim(ctx context.Context, path string) error {
 func (r *run) hostCopy(ctx context.Context) error {
 	hf, ok := r.spec.Engine.Agents.(agent.HostForker)
 	if !ok || r.spec.Host == "" {
-		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s: the Run was given no host session to copy", textNoHostLog)
+		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s: the Run was given no host session to copy", noHostLog)
 	}
 	sess, err := hf.ForkHost(ctx, r.spec.Host, agent.Spec{Run: r.id, Key: "host", Definition: "host", SpawnHash: "sha256:" + strings.Repeat("0", 64)})
 	var se *agent.SessionError
 	if errors.As(err, &se) {
-		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%s); no Run started: call yaag_run again without forkHost", textNoHostLog, se.Problem.Detail)
+		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%s); no Run started: call yaag_run again without forkHost", noHostLog, se.Problem.Detail)
 	}
 	if err != nil {
 		// loopd's refusal names the cause: its public words stand inside,
 		// and the message ends with its entry's link alone (D411).
 		if e, public, ok := runbook.Public(err); ok {
 			return runerr.New(runerr.HostSessionUnusable, "", "%s (%s); no Run started: call yaag_run again without forkHost; %s",
-				textNoHostLog, public, runbook.Link(e)).WithCause(err)
+				noHostLog, public, runbook.Link(e)).WithCause(err)
 		}
-		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%v); no Run started: call yaag_run again without forkHost", textNoHostLog, err).WithCause(err)
+		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%v); no Run started: call yaag_run again without forkHost", noHostLog, err).WithCause(err)
 	}
 	at := sess.At()
 	r.spec.Engine.Host = &at
