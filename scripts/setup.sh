@@ -39,3 +39,20 @@ if ! cmp -s "$sdk/package-lock.json" "$sdk/node_modules/.boxmaker-lock" 2>/dev/n
   npm ci --prefix "$sdk" --no-audit --no-fund --loglevel=error >/dev/null
   cp "$sdk/package-lock.json" "$sdk/node_modules/.boxmaker-lock"
 fi
+# Podman 4.3 gives each container a lock from a table of 2048 in
+# /dev/shm/libpod_lock and loses it when a podman process is killed while
+# it creates one, which the crash suites do on purpose (brokerd-crash: about
+# 300 a run). Once the table is used up no container starts (the runbook's
+# runner-unavailable, "exceeded num_locks"). When more than half is in use
+# and the machine has no container or pod at all, the locks in use are
+# lost ones: podman system renumber gives them back. The count reads each
+# group's 32-bit bitmap (a 56-byte header, then 64 groups of 1288 bytes).
+locks=/dev/shm/libpod_lock
+if [ -r "$locks" ] && [ "$(stat -c %s "$locks")" = 82488 ]; then
+  used=$(od -An -v -tu4 "$locks" | tr -s ' ' '\n' | awk 'NF' |
+    awk 'NR > 14 && (NR - 15) % 322 == 0 && c < 64 { n = $1; while (n > 0) { b += n % 2; n = int(n / 2) }; c++ } END { print b + 0 }')
+  if [ "$used" -gt 1024 ] && [ -z "$(podman ps -aq)" ] && [ -z "$(podman pod ps -q)" ]; then
+    echo "setup: $used of Podman's 2048 container locks are in use with no container on the machine (lost by killed podman processes): podman system renumber"
+    podman system renumber
+  fi
+fi
