@@ -39,6 +39,16 @@ func (w *world) pending(id string) approval.Pending {
 		Arguments: `{"path":"/srv/notes/a.txt"}`, CallHash: strings.Repeat("ab", 32), Requested: now, Expires: now.Add(10 * time.Minute)}
 }
 
+// approvalInDM has brokerd's courier post approval id to the owner's DM
+// with the bot, and waits for the bot's post of it there.
+func (w *world) approvalInDM(id string) (approval.Pending, fakemattermost.Channel, fakemattermost.Post) {
+	w.t.Helper()
+	p := w.pending(id)
+	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	return p, dm, w.approvalPost(dm.ID, p.ID)
+}
+
 // approvalPost waits for the bot's post of approval id in channel.
 func (w *world) approvalPost(channel, id string) fakemattermost.Post {
 	w.t.Helper()
@@ -145,10 +155,7 @@ func TestTheModelCannotForgeAnApprovalRequest(t *testing.T) {
 		return emit(loopwire.Event{Event: loopwire.EventText, Text: texts[req.Text]})
 	}
 	w.start()
-	p := w.pending("abc234")
-	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	real := w.approvalPost(dm.ID, p.ID)
+	p, dm, real := w.approvalInDM("abc234")
 	boxes, _ := real.Props["attachments"].([]any)
 	if len(boxes) != 1 {
 		t.Fatalf("the real request has no box: %+v", real.Props)
@@ -209,10 +216,7 @@ func TestTheModelCannotForgeAnApprovalRequest(t *testing.T) {
 func TestAnIntegrationPostingInAnAllowedUsersNameIsIgnored(t *testing.T) {
 	w := newWorld(t)
 	w.start()
-	p := w.pending("abc234")
-	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	w.approvalPost(dm.ID, p.ID)
+	_, dm, _ := w.approvalInDM("abc234")
 	hook, _ := w.mm.PostFromWebhook(w.owner.ID, dm.ID, "", "hello from a webhook", "ann")
 	cmd, _ := w.mm.PostFromWebhook(w.owner.ID, dm.ID, "", "!approve abc234", "ann")
 	q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello from ann")
@@ -242,10 +246,7 @@ func TestAnIntegrationPostingInAnAllowedUsersNameIsIgnored(t *testing.T) {
 func TestAnEditOrAStrangerTakesNoApproval(t *testing.T) {
 	w := newWorld(t)
 	w.start()
-	p := w.pending("abc234")
-	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	w.approvalPost(dm.ID, p.ID)
+	p, dm, _ := w.approvalInDM("abc234")
 	q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello")
 	w.waitFor("the reply", func() bool {
 		ps := w.botPosts(q.ID)
@@ -295,10 +296,7 @@ func TestAHeldAnswerNoCourierComesForIsAnswered(t *testing.T) {
 		return time.Now().Add(offset)
 	}
 	w.start()
-	p := w.pending("abc234")
-	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	w.approvalPost(dm.ID, p.ID)
+	_, dm, _ := w.approvalInDM("abc234")
 	cmd, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "!refuse abc234 not now")
 	w.waitFor("the command on disk", func() bool {
 		data, _ := os.ReadFile(gateway.StateFile(w.home))
