@@ -23,16 +23,25 @@ func (s *Server) workspace(name string) *workspace {
 	return w
 }
 
-func (s *Server) createWorkspace(c claims, body json.RawMessage) (int, any, *apiError) {
-	var b struct {
-		ID            *string        `json:"id"`
-		Metadata      map[string]any `json:"metadata"`
-		Configuration map[string]any `json:"configuration"`
-	}
+// namedBody is the body of a get-or-create of a workspace or a peer.
+type namedBody struct {
+	ID            *string        `json:"id"`
+	Metadata      map[string]any `json:"metadata"`
+	Configuration map[string]any `json:"configuration"`
+}
+
+// decodeNamed reads a namedBody strictly, its id required and checked.
+func decodeNamed(body json.RawMessage) (namedBody, *apiError) {
+	var b namedBody
 	if e := decodeStrict(body, &b); e != nil {
-		return 0, nil, e
+		return b, e
 	}
-	if e := checkName("id", b.ID); e != nil {
+	return b, checkName("id", b.ID)
+}
+
+func (s *Server) createWorkspace(c claims, body json.RawMessage) (int, any, *apiError) {
+	b, e := decodeNamed(body)
+	if e != nil {
 		return 0, nil, e
 	}
 	if !c.Admin && c.Workspace != *b.ID {
@@ -66,15 +75,8 @@ func (s *Server) createPeer(c claims, ws string, body json.RawMessage) (int, any
 	if !nameRE.MatchString(ws) {
 		return 0, nil, fail(404, "Workspace %s not found", ws)
 	}
-	var b struct {
-		ID            *string        `json:"id"`
-		Metadata      map[string]any `json:"metadata"`
-		Configuration map[string]any `json:"configuration"`
-	}
-	if e := decodeStrict(body, &b); e != nil {
-		return 0, nil, e
-	}
-	if e := checkName("id", b.ID); e != nil {
+	b, e := decodeNamed(body)
+	if e != nil {
 		return 0, nil, e
 	}
 	if !c.Admin && (c.Workspace != "" && c.Workspace != ws || c.Peer != "" && c.Peer != *b.ID) {
