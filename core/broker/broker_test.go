@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +19,8 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
+	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
 	"boxmaker/runbook"
 )
 
@@ -29,13 +30,8 @@ import (
 // and no taint at all for the query "no-taint". It lets these tests run
 // the whole decision path without Podman: the memory and recall tools go
 // through brokerd's real forwarding.
-func memoryd(t *testing.T, dir string) string {
+func memoryd(t *testing.T) string {
 	t.Helper()
-	sock := filepath.Join(dir, "memory.sock")
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	answer := func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 		var q struct {
 			Arguments struct{ Query string } `json:"arguments"`
@@ -58,13 +54,8 @@ func memoryd(t *testing.T, dir string) string {
 		}
 		return out, nil
 	}
-	s := &daemon.Socket{Role: "memoryd", Name: "broker", Path: sock, Log: os.Stderr,
-		Kinds: map[string]daemon.Handler{"memory.call": answer, "recall.call": recall}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return sock
+	return daemontest.Serve(t, &daemon.Socket{Role: "memoryd", Name: "broker", Path: filepath.Join(testsupport.ShortDir(t), "memoryd", "broker.sock"),
+		Kinds: map[string]daemon.Handler{"memory.call": answer, "recall.call": recall}, ListenerLost: runbook.ListenerLost})
 }
 
 type fixture struct {
@@ -98,7 +89,7 @@ func newFixture(t *testing.T, grants map[string]string, expire time.Duration) *f
 		t.Fatal(err)
 	}
 	b, err := New(Config{Ledger: led, Grants: g, Runner: r, SessionsDir: filepath.Join(dir, "sessions"),
-		MemorySocket: memoryd(t, dir), MemoryTimeout: 5 * time.Second, ExpireAfter: expire, Log: &testLog{t: t}})
+		MemorySocket: memoryd(t), MemoryTimeout: 5 * time.Second, ExpireAfter: expire, Log: &testLog{t: t}})
 	if err != nil {
 		t.Fatal(err)
 	}

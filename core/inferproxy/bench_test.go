@@ -2,7 +2,6 @@ package inferproxy
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net/http"
 	"slices"
@@ -18,19 +17,8 @@ import (
 // median of each request's time (median-µs) besides Go's mean (ns/op).
 
 func benchTargets(b *testing.B) (direct *http.Client, directURL string, proxied *http.Client) {
-	up, err := llamastandin.Start(llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "one two three four"}}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { up.Close() })
-	s, err := Start(Options{Listen: b.TempDir() + "/infer.sock", Upstream: up.URL(), Burst: 4, QueueTimeout: time.Minute})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	b.Cleanup(func() { cancel(); <-done })
+	up := startStandin(b, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "one two three four"}}}})
+	s := serveProxy(b, Options{Upstream: up.URL(), Burst: 4, QueueTimeout: time.Minute})
 	return &http.Client{}, up.URL(), unixClient(s.opts.Listen)
 }
 

@@ -20,26 +20,42 @@ import (
 	"boxmaker/runbook"
 )
 
-func startProxy(t *testing.T, upstream string, burst int, timeout time.Duration) (*Server, string) {
-	t.Helper()
-	sock := filepath.Join(testsupport.ShortDir(t), "run", "infer.sock")
-	s, err := Start(Options{Listen: sock, Upstream: upstream, Burst: burst, QueueTimeout: timeout})
-	if err != nil {
-		t.Fatal(err)
+// serveProxy starts inferproxy with o (on a socket in a short directory
+// when o.Listen is empty) and serves it until the test ends.
+func serveProxy(tb testing.TB, o Options) *Server {
+	tb.Helper()
+	if o.Listen == "" {
+		o.Listen = filepath.Join(testsupport.ShortDir(tb), "run", "infer.sock")
 	}
+	s, err := Start(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	serve(tb, s)
+	return s
+}
+
+// serve serves s until the test ends, when Serve must end without an
+// error.
+func serve(tb testing.TB, s *Server) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() {
+	tb.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+			tb.Errorf("serve: %v", err)
 		}
 	})
-	return s, sock
 }
 
-func startStandin(t *testing.T, o llamastandin.Options) *llamastandin.Server {
+func startProxy(t *testing.T, upstream string, burst int, timeout time.Duration) (*Server, string) {
+	t.Helper()
+	s := serveProxy(t, Options{Upstream: upstream, Burst: burst, QueueTimeout: timeout})
+	return s, s.opts.Listen
+}
+
+func startStandin(t testing.TB, o llamastandin.Options) *llamastandin.Server {
 	t.Helper()
 	s, err := llamastandin.Start(o)
 	if err != nil {

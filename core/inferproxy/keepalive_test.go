@@ -28,15 +28,8 @@ import (
 func TestBackToBackStreamsOnOneKeepAliveConnection(t *testing.T) {
 	up := startStandin(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "one two three four"}}}})
 	plog := &testsupport.Buffer{}
-	sock := testsupport.ShortDir(t) + "/infer.sock"
-	s, err := Start(Options{Listen: sock, Upstream: up.URL(), Burst: 4, QueueTimeout: time.Minute, Log: plog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	defer func() { cancel(); <-done }()
+	s := serveProxy(t, Options{Upstream: up.URL(), Burst: 4, QueueTimeout: time.Minute, Log: plog})
+	sock := s.opts.Listen
 
 	var stop atomic.Bool
 	var spinners sync.WaitGroup

@@ -66,10 +66,7 @@ func TestAStreamOutlivesTheTransportsLateReadOfTheRequestBody(t *testing.T) {
 		}
 		return &lateConn{Conn: c, pause: 200 * time.Millisecond, writes: &writes, busy: &busy}, nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	defer func() { cancel(); <-done }()
+	serve(t, s)
 
 	resp, lines := postStream(t, sock)
 	defer resp.Body.Close()

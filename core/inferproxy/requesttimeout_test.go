@@ -1,30 +1,18 @@
 package inferproxy
 
 import (
-	"context"
 	"io"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"boxmaker/core/llamastandin"
-	"boxmaker/core/testsupport"
 )
 
 func startProxyWithTimeout(t *testing.T, upstream string, timeout time.Duration) string {
 	t.Helper()
-	sock := filepath.Join(testsupport.ShortDir(t), "run", "infer.sock")
-	s, err := Start(Options{Listen: sock, Upstream: upstream, RequestTimeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return sock
+	return serveProxy(t, Options{Upstream: upstream, RequestTimeout: timeout}).opts.Listen
 }
 
 // A client that sends its headers, or its headers and part of its body,

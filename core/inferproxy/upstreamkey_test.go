@@ -5,13 +5,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/secrets"
-	"boxmaker/core/testsupport"
 )
 
 // keyedProxy runs inferproxy with key (nil: none) in front of a stand-in
@@ -19,16 +17,7 @@ import (
 func keyedProxy(t *testing.T, key *secrets.Value) (string, *llamastandin.Server) {
 	t.Helper()
 	up := startStandin(t, llamastandin.Options{APIKey: "k-123", Script: llamastandin.Script{Turns: []llamastandin.Turn{{When: "hi", Content: "hello"}}}})
-	sock := filepath.Join(testsupport.ShortDir(t), "run", "infer.sock")
-	s, err := Start(Options{Listen: sock, Upstream: up.URL(), UpstreamKey: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return sock, up
+	return serveProxy(t, Options{Upstream: up.URL(), UpstreamKey: key}).opts.Listen, up
 }
 
 func postVia(t *testing.T, sock, path, body, auth string) (int, string) {

@@ -15,13 +15,14 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/testsupport/daemontest"
 )
 
 // agentSocket serves agent.spawn and agent.ask on a real unix socket, as
 // loopd does.
 func agentSocket(t *testing.T, r *rig) string {
 	t.Helper()
-	return serveSocket(t, r.dir, "loop", map[string]daemon.Handler{
+	return daemontest.Peer(t, r.dir, "loop", map[string]daemon.Handler{
 		loopwire.KindAgentSpawn: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 			var req loopwire.SpawnRequest
 			if err := json.Unmarshal(body, &req); err != nil {

@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
 )
 
 // reportCPU adds cpu-ms/op, from start (cpuTime before the loop).
@@ -177,15 +178,7 @@ func engineAt100(b *testing.B) (e *Engine, model *atomic.Int64) {
 	hs := &http.Server{Handler: timedHandler(srv.Handler(), model)}
 	go hs.Serve(ln)
 	b.Cleanup(func() { srv.Close(); hs.Close() })
-	sock := filepath.Join(testsupport.ShortDir(b), "infer.sock")
-	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: "http://" + ln.Addr().String()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { p.Serve(ctx); close(done) }()
-	b.Cleanup(func() { cancel(); <-done })
+	sock := daemontest.InferProxy(b, inferproxy.Options{Listen: filepath.Join(testsupport.ShortDir(b), "infer.sock"), Upstream: "http://" + ln.Addr().String()})
 	e = &Engine{SessionsDir: dir, Client: &Client{Socket: sock, Model: srv.Model(), Timeout: time.Minute}}
 	return e, model
 }
@@ -310,7 +303,7 @@ func BenchmarkRequestNoKeepAlive(b *testing.B) { benchRequest(b, false) }
 // the same log), and a bare copy of its bytes with an fsync.
 func BenchmarkFork10000(b *testing.B) {
 	dir := benchSession(b, 2500)
-	broker := serveSocket(b, dir, "broker", map[string]daemon.Handler{
+	broker := daemontest.Peer(b, dir, "broker", map[string]daemon.Handler{
 		"session.start": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return map[string]any{"taint": "public"}, nil
 		},

@@ -16,11 +16,11 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
-	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/sessionid"
 	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
 	"boxmaker/runbook"
 )
 
@@ -28,48 +28,8 @@ import (
 // in front of it on a unix socket, as loopd reaches the model.
 func startModel(t testing.TB, dir string, o llamastandin.Options) (*llamastandin.Server, *Client) {
 	t.Helper()
-	srv, err := llamastandin.Start(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	sock := filepath.Join(dir, "run", "infer", "infer.sock")
-	plog := &testsupport.Buffer{}
-	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: srv.URL(), Log: plog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { p.Serve(ctx); close(done) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		if t.Failed() && plog.String() != "" {
-			t.Logf("inferproxy's log:\n%s", plog)
-		}
-	})
+	srv, sock := daemontest.Model(t, dir, o)
 	return srv, &Client{Socket: sock, Model: srv.Model(), Timeout: 5 * time.Second}
-}
-
-// serveSocket serves kinds on a real unix socket built with core/daemon.
-func serveSocket(t testing.TB, dir, name string, kinds map[string]daemon.Handler) string {
-	t.Helper()
-	path := filepath.Join(dir, "run", name, name+".sock")
-	lock, err := daemon.TakeLock(name, filepath.Join(dir, "run", name+".lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := daemon.Listen(lock, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &daemon.Socket{Role: name, Name: name, Path: path, Kinds: kinds, ListenerLost: runbook.BrokerdListenerLost, Log: &testsupport.Buffer{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	t.Cleanup(func() { cancel(); <-done; lock.Release() })
-	return path
 }
 
 // rig is loopd's engine wired to the stand-in through inferproxy, to a
@@ -98,7 +58,7 @@ func newRig(t *testing.T, script llamastandin.Script) *rig {
 	}
 	srv, client := startModel(t, r.dir, llamastandin.Options{Script: script})
 	r.srv = srv
-	broker := serveSocket(t, r.dir, "broker", map[string]daemon.Handler{
+	broker := daemontest.Peer(t, r.dir, "broker", map[string]daemon.Handler{
 		"tool.call": func(_ context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
 			var c brokerwire.ToolCall
 			if err := json.Unmarshal(body, &c); err != nil {
@@ -125,7 +85,7 @@ func newRig(t *testing.T, script llamastandin.Script) *rig {
 			return map[string]any{"taint": st["taint"], "untrusted": false}, nil
 		},
 	})
-	memory := serveSocket(t, r.dir, "memory", map[string]daemon.Handler{
+	memory := daemontest.Peer(t, r.dir, "memory", map[string]daemon.Handler{
 		"memory.block": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			r.mu.Lock()
 			class := r.class
@@ -385,7 +345,7 @@ func TestBrokerUnavailableTheConversationGoesOn(t *testing.T) {
 			"cannot reach the tool broker at ", BrokerUnavailableText},
 		{"broker silent", func(t *testing.T, r *rig) {
 			// A real socket server that takes the call and never answers.
-			r.eng.Broker.Socket = serveSocket(t, r.dir, "silent", map[string]daemon.Handler{
+			r.eng.Broker.Socket = daemontest.Peer(t, r.dir, "silent", map[string]daemon.Handler{
 				"tool.call": func(ctx context.Context, _ daemon.Peer, _ json.RawMessage, _ *daemon.Stream) (any, error) {
 					<-ctx.Done()
 					return nil, ctx.Err()
@@ -496,7 +456,7 @@ func TestMemoryUnavailableRefusesNewSessionsOnly(t *testing.T) {
 		t.Fatalf("existing session: %+v %v", got, err)
 	}
 	// memoryd refusing (a file over its limit) is memory-unavailable too, with memoryd's words.
-	r.eng.Memory.Socket = serveSocket(t, r.dir, "refuse", map[string]daemon.Handler{
+	r.eng.Memory.Socket = daemontest.Peer(t, r.dir, "refuse", map[string]daemon.Handler{
 		"memory.block": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return nil, runbook.Refuse(runbook.MemoryUnavailable, "memory.md has 2301 characters, over its limit of 2200")
 		},
@@ -697,7 +657,7 @@ func TestBrokerdsRefusalKeepsItsEntry(t *testing.T) {
 // memory-unavailable.
 func TestMemorydsRefusalKeepsItsEntry(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "a"}}})
-	r.eng.Memory.Socket = serveSocket(t, r.dir, "peer", map[string]daemon.Handler{
+	r.eng.Memory.Socket = daemontest.Peer(t, r.dir, "peer", map[string]daemon.Handler{
 		"memory.block": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return nil, runbook.Refuse(runbook.SocketPeerRefused, "uid 1234 may not use this socket")
 		},

@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
 	"boxmaker/runbook"
 )
 
@@ -303,17 +304,9 @@ func TestANamelessToolCallIsLeftOut(t *testing.T) {
 		io.WriteString(w, `data: {"choices":[{"finish_reason":"tool_calls","index":0,"delta":{}}],"timings":{"prompt_n":5,"cache_n":0,"predicted_n":3}}`+"\n\n")
 		io.WriteString(w, "data: [DONE]\n\n")
 	}))
-	defer up.Close()
+	t.Cleanup(up.Close)
 	r := newRig(t, llamastandin.Script{})
-	sock := filepath.Join(r.dir, "run", "infer2", "infer.sock")
-	p, err := inferproxy.Start(inferproxy.Options{Listen: sock, Upstream: up.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { p.Serve(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	sock := daemontest.InferProxy(t, inferproxy.Options{Listen: filepath.Join(r.dir, "run", "infer2", "infer.sock"), Upstream: up.URL})
 	r.eng.Client = &Client{Socket: sock, Model: "m", Timeout: 5 * time.Second}
 	res, _, err := r.turn(t, "", "do it")
 	if err != nil || res.Reply != "Hm." {

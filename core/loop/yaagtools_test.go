@@ -8,6 +8,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/testsupport/daemontest"
 )
 
 func TestANewSessionIsOfferedTheYaagToolsItsGrantsName(t *testing.T) {
@@ -28,7 +29,7 @@ func TestANewSessionIsOfferedTheYaagToolsItsGrantsName(t *testing.T) {
 					return map[string]any{"tools": tt.granted}, nil
 				}
 			}
-			r.eng.Broker.Socket = serveSocket(t, r.dir, "broker2", kinds)
+			r.eng.Broker.Socket = daemontest.Peer(t, r.dir, "broker2", kinds)
 			res, _, err := r.turn(t, "", "Hello")
 			if err != nil {
 				t.Fatal(err)

@@ -6,5 +6,7 @@
 //
 // It is for tests only: no production package imports it (deps_test.go
 // holds it), and it imports nothing of boxmaker's, so any package's tests
-// may use it.
+// may use it. Real servers of the harness a test runs in the background
+// (a core/daemon socket, inferproxy, the stand-in behind it) are in
+// daemontest, which imports the packages that serve them.
 package testsupport

@@ -15,6 +15,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
 	"boxmaker/runbook"
 )
 
@@ -28,18 +29,8 @@ type fakeLoop struct {
 
 func serveLoop(t *testing.T, turn func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error)) *fakeLoop {
 	t.Helper()
-	dir := testsupport.ShortDir(t)
-	lock, err := daemon.TakeLock("loopd", filepath.Join(dir, "loopd.lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lock.Release() })
-	f := &fakeLoop{sock: filepath.Join(dir, "loop", "loop.sock")}
-	ln, err := daemon.Listen(lock, f.sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &daemon.Socket{Role: "loopd", Name: "loop", Path: f.sock, ListenerLost: runbook.ListenerLost, Log: io.Discard,
+	f := &fakeLoop{}
+	f.sock = daemontest.Serve(t, &daemon.Socket{Role: "loopd", Name: "loop", Path: filepath.Join(testsupport.ShortDir(t), "loop", "loop.sock"), ListenerLost: runbook.ListenerLost,
 		Kinds: map[string]daemon.Handler{"turn": func(_ context.Context, _ daemon.Peer, body json.RawMessage, st *daemon.Stream) (any, error) {
 			var req loopwire.TurnRequest
 			json.Unmarshal(body, &req)
@@ -49,11 +40,7 @@ func serveLoop(t *testing.T, turn func(n int, req loopwire.TurnRequest, st *daem
 			f.mu.Unlock()
 			return turn(n, req, st)
 		}},
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	})
 	return f
 }
 

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,11 +13,11 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
-	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
 	"boxmaker/core/yaag/runerr"
 	"boxmaker/core/yaag/schema"
 	"boxmaker/runbook"
@@ -36,44 +35,12 @@ type rig struct {
 	tool []string
 }
 
-func serve(t testing.TB, dir, name string, kinds map[string]daemon.Handler) string {
-	t.Helper()
-	path := filepath.Join(dir, "run", name, name+".sock")
-	lock, err := daemon.TakeLock(name, filepath.Join(dir, "run", name+".lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := daemon.Listen(lock, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &daemon.Socket{Role: name, Name: name, Path: path, Kinds: kinds, ListenerLost: runbook.ListenerLost, Log: os.Stderr}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	t.Cleanup(func() { cancel(); <-done; lock.Release() })
-	return path
-}
-
 func newRig(t testing.TB, o llamastandin.Options) *rig {
 	t.Helper()
 	r := &rig{dir: testsupport.ShortDir(t)}
-	srv, err := llamastandin.Start(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, infer := daemontest.Model(t, r.dir, o)
 	r.srv = srv
-	infer := filepath.Join(r.dir, "run", "infer", "infer.sock")
-	p, err := inferproxy.Start(inferproxy.Options{Listen: infer, Upstream: srv.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { p.Serve(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	broker := serve(t, r.dir, "broker", map[string]daemon.Handler{
+	broker := daemontest.Peer(t, r.dir, "broker", map[string]daemon.Handler{
 		"tool.call": func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 			var c brokerwire.ToolCall
 			json.Unmarshal(body, &c)
@@ -89,7 +56,7 @@ func newRig(t testing.TB, o llamastandin.Options) *rig {
 		Broker:        loop.Broker{Socket: broker, Silent: 5 * time.Second},
 		MaxToolRounds: 8,
 	}
-	r.sock = serve(t, r.dir, "loop", map[string]daemon.Handler{
+	r.sock = daemontest.Peer(t, r.dir, "loop", map[string]daemon.Handler{
 		loopwire.KindAgentSpawn: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 			var req loopwire.SpawnRequest
 			json.Unmarshal(body, &req)
@@ -327,7 +294,7 @@ func TestLoopdsRefusalKeepsItsEntry(t *testing.T) {
 	refuse := func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 		return nil, runbook.Refuse(runbook.SessionLogDamaged, "session s1's log is damaged at line 3")
 	}
-	sock := serve(t, dir, "loop", map[string]daemon.Handler{
+	sock := daemontest.Peer(t, dir, "loop", map[string]daemon.Handler{
 		loopwire.KindAgentSpawn: refuse, loopwire.KindAgentFork: refuse, loopwire.KindAgentCompact: refuse,
 		loopwire.KindAgentAnswer: refuse, loopwire.KindAgentAsk: refuse,
 	})

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
 	"boxmaker/core/yaag/engine"
 	"boxmaker/runbook"
 )
@@ -29,27 +30,8 @@ func serve(t *testing.T, c *engine.Control, ended chan struct{}) string {
 // Channel, and returns its path.
 func serveKinds(t *testing.T, kinds map[string]daemon.Handler) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("/tmp", "yc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	lock, err := daemon.TakeLock("yaag", filepath.Join(dir, "run.lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lock.Release() })
-	sock := filepath.Join(dir, "ch", "control.sock")
-	ln, err := daemon.Listen(lock, sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: kinds, ListenerLost: runbook.ListenerLost, Log: os.Stderr}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return sock
+	return daemontest.Serve(t, &daemon.Socket{Role: "yaag", Name: "control", Path: filepath.Join(testsupport.ShortDir(t), "ch", "control.sock"),
+		Kinds: kinds, ListenerLost: runbook.ListenerLost})
 }
 
 func code(err error) string {
