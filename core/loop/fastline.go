@@ -21,74 +21,115 @@ import (
 // text is the same line as a string: the strings decoded without escapes
 // are slices of it, so the caller makes one string of the whole log
 // rather than one for each field.
-func fastLine(line []byte, text string, f *lineFields) bool {
-	s := lineScanner{b: line, text: text}
-	return s.object(func(key string) (int, bool) {
-		bit, dst := f.field(key)
-		if bit == 0 {
-			return 0, false
-		}
-		var ok bool
-		switch key {
-		case "seq":
-			f.Seq, ok = s.integer()
-		case "tool_calls":
-			f.ToolCalls, ok = s.toolCalls()
-		case "timings":
-			var t Timings
-			if t, ok = s.timings(); ok {
-				f.Timings = &t
-			}
-		default:
-			*dst, ok = s.str()
-		}
-		return bit, ok
-	}) && s.end()
+//
+// It is a method of the scanner so that a caller decoding many lines
+// uses one: the scanner goes to the heap (the table's readers take it).
+func (s *lineScanner) fastLine(line []byte, text string, f *lineFields) bool {
+	*s = lineScanner{b: line, text: text}
+	return object(s, lineKeys, f) && s.end()
 }
 
-// Bits of the keys fastLine takes, to find a key given twice.
-const (
-	kSeq = 1 << iota
-	kTime
-	kType
-	kWho
-	kText
-	kReasoning
-	kCallID
-	kName
-	kOutcome
-	kToolCalls
-	kTimings
-)
+// A member is a key of a JSON object fastLine takes and how its value is
+// read into a T. A key's place in its table is its bit in the set of
+// keys seen (object), so a table has at most 64.
+type member[T any] struct {
+	key  string
+	read func(s *lineScanner, dst *T) bool
+}
 
-// field is the bit of a key fastLine takes and, for a string, where it
-// goes; 0 for any other key.
-func (f *lineFields) field(key string) (int, *string) {
-	switch key {
-	case "seq":
-		return kSeq, nil
-	case "time":
-		return kTime, &f.Time
-	case "type":
-		return kType, &f.Type
-	case "who":
-		return kWho, &f.Who
-	case "text":
-		return kText, &f.Text
-	case "reasoning":
-		return kReasoning, &f.Reasoning
-	case "call_id":
-		return kCallID, &f.CallID
-	case "name":
-		return kName, &f.Name
-	case "outcome":
-		return kOutcome, &f.Outcome
-	case "tool_calls":
-		return kToolCalls, nil
-	case "timings":
-		return kTimings, nil
+// lineKeys are the keys of a record fastLine takes: a baseline's
+// (system, memory, tools) are not among them. A key that is not
+// the next in this order is looked up (keyOf); the order, Encode's for
+// most of each record's keys, only saves time.
+var lineKeys = []member[lineFields]{
+	{"seq", func(s *lineScanner, f *lineFields) (ok bool) { f.Seq, ok = s.integer(); return ok }},
+	{"time", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.Time) }},
+	{"type", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.Type) }},
+	{"who", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.Who) }},
+	{"call_id", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.CallID) }},
+	{"name", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.Name) }},
+	{"outcome", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.Outcome) }},
+	{"text", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.Text) }},
+	{"reasoning", func(s *lineScanner, f *lineFields) bool { return s.strInto(&f.Reasoning) }},
+	{"tool_calls", func(s *lineScanner, f *lineFields) (ok bool) { f.ToolCalls, ok = s.toolCalls(); return ok }},
+	{"timings", func(s *lineScanner, f *lineFields) bool {
+		t := new(Timings)
+		if !object(s, timingKeys, t) {
+			return false
+		}
+		f.Timings = t
+		return true
+	}},
+}
+
+var timingKeys = []member[Timings]{
+	{"prompt_n", func(s *lineScanner, t *Timings) bool { return s.intInto(&t.PromptN) }},
+	{"cache_n", func(s *lineScanner, t *Timings) bool { return s.intInto(&t.CacheN) }},
+	{"predicted_n", func(s *lineScanner, t *Timings) bool { return s.intInto(&t.PredictedN) }},
+	{"prompt_ms", func(s *lineScanner, t *Timings) bool { return s.floatInto(&t.PromptMS) }},
+	{"predicted_ms", func(s *lineScanner, t *Timings) bool { return s.floatInto(&t.PredictedMS) }},
+}
+
+var toolCallKeys = []member[ToolCall]{
+	{"id", func(s *lineScanner, c *ToolCall) bool { return s.strInto(&c.ID) }},
+	{"name", func(s *lineScanner, c *ToolCall) bool { return s.strInto(&c.Name) }},
+	{"arguments", func(s *lineScanner, c *ToolCall) bool { return s.strInto(&c.Arguments) }},
+}
+
+// object reads a JSON object into dst, each member's value by the entry
+// of keys for its key. It reports false for a key that is not in keys,
+// a key given twice, or a value its entry does not take.
+func object[T any](s *lineScanner, keys []member[T], dst *T) bool {
+	if !s.byte('{') {
+		return false
 	}
-	return 0, nil
+	if s.peek() == '}' {
+		s.i++
+		return true
+	}
+	seen, i := uint64(0), -1
+	for {
+		if i = keyOf(s, keys, i+1); i < 0 || seen&(1<<i) != 0 || !keys[i].read(s, dst) {
+			return false
+		}
+		seen |= 1 << i
+		switch s.next() {
+		case ',':
+		case '}':
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// keyOf reads a member's `"name":` and is the name's place in keys, -1
+// when it is not there or the key is not plain. A record's keys mostly
+// come in the table's order, so keys[next] is tried first, in place,
+// without scanning the key.
+func keyOf[T any](s *lineScanner, keys []member[T], next int) int {
+	if s.peek() != '"' {
+		return -1
+	}
+	if next < len(keys) {
+		k := keys[next].key
+		if end := s.i + 1 + len(k); end < len(s.b) && s.b[end] == '"' && s.text[s.i+1:end] == k {
+			if s.i = end + 1; !s.byte(':') {
+				return -1
+			}
+			return next
+		}
+	}
+	key, ok := s.key()
+	if !ok {
+		return -1
+	}
+	for i := range keys {
+		if keys[i].key == key {
+			return i
+		}
+	}
+	return -1
 }
 
 type lineScanner struct {
@@ -132,38 +173,6 @@ func (s *lineScanner) byte(c byte) bool { return s.next() == c }
 func (s *lineScanner) end() bool {
 	s.ws()
 	return s.i == len(s.b)
-}
-
-// object reads a JSON object, each member's value by member, which
-// reads the value of key and reports the key's bit (see kSeq), or false
-// for a key or a value it does not take. A key given twice is not taken.
-func (s *lineScanner) object(member func(key string) (bit int, ok bool)) bool {
-	if !s.byte('{') {
-		return false
-	}
-	if s.peek() == '}' {
-		s.i++
-		return true
-	}
-	seen := 0
-	for {
-		key, ok := s.key()
-		if !ok {
-			return false
-		}
-		bit, ok := member(key)
-		if !ok || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		switch s.next() {
-		case ',':
-		case '}':
-			return true
-		default:
-			return false
-		}
-	}
 }
 
 // key reads `"name":`. Keys are plain ASCII without escapes; anything
@@ -328,25 +337,9 @@ func (s *lineScanner) float() (float64, bool) {
 	return x, err == nil
 }
 
-// timings reads the timings object.
-func (s *lineScanner) timings() (Timings, bool) {
-	var t Timings
-	ok := s.object(func(key string) (int, bool) {
-		switch key {
-		case "prompt_n":
-			return 1, s.intInto(&t.PromptN)
-		case "cache_n":
-			return 2, s.intInto(&t.CacheN)
-		case "predicted_n":
-			return 4, s.intInto(&t.PredictedN)
-		case "prompt_ms":
-			return 8, s.floatInto(&t.PromptMS)
-		case "predicted_ms":
-			return 16, s.floatInto(&t.PredictedMS)
-		}
-		return 0, false
-	})
-	return t, ok
+func (s *lineScanner) strInto(p *string) (ok bool) {
+	*p, ok = s.str()
+	return ok
 }
 
 func (s *lineScanner) intInto(p *int) (ok bool) {
@@ -371,11 +364,10 @@ func (s *lineScanner) toolCalls() ([]ToolCall, bool) {
 		return calls, true
 	}
 	for {
-		c, ok := s.toolCall()
-		if !ok {
+		calls = append(calls, ToolCall{})
+		if !object(s, toolCallKeys, &calls[len(calls)-1]) {
 			return nil, false
 		}
-		calls = append(calls, c)
 		switch s.next() {
 		case ',':
 		case ']':
@@ -384,26 +376,4 @@ func (s *lineScanner) toolCalls() ([]ToolCall, bool) {
 			return nil, false
 		}
 	}
-}
-
-func (s *lineScanner) toolCall() (ToolCall, bool) {
-	var c ToolCall
-	ok := s.object(func(key string) (int, bool) {
-		var bit int
-		var dst *string
-		switch key {
-		case "id":
-			bit, dst = 1, &c.ID
-		case "name":
-			bit, dst = 2, &c.Name
-		case "arguments":
-			bit, dst = 4, &c.Arguments
-		default:
-			return 0, false
-		}
-		var ok bool
-		*dst, ok = s.str()
-		return bit, ok
-	})
-	return c, ok
 }

@@ -3,9 +3,12 @@ package loop
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/core/testsupport"
 )
 
 // slowLine is what encoding/json makes of a line, as the reader used it
@@ -29,7 +32,7 @@ func TestFastLineTakesWhatEncodeWrites(t *testing.T) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		var fast lineFields
 		fast.reset()
-		ok := fastLine(line, string(line), &fast)
+		ok := new(lineScanner).fastLine(line, string(line), &fast)
 		if r.Type == TypeBaseline {
 			if ok {
 				t.Errorf("the baseline was taken by fastLine: %s", line)
@@ -50,6 +53,10 @@ func TestFastLineTakesWhatEncodeWrites(t *testing.T) {
 func TestFastLineLeavesTheRestToEncodingJSON(t *testing.T) {
 	for _, line := range []string{
 		`{"seq":1,"seq":2}`,
+		`{"seq":1,"timex":"a"}`,
+		`{"seq":1,"tim":"a"}`,
+		`{"seq":1,"tim\u0065":"a"}`,
+		`{"seq":1,"time""a"}`,
 		`{"Seq":1}`,
 		`{"seq":1.0}`,
 		`{"seq":99999999999999999999}`,
@@ -66,7 +73,7 @@ func TestFastLineLeavesTheRestToEncodingJSON(t *testing.T) {
 	} {
 		var f lineFields
 		f.reset()
-		if fastLine([]byte(line), line, &f) {
+		if new(lineScanner).fastLine([]byte(line), line, &f) {
 			t.Errorf("fastLine took %s", line)
 		}
 	}
@@ -93,7 +100,7 @@ func FuzzFastLine(f *testing.F) {
 		}
 		var fast lineFields
 		fast.reset()
-		if !fastLine(line, string(line), &fast) {
+		if !new(lineScanner).fastLine(line, string(line), &fast) {
 			return
 		}
 		slow, ok := slowLine(line)
@@ -102,6 +109,31 @@ func FuzzFastLine(f *testing.F) {
 		}
 		if diff := cmp.Diff(slow, fast, cmp.Transformer("raw", func(m json.RawMessage) string { return string(m) })); diff != "" {
 			t.Fatalf("%q (-encoding/json +fastLine):\n%s", line, diff)
+		}
+	})
+}
+
+// BenchmarkFastLine decodes the lines of a session of 10,000 records
+// (BenchmarkRebuild10000's log, all but its baseline) with fastLine
+// alone: the decoder's own speed, without the check and the replay.
+func BenchmarkFastLine(b *testing.B) {
+	data, err := os.ReadFile(LogPath(benchSession(b, 2500), "bench", 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))[1:]
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = string(l)
+	}
+	var f lineFields
+	var s lineScanner
+	testsupport.Throughput(b, int64(len(data)), func() {
+		for i, l := range lines {
+			f.reset()
+			if !s.fastLine(l, texts[i], &f) {
+				b.Fatalf("fastLine left line %d to encoding/json: %s", i+2, l)
+			}
 		}
 	})
 }

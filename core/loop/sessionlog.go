@@ -316,6 +316,7 @@ func parseChunk(data []byte, text string, ends []int, from, to int, recs []Recor
 		start = ends[from-1] + 1
 	}
 	var f lineFields
+	var s lineScanner
 	for i := from; i < to; i++ {
 		line := data[start:ends[i]]
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -323,7 +324,7 @@ func parseChunk(data []byte, text string, ends []int, from, to int, recs []Recor
 			return
 		}
 		f.reset()
-		if !fastLine(line, text[start:ends[i]], &f) {
+		if !s.fastLine(line, text[start:ends[i]], &f) {
 			f.reset()
 			if errs[i] = decodeLine(data[start:], len(line), &f); errs[i] != nil {
 				return
