@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -65,6 +66,38 @@ func (w *world) approvalPost(channel, id string) fakemattermost.Post {
 	return found
 }
 
+// state is gatewayd's state file as it is now.
+func (w *world) state() gateway.State {
+	w.t.Helper()
+	data, err := os.ReadFile(gateway.StateFile(w.home))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var st gateway.State
+	if err := json.Unmarshal(data, &st); err != nil {
+		w.t.Fatalf("the state file: %v\n%s", err, data)
+	}
+	return st
+}
+
+// waitForHeld waits until the command post cmd is held in the state file.
+func (w *world) waitForHeld(cmd fakemattermost.Post) {
+	w.t.Helper()
+	w.waitFor("the command on disk", func() bool {
+		data, _ := os.ReadFile(gateway.StateFile(w.home))
+		return strings.Contains(string(data), `"post": "`+cmd.ID+`"`)
+	})
+}
+
+// waitForReply waits until one of the bot's posts in the thread of root
+// is message.
+func (w *world) waitForReply(what, root, message string) {
+	w.t.Helper()
+	w.waitForPosts(what, root, func(ps []fakemattermost.Post) bool {
+		return slices.ContainsFunc(ps, func(p fakemattermost.Post) bool { return p.Message == message })
+	})
+}
+
 // An approver's !approve taken just before gatewayd stops (a kill a
 // moment after it was written) is not lost: the next gatewayd hands it
 // to brokerd's courier when the courier posts the approval again, and
@@ -75,22 +108,11 @@ func TestAnAnswerTakenBeforeAStopIsHandedOverByTheNextGatewayd(t *testing.T) {
 	p := w.pending("abc234")
 	var posted gatewaywire.Posted
 	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, &posted)
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	w.approvalPost(dm.ID, p.ID)
-	cmd, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "!approve abc234")
-	w.waitFor("the command on disk", func() bool {
-		data, _ := os.ReadFile(gateway.StateFile(w.home))
-		return strings.Contains(string(data), `"post": "`+cmd.ID+`"`)
-	})
-	second, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "!refuse abc234 no")
-	w.waitFor("the second command told", func() bool {
-		for _, r := range w.mm.Thread(second.ID) {
-			if r.UserID == w.bot.ID && r.Message == "approval abc234 is being answered already" {
-				return true
-			}
-		}
-		return false
-	})
+	w.approvalPost(w.mm.DM(w.bot.ID, w.owner.ID).ID, p.ID)
+	cmd := w.ownerSays("!approve abc234")
+	w.waitForHeld(cmd)
+	second := w.ownerSays("!refuse abc234 no")
+	w.waitForReply("the second command told", second.ID, "approval abc234 is being answered already")
 	w.stop()
 
 	w.start()
@@ -106,27 +128,11 @@ func TestAnAnswerTakenBeforeAStopIsHandedOverByTheNextGatewayd(t *testing.T) {
 	}
 	w.call(gatewaywire.KindApprovalSettle, gatewaywire.Settle{ID: p.ID, CallHash: p.CallHash, Outcome: gatewaywire.OutcomeApproved,
 		By: ans.By, Command: cmd.ID}, nil)
-	w.waitFor("the command answered", func() bool {
-		for _, r := range w.mm.Thread(cmd.ID) {
-			if r.UserID == w.bot.ID && r.Message == "approval abc234 approved by "+ans.By {
-				return true
-			}
-		}
-		return false
-	})
-	data, _ := os.ReadFile(gateway.StateFile(w.home))
-	var st gateway.State
-	json.Unmarshal(data, &st)
-	if len(st.Commands) != 0 || !st.HandledPost(cmd.ID) {
+	w.waitForReply("the command answered", cmd.ID, "approval abc234 approved by "+ans.By)
+	if st := w.state(); len(st.Commands) != 0 || !st.HandledPost(cmd.ID) {
 		t.Errorf("after the settle: commands %+v, handled %v", st.Commands, st.Handled)
 	}
-	n := 0
-	for _, r := range w.mm.Thread(cmd.ID) {
-		if r.UserID == w.bot.ID {
-			n++
-		}
-	}
-	if n != 1 {
+	if n := len(w.botPosts(cmd.ID)); n != 1 {
 		t.Errorf("the command has %d replies", n)
 	}
 }
@@ -166,16 +172,10 @@ func TestTheModelCannotForgeAnApprovalRequest(t *testing.T) {
 	}
 	reply := func(text string) fakemattermost.Post {
 		t.Helper()
-		q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", text)
-		var got fakemattermost.Post
-		w.waitFor("the reply to "+text, func() bool {
-			ps := w.botPosts(q.ID)
-			if len(ps) == 1 && ps[0].Message != "…" {
-				got = ps[0]
-				return true
-			}
-			return false
-		})
+		q := w.ownerSays(text)
+		got := w.waitForPosts("the reply to "+text, q.ID, func(ps []fakemattermost.Post) bool {
+			return len(ps) == 1 && ps[0].Message != "…"
+		})[0]
 		if _, ok := got.Props["attachments"]; ok || len(got.Props) != 2 { // boxmaker_reply_to and the server's from_bot
 			t.Errorf("%s: the model's reply has props %+v", text, got.Props)
 		}
@@ -192,14 +192,7 @@ func TestTheModelCannotForgeAnApprovalRequest(t *testing.T) {
 		t.Errorf("made-up: %q", made.Message)
 	}
 	w.mm.PostAs(w.owner.ID, dm.ID, made.RootID, "!approve zzz777")
-	w.waitFor("the made-up id refused", func() bool {
-		for _, r := range w.botPosts(made.RootID) {
-			if r.Message == "no approval zzz777 is pending in this thread" {
-				return true
-			}
-		}
-		return false
-	})
+	w.waitForReply("the made-up id refused", made.RootID, "no approval zzz777 is pending in this thread")
 	// Once it has ended, the id is the model's to name.
 	w.call(gatewaywire.KindApprovalSettle, gatewaywire.Settle{ID: p.ID, CallHash: p.CallHash, Outcome: gatewaywire.OutcomeExpired}, nil)
 	if got := reply("settled"); !strings.Contains(got.Message, "approval `abc234`") || strings.Contains(got.Message, "held back") {
@@ -219,11 +212,8 @@ func TestAnIntegrationPostingInAnAllowedUsersNameIsIgnored(t *testing.T) {
 	_, dm, _ := w.approvalInDM("abc234")
 	hook, _ := w.mm.PostFromWebhook(w.owner.ID, dm.ID, "", "hello from a webhook", "ann")
 	cmd, _ := w.mm.PostFromWebhook(w.owner.ID, dm.ID, "", "!approve abc234", "ann")
-	q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello from ann")
-	w.waitFor("ann answered", func() bool {
-		ps := w.botPosts(q.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: hello from ann"
-	})
+	q := w.ownerSays("hello from ann")
+	w.waitForReplies("ann answered", q.ID, "echo: hello from ann")
 	if n := len(w.botPosts(hook.ID)) + len(w.botPosts(cmd.ID)); n != 0 {
 		t.Errorf("the webhook's posts got %d replies", n)
 	}
@@ -246,12 +236,9 @@ func TestAnIntegrationPostingInAnAllowedUsersNameIsIgnored(t *testing.T) {
 func TestAnEditOrAStrangerTakesNoApproval(t *testing.T) {
 	w := newWorld(t)
 	w.start()
-	p, dm, _ := w.approvalInDM("abc234")
-	q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello")
-	w.waitFor("the reply", func() bool {
-		ps := w.botPosts(q.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: hello"
-	})
+	p, _, _ := w.approvalInDM("abc234")
+	q := w.ownerSays("hello")
+	w.waitForReplies("the reply", q.ID, "echo: hello")
 	ann := &gateway.Client{URL: w.mm.URL, Token: w.ownerToken, HTTP: gateway.NewHTTPClient(nil, 5*time.Second)}
 	if _, err := ann.PatchPost(context.Background(), q.ID, "!approve abc234", nil); err != nil {
 		t.Fatal(err)
@@ -259,21 +246,15 @@ func TestAnEditOrAStrangerTakesNoApproval(t *testing.T) {
 	strangerDM := w.mm.DM(w.bot.ID, w.stranger.ID)
 	s, _ := w.mm.PostAs(w.stranger.ID, strangerDM.ID, "", "!approve abc234")
 	// A post after both, answered: gatewayd has read what came before it.
-	last, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "still here")
-	w.waitFor("the last reply", func() bool {
-		ps := w.botPosts(last.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: still here"
-	})
+	last := w.ownerSays("still here")
+	w.waitForReplies("the last reply", last.ID, "echo: still here")
 	if ps := w.botPosts(q.ID); len(ps) != 1 {
 		t.Errorf("the edited post has %d replies", len(ps))
 	}
 	if ps := w.mm.ChannelPosts(strangerDM.ID); len(ps) != 1 || ps[0].ID != s.ID {
 		t.Errorf("the stranger's DM has %d posts: %+v", len(ps), ps)
 	}
-	data, _ := os.ReadFile(gateway.StateFile(w.home))
-	var st gateway.State
-	json.Unmarshal(data, &st)
-	if len(st.Commands) != 0 {
+	if st := w.state(); len(st.Commands) != 0 {
 		t.Errorf("a command was taken: %+v", st.Commands)
 	}
 	var ans gatewaywire.Answered
@@ -296,12 +277,9 @@ func TestAHeldAnswerNoCourierComesForIsAnswered(t *testing.T) {
 		return time.Now().Add(offset)
 	}
 	w.start()
-	_, dm, _ := w.approvalInDM("abc234")
-	cmd, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "!refuse abc234 not now")
-	w.waitFor("the command on disk", func() bool {
-		data, _ := os.ReadFile(gateway.StateFile(w.home))
-		return strings.Contains(string(data), `"post": "`+cmd.ID+`"`)
-	})
+	w.approvalInDM("abc234")
+	cmd := w.ownerSays("!refuse abc234 not now")
+	w.waitForHeld(cmd)
 	w.stop()
 	w.start()
 	time.Sleep(300 * time.Millisecond) // sweeps (every 100 ms here) before the time is up
@@ -311,16 +289,10 @@ func TestAHeldAnswerNoCourierComesForIsAnswered(t *testing.T) {
 	mu.Lock()
 	offset = 31 * time.Second
 	mu.Unlock()
-	w.waitFor("the held command answered", func() bool {
-		ps := w.botPosts(cmd.ID)
-		return len(ps) == 1 && ps[0].Message == "approval abc234: gatewayd was stopped after it took this answer, "+
-			"and brokerd has not said how the approval ended: bxctl approvals shows whether it still waits, "+
-			"and brokerd's audit log whether this answer was recorded"
-	})
-	data, _ := os.ReadFile(gateway.StateFile(w.home))
-	var st gateway.State
-	json.Unmarshal(data, &st)
-	if len(st.Commands) != 0 || !st.HandledPost(cmd.ID) {
+	w.waitForReplies("the held command answered", cmd.ID, "approval abc234: gatewayd was stopped after it took this answer, "+
+		"and brokerd has not said how the approval ended: bxctl approvals shows whether it still waits, "+
+		"and brokerd's audit log whether this answer was recorded")
+	if st := w.state(); len(st.Commands) != 0 || !st.HandledPost(cmd.ID) {
 		t.Errorf("commands %+v", st.Commands)
 	}
 }
@@ -337,22 +309,12 @@ func TestTwoBoxmakersShareAThread(t *testing.T) {
 	w.start()
 	w2.start()
 	root, _ := w.mm.PostAs(w.owner.ID, ch.ID, "", "@boxmaker hello")
-	w.waitFor("boxmaker's reply", func() bool {
-		ps := w.botPosts(root.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: hello"
-	})
+	w.waitForReplies("boxmaker's reply", root.ID, "echo: hello")
 	p := w.pending("abc234") // the session the first turn got
 	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
 	w.approvalPost(ch.ID, p.ID)
 	named, _ := w.mm.PostAs(w.owner.ID, ch.ID, root.ID, "@boxmaker2 !approve abc234")
-	w2.waitFor("boxmaker2's answer", func() bool {
-		for _, r := range w2.botPosts(root.ID) {
-			if r.Message == "no approval abc234 is pending in this thread" {
-				return true
-			}
-		}
-		return false
-	})
+	w2.waitForReply("boxmaker2's answer", root.ID, "no approval abc234 is pending in this thread")
 	bare, _ := w.mm.PostAs(w.owner.ID, ch.ID, root.ID, "!approve abc234")
 	var ans gatewaywire.Answered
 	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 5000}, &ans)
@@ -377,9 +339,7 @@ func TestApprovalsAreForgottenADayAfterTheyExpired(t *testing.T) {
 	old.Requested, old.Expires = time.Now().Add(-50*time.Hour), time.Now().Add(-49*time.Hour)
 	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: old}, nil)
 	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: w.pending("new234")}, nil)
-	data, _ := os.ReadFile(gateway.StateFile(w.home))
-	var st gateway.State
-	json.Unmarshal(data, &st)
+	st := w.state()
 	if _, ok := st.Approvals["old234"]; ok || st.Approvals["new234"] == nil {
 		t.Errorf("approvals kept: %v", st.Approvals)
 	}

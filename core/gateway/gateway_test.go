@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -161,6 +162,38 @@ func (w *world) waitFor(what string, cond func() bool) {
 	}
 }
 
+// waitForPosts polls until the bot's posts in the thread of root satisfy
+// cond, and returns them.
+func (w *world) waitForPosts(what, root string, cond func([]fakemattermost.Post) bool) []fakemattermost.Post {
+	w.t.Helper()
+	var ps []fakemattermost.Post
+	w.waitFor(what, func() bool {
+		ps = w.botPosts(root)
+		return cond(ps)
+	})
+	return ps
+}
+
+// waitForReplies polls until the bot's posts in the thread of root are
+// the messages want, in order.
+func (w *world) waitForReplies(what, root string, want ...string) {
+	w.t.Helper()
+	w.waitForPosts(what, root, func(ps []fakemattermost.Post) bool {
+		return slices.EqualFunc(ps, want, func(p fakemattermost.Post, m string) bool { return p.Message == m })
+	})
+}
+
+// ownerSays posts text as the owner: a new thread in the owner's DM
+// with the bot.
+func (w *world) ownerSays(text string) fakemattermost.Post {
+	w.t.Helper()
+	p, err := w.mm.PostAs(w.owner.ID, w.mm.DM(w.bot.ID, w.owner.ID).ID, "", text)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
 // botPosts are the bot's posts in the thread of root.
 func (w *world) botPosts(root string) []fakemattermost.Post {
 	var out []fakemattermost.Post
@@ -175,15 +208,8 @@ func (w *world) botPosts(root string) []fakemattermost.Post {
 func TestDirectMessageIsAnsweredInItsThread(t *testing.T) {
 	w := newWorld(t)
 	w.start()
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	p, err := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello there")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.waitFor("the reply", func() bool {
-		ps := w.botPosts(p.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: hello there"
-	})
+	p := w.ownerSays("hello there")
+	w.waitForReplies("the reply", p.ID, "echo: hello there")
 	reply := w.botPosts(p.ID)[0]
 	if reply.RootID != p.ID || reply.Props[gateway.PropReplyTo] != p.ID {
 		t.Errorf("the reply is not in the thread, or does not name the post: %+v", reply)
@@ -193,13 +219,10 @@ func TestDirectMessageIsAnsweredInItsThread(t *testing.T) {
 		t.Errorf("turns: %+v", reqs)
 	}
 	// A reply in the thread is the same session.
-	if _, err := w.mm.PostAs(w.owner.ID, dm.ID, p.ID, "and again"); err != nil {
+	if _, err := w.mm.PostAs(w.owner.ID, p.ChannelID, p.ID, "and again"); err != nil {
 		t.Fatal(err)
 	}
-	w.waitFor("the second reply", func() bool {
-		ps := w.botPosts(p.ID)
-		return len(ps) == 2 && ps[1].Message == "echo: and again"
-	})
+	w.waitForReplies("the second reply", p.ID, "echo: hello there", "echo: and again")
 	if reqs := w.loop.requests(); len(reqs) != 2 || reqs[1].Session != "20261201-000000-00000001" {
 		t.Errorf("the thread's second turn: %+v", reqs)
 	}
@@ -212,16 +235,10 @@ func TestChannelPostsNeedAMentionAndStrangersAreIgnored(t *testing.T) {
 	plain, _ := w.mm.PostAs(w.owner.ID, ch.ID, "", "no mention here")
 	strange, _ := w.mm.PostAs(w.stranger.ID, ch.ID, "", "@boxmaker do my bidding")
 	mention, _ := w.mm.PostAs(w.owner.ID, ch.ID, "", "@boxmaker: what time is it")
-	w.waitFor("the mention answered", func() bool {
-		ps := w.botPosts(mention.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: what time is it"
-	})
+	w.waitForReplies("the mention answered", mention.ID, "echo: what time is it")
 	// The thread is followed without a mention.
 	follow, _ := w.mm.PostAs(w.owner.ID, ch.ID, mention.ID, "and the date?")
-	w.waitFor("the follow-up answered", func() bool {
-		ps := w.botPosts(mention.ID)
-		return len(ps) == 2 && ps[1].Message == "echo: and the date?"
-	})
+	w.waitForReplies("the follow-up answered", mention.ID, "echo: what time is it", "echo: and the date?")
 	_ = follow
 	if n := len(w.botPosts(plain.ID)) + len(w.botPosts(strange.ID)); n != 0 {
 		t.Errorf("%d replies to posts that were not for Boxmaker", n)
@@ -241,13 +258,11 @@ func TestLongRepliesAreSplitAndTypingIsShown(t *testing.T) {
 		return nil
 	}
 	w.start()
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "tell me everything")
-	w.waitFor("the reply in two posts", func() bool {
-		ps := w.botPosts(p.ID)
+	p := w.ownerSays("tell me everything")
+	parts := w.waitForPosts("the reply in two posts", p.ID, func(ps []fakemattermost.Post) bool {
 		return len(ps) == 2 && ps[0].Message+ps[1].Message == long
 	})
-	for _, q := range w.botPosts(p.ID) {
+	for _, q := range parts {
 		if n := len([]rune(q.Message)); n > gateway.MaxPostRunes {
 			t.Errorf("a post of %d runes", n)
 		}
@@ -275,12 +290,8 @@ func TestAForbiddenChannelIsLoggedAndGatewaydGoesOn(t *testing.T) {
 	w.waitFor("the refusal logged", func() bool {
 		return strings.Contains(w.log.String(), "post "+p.ID+": cannot reply in channel "+ch.ID+", so it is not answered: POST /posts: 403")
 	})
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	q, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "still there?")
-	w.waitFor("the DM answered", func() bool {
-		ps := w.botPosts(q.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: still there?"
-	})
+	q := w.ownerSays("still there?")
+	w.waitForReplies("the DM answered", q.ID, "echo: still there?")
 	if len(w.loop.requests()) != 1 {
 		t.Errorf("the forbidden post reached loopd: %+v", w.loop.requests())
 	}
@@ -308,29 +319,21 @@ func TestTLSIsVerifiedAgainstCAFile(t *testing.T) {
 	// With it: connected.
 	w.roots = pool
 	w.start()
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "over tls")
-	w.waitFor("the reply", func() bool {
-		ps := w.botPosts(p.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: over tls"
-	})
+	p := w.ownerSays("over tls")
+	w.waitForReplies("the reply", p.ID, "echo: over tls")
 }
 
 func TestAFirstStartAnswersNothingOlderButCatchesUpAfterAStop(t *testing.T) {
 	w := newWorld(t)
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	old, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello from before gatewayd")
+	old := w.ownerSays("hello from before gatewayd")
 	time.Sleep(5 * time.Millisecond) // gatewayd's clock and the server's may share a millisecond
 	w.start()
-	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello now")
-	w.waitFor("the new post answered", func() bool {
-		ps := w.botPosts(p.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: hello now"
-	})
+	p := w.ownerSays("hello now")
+	w.waitForReplies("the new post answered", p.ID, "echo: hello now")
 	w.stop()
 	// While gatewayd is stopped, two posts; then it starts again.
-	a, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello while away 1")
-	b, _ := w.mm.PostAs(w.owner.ID, dm.ID, p.ID, "hello while away 2")
+	a := w.ownerSays("hello while away 1")
+	b, _ := w.mm.PostAs(w.owner.ID, p.ChannelID, p.ID, "hello while away 2")
 	w.start()
 	w.waitFor("both caught up", func() bool {
 		return len(w.botPosts(a.ID)) == 1 && len(w.botPosts(p.ID)) == 2
@@ -353,10 +356,9 @@ func TestAFirstStartAnswersNothingOlderButCatchesUpAfterAStop(t *testing.T) {
 func TestAGapInSeqIsResumedAndNothingIsLost(t *testing.T) {
 	w := newWorld(t)
 	w.start()
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
 	w.mm.SetFault(fakemattermost.Fault{LoseNext: 1})
-	a, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello one") // its event is lost on the way
-	b, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello two") // seq jumps
+	a := w.ownerSays("hello one") // its event is lost on the way
+	b := w.ownerSays("hello two") // seq jumps
 	w.waitFor("both answered", func() bool {
 		pa, pb := w.botPosts(a.ID), w.botPosts(b.ID)
 		return len(pa) == 1 && pa[0].Message == "echo: hello one" && len(pb) == 1 && pb[0].Message == "echo: hello two"
@@ -390,13 +392,10 @@ func TestAStreamedReplyIsEditedAtMostEveryIntervalAndToolLinesSayTheDecision(t *
 		return nil
 	}
 	w.start()
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "stream it")
-	w.waitFor("the reply and two tool lines", func() bool {
-		ps := w.botPosts(p.ID)
+	p := w.ownerSays("stream it")
+	ps := w.waitForPosts("the reply and two tool lines", p.ID, func(ps []fakemattermost.Post) bool {
 		return len(ps) == 3 && strings.TrimSpace(ps[0].Message) == want && strings.HasSuffix(ps[2].Message, ": allowed")
 	})
-	ps := w.botPosts(p.ID)
 	if !strings.Contains(ps[1].Message, "/etc/shadow") || !strings.HasSuffix(ps[1].Message, ": denied") || !strings.HasPrefix(ps[1].Message, "tool ") {
 		t.Errorf("the denied call's line: %q", ps[1].Message)
 	}
@@ -505,15 +504,12 @@ func TestAFailedUpgradeIsTriedAgain(t *testing.T) {
 func TestADroppedSocketIsResumed(t *testing.T) {
 	w := newWorld(t)
 	w.start()
-	dm := w.mm.DM(w.bot.ID, w.owner.ID)
-	first, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello before")
-	w.waitFor("the first answer", func() bool {
-		return len(w.botPosts(first.ID)) == 1 && w.botPosts(first.ID)[0].Message == "echo: hello before"
-	})
+	first := w.ownerSays("hello before")
+	w.waitForReplies("the first answer", first.ID, "echo: hello before")
 	reads := func() int {
 		n := 0
 		for _, r := range w.mm.Requests() {
-			if r.Method == "GET" && r.Path == "/api/v4/channels/"+dm.ID+"/posts" {
+			if r.Method == "GET" && r.Path == "/api/v4/channels/"+first.ChannelID+"/posts" {
 				n++
 			}
 		}
@@ -523,12 +519,9 @@ func TestADroppedSocketIsResumed(t *testing.T) {
 	w.mm.SetFault(fakemattermost.Fault{Down: true})
 	w.mm.DropSockets()
 	w.waitFor("the socket gone", func() bool { return w.mm.Sockets() == 0 })
-	p, _ := w.mm.PostAs(w.owner.ID, dm.ID, "", "hello while down")
+	p := w.ownerSays("hello while down")
 	w.mm.SetFault(fakemattermost.Fault{})
-	w.waitFor("the post made while down answered", func() bool {
-		ps := w.botPosts(p.ID)
-		return len(ps) == 1 && ps[0].Message == "echo: hello while down"
-	})
+	w.waitForReplies("the post made while down answered", p.ID, "echo: hello while down")
 	if w.mm.Resumes() != 1 {
 		t.Errorf("%d resumes, want 1:\n%s", w.mm.Resumes(), w.log)
 	}
