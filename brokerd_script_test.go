@@ -253,19 +253,7 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 	rng := newRand()
 
 	start := func(round int) (*exec.Cmd, *testsupport.Buffer) {
-		cmd := exec.Command("brokerd", "serve", "--config", cfgPath)
-		cmd.Env = env
-		out := &testsupport.Buffer{}
-		cmd.Stdout, cmd.Stderr = out, out
-		cmd.SysProcAttr = newProcessGroup()
-		if err := cmd.Start(); err != nil {
-			ts.Fatalf("round %d: cannot start brokerd: %v", round, err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		if err := waitPing(sock, 30*time.Second, exited); err != nil {
-			ts.Fatalf("round %d: %v:\n%s", round, err, out.String())
-		}
+		cmd, exited, out := startRole(ts, "brokerd", cfgPath, sock, env, round)
 		waits[cmd] = exited
 		return cmd, out
 	}
@@ -310,6 +298,32 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 var waits = map[*exec.Cmd]chan error{}
+
+// startRole starts `role serve --config cfg` with env (a crash suite's
+// round) in a process group of its own, its output in the buffer, and
+// when sock is not empty waits until it answers a ping there; it fails
+// the script if the role cannot start, or exits or does not answer in
+// 30 s. The channel gives Wait's error.
+func startRole(ts *testscript.TestScript, role, cfg, sock string, env []string, round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
+	cmd := exec.Command(role, "serve", "--config", cfg)
+	cmd.Env = env
+	out := &testsupport.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = newProcessGroup()
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("round %d: cannot start %s: %v", round, role, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if sock == "" {
+		return cmd, exited, out
+	}
+	if err := waitPing(sock, 30*time.Second, exited); err != nil {
+		killGroup(cmd)
+		ts.Fatalf("round %d: %s did not start: %v\n%s", round, role, err, out.String())
+	}
+	return cmd, exited, out
+}
 
 // waitPing waits until a daemon answers a ping on sock, for at most
 // timeout, or until exited says the daemon ended.

@@ -383,17 +383,7 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+ts.Getenv("BOXMAKER_HOME"),
 		"MM_BOT_TOKEN="+ts.Getenv("MM_TOKEN"))
 	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
-		cmd := exec.Command("gatewayd", "serve", "--config", cfg)
-		cmd.Env = env
-		out := &testsupport.Buffer{}
-		cmd.Stdout, cmd.Stderr = out, out
-		cmd.SysProcAttr = newProcessGroup()
-		if err := cmd.Start(); err != nil {
-			ts.Fatalf("round %d: cannot start gatewayd: %v", round, err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		return cmd, exited, out
+		return startRole(ts, "gatewayd", cfg, "", env, round)
 	}
 	waitSockets := func(n int, out *testsupport.Buffer) {
 		deadline := time.Now().Add(30 * time.Second)

@@ -62,7 +62,7 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	rng := newRand()
 
 	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
-		return startMemoryd(ts, cfg, memSock, env, round)
+		return startRole(ts, "memoryd", cfg, memSock, env, round)
 	}
 	type answer struct {
 		Outcome string `json:"outcome"`
@@ -214,26 +214,6 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fmt.Fprintf(ts.Stdout(), "acknowledged writes: %d, all on disk; unacknowledged: %d; notes: %d; journal lines: %d\n",
 		total.Load(), lost.Load(), len(seen), len(lines))
-}
-
-// startMemoryd starts memoryd (the crash suites' round) in a process group
-// of its own and waits until sock answers a ping; it fails the script if
-// memoryd exits or does not answer in 30 s. The channel gives Wait's error.
-func startMemoryd(ts *testscript.TestScript, cfg, sock string, env []string, round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
-	cmd := exec.Command("memoryd", "serve", "--config", cfg)
-	cmd.Env = env
-	out := &testsupport.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = newProcessGroup()
-	if err := cmd.Start(); err != nil {
-		ts.Fatalf("round %d: cannot start memoryd: %v", round, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	if err := waitPing(sock, 30*time.Second, exited); err != nil {
-		ts.Fatalf("round %d: memoryd did not start: %v\n%s", round, err, out.String())
-	}
-	return cmd, exited, out
 }
 
 // The scripts' commands for memoryd's Honcho sync and read: the fake
@@ -426,7 +406,7 @@ func cmdHonchocrash(ts *testscript.TestScript, neg bool, args []string) {
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
 	rng := newRand()
 	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
-		return startMemoryd(ts, cfg, admin, env, round)
+		return startRole(ts, "memoryd", cfg, admin, env, round)
 	}
 	type sent struct{ peer, text string }
 	want := make([][]sent, sessions)

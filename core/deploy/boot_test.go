@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/loop"
 	"boxmaker/core/testsupport"
 )
 
@@ -370,23 +370,13 @@ func standinProps(t *testing.T) (sha string, nctx, slots int) {
 	}
 	go srv.Serve(ln)
 	defer srv.Close()
-	resp, err := http.Get("http://" + ln.Addr().String() + "/props")
+	c := &loop.Client{URL: "http://" + ln.Addr().String(), Model: "qwen3.5", Timeout: 10 * time.Second}
+	p, err := c.Props(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var p struct {
-		ChatTemplate string `json:"chat_template"`
-		Default      struct {
-			NCtx int `json:"n_ctx"`
-		} `json:"default_generation_settings"`
-		TotalSlots int `json:"total_slots"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
-		t.Fatal(err)
-	}
 	s := sha256.Sum256([]byte(p.ChatTemplate))
-	return hex.EncodeToString(s[:]), p.Default.NCtx, p.TotalSlots
+	return hex.EncodeToString(s[:]), p.NCtx, p.TotalSlots
 }
 
 // bootedSystem is the container that boots Debian with systemd.
