@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"boxmaker/core/clock"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gatewaywire"
 	"boxmaker/runbook"
@@ -161,27 +162,36 @@ func (c *Courier) carry(ctx context.Context, r *carried) {
 			if err == nil || !posted {
 				return
 			}
-			if try == settleTries {
+			if try == settleTries || clock.Sleep(ctx, c.Retry) != nil {
 				c.Log("approval %s: could not tell gatewayd it was %s; its Mattermost post still shows it waiting", id, e.outcome)
 				return
-			}
-			select {
-			case <-ctx.Done():
-				c.Log("approval %s: could not tell gatewayd it was %s; its Mattermost post still shows it waiting", id, e.outcome)
-				return
-			case <-time.After(c.Retry):
 			}
 		}
 	}
-	for {
+	// over reports whether the carry is over: the approval ended (it is
+	// then settled) or brokerd is stopping. It waits up to d for either;
+	// with d 0 it only looks.
+	over := func(d time.Duration) bool {
+		var wait <-chan time.Time // nil: never
+		switch {
+		case d > 0:
+			t := time.NewTimer(d)
+			defer t.Stop()
+			wait = t.C
+		case len(r.ended) == 0 && ctx.Err() == nil:
+			return false // only r.ended and ctx could make the select below return
+		}
 		select {
 		case e := <-r.ended:
 			settle(e)
-			return
+			return true
 		case <-ctx.Done():
-			return
-		default:
+			return true
+		case <-wait:
+			return false
 		}
+	}
+	for !over(0) {
 		if !posted {
 			var ans gatewaywire.Posted
 			err := c.call(ctx, 30*time.Second, gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: r.p}, &ans)
@@ -194,13 +204,8 @@ func (c *Courier) carry(ctx context.Context, r *carried) {
 						id, c.Socket, unreachable(err)))
 				}
 				failed = true
-				select {
-				case e := <-r.ended:
-					settle(e)
+				if over(c.Retry) {
 					return
-				case <-ctx.Done():
-					return
-				case <-time.After(c.Retry):
 				}
 				continue
 			}
@@ -237,13 +242,8 @@ func (c *Courier) carry(ctx context.Context, r *carried) {
 		}
 		if w.err != nil {
 			posted = false // gatewayd may have restarted: post (or find the post) again
-			select {
-			case e := <-r.ended:
-				settle(e)
+			if over(c.Retry / 5) {
 				return
-			case <-ctx.Done():
-				return
-			case <-time.After(c.Retry / 5):
 			}
 			continue
 		}

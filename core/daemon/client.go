@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"boxmaker/core/clock"
 	"boxmaker/runbook"
 )
 
@@ -144,10 +145,8 @@ func AwaitPing(ctx context.Context, socket string, every time.Duration, alive fu
 				return aerr
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w (the last try: %v)", ctx.Err(), err)
-		case <-time.After(every):
+		if cerr := clock.Sleep(ctx, every); cerr != nil {
+			return fmt.Errorf("%w (the last try: %v)", cerr, err)
 		}
 	}
 }

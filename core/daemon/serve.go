@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/clock"
 	"boxmaker/runbook"
 )
 
@@ -199,9 +200,7 @@ func (s *Socket) Serve(ctx context.Context, ln net.Listener) error {
 						"cannot accept on accept-%s for now, retrying: %v", s.Name, syscallError(err)))
 					inEpisode = true
 				}
-				select {
-				case <-time.After(retryAccept):
-				case <-ctx.Done():
+				if clock.Sleep(ctx, retryAccept) != nil {
 					return nil
 				}
 				continue

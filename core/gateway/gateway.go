@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"boxmaker/core/clock"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 	"boxmaker/runbook"
@@ -83,16 +84,7 @@ func New(o Options) *Gateway {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
+		o.Sleep = clock.Sleep
 	}
 	return &Gateway{o: o, cfg: o.Config, mm: o.Client, state: o.State, wake: make(chan struct{}, 1),
 		workers: map[string]bool{}, texts: map[string]Post{}, livePosts: map[string]bool{}, users: map[string]string{}, ignored: map[string]int{},

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"boxmaker/core/clock"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
@@ -51,8 +52,7 @@ type Selftest struct {
 	Out    io.Writer // progress lines ("selftest: tags tokenize as recorded")
 	// StartWait is how long the first request may wait for a server that
 	// is loading its model or not yet listening (DefaultStartWait when 0);
-	// Now and Sleep are the clock (time.Now and a context-aware sleep when
-	// nil).
+	// Now and Sleep are the clock (time.Now and clock.Sleep when nil).
 	StartWait time.Duration
 	Now       func() time.Time
 	Sleep     func(context.Context, time.Duration) error
@@ -157,14 +157,7 @@ func (s Selftest) sleep(ctx context.Context, d time.Duration) error {
 	if s.Sleep != nil {
 		return s.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return clock.Sleep(ctx, d)
 }
 
 // waitProps reads /props, waiting while the server is loading its model

@@ -11,6 +11,7 @@ import (
 	"os"
 	"time"
 
+	"boxmaker/core/clock"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
 	"boxmaker/runbook"
@@ -102,10 +103,8 @@ func Follow(ctx context.Context, s Store, id string, successor bool, w io.Writer
 			}
 			return End{}, fmt.Errorf("Run %s's process is gone without its end (it is lost); continue it with yaag run <program> --resume %s", r.ID, r.Cassette)
 		}
-		select {
-		case <-ctx.Done():
-			return End{}, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
+		if err := clock.Sleep(ctx, 100*time.Millisecond); err != nil {
+			return End{}, err
 		}
 	}
 }
