@@ -137,22 +137,8 @@ func (r *Runner) proxyMaxBytes() int64 { return 4*int64(r.cfg.OutputLimit) + 1<<
 // the egress network, with the socket directory mounted read-write.
 func (r *Runner) ProxyArgs(name, dir string, hosts []string) []string {
 	cfg := r.cfg
-	a := []string{"run", "--rm", "--pull", "never", "-i",
-		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance, "--annotation", nameAnnotation + "=" + name,
-		"--network", cfg.EgressNetwork, "--read-only", "--read-only-tmpfs=false",
-		"--cap-drop", "all", "--security-opt", "no-new-privileges",
-		"--user", fmt.Sprintf("%d:%d", cfg.ToolUID, cfg.ToolUID), "--security-opt", "seccomp=" + cfg.SeccompProfile,
-		"--ulimit", fmt.Sprintf("nofile=%d:%d", cfg.UlimitNofile, cfg.UlimitNofile),
-		"--ulimit", fmt.Sprintf("nproc=%d:%d", cfg.UlimitNproc, cfg.UlimitNproc),
-		"--pids-limit", strconv.Itoa(cfg.PidsLimit),
-		"--memory", fmt.Sprintf("%dm", cfg.MemoryMB), "--memory-swap", fmt.Sprintf("%dm", cfg.MemoryMB),
-		"--log-driver", "none",
-		"--timeout", strconv.Itoa(int((2*cfg.Timeout + 2*startGrace + time.Second - 1) / time.Second)),
-	}
-	if cfg.Runtime != "" {
-		a = append(a, "--runtime", cfg.Runtime)
-	}
-	a = append(a, "-v", dir+":"+egressMount+":rw", cfg.Image, ExecutorPath, "egress-proxy",
+	a := append(r.lockdown(name, cfg.EgressNetwork, 2*cfg.Timeout+2*startGrace), "-i",
+		"-v", dir+":"+egressMount+":rw", cfg.Image, ExecutorPath, "egress-proxy",
 		"--socket", egressSocket,
 		"--timeout-ms", strconv.Itoa(int(cfg.Timeout/time.Millisecond)),
 		// The proxy ends itself if no one stops it: brokerd was killed.

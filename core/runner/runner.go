@@ -391,15 +391,17 @@ func NamePrefix(instance string) string {
 	return "boxmaker-" + hex.EncodeToString(sum[:4]) + "-"
 }
 
-// Args is the podman command line for a call (without the program), its
-// container given mounts (the staged objects; none for http_fetch).
-func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
+// lockdown begins the podman command line of every container of a call,
+// the tool's and its egress proxy's: its name and labels, its network,
+// and the confinement [runner] sets (a read-only root, no capabilities
+// and no new privileges, the tool uid and the seccomp profile, the
+// ulimits, pids and memory, no log), podman's --timeout for it, and the
+// runtime.
+func (r *Runner) lockdown(name, network string, timeout time.Duration) []string {
 	cfg := r.cfg
-	outer := cfg.Timeout + startGrace
 	a := []string{"run", "--rm", "--pull", "never",
 		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance, "--annotation", nameAnnotation + "=" + name,
-		"--network", "none", "--read-only", "--read-only-tmpfs=false",
-		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", cfg.TmpMB),
+		"--network", network, "--read-only", "--read-only-tmpfs=false",
 		"--cap-drop", "all", "--security-opt", "no-new-privileges",
 		"--user", fmt.Sprintf("%d:%d", cfg.ToolUID, cfg.ToolUID), "--security-opt", "seccomp=" + cfg.SeccompProfile,
 		"--ulimit", fmt.Sprintf("nofile=%d:%d", cfg.UlimitNofile, cfg.UlimitNofile),
@@ -408,11 +410,20 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 		"--memory", fmt.Sprintf("%dm", cfg.MemoryMB), "--memory-swap", fmt.Sprintf("%dm", cfg.MemoryMB),
 		// Tool output may be secret: it must not land in a log file.
 		"--log-driver", "none",
-		"--timeout", strconv.Itoa(int((outer + time.Second - 1) / time.Second)),
+		"--timeout", strconv.Itoa(int((timeout + time.Second - 1) / time.Second)),
 	}
 	if cfg.Runtime != "" {
 		a = append(a, "--runtime", cfg.Runtime)
 	}
+	return a
+}
+
+// Args is the podman command line for a call (without the program), its
+// container given mounts (the staged objects; none for http_fetch).
+func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
+	cfg := r.cfg
+	a := append(r.lockdown(name, "none", cfg.Timeout+startGrace),
+		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", cfg.TmpMB))
 	if c.Tool == string(policy.HTTPFetch) {
 		return append(a, r.fetchArgs(c, name)...)
 	}

@@ -425,18 +425,31 @@ func FuzzContainerName(f *testing.F) {
 	})
 }
 
+// TestArgsLockTheContainerDown: the tool's container and the egress
+// proxy's are confined alike.
 func TestArgsLockTheContainerDown(t *testing.T) {
-	r := newTestRunner(t, nil)
-	args := strings.Join(r.Args(Call{ID: "c", Tool: "read_file", Paths: []string{"/srv/a"}}, "NAME",
-		[]Mount{{Source: "/stage/NAME/m0", Dest: "/srv/a", ReadOnly: true}}), " ")
-	for _, want := range []string{
-		"--rm", "--pull never", "--name NAME", "--label boxmaker=" + testInstance, "--network none", "--read-only",
-		"--cap-drop all", "--security-opt no-new-privileges", "--ulimit nofile=1024:1024", "--ulimit nproc=4096:4096",
+	r := newTestRunner(t, func(c *Config) { c.EgressNetwork = "egress-net" })
+	confined := []string{
+		"--rm", "--pull never", "--name NAME", "--label boxmaker=" + testInstance, "--read-only",
+		"--cap-drop all", "--security-opt no-new-privileges", fmt.Sprintf("--user %d:%d", testToolUID, testToolUID), "--ulimit nofile=1024:1024", "--ulimit nproc=4096:4096",
 		"--pids-limit 128", "--memory 256m", "--memory-swap 256m", "--runtime runc", "--log-driver none",
-		"-v /stage/NAME/m0:/srv/a:ro,rbind,nosuid,nodev " + testImage + " /bin/boxmaker tool-exec ",
+	}
+	for _, line := range []struct {
+		name string
+		args []string
+		more []string
+	}{
+		{"tool", r.Args(Call{ID: "c", Tool: "read_file", Paths: []string{"/srv/a"}}, "NAME",
+			[]Mount{{Source: "/stage/NAME/m0", Dest: "/srv/a", ReadOnly: true}}),
+			[]string{"--network none", "-v /stage/NAME/m0:/srv/a:ro,rbind,nosuid,nodev " + testImage + " /bin/boxmaker tool-exec "}},
+		{"egress proxy", r.ProxyArgs("NAME", "/srv/egress/c", []string{"docs.example"}),
+			[]string{"--network egress-net", "-v /srv/egress/c:/egress:rw " + testImage + " /bin/boxmaker egress-proxy "}},
 	} {
-		if !strings.Contains(args, want) {
-			t.Errorf("the command line lacks %q: %s", want, args)
+		args := strings.Join(line.args, " ")
+		for _, want := range append(confined, line.more...) {
+			if !strings.Contains(args, want) {
+				t.Errorf("the %s's command line lacks %q: %s", line.name, want, args)
+			}
 		}
 	}
 }
