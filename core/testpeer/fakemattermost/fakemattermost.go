@@ -353,7 +353,7 @@ func (s *Server) dm(a, b string) *channel {
 func (s *Server) PostAs(userID, channelID, root, message string) (Post, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, status, appErr := s.createPost(userID, newPost{ChannelID: channelID, RootID: root, Message: message})
+	p, status, appErr := s.createPost(userID, Post{ChannelID: channelID, RootID: root, Message: message}, nil)
 	if appErr != nil {
 		return Post{}, fmt.Errorf("%d %s", status, appErr.Message)
 	}
@@ -366,8 +366,8 @@ func (s *Server) PostAs(userID, channelID, root, message string) (Post, error) {
 func (s *Server) PostFromWebhook(userID, channelID, root, message, username string) (Post, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, status, appErr := s.createPost(userID, newPost{ChannelID: channelID, RootID: root, Message: message,
-		server: map[string]any{"from_webhook": "true", "override_username": username}})
+	p, status, appErr := s.createPost(userID, Post{ChannelID: channelID, RootID: root, Message: message},
+		map[string]any{"from_webhook": "true", "override_username": username})
 	if appErr != nil {
 		return Post{}, fmt.Errorf("%d %s", status, appErr.Message)
 	}

@@ -164,7 +164,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte, f Fa
 	case m == http.MethodGet && reChanPosts.MatchString(path):
 		s.channelPosts(w, r, me, reChanPosts.FindStringSubmatch(path)[1])
 	case m == http.MethodPost && path == "/api/v4/posts":
-		var np newPost
+		var np Post
 		if err := json.Unmarshal(body, &np); err != nil {
 			appError(w, 400, "api.context.invalid_body_param.app_error", "Invalid or missing post in request body.")
 			return
@@ -173,7 +173,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte, f Fa
 			appError(w, 403, errNotAllowed, "You do not have the appropriate permissions.")
 			return
 		}
-		p, status, e := s.createPost(me, np)
+		p, status, e := s.createPost(me, np, nil)
 		if e != nil {
 			writeJSON(w, status, e)
 			return
@@ -265,21 +265,13 @@ func (s *Server) readable(me, id string) (*post, bool) {
 	return p, true
 }
 
-type newPost struct {
-	ChannelID     string         `json:"channel_id"`
-	RootID        string         `json:"root_id"`
-	Message       string         `json:"message"`
-	Props         map[string]any `json:"props"`
-	PendingPostID string         `json:"pending_post_id"`
-	FileIDs       []string       `json:"file_ids"`
-	// server are props the server itself sets (a webhook's marks), after
-	// a client's reserved ones are dropped.
-	server map[string]any
-}
-
-// createPost makes a post as me, as POST /posts does, and sends posted.
-// It is called with s.mu held.
-func (s *Server) createPost(me string, np newPost) (Post, int, *AppError) {
+// createPost makes a post as me from the body of POST /posts (a
+// model.Post, of which the server reads the channel, root, message,
+// props, pending post id and files), as that route does, and sends
+// posted. server are props the server itself sets (a webhook's marks),
+// after a client's reserved ones are dropped. It is called with s.mu
+// held.
+func (s *Server) createPost(me string, np Post, server map[string]any) (Post, int, *AppError) {
 	bad := func(status int, id, msg string) (Post, int, *AppError) {
 		return Post{}, status, &AppError{ID: id, Message: msg, RequestID: NewID(), StatusCode: status}
 	}
@@ -319,7 +311,7 @@ func (s *Server) createPost(me string, np newPost) (Post, int, *AppError) {
 	if u.IsBot {
 		p.Props["from_bot"] = "true"
 	}
-	for k, v := range np.server {
+	for k, v := range server {
 		p.Props[k] = v
 	}
 	s.posts[p.ID] = p
