@@ -17,6 +17,14 @@ import (
 	"time"
 )
 
+// The answers to a pending approval: the owner's with bxctl on brokerd's
+// admin socket (brokerwire.ApprovalAnswer), an approver's in Mattermost
+// on gateway.sock (gatewaywire.Answered).
+const (
+	Approve = "approve"
+	Refuse  = "refuse"
+)
+
 // Pending is an approval waiting for the owner, as brokerd's admin socket
 // lists it.
 type Pending struct {

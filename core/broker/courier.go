@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"boxmaker/core/approval"
 	"boxmaker/core/clock"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gatewaywire"
@@ -250,8 +251,8 @@ func (c *Courier) carry(ctx context.Context, r *carried) {
 		if w.a.Answer == "" {
 			continue
 		}
-		approve := w.a.Answer == gatewaywire.AnswerApprove
-		if !approve && w.a.Answer != gatewaywire.AnswerRefuse {
+		approve := w.a.Answer == approval.Approve
+		if !approve && w.a.Answer != approval.Refuse {
 			c.Log("approval %s: gatewayd sent the answer %q, which is neither approve nor refuse; ignored", id, w.a.Answer)
 			continue
 		}

@@ -175,6 +175,6 @@ type ApprovalShow struct {
 // ApprovalAnswer is bxctl's approve or refuse.
 type ApprovalAnswer struct {
 	ID     string `json:"id"`
-	Answer string `json:"answer"` // approve or refuse
+	Answer string `json:"answer"` // approval.Approve or approval.Refuse
 	Why    string `json:"why,omitempty"`
 }

@@ -383,10 +383,10 @@ func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType,
 	if name == "" {
 		name = strings.TrimPrefix(g.who(ctx, p.UserID), "mattermost:@")
 	}
-	hc := HeldCommand{Post: p.ID, Approval: cmd.ID, CallHash: a.CallHash, Answer: gatewaywire.AnswerRefuse, Why: cmd.Reason,
+	hc := HeldCommand{Post: p.ID, Approval: cmd.ID, CallHash: a.CallHash, Answer: approval.Refuse, Why: cmd.Reason,
 		By: fmt.Sprintf("mattermost @%s (user %s)", termsafe.Line(name), p.UserID), At: g.o.Now().UnixMilli()}
 	if cmd.Approve {
-		hc.Answer = gatewaywire.AnswerApprove
+		hc.Answer = approval.Approve
 	}
 	// On disk before brokerd can have it: a gatewayd killed from here on
 	// hands it over again when brokerd's courier comes back (D451).

@@ -122,7 +122,7 @@ func TestAnAnswerTakenBeforeAStopIsHandedOverByTheNextGatewayd(t *testing.T) {
 	}
 	var ans gatewaywire.Answered
 	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 5000}, &ans)
-	want := gatewaywire.Answered{Answer: gatewaywire.AnswerApprove, By: "mattermost @ann (user " + w.owner.ID + ")", Command: cmd.ID}
+	want := gatewaywire.Answered{Answer: approval.Approve, By: "mattermost @ann (user " + w.owner.ID + ")", Command: cmd.ID}
 	if ans != want {
 		t.Fatalf("the wait after the restart: %+v, want %+v", ans, want)
 	}
@@ -318,7 +318,7 @@ func TestTwoBoxmakersShareAThread(t *testing.T) {
 	bare, _ := w.mm.PostAs(w.owner.ID, ch.ID, root.ID, "!approve abc234")
 	var ans gatewaywire.Answered
 	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 5000}, &ans)
-	if ans.Answer != gatewaywire.AnswerApprove || ans.Command != bare.ID {
+	if ans.Answer != approval.Approve || ans.Command != bare.ID {
 		t.Errorf("boxmaker was handed %+v, want the bare command %s (not %s)", ans, bare.ID, named.ID)
 	}
 	time.Sleep(200 * time.Millisecond)

@@ -98,7 +98,7 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 	tctx, stopTyping := context.WithCancel(ctx)
 	go g.typing(tctx, t.Channel, t.Thread)
 	res, err := g.o.Loop(ctx, loopwire.TurnRequest{Session: session, Who: g.who(ctx, p.UserID), Text: p.Message}, func(e loopwire.Event) error {
-		if e.Event == "session" && e.Session != "" && e.Session != session {
+		if e.Event == loopwire.EventSession && e.Session != "" && e.Session != session {
 			session = e.Session
 			if err := g.update(func(s *State) {
 				th := s.Threads[t.Thread]

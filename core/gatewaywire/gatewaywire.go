@@ -45,15 +45,9 @@ type Wait struct {
 	WaitMS   int    `json:"wait_ms"`
 }
 
-// The answers an approver gives.
-const (
-	AnswerApprove = "approve"
-	AnswerRefuse  = "refuse"
-)
-
 // Answered is an approver's answer, or none yet (Answer "").
 type Answered struct {
-	Answer string `json:"answer"` // approve, refuse or ""
+	Answer string `json:"answer"` // approval.Approve, approval.Refuse or ""
 	// By is who answered, as brokerd records it: the Mattermost user.
 	By  string `json:"by,omitempty"`
 	Why string `json:"why,omitempty"`

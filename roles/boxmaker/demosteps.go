@@ -261,7 +261,7 @@ func (d *demoRun) approve(ctx context.Context, id, call string) error {
 	}
 	d.say("  demo, as the owner: bxctl approvals lists %s (%s on %s); running 'bxctl approve %s'", id, p.Tool, d.short(p.Target), id)
 	var ans approval.Pending
-	if err := daemon.Call(ctx, admin, brokerwire.KindApprovalAnswer, brokerwire.ApprovalAnswer{ID: id, Answer: "approve"}, &ans, nil); err != nil {
+	if err := daemon.Call(ctx, admin, brokerwire.KindApprovalAnswer, brokerwire.ApprovalAnswer{ID: id, Answer: approval.Approve}, &ans, nil); err != nil {
 		return fmt.Errorf("bxctl approve %s: %w", id, err)
 	}
 	d.say("  approve: %s approved (call %s: %s on %s)", ans.ID, ans.Call, ans.Tool, d.short(ans.Target))

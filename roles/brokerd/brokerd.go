@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/audit"
+	"boxmaker/core/approval"
 	"boxmaker/core/broker"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
@@ -228,11 +229,11 @@ func approvalAnswer(b *broker.Broker) daemon.Handler {
 		if err := json.Unmarshal(body, &a); err != nil {
 			return nil, fmt.Errorf("the answer is not valid: %v", err)
 		}
-		if a.Answer != "approve" && a.Answer != "refuse" {
+		if a.Answer != approval.Approve && a.Answer != approval.Refuse {
 			return nil, fmt.Errorf("the answer %q is neither approve nor refuse", a.Answer)
 		}
 		by := fmt.Sprintf("bxctl (uid %d, pid %d)", peer.UID, peer.PID)
-		return b.AnswerApproval(a.ID, a.Answer == "approve", by, a.Why)
+		return b.AnswerApproval(a.ID, a.Answer == approval.Approve, by, a.Why)
 	}
 }
 

@@ -51,14 +51,14 @@ func approvalCommands() []*cli.Command {
 			Name:      "approve",
 			Usage:     "let the call waiting on approval ID run",
 			ArgsUsage: "ID",
-			Action:    func(c *cli.Context) error { return answerApproval(c, "approve") },
+			Action:    func(c *cli.Context) error { return answerApproval(c, approval.Approve) },
 		},
 		{
 			Name:      "refuse",
 			Usage:     "refuse the call waiting on approval ID",
 			ArgsUsage: "ID",
 			Flags:     []cli.Flag{&cli.StringFlag{Name: "why", Usage: "the reason, for the model and the audit log (`TEXT`)"}},
-			Action:    func(c *cli.Context) error { return answerApproval(c, "refuse") },
+			Action:    func(c *cli.Context) error { return answerApproval(c, approval.Refuse) },
 		},
 	}
 }
@@ -170,7 +170,7 @@ func answerApproval(c *cli.Context, answer string) error {
 		return err
 	}
 	word := "approved"
-	if answer == "refuse" {
+	if answer == approval.Refuse {
 		word = "refused"
 	}
 	fmt.Fprintf(c.App.Writer, "%s: %s %s (call %s, session %s): %s\n", answer, p.ID, word, p.Call, p.Session, approval.Summary(p))

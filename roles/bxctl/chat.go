@@ -307,13 +307,13 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return err
 			}
-			if e.Event == "session" {
+			if e.Event == loopwire.EventSession {
 				if ch.session == e.Session {
 					return nil // shown when the chat began
 				}
 				ch.session = e.Session
 			}
-			if e.Event == "text" {
+			if e.Event == loopwire.EventText {
 				fmt.Fprint(ch.out, termsafe.Text(e.Text)) // the model's words: nothing in them acts on the terminal
 				midLine = !strings.HasSuffix(e.Text, "\n")
 				return nil
