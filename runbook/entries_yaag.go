@@ -2,33 +2,33 @@ package runbook
 
 // The entries of docs/yaag/troubleshooting.md that code refers to.
 var (
-	YaagNoAPIKey          YaagEntry = "no-api-key"
-	YaagInlineLimits      YaagEntry = "inline-program-limits"
-	YaagAskFailed         YaagEntry = "ask-failed"
-	YaagDescribe          YaagEntry = "describe-runs-the-top-level"
-	YaagEditorTypes       YaagEntry = "editor-types"
-	YaagConfigFile        YaagEntry = "config-file"
-	YaagCatalogNotFound   YaagEntry = "catalog-entry-not-found"
-	YaagCatalogAmbiguous  YaagEntry = "catalog-entry-ambiguous"
-	YaagCatalogUnresolved YaagEntry = "catalog-entry-unresolvable"
-	YaagProfiledSpawn     YaagEntry = "profiled-spawn"
-	YaagRenderMarker      YaagEntry = "render-marker"
-	YaagUserInputSpawn    YaagEntry = "user-input-spawn"
-	YaagSchemaUnsupported YaagEntry = "schema-unsupported"
+	YaagNoAPIKey          = newYaagEntry("no-api-key")
+	YaagInlineLimits      = newYaagEntry("inline-program-limits")
+	YaagAskFailed         = newYaagEntry("ask-failed")
+	YaagDescribe          = newYaagEntry("describe-runs-the-top-level")
+	YaagEditorTypes       = newYaagEntry("editor-types")
+	YaagConfigFile        = newYaagEntry("config-file")
+	YaagCatalogNotFound   = newYaagEntry("catalog-entry-not-found")
+	YaagCatalogAmbiguous  = newYaagEntry("catalog-entry-ambiguous")
+	YaagCatalogUnresolved = newYaagEntry("catalog-entry-unresolvable")
+	YaagProfiledSpawn     = newYaagEntry("profiled-spawn")
+	YaagRenderMarker      = newYaagEntry("render-marker")
+	YaagUserInputSpawn    = newYaagEntry("user-input-spawn")
+	YaagSchemaUnsupported = newYaagEntry("schema-unsupported")
 
 	// Cassettes, Checkpoints and the Control Channel (issue 15).
-	YaagPublishFailed   YaagEntry = "failed-to-publish-cassette"
-	YaagNoCassetteDir   YaagEntry = "cannot-create-the-cassette-directory"
-	YaagReplayMismatch  YaagEntry = "replay-or-resume-mismatch"
-	YaagNeedsProgram    YaagEntry = "resume-needs-the-program"
-	YaagForkRefused     YaagEntry = "fork-or-compact-refused"
-	YaagSessionReplaced YaagEntry = "session-replaced"
-	YaagPauseRefused    YaagEntry = "pause-refused"
-	YaagReattachRefused YaagEntry = "reattach-refused"
-	YaagProtocol        YaagEntry = "user-input-protocol"
-	YaagAnswerRefused   YaagEntry = "answer-refused"
-	YaagSessionAnswer   YaagEntry = "resume-session-answer"
-	YaagHostSession     YaagEntry = "host-session-unusable"
+	YaagPublishFailed   = newYaagEntry("failed-to-publish-cassette")
+	YaagNoCassetteDir   = newYaagEntry("cannot-create-the-cassette-directory")
+	YaagReplayMismatch  = newYaagEntry("replay-or-resume-mismatch")
+	YaagNeedsProgram    = newYaagEntry("resume-needs-the-program")
+	YaagForkRefused     = newYaagEntry("fork-or-compact-refused")
+	YaagSessionReplaced = newYaagEntry("session-replaced")
+	YaagPauseRefused    = newYaagEntry("pause-refused")
+	YaagReattachRefused = newYaagEntry("reattach-refused")
+	YaagProtocol        = newYaagEntry("user-input-protocol")
+	YaagAnswerRefused   = newYaagEntry("answer-refused")
+	YaagSessionAnswer   = newYaagEntry("resume-session-answer")
+	YaagHostSession     = newYaagEntry("host-session-unusable")
 )
 
 // brokerd's entry for a yaag_run it decided but did not start.

@@ -119,24 +119,18 @@ type entryConst struct {
 	line  int
 }
 
-// entryConstants reads the constants of type Entry declared in dir.
-func entryConstants(dir string) ([]entryConst, error) { return typedConstants(dir, "Entry") }
+// entryConstants reads the runbook's entries declared in dir.
+func entryConstants(dir string) ([]entryConst, error) { return typedConstants(dir, "newEntry") }
 
-// entryLiteral is the name an entry's declaration gives it: a string
-// constant of the named type (YaagEntry), or for Entry a var made by
-// newEntry("name"); nil for any other declaration.
-func entryLiteral(vs *ast.ValueSpec, v ast.Expr, typeName string) *ast.BasicLit {
-	if id, ok := vs.Type.(*ast.Ident); ok && id.Name == typeName {
-		if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-			return lit
-		}
-		return nil
-	}
+// entryLiteral is the name an entry's declaration gives it, a var made by
+// constructor("name") (newEntry for the runbook, newYaagEntry for yaag's
+// page); nil for any other declaration.
+func entryLiteral(v ast.Expr, constructor string) *ast.BasicLit {
 	call, ok := v.(*ast.CallExpr)
-	if !ok || typeName != "Entry" || len(call.Args) != 1 {
+	if !ok || len(call.Args) != 1 {
 		return nil
 	}
-	if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "newEntry" {
+	if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != constructor {
 		return nil
 	}
 	if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
@@ -145,8 +139,8 @@ func entryLiteral(vs *ast.ValueSpec, v ast.Expr, typeName string) *ast.BasicLit 
 	return nil
 }
 
-// typedConstants reads the entries of the named type declared in dir.
-func typedConstants(dir, typeName string) ([]entryConst, error) {
+// typedConstants reads the entries declared in dir that constructor makes.
+func typedConstants(dir, constructor string) ([]entryConst, error) {
 	fset := token.NewFileSet()
 	matches, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -172,7 +166,7 @@ func typedConstants(dir, typeName string) ([]entryConst, error) {
 					if i >= len(vs.Values) {
 						continue
 					}
-					lit := entryLiteral(vs, vs.Values[i], typeName)
+					lit := entryLiteral(vs.Values[i], constructor)
 					if lit == nil {
 						continue
 					}

@@ -41,11 +41,9 @@ func gateProblems(t *testing.T, files map[string]string) []string {
 
 const entriesGo = `package runbook
 
-type Entry string
-
-const (
-	Alpha Entry = "alpha"
-	Beta  Entry = "beta"
+var (
+	Alpha = newEntry("alpha")
+	Beta  = newEntry("beta")
 )
 `
 
@@ -77,7 +75,7 @@ func TestGate(t *testing.T) {
 			name: "an entry with no heading",
 			files: map[string]string{"runbook/entries.go": entriesGo, "core/use.go": useGo,
 				"docs/runbook.md": strings.Replace(goodRunbook, "## beta\n", "", 1)},
-			want: []string{`runbook/entries.go:7: entry "beta" (Beta) has no heading "## beta" in docs/runbook.md`},
+			want: []string{`runbook/entries.go:5: entry "beta" (Beta) has no heading "## beta" in docs/runbook.md`},
 		},
 		{
 			name: "an orphan heading",

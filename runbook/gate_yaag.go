@@ -14,12 +14,12 @@ import (
 )
 
 // yaagPage checks docs/yaag/troubleshooting.md as Gate checks the
-// runbook: every YaagEntry constant has a heading "## <entry>", every
+// runbook: every entry newYaagEntry makes has a heading "## <entry>", every
 // heading is used by code, and, the other way round from the quote check
 // every page gets, every constant of type Quoted in production code is
 // quoted, exactly, by a marker that names its file.
 func yaagPage(root string, quotes []quote) ([]Problem, error) {
-	consts, err := typedConstants(filepath.Join(root, "runbook"), "YaagEntry")
+	consts, err := typedConstants(filepath.Join(root, "runbook"), "newYaagEntry")
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ type quotedText struct {
 	line             int
 }
 
-// scanYaagCode finds the YaagEntry constants production code refers to
+// scanYaagCode finds the yaag entries production code refers to
 // (any runbook.X selector counts, as for the runbook), and the constants
 // of type runbook.Quoted with their files.
 func scanYaagCode(root string) (map[string]bool, []quotedText, error) {

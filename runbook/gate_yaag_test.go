@@ -9,13 +9,11 @@ import (
 
 const yaagEntriesGo = `package runbook
 
-type Entry string
-type YaagEntry string
 type Quoted string
 
-const Alpha Entry = "alpha"
+var Alpha = newEntry("alpha")
 
-const Limits YaagEntry = "limits"
+var Limits = newYaagEntry("limits")
 `
 
 const yaagUseGo = `package core
@@ -70,7 +68,7 @@ func TestGateYaagPage(t *testing.T) {
 		{
 			name:  "a constant with no heading",
 			files: with(map[string]string{"docs/yaag/troubleshooting.md": strings.Replace(goodYaagPage, "## limits\n", "", 1)}),
-			want:  []string{`runbook/entries.go:9: entry "limits" (Limits) has no heading "## limits" in docs/yaag/troubleshooting.md`},
+			want:  []string{`runbook/entries.go:7: entry "limits" (Limits) has no heading "## limits" in docs/yaag/troubleshooting.md`},
 		},
 		{
 			name:  "a heading with no constant",

@@ -1,5 +1,6 @@
-// Package runbook names the entries of docs/runbook.md and renders every
-// refusal so that it ends with a link to its entry.
+// Package runbook names the entries of docs/runbook.md (and of yaag's
+// page, docs/yaag/troubleshooting.md) and renders every refusal so that
+// it ends with a link to its entry.
 //
 // An entry is a value only this package makes, one per heading, in the
 // entries*.go files: a misspelt entry does not compile, no other package
@@ -17,21 +18,31 @@ import (
 	"strings"
 )
 
-// Entry is the anchor of one heading in docs/runbook.md. The zero Entry
-// is no entry.
-type Entry struct{ name string }
+// Entry is the anchor of one heading of a page: docs/runbook.md, or
+// yaag's troubleshooting page (YaagPagePath). The zero Entry is no entry.
+type Entry struct {
+	name string
+	page string // "": the runbook
+}
 
-// known are the entries, by name: what Lookup answers from.
+// known are the entries of both pages, by name: what Lookup answers from.
+// A name is one entry, whichever page holds it, so that a name that
+// crossed a socket is never two.
 var known = map[string]Entry{}
 
-// newEntry makes the entry named name; only the entries*.go files call
-// it, once per heading.
-func newEntry(name string) Entry {
-	e := Entry{name}
-	if _, dup := known[name]; dup {
-		panic("runbook: entry " + name + " declared twice")
+// newEntry makes the runbook's entry named name; only the entries*.go
+// files call it, once per heading.
+func newEntry(name string) Entry { return declare(Entry{name: name}) }
+
+// newYaagEntry makes the entry named name of yaag's page
+// (entries_yaag.go), once per heading.
+func newYaagEntry(name string) Entry { return declare(Entry{name: name, page: YaagPagePath}) }
+
+func declare(e Entry) Entry {
+	if _, dup := known[e.name]; dup {
+		panic("runbook: entry " + e.name + " declared twice")
 	}
-	known[name] = e
+	known[e.name] = e
 	return e
 }
 
@@ -42,8 +53,17 @@ func Lookup(name string) (Entry, bool) {
 	return e, ok
 }
 
-// String is the entry's name, its anchor in docs/runbook.md.
+// String is the entry's name, its anchor in its page.
 func (e Entry) String() string { return e.name }
+
+// Page is the page that explains the entry, relative to the repository
+// root: RunbookPath or YaagPagePath.
+func (e Entry) Page() string {
+	if e.page == "" {
+		return RunbookPath
+	}
+	return e.page
+}
 
 // MarshalText writes the entry's name; UnmarshalText takes only a name
 // Lookup knows.
@@ -63,11 +83,13 @@ func (e *Entry) UnmarshalText(b []byte) error {
 }
 
 // Link is the text that ends every message that refuses or holds something
-// back. It is the only place the runbook's path is written.
-func Link(e Entry) string { return "see docs/runbook.md#" + e.name }
+// back: "see docs/runbook.md#<entry>", or yaag's page for its entries. It
+// is the only place a link is made.
+func Link(e Entry) string { return "see " + e.Page() + "#" + e.name }
 
 // Refusal is an error an operator or the model sees: the public text, the
-// entry that explains it, and the internal cause (which may be nil).
+// entry that explains it (on either page), and the internal cause (which
+// may be nil).
 type Refusal struct {
 	Entry Entry
 	Text  string

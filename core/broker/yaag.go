@@ -16,7 +16,9 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
+	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
+	"boxmaker/core/yaag/engine"
 	"boxmaker/core/yaag/runs"
 	"boxmaker/runbook"
 )
@@ -72,16 +74,9 @@ type yaagRun struct {
 
 	mu       sync.Mutex
 	agents   []string // the Agents' sessions
-	end      *yaagEnd
+	end      *runs.End
 	stderr   []string // its last lines
 	exitText string
-}
-
-// yaagEnd is the run_end line of `yaag run --json`.
-type yaagEnd struct {
-	Status string          `json:"status"`
-	Result json.RawMessage `json:"result"`
-	Error  string          `json:"error"`
 }
 
 // yaagStart is a decided yaag_run.
@@ -189,27 +184,22 @@ func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 
 // event reads one line of the Run's events.
 func (r *yaagRun) event(line []byte, idc chan<- string) {
-	var e struct {
-		Event   string `json:"event"`
-		Run     string `json:"run"`
-		Session string `json:"session"`
-		yaagEnd
-	}
-	if json.Unmarshal(line, &e) != nil {
+	var e engine.Event
+	var end runs.End
+	if json.Unmarshal(line, &e) != nil || (e.Event == engine.EventRunEnd && json.Unmarshal(line, &end) != nil) {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch e.Event {
-	case "run_start":
+	case engine.EventRunStart:
 		select {
 		case idc <- e.Run:
 		default:
 		}
-	case "spawned":
+	case engine.EventSpawned:
 		r.agents = append(r.agents, e.Session)
-	case "run_end":
-		end := e.yaagEnd
+	case engine.EventRunEnd:
 		r.end = &end
 		select { // a Run that failed before run_start (a bad program)
 		case idc <- e.Run:
@@ -241,9 +231,9 @@ func (r *yaagRun) text() string {
 	end := r.end
 	r.mu.Unlock()
 	switch {
-	case end != nil && end.Status == "completed":
+	case end != nil && end.Status == cassette.EndCompleted:
 		return fmt.Sprintf("Run %s completed: %s", r.id, end.Result)
-	case end != nil && end.Status == "paused":
+	case end != nil && end.Status == cassette.EndPaused:
 		return fmt.Sprintf("Run %s paused: its Checkpoint waits to be resumed; yaag_status({\"id\": %q}) reads it", r.id, r.id)
 	default:
 		return fmt.Sprintf("Run %s failed: %s", r.id, r.failure())
@@ -305,7 +295,7 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		case <-goneOf(ctx):
 			b.logf("yaag_run %s of session %s: Run %s %s", c.CallID, c.Session, run.id, textReplaced)
 			return fmt.Sprintf("Run %s %s yaag_status({\"id\": %q}) reads it from any session, yaag_stop ends it; %s",
-				run.id, textReplaced, run.id, runbook.YaagLink(runbook.YaagSessionReplaced)), b.agentsState(run.agentSessions()), nil
+				run.id, textReplaced, run.id, runbook.Link(runbook.YaagSessionReplaced)), b.agentsState(run.agentSessions()), nil
 		case <-ctx.Done():
 		}
 		return run.text(), b.agentsState(run.agentSessions()), nil

@@ -217,10 +217,10 @@ func reattachCommand() *cli.Command {
 			p := &printer{w: c.App.Writer, errw: c.App.ErrWriter, json: c.Bool("json")}
 			lines := &lineWriter{f: func(line []byte) {
 				var e engine.Event
-				if json.Unmarshal(line, &e) != nil || e.Event == "run_end" {
+				if json.Unmarshal(line, &e) != nil || e.Event == engine.EventRunEnd {
 					return
 				}
-				if e.Event == "successor" {
+				if e.Event == engine.EventSuccessor {
 					fmt.Fprintf(p.errw, "yaag: following %s, which continued it\n", termsafe.Line(e.Run))
 					return
 				}

@@ -26,6 +26,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/cassette"
@@ -170,7 +171,7 @@ func readSource(c *cli.Context) (source, error) {
 		if c.IsSet("resume") {
 			flag = "--resume"
 		}
-		return source{}, usage(c, "%s %s", flag, runbook.RefuseYaag(runbook.YaagNeedsProgram, "%s A Cassette holds the steps of a Run, never its program", textNeedsProgram))
+		return source{}, usage(c, "%s %s", flag, runbook.Refuse(runbook.YaagNeedsProgram, "%s A Cassette holds the steps of a Run, never its program", textNeedsProgram))
 	}
 	if given != 1 || len(args) > 1 {
 		return source{}, usage(c, "run takes one program: <program.ts>, --eval SOURCE or --eval-fd N")
@@ -348,7 +349,7 @@ func readAnswers(path string) (map[string]string, error) {
 		err = errors.New("null is no object")
 	}
 	if err != nil {
-		return nil, runbook.RefuseYaag(runbook.YaagAnswerRefused, "%s is not {\"<question key>\": \"<answer>\", ...}: %v", path, err)
+		return nil, runbook.Refuse(runbook.YaagAnswerRefused, "%s is not {\"<question key>\": \"<answer>\", ...}: %v", path, err)
 	}
 	return answers, nil
 }
@@ -374,29 +375,29 @@ func (p *printer) event(e engine.Event) {
 	// for a terminal.
 	l := termsafe.Line
 	switch e.Event {
-	case "run_start":
+	case engine.EventRunStart:
 		fmt.Fprintf(p.errw, "yaag: run %s started\n", l(e.Run))
-	case "spawned":
+	case engine.EventSpawned:
 		if e.Status == "playback" {
 			fmt.Fprintf(p.errw, "yaag: %s (%s): played back from the Cassette\n", l(e.Agent), l(e.Name))
 			return
 		}
 		fmt.Fprintf(p.errw, "yaag: %s (%s): session %s\n", l(e.Agent), l(e.Name), l(e.Session))
-	case "replayed":
+	case engine.EventReplayed:
 		fmt.Fprintf(p.errw, "yaag: %s: replayed from the Cassette\n", l(e.Ask))
-	case "live":
+	case engine.EventLive:
 		fmt.Fprintf(p.errw, "yaag: %s: goes live (%s), session %s\n", l(e.Ask), l(e.Text), l(e.Session))
-	case "tool_call":
+	case loopwire.EventToolCall:
 		fmt.Fprintf(p.errw, "yaag: %s: tool call %s\n", l(e.Ask), l(e.Tool))
-	case "tool_result":
+	case loopwire.EventToolResult:
 		fmt.Fprintf(p.errw, "yaag: %s: %s\n", l(e.Ask), l(e.Outcome))
-	case "question":
+	case loopwire.EventQuestion:
 		fmt.Fprintf(p.errw, "yaag: %s asks: %s\n", l(e.Ask), l(e.Text))
-	case "withheld":
+	case engine.EventWithheld:
 		fmt.Fprintf(p.errw, "yaag: %s: its result is withheld from the Cassette (%s)\n", l(e.Ask), l(e.Text))
-	case "unused":
+	case engine.EventUnused:
 		fmt.Fprintf(p.errw, "yaag: the replay left recorded steps unused: %s\n", l(e.Text))
-	case "model_fallback":
+	case agent.EventModelFallback:
 		fmt.Fprintf(p.errw, "yaag: %s: next model: %s\n", l(e.Ask), l(e.Text))
 	case "log":
 		fmt.Fprintf(p.errw, "yaag: %s\n", l(e.Text))
@@ -405,7 +406,7 @@ func (p *printer) event(e engine.Event) {
 
 // failedStart is a Run that ended before its program ran.
 func (p *printer) failedStart(run string, err error) error {
-	return p.end(runs.End{Event: "run_end", Run: run, Status: "failed", Error: err.Error()})
+	return p.end(runs.End{Event: engine.EventRunEnd, Run: run, Status: cassette.EndFailed, Error: err.Error()})
 }
 
 func (p *printer) end(end runs.End) error {
@@ -415,7 +416,7 @@ func (p *printer) end(end runs.End) error {
 		data, _ := json.Marshal(end)
 		fmt.Fprintf(p.w, "%s\n", termsafe.JSON(data))
 		switch {
-		case end.Status == "paused":
+		case end.Status == cassette.EndPaused:
 			return &rolecli.StatusError{Code: ExitPaused}
 		case end.Error != "":
 			return errors.New(end.Error)
@@ -424,7 +425,7 @@ func (p *printer) end(end runs.End) error {
 	}
 	l := termsafe.Line
 	switch end.Status {
-	case "paused":
+	case cassette.EndPaused:
 		if len(end.Questions) == 0 {
 			fmt.Fprintf(p.errw, "yaag: run %s paused; its Checkpoint is %s\n", l(end.Run), l(end.Checkpoint))
 		} else {
@@ -439,7 +440,7 @@ func (p *printer) end(end runs.End) error {
 			fmt.Fprintf(p.errw, "yaag: then: %s\n", l(end.Resume.Command))
 		}
 		return &rolecli.StatusError{Code: ExitPaused}
-	case "completed":
+	case cassette.EndCompleted:
 		if end.CheckpointLost {
 			fmt.Fprintf(p.errw, "yaag: run %s completed, and its Cassette was lost (run_end.checkpointLost)\n", l(end.Run))
 		}

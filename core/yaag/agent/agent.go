@@ -61,9 +61,13 @@ type Answer struct {
 	At loopwire.SessionAt `json:"at"`
 }
 
+// EventModelFallback is the Event of an Ask that goes on with its next
+// model after the model server refused one (Text says why).
+const EventModelFallback = "model_fallback"
+
 // Event is something an Agent did during an Ask, for the Run's events.
 type Event struct {
-	Kind    string          `json:"event"` // tool_call, tool_result, asked, model_fallback
+	Kind    string          `json:"event"` // loopd's (loopwire.EventToolCall, EventToolResult, EventAsked, EventQuestion), or EventModelFallback
 	Tool    string          `json:"tool,omitempty"`
 	CallID  string          `json:"call_id,omitempty"`
 	Outcome string          `json:"outcome,omitempty"`

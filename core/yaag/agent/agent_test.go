@@ -240,7 +240,7 @@ func TestAServerThatRefusesTheKeyIsNoAPIKey(t *testing.T) {
 	if code(err) != runerr.AskFailed || !strings.Contains(err.Error(), string(textNoAPIKey)) || !strings.Contains(err.Error(), "HTTP 401: Invalid API Key") {
 		t.Fatalf("got %v", err)
 	}
-	if !strings.HasSuffix(err.Error(), runbook.YaagLink(runbook.YaagNoAPIKey)) {
+	if !strings.HasSuffix(err.Error(), runbook.Link(runbook.YaagNoAPIKey)) {
 		t.Errorf("no link to the entry: %v", err)
 	}
 }

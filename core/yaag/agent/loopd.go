@@ -277,11 +277,11 @@ func (s *session) turn(ctx context.Context, cancel context.CancelCauseFunc, a As
 		f := Failure{Model: model, Class: Classify(res.ModelError), Err: res.ModelError}
 		failures = append(failures, f.Error())
 		if f.Class != Auth {
-			return res, runerr.New(runerr.AskFailed, "", "ask %s: the model failed: %s", a.Key, f.Error())
+			return res, runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: the model failed: %s", a.Key, f.Error())
 		}
 		s.next()
 		if onEvent != nil {
-			onEvent(Event{Kind: "model_fallback", Text: f.Error()})
+			onEvent(Event{Kind: EventModelFallback, Text: f.Error()})
 		}
 	}
 }
@@ -316,7 +316,7 @@ func (s *session) call(ctx context.Context, cancel context.CancelCauseFunc, a As
 			}
 		}
 		mu.Unlock()
-		if onEvent != nil && e.Event != "text" && e.Event != "session" {
+		if onEvent != nil && e.Event != loopwire.EventText && e.Event != loopwire.EventSession {
 			onEvent(Event{Kind: e.Event, Tool: e.Tool, CallID: e.CallID, Outcome: e.Outcome, Args: e.Arguments, Text: clip(e.Text, 200)})
 		}
 		return nil
@@ -336,9 +336,9 @@ func (s *session) call(ctx context.Context, cancel context.CancelCauseFunc, a As
 	var re *daemon.RemoteError
 	if errors.As(err, &re) {
 		// re.Text ends with loopd's link; the cause keeps its entry.
-		return res, runerr.New(runerr.AskFailed, "", "ask %s: loopd refused it: %s", a.Key, re.Text).WithCause(err)
+		return res, runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: loopd refused it: %s", a.Key, re.Text).WithCause(err)
 	}
-	return res, runerr.New(runerr.AskFailed, "", "ask %s: cannot reach loopd at %s: %v", a.Key, s.socket, err)
+	return res, runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: cannot reach loopd at %s: %v", a.Key, s.socket, err)
 }
 
 func clip(s string, n int) string {

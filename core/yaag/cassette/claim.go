@@ -20,7 +20,7 @@ const (
 // ResumedByError is the refusal of a second resume (or reattach) of a
 // document whose Run was continued already.
 func ResumedByError(what, run string) error {
-	return runbook.RefuseYaag(runbook.YaagReattachRefused, "%s %s %s: one Checkpoint resumes one time; follow that Run (yaag reattach %s), or start a fresh Run",
+	return runbook.Refuse(runbook.YaagReattachRefused, "%s %s %s: one Checkpoint resumes one time; follow that Run (yaag reattach %s), or start a fresh Run",
 		what, textResumedBy, run, run)
 }
 
@@ -68,10 +68,10 @@ func CheckAnswers(path string, d *Doc, given map[string]string) (map[string]stri
 			if len(keys) > 0 {
 				list = "its questions: " + strings.Join(keys, ", ")
 			}
-			return nil, runbook.RefuseYaag(runbook.YaagAnswerRefused, "the answer key %q %s %s (%s)", k, textNoOpenQuestion, path, list)
+			return nil, runbook.Refuse(runbook.YaagAnswerRefused, "the answer key %q %s %s (%s)", k, textNoOpenQuestion, path, list)
 		}
 		if old, ok := out[k]; ok && old != v {
-			return nil, runbook.RefuseYaag(runbook.YaagAnswerRefused, "question %s of %s was answered %q; %s %q", k, path, clip(old), textAnsweredWith, clip(v))
+			return nil, runbook.Refuse(runbook.YaagAnswerRefused, "question %s of %s was answered %q; %s %q", k, path, clip(old), textAnsweredWith, clip(v))
 		}
 		out[k] = v
 	}

@@ -52,7 +52,7 @@ func MakeDir(dest string) error {
 		return nil
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return runbook.RefuseYaag(runbook.YaagNoCassetteDir, "%s %s for %s: %v; give --record a path whose directory yaag can make",
+		return runbook.Refuse(runbook.YaagNoCassetteDir, "%s %s for %s: %v; give --record a path whose directory yaag can make",
 			textNoDirectory, dir, dest, unwrapPath(err))
 	}
 	return nil
@@ -346,10 +346,10 @@ func (r *Recorded) Doc(end End) *Doc {
 func Publish(dest string, d *Doc) error {
 	data, err := d.Encode()
 	if err != nil {
-		return runbook.RefuseYaag(runbook.YaagPublishFailed, "%s %s: %v", textPublish, dest, err)
+		return runbook.Refuse(runbook.YaagPublishFailed, "%s %s: %v", textPublish, dest, err)
 	}
 	if err := atomicfile.WriteFile(dest, data, 0o600); err != nil {
-		return runbook.RefuseYaag(runbook.YaagPublishFailed, "%s %s: %v; give a writable path", textPublish, dest, unwrapPath(err))
+		return runbook.Refuse(runbook.YaagPublishFailed, "%s %s: %v; give a writable path", textPublish, dest, unwrapPath(err))
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return runbook.RefuseYaag(runbook.YaagConfigFile, "%s", e.Err.Error()).Error()
+	return runbook.Refuse(runbook.YaagConfigFile, "%s", e.Err.Error()).Error()
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -248,5 +248,5 @@ func Failed(verb string, err error) error {
 		// ends the message, alone (D411).
 		return runbook.WithCause(e, text, err)
 	}
-	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s", text)
+	return runbook.Refuse(runbook.YaagPauseRefused, "%s", text)
 }

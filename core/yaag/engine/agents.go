@@ -112,7 +112,7 @@ func (v *vm) spawn(x goja.Value) goja.Value {
 	}
 	a.name, a.spec = plan.spec.Definition, plan.spec
 	v.control.agent(key, func(s *AgentStatus) { s.Definition = a.name })
-	v.emit(Event{Event: "spawn", Run: v.opts.Run, Agent: key, Name: a.name, Hash: plan.spec.SpawnHash})
+	v.emit(Event{Event: EventSpawn, Run: v.opts.Run, Agent: key, Name: a.name, Hash: plan.spec.SpawnHash})
 	var from *loopwire.SessionAt
 	if plan.forks() {
 		f, err := v.forkSource(a, plan)
@@ -162,7 +162,7 @@ func (v *vm) spawn(x goja.Value) goja.Value {
 			id = sess.ID()
 		}
 		v.control.agent(key, func(s *AgentStatus) { s.Session, s.Playback = id, playback })
-		v.emit(Event{Event: "spawned", Run: v.opts.Run, Agent: key, Name: a.name, Session: id, Status: map[bool]string{true: "playback"}[playback]})
+		v.emit(Event{Event: EventSpawned, Run: v.opts.Run, Agent: key, Name: a.name, Session: id, Status: map[bool]string{true: "playback"}[playback]})
 		a.obj = v.agentObject(a, id)
 		return a.obj, nil
 	}, nil)
@@ -242,7 +242,7 @@ func (v *vm) startAgent(ctx context.Context, a *agentState, plan spawnPlan, from
 		}
 	} else {
 		if v.opts.Agents == nil {
-			return runerr.New(runerr.SpawnFailed, "", "agent %s (%s): no loopd is configured for this Run", a.key, a.name)
+			return runerr.New(runerr.SpawnFailed, runbook.Entry{}, "agent %s (%s): no loopd is configured for this Run", a.key, a.name)
 		}
 		sess, err = v.opts.Agents.Spawn(ctx, plan.spec)
 	}
@@ -250,7 +250,7 @@ func (v *vm) startAgent(ctx context.Context, a *agentState, plan spawnPlan, from
 		if _, ok := runerr.As(err); ok {
 			return err
 		}
-		return runerr.New(runerr.SpawnFailed, "", "agent %s (%s) could not be spawned: %v", a.key, a.name, err).WithCause(err)
+		return runerr.New(runerr.SpawnFailed, runbook.Entry{}, "agent %s (%s) could not be spawned: %v", a.key, a.name, err).WithCause(err)
 	}
 	a.live(sess)
 	atNow := sess.At()
@@ -258,7 +258,7 @@ func (v *vm) startAgent(ctx context.Context, a *agentState, plan spawnPlan, from
 }
 
 func (v *vm) spawnFailed(key, name string, format string, args ...any) *runerr.Error {
-	return runerr.New(runerr.SpawnFailed, "", "agent %s (%s): %s", key, name, fmt.Sprintf(format, args...))
+	return runerr.New(runerr.SpawnFailed, runbook.Entry{}, "agent %s (%s): %s", key, name, fmt.Sprintf(format, args...))
 }
 
 // spawnSpec turns what ctx.spawn was given into the Agent's Spec.
@@ -453,7 +453,7 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 	key := stepid.AskKey(a.key, a.asks)
 	at := v.callerPos()
 	if _, ok := promptVal.Export().(string); !ok {
-		return v.rejected(runerr.New(runerr.AskFailed, "", "ask %s: the prompt must be a string", key))
+		return v.rejected(runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: the prompt must be a string", key))
 	}
 	prompt := promptVal.String()
 	var o askOptions
@@ -465,7 +465,7 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&o); err != nil {
-			return v.rejected(runerr.New(runerr.AskFailed, "", "ask %s: the options are not ask options: %v", key, strings.TrimPrefix(err.Error(), "json: ")))
+			return v.rejected(runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: the options are not ask options: %v", key, strings.TrimPrefix(err.Error(), "json: ")))
 		}
 	}
 	for _, b := range []struct {
@@ -473,7 +473,7 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 		v, min int64
 	}{{"maxTurns", int64(o.MaxTurns), 0}, {"maxDurationMs", o.MaxDuration, 0}, {"timeoutMs", o.Timeout, 0}, {"stallMs", o.Stall, 0}, {"maxToolCalls", int64(derefOr(o.MaxToolCalls, 0)), 0}} {
 		if b.v < b.min {
-			return v.rejected(runerr.New(runerr.AskFailed, "", "ask %s: %s is %d; a budget is 0 or more", key, b.name, b.v))
+			return v.rejected(runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: %s is %d; a budget is 0 or more", key, b.name, b.v))
 		}
 	}
 	st := askStep{agent: a, n: a.asks, at: at, ask: agent.Ask{
@@ -506,7 +506,7 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 	a.last = done
 	a.inFlight++
 	v.control.agent(a.key, func(s *AgentStatus) { s.Asks, s.InFlight = a.asks, a.inFlight })
-	v.emit(Event{Event: "ask", Run: v.opts.Run, Agent: a.key, Ask: key, Hash: st.hash})
+	v.emit(Event{Event: EventAsk, Run: v.opts.Run, Agent: a.key, Ask: key, Hash: st.hash})
 	return v.async(func(ctx context.Context) (any, error) {
 		defer close(done)
 		if prev != nil {
@@ -526,9 +526,9 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 	}, func(res any) (goja.Value, error) {
 		ans := res.(agentAnswer)
 		if ans.status == "replayed" {
-			v.emit(Event{Event: "replayed", Run: v.opts.Run, Agent: a.key, Ask: key})
+			v.emit(Event{Event: EventReplayed, Run: v.opts.Run, Agent: a.key, Ask: key})
 		}
-		v.emit(Event{Event: "answer", Run: v.opts.Run, Agent: a.key, Ask: key, Status: ans.status})
+		v.emit(Event{Event: EventAnswer, Run: v.opts.Run, Agent: a.key, Ask: key, Status: ans.status})
 		out := v.rt.NewObject()
 		out.Set("text", ans.Text)
 		data, err := v.fromJSON(ans.Data)

@@ -109,6 +109,28 @@ type Event struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// The events of a Run (docs/json.md, "yaag run --json"), one JSON line
+// each: yaag run --json and yaag reattach print them, and brokerd's
+// yaag_run reads them from the Run it started. An Ask's tool calls and
+// results, questions and model fallbacks come under the names its Agent
+// gave them (agent.Event.Kind).
+const (
+	EventRunStart = "run_start"
+	EventSpawn    = "spawn"
+	EventSpawned  = "spawned"
+	EventAsk      = "ask"
+	EventReplayed = "replayed"
+	EventLive     = "live"
+	EventAnswer   = "answer"
+	EventWithheld = "withheld"
+	EventUnused   = "unused"
+	EventLog      = "log"
+	EventRunEnd   = "run_end" // the last: runs.End
+	// EventSuccessor is yaag reattach --successor going on to the Run
+	// that resumed the one it followed (runs.Follow).
+	EventSuccessor = "successor"
+)
+
 // errWall and errStopped interrupt the program.
 var (
 	errWall    = errors.New("wall")
@@ -361,7 +383,7 @@ func (v *vm) wallError() error {
 	if err := v.fatalErr(); err != nil {
 		return err
 	}
-	return runerr.New(runerr.RunStopped, "", "the program ran past its wall-clock limit of %v and was stopped", v.opts.Wall)
+	return runerr.New(runerr.RunStopped, runbook.Entry{}, "the program ran past its wall-clock limit of %v and was stopped", v.opts.Wall)
 }
 
 // stopError is why the Run stops: an error it failed with (fail), or a
@@ -370,7 +392,7 @@ func (v *vm) stopError() error {
 	if err := v.fatalErr(); err != nil {
 		return err
 	}
-	return runerr.New(runerr.RunStopped, "", "the Run was stopped")
+	return runerr.New(runerr.RunStopped, runbook.Entry{}, "the Run was stopped")
 }
 
 // evalErr turns an error of RunProgram or a call into the Run's error.

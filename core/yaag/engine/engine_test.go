@@ -16,6 +16,7 @@ import (
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/program"
 	"boxmaker/core/yaag/runerr"
+	"boxmaker/runbook"
 )
 
 // recorder is an agent.Spawner (and agent.Forker) for the job loop's
@@ -257,7 +258,7 @@ export default defineProgram({ name: "par", async run(ctx) {
 
 func TestErrorsReachTheProgramWithTheirCode(t *testing.T) {
 	r := &recorder{answer: func(a agent.Ask) (agent.Answer, error) {
-		return agent.Answer{}, runerr.New(runerr.AskLimit, "", "limit reached at maxTurns=1").WithCause(errors.New("inner"))
+		return agent.Answer{}, runerr.New(runerr.AskLimit, runbook.Entry{}, "limit reached at maxTurns=1").WithCause(errors.New("inner"))
 	}}
 	out, err := run(t, `
 import { defineProgram, YaagError } from "@yaag/runtime";

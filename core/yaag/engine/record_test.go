@@ -16,6 +16,7 @@ import (
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/runerr"
+	"boxmaker/runbook"
 )
 
 func TestReplayNeedsNoAgentsAndGivesTheClockAndTheErrorsAgain(t *testing.T) {
@@ -32,7 +33,7 @@ export default defineProgram({ name: "p", async run(ctx) {
 	clock := time.UnixMilli(1767225600000)
 	r := &recorder{answer: func(a agent.Ask) (agent.Answer, error) {
 		if strings.HasPrefix(a.Prompt, "over") {
-			return agent.Answer{}, runerr.New(runerr.AskLimit, "", "ask %s: limit reached at maxToolCalls=0", a.Key)
+			return agent.Answer{}, runerr.New(runerr.AskLimit, runbook.Entry{}, "ask %s: limit reached at maxToolCalls=0", a.Key)
 		}
 		return agent.Answer{Text: "said " + a.Prompt}, nil
 	}}
@@ -278,7 +279,7 @@ func TestForkAndCompactRefusals(t *testing.T) {
 		{"a fork of the host without a copy", `try { await ctx.spawn({ fork: ctx.host }); } catch (e) { r = e.code + " " + e.message; }`, Options{Agents: &recorder{}}, "FORK_REFUSED: agent A2 (agent): fork: ctx.host, and this Run holds no host session copy"},
 		{"a fork of a killed Agent", `try { await a.ask("time out"); } catch (e) {} try { await ctx.spawn({ fork: a }); } catch (e) { r = e.code + " " + e.message; }`,
 			Options{Agents: &recorder{answer: func(q agent.Ask) (agent.Answer, error) {
-				return agent.Answer{}, runerr.New(runerr.AskTimeout, "", "ask %s: timeoutMs passed", q.Key)
+				return agent.Answer{}, runerr.New(runerr.AskTimeout, runbook.Entry{}, "ask %s: timeoutMs passed", q.Key)
 			}}}, "FORK_REFUSED: agent A2 (a): agent A1 was killed during an Ask (ASK_TIMEOUT)"},
 		{"a compaction with no summary", `try { await a.ask("x"); await ctx.spawn({ fork: a, compact: true }); } catch (e) { r = e.code + " " + e.message; }`,
 			Options{Agents: &recorder{compact: func() error { return &agent.CompactError{Why: "the model gave no summary"} }}}, "COMPACT_FAILED: agent A2 (a): the compaction got no summary: the model gave no summary"},

@@ -117,7 +117,7 @@ func (v *vm) profiled(key string, obj *goja.Object) (*goja.Object, *binding, err
 		return nil, nil, v.roleNotFound(key, name, missing[0])
 	}
 	if err != nil {
-		return nil, nil, runerr.New(runerr.SpawnFailed, "", "agent %s (%s): the Profiled Definition's factory threw: %v", key, name, v.evalErr(err)).WithCause(v.evalErr(err))
+		return nil, nil, runerr.New(runerr.SpawnFailed, runbook.Entry{}, "agent %s (%s): the Profiled Definition's factory threw: %v", key, name, v.evalErr(err)).WithCause(v.evalErr(err))
 	}
 	def, ok := res.(*goja.Object)
 	if !ok {
@@ -176,7 +176,7 @@ func Run(ctx context.Context, opts Options) (json.RawMessage, error) {
 		return nil, err
 	}
 	start, _ := json.Marshal(map[string]any{"seed": opts.Seed, "profile": v.profiles.active})
-	v.emit(Event{Event: "run_start", Run: opts.Run, Data: start})
+	v.emit(Event{Event: EventRunStart, Run: opts.Run, Data: start})
 	runFn, _ := goja.AssertFunction(prog.Get("run"))
 	v.inRun = true
 	defer v.control.end()
@@ -192,7 +192,7 @@ func Run(ctx context.Context, opts Options) (json.RawMessage, error) {
 		}
 	}
 	if unused := v.unused(); len(unused) > 0 {
-		v.emit(Event{Event: "unused", Run: opts.Run, Text: strings.Join(unused, ", ")})
+		v.emit(Event{Event: EventUnused, Run: opts.Run, Text: strings.Join(unused, ", ")})
 		if opts.Report != nil {
 			opts.Report.Unused = unused
 		}
@@ -258,7 +258,7 @@ func (v *vm) contextObject(input goja.Value) *goja.Object {
 	ctx.Set("renderInput", func() string { return "⟦yaag:input⟧" })
 	ctx.Set("renderTools", func() string { return "⟦yaag:tools⟧" })
 	ctx.Set("renderProfile", func() string { return "⟦yaag:profile⟧" })
-	ctx.Set("log", func(msg string) { v.emit(Event{Event: "log", Run: v.opts.Run, Text: msg}) })
+	ctx.Set("log", func(msg string) { v.emit(Event{Event: EventLog, Run: v.opts.Run, Text: msg}) })
 	return ctx
 }
 

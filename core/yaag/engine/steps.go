@@ -271,7 +271,7 @@ func (v *vm) runAsk(ctx context.Context, st askStep) (any, error) {
 	ask := st.ask
 	ask.Continue = continueFrom != nil
 	ans, err := sess.Ask(ctx, ask, func(e agent.Event) {
-		if e.Kind == "question" {
+		if e.Kind == loopwire.EventQuestion {
 			return // the Run's own question event names its key
 		}
 		v.emitLater(Event{Event: e.Kind, Run: v.opts.Run, Agent: a.key, Ask: key, Tool: e.Tool, Outcome: e.Outcome, Text: e.Text})
@@ -304,7 +304,7 @@ func (v *vm) runAsk(ctx context.Context, st askStep) (any, error) {
 	}
 	if w := cassette.Withhold(texts...); w != nil {
 		step.Status, step.Result, step.Withheld, step.Prompt = cassette.StatusWithheld, nil, w, nil
-		v.emitLater(Event{Event: "withheld", Run: v.opts.Run, Agent: a.key, Ask: key, Text: strings.Join(w.Reasons(), ", ")})
+		v.emitLater(Event{Event: EventWithheld, Run: v.opts.Run, Agent: a.key, Ask: key, Text: strings.Join(w.Reasons(), ", ")})
 	}
 	if err := v.recordStep(step); err != nil {
 		return nil, err
@@ -424,7 +424,7 @@ func (v *vm) goLive(ctx context.Context, a *agentState, from loopwire.SessionAt,
 	}
 	a.live(sess)
 	v.control.agent(a.key, func(s *AgentStatus) { s.Playback, s.Session = false, sess.ID() })
-	v.emitLater(Event{Event: "live", Run: v.opts.Run, Agent: a.key, Ask: key, Session: sess.ID(),
+	v.emitLater(Event{Event: EventLive, Run: v.opts.Run, Agent: a.key, Ask: key, Session: sess.ID(),
 		Text: fmt.Sprintf("forked %s at byte %d", from.ID, from.Bytes)})
 	return nil
 }

@@ -58,7 +58,7 @@ func (e *Error) Error() string { return e.Text }
 // first check an inline program gets.
 func CheckInline(src []byte) error {
 	if len(src) > MaxInline {
-		return runbook.RefuseYaag(runbook.YaagInlineLimits, "%s: an inline program is at most %d bytes (64 KiB), and this one is larger; write it to a file and run the file",
+		return runbook.Refuse(runbook.YaagInlineLimits, "%s: an inline program is at most %d bytes (64 KiB), and this one is larger; write it to a file and run the file",
 			textInlineTooLarge, MaxInline)
 	}
 	return nil

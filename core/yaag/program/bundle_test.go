@@ -74,7 +74,7 @@ func TestInlineSizeIsCheckedFirst(t *testing.T) {
 	// Over the limit and not even TypeScript: the size is what is reported.
 	src := []byte(strings.Repeat("@", MaxInline+1))
 	_, err := Inline(src, t.TempDir())
-	r, ok := err.(*runbook.YaagRefusal)
+	r, ok := err.(*runbook.Refusal)
 	if !ok || r.Entry != runbook.YaagInlineLimits || !strings.HasPrefix(err.Error(), string(textInlineTooLarge)) {
 		t.Fatalf("got %v", err)
 	}

@@ -59,13 +59,13 @@ func Recorded(code Code) bool {
 type Error struct {
 	Code  Code
 	Text  string
-	Entry runbook.YaagEntry // empty: the text needs no entry
+	Entry runbook.Entry // the zero Entry: the text needs no entry
 	Cause error
 	whole bool // Text is the whole message (Again)
 }
 
 // New builds an error from a formatted text.
-func New(code Code, entry runbook.YaagEntry, format string, args ...any) *Error {
+func New(code Code, entry runbook.Entry, format string, args ...any) *Error {
 	return &Error{Code: code, Entry: entry, Text: fmt.Sprintf(format, args...)}
 }
 
@@ -86,8 +86,8 @@ func (e *Error) Error() string {
 		return e.Text
 	}
 	s := string(e.Code) + ": " + e.Text
-	if e.Entry != "" {
-		s += "; " + runbook.YaagLink(e.Entry)
+	if e.Entry != (runbook.Entry{}) {
+		s += "; " + runbook.Link(e.Entry)
 	}
 	return s
 }

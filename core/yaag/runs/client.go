@@ -14,6 +14,7 @@ import (
 	"boxmaker/core/clock"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
+	"boxmaker/core/yaag/engine"
 	"boxmaker/runbook"
 )
 
@@ -55,7 +56,8 @@ func Follow(ctx context.Context, s Store, id string, successor bool, w io.Writer
 		if r, err = s.Read(r.ResumedBy); err != nil {
 			return End{}, err
 		}
-		fmt.Fprintf(w, "{\"event\":\"successor\",\"run\":%q}\n", r.ID)
+		line, _ := json.Marshal(engine.Event{Event: engine.EventSuccessor, Run: r.ID})
+		w.Write(append(line, '\n'))
 	}
 	f, err := os.Open(r.Events)
 	if err != nil {
@@ -72,7 +74,7 @@ func Follow(ctx context.Context, s Store, id string, successor bool, w io.Writer
 				Event string `json:"event"`
 			}
 			json.Unmarshal(partial, &e)
-			if e.Event == "run_end" {
+			if e.Event == engine.EventRunEnd {
 				var end End
 				if err := json.Unmarshal(partial, &end); err != nil {
 					return End{}, fmt.Errorf("the run_end of Run %s is not readable: %v", r.ID, err)
@@ -82,7 +84,7 @@ func Follow(ctx context.Context, s Store, id string, successor bool, w io.Writer
 					return end, err
 				}
 				if now.Checkpoint != end.Checkpoint {
-					return end, runbook.RefuseYaag(runbook.YaagReattachRefused, "Run %s: %s (run_end names %q, the record %q)", r.ID, textCheckpointDiffers, end.Checkpoint, now.Checkpoint)
+					return end, runbook.Refuse(runbook.YaagReattachRefused, "Run %s: %s (run_end names %q, the record %q)", r.ID, textCheckpointDiffers, end.Checkpoint, now.Checkpoint)
 				}
 				w.Write(partial)
 				return end, nil

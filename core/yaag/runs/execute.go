@@ -276,7 +276,7 @@ func (r *run) claim(ctx context.Context, path string) error {
 			}
 		}
 		if len(missing) > 0 {
-			return runbook.RefuseYaag(runbook.YaagAnswerRefused, "%s waits for answers to %s: give them with --answers FILE (its resume.answersTemplate is the form) or yaag answer %s KEY TEXT",
+			return runbook.Refuse(runbook.YaagAnswerRefused, "%s waits for answers to %s: give them with --answers FILE (its resume.answersTemplate is the form) or yaag answer %s KEY TEXT",
 				path, strings.Join(missing, ", "), path)
 		}
 		if forker == nil {
@@ -340,8 +340,8 @@ func (r *run) hostCopy(ctx context.Context) error {
 		// loopd's refusal names the cause: its public words stand inside,
 		// and the message ends with its entry's link alone (D411).
 		if e, public, ok := runbook.Public(err); ok {
-			return runerr.New(runerr.HostSessionUnusable, "", "%s (%s); no Run started: call yaag_run again without forkHost; %s",
-				noHostLog, public, runbook.Link(e)).WithCause(err)
+			return runerr.New(runerr.HostSessionUnusable, e, "%s (%s); no Run started: call yaag_run again without forkHost",
+				noHostLog, public).WithCause(err)
 		}
 		return runerr.New(runerr.HostSessionUnusable, runbook.YaagHostSession, "%s (%v); no Run started: call yaag_run again without forkHost", noHostLog, err).WithCause(err)
 	}
@@ -425,14 +425,14 @@ func (r *run) event(e engine.Event) {
 	if data, err := json.Marshal(e); err == nil {
 		r.events.Write(append(data, '\n'))
 	}
-	if e.Event == "spawned" {
+	if e.Event == engine.EventSpawned {
 		r.recMu.Lock()
 		r.rec.Agents = append(r.rec.Agents, AgentRef{Agent: e.Agent, Definition: e.Name, Session: e.Session})
 		rec := r.rec
 		r.recMu.Unlock()
 		r.store.Write(rec)
 	}
-	if e.Event == "live" {
+	if e.Event == engine.EventLive {
 		r.recMu.Lock()
 		r.rec.Agents = append(r.rec.Agents, AgentRef{Agent: e.Agent, Definition: "(live from " + e.Ask + ")", Session: e.Session})
 		rec := r.rec
@@ -443,7 +443,7 @@ func (r *run) event(e engine.Event) {
 
 // finish publishes the Cassette (or the Checkpoint) and writes the end.
 func (r *run) finish(result json.RawMessage, err error, report engine.Report) {
-	end := End{Event: "run_end", Run: r.id, Status: cassette.EndCompleted, Result: result, Unused: report.Unused}
+	end := End{Event: engine.EventRunEnd, Run: r.id, Status: cassette.EndCompleted, Result: result, Unused: report.Unused}
 	var paused *engine.Paused
 	var re *runerr.Error
 	switch {
@@ -471,7 +471,7 @@ func (r *run) finish(result json.RawMessage, err error, report engine.Report) {
 		case end.Status == cassette.EndCompleted:
 			// The result stands; only the record of it is lost.
 			end.CheckpointLost = true
-			r.spec.Engine.Events(engine.Event{Event: "log", Run: r.id, Text: perr.Error()})
+			r.spec.Engine.Events(engine.Event{Event: engine.EventLog, Run: r.id, Text: perr.Error()})
 		default:
 			end.CheckpointLost = true
 			why := end.Error

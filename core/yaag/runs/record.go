@@ -120,14 +120,14 @@ func (s Store) Write(r Record) error {
 type NoRunError struct{ ID string }
 
 func (e *NoRunError) Error() string {
-	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s %s (yaag runs lists the Runs of this home)", textNoRun, e.ID).Error()
+	return runbook.Refuse(runbook.YaagPauseRefused, "%s %s (yaag runs lists the Runs of this home)", textNoRun, e.ID).Error()
 }
 
 // EndedError is a request to a Run that is over.
 type EndedError struct{ Record Record }
 
 func (e *EndedError) Error() string {
-	return runbook.RefuseYaag(runbook.YaagPauseRefused, "%s %s (it is %s; yaag status %s reads it)", e.Record.ID, textAlreadyEnded, e.Record.Status, e.Record.ID).Error()
+	return runbook.Refuse(runbook.YaagPauseRefused, "%s %s (it is %s; yaag status %s reads it)", e.Record.ID, textAlreadyEnded, e.Record.Status, e.Record.ID).Error()
 }
 
 // Read is a Run's record, with StatusLost for a running one whose
