@@ -20,11 +20,6 @@ import (
 	"boxmaker/core/testsupport/daemontest"
 )
 
-// reportCPU adds cpu-ms/op, from start (cpuTime before the loop).
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(testsupport.CPUTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-}
-
 // benchSession writes a session of n turns, each a user message, an
 // assistant record with a tool call, the tool's result and the answer
 // (4 records a turn, about 1 KiB), and returns the sessions directory.
@@ -66,8 +61,7 @@ func BenchmarkTurnOverheadAt100(b *testing.B) {
 	}
 	e.remember(log, recs)
 	b.ResetTimer()
-	start := testsupport.CPUTime()
-	defer reportCPU(b, start)
+	defer testsupport.ReportCPU(b, testsupport.CPUTime())
 	for b.Loop() {
 		log, recs, err := e.load("bench")
 		if err != nil {
@@ -91,8 +85,7 @@ func BenchmarkTurnOverheadAt100(b *testing.B) {
 func BenchmarkTurnOverheadAt100Reread(b *testing.B) {
 	dir := benchSession(b, 99)
 	b.ResetTimer()
-	start := testsupport.CPUTime()
-	defer reportCPU(b, start)
+	defer testsupport.ReportCPU(b, testsupport.CPUTime())
 	for b.Loop() {
 		log, recs, err := OpenLog(dir, "bench")
 		if err != nil {
@@ -139,8 +132,7 @@ func truncate(b *testing.B, path string, size int64) {
 func BenchmarkRebuild10000(b *testing.B) {
 	dir := benchSession(b, 2500)
 	b.ResetTimer()
-	start := testsupport.CPUTime()
-	defer reportCPU(b, start)
+	defer testsupport.ReportCPU(b, testsupport.CPUTime())
 	for b.Loop() {
 		_, recs, err := OpenLog(dir, "bench")
 		if err != nil {
@@ -241,7 +233,7 @@ func benchEngineTurn(b *testing.B, reread, keepAlive bool) {
 		wall = wall.Add(time.Since(t)) // not the turn's
 		b.StartTimer()
 	}
-	reportCPU(b, start)
+	testsupport.ReportCPU(b, start)
 	n := float64(b.N)
 	b.ReportMetric(float64(model.Load())/1e6/n, "model-ms/op")
 	b.ReportMetric((float64(time.Since(wall))-float64(model.Load()))/1e6/n, "own-ms/op")
@@ -284,7 +276,7 @@ func benchRequest(b *testing.B, keepAlive bool) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testsupport.ReportCPU(b, start)
 }
 
 // BenchmarkRequestKeepAlive is a small model request on a kept-alive
@@ -316,7 +308,7 @@ func BenchmarkFork10000(b *testing.B) {
 	at := SessionAtOf("bench", 0, data)
 	b.Run("fork", func(b *testing.B) {
 		b.ReportMetric(float64(len(data)), "log-bytes")
-		defer reportCPU(b, testsupport.CPUTime())
+		defer testsupport.ReportCPU(b, testsupport.CPUTime())
 		for b.Loop() {
 			res, err := e.Fork(context.Background(), loopwire.ForkRequest{From: at, Host: true, Run: "r-1", Agent: "A1", Definition: "d", SpawnHash: "sha256:0"})
 			if err != nil || res.Problem != nil {
@@ -325,7 +317,7 @@ func BenchmarkFork10000(b *testing.B) {
 		}
 	})
 	b.Run("copy+fsync", func(b *testing.B) {
-		defer reportCPU(b, testsupport.CPUTime())
+		defer testsupport.ReportCPU(b, testsupport.CPUTime())
 		for i := 0; b.Loop(); i++ {
 			in, err := os.ReadFile(LogPath(dir, "bench", 0))
 			if err != nil {

@@ -120,7 +120,7 @@ func benchSearch(b *testing.B, term string, wantHits int) {
 		times = append(times, time.Since(t))
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((testsupport.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	testsupport.ReportCPU(b, cpu0)
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
 	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "ms-p99")

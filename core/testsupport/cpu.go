@@ -21,6 +21,14 @@ func CPUTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// ReportCPU reports this process's CPU time since start (a CPUTime taken
+// before b's loop) per operation, as cpu-ms/op:
+//
+//	defer testsupport.ReportCPU(b, testsupport.CPUTime())
+func ReportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(CPUTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
 // Throughput runs op in b's loop over size bytes and reports, besides
 // b's MB/s, the bytes per second of this process's CPU time (cpu-MB/s,
 // over all its goroutines).

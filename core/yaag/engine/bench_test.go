@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"testing"
-	"time"
 
 	"boxmaker/core/testsupport"
 	"boxmaker/core/yaag/cassette"
@@ -22,10 +21,6 @@ export default defineProgram({
   async run(ctx) { return { ok: true, items: [{ name: "a", n: ctx.input.n }] }; },
 });`
 
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64((testsupport.CPUTime()-start).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-}
-
 // BenchmarkProgram is the runtime's own time for one Run of a small
 // program: bundling (esbuild), a new goja runtime with the TypeBox prelude,
 // evaluating the module, checking the input and output schemas, run. The
@@ -41,7 +36,7 @@ func BenchmarkProgram(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
-			defer reportCPU(b, testsupport.CPUTime())
+			defer testsupport.ReportCPU(b, testsupport.CPUTime())
 			for i := 0; i < b.N; i++ {
 				bundle, err := program.Inline([]byte(tt.src), dir)
 				if err != nil {
@@ -62,7 +57,7 @@ func BenchmarkProgram(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
-			defer reportCPU(b, testsupport.CPUTime())
+			defer testsupport.ReportCPU(b, testsupport.CPUTime())
 			for i := 0; i < b.N; i++ {
 				opts := Options{Bundle: bundle, Run: "r"}
 				if tt.input != "" {
@@ -136,7 +131,7 @@ func BenchmarkReplay1000Steps(b *testing.B) {
 	bundle := inline(b, benchSteps)
 	b.Run("replay", func(b *testing.B) {
 		b.ReportMetric(float64(len(data)), "cassette-bytes")
-		defer reportCPU(b, testsupport.CPUTime())
+		defer testsupport.ReportCPU(b, testsupport.CPUTime())
 		for i := 0; i < b.N; i++ {
 			tape, err := cassette.Parse("bench.json", data)
 			if err != nil {
@@ -149,7 +144,7 @@ func BenchmarkReplay1000Steps(b *testing.B) {
 		}
 	})
 	b.Run("live+journal", func(b *testing.B) {
-		defer reportCPU(b, testsupport.CPUTime())
+		defer testsupport.ReportCPU(b, testsupport.CPUTime())
 		for i := 0; i < b.N; i++ {
 			if _, _, err := recordRun(b, benchSteps, Options{Agents: &recorder{}}); err != nil {
 				b.Fatal(err)
