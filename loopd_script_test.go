@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/loop"
+	"boxmaker/core/testsupport"
 	"boxmaker/core/yaag/cassette"
 )
 
@@ -73,6 +73,20 @@ func cmdStandin(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// sessionLog reads and checks the session log at path; the script fails
+// (the words headed by name) when it cannot.
+func sessionLog(ts *testscript.TestScript, name, path string) []loop.Record {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		ts.Fatalf("%s: %v", name, err)
+	}
+	recs, err := loop.ParseLog(path, data)
+	if err != nil {
+		ts.Fatalf("%s: %v", name, err)
+	}
+	return recs
+}
+
 // cachecheck LOG: reads a session log and requires that every model
 // request after the first reused the whole of the request before it: its
 // cache_n (the tokens the server took from its prompt cache) is at least
@@ -83,14 +97,7 @@ func cmdCachecheck(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: cachecheck LOG")
 	}
 	path := ts.MkAbs(args[0])
-	data, err := os.ReadFile(path)
-	if err != nil {
-		ts.Fatalf("cachecheck: %v", err)
-	}
-	records, err := loop.ParseLog(path, data)
-	if err != nil {
-		ts.Fatalf("cachecheck: %v", err)
-	}
+	records := sessionLog(ts, "cachecheck", path)
 	// A tool round replays the previous request and its reply exactly, so
 	// it takes the whole previous prompt from the cache. A new user turn
 	// may take less: the Qwen3.5 template renders the turns before a new
@@ -157,16 +164,7 @@ func cmdForkcache(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("forkcache: %s is no forked Agent of %s", args[2], args[0])
 	}
 	records := func(id string, epoch int) []loop.Record {
-		path := loop.LogPath(ts.MkAbs(args[1]), id, epoch)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			ts.Fatalf("forkcache: %v", err)
-		}
-		recs, err := loop.ParseLog(path, data)
-		if err != nil {
-			ts.Fatalf("forkcache: %v", err)
-		}
-		return recs
+		return sessionLog(ts, "forkcache", loop.LogPath(ts.MkAbs(args[1]), id, epoch))
 	}
 	parent := records(a.ForkOf.ID, a.ForkOf.Epoch)
 	raw, err := os.ReadFile(loop.LogPath(ts.MkAbs(args[1]), a.ForkOf.ID, a.ForkOf.Epoch))
@@ -506,12 +504,8 @@ func cmdTTYScript(ts *testscript.TestScript, neg bool, args []string) {
 		fail("%s did not exit within 20s of the last step", args[2])
 	}
 	<-readDone
-	got := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(werr, &ee):
-		got = ee.ExitCode()
-	case werr != nil:
+	got, werr := testsupport.ExitCode(werr)
+	if werr != nil {
 		ts.Fatalf("ttyscript: %v", werr)
 	}
 	fmt.Fprint(ts.Stdout(), shown())

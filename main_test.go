@@ -91,13 +91,8 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("exits: %v", err)
 	}
-	err = ts.Exec(args[1], args[2:]...)
-	got := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		got = ee.ExitCode()
-	case err != nil:
+	got, err := testsupport.ExitCode(ts.Exec(args[1], args[2:]...))
+	if err != nil {
 		ts.Fatalf("exits: %v", err)
 	}
 	if got != want {
@@ -296,15 +291,11 @@ func TestEveryCommandRefusesAnUnknownWord(t *testing.T) {
 		cmd.Env = append(os.Environ(), "BOXMAKER_TEST_RUN=1", "BOXMAKER_HOME="+filepath.Join(dir, "no-home"))
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
-		err := cmd.Run()
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			return ee.ExitCode(), stderr.String()
-		case err != nil:
+		code, err := testsupport.ExitCode(cmd.Run())
+		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		return 0, stderr.String()
+		return code, stderr.String()
 	}
 	var walk func(t *testing.T, role string, path []string, cmds []*cli.Command)
 	walk = func(t *testing.T, role string, path []string, cmds []*cli.Command) {

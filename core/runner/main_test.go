@@ -151,10 +151,8 @@ func shellInContainer(t *testing.T, r *Runner, c Call, script string) (string, i
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "podman", args...).CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	code, err := testsupport.ExitCode(err)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return string(out), code

@@ -2,7 +2,9 @@
 // once: the static binary, built once per test run and shared by the test
 // processes of that run (StaticBinary); a short temporary directory for
 // socket paths (ShortDir); CPU time for benchmarks on a shared machine
-// (CPUTime, ProcessCPU, ReportCPU, Throughput); a buffer several goroutines write to (Buffer).
+// (CPUTime, ProcessCPU, ReportCPU, Throughput); a buffer several
+// goroutines write to (Buffer); the exit status of a command that ran
+// (ExitCode).
 //
 // It is for tests only: no production package imports it (deps_test.go
 // holds it), and it imports nothing of boxmaker's, so any package's tests

@@ -49,6 +49,24 @@ func TestProcessCPUReadsAProcess(t *testing.T) {
 	}
 }
 
+func TestExitCodeIsTheStatusOfACommandThatRan(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  *exec.Cmd
+		want int
+	}{
+		{exec.Command("true"), 0},
+		{exec.Command("sh", "-c", "exit 3"), 3},
+		{exec.Command("sh", "-c", "kill -9 $$"), -1},
+	} {
+		if got, err := ExitCode(tt.cmd.Run()); got != tt.want || err != nil {
+			t.Errorf("%v: ExitCode = %d, %v; want %d", tt.cmd.Args, got, err, tt.want)
+		}
+	}
+	if _, err := ExitCode(exec.Command("/nonexistent/prog").Run()); err == nil {
+		t.Error("a command that did not run has an exit status")
+	}
+}
+
 func TestBufferTakesConcurrentWriters(t *testing.T) {
 	var b Buffer
 	var wg sync.WaitGroup

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,13 +39,8 @@ func runDemoBinary(t *testing.T, args ...string) (string, int) {
 	cmd.Dir = t.TempDir()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
+	code, err := testsupport.ExitCode(cmd.Run())
+	if err != nil {
 		t.Fatalf("boxmaker demo: %v\n%s", err, out.String())
 	}
 	return out.String(), code
