@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/regularfile"
 	"boxmaker/runbook"
 )
 
@@ -227,8 +228,9 @@ func openWitnessFile(dir, path string) (*os.File, error) {
 }
 
 // lastWitness is the last head line of the witness file at path, if any.
+// Only a regular file is read: a FIFO there must not hang brokerd's start.
 func lastWitness(path string) (*Witness, error) {
-	f, err := os.Open(path)
+	f, _, err := regularfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

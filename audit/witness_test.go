@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -199,6 +200,20 @@ func TestTheWitnessFileIsKeptApart(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "inside the audit directory") {
 			t.Errorf("Open with the witness file %s = %v", p, err)
 		}
+	}
+}
+
+// A FIFO in the witness file's place is refused at once: brokerd's start
+// does not hang on it.
+func TestAFIFOAsTheWitnessFileIsRefused(t *testing.T) {
+	root := t.TempDir()
+	fifo := filepath.Join(root, "witness")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(filepath.Join(root, "audit"), Options{WitnessFile: fifo})
+	if e, _ := runbook.EntryOf(err); e != runbook.AuditUnavailable || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Open with a FIFO as the witness file = %v, want audit-unavailable: not a regular file", err)
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"boxmaker/core/honcho"
 	"boxmaker/core/memory"
 	"boxmaker/core/policy"
+	"boxmaker/core/regularfile"
 	"boxmaker/core/sessionid"
 )
 
@@ -307,8 +308,10 @@ func (o *Outbox) feedMemory(next *cursor, identity []Entry) ([]Item, error) {
 	return items, nil
 }
 
+// feedNotes reads notes.md's notes after the cursor. Only a regular file
+// is read: a FIFO put in its place must not hang the sync.
 func (o *Outbox) feedNotes(path string, next *cursor) ([]Item, error) {
-	f, err := os.Open(path)
+	f, fi, err := regularfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -316,10 +319,6 @@ func (o *Outbox) feedNotes(path string, next *cursor) ([]Item, error) {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	ino := uint64(0)
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		ino = st.Ino

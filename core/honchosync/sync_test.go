@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -290,6 +291,18 @@ func TestNotesAndEntries(t *testing.T) {
 	m := r.fake.Messages("kt", MemorySession)
 	if m[0].Metadata["boxmaker_kind"] != "note" || m[0].Metadata["boxmaker_session"] != "s1" || m[1].Metadata["boxmaker_kind"] != "memory.md" {
 		t.Errorf("metadata: %+v %+v", m[0].Metadata, m[1].Metadata)
+	}
+}
+
+// A FIFO in notes.md's place fails the pass at once: the sync does not
+// hang on it.
+func TestAFIFOAsNotesIsRefused(t *testing.T) {
+	r := newRig(t, fakehoncho.Options{})
+	if err := syscall.Mkfifo(filepath.Join(r.home, "memory", memory.NotesFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ob.Now(context.Background()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a pass with a FIFO as notes.md = %v, want not a regular file", err)
 	}
 }
 
