@@ -444,23 +444,22 @@ func (s *Server) waitHold(ctx context.Context) bool {
 	s.mu.Lock()
 	hold := s.hold
 	s.mu.Unlock()
-	if hold == nil {
-		return true
-	}
-	select {
-	case <-hold:
-		return true
-	case <-ctx.Done():
-	case <-s.closing:
-	}
-	return false
+	return hold == nil || until(ctx, s.closing, hold)
 }
 
+// sleepCtx waits d while the request lasts (until).
 func sleepCtx(ctx context.Context, closing <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
+	return until(ctx, closing, t.C)
+}
+
+// until waits for ch (nil: for ever) while the request lasts: true when
+// ch came, false when the client left (ctx) or the stand-in is closing
+// first.
+func until[T any](ctx context.Context, closing <-chan struct{}, ch <-chan T) bool {
 	select {
-	case <-t.C:
+	case <-ch:
 		return true
 	case <-ctx.Done():
 	case <-closing:

@@ -105,21 +105,13 @@ type connUse struct{ requests atomic.Int64 }
 // stall waits as the stall switch says; false means the request is over
 // (the client left or the server is closing).
 func (s *Server) stall(ctx context.Context, st state) bool {
-	var wait <-chan time.Time
 	switch st.stall {
 	case StallNever:
+		return until[struct{}](ctx, s.closing, nil)
 	case StallSlow:
-		wait = time.After(st.delay)
-	default:
-		return true
+		return sleepCtx(ctx, s.closing, st.delay)
 	}
-	select {
-	case <-wait:
-		return true
-	case <-ctx.Done():
-	case <-s.closing:
-	}
-	return false
+	return true
 }
 
 func (s *Server) handleSwitch(w http.ResponseWriter, r *http.Request) {

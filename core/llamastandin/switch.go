@@ -84,32 +84,20 @@ func (s *Server) Set(sw Switch) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sw.Template != nil {
-		s.sw.template = *sw.Template
-	}
-	if sw.ParseToolCalls != nil {
-		s.sw.parseToolCalls = *sw.ParseToolCalls
-	}
+	setGiven(&s.sw.template, sw.Template)
+	setGiven(&s.sw.parseToolCalls, sw.ParseToolCalls)
 	if sw.ForgetCache {
 		for _, sl := range s.slots {
 			sl.cache = nil
 		}
 	}
-	if sw.CacheDisabled != nil {
-		s.sw.cacheDisabled = *sw.CacheDisabled
-	}
-	if sw.Stall != nil {
-		s.sw.stall = *sw.Stall
-	}
+	setGiven(&s.sw.cacheDisabled, sw.CacheDisabled)
+	setGiven(&s.sw.stall, sw.Stall)
 	if sw.DelayMS != nil {
 		s.sw.delay = time.Duration(*sw.DelayMS) * time.Millisecond
 	}
-	if sw.FailAfterChunks != nil {
-		s.sw.failAfter = *sw.FailAfterChunks
-	}
-	if sw.Loading != nil {
-		s.sw.loading = *sw.Loading
-	}
+	setGiven(&s.sw.failAfter, sw.FailAfterChunks)
+	setGiven(&s.sw.loading, sw.Loading)
 	if sw.TagIDs != nil {
 		moved := map[string]int{}
 		for text, id := range sw.TagIDs {
@@ -119,15 +107,9 @@ func (s *Server) Set(sw Switch) error {
 		}
 		s.sw.vocab.moved = moved
 	}
-	if sw.ReadEscapedTags != nil {
-		s.sw.vocab.entities = *sw.ReadEscapedTags
-	}
-	if sw.Router != nil {
-		s.sw.router = *sw.Router
-	}
-	if sw.Unparsable != nil {
-		s.sw.unparsable = *sw.Unparsable
-	}
+	setGiven(&s.sw.vocab.entities, sw.ReadEscapedTags)
+	setGiven(&s.sw.router, sw.Router)
+	setGiven(&s.sw.unparsable, sw.Unparsable)
 	if sw.ErrorSilenceMS != nil {
 		s.sw.errorSilence = time.Duration(*sw.ErrorSilenceMS) * time.Millisecond
 	}
@@ -142,6 +124,13 @@ func (s *Server) Set(sw Switch) error {
 		s.sw.notFound = nf
 	}
 	return nil
+}
+
+// setGiven sets *dst to *v when the switch gives v (nil keeps *dst).
+func setGiven[T any](dst, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 // SetTemplate changes the chat template /props reports.
