@@ -241,11 +241,7 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	cfgPath := ts.MkAbs(args[0])
 	var rounds, calls, maxKill int
-	for i, p := range []*int{&rounds, &calls, &maxKill} {
-		if _, err := fmt.Sscan(args[1+i], p); err != nil {
-			ts.Fatalf("crashsuite: %v", err)
-		}
-	}
+	wholeNumbers(ts, "crashsuite", args[1:4], &rounds, &calls, &maxKill)
 	markers := ts.MkAbs(args[4])
 	home := filepath.Dir(filepath.Dir(cfgPath)) // <home>/etc/brokerd.toml
 	sock := filepath.Join(home, "run/loop-broker/broker.sock")
@@ -298,6 +294,33 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 var waits = map[*exec.Cmd]chan error{}
+
+// wholeNumbers reads args as the whole numbers ps point to, in order; the
+// script fails (its words headed by name) at one that is not.
+func wholeNumbers(ts *testscript.TestScript, name string, args []string, ps ...*int) {
+	for i, p := range ps {
+		n, err := strconv.Atoi(args[i])
+		if err != nil {
+			ts.Fatalf("%s: %v", name, err)
+		}
+		*p = n
+	}
+}
+
+// fullSize is a crash suite's rounds: the number in the environment
+// variable env when it is set (the full-size run its doc names), else
+// rounds. A value that is not a whole number above 0 fails the script.
+func fullSize(ts *testscript.TestScript, env string, rounds int) int {
+	v := os.Getenv(env)
+	if v == "" {
+		return rounds
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		ts.Fatalf("%s=%q: the rounds are a whole number above 0", env, v)
+	}
+	return n
+}
 
 // startRole starts `role serve --config cfg` with env (a crash suite's
 // round) in a process group of its own, its output in the buffer, and

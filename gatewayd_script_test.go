@@ -372,11 +372,9 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: gatewaycrash CONFIG ROUNDS MAXKILL_MS")
 	}
 	cfg := ts.MkAbs(args[0])
-	rounds, _ := strconv.Atoi(args[1])
-	maxKill, _ := strconv.Atoi(args[2])
-	if v := os.Getenv("GATEWAY_CRASH_ROUNDS"); v != "" {
-		rounds, _ = strconv.Atoi(v)
-	}
+	var rounds, maxKill int
+	wholeNumbers(ts, "gatewaycrash", args[1:], &rounds, &maxKill)
+	rounds = fullSize(ts, "GATEWAY_CRASH_ROUNDS", rounds)
 	w := mmOf(ts)
 	ann := w.users["ann"].ID
 	dm := w.channel("dm-ann")

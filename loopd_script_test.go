@@ -209,14 +209,9 @@ func cmdYaagcrash(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: yaagcrash PROGRAM DIR ROUNDS MAXKILL_MS WANT")
 	}
 	prog, dir, want := ts.MkAbs(args[0]), ts.MkAbs(args[1]), args[4]
-	rounds, err1 := strconv.Atoi(args[2])
-	maxKill, err2 := strconv.Atoi(args[3])
-	if err1 != nil || err2 != nil {
-		ts.Fatalf("yaagcrash: ROUNDS and MAXKILL_MS are numbers")
-	}
-	if n, err := strconv.Atoi(os.Getenv("YAAG_CRASH_ROUNDS")); err == nil && n > 0 {
-		rounds = n
-	}
+	var rounds, maxKill int
+	wholeNumbers(ts, "yaagcrash", args[2:4], &rounds, &maxKill)
+	rounds = fullSize(ts, "YAAG_CRASH_ROUNDS", rounds)
 	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+ts.Getenv("BOXMAKER_HOME"))
 	rng := newRand()
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }

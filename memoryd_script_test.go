@@ -50,11 +50,7 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	home := ts.MkAbs(args[0])
 	var rounds, workers, maxKill int
-	for i, p := range []*int{&rounds, &workers, &maxKill} {
-		if _, err := fmt.Sscan(args[1+i], p); err != nil {
-			ts.Fatalf("memcrash: %v", err)
-		}
-	}
+	wholeNumbers(ts, "memcrash", args[1:], &rounds, &workers, &maxKill)
 	cfg := filepath.Join(home, "etc/memoryd.toml")
 	tools := filepath.Join(home, "run/loop-broker/broker.sock")
 	memSock := filepath.Join(home, "run/broker-memory/memory.sock")
@@ -390,16 +386,8 @@ func cmdHonchocrash(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	home := ts.MkAbs(args[0])
 	var rounds, sessions, maxKill int
-	for i, p := range []*int{&rounds, &sessions, &maxKill} {
-		if _, err := fmt.Sscan(args[1+i], p); err != nil {
-			ts.Fatalf("honchocrash: %v", err)
-		}
-	}
-	if v := os.Getenv("HONCHO_CRASH_ROUNDS"); v != "" {
-		if _, err := fmt.Sscan(v, &rounds); err != nil {
-			ts.Fatalf("HONCHO_CRASH_ROUNDS: %v", err)
-		}
-	}
+	wholeNumbers(ts, "honchocrash", args[1:], &rounds, &sessions, &maxKill)
+	rounds = fullSize(ts, "HONCHO_CRASH_ROUNDS", rounds)
 	fake := fakeOf(ts)
 	cfg := filepath.Join(home, "etc/memoryd.toml")
 	admin := filepath.Join(home, "run/memory-admin/admin.sock")
