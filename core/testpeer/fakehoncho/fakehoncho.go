@@ -38,6 +38,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"boxmaker/core/clock"
 )
 
 // MaxMessageSize is Honcho's default MAX_MESSAGE_SIZE, in characters.
@@ -230,12 +232,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		hangUp(w)
 		return
 	}
-	if f.Delay > 0 {
-		select {
-		case <-time.After(f.Delay):
-		case <-r.Context().Done():
-			return
-		}
+	if f.Delay > 0 && clock.Sleep(r.Context(), f.Delay) != nil {
+		return // the client left
 	}
 	body, err := readBody(r)
 	rec := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: body}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"boxmaker/core/clock"
 )
 
 // serveHTTP is every request: the fault, the log, then the route.
@@ -34,12 +36,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveWebSocket(w, r, f)
 		return
 	}
-	if f.Delay > 0 {
-		select {
-		case <-time.After(f.Delay):
-		case <-r.Context().Done():
-			return
-		}
+	if f.Delay > 0 && clock.Sleep(r.Context(), f.Delay) != nil {
+		return // the client left
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	rec := &statusRecorder{ResponseWriter: w, status: 200}
