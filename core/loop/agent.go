@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
 	"boxmaker/core/loopwire"
-	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
 
@@ -87,23 +85,34 @@ func (e *Engine) Spawn(ctx context.Context, req loopwire.SpawnRequest) (loopwire
 	if err != nil {
 		return loopwire.SpawnResult{}, fmt.Errorf("cannot create the session: %w", err)
 	}
-	models := strings.Join(req.Models, " ")
-	if models == "" {
-		models = "(loopd's)"
-	}
 	note := fmt.Sprintf("%s run %s, agent %s (%s), spawn %s, models %s, memory %t", yaagNotePrefix,
-		req.Run, req.Agent, req.Definition, req.SpawnHash, models, req.Memory)
-	base := Record{Time: e.now(), Type: TypeBaseline, System: sanitize.Neutralise(req.System), Memory: sanitize.Neutralise(block), Tools: tools}
-	n := Record{Time: e.now(), Type: TypeNote, Text: note}
-	if err := log.Append(&base, &n); err != nil {
-		return loopwire.SpawnResult{}, err
-	}
-	e.remember(log, []Record{base, n})
-	at, err := log.At()
+		req.Run, req.Agent, req.Definition, req.SpawnHash, modelsNote(req.Models), req.Memory)
+	at, err := e.begin(log,
+		Record{Time: e.now(), Type: TypeBaseline, System: sanitize.Neutralise(req.System), Memory: sanitize.Neutralise(block), Tools: tools},
+		Record{Time: e.now(), Type: TypeNote, Text: note})
 	if err != nil {
 		return loopwire.SpawnResult{}, err
 	}
 	return loopwire.SpawnResult{Session: id, At: at}, nil
+}
+
+// begin writes the first records of a hermetic session's log (or of an
+// epoch), its baseline and its note, keeps them for its next turn, and
+// says where the log now ends.
+func (e *Engine) begin(log *Log, base, note Record) (loopwire.SessionAt, error) {
+	if err := log.Append(&base, &note); err != nil {
+		return loopwire.SessionAt{}, err
+	}
+	e.remember(log, []Record{base, note})
+	return log.At()
+}
+
+// modelsNote is a hermetic note's list of the models a Run may ask for.
+func modelsNote(models []string) string {
+	if m := strings.Join(models, " "); m != "" {
+		return m
+	}
+	return "(loopd's)"
 }
 
 // hermetic reports whether a session's records are a yaag Agent's: made
@@ -135,14 +144,8 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(loo
 	}
 	unlock := e.lock(req.Session)
 	defer unlock()
-	log, recs, err := e.load(req.Session)
-	var de *DamageError
-	switch {
-	case errors.As(err, &de):
-		return loopwire.AskResult{}, runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
-	case errors.Is(err, fs.ErrNotExist):
-		return loopwire.AskResult{}, fmt.Errorf("there is no session %s in %s", req.Session, e.SessionsDir)
-	case err != nil:
+	log, recs, err := e.open(req.Session)
+	if err != nil {
 		return loopwire.AskResult{}, err
 	}
 	if !hermetic(recs) {

@@ -113,12 +113,8 @@ func (e *Engine) Fork(ctx context.Context, req loopwire.ForkRequest) (loopwire.F
 	if err != nil {
 		return loopwire.ForkResult{}, fmt.Errorf("cannot create the fork: %w", err)
 	}
-	models := strings.Join(req.Models, " ")
-	if models == "" {
-		models = "(loopd's)"
-	}
 	note := Record{Time: e.now(), Type: TypeNote, Text: fmt.Sprintf("%s%s epoch %d at byte %d (seq %d); run %s, agent %s (%s), spawn %s, models %s",
-		yaagForkPrefix, req.From.ID, req.From.Epoch, req.From.Bytes, len(recs), req.Run, req.Agent, req.Definition, req.SpawnHash, models)}
+		yaagForkPrefix, req.From.ID, req.From.Epoch, req.From.Bytes, len(recs), req.Run, req.Agent, req.Definition, req.SpawnHash, modelsNote(req.Models))}
 	if err := log.Append(&note); err != nil {
 		return loopwire.ForkResult{}, err
 	}
@@ -177,13 +173,9 @@ func (e *Engine) Compact(ctx context.Context, req loopwire.CompactRequest, emit 
 	if err != nil {
 		return loopwire.CompactResult{}, fmt.Errorf("cannot start epoch %d: %w", log.Epoch+1, err)
 	}
-	nb := Record{Time: e.now(), Type: TypeBaseline, System: base.System + compactHeader + sanitize.Neutralise(summary), Memory: base.Memory, Tools: base.Tools}
-	note := Record{Time: e.now(), Type: TypeNote, Text: fmt.Sprintf("%s compaction of epoch %d (%d records) into a summary of %d bytes", yaagNotePrefix, log.Epoch, len(t.recs), len(summary))}
-	if err := next.Append(&nb, &note); err != nil {
-		return loopwire.CompactResult{}, err
-	}
-	e.remember(next, []Record{nb, note})
-	at, err := next.At()
+	at, err := e.begin(next,
+		Record{Time: e.now(), Type: TypeBaseline, System: base.System + compactHeader + sanitize.Neutralise(summary), Memory: base.Memory, Tools: base.Tools},
+		Record{Time: e.now(), Type: TypeNote, Text: fmt.Sprintf("%s compaction of epoch %d (%d records) into a summary of %d bytes", yaagNotePrefix, log.Epoch, len(t.recs), len(summary))})
 	if err != nil {
 		return loopwire.CompactResult{}, err
 	}

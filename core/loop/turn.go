@@ -146,6 +146,20 @@ func (e *Engine) load(id string) (*Log, []Record, error) {
 	return OpenLog(e.SessionsDir, id)
 }
 
+// open is load for a request that names a session: a damaged log is
+// session-log-damaged, and a missing one is said to be missing.
+func (e *Engine) open(id string) (*Log, []Record, error) {
+	log, recs, err := e.load(id)
+	var de *DamageError
+	switch {
+	case errors.As(err, &de):
+		return nil, nil, runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, fmt.Errorf("there is no session %s in %s", id, e.SessionsDir)
+	}
+	return log, recs, err
+}
+
 // remember keeps a session's records for its next turn.
 func (e *Engine) remember(log *Log, recs []Record) {
 	fi, err := os.Stat(log.Path)
@@ -242,14 +256,7 @@ func (e *Engine) Turn(ctx context.Context, req loopwire.TurnRequest, emit func(l
 		unlock := e.lock(req.Session)
 		defer unlock()
 		var err error
-		log, recs, err = e.load(req.Session)
-		var de *DamageError
-		switch {
-		case errors.As(err, &de):
-			return loopwire.TurnResult{}, runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
-		case errors.Is(err, fs.ErrNotExist):
-			return loopwire.TurnResult{}, fmt.Errorf("there is no session %s in %s", req.Session, e.SessionsDir)
-		case err != nil:
+		if log, recs, err = e.open(req.Session); err != nil {
 			return loopwire.TurnResult{}, err
 		}
 	}
