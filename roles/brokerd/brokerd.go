@@ -29,23 +29,17 @@ import (
 
 // App is brokerd's command line.
 func App() *cli.App {
-	return rolecli.NewApp("brokerd", "decide, record and run the model's tool calls",
-		rolecli.ServeCommand("brokerd", "serve the tool, admin and state sockets until stopped",
-			"brokerd reads its config strictly, opens the audit log (taking its lock\n"+
-				"audit/.lock, checking the latest file, recovering a torn last line), takes\n"+
-				"the lock run/brokerd.lock, prepares each socket in a private directory of\n"+
-				"its own, removes containers a killed brokerd left behind, and serves until\n"+
-				"SIGINT or SIGTERM.",
+	return rolecli.NewApp(rolecli.Brokerd.Name, "decide, record and run the model's tool calls",
+		rolecli.ServeCommand(rolecli.Brokerd, "serve the tool, admin and state sockets until stopped",
+			"brokerd opens the audit log before it takes its lock (taking the log's own\n"+
+				"lock audit/.lock, checking the latest file, recovering a torn last line), and\n"+
+				"removes the containers a killed brokerd left behind before it serves.",
 			[]cli.Flag{
 				&cli.BoolFlag{Name: "accept-break", Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
 			}, serve))
 }
 
-func serve(c *cli.Context, path string) error {
-	var cfg conf.Brokerd
-	if err := rolecli.LoadConfig(path, &cfg, runbook.BrokerdStartFailed); err != nil {
-		return err
-	}
+func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	expire, _ := cfg.Approvals.Expire() // Validate checked it
 	witness := cfg.Audit.Witness(cfg.Home)
 	h := home.Home{Dir: cfg.Home}
@@ -66,7 +60,7 @@ func serve(c *cli.Context, path string) error {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: %v", path, err)
 	}
 	if c.Bool("check-config") {
-		return rolecli.ConfigValid("brokerd", path)
+		return rolecli.Brokerd.ConfigValid(path)
 	}
 
 	// The ledger first: its lock is what tells that another brokerd
@@ -74,7 +68,7 @@ func serve(c *cli.Context, path string) error {
 	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
 	// its heads, written whole for --witness to read from the journal.
 	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"),
-		Log: rolecli.LogAs("brokerd"), Heads: rolecli.Log,
+		Log: rolecli.LogAs(rolecli.Brokerd.Name), Heads: rolecli.Log,
 		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery,
 		Reserve: cfg.Audit.Reserve()})
 	if err != nil {
@@ -118,25 +112,16 @@ func serve(c *cli.Context, path string) error {
 		courier.Start(c.Context)
 	}
 
-	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
-		return rolecli.Socket("brokerd", name, path, kinds, cfg.Sockets.AllowUIDs, runbook.BrokerdListenerLost)
-	}
-	d := &rolecli.Daemon{
-		Role:        "brokerd",
-		LockPath:    h.Lock("brokerd"),
-		StartFailed: runbook.BrokerdStartFailed,
-		Sockets: []*daemon.Socket{
-			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{brokerwire.KindToolCall: toolCall(b), brokerwire.KindSessionStart: sessionStart(b),
-				brokerwire.KindToolsGranted: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
-					return b.Granted(), nil
-				}}),
-			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
-				brokerwire.KindApprovalsList: approvalsList(b), brokerwire.KindApprovalShow: approvalShow(b),
-				brokerwire.KindApprovalAnswer: approvalAnswer(b)}),
-			socket("state", cfg.Sockets.State, map[string]daemon.Handler{brokerwire.KindSessionState: sessionState(b)}),
-		},
-		Ready: fmt.Sprintf("brokerd: serving tools on %s and approvals on %s", cfg.Sockets.Broker, cfg.Sockets.Admin),
-	}
+	d := rolecli.Brokerd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
+	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{brokerwire.KindToolCall: toolCall(b), brokerwire.KindSessionStart: sessionStart(b),
+		brokerwire.KindToolsGranted: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+			return b.Granted(), nil
+		}})
+	d.Socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
+		brokerwire.KindApprovalsList: approvalsList(b), brokerwire.KindApprovalShow: approvalShow(b),
+		brokerwire.KindApprovalAnswer: approvalAnswer(b)})
+	d.Socket("state", cfg.Sockets.State, map[string]daemon.Handler{brokerwire.KindSessionState: sessionState(b)})
+	d.Ready = fmt.Sprintf("brokerd: serving tools on %s and approvals on %s", cfg.Sockets.Broker, cfg.Sockets.Admin)
 	if err := d.Start(); err != nil {
 		return err
 	}

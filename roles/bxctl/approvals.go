@@ -66,7 +66,7 @@ func approvalCommands() []*cli.Command {
 // adminSocket reads brokerd's config for the admin socket's path.
 func adminSocket(c *cli.Context) (string, error) {
 	var cfg conf.Brokerd
-	if _, err := loadConfig(c, "broker-config", "brokerd", &cfg); err != nil {
+	if _, err := brokerConfig.load(c, &cfg); err != nil {
 		return "", err
 	}
 	return cfg.Sockets.Admin, nil

@@ -75,7 +75,7 @@ func auditCommands() []*cli.Command {
 					sources = append(sources, name)
 				}
 				var cfg conf.Brokerd
-				if _, err := loadConfig(c, "broker-config", "brokerd", &cfg); err != nil {
+				if _, err := brokerConfig.load(c, &cfg); err != nil {
 					return err
 				}
 				o.Progress = progressOn(c.App.ErrWriter)

@@ -20,14 +20,32 @@ func App() *cli.App {
 	app := rolecli.NewApp("bxctl", "the operator's commands for a Boxmaker home", commands()...)
 	app.Flags = []cli.Flag{
 		&cli.StringFlag{Name: "home", Usage: "the home `DIR` whose etc/ holds the configs (default: $BOXMAKER_HOME, else .state in a checkout, else /var/lib/boxmaker; then /etc/boxmaker)"},
-		&cli.StringFlag{Name: "broker-config", Usage: "brokerd's config `PATH` (default: $BOXMAKER_HOME/etc/brokerd.toml, else /etc/boxmaker/brokerd.toml)"},
-		&cli.StringFlag{Name: "memory-config", Usage: "memoryd's config `PATH` (default: $BOXMAKER_HOME/etc/memoryd.toml, else /etc/boxmaker/memoryd.toml)"},
-		&cli.StringFlag{Name: "loop-config", Usage: "loopd's config `PATH` (default: $BOXMAKER_HOME/etc/loopd.toml, else /etc/boxmaker/loopd.toml)"},
-		&cli.StringFlag{Name: "inferproxy-config", Usage: "inferproxy's config `PATH`, for doctor (default: $BOXMAKER_HOME/etc/inferproxy.toml, else /etc/boxmaker/inferproxy.toml)"},
-		&cli.StringFlag{Name: "gateway-config", Usage: "gatewayd's config `PATH`, for doctor (default: $BOXMAKER_HOME/etc/gatewayd.toml, else /etc/boxmaker/gatewayd.toml)"},
+	}
+	for _, d := range daemonConfigs {
+		app.Flags = append(app.Flags, &cli.StringFlag{Name: d.flag,
+			Usage: fmt.Sprintf("%s's config `PATH`%s (default: %s)", d.role.Name, d.note, rolecli.ConfigDefault(d.role.Name))})
 	}
 	return app
 }
+
+// daemonConfig is a daemon's configuration as bxctl finds it: the daemon,
+// and the global flag that names the file.
+type daemonConfig struct {
+	role rolecli.Role
+	flag string
+	note string // in the flag's usage: who reads it, when not every command
+}
+
+var (
+	brokerConfig     = daemonConfig{rolecli.Brokerd, "broker-config", ""}
+	memoryConfig     = daemonConfig{rolecli.Memoryd, "memory-config", ""}
+	loopConfig       = daemonConfig{rolecli.Loopd, "loop-config", ""}
+	inferproxyConfig = daemonConfig{rolecli.Inferproxy, "inferproxy-config", ", for doctor"}
+	gatewayConfig    = daemonConfig{rolecli.Gatewayd, "gateway-config", ", for doctor"}
+)
+
+// daemonConfigs are the flags in the order --help lists them.
+var daemonConfigs = []daemonConfig{brokerConfig, memoryConfig, loopConfig, inferproxyConfig, gatewayConfig}
 
 // commands lists every area's commands. Each area adds itself here.
 func commands() []*cli.Command {
@@ -42,25 +60,25 @@ func commands() []*cli.Command {
 	return cmds
 }
 
-// configPath finds a daemon's configuration for a bxctl command: the
-// daemon's flag, else the home's (--home, $BOXMAKER_HOME), else
-// /etc/boxmaker. A named home that does not exist is refused.
-func configPath(c *cli.Context, flag, role string) (string, error) {
-	return rolecli.FindConfig(c.String(flag), c.String("home"), role)
+// path finds the daemon's configuration for a bxctl command: its flag,
+// else the home's (--home, $BOXMAKER_HOME), else /etc/boxmaker. A named
+// home that does not exist is refused.
+func (d daemonConfig) path(c *cli.Context) (string, error) {
+	return rolecli.FindConfig(c.String(d.flag), c.String("home"), d.role.Name)
 }
 
-// loadConfig reads a daemon's configuration, found as configPath does,
-// strictly into v, and returns its path.
-func loadConfig(c *cli.Context, flag, role string, v any) (string, error) {
-	path, err := configPath(c, flag, role)
+// load reads the daemon's configuration, found as path does, strictly
+// into v, and returns its path.
+func (d daemonConfig) load(c *cli.Context, v any) (string, error) {
+	path, err := d.path(c)
 	if err != nil {
 		return "", err
 	}
 	err = conf.Load(path, v)
 	var missing *conf.MissingError
-	if errors.As(err, &missing) && c.String(flag) == "" {
+	if errors.As(err, &missing) && c.String(d.flag) == "" {
 		return path, rolecli.WithHint(err,
-			fmt.Sprintf("bxctl looks for etc/%s.toml in the home, then in /etc/boxmaker: name the home with --home DIR (or BOXMAKER_HOME), or make one with boxmaker init --home DIR", role))
+			fmt.Sprintf("bxctl looks for etc/%s.toml in the home, then in /etc/boxmaker: name the home with --home DIR (or BOXMAKER_HOME), or make one with boxmaker init --home DIR", d.role.Name))
 	}
 	return path, err
 }

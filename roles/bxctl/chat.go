@@ -53,7 +53,7 @@ func chatCommands() []*cli.Command {
 				return err
 			}
 			var cfg conf.Loopd
-			if _, err := loadConfig(c, "loop-config", "loopd", &cfg); err != nil {
+			if _, err := loopConfig.load(c, &cfg); err != nil {
 				return err
 			}
 			if s := c.String("session"); s != "" && !loop.ValidSessionID(s) {

@@ -108,36 +108,31 @@ func (d *doctor) run(c *cli.Context) {
 		ip      conf.Inferproxy
 		have    = map[string]bool{}
 		configs = []struct {
-			role, flag string
-			v          any
-			failed     runbook.Entry
-		}{
-			{"brokerd", "broker-config", &b, runbook.BrokerdStartFailed},
-			{"memoryd", "memory-config", &m, runbook.MemorydStartFailed},
-			{"inferproxy", "inferproxy-config", &ip, runbook.InferproxyStartFailed},
-			{"loopd", "loop-config", &l, runbook.LoopdStartFailed},
-		}
+			daemonConfig
+			v any
+		}{{brokerConfig, &b}, {memoryConfig, &m}, {inferproxyConfig, &ip}, {loopConfig, &l}}
 	)
 	for _, cf := range configs {
-		path, err := configPath(c, cf.flag, cf.role)
+		role := cf.role.Name
+		path, err := cf.path(c)
 		if err != nil {
-			d.problem(cf.role, runbook.Entry{}, err)
+			d.problem(role, runbook.Entry{}, err)
 			return // the home itself is wrong; nothing else can be found
 		}
 		var missing *conf.MissingError
 		switch err := conf.Load(path, cf.v); {
 		case errors.As(err, &missing):
-			d.warn(cf.role, "no config at %s: not checked", path)
+			d.warn(role, "no config at %s: not checked", path)
 		case err != nil:
-			d.problem(cf.role, cf.failed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
+			d.problem(role, cf.role.StartFailed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
 		default:
-			have[cf.role] = true
-			d.ok(cf.role, "%s is valid", path)
+			have[role] = true
+			d.ok(role, "%s is valid", path)
 		}
 	}
 	// gatewayd is optional: checked only when its config sets something.
 	var gw *gateway.Config
-	if path, err := configPath(c, "gateway-config", "gatewayd"); err == nil {
+	if path, err := gatewayConfig.path(c); err == nil {
 		gw = d.gatewaydConfig(path)
 	}
 	ctx, cancel := context.WithTimeout(c.Context, time.Minute)

@@ -132,7 +132,7 @@ func testArgs(c *cli.Context) (args []string, o testOptions, err error) {
 // harness's directories that no grant may touch, as brokerd protects them.
 func grantsDir(c *cli.Context) (string, []policy.Harness, error) {
 	var cfg conf.Brokerd
-	path, err := loadConfig(c, "broker-config", "brokerd", &cfg)
+	path, err := brokerConfig.load(c, &cfg)
 	if err != nil {
 		return "", nil, err
 	}

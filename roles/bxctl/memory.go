@@ -79,7 +79,7 @@ func memoryCommands() []*cli.Command {
 // takes as long as the logs are long.
 func memorydCall(c *cli.Context, kind string, body, out any, timeout time.Duration, onEvent func(json.RawMessage) error) error {
 	var cfg conf.Memoryd
-	if _, err := loadConfig(c, "memory-config", "memoryd", &cfg); err != nil {
+	if _, err := memoryConfig.load(c, &cfg); err != nil {
 		return err
 	}
 	ctx := c.Context

@@ -18,41 +18,33 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gateway"
-	"boxmaker/core/home"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/secrets"
 	"boxmaker/roles/rolecli"
-	"boxmaker/runbook"
 )
 
 // App is gatewayd's command line.
 func App() *cli.App {
-	return rolecli.NewApp("gatewayd", "the Mattermost bot: conversations with loopd, and brokerd's approvals",
-		rolecli.ServeCommand("gatewayd", "connect to Mattermost and answer its posts until stopped",
-			"gatewayd reads its config strictly (docs/specs/gateway.md, section 3), reads\n"+
-				"its token from the one place [secrets.<name>] names, takes the lock\n"+
-				"run/gatewayd.lock, listens on gateway.sock for brokerd's approvals, opens\n"+
-				"gateway/state.json, and connects to Mattermost: it prints\n"+
-				"\"gatewayd: connected to <url> as <user>\" (and tells systemd it is ready) once\n"+
-				"connected, and tries again by itself while Mattermost cannot be reached. It\n"+
-				"answers posts from [allow] users: direct messages, posts that mention it,\n"+
-				"and replies in its threads, each thread one Boxmaker session. It stops on\n"+
-				"SIGINT or SIGTERM, and exits 1 when Mattermost refuses the token or the\n"+
-				"state file cannot be written.",
+	return rolecli.NewApp(rolecli.Gatewayd.Name, "the Mattermost bot: conversations with loopd, and brokerd's approvals",
+		rolecli.ServeCommand(rolecli.Gatewayd, "connect to Mattermost and answer its posts until stopped",
+			"gatewayd's config is docs/specs/gateway.md, section 3. It reads its token\n"+
+				"from the one place [secrets.<name>] names, listens on gateway.sock for\n"+
+				"brokerd's approvals, opens gateway/state.json, and connects to Mattermost: it\n"+
+				"prints \"gatewayd: connected to <url> as <user>\" (and only then tells systemd it\n"+
+				"is ready) once connected, and tries again by itself while Mattermost cannot be\n"+
+				"reached. It answers posts from [allow] users: direct messages, posts that\n"+
+				"mention it, and replies in its threads, each thread one Boxmaker session. It\n"+
+				"exits 1 when Mattermost refuses the token or the state file cannot be written.",
 			nil, serve))
 }
 
-func serve(c *cli.Context, path string) error {
-	var raw conf.Gatewayd
-	if err := rolecli.LoadConfig(path, &raw, runbook.GatewaydStartFailed); err != nil {
-		return err
-	}
+func serve(c *cli.Context, path string, raw conf.Gatewayd) error {
 	cfg, err := gateway.CheckConfig(path, raw)
 	if err != nil {
 		return err
 	}
 	if c.Bool("check-config") {
-		return rolecli.ConfigValid("gatewayd", path)
+		return rolecli.Gatewayd.ConfigValid(path)
 	}
 	if w := secrets.Warning(cfg.TokenName, cfg.Token); w != nil {
 		fmt.Fprintf(rolecli.Log, "gatewayd: warning: %v\n", w)
@@ -61,20 +53,13 @@ func serve(c *cli.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	h := home.Home{Dir: cfg.Home}
 	httpc := gateway.NewHTTPClient(cfg.RootCAs, time.Minute)
 	ready := make(chan struct{})
 	var once sync.Once
 	var g *gateway.Gateway
-	handlers := map[string]daemon.Handler{}
-	sock := rolecli.Socket("gatewayd", "gateway", cfg.Socket, handlers, cfg.AllowUIDs, runbook.ListenerLost)
-	d := &rolecli.Daemon{
-		Role:        "gatewayd",
-		LockPath:    h.Lock("gatewayd"),
-		StartFailed: runbook.GatewaydStartFailed,
-		Sockets:     []*daemon.Socket{sock},
-		ReadyAfter:  ready,
-	}
+	d := rolecli.Gatewayd.Daemon(cfg.Home, cfg.AllowUIDs)
+	sock := d.Socket("gateway", cfg.Socket, nil) // its kinds are the gateway's, added once it is made
+	d.ReadyAfter = ready
 	if err := d.Start(); err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 
 func flags() []cli.Flag {
 	return []cli.Flag{
-		rolecli.ConfigFlag("inferproxy"),
+		rolecli.ConfigFlag(rolecli.Inferproxy.Name),
 		rolecli.CheckConfigFlag(),
 		&cli.StringFlag{Name: "listen", Usage: "serve on the unix socket `PATH` (its lock is PATH.lock)"},
 		&cli.StringFlag{Name: "upstream", Usage: "the model server's `URL`, such as http://127.0.0.1:8080"},
@@ -42,14 +42,14 @@ func App() *cli.App {
 		Flags:  flags(),
 		Action: serve,
 	}
-	app := rolecli.NewApp("inferproxy", "the only way from loopd to the model server: an HTTP proxy on a unix socket", serveCmd)
+	app := rolecli.NewApp(rolecli.Inferproxy.Name, "the only way from loopd to the model server: an HTTP proxy on a unix socket", serveCmd)
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
-		if done, err := rolecli.HelpWord(c, "inferproxy", app.Commands); done {
+		if done, err := rolecli.HelpWord(c, rolecli.Inferproxy.Name, app.Commands); done {
 			return err
 		}
 		if c.NArg() > 0 {
-			return rolecli.UnknownCommand(c.Args().First(), "inferproxy", []*cli.Command{serveCmd})
+			return rolecli.UnknownCommand(c.Args().First(), rolecli.Inferproxy.Name, []*cli.Command{serveCmd})
 		}
 		return serve(c)
 	}
@@ -63,8 +63,8 @@ func serve(c *cli.Context) error {
 	var cfg conf.Inferproxy
 	path := "--listen and --upstream"
 	if c.String("config") != "" || c.String("listen") == "" || c.String("upstream") == "" {
-		path = rolecli.ConfigPath(c.String("config"), "inferproxy")
-		if err := rolecli.LoadConfig(path, &cfg, runbook.InferproxyStartFailed); err != nil {
+		path = rolecli.ConfigPath(c.String("config"), rolecli.Inferproxy.Name)
+		if err := rolecli.LoadConfig(path, &cfg, rolecli.Inferproxy.StartFailed); err != nil {
 			return err
 		}
 	}
@@ -97,7 +97,7 @@ func serve(c *cli.Context) error {
 		if err := opts.Check(); err != nil {
 			return err
 		}
-		return rolecli.ConfigValid("inferproxy", path)
+		return rolecli.Inferproxy.ConfigValid(path)
 	}
 	if src != nil {
 		if w := secrets.Warning(cfg.UpstreamKeySecret, *src); w != nil {
@@ -116,12 +116,12 @@ func serve(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Println(s.StartLine())
-	rolecli.Notify("inferproxy", daemon.NotifyReady)
+	rolecli.Notify(rolecli.Inferproxy.Name, daemon.NotifyReady)
 	stopped := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
-			rolecli.Notify("inferproxy", daemon.NotifyStopping)
+			rolecli.Notify(rolecli.Inferproxy.Name, daemon.NotifyStopping)
 		case <-stopped:
 		}
 	}()

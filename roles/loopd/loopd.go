@@ -25,11 +25,10 @@ import (
 
 // App is loopd's command line.
 func App() *cli.App {
-	return rolecli.NewApp("loopd", "the agent loop: sessions, model requests, tool calls",
-		rolecli.ServeCommand("loopd", "run the selftest, then serve the loop socket until stopped",
-			"loopd reads its config strictly, takes the lock run/loopd.lock in its home,\n"+
-				"runs the selftest against the model server (and exits 1 if it fails), then\n"+
-				"serves turns on the loop socket until SIGINT or SIGTERM.",
+	return rolecli.NewApp(rolecli.Loopd.Name, "the agent loop: sessions, model requests, tool calls",
+		rolecli.ServeCommand(rolecli.Loopd, "run the selftest, then serve the loop socket until stopped",
+			"Once it holds its lock, loopd runs the selftest against the model server\n"+
+				"(and exits 1 if it fails), then serves turns on the loop socket.",
 			nil, serve),
 		&cli.Command{
 			Name:  "selftest",
@@ -39,13 +38,13 @@ func App() *cli.App {
 				"reports is named in one failure. With --print-expect it measures the server instead,\n" +
 				"runs the other checks with what it measured, and prints the [expect] section the\n" +
 				"server passes, ready to paste into loopd.toml in place of the one there.",
-			Flags: []cli.Flag{rolecli.ConfigFlag("loopd"),
+			Flags: []cli.Flag{rolecli.ConfigFlag(rolecli.Loopd.Name),
 				&cli.BoolFlag{Name: "print-expect", Usage: "print the [expect] section this server passes"}},
 			Action: func(c *cli.Context) error {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
 					return err
 				}
-				cfg, err := load(rolecli.ConfigPath(c.String("config"), "loopd"))
+				cfg, err := load(rolecli.ConfigPath(c.String("config"), rolecli.Loopd.Name))
 				if err != nil {
 					return err
 				}
@@ -69,7 +68,7 @@ func App() *cli.App {
 
 func load(path string) (conf.Loopd, error) {
 	var cfg conf.Loopd
-	if err := rolecli.LoadConfig(path, &cfg, runbook.LoopdStartFailed); err != nil {
+	if err := rolecli.LoadConfig(path, &cfg, rolecli.Loopd.StartFailed); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
@@ -92,11 +91,7 @@ func selftest(ctx context.Context, cfg conf.Loopd, out io.Writer) error {
 	return selftestOf(cfg, out).Run(ctx)
 }
 
-func serve(c *cli.Context, path string) error {
-	cfg, err := load(path)
-	if err != nil {
-		return err
-	}
+func serve(c *cli.Context, path string, cfg conf.Loopd) error {
 	system := loop.DefaultSystemPrompt
 	if cfg.SystemPrompt != "" {
 		data, err := os.ReadFile(cfg.SystemPrompt)
@@ -106,7 +101,7 @@ func serve(c *cli.Context, path string) error {
 		system = strings.TrimRight(string(data), "\n")
 	}
 	if c.Bool("check-config") {
-		return rolecli.ConfigValid("loopd", path)
+		return rolecli.Loopd.ConfigValid(path)
 	}
 	h := home.Home{Dir: cfg.Home}
 	rounds := cfg.MaxToolRounds
@@ -125,19 +120,12 @@ func serve(c *cli.Context, path string) error {
 		MaxTokens:     cfg.Inference.MaxTokens,
 		Log:           rolecli.Log,
 	}
-	sock := rolecli.Socket("loopd", "loop", cfg.Sockets.Loop,
-		map[string]daemon.Handler{loopwire.KindTurn: turnHandler(eng),
-			loopwire.KindAgentSpawn: agentSpawnHandler(eng), loopwire.KindAgentAsk: agentAskHandler(eng),
-			loopwire.KindAgentFork: agentForkHandler(eng), loopwire.KindAgentCompact: agentCompactHandler(eng),
-			loopwire.KindAgentAnswer: agentAnswerHandler(eng)},
-		cfg.Sockets.AllowUIDs, runbook.ListenerLost)
-	d := &rolecli.Daemon{
-		Role:        "loopd",
-		LockPath:    h.Lock("loopd"),
-		StartFailed: runbook.LoopdStartFailed,
-		Sockets:     []*daemon.Socket{sock},
-		Ready:       "loopd: serving on " + cfg.Sockets.Loop,
-	}
+	d := rolecli.Loopd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
+	d.Socket("loop", cfg.Sockets.Loop, map[string]daemon.Handler{loopwire.KindTurn: turnHandler(eng),
+		loopwire.KindAgentSpawn: agentSpawnHandler(eng), loopwire.KindAgentAsk: agentAskHandler(eng),
+		loopwire.KindAgentFork: agentForkHandler(eng), loopwire.KindAgentCompact: agentCompactHandler(eng),
+		loopwire.KindAgentAnswer: agentAnswerHandler(eng)})
+	d.Ready = "loopd: serving on " + cfg.Sockets.Loop
 	if err := d.Start(); err != nil {
 		return err
 	}

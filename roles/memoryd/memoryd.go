@@ -32,13 +32,11 @@ import (
 
 // App is memoryd's command line.
 func App() *cli.App {
-	return rolecli.NewApp("memoryd", "keep the agent's memory and notes, and search past sessions",
-		rolecli.ServeCommand("memoryd", "serve the block, tool and admin sockets until stopped",
-			"memoryd reads its config strictly, takes the lock run/memoryd.lock, prepares\n"+
-				"each socket in a private directory of its own, opens memory/ (writing the\n"+
-				"starter soul.md when it is missing, finishing a write a crash cut short)\n"+
-				"and the recall index (building it when it is missing), and serves until\n"+
-				"SIGINT or SIGTERM.\n"+
+	return rolecli.NewApp(rolecli.Memoryd.Name, "keep the agent's memory and notes, and search past sessions",
+		rolecli.ServeCommand(rolecli.Memoryd, "serve the block, tool and admin sockets until stopped",
+			"Once it holds its lock, memoryd opens memory/ (writing the starter soul.md\n"+
+				"when it is missing, finishing a write a crash cut short) and the recall\n"+
+				"index (building it when it is missing).\n"+
 				"\n"+
 				"With [honcho] in its config (docs/specs/honcho.md) it also syncs the\n"+
 				"conversations and memory to Honcho by trust, through an outbox on disk\n"+
@@ -47,11 +45,7 @@ func App() *cli.App {
 			nil, serve))
 }
 
-func serve(c *cli.Context, path string) error {
-	var cfg conf.Memoryd
-	if err := rolecli.LoadConfig(path, &cfg, runbook.MemorydStartFailed); err != nil {
-		return err
-	}
+func serve(c *cli.Context, path string, cfg conf.Memoryd) error {
 	// [honcho] is judged before the lock and the home are touched: a
 	// wrong workspace name must not send anything anywhere.
 	hcfg, err := honcho.CheckConfig(path, cfg.Honcho, cfg.Secrets)
@@ -59,33 +53,23 @@ func serve(c *cli.Context, path string) error {
 		return err
 	}
 	if c.Bool("check-config") {
-		return rolecli.ConfigValid("memoryd", path)
+		return rolecli.Memoryd.ConfigValid(path)
 	}
-	h := home.Home{Dir: cfg.Home}
 	srv := &server{
 		home:         cfg.Home,
 		stateSocket:  cfg.Broker.State,
 		stateTimeout: time.Duration(cfg.Broker.TimeoutMS) * time.Millisecond,
 		log:          rolecli.Log,
 	}
-	socket := func(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
-		return rolecli.Socket("memoryd", name, path, kinds, cfg.Sockets.AllowUIDs, runbook.ListenerLost)
-	}
-	d := &rolecli.Daemon{
-		Role:        "memoryd",
-		LockPath:    h.Lock("memoryd"),
-		StartFailed: runbook.MemorydStartFailed,
-		Sockets: []*daemon.Socket{
-			socket("block", cfg.Sockets.Block, map[string]daemon.Handler{memorywire.KindBlock: srv.block}),
-			socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{
-				memorywire.KindMemoryCall: srv.memoryCall, memorywire.KindRecallCall: srv.recallCall}),
-			socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
-				memorywire.KindLog: srv.journal, memorywire.KindReview: srv.review,
-				memorywire.KindAccept: srv.accept, memorywire.KindReject: srv.reject,
-				memorywire.KindReindex: srv.reindex, memorywire.KindSync: srv.sync}),
-		},
-		Ready: "memoryd: serving",
-	}
+	d := rolecli.Memoryd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
+	d.Socket("block", cfg.Sockets.Block, map[string]daemon.Handler{memorywire.KindBlock: srv.block})
+	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{
+		memorywire.KindMemoryCall: srv.memoryCall, memorywire.KindRecallCall: srv.recallCall})
+	d.Socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
+		memorywire.KindLog: srv.journal, memorywire.KindReview: srv.review,
+		memorywire.KindAccept: srv.accept, memorywire.KindReject: srv.reject,
+		memorywire.KindReindex: srv.reindex, memorywire.KindSync: srv.sync})
+	d.Ready = "memoryd: serving"
 	// The lock first: a second memoryd must meet already-running, not a
 	// busy memory/ or index. Nothing is served before Serve.
 	if err := d.Start(); err != nil {

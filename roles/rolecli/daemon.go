@@ -14,6 +14,7 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
+	"boxmaker/core/home"
 	"boxmaker/core/termsafe"
 	"boxmaker/runbook"
 )
@@ -53,36 +54,85 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// Role is a daemon role: its name, and the runbook entries its start and
+// its sockets fail under.
+type Role struct {
+	Name string
+	// StartFailed is a start that cannot go on: a configuration that does
+	// not load or check, a socket that cannot be prepared. bxctl doctor
+	// reports a problem of the role's config under it too.
+	StartFailed runbook.Entry
+	// ListenerLost is a socket that stopped accepting connections.
+	ListenerLost runbook.Entry
+}
+
+// The daemons (conf.Daemons names them in start order).
+var (
+	Brokerd  = Role{Name: "brokerd", StartFailed: runbook.BrokerdStartFailed, ListenerLost: runbook.BrokerdListenerLost}
+	Memoryd  = Role{Name: "memoryd", StartFailed: runbook.MemorydStartFailed, ListenerLost: runbook.ListenerLost}
+	Loopd    = Role{Name: "loopd", StartFailed: runbook.LoopdStartFailed, ListenerLost: runbook.ListenerLost}
+	Gatewayd = Role{Name: "gatewayd", StartFailed: runbook.GatewaydStartFailed, ListenerLost: runbook.ListenerLost}
+	// Inferproxy's socket is core/inferproxy's HTTP server, not a Daemon's.
+	Inferproxy = Role{Name: "inferproxy", StartFailed: runbook.InferproxyStartFailed}
+)
+
+// Daemon is r's daemon serving the home dir: its lock is the home's
+// run/<role>.lock, and every socket it is given (Socket) takes requests
+// from the daemon's own user and the uids in allow.
+func (r Role) Daemon(dir string, allow []uint32) *Daemon {
+	return &Daemon{role: r, lockPath: home.Home{Dir: dir}.Lock(r.Name), allow: allow}
+}
+
 // Daemon is a running daemon's lock and sockets.
 type Daemon struct {
-	Role        string
-	LockPath    string
-	StartFailed runbook.Entry
-	Sockets     []*daemon.Socket
 	// Ready is printed once every socket listens (the start line).
 	Ready string
 	// ReadyAfter, when set, holds the start line and systemd's READY=1
 	// until it is closed (gatewayd: once connected to Mattermost).
 	ReadyAfter <-chan struct{}
 
+	role     Role
+	lockPath string
+	allow    []uint32
+	sockets  []*daemon.Socket
+
 	lock      *daemon.Lock
 	listeners []net.Listener
+}
+
+// Socket adds one of the daemon's sockets, named name for its lines and
+// its ping, at path: it takes kinds, and ping besides, and its lines go
+// to Log. Add every socket before Start; the returned socket's Kinds may
+// still be filled in until Serve.
+func (d *Daemon) Socket(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
+	all := map[string]daemon.Handler{daemon.PingKind: Ping(d.role.Name, name)}
+	for k, h := range kinds {
+		all[k] = h
+	}
+	s := &daemon.Socket{
+		Role: d.role.Name, Name: name, Path: path, Kinds: all,
+		AllowUIDs:    d.allow,
+		ListenerLost: d.role.ListenerLost,
+		Log:          Log,
+	}
+	d.sockets = append(d.sockets, s)
+	return s
 }
 
 // Start takes the lock and listens on every socket. On failure nothing is
 // left listening and the lock is released.
 func (d *Daemon) Start() error {
 	notifySocket() // before the daemon starts any program (brokerd's Podman)
-	lock, err := daemon.TakeLock(d.Role, d.LockPath)
+	lock, err := daemon.TakeLock(d.role.Name, d.lockPath)
 	if err != nil {
 		return err
 	}
 	d.lock = lock
-	for _, s := range d.Sockets {
+	for _, s := range d.sockets {
 		ln, err := daemon.Listen(lock, s.Path)
 		if err != nil {
 			d.Close()
-			return runbook.Wrap(d.StartFailed, err)
+			return runbook.Wrap(d.role.StartFailed, err)
 		}
 		d.listeners = append(d.listeners, ln)
 	}
@@ -97,15 +147,15 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errs := make(chan error, len(d.Sockets))
-	for i, s := range d.Sockets {
+	errs := make(chan error, len(d.sockets))
+	for i, s := range d.sockets {
 		go func() { errs <- s.Serve(ctx, d.listeners[i]) }()
 	}
 	ready := func() {
 		if d.Ready != "" {
 			fmt.Println(d.Ready)
 		}
-		Notify(d.Role, daemon.NotifyReady)
+		Notify(d.role.Name, daemon.NotifyReady)
 	}
 	if d.ReadyAfter == nil {
 		ready()
@@ -120,13 +170,13 @@ func (d *Daemon) Serve(ctx context.Context) error {
 	}
 	stopping := false
 	var first error
-	for range d.Sockets {
+	for range d.sockets {
 		var err error
 		select {
 		case err = <-errs:
 		case <-ctx.Done():
 			if !stopping {
-				Notify(d.Role, daemon.NotifyStopping)
+				Notify(d.role.Name, daemon.NotifyStopping)
 				stopping = true
 			}
 			err = <-errs
@@ -181,21 +231,5 @@ func (d *Daemon) Close() {
 func Ping(role, socket string) daemon.Handler {
 	return func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 		return map[string]string{"role": role, "socket": socket}, nil
-	}
-}
-
-// Socket describes one of role's sockets: it takes kinds, and ping besides,
-// from the daemon's own user and the uids in allow; accept failures are
-// reported under lost. Lines go to standard error.
-func Socket(role, name, path string, kinds map[string]daemon.Handler, allow []uint32, lost runbook.Entry) *daemon.Socket {
-	all := map[string]daemon.Handler{daemon.PingKind: Ping(role, name)}
-	for k, h := range kinds {
-		all[k] = h
-	}
-	return &daemon.Socket{
-		Role: role, Name: name, Path: path, Kinds: all,
-		AllowUIDs:    allow,
-		ListenerLost: lost,
-		Log:          Log,
 	}
 }

@@ -320,8 +320,14 @@ func CheckHome(dir string) error {
 func ConfigFlag(role string) *cli.StringFlag {
 	return &cli.StringFlag{
 		Name:  "config",
-		Usage: fmt.Sprintf("read `PATH` (default: $BOXMAKER_HOME/etc/%s.toml, else /etc/boxmaker/%s.toml)", role, role),
+		Usage: "read `PATH` (default: " + ConfigDefault(role) + ")",
 	}
+}
+
+// ConfigDefault says, for a flag's usage, where role's configuration is
+// found when no flag names it (ConfigPath, FindConfig).
+func ConfigDefault(role string) string {
+	return fmt.Sprintf("$BOXMAKER_HOME/etc/%s.toml, else /etc/boxmaker/%s.toml", role, role)
 }
 
 // CheckConfigFlag is the --check-config flag of every daemon's serve: read
@@ -335,27 +341,45 @@ func CheckConfigFlag() *cli.BoolFlag {
 	}
 }
 
-// ServeCommand is a daemon's serve command: --config and --check-config
-// before its other flags, and no arguments. serve gets the config's path
-// (ConfigPath).
-func ServeCommand(role, usage, description string, flags []cli.Flag, serve func(c *cli.Context, path string) error) *cli.Command {
+// ServeCommand is r's serve command: --config and --check-config before
+// its other flags, and no arguments. serve gets the configuration's path
+// (ConfigPath) and the configuration, read strictly and checked as
+// LoadConfig does (a failure is r's StartFailed): every daemon's start
+// begins there. description says what the role does besides what every
+// daemon does (startHelp, which comes first in the help).
+func ServeCommand[C any](r Role, usage, description string, flags []cli.Flag, serve func(c *cli.Context, path string, cfg C) error) *cli.Command {
 	return &cli.Command{
 		Name:        "serve",
 		Usage:       usage,
-		Description: description,
-		Flags:       append([]cli.Flag{ConfigFlag(role), CheckConfigFlag()}, flags...),
+		Description: startHelp(r.Name) + "\n\n" + description,
+		Flags:       append([]cli.Flag{ConfigFlag(r.Name), CheckConfigFlag()}, flags...),
 		Action: func(c *cli.Context) error {
 			if err := ExactArgs(c, 0, "no arguments"); err != nil {
 				return err
 			}
-			return serve(c, ConfigPath(c.String("config"), role))
+			path := ConfigPath(c.String("config"), r.Name)
+			var cfg C
+			if err := LoadConfig(path, &cfg, r.StartFailed); err != nil {
+				return err
+			}
+			return serve(c, path, cfg)
 		},
 	}
 }
 
-// ConfigValid prints the line --check-config ends with when it passes.
-func ConfigValid(role, path string) error {
-	fmt.Printf("%s: %s: the configuration is valid\n", role, path)
+// startHelp is what every daemon's start does, as LoadConfig, Daemon and
+// --check-config do it.
+func startHelp(role string) string {
+	return fmt.Sprintf("As every daemon does, %[1]s reads its config strictly (--check-config reads\n"+
+		"and checks it as a start would, then exits), takes the lock run/%[1]s.lock\n"+
+		"in its home, prepares each socket in a private directory of its own, tells\n"+
+		"systemd when it is ready and when it stops, and serves until SIGINT or SIGTERM.", role)
+}
+
+// ConfigValid prints the line --check-config ends with when r's
+// configuration at path passes.
+func (r Role) ConfigValid(path string) error {
+	fmt.Printf("%s: %s: the configuration is valid\n", r.Name, path)
 	return nil
 }
 

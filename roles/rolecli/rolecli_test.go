@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"boxmaker/core/conf"
 	"boxmaker/runbook"
 )
 
@@ -119,5 +120,26 @@ func TestReasonCrossesAProcessBoundary(t *testing.T) {
 	}
 	if r := ReadReason(strings.NewReader(`{"entry":"no-such-entry","text":"x"}`)); r != nil {
 		t.Errorf("an unknown entry was made: %+v", r)
+	}
+}
+
+func TestEveryDaemonHasItsRole(t *testing.T) {
+	roles := map[string]Role{}
+	for _, r := range []Role{Brokerd, Memoryd, Loopd, Gatewayd, Inferproxy} {
+		roles[r.Name] = r
+	}
+	for _, name := range conf.Daemons() {
+		r, ok := roles[name]
+		if !ok {
+			t.Errorf("conf.Daemons names %s, but rolecli has no Role for it", name)
+			continue
+		}
+		if r.StartFailed.String() != name+"-start-failed" {
+			t.Errorf("%s's StartFailed is %s, want %s-start-failed", name, r.StartFailed, name)
+		}
+		delete(roles, name)
+	}
+	for name := range roles {
+		t.Errorf("rolecli has a Role for %s, which conf.Daemons does not name", name)
 	}
 }
