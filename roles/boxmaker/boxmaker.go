@@ -86,7 +86,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				&cli.BoolFlag{Name: "force", Usage: "replace configuration files that exist"},
 				&cli.StringFlag{Name: "owner", Usage: "the user brokerd acts for, as `UID:GID` (default: the user running init)"},
 				&cli.StringFlag{Name: "model-url", Usage: "the llama-server at `URL` (such as http://127.0.0.1:8080): inferproxy's upstream, and, when it answers, loopd's model and [expect]"},
-				&cli.StringFlag{Name: "model", Usage: "the model's `NAME` at --model-url (default: the first of its /v1/models)"},
+				modelFlag,
 			},
 			Action: func(c *cli.Context) error {
 				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {

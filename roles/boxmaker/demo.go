@@ -49,7 +49,7 @@ func demoCommand(roles []string) *cli.Command {
 			"in advance; with it, a real llama-server answers the same messages.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model-url", Usage: "drive the llama-server at `URL` (such as http://127.0.0.1:8080) instead of the scripted stand-in"},
-			&cli.StringFlag{Name: "model", Usage: "the model's `NAME` at --model-url (default: the first of its /v1/models)"},
+			modelFlag,
 			&cli.BoolFlag{Name: "keep", Usage: "keep the temporary home (configs, audit log, sessions, memory, daemon output)"},
 			&cli.StringFlag{Name: "home", Usage: "make the home at `DIR`, which must not exist, instead of a temporary one (removed at the end unless --keep)"},
 			&cli.StringFlag{Name: "busybox", Value: defaultBusybox, Usage: "the static busybox `FILE` for the tools image"},

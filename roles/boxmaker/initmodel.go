@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"boxmaker/core/conf"
 	"boxmaker/core/home"
 	"boxmaker/core/inferproxy"
@@ -27,6 +29,10 @@ type modelServer struct {
 	Props   *loop.Props
 	Problem error
 }
+
+// modelFlag is the --model of the commands that take --model-url (init,
+// demo): the model's name, when the server's first is not the one meant.
+var modelFlag = &cli.StringFlag{Name: "model", Usage: "the model's `NAME` at --model-url (default: the first of its /v1/models)"}
 
 // askModelServer asks the llama-server at u for its model (/v1/models,
 // unless model is given) and its /props. A URL that cannot be an upstream

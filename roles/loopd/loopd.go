@@ -122,9 +122,9 @@ func serve(c *cli.Context, path string, cfg conf.Loopd) error {
 	}
 	d := rolecli.Loopd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
 	d.Socket("loop", cfg.Sockets.Loop, map[string]daemon.Handler{loopwire.KindTurn: turnHandler(eng),
-		loopwire.KindAgentSpawn: agentSpawnHandler(eng), loopwire.KindAgentAsk: agentAskHandler(eng),
-		loopwire.KindAgentFork: agentForkHandler(eng), loopwire.KindAgentCompact: agentCompactHandler(eng),
-		loopwire.KindAgentAnswer: agentAnswerHandler(eng)})
+		loopwire.KindAgentSpawn: answer("an agent.spawn request", eng.Spawn), loopwire.KindAgentAsk: agentAskHandler(eng),
+		loopwire.KindAgentFork: answer("an agent.fork request", eng.Fork), loopwire.KindAgentCompact: agentCompactHandler(eng),
+		loopwire.KindAgentAnswer: answer("an agent.answer request", eng.Answer)})
 	d.Ready = "loopd: serving on " + cfg.Sockets.Loop
 	if err := d.Start(); err != nil {
 		return err
@@ -193,15 +193,18 @@ func decodeStrict(body json.RawMessage, v any, shape string) error {
 	return nil
 }
 
-// agentSpawnHandler answers agent.spawn: a hermetic session for a yaag
-// Agent.
-func agentSpawnHandler(eng *loop.Engine) daemon.Handler {
+// answer is the handler of a request that streams nothing: its body read
+// strictly (decodeStrict) as a Q, answered by f. agent.spawn (a hermetic
+// session for a yaag Agent), agent.fork (a new session from a boundary of
+// an Agent's or a Run's host session) and agent.answer (the person's
+// answers appended to the session that asked) are such requests.
+func answer[Q, R any](shape string, f func(context.Context, Q) (R, error)) daemon.Handler {
 	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var req loopwire.SpawnRequest
-		if err := decodeStrict(body, &req, "an agent.spawn request"); err != nil {
+		var req Q
+		if err := decodeStrict(body, &req, shape); err != nil {
 			return nil, err
 		}
-		return eng.Spawn(ctx, req)
+		return f(ctx, req)
 	}
 }
 
@@ -228,18 +231,6 @@ func agentAskHandler(eng *loop.Engine) daemon.Handler {
 	}
 }
 
-// agentForkHandler answers agent.fork: a new session from a boundary of
-// an Agent's (or a Run's host) session.
-func agentForkHandler(eng *loop.Engine) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var req loopwire.ForkRequest
-		if err := decodeStrict(body, &req, "an agent.fork request"); err != nil {
-			return nil, err
-		}
-		return eng.Fork(ctx, req)
-	}
-}
-
 // agentCompactHandler answers agent.compact, streaming the summary turn's
 // events.
 func agentCompactHandler(eng *loop.Engine) daemon.Handler {
@@ -249,17 +240,5 @@ func agentCompactHandler(eng *loop.Engine) daemon.Handler {
 			return nil, err
 		}
 		return eng.Compact(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
-	}
-}
-
-// agentAnswerHandler answers agent.answer: the person's answers appended
-// to the session that asked.
-func agentAnswerHandler(eng *loop.Engine) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var req loopwire.AnswerRequest
-		if err := decodeStrict(body, &req, "an agent.answer request"); err != nil {
-			return nil, err
-		}
-		return eng.Answer(ctx, req)
 	}
 }

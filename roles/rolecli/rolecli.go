@@ -67,18 +67,26 @@ func NewApp(name, usage string, commands ...*cli.Command) *cli.App {
 		CommandNotFound: func(c *cli.Context, cmd string) {},
 	}
 	app.HideHelpCommand = true
-	app.Action = func(c *cli.Context) error {
-		if done, err := HelpWord(c, name, commands); done {
+	app.Action = commandNeeded(name, commands, cli.ShowAppHelp, "a command is needed")
+	markUsage(name, commands)
+	return app
+}
+
+// commandNeeded is the action of an app or a group of commands, named
+// name, that does nothing but hold cmds: it answers "help [COMMAND]",
+// refuses an unknown word naming cmds, and for no word at all shows the
+// help (show) and is the usage error needed.
+func commandNeeded(name string, cmds []*cli.Command, show func(*cli.Context) error, needed string) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if done, err := HelpWord(c, name, cmds); done {
 			return err
 		}
 		if c.NArg() > 0 {
-			return UnknownCommand(c.Args().First(), name, commands)
+			return UnknownCommand(c.Args().First(), name, cmds)
 		}
-		cli.ShowAppHelp(c)
-		return Usagef("a command is needed (see %s --help)", name)
+		show(c)
+		return Usagef("%s (see %s --help)", needed, name)
 	}
-	markUsage(name, commands)
-	return app
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error { return &UsageError{Err: err} }
@@ -100,17 +108,7 @@ func markUsage(parent string, cmds []*cli.Command) {
 			c.HideHelpCommand = true
 		}
 		if len(c.Subcommands) > 0 && c.Action == nil {
-			subs := c.Subcommands
-			c.Action = func(ctx *cli.Context) error {
-				if done, err := HelpWord(ctx, full, subs); done {
-					return err
-				}
-				if ctx.NArg() > 0 {
-					return UnknownCommand(ctx.Args().First(), full, subs)
-				}
-				cli.ShowSubcommandHelp(ctx)
-				return Usagef("%s needs a command (see %s --help)", full, full)
-			}
+			c.Action = commandNeeded(full, c.Subcommands, cli.ShowSubcommandHelp, full+" needs a command")
 		}
 		markUsage(full, c.Subcommands)
 	}
