@@ -221,15 +221,7 @@ func serveTest(t *testing.T, s *Socket) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	testsupport.Serve(t, func(ctx context.Context) error { return s.Serve(ctx, ln) })
 	return s.Path
 }
 

@@ -31,22 +31,8 @@ func serveProxy(tb testing.TB, o Options) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	serve(tb, s)
+	testsupport.Serve(tb, s.Serve)
 	return s
-}
-
-// serve serves s until the test ends, when Serve must end without an
-// error.
-func serve(tb testing.TB, s *Server) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	tb.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			tb.Errorf("serve: %v", err)
-		}
-	})
 }
 
 func startProxy(t *testing.T, upstream string, burst int, timeout time.Duration) (*Server, string) {

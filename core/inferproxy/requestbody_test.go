@@ -66,7 +66,7 @@ func TestAStreamOutlivesTheTransportsLateReadOfTheRequestBody(t *testing.T) {
 		}
 		return &lateConn{Conn: c, pause: 200 * time.Millisecond, writes: &writes, busy: &busy}, nil
 	}
-	serve(t, s)
+	testsupport.Serve(t, s.Serve)
 
 	resp, lines := postStream(t, sock)
 	defer resp.Body.Close()

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"boxmaker/core/testsupport"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -168,15 +170,7 @@ func startTestProxy(t *testing.T, p *EgressProxy, names map[string][]string, dia
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- p.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	testsupport.Serve(t, func(ctx context.Context) error { return p.Serve(ctx, ln) })
 	return tp
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/policy"
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
@@ -103,13 +104,7 @@ func TestAToolNeverPassesASocketsPeerCheck(t *testing.T) {
 		Kinds: map[string]daemon.Handler{"ping": func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return "pong", nil
 		}}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	testsupport.Serve(t, func(ctx context.Context) error { return s.Serve(ctx, ln) })
 
 	r := newTestRunner(t, nil)
 	c := Call{ID: callID(t), Tool: "run", Paths: []string{d}}

@@ -152,6 +152,32 @@ func longThenShort(streaming chan struct{}) func(int, loopwire.TurnRequest, *dae
 	}
 }
 
+// waitShown polls until out holds s; after 10 s the test fails.
+func waitShown(t *testing.T, out *testsupport.Buffer, s string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the chat never showed %q:\n%s", s, out)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// chatEnds waits up to 10 s for the chat's run to return; an error it
+// returns fails the test, headed by what.
+func chatEnds(t *testing.T, done <-chan error, what string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the chat did not end")
+	}
+}
+
 // Ctrl-C during a reply stops it and returns to the prompt; Ctrl-C at the
 // prompt ends the chat without an error.
 func TestChatInterrupts(t *testing.T) {
@@ -164,23 +190,12 @@ func TestChatInterrupts(t *testing.T) {
 	go func() { done <- ch.run(context.Background(), inR, interrupts) }()
 	io.WriteString(inW, "tell me a long story\n")
 	<-streaming
-	for !strings.Contains(out.String(), "on and on") {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitShown(t, out, "on and on")
 	interrupts <- os.Interrupt
 	io.WriteString(inW, "and a short one\n")
-	for !strings.Contains(out.String(), "short\n> ") {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitShown(t, out, "short\n> ")
 	interrupts <- os.Interrupt
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Ctrl-C at the prompt: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the chat did not end")
-	}
+	chatEnds(t, done, "Ctrl-C at the prompt")
 	if !regexp.MustCompile(`> session s-1\n(on and on )+\n\(reply stopped\)\n> short\n> \n$`).MatchString(out.String()) {
 		t.Errorf("output:\n%s", out.String())
 	}
@@ -237,23 +252,12 @@ func TestChatCtrlCOnATerminal(t *testing.T) {
 	io.WriteString(inW, "never sent\x03")
 	io.WriteString(inW, "tell me a long story\n")
 	<-streaming
-	for !strings.Contains(out.String(), "on and on") {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitShown(t, out, "on and on")
 	io.WriteString(inW, "and a short one\n")
 	io.WriteString(inW, "\x03")
-	for !strings.Contains(out.String(), "short\n> ") {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitShown(t, out, "short\n> ")
 	io.WriteString(inW, "\x03")
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Ctrl-C at an empty prompt: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the chat did not end")
-	}
+	chatEnds(t, done, "Ctrl-C at an empty prompt")
 	if !regexp.MustCompile(`^bxctl chat: [^\n]*\n[^\n]*\n> \^C\n> session s-1\n(on and on )+\n\(reply stopped\)\n> short\n> \n$`).MatchString(out.String()) {
 		t.Errorf("output:\n%s", out.String())
 	}

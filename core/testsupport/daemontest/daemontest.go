@@ -40,10 +40,8 @@ func Serve(tb testing.TB, s *daemon.Socket) string {
 	if s.Log == nil {
 		s.Log = logOnFailure(tb, s.Role+"'s "+s.Name+" socket")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Serve(ctx, ln); close(done) }()
-	tb.Cleanup(func() { cancel(); <-done; lock.Release() })
+	tb.Cleanup(func() { lock.Release() })
+	testsupport.Serve(tb, func(ctx context.Context) error { return s.Serve(ctx, ln) })
 	return s.Path
 }
 
@@ -66,10 +64,7 @@ func InferProxy(tb testing.TB, o inferproxy.Options) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { p.Serve(ctx); close(done) }()
-	tb.Cleanup(func() { cancel(); <-done })
+	testsupport.Serve(tb, p.Serve)
 	return o.Listen
 }
 
