@@ -12,9 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -25,24 +23,13 @@ import (
 	"boxmaker/core/policy"
 	"boxmaker/core/regularfile"
 	"boxmaker/core/sessionid"
+	"boxmaker/core/sessionlog"
 )
 
 // FleetFile is the owner's list of what this agent shares with every
 // agent of the fleet: entries separated by a line holding only §, as in
 // memory.md. Only the owner writes it; the memory tool cannot.
 const FleetFile = "fleet.md"
-
-var (
-	epochRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,17})\.jsonl$`)
-)
-
-// logRecord is what the feed reads of a session record.
-type logRecord struct {
-	Seq  int64  `json:"seq"`
-	Time string `json:"time"`
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
 
 // Feed reads what the sources gained since the last pass into the
 // outbox, as one commit. A session brokerd cannot be asked about is left
@@ -120,7 +107,7 @@ func (o *Outbox) feedLogs(ctx context.Context, next *cursor) ([]Item, error) {
 	type logPart struct {
 		key   string
 		epoch int64
-		recs  []logRecord
+		recs  []sessionlog.TextRecord
 		end   logCursor
 	}
 	var items []Item
@@ -138,7 +125,8 @@ func (o *Outbox) feedLogs(ctx context.Context, next *cursor) ([]Item, error) {
 		var parts []logPart
 		text := false
 		for _, f := range files {
-			if !epochRE.MatchString(f.Name()) {
+			epoch, ok := sessionlog.Epoch(f.Name())
+			if !ok {
 				continue
 			}
 			key := sid + "/" + f.Name()
@@ -148,7 +136,7 @@ func (o *Outbox) feedLogs(ctx context.Context, next *cursor) ([]Item, error) {
 				continue
 			}
 			if end != next.Logs[key] {
-				parts = append(parts, logPart{key, epochOf(f.Name()), recs, end})
+				parts = append(parts, logPart{key, epoch, recs, end})
 				text = text || hasText(recs)
 			}
 		}
@@ -178,7 +166,7 @@ func (o *Outbox) feedLogs(ctx context.Context, next *cursor) ([]Item, error) {
 					continue
 				}
 				peer := PeerOwner
-				if r.Type == "assistant" {
+				if r.Type == sessionlog.TypeAssistant {
 					peer = PeerAgent
 				}
 				items = append(items, split(Item{ID: fmt.Sprintf("%s:%d:%d", sid, p.epoch, r.Seq), Workspace: ws, Session: sid,
@@ -192,16 +180,11 @@ func (o *Outbox) feedLogs(ctx context.Context, next *cursor) ([]Item, error) {
 // sendable: the text of user and assistant records is synced; tool
 // results, baselines and loopd's notes are not, nor empty text (an
 // assistant record that only calls tools).
-func sendable(r logRecord) bool {
-	return (r.Type == "user" || r.Type == "assistant") && strings.TrimSpace(r.Text) != ""
+func sendable(r sessionlog.TextRecord) bool {
+	return (r.Type == sessionlog.TypeUser || r.Type == sessionlog.TypeAssistant) && strings.TrimSpace(r.Text) != ""
 }
 
-func epochOf(name string) int64 {
-	n, _ := strconv.ParseInt(strings.TrimSuffix(name, ".jsonl"), 10, 64)
-	return n
-}
-
-func hasText(recs []logRecord) bool {
+func hasText(recs []sessionlog.TextRecord) bool {
 	for _, r := range recs {
 		if sendable(r) {
 			return true
@@ -213,7 +196,7 @@ func hasText(recs []logRecord) bool {
 // readLog reads the whole lines of a log after c. A log that is shorter
 // than c's offset, or another file, is read from its start, its records
 // after c's seq only.
-func readLog(path string, c logCursor) ([]logRecord, logCursor, error) {
+func readLog(path string, c logCursor) ([]sessionlog.TextRecord, logCursor, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, c, err
@@ -238,12 +221,12 @@ func readLog(path string, c logCursor) ([]logRecord, logCursor, error) {
 		return nil, c, err
 	}
 	whole := bytes.LastIndexByte(data, '\n') + 1
-	var recs []logRecord
+	var recs []sessionlog.TextRecord
 	for _, line := range bytes.Split(data[:whole], []byte("\n")) {
 		if len(line) == 0 {
 			continue
 		}
-		var r logRecord
+		var r sessionlog.TextRecord
 		if json.Unmarshal(line, &r) != nil || r.Seq <= c.Seq {
 			continue // a damaged line is loopd's to report; a record read before is skipped
 		}

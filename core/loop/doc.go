@@ -8,7 +8,9 @@
 // A session is $BOXMAKER_HOME/sessions/<id>/<epoch>.jsonl: one JSON object
 // per line, each line ending in "\n". <id> is [a-z0-9-]{1,64}; <epoch> is a
 // decimal integer from 0 (loopd writes epoch 0; a later epoch would start
-// with a baseline of its own). A record is appended, and the file synced,
+// with a baseline of its own). core/sessionlog holds what the logs'
+// readers (recall, the Honcho outbox) share of this: the file's name, the
+// record types, the record's text. A record is appended, and the file synced,
 // only after the request it describes has finished, so a line that was cut
 // off by a crash was never used. Every record has
 //

@@ -9,11 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/sessionid"
+	"boxmaker/core/sessionlog"
 )
 
 // ValidSessionID reports whether id may name a session.
@@ -30,7 +30,7 @@ type Log struct {
 
 // LogPath is where a session's epoch lives under the sessions directory.
 func LogPath(sessionsDir, id string, epoch int) string {
-	return filepath.Join(sessionsDir, id, strconv.Itoa(epoch)+".jsonl")
+	return filepath.Join(sessionsDir, id, sessionlog.FileName(epoch))
 }
 
 // LatestEpoch finds the highest epoch of a session; ok is false when the
@@ -44,16 +44,12 @@ func LatestEpoch(sessionsDir, id string) (epoch int, ok bool, err error) {
 		return 0, false, err
 	}
 	for _, e := range entries {
-		name := e.Name()
-		if filepath.Ext(name) != ".jsonl" {
+		n, isLog := sessionlog.Epoch(e.Name())
+		if !isLog {
 			continue
 		}
-		n, err := strconv.Atoi(name[:len(name)-len(".jsonl")])
-		if err != nil || n < 0 || strconv.Itoa(n) != name[:len(name)-len(".jsonl")] {
-			continue
-		}
-		if !ok || n > epoch {
-			epoch, ok = n, true
+		if !ok || int(n) > epoch {
+			epoch, ok = int(n), true
 		}
 	}
 	return epoch, ok, nil

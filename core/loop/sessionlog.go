@@ -8,15 +8,17 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"boxmaker/core/sessionlog"
 )
 
-// Record types.
+// Record types (core/sessionlog's, which the logs' readers share).
 const (
-	TypeBaseline  = "baseline"
-	TypeUser      = "user"
-	TypeAssistant = "assistant"
-	TypeTool      = "tool"
-	TypeNote      = "note"
+	TypeBaseline  = sessionlog.TypeBaseline
+	TypeUser      = sessionlog.TypeUser
+	TypeAssistant = sessionlog.TypeAssistant
+	TypeTool      = sessionlog.TypeTool
+	TypeNote      = sessionlog.TypeNote
 )
 
 // Record is one line of a session log. Which fields a record has depends

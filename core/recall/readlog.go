@@ -12,15 +12,8 @@ import (
 	"time"
 
 	"boxmaker/core/memory"
+	"boxmaker/core/sessionlog"
 )
-
-// logRecord is what the index takes of a session record.
-type logRecord struct {
-	Seq  int64  `json:"seq"`
-	Time string `json:"time"`
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
 
 type readJob struct {
 	path  string
@@ -31,7 +24,7 @@ type readJob struct {
 // log has last set, and end is then the offset after its last complete
 // line.
 type logChunk struct {
-	recs    []logRecord
+	recs    []sessionlog.TextRecord
 	skipped int
 	end     int64
 	last    bool
@@ -100,13 +93,13 @@ func readLog(j readJob, ch chan<- logChunk, done <-chan struct{}) bool {
 			return send(c)
 		}
 		off += int64(len(line))
-		var rec logRecord
+		var rec sessionlog.TextRecord
 		if json.Unmarshal(bytes.TrimSpace(line), &rec) != nil || rec.Seq < 1 || rec.Seq >= 1<<32 {
 			c.skipped++
 			continue
 		}
 		switch rec.Type {
-		case "user", "assistant", "tool":
+		case sessionlog.TypeUser, sessionlog.TypeAssistant, sessionlog.TypeTool:
 		default:
 			continue
 		}

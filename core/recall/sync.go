@@ -7,13 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"syscall"
 	"time"
 
 	"boxmaker/core/sessionid"
+	"boxmaker/core/sessionlog"
 )
 
 // Progress counts what a Sync or Rebuild has read so far; the last one
@@ -28,10 +27,6 @@ type Progress struct {
 }
 
 const notesPath = "memory/notes.md"
-
-var (
-	epochFileRE = regexp.MustCompile(`^(0|[1-9][0-9]{0,17})\.jsonl$`)
-)
 
 // file is one file the index reads, found on disk.
 type file struct {
@@ -105,11 +100,10 @@ func listFiles(home string, cache dirCache) ([]file, error) {
 			return nil, err
 		}
 		for _, n := range names {
-			m := epochFileRE.FindStringSubmatch(n)
-			if m == nil {
+			epoch, ok := sessionlog.Epoch(n)
+			if !ok {
 				continue
 			}
-			epoch, _ := strconv.ParseInt(m[1], 10, 64)
 			out = append(out, file{rel: filepath.Join("sessions", d, n), session: d, epoch: epoch})
 		}
 	}
