@@ -15,14 +15,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"time"
-)
 
-// The answers to a pending approval: the owner's with bxctl on brokerd's
-// admin socket (brokerwire.ApprovalAnswer), an approver's in Mattermost
-// on gateway.sock (gatewaywire.Answered).
-const (
-	Approve = "approve"
-	Refuse  = "refuse"
+	"boxmaker/core/memory"
 )
 
 // Pending is an approval waiting for the owner, as brokerd's admin socket
@@ -47,18 +41,26 @@ type Pending struct {
 	Expires       time.Time `json:"expires"`
 }
 
+// The answers to a pending approval: the owner's with bxctl on brokerd's
+// admin socket (brokerwire.ApprovalAnswer), an approver's in Mattermost
+// on gateway.sock (gatewaywire.Answered).
+const (
+	Approve = "approve"
+	Refuse  = "refuse"
+)
+
 // Arguments are a call's arguments as brokerd reads them: only the fields
 // of its tool. Anything else the model writes (a grant name, a taint) is
 // not read by brokerd; the full rendering lists it as not used.
 type Arguments struct {
-	Path    string   `json:"path"`
-	Content *string  `json:"content"`
-	Command []string `json:"command"`
-	Paths   []string `json:"paths"`
-	URL     string   `json:"url"`
-	Actions []Action `json:"actions"`
-	Query   string   `json:"query"`
-	Limit   int      `json:"limit"`
+	Path    string          `json:"path"`
+	Content *string         `json:"content"`
+	Command []string        `json:"command"`
+	Paths   []string        `json:"paths"`
+	URL     string          `json:"url"`
+	Actions []memory.Action `json:"actions"` // memory's steps, as memoryd reads them
+	Query   string          `json:"query"`
+	Limit   int             `json:"limit"`
 	// yaag_run, yaag_status, yaag_stop, yaag_pause
 	File     string          `json:"file"`
 	Script   *string         `json:"script"`
@@ -67,14 +69,6 @@ type Arguments struct {
 	Profile  string          `json:"profile"`
 	ForkHost bool            `json:"forkHost"`
 	ID       string          `json:"id"`
-}
-
-// Action is one step of a memory call, as the model writes it.
-type Action struct {
-	Action string `json:"action"`
-	File   string `json:"file"`
-	Text   string `json:"text"`
-	Old    string `json:"old"`
 }
 
 // Compact is raw with the spaces outside strings removed and nothing else

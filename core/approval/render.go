@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"boxmaker/core/memory"
 	"boxmaker/core/termsafe"
 )
 
@@ -74,7 +75,7 @@ func shownPath(written, target string) string {
 	return target + " (written " + written + ")"
 }
 
-func actionSummary(x Action) string {
+func actionSummary(x memory.Action) string {
 	switch x.Action {
 	case "add":
 		return fmt.Sprintf("add to %s: %s", x.File, quote(x.Text))
