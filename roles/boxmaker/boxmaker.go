@@ -38,10 +38,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 			Name:  "version",
 			Usage: "print the version and the commit it was built from",
 			Flags: []cli.Flag{rolecli.JSONFlag},
-			Action: func(c *cli.Context) error {
-				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				if c.Bool("json") {
 					return rolecli.WriteJSON(c.App.Writer, struct {
 						Version string `json:"version"`
@@ -50,7 +47,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				}
 				fmt.Printf("boxmaker %s (commit %s)\n", b.Version, b.Commit)
 				return nil
-			},
+			}),
 		},
 		&cli.Command{
 			Name:      "links",
@@ -88,10 +85,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 				&cli.StringFlag{Name: "model-url", Usage: "the llama-server at `URL` (such as http://127.0.0.1:8080): inferproxy's upstream, and, when it answers, loopd's model and [expect]"},
 				modelFlag,
 			},
-			Action: func(c *cli.Context) error {
-				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				dir := homeOf(c)
 				uid, gid, err := initOwner(c.String("owner"))
 				if err != nil {
@@ -106,7 +100,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 					return rolecli.Usagef("--model names the model at --model-url; give --model-url too")
 				}
 				return initHome(dir, c.Bool("force"), uid, gid, ms)
-			},
+			}),
 		},
 		&cli.Command{
 			Name:  "gate",
@@ -118,12 +112,9 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "root", Value: ".", Usage: "the repository `DIR`"},
 			},
-			Action: func(c *cli.Context) error {
-				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				return gate(c.String("root"), checks)
-			},
+			}),
 		},
 		toolsImageCommand(),
 		toolExecCommand(),

@@ -55,10 +55,7 @@ func demoCommand(roles []string) *cli.Command {
 			&cli.StringFlag{Name: "busybox", Value: defaultBusybox, Usage: "the static busybox `FILE` for the tools image"},
 			&cli.StringFlag{Name: "podman", Value: "podman", Usage: "the Podman `PROGRAM`"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			if u := c.String("model-url"); u != "" {
 				if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 					return rolecli.Usagef("--model-url %q is not an http:// or https:// URL", u)
@@ -74,7 +71,7 @@ func demoCommand(roles []string) *cli.Command {
 				Busybox:  c.String("busybox"),
 				Podman:   c.String("podman"),
 			}, roles, os.Stdout)
-		},
+		}),
 	}
 }
 

@@ -35,10 +35,7 @@ func egressProxyCommand() *cli.Command {
 			&cli.IntFlag{Name: "lifetime-ms", Value: 60000, Usage: "the proxy's whole time"},
 			&cli.Int64Flag{Name: "max-bytes", Value: 1 << 20, Usage: "bytes one tunnel carries from the server"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			hosts := c.StringSlice("host")
 			for _, h := range hosts {
 				if h == "" || strings.ToLower(h) != h {
@@ -55,7 +52,7 @@ func egressProxyCommand() *cli.Command {
 				Log:      rolecli.Log,
 			}
 			return serveEgress(c.String("socket"), p, os.Stdin, time.Duration(c.Int("lifetime-ms"))*time.Millisecond)
-		},
+		}),
 	}
 }
 

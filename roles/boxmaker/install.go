@@ -41,12 +41,9 @@ func installCommands(b Build, roles []string) []*cli.Command {
 				&cli.BoolFlag{Name: "dry-run", Usage: "print every step and change nothing"},
 				root,
 			},
-			Action: func(c *cli.Context) error {
-				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				return install(c, b, roles)
-			},
+			}),
 		},
 		{
 			Name:  "uninstall",
@@ -62,10 +59,7 @@ func installCommands(b Build, roles []string) []*cli.Command {
 				&cli.BoolFlag{Name: "dry-run", Usage: "print every step and change nothing"},
 				root,
 			},
-			Action: func(c *cli.Context) error {
-				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				if err := needRoot(c, "uninstall"); err != nil {
 					return err
 				}
@@ -77,7 +71,7 @@ func installCommands(b Build, roles []string) []*cli.Command {
 					Host:         hostTools{},
 				}
 				return deploy.Run(os.Stdout, "uninstall", u.Plan(), c.Bool("dry-run"))
-			},
+			}),
 		},
 	}
 }

@@ -63,10 +63,7 @@ func llamaStandinCommand() *cli.Command {
 			&cli.StringFlag{Name: "addr-file", Usage: "write the address it listens on to `FILE` (for --listen 127.0.0.1:0)"},
 			&cli.StringFlag{Name: "request-log", Usage: "append a JSON line to `FILE` for each chat request: its last message (role, content), prompt_tokens, cache_n"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			script := builtinScript()
 			if c.Bool("print-script") {
 				data, err := json.MarshalIndent(script, "", "  ")
@@ -134,6 +131,6 @@ func llamaStandinCommand() *cli.Command {
 				return err
 			}
 			return nil
-		},
+		}),
 	}
 }

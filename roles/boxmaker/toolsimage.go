@@ -34,10 +34,7 @@ func toolsImageCommand() *cli.Command {
 			&cli.StringFlag{Name: "podman", Value: "podman", Usage: "the Podman `PROGRAM`"},
 			&cli.BoolFlag{Name: "no-load", Usage: "only write the archive (needs --out)"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			if c.Bool("no-load") && c.String("out") == "" {
 				return rolecli.Usagef("--no-load needs --out")
 			}
@@ -54,7 +51,7 @@ func toolsImageCommand() *cli.Command {
 			}
 			fmt.Println(id)
 			return nil
-		},
+		}),
 	}
 }
 

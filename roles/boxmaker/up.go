@@ -63,15 +63,12 @@ func upCommand(roles []string) *cli.Command {
 			homeFlag,
 			&cli.BoolFlag{Name: "accept-break", Usage: "start brokerd with --accept-break: accept a broken audit chain (the runbook's audit-chain-broken: copy the log first)"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			dir := homeOf(c)
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout, upOptions{AcceptBreak: c.Bool("accept-break")})
-		},
+		}),
 	}
 }
 

@@ -48,10 +48,7 @@ func chatCommands() []*cli.Command {
 			&cli.StringFlag{Name: "session", Usage: "continue session `ID` (default: a new one)"},
 			&cli.StringFlag{Name: "who", Value: "owner", Usage: "the `NAME` the turns are from"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			var cfg conf.Loopd
 			if _, err := loopConfig.load(c, &cfg); err != nil {
 				return err
@@ -79,7 +76,7 @@ func chatCommands() []*cli.Command {
 				defer restore()
 			}
 			return ch.run(c.Context, os.Stdin, interrupts)
-		},
+		}),
 	}}
 }
 

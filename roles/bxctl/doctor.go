@@ -40,14 +40,11 @@ func doctorCommands() []*cli.Command {
 			"problem with its runbook entry, and exits 1 when there is a problem. It\n" +
 			"changes nothing and may run beside the daemons.",
 		Flags: []cli.Flag{rolecli.JSONFlag},
-		Action: func(c *cli.Context) error {
-			if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			d := &doctor{}
 			d.run(c)
 			return d.report(c.App.Writer, c.Bool("json"))
-		},
+		}),
 	}}
 }
 

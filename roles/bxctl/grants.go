@@ -38,16 +38,13 @@ func grantsCommands() []*cli.Command {
 				&cli.BoolFlag{Name: "strict", Usage: "exit 1 on warnings too"},
 				rolecli.JSONFlag,
 			},
-			Action: func(c *cli.Context) error {
-				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				dir, harness, err := grantsDir(c)
 				if err != nil {
 					return err
 				}
 				return grantsCheck(c.App.Writer, dir, harness, c.Bool("strict"), c.Bool("json"))
-			},
+			}),
 		}, {
 			Name:      "test",
 			Usage:     "decide a call as brokerd would, without running it",

@@ -38,13 +38,13 @@ func memoryCommands() []*cli.Command {
 						"outcome is updated, noted, staged, accepted, rejected, untrusted,\n" +
 						"flagged <rule> or refused <rule>.",
 					Flags:  []cli.Flag{rolecli.JSONFlag},
-					Action: memoryLog,
+					Action: rolecli.NoArgs(memoryLog),
 				},
 				{
 					Name:   "review",
 					Usage:  "show the writes staged for the owner's review, with their text",
 					Flags:  []cli.Flag{rolecli.JSONFlag},
-					Action: memoryReview,
+					Action: rolecli.NoArgs(memoryReview),
 				},
 				{
 					Name:      "accept",
@@ -69,7 +69,7 @@ func memoryCommands() []*cli.Command {
 				"standard error is a terminal; at the end bxctl prints how many logs,\n" +
 				"records and notes were read.",
 			Flags:  []cli.Flag{rolecli.JSONFlag},
-			Action: reindex,
+			Action: rolecli.NoArgs(reindex),
 		},
 	}
 }
@@ -92,9 +92,6 @@ func memorydCall(c *cli.Context, kind string, body, out any, timeout time.Durati
 }
 
 func memoryLog(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
 	var ans memorywire.LogAnswer
 	if err := memorydCall(c, memorywire.KindLog, nil, &ans, 30*time.Second, nil); err != nil {
 		return err
@@ -127,9 +124,6 @@ func memoryLog(c *cli.Context) error {
 }
 
 func memoryReview(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
 	var ans memorywire.ReviewAnswer
 	if err := memorydCall(c, memorywire.KindReview, nil, &ans, 30*time.Second, nil); err != nil {
 		return err
@@ -215,9 +209,6 @@ func memoryReject(c *cli.Context) error {
 }
 
 func reindex(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
 	tty := isTerminal(os.Stderr)
 	shown := false
 	onEvent := func(raw json.RawMessage) error {

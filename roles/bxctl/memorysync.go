@@ -36,14 +36,11 @@ func memorySyncCommand() *cli.Command {
 			&cli.BoolFlag{Name: "now", Usage: "feed and drain the outbox now; exit 0 only when it is empty"},
 			rolecli.JSONFlag,
 		},
-		Action: memorySync,
+		Action: rolecli.NoArgs(memorySync),
 	}
 }
 
 func memorySync(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
 	var ans memorywire.SyncAnswer
 	// A drain sends every waiting batch; each request has its own
 	// [honcho] timeout_ms inside memoryd.

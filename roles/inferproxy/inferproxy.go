@@ -40,7 +40,7 @@ func App() *cli.App {
 			"directory, prints 'inferproxy: <socket> -> <upstream>' and serves until SIGINT or\n" +
 			"SIGTERM. With both --listen and --upstream it reads no config unless --config is given.",
 		Flags:  flags(),
-		Action: serve,
+		Action: rolecli.NoArgs(serve),
 	}
 	app := rolecli.NewApp(rolecli.Inferproxy.Name, "the only way from loopd to the model server: an HTTP proxy on a unix socket", serveCmd)
 	app.Flags = flags()
@@ -57,9 +57,6 @@ func App() *cli.App {
 }
 
 func serve(c *cli.Context) error {
-	if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-		return err
-	}
 	var cfg conf.Inferproxy
 	path := "--listen and --upstream"
 	if c.String("config") != "" || c.String("listen") == "" || c.String("upstream") == "" {

@@ -40,10 +40,7 @@ func App() *cli.App {
 				"server passes, ready to paste into loopd.toml in place of the one there.",
 			Flags: []cli.Flag{rolecli.ConfigFlag(rolecli.Loopd.Name),
 				&cli.BoolFlag{Name: "print-expect", Usage: "print the [expect] section this server passes"}},
-			Action: func(c *cli.Context) error {
-				if err := rolecli.ExactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				cfg, err := load(rolecli.ConfigPath(c.String("config"), rolecli.Loopd.Name))
 				if err != nil {
 					return err
@@ -61,7 +58,7 @@ func App() *cli.App {
 				}
 				fmt.Println("selftest: ok")
 				return nil
-			},
+			}),
 		},
 	)
 }

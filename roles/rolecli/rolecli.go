@@ -216,6 +216,17 @@ func editDistance(a, b string) int {
 	return d[len(x)][len(y)]
 }
 
+// NoArgs is action for a command that takes no positional arguments:
+// one given is a usage error (ExactArgs), and action does not run.
+func NoArgs(action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if err := ExactArgs(c, 0, "no arguments"); err != nil {
+			return err
+		}
+		return action(c)
+	}
+}
+
 // ExactArgs checks the number of positional arguments.
 func ExactArgs(c *cli.Context, n int, names string) error {
 	if c.NArg() != n {
@@ -351,17 +362,14 @@ func ServeCommand[C any](r Role, usage, description string, flags []cli.Flag, se
 		Usage:       usage,
 		Description: startHelp(r.Name) + "\n\n" + description,
 		Flags:       append([]cli.Flag{ConfigFlag(r.Name), CheckConfigFlag()}, flags...),
-		Action: func(c *cli.Context) error {
-			if err := ExactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: NoArgs(func(c *cli.Context) error {
 			path := ConfigPath(c.String("config"), r.Name)
 			var cfg C
 			if err := LoadConfig(path, &cfg, r.StartFailed); err != nil {
 				return err
 			}
 			return serve(c, path, cfg)
-		},
+		}),
 	}
 }
 
