@@ -68,7 +68,7 @@ func (b *Broker) decideAt(tool string, targets []string, st policy.State) verdic
 		v.Class = policy.MaxTaint(v.Class, d.Class)
 		v.Untrusted = v.Untrusted || d.Untrusted
 		v.HardLinks = d.HardLinks // the file tools have one target
-		if !containsString(grants, d.Grant) {
+		if !slices.Contains(grants, d.Grant) {
 			grants = append(grants, d.Grant)
 		}
 		v.targets = append(v.targets, d.Target)
@@ -93,15 +93,6 @@ func maskNote(ms []policy.Mask) string {
 		parts[i] = fmt.Sprintf("%s %s (%s denied by %s)", m.Path, how, m.Tool, m.Grant)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // recordTarget is the target a decision record names: the resolved

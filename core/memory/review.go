@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"boxmaker/sanitize"
@@ -119,7 +120,7 @@ func (s *Store) Accept(edit string) (Result, error) {
 	}
 	var files []string
 	for _, a := range e.Actions {
-		if f := actionFile(a); !contains(files, f) {
+		if f := actionFile(a); !slices.Contains(files, f) {
 			files = append(files, f)
 		}
 	}

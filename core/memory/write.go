@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"boxmaker/core/sessionid"
@@ -115,7 +116,7 @@ func (s *Store) Write(c Call) (Result, error) {
 		if a.Action != "note" {
 			identity = true
 		}
-		if !contains(files, f) {
+		if !slices.Contains(files, f) {
 			files = append(files, f)
 		}
 	}
@@ -222,15 +223,6 @@ func actionFile(a Action) string {
 	return MemoryFile
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // planned is what a call will do to the identity files: the new text of
 // each changed file, and what it wrote into each.
 type planned struct {
@@ -285,7 +277,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 		}
 		switch a.Action {
 		case "add":
-			if contains(es, a.Text) {
+			if slices.Contains(es, a.Text) {
 				return shows(f, []string{a.Text}, prefix+f+" already holds this entry; nothing was changed")
 			}
 			es = append(append([]string(nil), es...), a.Text)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -332,10 +333,10 @@ func (v *vm) spawnSpec(key string, x goja.Value) (spawnPlan, error) {
 	}
 	if o.CanAskUser {
 		switch {
-		case contains(o.DisallowedTools, requestUserInput):
+		case slices.Contains(o.DisallowedTools, requestUserInput):
 			return spawnPlan{}, runerr.New(runerr.SpawnFailed, runbook.YaagUserInputSpawn,
 				"agent %s (%s): canAskUser needs the tool %s, %s", key, name, requestUserInput, textDisallowedAsk)
-		case o.Tools != nil && !contains(*o.Tools, requestUserInput):
+		case o.Tools != nil && !slices.Contains(*o.Tools, requestUserInput):
 			return spawnPlan{}, runerr.New(runerr.SpawnFailed, runbook.YaagUserInputSpawn,
 				"agent %s (%s): canAskUser needs the tool %s, %s", key, name, requestUserInput, textAllowlistOmits)
 		case o.Tools == nil:
@@ -344,7 +345,7 @@ func (v *vm) spawnSpec(key string, x goja.Value) (spawnPlan, error) {
 	}
 	var kept []string
 	for _, t := range tools {
-		if !contains(o.DisallowedTools, t) && !contains(kept, t) {
+		if !slices.Contains(o.DisallowedTools, t) && !slices.Contains(kept, t) {
 			kept = append(kept, t)
 		}
 	}

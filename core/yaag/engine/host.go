@@ -64,15 +64,6 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
-}
-
 // modelList reads a model option: a string or a list of strings.
 func modelList(raw json.RawMessage) ([]string, error) {
 	if len(raw) == 0 || string(raw) == "null" {

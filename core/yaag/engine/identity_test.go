@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -139,7 +140,7 @@ export default defineProgram({ name: "p", async run(ctx) {
 		t.Fatalf("forks %v; want A2 forked at its spawn", r.forks)
 	}
 	for _, k := range []string{"A1/1", "A1/2"} {
-		if !contains(keys(d2), keys(d)[map[string]int{"A1/1": 0, "A1/2": 1}[k]]) {
+		if !slices.Contains(keys(d2), keys(d)[map[string]int{"A1/1": 0, "A1/2": 1}[k]]) {
 			t.Errorf("%s lost its key or hash: %v", k, keys(d2))
 		}
 	}

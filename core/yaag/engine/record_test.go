@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -184,7 +185,7 @@ func TestAQuestionSettlesTheRunAndTheAnswerResumesIt(t *testing.T) {
 	if !cmp.Equal(r2.asks, []string{"A1/2 now ask me", "A2/2 after"}) && !cmp.Equal(r2.asks, []string{"A2/2 after", "A1/2 now ask me"}) {
 		t.Fatalf("asked live %v", r2.asks)
 	}
-	if !contains(r2.forks, "A1 from session-a1@999") {
+	if !slices.Contains(r2.forks, "A1 from session-a1@999") {
 		t.Fatalf("forks %v: A1 goes on from the answered session", r2.forks)
 	}
 	var answered bool
