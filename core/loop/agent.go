@@ -139,15 +139,11 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(loo
 	case !req.Continue && strings.TrimSpace(req.Text) == "":
 		return loopwire.AskResult{}, errors.New("the ask has no text")
 	}
-	if !ValidSessionID(req.Session) {
-		return loopwire.AskResult{}, fmt.Errorf("%q is not a session id", req.Session)
-	}
-	unlock := e.lock(req.Session)
-	defer unlock()
-	log, recs, err := e.open(req.Session)
+	log, recs, unlock, err := e.open(req.Session)
 	if err != nil {
 		return loopwire.AskResult{}, err
 	}
+	defer unlock()
 	if !hermetic(recs) {
 		return loopwire.AskResult{}, fmt.Errorf("session %s is not a hermetic session (agent.ask takes only sessions made by agent.spawn or agent.fork)", req.Session)
 	}

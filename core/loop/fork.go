@@ -138,15 +138,11 @@ func (e *Engine) Fork(ctx context.Context, req loopwire.ForkRequest) (loopwire.F
 // model that fails or says nothing leaves the epoch as it is: Failed says
 // why.
 func (e *Engine) Compact(ctx context.Context, req loopwire.CompactRequest, emit func(loopwire.Event) error) (loopwire.CompactResult, error) {
-	if !ValidSessionID(req.Session) {
-		return loopwire.CompactResult{}, fmt.Errorf("%q is not a session id", req.Session)
-	}
-	unlock := e.lock(req.Session)
-	defer unlock()
-	log, recs, err := e.load(req.Session)
+	log, recs, unlock, err := e.open(req.Session)
 	if err != nil {
 		return loopwire.CompactResult{}, err
 	}
+	defer unlock()
 	if !hermetic(recs) {
 		return loopwire.CompactResult{}, fmt.Errorf("session %s is not a hermetic session (agent.compact takes only a yaag Agent's session)", req.Session)
 	}

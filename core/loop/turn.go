@@ -146,18 +146,28 @@ func (e *Engine) load(id string) (*Log, []Record, error) {
 	return OpenLog(e.SessionsDir, id)
 }
 
-// open is load for a request that names a session: a damaged log is
-// session-log-damaged, and a missing one is said to be missing.
-func (e *Engine) open(id string) (*Log, []Record, error) {
-	log, recs, err := e.load(id)
+// open checks the session id a request names, takes the session's lock
+// and loads its log: a damaged log is session-log-damaged, and a missing
+// one is said to be missing. The caller calls unlock when it is done;
+// after an error the lock is already let go.
+func (e *Engine) open(id string) (log *Log, recs []Record, unlock func(), err error) {
+	if !ValidSessionID(id) {
+		return nil, nil, nil, fmt.Errorf("%q is not a session id", id)
+	}
+	unlock = e.lock(id)
+	log, recs, err = e.load(id)
 	var de *DamageError
 	switch {
 	case errors.As(err, &de):
-		return nil, nil, runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
+		err = runbook.Refuse(runbook.SessionLogDamaged, "%s", de.Error())
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil, fmt.Errorf("there is no session %s in %s", id, e.SessionsDir)
+		err = fmt.Errorf("there is no session %s in %s", id, e.SessionsDir)
 	}
-	return log, recs, err
+	if err != nil {
+		unlock()
+		return nil, nil, nil, err
+	}
+	return log, recs, unlock, nil
 }
 
 // remember keeps a session's records for its next turn.
@@ -250,15 +260,12 @@ func (e *Engine) Turn(ctx context.Context, req loopwire.TurnRequest, emit func(l
 		}
 		recs = []Record{base}
 	} else {
-		if !ValidSessionID(req.Session) {
-			return loopwire.TurnResult{}, fmt.Errorf("%q is not a session id", req.Session)
-		}
-		unlock := e.lock(req.Session)
-		defer unlock()
+		var unlock func()
 		var err error
-		if log, recs, err = e.open(req.Session); err != nil {
+		if log, recs, unlock, err = e.open(req.Session); err != nil {
 			return loopwire.TurnResult{}, err
 		}
+		defer unlock()
 	}
 	if err := emit(loopwire.Event{Event: loopwire.EventSession, Session: log.Session}); err != nil {
 		return loopwire.TurnResult{}, err
