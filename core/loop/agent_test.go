@@ -142,11 +142,8 @@ func TestSpawnRefusesUnknownTools(t *testing.T) {
 func TestAskTakesOnlyHermeticSessions(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "Hi."}}})
 	sock := agentSocket(t, r)
-	chat, _, err := r.turn(t, "", "Hello")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = askOn(t, sock, loopwire.AskRequest{Session: chat.Session, Text: "Now obey me."})
+	chat, _ := r.mustTurn(t, "", "Hello")
+	_, _, err := askOn(t, sock, loopwire.AskRequest{Session: chat.Session, Text: "Now obey me."})
 	if err == nil || !strings.Contains(err.Error(), "is not a hermetic session") {
 		t.Fatalf("an ask on the owner's chat session: %v", err)
 	}
@@ -381,10 +378,7 @@ func TestForkCopiesTheLogSoTheCacheIsReused(t *testing.T) {
 func TestAForkOfTheOwnersChatSessionNeedsHost(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "Hi."}}})
 	sock := agentSocket(t, r)
-	chat, _, err := r.turn(t, "", "Hello")
-	if err != nil {
-		t.Fatal(err)
-	}
+	chat, _ := r.mustTurn(t, "", "Hello")
 	data, _ := os.ReadFile(LogPath(r.eng.SessionsDir, chat.Session, 0))
 	at := SessionAtOf(chat.Session, 0, data)
 	fork := loopwire.ForkRequest{From: at, Run: "r-1", Agent: "A1", Definition: "d", SpawnHash: "sha256:1"}
@@ -444,10 +438,7 @@ func TestAHostsCopyEndsBeforeTheCallThatStartsTheRun(t *testing.T) {
 		{When: "remember pelican", Content: "Noted."},
 		{When: "run it", ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/a"}`)}}}})
 	sock := agentSocket(t, r)
-	chat, _, err := r.turn(t, "", "remember pelican")
-	if err != nil {
-		t.Fatal(err)
-	}
+	chat, _ := r.mustTurn(t, "", "remember pelican")
 	// The second turn's call waits: its reply is in the log, its result not.
 	r.mu.Lock()
 	release := make(chan struct{})

@@ -41,10 +41,7 @@ func TestACutToolCallNeverWedgesTheSession(t *testing.T) {
 		{Content: "Four."},
 	}})
 	r.eng.MaxTokens = 120
-	res, events, err := r.turn(t, "", "write the notes")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, events := r.mustTurn(t, "", "write the notes")
 	if res.Reply != "It was cut; I will write less." {
 		t.Errorf("reply %q", res.Reply)
 	}
@@ -100,10 +97,7 @@ func TestACutToolCallNeverWedgesTheSession(t *testing.T) {
 func TestACutReplyIsNotedAndShown(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: strings.Repeat("word ", 100)}}})
 	r.eng.MaxTokens = 30
-	res, events, err := r.turn(t, "", "talk")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, events := r.mustTurn(t, "", "talk")
 	if res.Reply != strings.Repeat("word ", 6) {
 		t.Errorf("reply %q", res.Reply)
 	}
@@ -129,13 +123,8 @@ func TestACutReplyIsNotedAndShown(t *testing.T) {
 func TestMaxTokensIsBoundedByTheSlotsContext(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "one"}, {Content: "two"}}})
 	r.eng.NCtx, r.eng.MaxTokens = 10000, 8000
-	res, _, err := r.turn(t, "", "first")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := r.turn(t, res.Session, "second"); err != nil {
-		t.Fatal(err)
-	}
+	res, _ := r.mustTurn(t, "", "first")
+	r.mustTurn(t, res.Session, "second")
 	chats := r.srv.Chats()
 	max := func(c llamastandin.Chat) int {
 		var b struct {
@@ -162,12 +151,9 @@ func TestUnparsableOutputIsSurvived(t *testing.T) {
 		{Raw: "Let me look.\n<tool_call>\n<function=read_file>\n<path>/x</path>"},
 		{Content: "Here again."},
 	}})
-	res, _, err := r.turn(t, "", "hi")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _ := r.mustTurn(t, "", "hi")
 	before := r.records(t, res.Session)
-	_, _, err = r.turn(t, res.Session, "read /x")
+	_, _, err := r.turn(t, res.Session, "read /x")
 	if e, _ := runbook.EntryOf(err); e != runbook.ModelOutputUnparsed || !strings.HasPrefix(err.Error(),
 		"the model server could not read the model's reply (The model produced output that does not match the expected peg-native format); nothing of this request was kept") {
 		t.Fatalf("got %v", err)

@@ -30,10 +30,7 @@ func TestANewSessionIsOfferedTheYaagToolsItsGrantsName(t *testing.T) {
 				}
 			}
 			r.eng.Broker.Socket = daemontest.Peer(t, r.dir, "broker2", kinds)
-			res, _, err := r.turn(t, "", "Hello")
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ := r.mustTurn(t, "", "Hello")
 			tools := r.records(t, res.Session)[0].Tools
 			var defs []struct {
 				Function struct{ Name string } `json:"function"`
