@@ -48,32 +48,20 @@ func TestToolsImageArchiveLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{}
-	tr := tar.NewReader(&buf)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(tr)
-		files[h.Name] = data
-	}
+	files := tarEntries(t, &buf)
 	blob := func(digest string) []byte {
 		t.Helper()
-		data, ok := files["blobs/sha256/"+strings.TrimPrefix(digest, "sha256:")]
+		f, ok := files["blobs/sha256/"+strings.TrimPrefix(digest, "sha256:")]
 		if !ok {
 			t.Fatalf("no blob %s", digest)
 		}
-		if got := (ociBlob{data: data}).digest(); got != digest {
+		if got := (ociBlob{data: f.data}).digest(); got != digest {
 			t.Fatalf("blob %s has digest %s", digest, got)
 		}
-		return data
+		return f.data
 	}
-	if string(files["oci-layout"]) != `{"imageLayoutVersion":"1.0.0"}` {
-		t.Errorf("oci-layout: %q", files["oci-layout"])
+	if string(files["oci-layout"].data) != `{"imageLayoutVersion":"1.0.0"}` {
+		t.Errorf("oci-layout: %q", files["oci-layout"].data)
 	}
 	type desc struct {
 		MediaType   string            `json:"mediaType"`
@@ -81,8 +69,8 @@ func TestToolsImageArchiveLayout(t *testing.T) {
 		Annotations map[string]string `json:"annotations"`
 	}
 	var index struct{ Manifests []desc }
-	if err := json.Unmarshal(files["index.json"], &index); err != nil || len(index.Manifests) != 1 {
-		t.Fatalf("index.json: %s (%v)", files["index.json"], err)
+	if err := json.Unmarshal(files["index.json"].data, &index); err != nil || len(index.Manifests) != 1 {
+		t.Fatalf("index.json: %s (%v)", files["index.json"].data, err)
 	}
 	if got := index.Manifests[0].Annotations["org.opencontainers.image.ref.name"]; got != ToolsImageName {
 		t.Errorf("the image is named %q", got)
@@ -98,17 +86,9 @@ func TestToolsImageArchiveLayout(t *testing.T) {
 		t.Errorf("the config's digest %s is not the ID %s", manifest.Config.Digest, id)
 	}
 	blob(manifest.Config.Digest)
-	layer := tar.NewReader(bytes.NewReader(blob(manifest.Layers[0].Digest)))
 	got := map[string]string{}
-	for {
-		h, err := layer.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[h.Name] = h.Linkname
+	for name, f := range tarEntries(t, bytes.NewReader(blob(manifest.Layers[0].Digest))) {
+		got[name] = f.h.Linkname
 	}
 	exe, _ := os.ReadFile(testExe)
 	want := map[string]string{"bin/": "", "etc/": "", "tmp/": "", "bin/boxmaker": "", "bin/busybox": ""}
@@ -120,6 +100,30 @@ func TestToolsImageArchiveLayout(t *testing.T) {
 	}
 	if len(exe) == 0 {
 		t.Fatal("no executor")
+	}
+}
+
+type tarEntry struct {
+	h    *tar.Header
+	data []byte
+}
+
+// tarEntries reads the tar stream r whole: each entry's header and data,
+// by its name.
+func tarEntries(t *testing.T, r io.Reader) map[string]tarEntry {
+	t.Helper()
+	entries := map[string]tarEntry{}
+	tr := tar.NewReader(r)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return entries
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(tr)
+		entries[h.Name] = tarEntry{h, data}
 	}
 }
 
