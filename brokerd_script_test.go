@@ -245,7 +245,7 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 	markers := ts.MkAbs(args[4])
 	home := filepath.Dir(filepath.Dir(cfgPath)) // <home>/etc/brokerd.toml
 	sock := filepath.Join(home, "run/loop-broker/broker.sock")
-	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
+	env := roleEnv(ts, home)
 	rng := newRand()
 
 	start := func(round int) (*exec.Cmd, *testsupport.Buffer) {
@@ -320,6 +320,13 @@ func fullSize(ts *testscript.TestScript, env string, rounds int) int {
 		ts.Fatalf("%s=%q: the rounds are a whole number above 0", env, v)
 	}
 	return n
+}
+
+// roleEnv is the environment a script's Go command gives a role it
+// starts: the script's PATH (the test binary as every role), BOXMAKER_HOME
+// home, and more.
+func roleEnv(ts *testscript.TestScript, home string, more ...string) []string {
+	return append(append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home), more...)
 }
 
 // startRole starts `role serve --config cfg` with env (a crash suite's

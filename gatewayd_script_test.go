@@ -378,8 +378,7 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 	w := mmOf(ts)
 	ann := w.users["ann"].ID
 	dm := w.channel("dm-ann")
-	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+ts.Getenv("BOXMAKER_HOME"),
-		"MM_BOT_TOKEN="+ts.Getenv("MM_TOKEN"))
+	env := roleEnv(ts, ts.Getenv("BOXMAKER_HOME"), "MM_BOT_TOKEN="+ts.Getenv("MM_TOKEN"))
 	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
 		return startRole(ts, "gatewayd", cfg, "", env, round)
 	}

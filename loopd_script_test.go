@@ -212,7 +212,7 @@ func cmdYaagcrash(ts *testscript.TestScript, neg bool, args []string) {
 	var rounds, maxKill int
 	wholeNumbers(ts, "yaagcrash", args[2:4], &rounds, &maxKill)
 	rounds = fullSize(ts, "YAAG_CRASH_ROUNDS", rounds)
-	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+ts.Getenv("BOXMAKER_HOME"))
+	env := roleEnv(ts, ts.Getenv("BOXMAKER_HOME"))
 	rng := newRand()
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
 	last := ""

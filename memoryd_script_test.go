@@ -31,6 +31,28 @@ var memorydCmds = map[string]func(ts *testscript.TestScript, neg bool, args []st
 	"memcrash": cmdMemcrash,
 }
 
+// memorydCrash is what memoryd's crash suites (memcrash, honchocrash)
+// share: HOME, memoryd's config and environment there, and a start of
+// memoryd that waits until its socket sock answers.
+type memorydCrash struct {
+	ts              *testscript.TestScript
+	home, cfg, sock string
+	env             []string
+}
+
+// newMemorydCrash reads a memoryd crash suite's words: HOME, then the
+// whole numbers ns point to; sock is the socket under HOME its start
+// waits for.
+func newMemorydCrash(ts *testscript.TestScript, name string, args []string, sock string, ns ...*int) *memorydCrash {
+	home := ts.MkAbs(args[0])
+	wholeNumbers(ts, name, args[1:], ns...)
+	return &memorydCrash{ts: ts, home: home, cfg: filepath.Join(home, "etc/memoryd.toml"), sock: filepath.Join(home, sock), env: roleEnv(ts, home)}
+}
+
+func (m *memorydCrash) start(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
+	return startRole(m.ts, "memoryd", m.cfg, m.sock, m.env, round)
+}
+
 // memcrash HOME ROUNDS WORKERS MAXKILL_MS: the crash suite. brokerd must
 // already serve HOME with a grant allowing memory. Before the rounds
 // memoryd starts and each worker adds its own entry "ctr-w<N>: start" to
@@ -48,18 +70,12 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 4 {
 		ts.Fatalf("usage: memcrash HOME ROUNDS WORKERS MAXKILL_MS")
 	}
-	home := ts.MkAbs(args[0])
 	var rounds, workers, maxKill int
-	wholeNumbers(ts, "memcrash", args[1:], &rounds, &workers, &maxKill)
-	cfg := filepath.Join(home, "etc/memoryd.toml")
+	m := newMemorydCrash(ts, "memcrash", args, "run/broker-memory/memory.sock", &rounds, &workers, &maxKill)
+	home, start := m.home, m.start
 	tools := filepath.Join(home, "run/loop-broker/broker.sock")
-	memSock := filepath.Join(home, "run/broker-memory/memory.sock")
-	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
 	rng := newRand()
 
-	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
-		return startRole(ts, "memoryd", cfg, memSock, env, round)
-	}
 	type answer struct {
 		Outcome string `json:"outcome"`
 		Text    string `json:"text"`
@@ -384,18 +400,12 @@ func cmdHonchocrash(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 4 {
 		ts.Fatalf("usage: honchocrash HOME ROUNDS SESSIONS MAXKILL_MS")
 	}
-	home := ts.MkAbs(args[0])
 	var rounds, sessions, maxKill int
-	wholeNumbers(ts, "honchocrash", args[1:], &rounds, &sessions, &maxKill)
+	m := newMemorydCrash(ts, "honchocrash", args, "run/memory-admin/admin.sock", &rounds, &sessions, &maxKill)
+	home, cfg, env, start := m.home, m.cfg, m.env, m.start
 	rounds = fullSize(ts, "HONCHO_CRASH_ROUNDS", rounds)
 	fake := fakeOf(ts)
-	cfg := filepath.Join(home, "etc/memoryd.toml")
-	admin := filepath.Join(home, "run/memory-admin/admin.sock")
-	env := append(os.Environ(), "PATH="+ts.Getenv("PATH"), "BOXMAKER_HOME="+home)
 	rng := newRand()
-	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
-		return startRole(ts, "memoryd", cfg, admin, env, round)
-	}
 	type sent struct{ peer, text string }
 	want := make([][]sent, sessions)
 	seq := make([]int, sessions)
