@@ -1,7 +1,10 @@
 // Package rolecli is what the role packages share on the command line:
 // finding the home and a role's configuration, building an app whose usage
-// errors are told apart, and running a daemon's sockets until a signal.
-// It reads the environment so that core/ never has to.
+// errors are told apart, and a daemon's serve command, lock and sockets
+// (ServeCommand, Role.Daemon), run until a signal. The daemons' roles
+// (Brokerd, Memoryd, ...) are here, with the entries each fails under, so
+// that the daemons and bxctl name them once. It reads the environment so
+// that core/ never has to.
 package rolecli
 
 import (
