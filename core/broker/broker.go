@@ -11,6 +11,7 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/brokerwire"
+	"boxmaker/core/patherror"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/core/sessionid"
@@ -101,7 +102,7 @@ func New(cfg Config) (*Broker, error) {
 		cfg.Log = io.Discard
 	}
 	if err := os.MkdirAll(cfg.SessionsDir, 0o700); err != nil {
-		return nil, runbook.Refuse(runbook.BrokerStateDamaged, "cannot prepare %s: %v", cfg.SessionsDir, pathErr(err))
+		return nil, runbook.Refuse(runbook.BrokerStateDamaged, "cannot prepare %s: %v", cfg.SessionsDir, patherror.Reason(err))
 	}
 	b := &Broker{
 		cfg:       cfg,

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/patherror"
 	"boxmaker/core/policy"
 	"boxmaker/runbook"
 )
@@ -84,7 +85,7 @@ func (s *sessions) readFile(id string) (f stateFile, exists bool, err error) {
 		return stateFile{}, false, nil
 	}
 	if err != nil {
-		return stateFile{}, true, runbook.Refuse(runbook.BrokerStateDamaged, "cannot read %s: %v", p, pathErr(err))
+		return stateFile{}, true, runbook.Refuse(runbook.BrokerStateDamaged, "cannot read %s: %v", p, patherror.Reason(err))
 	}
 	f, err = parseStateFile(data)
 	if err != nil {
@@ -116,7 +117,7 @@ func (s *sessions) writeFile(id string, f stateFile) error {
 		err = atomicfile.WriteFile(p, append(data, '\n'), 0o600)
 	}
 	if err != nil {
-		return runbook.Refuse(runbook.BrokerStateDamaged, "cannot write %s: %v", p, pathErr(err))
+		return runbook.Refuse(runbook.BrokerStateDamaged, "cannot write %s: %v", p, patherror.Reason(err))
 	}
 	return nil
 }
@@ -149,12 +150,4 @@ func parseStateFile(data []byte) (stateFile, error) {
 		return stateFile{}, errors.New("not a session state: audit_from is below 0")
 	}
 	return stateFile{State: policy.State{Taint: *raw.Taint, Untrusted: *raw.Untrusted}, AuditFrom: raw.AuditFrom}, nil
-}
-
-func pathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/patherror"
 	"boxmaker/runbook"
 )
 
@@ -37,7 +38,7 @@ func TakeLock(role, path string) (*Lock, error) {
 	case errors.Is(err, ErrHeld):
 		return nil, runbook.Refuse(runbook.AlreadyRunning, "another %s is running (it holds %s)", role, path)
 	case err != nil:
-		return nil, runbook.Refuse(runbook.AlreadyRunning, "cannot take the lock %s: %v", path, unwrapPathError(err))
+		return nil, runbook.Refuse(runbook.AlreadyRunning, "cannot take the lock %s: %v", path, patherror.Reason(err))
 	}
 	return l, nil
 }
@@ -71,12 +72,5 @@ func (l *Lock) Release() error {
 	}
 	err := l.f.Close()
 	l.f = nil
-	return err
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
 	return err
 }

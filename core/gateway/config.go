@@ -17,6 +17,7 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/home"
+	"boxmaker/core/patherror"
 	"boxmaker/core/secrets"
 	"boxmaker/runbook"
 )
@@ -185,19 +186,11 @@ func readCAFile(path string) (*x509.CertPool, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
+		return nil, fmt.Errorf("cannot read %s: %v", path, patherror.Reason(err))
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(data) {
 		return nil, fmt.Errorf("%s holds no PEM certificate", path)
 	}
 	return pool, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

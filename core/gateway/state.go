@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/patherror"
 	"boxmaker/runbook"
 )
 
@@ -125,7 +126,7 @@ type Store struct {
 func OpenState(path string) (*Store, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, runbook.Refuse(runbook.GatewaydStartFailed, "cannot prepare %s: %v", dir, unwrapPath(err))
+		return nil, runbook.Refuse(runbook.GatewaydStartFailed, "cannot prepare %s: %v", dir, patherror.Reason(err))
 	}
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return nil, runbook.Refuse(runbook.GatewaydStartFailed, "cannot prepare %s: is a symbolic link or not a directory", dir)
@@ -137,7 +138,7 @@ func OpenState(path string) (*Store, error) {
 		st.First = true
 		st.s = State{Version: StateVersion}
 	case err != nil:
-		return nil, damaged(path, "%v", unwrapPath(err))
+		return nil, damaged(path, "%v", patherror.Reason(err))
 	default:
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
@@ -198,7 +199,7 @@ func (st *Store) Update(f func(s *State)) error {
 		return damaged(st.path, "cannot write: %v", err)
 	}
 	if err := atomicfile.WriteFile(st.path, append(data, '\n'), 0o600); err != nil {
-		return damaged(st.path, "cannot write: %v", unwrapPath(err))
+		return damaged(st.path, "cannot write: %v", patherror.Reason(err))
 	}
 	return nil
 }

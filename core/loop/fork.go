@@ -7,12 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
 
 	"boxmaker/core/loopwire"
+	"boxmaker/core/patherror"
 	"boxmaker/sanitize"
 )
 
@@ -36,11 +36,7 @@ func (e *Engine) readAt(at loopwire.SessionAt) ([]byte, *loopwire.SessionProblem
 	path := LogPath(e.SessionsDir, at.ID, at.Epoch)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, &loopwire.SessionProblem{Kind: loopwire.ProblemUnreadable, Detail: fmt.Sprintf("%s: %v", path, err)}
+		return nil, &loopwire.SessionProblem{Kind: loopwire.ProblemUnreadable, Detail: fmt.Sprintf("%s: %v", path, patherror.Reason(err))}
 	}
 	if int64(len(data)) < at.Bytes {
 		return nil, &loopwire.SessionProblem{Kind: loopwire.ProblemChanged, Detail: fmt.Sprintf("%s is %d bytes, and the boundary is at %d", path, len(data), at.Bytes)}

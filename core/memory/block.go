@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"boxmaker/core/patherror"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
 )
@@ -54,7 +55,7 @@ func (s *Store) Block() (Block, error) {
 			continue
 		}
 		if err != nil {
-			return Block{}, runbook.Refuse(runbook.MemoryUnavailable, "cannot read %s: %v", p, unwrapPath(err))
+			return Block{}, runbook.Refuse(runbook.MemoryUnavailable, "cannot read %s: %v", p, patherror.Reason(err))
 		}
 		if n := Chars(string(b)); n > Limit(f) {
 			return Block{}, runbook.Refuse(runbook.MemoryUnavailable,
@@ -93,12 +94,4 @@ func (s *Store) Block() (Block, error) {
 	}
 	blk.Text = b.String()
 	return blk, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

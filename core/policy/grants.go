@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/patherror"
 	"boxmaker/runbook"
 )
 
@@ -183,7 +184,7 @@ func (g *Grants) read() {
 		g.files = map[string]*cached{}
 		g.dirID = dirID{}
 		g.all = true // try again at the next call
-		g.setSnapshot(nil, []Problem{{File: g.dir, Text: "cannot read the grants directory: " + errText(err)}})
+		g.setSnapshot(nil, []Problem{{File: g.dir, Text: "cannot read the grants directory: " + patherror.Reason(err).Error()}})
 		return
 	}
 	defer d.Close()
@@ -213,7 +214,7 @@ func (g *Grants) read() {
 	names, err := d.Readdirnames(-1)
 	if err != nil {
 		g.all = true
-		g.setSnapshot(nil, []Problem{{File: g.dir, Text: "cannot list the grants directory: " + errText(err)}})
+		g.setSnapshot(nil, []Problem{{File: g.dir, Text: "cannot list the grants directory: " + patherror.Reason(err).Error()}})
 		return
 	}
 	slices.Sort(names)

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
+
+	"boxmaker/core/patherror"
 )
 
 // resolved is a call's target after cleaning and resolution.
@@ -47,7 +49,7 @@ func resolvePath(tool Tool, raw string) resolved {
 	}
 	partial := resolveExisting(clean)
 	if !missing(err) {
-		return resolved{match: partial, reason: "the target cannot be resolved: " + errText(err)}
+		return resolved{match: partial, reason: "the target cannot be resolved: " + patherror.Reason(err).Error()}
 	}
 	if tool == WriteFile {
 		dir, base := filepath.Split(clean)
@@ -139,14 +141,6 @@ func resolveExisting(p string) string {
 
 func missing(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-}
-
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // underPath reports whether target is the grant path or inside it,

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"boxmaker/core/patherror"
 )
 
 // CheckReport is one reading of a grants directory for `bxctl grants
@@ -73,7 +75,7 @@ func pathWarnings(c *cached) []Problem {
 				"path %q does not exist: the grant matches nothing there until it does", p)})
 		case err != nil:
 			ws = append(ws, Problem{File: c.grant.Name, Line: line, Text: fmt.Sprintf(
-				"path %q cannot be looked at (%s): whether it matches anything is decided at each call", p, errText(err))})
+				"path %q cannot be looked at (%s): whether it matches anything is decided at each call", p, patherror.Reason(err))})
 		case real != p:
 			ws = append(ws, Problem{File: c.grant.Name, Line: line, Text: fmt.Sprintf(
 				"path %q runs through a symbolic link to %q: calls are decided on the resolved path, so it matches nothing; write %q", p, real, real)})

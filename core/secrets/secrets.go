@@ -39,6 +39,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/patherror"
 	"boxmaker/runbook"
 )
 
@@ -216,12 +217,12 @@ func readCredential(name, cred string, env Env) (Value, error) {
 		return Value{}, unavailable(name, "credential %s is not in $CREDENTIALS_DIRECTORY (%s)", cred, quotePath(env.CredentialsDir))
 	}
 	if err != nil {
-		return Value{}, unavailable(name, "cannot open credential %s: %s", cred, errText(err))
+		return Value{}, unavailable(name, "cannot open credential %s: %s", cred, patherror.Reason(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return Value{}, unavailable(name, "cannot read credential %s: %s", cred, errText(err))
+		return Value{}, unavailable(name, "cannot read credential %s: %s", cred, patherror.Reason(err))
 	}
 	if !st.Mode().IsRegular() {
 		return Value{}, unavailable(name, "credential %s in $CREDENTIALS_DIRECTORY is not a regular file", cred)
@@ -243,12 +244,12 @@ func readFile(name, path string, env Env) (Value, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return Value{}, unavailable(name, "%s does not exist", qp)
 	case err != nil:
-		return Value{}, unavailable(name, "cannot open %s: %s", qp, errText(err))
+		return Value{}, unavailable(name, "cannot open %s: %s", qp, patherror.Reason(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return Value{}, unavailable(name, "cannot read %s: %s", qp, errText(err))
+		return Value{}, unavailable(name, "cannot read %s: %s", qp, patherror.Reason(err))
 	}
 	if !st.Mode().IsRegular() {
 		return Value{}, unavailable(name, "%s is not a regular file", qp)
@@ -279,18 +280,9 @@ func openNoFollow(path string) (*os.File, error) {
 func readAll(name, what string, f *os.File) (Value, error) {
 	b, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
-		return Value{}, unavailable(name, "cannot read %s: %s", what, errText(err))
+		return Value{}, unavailable(name, "cannot read %s: %s", what, patherror.Reason(err))
 	}
 	return Value{b: b}, nil
-}
-
-// errText is an error without the path (the message names it already).
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // quotePath shows a path as it is when it is plain, else quoted, so a
