@@ -52,8 +52,8 @@ func demoCommand(roles []string) *cli.Command {
 			modelFlag,
 			&cli.BoolFlag{Name: "keep", Usage: "keep the temporary home (configs, audit log, sessions, memory, daemon output)"},
 			&cli.StringFlag{Name: "home", Usage: "make the home at `DIR`, which must not exist, instead of a temporary one (removed at the end unless --keep)"},
-			&cli.StringFlag{Name: "busybox", Value: defaultBusybox, Usage: "the static busybox `FILE` for the tools image"},
-			&cli.StringFlag{Name: "podman", Value: "podman", Usage: "the Podman `PROGRAM`"},
+			busyboxFlag,
+			podmanFlag,
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			if u := c.String("model-url"); u != "" {

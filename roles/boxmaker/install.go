@@ -21,6 +21,7 @@ import (
 
 func installCommands(b Build, roles []string) []*cli.Command {
 	root := &cli.StringFlag{Name: "root", Hidden: true, Usage: "write every file under `DIR` instead of / (tests)"}
+	dryRun := &cli.BoolFlag{Name: "dry-run", Usage: "print every step and change nothing"}
 	return []*cli.Command{
 		{
 			Name:  "install",
@@ -38,7 +39,7 @@ func installCommands(b Build, roles []string) []*cli.Command {
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "prefix", Value: deploy.DefaultPrefix, Usage: "install the binary and its links in `DIR`/bin"},
 				&cli.StringFlag{Name: "user", Usage: "the user tools act as, written as brokerd.toml's [runner] owner_uid and owner_gid: it must exist (default: the system user boxmaker, made if missing)"},
-				&cli.BoolFlag{Name: "dry-run", Usage: "print every step and change nothing"},
+				dryRun,
 				root,
 			},
 			Action: rolecli.NoArgs(func(c *cli.Context) error {
@@ -56,7 +57,7 @@ func installCommands(b Build, roles []string) []*cli.Command {
 				&cli.StringFlag{Name: "prefix", Value: deploy.DefaultPrefix, Usage: "the binary and its links are in `DIR`/bin"},
 				&cli.BoolFlag{Name: "remove-home", Usage: "also remove " + deploy.Home + ", the audit log with it"},
 				&cli.BoolFlag{Name: "remove-config", Usage: "also remove " + deploy.ConfigDir + " (configs and grants) and " + deploy.CredentialFile},
-				&cli.BoolFlag{Name: "dry-run", Usage: "print every step and change nothing"},
+				dryRun,
 				root,
 			},
 			Action: rolecli.NoArgs(func(c *cli.Context) error {

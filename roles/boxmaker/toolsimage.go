@@ -20,6 +20,13 @@ import (
 // defaultBusybox is where Debian's busybox-static puts its binary.
 const defaultBusybox = "/bin/busybox"
 
+// The flags of the commands that build the tools image (tools-image, and
+// demo when Podman does not have it).
+var (
+	busyboxFlag = &cli.StringFlag{Name: "busybox", Value: defaultBusybox, Usage: "the static busybox `FILE` for the tools image (Debian: busybox-static)"}
+	podmanFlag  = &cli.StringFlag{Name: "podman", Value: "podman", Usage: "the Podman `PROGRAM`"}
+)
+
 func toolsImageCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "tools-image",
@@ -30,8 +37,8 @@ func toolsImageCommand() *cli.Command {
 			"The same binary and busybox always give the same ID; loading again is harmless.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "also keep the oci-archive as `FILE`"},
-			&cli.StringFlag{Name: "busybox", Value: defaultBusybox, Usage: "the static busybox `FILE` (Debian: busybox-static)"},
-			&cli.StringFlag{Name: "podman", Value: "podman", Usage: "the Podman `PROGRAM`"},
+			busyboxFlag,
+			podmanFlag,
 			&cli.BoolFlag{Name: "no-load", Usage: "only write the archive (needs --out)"},
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
