@@ -15,7 +15,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"boxmaker/core/clock"
 	"boxmaker/runbook"
 )
 
@@ -176,10 +175,51 @@ func (s *Socket) await(c net.Conn) (done func()) {
 // retryAccept is how long the listener waits after a failed accept.
 const retryAccept = 200 * time.Millisecond
 
+// Acceptor is what a daemon's listener says when accept fails for now:
+// Role's line for the socket accept-Name, of the entry Lost
+// (listener-lost, or brokerd's own), written to Log.
+type Acceptor struct {
+	Log        io.Writer
+	Role, Name string
+	Lost       runbook.Entry
+}
+
+// Accept takes the next connection from ln. A failure that a freed
+// resource may cure (a limit such as EMFILE) is tried again every 200 ms,
+// and the first of each run of them is written to Log; done closing ends
+// the wait with net.ErrClosed. Any other failure is returned.
+func (a Acceptor) Accept(ln net.Listener, done <-chan struct{}) (net.Conn, error) {
+	lost := false
+	for {
+		conn, err := ln.Accept()
+		if err == nil {
+			return conn, nil
+		}
+		select {
+		case <-done:
+			return nil, net.ErrClosed
+		default:
+		}
+		if !transientAccept(err) {
+			return nil, err
+		}
+		if !lost {
+			fmt.Fprintf(a.Log, "%s: %s\n", a.Role, runbook.Refuse(a.Lost,
+				"cannot accept on accept-%s for now, retrying: %v", a.Name, syscallError(err)))
+			lost = true
+		}
+		select {
+		case <-time.After(retryAccept):
+		case <-done:
+			return nil, net.ErrClosed
+		}
+	}
+}
+
 // Serve accepts connections until ctx ends or the listener fails for good.
-// A transient accept failure (a limit such as EMFILE) is retried every
-// 200 ms and printed once per episode; any other failure stops serving and
-// is returned as brokerd-listener-lost's "stopped serving" text.
+// A transient accept failure is retried (Acceptor); any other failure
+// stops serving and is returned as brokerd-listener-lost's "stopped
+// serving" text.
 func (s *Socket) Serve(ctx context.Context, ln net.Listener) error {
 	go func() {
 		<-ctx.Done()
@@ -187,27 +227,15 @@ func (s *Socket) Serve(ctx context.Context, ln net.Listener) error {
 	}()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	inEpisode := false
+	acc := Acceptor{Log: s.Log, Role: s.Role, Name: s.Name, Lost: s.ListenerLost}
 	for {
-		conn, err := ln.Accept()
+		conn, err := acc.Accept(ln, ctx.Done())
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			if transientAccept(err) {
-				if !inEpisode {
-					fmt.Fprintf(s.Log, "%s: %s\n", s.Role, runbook.Refuse(s.ListenerLost,
-						"cannot accept on accept-%s for now, retrying: %v", s.Name, syscallError(err)))
-					inEpisode = true
-				}
-				if clock.Sleep(ctx, retryAccept) != nil {
-					return nil
-				}
-				continue
-			}
 			return runbook.Refuse(s.ListenerLost, "stopped serving: %v", err)
 		}
-		inEpisode = false
 		// Counted in the order of arrival: a flood evicts its own oldest.
 		waited := s.await(conn)
 		wg.Add(1)

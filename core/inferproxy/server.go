@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -156,39 +155,23 @@ type guardedListener struct {
 	closeOnce sync.Once
 }
 
-const retryAccept = 200 * time.Millisecond
-
 func (l *guardedListener) close() {
 	l.closeOnce.Do(func() { close(l.done) })
 	l.Listener.Close()
 }
 
 func (l *guardedListener) Accept() (net.Conn, error) {
-	inEpisode := false
+	acc := daemon.Acceptor{Log: l.log, Role: "inferproxy", Name: "infer", Lost: runbook.ListenerLost}
 	for {
-		c, err := l.Listener.Accept()
+		c, err := acc.Accept(l.Listener, l.done)
 		if err != nil {
 			select {
 			case <-l.done:
 				return nil, http.ErrServerClosed
 			default:
-			}
-			if !transientAccept(err) {
 				return nil, err
 			}
-			if !inEpisode {
-				fmt.Fprintf(l.log, "inferproxy: %s\n", runbook.Refuse(runbook.ListenerLost,
-					"cannot accept on accept-infer for now, retrying: %v", unwrapOp(err)))
-				inEpisode = true
-			}
-			select {
-			case <-time.After(retryAccept):
-			case <-l.done:
-				return nil, http.ErrServerClosed
-			}
-			continue
 		}
-		inEpisode = false
 		if l.admit(c) {
 			return c, nil
 		}
@@ -224,23 +207,4 @@ func (l *guardedListener) admit(c net.Conn) bool {
 	w.Write(c)
 	c.Close()
 	return false
-}
-
-// transientAccept tells a failure a freed resource may cure from one that
-// means the listener is gone (the same list core/daemon keeps).
-func transientAccept(err error) bool {
-	for _, e := range []syscall.Errno{unix.EMFILE, unix.ENFILE, unix.ENOBUFS, unix.ENOMEM, unix.ECONNABORTED, unix.EINTR, unix.EAGAIN, unix.EPROTO, unix.EPERM} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
-
-func unwrapOp(err error) error {
-	var oe *net.OpError
-	if errors.As(err, &oe) {
-		return oe.Err
-	}
-	return err
 }
