@@ -55,14 +55,9 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 		b.Fatalf("boxmaker init: %v\n%s", err, out)
 	}
 	cfgPath := filepath.Join(h, "etc", "brokerd.toml")
-	data, err := os.ReadFile(cfgPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data = regexp.MustCompile(`(?m)^image = ".*"$`).ReplaceAll(data, []byte(`image = "`+image+`"`))
-	if err := os.WriteFile(cfgPath, data, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	testsupport.EditFile(b, cfgPath, func(data []byte) []byte {
+		return regexp.MustCompile(`(?m)^image = ".*"$`).ReplaceAll(data, []byte(`image = "`+image+`"`))
+	})
 	src := filepath.Join(dir, "src")
 	file := filepath.Join(src, "file.txt")
 	grant := fmt.Sprintf("tool = \"read_file\"\neffect = \"allow\"\npaths = [%q]\nclass = \"private\"\nmax_taint = \"secret\"\nuntrusted = false\n", src)

@@ -400,10 +400,8 @@ func cmdTTYScript(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
 		ts.Fatalf("usage: ttyscript N STEPS prog [args...]")
 	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("ttyscript: %v", err)
-	}
+	var want int
+	wholeNumbers(ts, "ttyscript", args[:1], &want)
 	prog := lookPathIn(ts.Getenv("PATH"), args[2])
 	if prog == "" {
 		ts.Fatalf("ttyscript: %s is not on PATH", args[2])

@@ -87,10 +87,8 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: exits N prog [args...]")
 	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("exits: %v", err)
-	}
+	var want int
+	wholeNumbers(ts, "exits", args[:1], &want)
 	got, err := testsupport.ExitCode(ts.Exec(args[1], args[2:]...))
 	if err != nil {
 		ts.Fatalf("exits: %v", err)

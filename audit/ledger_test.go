@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
@@ -145,17 +146,6 @@ func lineSpan(t *testing.T, data []byte, k int) (int, int) {
 	return start, start + end + 1
 }
 
-func editFile(t *testing.T, path string, edit func([]byte) []byte) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, edit(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestDamage(t *testing.T) {
 	one := func(dir string) string { return filepath.Join(dir, "000001.jsonl") }
 	for _, tc := range []struct {
@@ -181,7 +171,7 @@ func TestDamage(t *testing.T) {
 		{
 			name: "tear the last line",
 			damage: func(t *testing.T, dir string) {
-				editFile(t, one(dir), func(b []byte) []byte { return b[:len(b)-20] })
+				testsupport.EditFile(t, one(dir), func(b []byte) []byte { return b[:len(b)-20] })
 			},
 			wantTorn:       "000001.jsonl:9",
 			wantRecovered:  "000001.jsonl:9",
@@ -191,7 +181,7 @@ func TestDamage(t *testing.T) {
 		{
 			name: "tear only the newline: the line looks whole but is not a record",
 			damage: func(t *testing.T, dir string) {
-				editFile(t, one(dir), func(b []byte) []byte { return b[:len(b)-1] })
+				testsupport.EditFile(t, one(dir), func(b []byte) []byte { return b[:len(b)-1] })
 			},
 			wantTorn:       "000001.jsonl:9",
 			wantRecovered:  "000001.jsonl:9",
@@ -201,7 +191,7 @@ func TestDamage(t *testing.T) {
 		{
 			name: "truncate in the middle of line 5",
 			damage: func(t *testing.T, dir string) {
-				editFile(t, one(dir), func(b []byte) []byte {
+				testsupport.EditFile(t, one(dir), func(b []byte) []byte {
 					s, e := lineSpan(t, b, 5)
 					return b[:(s+e)/2]
 				})
@@ -214,7 +204,7 @@ func TestDamage(t *testing.T) {
 		{
 			name: "zero the second 512-byte sector",
 			damage: func(t *testing.T, dir string) {
-				editFile(t, one(dir), func(b []byte) []byte {
+				testsupport.EditFile(t, one(dir), func(b []byte) []byte {
 					copy(b[512:1024], make([]byte, 512))
 					return b
 				})
@@ -232,7 +222,7 @@ func TestDamage(t *testing.T) {
 		{
 			name: "edit a byte of line 4",
 			damage: func(t *testing.T, dir string) {
-				editFile(t, one(dir), func(b []byte) []byte {
+				testsupport.EditFile(t, one(dir), func(b []byte) []byte {
 					s, _ := lineSpan(t, b, 4)
 					i := s + bytes.Index(b[s:], []byte("c-004")) + 4
 					b[i] = '5'
@@ -247,7 +237,7 @@ func TestDamage(t *testing.T) {
 		{
 			name: "delete line 4",
 			damage: func(t *testing.T, dir string) {
-				editFile(t, one(dir), func(b []byte) []byte {
+				testsupport.EditFile(t, one(dir), func(b []byte) []byte {
 					s, e := lineSpan(t, b, 4)
 					return append(b[:s:s], b[e:]...)
 				})
@@ -260,7 +250,7 @@ func TestDamage(t *testing.T) {
 		{
 			name: "swap lines 4 and 5",
 			damage: func(t *testing.T, dir string) {
-				editFile(t, one(dir), func(b []byte) []byte {
+				testsupport.EditFile(t, one(dir), func(b []byte) []byte {
 					s4, e4 := lineSpan(t, b, 4)
 					_, e5 := lineSpan(t, b, 5)
 					out := append([]byte(nil), b[:s4]...)
@@ -283,7 +273,7 @@ func TestDamage(t *testing.T) {
 			perFile: 3,
 			damage: func(t *testing.T, dir string) {
 				// An older copy of an append-only file is a prefix of it.
-				editFile(t, filepath.Join(dir, "000002.jsonl"), func(b []byte) []byte {
+				testsupport.EditFile(t, filepath.Join(dir, "000002.jsonl"), func(b []byte) []byte {
 					_, e := lineSpan(t, b, 2)
 					return b[:e]
 				})
@@ -310,7 +300,7 @@ func TestDamage(t *testing.T) {
 			name:    "an older file edited: only the whole check sees it",
 			perFile: 3,
 			damage: func(t *testing.T, dir string) {
-				editFile(t, filepath.Join(dir, "000001.jsonl"), func(b []byte) []byte {
+				testsupport.EditFile(t, filepath.Join(dir, "000001.jsonl"), func(b []byte) []byte {
 					return bytes.Replace(b, []byte("c-002"), []byte("c-222"), 1)
 				})
 			},
@@ -398,7 +388,7 @@ func TestDamage(t *testing.T) {
 func TestSecondCrashDuringRecovery(t *testing.T) {
 	dir := fixture(t, 9, 0)
 	path := filepath.Join(dir, "000001.jsonl")
-	editFile(t, path, func(b []byte) []byte { return b[:len(b)-30] })
+	testsupport.EditFile(t, path, func(b []byte) []byte { return b[:len(b)-30] })
 	// What the recovery writes, cut short: the newline that ends the torn
 	// line and the first part of the recovery record.
 	s, _ := lineSpan(t, mustRead(t, path), 9)
@@ -406,7 +396,7 @@ func TestSecondCrashDuringRecovery(t *testing.T) {
 	rec := Record{Seq: 9, Prev: hashHex(lineHash(lineOf(t, path, 8))), Time: testTime, Type: TypeRecovery,
 		TornLength: int64(len(torn)), TornSHA256: hashHex(lineHash(torn))}
 	partial := appendLine([]byte{'\n'}, &rec)
-	editFile(t, path, func(b []byte) []byte { return append(b, partial[:40]...) })
+	testsupport.EditFile(t, path, func(b []byte) []byte { return append(b, partial[:40]...) })
 
 	rep := verify(t, dir)
 	wantErr := `000001.jsonl:9: not a record: field "outcome": byte 165: expected a string`
@@ -450,7 +440,7 @@ func TestSecondCrashDuringRecovery(t *testing.T) {
 func TestDamageAfterABreakNeedsItsOwnBreak(t *testing.T) {
 	dir := fixture(t, 5, 0)
 	path := filepath.Join(dir, "000001.jsonl")
-	editFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte("c-002"), []byte("c-992"), 1) })
+	testsupport.EditFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte("c-002"), []byte("c-992"), 1) })
 	l := openLedger(t, dir, Options{AcceptBreak: true})
 	for k := 6; k <= 8; k++ {
 		if _, err := l.Append(result(k)); err != nil {
@@ -462,7 +452,7 @@ func TestDamageAfterABreakNeedsItsOwnBreak(t *testing.T) {
 		t.Fatalf("after the first break: errors %v, breaks %v", findingStrings(rep.Errors), breakStrings(rep.Breaks))
 	}
 	// Line 6 is the break; line 8 holds c-007.
-	editFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte("c-007"), []byte("c-997"), 1) })
+	testsupport.EditFile(t, path, func(b []byte) []byte { return bytes.Replace(b, []byte("c-007"), []byte("c-997"), 1) })
 	rep := verify(t, dir)
 	if diff := cmp.Diff([]string{"000001.jsonl:9: prev is not the hash of 000001.jsonl:8"}, findingStrings(rep.Errors)); diff != "" {
 		t.Fatalf("the second damage (-want +got):\n%s", diff)
@@ -488,7 +478,7 @@ func TestDamageAfterABreakNeedsItsOwnBreak(t *testing.T) {
 func TestABreakNamingNoFailureIsAnError(t *testing.T) {
 	dir := fixture(t, 3, 0)
 	// Forge what only Open writes: a break over a stretch that is whole.
-	editFile(t, filepath.Join(dir, "000001.jsonl"), func(b []byte) []byte {
+	testsupport.EditFile(t, filepath.Join(dir, "000001.jsonl"), func(b []byte) []byte {
 		last := b[bytes.LastIndexByte(b[:len(b)-1], '\n')+1 : len(b)-1]
 		r := Record{Seq: 4, Prev: hashHex(lineHash(last)), Time: testTime, Type: TypeAcceptedBreak, BreakFile: "000001.jsonl", BreakLine: 2, BreakWhat: "nothing"}
 		return append(appendLine(b, &r), '\n')
@@ -906,7 +896,7 @@ func TestOpenOnAReadOnlyFileSystem(t *testing.T) {
 func TestATornFirstLineOfANewFileIsRecovered(t *testing.T) {
 	dir := fixture(t, 4, 3)
 	// brokerd began 000002.jsonl and was killed while writing its first line.
-	editFile(t, filepath.Join(dir, "000002.jsonl"), func(b []byte) []byte { return b[:len(b)/2] })
+	testsupport.EditFile(t, filepath.Join(dir, "000002.jsonl"), func(b []byte) []byte { return b[:len(b)/2] })
 	l := openLedger(t, dir, Options{})
 	if r := l.Recovered(); r == nil || r.Position.String() != "000002.jsonl:1" {
 		t.Fatalf("Recovered = %+v, want 000002.jsonl:1", r)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"boxmaker/core/testsupport"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -95,7 +97,7 @@ func TestNothingOfAReleasedChunkIsKept(t *testing.T) {
 	}
 	os.WriteFile(file, out, 0o600)
 	// A broken line in the middle, accepted; then a torn line, recovered.
-	editFile(t, file, func(b []byte) []byte { return bytes.Replace(b, []byte(`"call_12345"`), []byte(`"call_1234X"`), 1) })
+	testsupport.EditFile(t, file, func(b []byte) []byte { return bytes.Replace(b, []byte(`"call_12345"`), []byte(`"call_1234X"`), 1) })
 	l := openLedger(t, dir, Options{AcceptBreak: true})
 	l.Close()
 	f, _ := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)

@@ -154,7 +154,7 @@ func TestWitnessesCatchWhatTheChainCannot(t *testing.T) {
 		want   []string
 	}{
 		{"the last 40 lines cut", func(t *testing.T, file string) {
-			editFile(t, file, func(b []byte) []byte {
+			testsupport.EditFile(t, file, func(b []byte) []byte {
 				lines := strings.SplitAfter(string(b), "\n")
 				return []byte(strings.Join(lines[:60], ""))
 			})

@@ -285,14 +285,8 @@ func TestServeRefusesOtherUID(t *testing.T) {
 		Kinds: map[string]Handler{"echo": echoHandler}}
 	path := serveTest(t, s)
 	const nobody = 65534
-	c, err := testsupport.DialAs(nobody, path)
+	a, err := echoAs(nobody, path)
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.Write([]byte(`{"kind":"echo"}` + "\n"))
-	var a Answer
-	if err := json.NewDecoder(c).Decode(&a); err != nil {
 		t.Fatal(err)
 	}
 	if a.Entry != runbook.SocketPeerRefused.String() || !strings.Contains(a.Error, "from uid 65534") {
@@ -306,16 +300,23 @@ func TestServeRefusesOtherUID(t *testing.T) {
 	s2 := &Socket{Role: "memoryd", Name: "admin", Log: log, AllowUIDs: []uint32{nobody},
 		ListenerLost: runbook.BrokerdListenerLost, Kinds: map[string]Handler{"echo": echoHandler}}
 	path2 := serveTest(t, s2)
-	c2, err := testsupport.DialAs(nobody, path2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	c2.Write([]byte(`{"kind":"echo"}` + "\n"))
-	var a2 Answer
-	if err := json.NewDecoder(c2).Decode(&a2); err != nil || a2.Error != "" || !a2.Done {
+	if a2, err := echoAs(nobody, path2); err != nil || a2.Error != "" || !a2.Done {
 		t.Errorf("allowed uid: %+v %v", a2, err)
 	}
+}
+
+// echoAs sends an echo request to the socket at path as uid and reads the
+// answer.
+func echoAs(uid int, path string) (Answer, error) {
+	c, err := testsupport.DialAs(uid, path)
+	if err != nil {
+		return Answer{}, err
+	}
+	defer c.Close()
+	c.Write([]byte(`{"kind":"echo"}` + "\n"))
+	var a Answer
+	err = json.NewDecoder(c).Decode(&a)
+	return a, err
 }
 
 // flakyListener fails Accept with the given errors, then blocks until

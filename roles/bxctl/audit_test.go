@@ -2,7 +2,6 @@ package bxctl
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boxmaker/audit"
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
@@ -35,24 +35,14 @@ func TestAuditVerifyListsRecoveriesAndBreaks(t *testing.T) {
 		}
 	}
 	file := filepath.Join(dir, "000001.jsonl")
-	edit := func(f func([]byte) []byte) {
-		t.Helper()
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, f(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
 
 	appendAll(audit.Options{},
 		audit.Record{Type: audit.TypeStart},
 		audit.Record{Type: audit.TypeDecision, Call: "c1", Tool: "read_file", Target: "/src/a", Effect: "allow"},
 		audit.Record{Type: audit.TypeResult, Call: "c1", Outcome: "ran"})
-	edit(func(b []byte) []byte { return b[:len(b)-10] }) // a crash tears line 3
+	testsupport.EditFile(t, file, func(b []byte) []byte { return b[:len(b)-10] }) // a crash tears line 3
 	appendAll(audit.Options{}, audit.Record{Type: audit.TypeStop})
-	edit(func(b []byte) []byte { return bytes.Replace(b, []byte(`"type":"start"`), []byte(`"type":"stop" `), 1) })
+	testsupport.EditFile(t, file, func(b []byte) []byte { return bytes.Replace(b, []byte(`"type":"start"`), []byte(`"type":"stop" `), 1) })
 	appendAll(audit.Options{AcceptBreak: true}, audit.Record{Type: audit.TypeStart})
 
 	var out bytes.Buffer
@@ -73,7 +63,7 @@ func TestAuditVerifyListsRecoveriesAndBreaks(t *testing.T) {
 	}
 
 	// Damage after the break: each failure on its own line, and the error.
-	edit(func(b []byte) []byte { // a space after the last record's closing brace
+	testsupport.EditFile(t, file, func(b []byte) []byte { // a space after the last record's closing brace
 		return append(b[:len(b)-1:len(b)-1], ' ', '\n')
 	})
 	out.Reset()
