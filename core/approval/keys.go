@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"boxmaker/core/policy"
 )
 
 // fieldNames are the keys Arguments and Action read.
@@ -72,7 +74,7 @@ func otherKeys(tool string, raw []byte) [][2]string {
 		return nil
 	}
 	read := map[string]bool{}
-	for _, k := range toolFields[tool] {
+	for _, k := range toolFields[policy.Tool(tool)] {
 		read[k] = true
 	}
 	var out [][2]string
@@ -96,16 +98,16 @@ func otherKeys(tool string, raw []byte) [][2]string {
 }
 
 // toolFields are the keys each tool reads.
-var toolFields = map[string][]string{
-	"read_file":   {"path"},
-	"list_dir":    {"path"},
-	"write_file":  {"path", "content"},
-	"run":         {"command", "paths"},
-	"http_fetch":  {"url"},
-	"memory":      {"actions"},
-	"recall":      {"query", "limit"},
-	"yaag_run":    {"file", "script", "dir", "input", "profile", "forkHost"},
-	"yaag_status": {"id"},
-	"yaag_stop":   {"id"},
-	"yaag_pause":  {"id"},
+var toolFields = map[policy.Tool][]string{
+	policy.ReadFile:   {"path"},
+	policy.ListDir:    {"path"},
+	policy.WriteFile:  {"path", "content"},
+	policy.Run:        {"command", "paths"},
+	policy.HTTPFetch:  {"url"},
+	policy.Memory:     {"actions"},
+	policy.Recall:     {"query", "limit"},
+	policy.YaagRun:    {"file", "script", "dir", "input", "profile", "forkHost"},
+	policy.YaagStatus: {"id"},
+	policy.YaagStop:   {"id"},
+	policy.YaagPause:  {"id"},
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"boxmaker/core/memory"
+	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
 )
 
@@ -26,32 +27,32 @@ func Summary(p Pending) string {
 		return termsafe.Line(cut(p.Tool+" with arguments that are not valid: "+p.Arguments, summaryWidth))
 	}
 	var s string
-	switch p.Tool {
-	case "run":
+	switch policy.Tool(p.Tool) {
+	case policy.Run:
 		s = "run " + Words(a.Command)
 		if len(a.Paths) > 0 {
 			s += " in " + shownPath(strings.Join(a.Paths, " "), p.Target)
 		}
-	case "write_file":
+	case policy.WriteFile:
 		content := ""
 		if a.Content != nil {
 			content = *a.Content
 		}
 		first, _, _ := strings.Cut(content, "\n")
 		s = fmt.Sprintf("write_file %s (%s): %s", shownPath(a.Path, p.Target), size(len(content)), quote(first))
-	case "http_fetch":
+	case policy.HTTPFetch:
 		s = "http_fetch " + a.URL
-	case "memory":
+	case policy.Memory:
 		var acts []string
 		for _, x := range a.Actions {
 			acts = append(acts, actionSummary(x))
 		}
 		s = "memory " + strings.Join(acts, "; ")
-	case "recall":
+	case policy.Recall:
 		s = "recall " + quote(a.Query)
-	case "read_file", "list_dir":
+	case policy.ReadFile, policy.ListDir:
 		s = p.Tool + " " + shownPath(a.Path, p.Target)
-	case "yaag_run":
+	case policy.YaagRun:
 		if a.Script != nil {
 			s = fmt.Sprintf("yaag_run an inline script (%s) in %s", size(len(*a.Script)), a.Dir)
 		} else {
@@ -77,13 +78,13 @@ func shownPath(written, target string) string {
 
 func actionSummary(x memory.Action) string {
 	switch x.Action {
-	case "add":
+	case memory.ActionAdd:
 		return fmt.Sprintf("add to %s: %s", x.File, quote(x.Text))
-	case "replace":
+	case memory.ActionReplace:
 		return fmt.Sprintf("replace in %s %s with %s", x.File, quote(x.Old), quote(x.Text))
-	case "remove":
+	case memory.ActionRemove:
 		return fmt.Sprintf("remove from %s %s", x.File, quote(x.Old))
-	case "note":
+	case memory.ActionNote:
 		return "note " + quote(x.Text)
 	}
 	return quote(x.Action) + " " + quote(x.Text)
@@ -131,10 +132,10 @@ func Render(w io.Writer, p Pending, o Options) error {
 		r.text(p.Arguments)
 		return r.err
 	}
-	switch p.Tool {
-	case "read_file", "list_dir":
+	switch policy.Tool(p.Tool) {
+	case policy.ReadFile, policy.ListDir:
 		r.field("  path", a.Path)
-	case "write_file":
+	case policy.WriteFile:
 		r.field("  path", a.Path)
 		content := ""
 		if a.Content != nil {
@@ -142,7 +143,7 @@ func Render(w io.Writer, p Pending, o Options) error {
 		}
 		r.field("  content", fmt.Sprintf("%s, %d %s, sha256 %s", size(len(content)), lines(content), plural(lines(content), "line", "lines"), SHA256([]byte(content))))
 		r.text(content)
-	case "run":
+	case policy.Run:
 		r.field("  command", Words(a.Command))
 		for i, word := range a.Command {
 			r.field(fmt.Sprintf("    word %d", i+1), quote(word))
@@ -154,9 +155,9 @@ func Render(w io.Writer, p Pending, o Options) error {
 			}
 			r.field(name, path)
 		}
-	case "http_fetch":
+	case policy.HTTPFetch:
 		r.field("  url", a.URL)
-	case "yaag_run":
+	case policy.YaagRun:
 		if a.Script != nil {
 			r.field("  dir", a.Dir)
 			r.field("  script", fmt.Sprintf("%s, %d %s, sha256 %s", size(len(*a.Script)), lines(*a.Script), plural(lines(*a.Script), "line", "lines"), SHA256([]byte(*a.Script))))
@@ -170,12 +171,12 @@ func Render(w io.Writer, p Pending, o Options) error {
 		if a.Profile != "" {
 			r.field("  profile", a.Profile)
 		}
-	case "recall":
+	case policy.Recall:
 		r.field("  query", quote(a.Query))
 		if a.Limit != 0 {
 			r.field("  limit", fmt.Sprint(a.Limit))
 		}
-	case "memory":
+	case policy.Memory:
 		for i, x := range a.Actions {
 			r.field(fmt.Sprintf("  action %d", i+1), x.Action+" "+x.File)
 			if x.Old != "" {

@@ -12,8 +12,9 @@ import (
 	"boxmaker/sanitize"
 )
 
-// RequestUserInput is the tool a yaag Agent with canAskUser is offered.
-const RequestUserInput = "request_user_input"
+// RequestUserInput is the tool a yaag Agent with canAskUser is offered
+// (the loop socket's name for it).
+const RequestUserInput = loopwire.ToolRequestUserInput
 
 var requestUserInputDefinition = mustCompact(`{"type":"function","function":{"name":"request_user_input","description":"Ask the person a question and wait for the answer.","parameters":{"type":"object","properties":{"question":{"type":"string"}},"required":["question"]}}}`)
 

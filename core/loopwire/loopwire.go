@@ -84,6 +84,11 @@ const (
 	ProblemChanged    = "changed"
 )
 
+// ToolRequestUserInput is the tool an Agent that may ask its person is
+// offered (SpawnRequest.Tools names it): its call ends the turn with a
+// Question, and agent.answer gives the call its result.
+const ToolRequestUserInput = "request_user_input"
+
 // SpawnRequest is the body of agent.spawn.
 type SpawnRequest struct {
 	Run        string   `json:"run"`

@@ -25,6 +25,14 @@ type Action struct {
 	Old string `json:"old,omitempty"`
 }
 
+// The actions of a memory call, as the tool names them.
+const (
+	ActionAdd     = "add"
+	ActionReplace = "replace"
+	ActionRemove  = "remove"
+	ActionNote    = "note"
+)
+
 // Call is one `memory` tool call: a batch of actions done all together or
 // not at all.
 type Call struct {
@@ -113,7 +121,7 @@ func (s *Store) Write(c Call) (Result, error) {
 		}
 		acts[i] = a
 		f := actionFile(a)
-		if a.Action != "note" {
+		if a.Action != ActionNote {
 			identity = true
 		}
 		if !slices.Contains(files, f) {
@@ -184,26 +192,26 @@ func cleanAction(a Action) (Action, string) {
 		return ""
 	}
 	switch a.Action {
-	case "add", "replace", "remove":
+	case ActionAdd, ActionReplace, ActionRemove:
 		if m := needTarget(); m != "" {
 			return a, m
 		}
-	case "note":
+	case ActionNote:
 		a.File = ""
 		a.Old = ""
 	default:
 		return a, fmt.Sprintf("unknown action %q: use add, replace, remove or note", a.Action)
 	}
-	if a.Action != "remove" && a.Text == "" {
+	if a.Action != ActionRemove && a.Text == "" {
 		return a, a.Action + " needs text"
 	}
-	if (a.Action == "replace" || a.Action == "remove") && a.Old == "" {
+	if (a.Action == ActionReplace || a.Action == ActionRemove) && a.Old == "" {
 		return a, a.Action + " needs old: a short piece of the entry's text"
 	}
-	if a.Action == "remove" {
+	if a.Action == ActionRemove {
 		a.Text = ""
 	}
-	if a.Action != "note" {
+	if a.Action != ActionNote {
 		for _, line := range strings.Split(a.Text, "\n") {
 			if isSeparator(line) {
 				return a, "an entry cannot hold a line with only § (it separates entries): write two entries"
@@ -215,7 +223,7 @@ func cleanAction(a Action) (Action, string) {
 
 func actionFile(a Action) string {
 	switch {
-	case a.Action == "note":
+	case a.Action == ActionNote:
 		return NotesFile
 	case a.File == "user":
 		return UserFile
@@ -251,7 +259,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 	entries := map[string][]string{}
 	before := map[string]string{}
 	for _, a := range acts {
-		if a.Action == "note" {
+		if a.Action == ActionNote {
 			continue
 		}
 		f := actionFile(a)
@@ -266,7 +274,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 		entries[f] = ParseEntries(text)
 	}
 	for i, a := range acts {
-		if a.Action == "note" {
+		if a.Action == ActionNote {
 			continue
 		}
 		f := actionFile(a)
@@ -276,13 +284,13 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 			prefix = fmt.Sprintf("action %d: ", i+1)
 		}
 		switch a.Action {
-		case "add":
+		case ActionAdd:
 			if slices.Contains(es, a.Text) {
 				return shows(f, []string{a.Text}, prefix+f+" already holds this entry; nothing was changed")
 			}
 			es = append(append([]string(nil), es...), a.Text)
 			wrote.add(f, a.Text)
-		case "replace", "remove":
+		case ActionReplace, ActionRemove:
 			var at []int
 			for j, e := range es {
 				if strings.Contains(e, a.Old) {
@@ -302,7 +310,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 			}
 			j := at[0]
 			es = append([]string(nil), es...)
-			if a.Action == "replace" {
+			if a.Action == ActionReplace {
 				wrote.add(f, a.Text, es[j])
 				es[j] = a.Text
 			} else {
@@ -444,7 +452,7 @@ func (s *Store) record(session, class, edit string, acts []Action, p planned) (r
 	}
 	var notes strings.Builder
 	for _, a := range acts {
-		if a.Action == "note" {
+		if a.Action == ActionNote {
 			notes.WriteString(FormatNote(s.now(), session, class, false, a.Text))
 		}
 	}

@@ -333,14 +333,14 @@ func (v *vm) spawnSpec(key string, x goja.Value) (spawnPlan, error) {
 	}
 	if o.CanAskUser {
 		switch {
-		case slices.Contains(o.DisallowedTools, requestUserInput):
+		case slices.Contains(o.DisallowedTools, loopwire.ToolRequestUserInput):
 			return spawnPlan{}, runerr.New(runerr.SpawnFailed, runbook.YaagUserInputSpawn,
-				"agent %s (%s): canAskUser needs the tool %s, %s", key, name, requestUserInput, textDisallowedAsk)
-		case o.Tools != nil && !slices.Contains(*o.Tools, requestUserInput):
+				"agent %s (%s): canAskUser needs the tool %s, %s", key, name, loopwire.ToolRequestUserInput, textDisallowedAsk)
+		case o.Tools != nil && !slices.Contains(*o.Tools, loopwire.ToolRequestUserInput):
 			return spawnPlan{}, runerr.New(runerr.SpawnFailed, runbook.YaagUserInputSpawn,
-				"agent %s (%s): canAskUser needs the tool %s, %s", key, name, requestUserInput, textAllowlistOmits)
+				"agent %s (%s): canAskUser needs the tool %s, %s", key, name, loopwire.ToolRequestUserInput, textAllowlistOmits)
 		case o.Tools == nil:
-			tools = append(tools, requestUserInput)
+			tools = append(tools, loopwire.ToolRequestUserInput)
 		}
 	}
 	var kept []string

@@ -19,7 +19,6 @@ const (
 	textNotDeclared     runbook.Quoted = "is not declared by this program"
 	textDisallowedAsk   runbook.Quoted = "and disallowedTools denies it"
 	textAllowlistOmits  runbook.Quoted = "and the tools allowlist omits it"
-	requestUserInput                   = "request_user_input"
 	defaultAgentName                   = "agent"
 	textSpawnOutsideRun                = "a spawn or an Ask outside run is refused"
 )
