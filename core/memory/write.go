@@ -13,7 +13,7 @@ import (
 // Action is one step of a `memory` tool call, as the model writes it
 // (the tool's parameters are defined with loopd's tools, core/loop).
 type Action struct {
-	// Action is add, replace, remove or note.
+	// Action is add, replace, remove or note (ActionAdd...).
 	Action string `json:"action"`
 	// File is the file add, replace and remove change: "memory"
 	// (memory.md) or "user" (user.md).
@@ -24,14 +24,6 @@ type Action struct {
 	// that entry only.
 	Old string `json:"old,omitempty"`
 }
-
-// The actions of a memory call, as the tool names them.
-const (
-	ActionAdd     = "add"
-	ActionReplace = "replace"
-	ActionRemove  = "remove"
-	ActionNote    = "note"
-)
 
 // Call is one `memory` tool call: a batch of actions done all together or
 // not at all.
@@ -82,6 +74,14 @@ var (
 
 // MaxActions is the most actions one call may hold.
 const MaxActions = 32
+
+// The actions of a memory call, as the tool names them.
+const (
+	ActionAdd     = "add"
+	ActionReplace = "replace"
+	ActionRemove  = "remove"
+	ActionNote    = "note"
+)
 
 // Write does one `memory` call. Its error is for the caller (a bad session
 // id or class, a disk failure); what the model did wrong is an answer with
