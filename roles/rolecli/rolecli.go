@@ -392,23 +392,23 @@ func (r Role) ConfigValid(path string) error {
 	return nil
 }
 
-// ArgsAndLateFlags returns c's positional arguments after taking the
-// command's boolean flags that came after them ("bxctl approvals show ID
-// --json"): urfave/cli v2 stops reading flags at the first argument. A
-// late "-x" or "--x" that is not a boolean flag of the command is a usage
-// error; "--" ends the flags.
+// ArgsAndLateFlags returns c's positional arguments after setting the
+// command's flags that came after them ("bxctl approvals show ID --json",
+// "yaag run p.ts --record FILE"): urfave/cli v2 stops reading flags at the
+// first argument. A late flag takes its value as --name=value or from the
+// word after it (a boolean flag needs none); a flag the command does not
+// have, or a value it cannot take, is a usage error; "--" ends the flags.
 func ArgsAndLateFlags(c *cli.Context) ([]string, error) {
-	bools := map[string]bool{}
+	flags := map[string]cli.Flag{}
 	for _, f := range c.Command.Flags {
-		if _, ok := f.(*cli.BoolFlag); ok {
-			for _, n := range f.Names() {
-				bools[n] = true
-			}
+		for _, n := range f.Names() {
+			flags[n] = f
 		}
 	}
 	var args []string
 	rest := c.Args().Slice()
-	for i, a := range rest {
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
 		if a == "--" {
 			return append(args, rest[i+1:]...), nil
 		}
@@ -420,10 +420,22 @@ func ArgsAndLateFlags(c *cli.Context) ([]string, error) {
 			args = append(args, a)
 			continue
 		}
-		if !bools[name] {
+		name, value, hasValue := strings.Cut(name, "=")
+		f, ok := flags[name]
+		if !ok {
 			return nil, Usagef("%s: unknown flag %s after the arguments (see %s --help)", c.Command.FullName(), a, c.Command.HelpName)
 		}
-		if err := c.Set(name, "true"); err != nil {
+		if _, isBool := f.(*cli.BoolFlag); isBool && !hasValue {
+			value, hasValue = "true", true
+		}
+		if !hasValue {
+			if i+1 == len(rest) {
+				return nil, Usagef("%s: the flag %s needs a value (see %s --help)", c.Command.FullName(), a, c.Command.HelpName)
+			}
+			i++
+			value = rest[i]
+		}
+		if err := c.Set(name, value); err != nil {
 			return nil, Usagef("%s: %v", c.Command.FullName(), err)
 		}
 	}

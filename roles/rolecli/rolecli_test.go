@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urfave/cli/v2"
+
 	"boxmaker/core/conf"
 	"boxmaker/runbook"
 )
@@ -141,5 +143,57 @@ func TestEveryDaemonHasItsRole(t *testing.T) {
 	}
 	for name := range roles {
 		t.Errorf("rolecli has a Role for %s, which conf.Daemons does not name", name)
+	}
+}
+
+func TestArgsAndLateFlags(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		args       []string
+		wantArgs   []string
+		wantJSON   bool
+		wantWhy    string
+		wantErrHas string
+	}{
+		{name: "no late flags", args: []string{"ID"}, wantArgs: []string{"ID"}},
+		{name: "a boolean after the argument", args: []string{"ID", "--json"}, wantArgs: []string{"ID"}, wantJSON: true},
+		{name: "one dash", args: []string{"ID", "-json"}, wantArgs: []string{"ID"}, wantJSON: true},
+		{name: "a value from the next word", args: []string{"ID", "--why", "too wide", "X"}, wantArgs: []string{"ID", "X"}, wantWhy: "too wide"},
+		{name: "a value after =", args: []string{"ID", "--why=-x", "--json=false"}, wantArgs: []string{"ID"}, wantWhy: "-x"},
+		{name: "early and late", args: []string{"--json", "ID", "--why", "w"}, wantArgs: []string{"ID"}, wantJSON: true, wantWhy: "w"},
+		{name: "-- ends the flags", args: []string{"ID", "--", "--json", "-"}, wantArgs: []string{"ID", "--json", "-"}},
+		{name: "a lone dash is an argument", args: []string{"ID", "-"}, wantArgs: []string{"ID", "-"}},
+		{name: "an unknown flag", args: []string{"ID", "--jsn"}, wantErrHas: "show: unknown flag --jsn after the arguments (see t show --help)"},
+		{name: "a value missing", args: []string{"ID", "--why"}, wantErrHas: "show: the flag --why needs a value"},
+		{name: "a value a boolean cannot take", args: []string{"ID", "--json=maybe"}, wantErrHas: "show: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			var gotJSON bool
+			var gotWhy string
+			app := NewApp("t", "test", &cli.Command{
+				Name:  "show",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "json"}, &cli.StringFlag{Name: "why"}},
+				Action: func(c *cli.Context) error {
+					args, err := ArgsAndLateFlags(c)
+					got, gotJSON, gotWhy = args, c.Bool("json"), c.String("why")
+					return err
+				},
+			})
+			err := app.Run(append([]string{"t", "show"}, tt.args...))
+			if tt.wantErrHas != "" {
+				var ue *UsageError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.wantErrHas) {
+					t.Fatalf("err = %v, want a usage error with %q", err, tt.wantErrHas)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.wantArgs) || gotJSON != tt.wantJSON || gotWhy != tt.wantWhy {
+				t.Errorf("args %q json %v why %q, want %q %v %q", got, gotJSON, gotWhy, tt.wantArgs, tt.wantJSON, tt.wantWhy)
+			}
+		})
 	}
 }

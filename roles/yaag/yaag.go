@@ -108,47 +108,15 @@ type source struct {
 }
 
 // lateFlags reads the flags given after the program (`yaag run p.ts
-// --json`), which the command line parser leaves as arguments, and
-// returns the arguments that are left.
+// --json`) as rolecli.ArgsAndLateFlags does, and returns the arguments
+// that are left; on a usage error it prints the command's usage first, as
+// yaag's other usage errors do.
 func lateFlags(c *cli.Context) ([]string, error) {
-	args := c.Args().Slice()
-	if len(args) == 0 {
-		return nil, nil
+	args, err := rolecli.ArgsAndLateFlags(c)
+	if err != nil {
+		cli.HelpPrinter(c.App.ErrWriter, cli.CommandHelpTemplate, c.Command)
 	}
-	rest := []string{args[0]}
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			rest = append(rest, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		var flag cli.Flag
-		for _, f := range c.Command.Flags {
-			for _, n := range f.Names() {
-				if n == name {
-					flag = f
-				}
-			}
-		}
-		if flag == nil {
-			return nil, usage(c, "flag provided but not defined: %s", a)
-		}
-		if _, isBool := flag.(*cli.BoolFlag); isBool && !hasValue {
-			value, hasValue = "true", true
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return nil, usage(c, "flag needs an argument: %s", a)
-			}
-			i++
-			value = args[i]
-		}
-		if err := c.Set(name, value); err != nil {
-			return nil, usage(c, "invalid value %q for flag %s: %v", value, a, err)
-		}
-	}
-	return rest, nil
+	return args, err
 }
 
 func readSource(c *cli.Context) (source, error) {
