@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"boxmaker/core/loopwire"
+	"boxmaker/core/testsupport"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
@@ -61,12 +62,7 @@ export default defineProgram({ name: "p", async run(ctx) {
 
 func home(t *testing.T) Store {
 	t.Helper()
-	dir, err := os.MkdirTemp("/tmp", "yr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return Store{Home: dir}
+	return Store{Home: testsupport.ShortDir(t)} // a Run's control socket lives under it
 }
 
 func spec(t *testing.T, s Store, id, input string) Spec {
