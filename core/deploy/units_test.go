@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"boxmaker/core/testsupport"
 )
 
 // writeUnits renders the units for a prefix of fake executables (verify
@@ -164,11 +166,7 @@ func TestTheTargetStartsEveryServiceAndBrokerdStopsLast(t *testing.T) {
 		if !strings.Contains(text, "\nPartOf="+Target+"\n") {
 			t.Errorf("%s is not PartOf=%s", s, Target)
 		}
-		for _, want := range []string{"\nType=notify\n", "\nRestart=on-failure\n", "\nStartLimitBurst=", "\nStateDirectory=boxmaker\n", "\nUMask=0077\n", "\nNoNewPrivileges=yes\n"} {
-			if !strings.Contains(text, want) {
-				t.Errorf("%s lacks %q", s, strings.TrimSpace(want))
-			}
-		}
+		testsupport.ContainsAll(t, s, text, "\nType=notify\n", "\nRestart=on-failure\n", "\nStartLimitBurst=", "\nStateDirectory=boxmaker\n", "\nUMask=0077\n", "\nNoNewPrivileges=yes\n")
 		if s != "brokerd.service" && !regexp.MustCompile(`(?m)^After=.*\bbrokerd\.service\b`).MatchString(text) {
 			t.Errorf("%s is not ordered after brokerd.service", s)
 		}

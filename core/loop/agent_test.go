@@ -15,6 +15,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/testsupport"
 	"boxmaker/core/testsupport/daemontest"
 )
 
@@ -207,11 +208,7 @@ func TestAskSendsModelAndSchema(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 	body := string(r.srv.Chats()[0].Body)
-	for _, want := range []string{`"model":"` + r.srv.Model() + `"`, `"response_format":{"json_schema":{"name":"answer","schema":{"type":"object"}},"type":"json_schema"}`} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the request lacks %s:\n%s", want, body)
-		}
-	}
+	testsupport.ContainsAll(t, "the request", body, `"model":"`+r.srv.Model()+`"`, `"response_format":{"json_schema":{"name":"answer","schema":{"type":"object"}},"type":"json_schema"}`)
 }
 
 func TestAskReportsTheModelServersRefusal(t *testing.T) {

@@ -4,7 +4,8 @@
 // socket paths (ShortDir); CPU time for benchmarks on a shared machine
 // (CPUTime, ProcessCPU, ReportCPU, Throughput); a buffer several
 // goroutines write to (Buffer); the exit status of a command that ran
-// (ExitCode); a server run for the length of a test (Serve).
+// (ExitCode); a server run for the length of a test (Serve); a file
+// damaged in place (EditFile); the parts a text must hold (ContainsAll).
 //
 // It is for tests only: no production package imports it (deps_test.go
 // holds it), and it imports nothing of boxmaker's, so any package's tests

@@ -2,6 +2,7 @@ package testsupport
 
 import (
 	"debug/elf"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -89,5 +90,25 @@ func TestShortDirIsShort(t *testing.T) {
 	d := ShortDir(t)
 	if len(d) > 20 {
 		t.Errorf("ShortDir = %q: %d bytes", d, len(d))
+	}
+}
+
+// errorsOf records what a helper reports instead of failing the test.
+type errorsOf struct {
+	testing.TB
+	errs []string
+}
+
+func (e *errorsOf) Helper() {}
+func (e *errorsOf) Errorf(format string, args ...any) {
+	e.errs = append(e.errs, fmt.Sprintf(format, args...))
+}
+
+func TestContainsAllReportsEachMissingPart(t *testing.T) {
+	rec := &errorsOf{TB: t}
+	ContainsAll(rec, "the answer", "alpha beta", "alpha", "gamma", "beta", "delta")
+	want := []string{"the answer lacks \"gamma\":\nalpha beta", "the answer lacks \"delta\":\nalpha beta"}
+	if strings.Join(rec.errs, "|") != strings.Join(want, "|") {
+		t.Errorf("reported %q, want %q", rec.errs, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
 
@@ -37,11 +38,7 @@ func TestFileResolvesRelativeImportsAndNodeModules(t *testing.T) {
 	if b.Dir != dir {
 		t.Errorf("Dir = %s, want %s", b.Dir, dir)
 	}
-	for _, want := range []string{"(async () => {", "globalThis.__yaagExports = ", "padStart", "__yaagTypebox", "//# sourceMappingURL=data:application/json"} {
-		if !strings.Contains(b.Code, want) {
-			t.Errorf("the bundle lacks %q", want)
-		}
-	}
+	testsupport.ContainsAll(t, "the bundle", b.Code, "(async () => {", "globalThis.__yaagExports = ", "padStart", "__yaagTypebox", "//# sourceMappingURL=data:application/json")
 	if strings.Contains(b.Code, ": string") {
 		t.Error("the types were not stripped")
 	}
