@@ -101,42 +101,33 @@ func TestFakeAuth(t *testing.T) {
 	if _, err := c.GetOrCreateSession(ctx, w, "w", "s", []string{"kyle"}); err != nil {
 		t.Fatal(err)
 	}
+	// The calls a key is tried with: a search of workspace w, a write to
+	// session s (or t), a read of session s.
+	search := func(k secrets.Value) error { _, err := c.Search(ctx, k, "w", "x", 1); return err }
+	write := func(session string) func(secrets.Value) error {
+		return func(k secrets.Value) error {
+			_, err := c.AddMessages(ctx, k, "w", session, []honcho.NewMessage{{PeerID: "kyle", Content: "x"}})
+			return err
+		}
+	}
+	read := func(k secrets.Value) error { _, err := c.ListMessages(ctx, k, "w", "s", 1, 10, false, nil); return err }
 	for _, tt := range []struct {
 		name string
 		key  secrets.Value
 		call func(secrets.Value) error
 		want int
 	}{
-		{"no key", secrets.Value{}, func(k secrets.Value) error { _, err := c.Search(ctx, k, "w", "x", 1); return err }, 401},
-		{"a key of another secret", keyValue(t, fakehoncho.MintToken("other", fakehoncho.Claims{Workspace: "w"})),
-			func(k secrets.Value) error { _, err := c.Search(ctx, k, "w", "x", 1); return err }, 401},
-		{"another workspace's key", key(fakehoncho.Claims{Workspace: "v"}),
-			func(k secrets.Value) error { _, err := c.Search(ctx, k, "w", "x", 1); return err }, 401},
-		{"expired", key(fakehoncho.Claims{Workspace: "w", Expires: time.Now().Add(-time.Minute)}),
-			func(k secrets.Value) error { _, err := c.Search(ctx, k, "w", "x", 1); return err }, 401},
-		{"a peer scope without a workspace", key(fakehoncho.Claims{Peer: "kyle"}),
-			func(k secrets.Value) error { _, err := c.Search(ctx, k, "w", "x", 1); return err }, 401},
-		{"a peer's key cannot write a session", key(fakehoncho.Claims{Workspace: "w", Peer: "kyle"}),
-			func(k secrets.Value) error {
-				_, err := c.AddMessages(ctx, k, "w", "s", []honcho.NewMessage{{PeerID: "kyle", Content: "x"}})
-				return err
-			}, 401},
-		{"a peer's key reads a session it is in", key(fakehoncho.Claims{Workspace: "w", Peer: "kyle"}),
-			func(k secrets.Value) error { _, err := c.ListMessages(ctx, k, "w", "s", 1, 10, false, nil); return err }, 0},
-		{"a peer's key does not read a session it is not in", key(fakehoncho.Claims{Workspace: "w", Peer: "ann"}),
-			func(k secrets.Value) error { _, err := c.ListMessages(ctx, k, "w", "s", 1, 10, false, nil); return err }, 401},
-		{"a session's key writes its session", key(fakehoncho.Claims{Workspace: "w", Session: "s"}),
-			func(k secrets.Value) error {
-				_, err := c.AddMessages(ctx, k, "w", "s", []honcho.NewMessage{{PeerID: "kyle", Content: "x"}})
-				return err
-			}, 0},
-		{"a session's key does not write another", key(fakehoncho.Claims{Workspace: "w", Session: "s"}),
-			func(k secrets.Value) error {
-				_, err := c.AddMessages(ctx, k, "w", "t", []honcho.NewMessage{{PeerID: "kyle", Content: "x"}})
-				return err
-			}, 401},
-		{"admin", key(fakehoncho.Claims{Admin: true}),
-			func(k secrets.Value) error { _, err := c.Search(ctx, k, "w", "x", 1); return err }, 0},
+		{"no key", secrets.Value{}, search, 401},
+		{"a key of another secret", keyValue(t, fakehoncho.MintToken("other", fakehoncho.Claims{Workspace: "w"})), search, 401},
+		{"another workspace's key", key(fakehoncho.Claims{Workspace: "v"}), search, 401},
+		{"expired", key(fakehoncho.Claims{Workspace: "w", Expires: time.Now().Add(-time.Minute)}), search, 401},
+		{"a peer scope without a workspace", key(fakehoncho.Claims{Peer: "kyle"}), search, 401},
+		{"a peer's key cannot write a session", key(fakehoncho.Claims{Workspace: "w", Peer: "kyle"}), write("s"), 401},
+		{"a peer's key reads a session it is in", key(fakehoncho.Claims{Workspace: "w", Peer: "kyle"}), read, 0},
+		{"a peer's key does not read a session it is not in", key(fakehoncho.Claims{Workspace: "w", Peer: "ann"}), read, 401},
+		{"a session's key writes its session", key(fakehoncho.Claims{Workspace: "w", Session: "s"}), write("s"), 0},
+		{"a session's key does not write another", key(fakehoncho.Claims{Workspace: "w", Session: "s"}), write("t"), 401},
+		{"admin", key(fakehoncho.Claims{Admin: true}), search, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.call(tt.key)
