@@ -72,8 +72,9 @@ var (
 	Memoryd  = Role{Name: "memoryd", StartFailed: runbook.MemorydStartFailed, ListenerLost: runbook.ListenerLost}
 	Loopd    = Role{Name: "loopd", StartFailed: runbook.LoopdStartFailed, ListenerLost: runbook.ListenerLost}
 	Gatewayd = Role{Name: "gatewayd", StartFailed: runbook.GatewaydStartFailed, ListenerLost: runbook.ListenerLost}
-	// Inferproxy's socket is core/inferproxy's HTTP server, not a Daemon's.
-	Inferproxy = Role{Name: "inferproxy", StartFailed: runbook.InferproxyStartFailed}
+	// Inferproxy's socket is core/inferproxy's HTTP server, not a Daemon's
+	// (it reports under listener-lost too).
+	Inferproxy = Role{Name: "inferproxy", StartFailed: runbook.InferproxyStartFailed, ListenerLost: runbook.ListenerLost}
 )
 
 // Daemon is r's daemon serving the home dir: its lock is the home's

@@ -139,6 +139,9 @@ func TestEveryDaemonHasItsRole(t *testing.T) {
 		if r.StartFailed.String() != name+"-start-failed" {
 			t.Errorf("%s's StartFailed is %s, want %s-start-failed", name, r.StartFailed, name)
 		}
+		if r.ListenerLost.String() == "" {
+			t.Errorf("%s has no ListenerLost entry", name)
+		}
 		delete(roles, name)
 	}
 	for name := range roles {
