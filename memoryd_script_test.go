@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -375,14 +374,12 @@ func cmdStandinup(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("standinup: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := llamastandin.Start(llamastandin.Options{Model: "qwen3.5", Slots: 2, Script: script})
 	if err != nil {
 		ts.Fatalf("standinup: %v", err)
 	}
-	srv := llamastandin.New(llamastandin.Options{Model: "qwen3.5", Slots: 2, Script: script})
-	go srv.Serve(ln)
 	ts.Defer(func() { srv.Close() })
-	ts.Setenv("STANDIN_URL", "http://"+ln.Addr().String())
+	ts.Setenv("STANDIN_URL", srv.URL())
 }
 
 // honchocrash HOME ROUNDS SESSIONS MAXKILL_MS: the crash suite of the

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -363,14 +362,12 @@ func unmountUnder(dir string) {
 // standinProps is what the stand-in's /props reports, as loopd's
 // selftest would print it.
 func standinProps(t *testing.T) (sha string, nctx, slots int) {
-	srv := llamastandin.New(llamastandin.Options{Model: "qwen3.5"})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := llamastandin.Start(llamastandin.Options{Model: "qwen3.5"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.Serve(ln)
 	defer srv.Close()
-	c := &loop.Client{URL: "http://" + ln.Addr().String(), Model: "qwen3.5", Timeout: 10 * time.Second}
+	c := &loop.Client{URL: srv.URL(), Model: "qwen3.5", Timeout: 10 * time.Second}
 	p, err := c.Props(context.Background())
 	if err != nil {
 		t.Fatal(err)
