@@ -81,7 +81,7 @@ type Runner struct {
 
 	// Who the tools act for and run as (docs/runner.md, "Who the tool
 	// runs as"): files they write belong to owner_uid:owner_gid; their
-	// processes run as tool_uid (0: 65533), which nothing else may use.
+	// processes run as tool_uid (0: DefaultToolUID), which nothing else may use.
 	OwnerUID    int    `toml:"owner_uid"`
 	OwnerGID    int    `toml:"owner_gid"`
 	ToolUID     int    `toml:"tool_uid"`
@@ -146,11 +146,11 @@ owner_uid = {{.OwnerUID}}
 owner_gid = {{.OwnerGID}}
 # The uid (and gid) the tools' processes run as: one no user, file or
 # other program on this machine has, and not brokerd's, the owner's or an
-# allow_uids one. 0: 65533.
-tool_uid = 65533
+# allow_uids one. 0: {{.DefaultToolUID}}.
+tool_uid = {{.DefaultToolUID}}
 # The seccomp profile the tools' own is made from (Podman's default; the
 # tools' also refuses set-user-ID and set-group-ID modes).
-seccomp_base = "/usr/share/containers/seccomp.json"
+seccomp_base = "{{.DefaultSeccompBase}}"
 ulimit_nofile = 1024
 # Processes of the tools' uid, all calls together: the kernel counts them
 # per uid across the host. pids_limit is one container's limit; brokerd

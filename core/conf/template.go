@@ -84,6 +84,12 @@ type TemplateData struct {
 	ExpectNCtx, ExpectSlots int
 }
 
+// DefaultToolUID is conf.DefaultToolUID, for brokerd's template.
+func (TemplateData) DefaultToolUID() int { return DefaultToolUID }
+
+// DefaultSeccompBase is conf.DefaultSeccompBase, for brokerd's template.
+func (TemplateData) DefaultSeccompBase() string { return DefaultSeccompBase }
+
 // RenderWith is Render with every value a template may name.
 func (r Role) RenderWith(d TemplateData) string {
 	if d.Grants == "" {

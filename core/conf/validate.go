@@ -82,6 +82,19 @@ func (a BrokerdAudit) MinFree() int64 { return int64(orDefault(a.MinFreeMB, 64))
 // Wait is wait_ms (0: one minute).
 func (y BrokerdYaag) Wait() time.Duration { return millis(y.WaitMS, 60000) }
 
+// The [runner] defaults core/runner applies to a zero value, and
+// brokerd's template writes out.
+const (
+	// DefaultToolUID is the uid (and gid) tools run as when tool_uid is
+	// 0: in Debian's reserved range 65000-65533, which no package or
+	// person is given.
+	DefaultToolUID = 65533
+	// DefaultSeccompBase is the profile the tools' is made from when
+	// seccomp_base is empty: the one Podman itself applies (Debian's
+	// containers-common package installs it).
+	DefaultSeccompBase = "/usr/share/containers/seccomp.json"
+)
+
 // SocketIn is socket, or home's run/gateway/gateway.sock.
 func (g BrokerdGateway) SocketIn(home string) string {
 	if g.Socket == "" {

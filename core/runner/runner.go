@@ -71,7 +71,7 @@ type Config struct {
 	PeerUIDs []uint32
 	// SeccompProfile is where the runner writes the tools' seccomp
 	// profile (seccomp.go), derived from SeccompBase (empty:
-	// DefaultSeccompBase) when New is called.
+	// conf.DefaultSeccompBase) when New is called.
 	SeccompProfile string
 	SeccompBase    string
 
@@ -109,11 +109,6 @@ func ConfigFrom(c conf.Runner, instance string) Config {
 		SeccompBase: c.SeccompBase,
 	}
 }
-
-// DefaultToolUID is the uid (and gid) tools run as when [runner] tool_uid
-// is 0: in Debian's reserved range 65000-65533, which no package or
-// person is given.
-const DefaultToolUID = 65533
 
 // Instance is a label value for a home: the same home gives the same
 // value, two homes on one machine give two.
@@ -175,7 +170,7 @@ func New(cfg Config) (*Runner, error) {
 		bad = append(bad, fmt.Sprintf("egress_dir %q is not an absolute path", cfg.EgressDir))
 	}
 	if cfg.ToolUID == 0 {
-		cfg.ToolUID = DefaultToolUID
+		cfg.ToolUID = conf.DefaultToolUID
 	}
 	switch {
 	case cfg.OwnerUID < 0 || cfg.OwnerGID < 0 || cfg.OwnerUID > maxID || cfg.OwnerGID > maxID:

@@ -15,11 +15,8 @@ import (
 	"path/filepath"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/conf"
 )
-
-// DefaultSeccompBase is the profile Podman itself applies (Debian's
-// containers-common package installs it).
-const DefaultSeccompBase = "/usr/share/containers/seccomp.json"
 
 // The mode bits the filter keeps from files, and the open flags that make
 // a file.
@@ -146,11 +143,11 @@ func SeccompProfile(base []byte) ([]byte, error) {
 	return json.MarshalIndent(prof, "", "\t")
 }
 
-// readSeccompProfile reads the base profile (empty: DefaultSeccompBase)
-// and derives the tools' profile from it.
+// readSeccompProfile reads the base profile (empty:
+// conf.DefaultSeccompBase) and derives the tools' profile from it.
 func readSeccompProfile(basePath string) ([]byte, error) {
 	if basePath == "" {
-		basePath = DefaultSeccompBase
+		basePath = conf.DefaultSeccompBase
 	}
 	base, err := os.ReadFile(basePath)
 	if err != nil {
