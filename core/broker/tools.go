@@ -214,18 +214,18 @@ func resultText(r runner.Result) string {
 	if r.Error != "" {
 		return "error: " + r.Error
 	}
-	switch r.Tool {
-	case "read_file":
+	switch policy.Tool(r.Tool) {
+	case policy.ReadFile:
 		return r.Content
-	case "write_file":
+	case policy.WriteFile:
 		return fmt.Sprintf("wrote %d bytes to %s", r.Size, r.Path)
-	case "list_dir":
+	case policy.ListDir:
 		var b strings.Builder
 		for _, e := range r.Entries {
 			switch e.Type {
-			case "dir":
+			case runner.EntryDir:
 				fmt.Fprintf(&b, "%s/\n", e.Name)
-			case "file":
+			case runner.EntryFile:
 				fmt.Fprintf(&b, "%s (%d bytes)\n", e.Name, e.Size)
 			default:
 				fmt.Fprintf(&b, "%s (%s)\n", e.Name, e.Type)
@@ -238,7 +238,7 @@ func resultText(r runner.Result) string {
 			b.WriteString(r.Note + "\n")
 		}
 		return b.String()
-	case "run":
+	case policy.Run:
 		var b strings.Builder
 		fmt.Fprintf(&b, "exit code %d\n", r.ExitCode)
 		if r.Stdout != "" {

@@ -7,6 +7,7 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
+	"boxmaker/core/policy"
 )
 
 // yaagTools are the chat tools that run yaag programs, offered to a new
@@ -14,13 +15,13 @@ import (
 // every call is still decided by brokerd. Their order is fixed, so a
 // session's tools array is the same for the same grants.
 var yaagTools = []struct {
-	name string
+	name policy.Tool
 	def  json.RawMessage
 }{
-	{"yaag_run", mustCompact(`{"type":"function","function":{"name":"yaag_run","description":"Run a yaag agent program: a file, or an inline script (at most 65536 bytes) with the directory it runs in. It answers with the Run's result, or its id while it runs. forkHost lets the program fork this conversation (ctx.host).","parameters":{"type":"object","properties":{"file":{"type":"string","description":"absolute path of the program"},"script":{"type":"string","description":"an inline program"},"dir":{"type":"string","description":"absolute directory an inline script runs in"},"input":{"description":"the program's input"},"profile":{"type":"string"},"forkHost":{"type":"boolean"}}}}}`)},
-	{"yaag_status", mustCompact(`{"type":"function","function":{"name":"yaag_status","description":"Read a yaag Run: running, paused, or its result; without an id, the Runs (those of a replaced session are orphans).","parameters":{"type":"object","properties":{"id":{"type":"string"}}}}}`)},
-	{"yaag_stop", mustCompact(`{"type":"function","function":{"name":"yaag_stop","description":"Stop a yaag Run.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
-	{"yaag_pause", mustCompact(`{"type":"function","function":{"name":"yaag_pause","description":"Pause a yaag Run at its next settled boundary: it writes a Checkpoint to resume from.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
+	{policy.YaagRun, mustCompact(`{"type":"function","function":{"name":"yaag_run","description":"Run a yaag agent program: a file, or an inline script (at most 65536 bytes) with the directory it runs in. It answers with the Run's result, or its id while it runs. forkHost lets the program fork this conversation (ctx.host).","parameters":{"type":"object","properties":{"file":{"type":"string","description":"absolute path of the program"},"script":{"type":"string","description":"an inline program"},"dir":{"type":"string","description":"absolute directory an inline script runs in"},"input":{"description":"the program's input"},"profile":{"type":"string"},"forkHost":{"type":"boolean"}}}}}`)},
+	{policy.YaagStatus, mustCompact(`{"type":"function","function":{"name":"yaag_status","description":"Read a yaag Run: running, paused, or its result; without an id, the Runs (those of a replaced session are orphans).","parameters":{"type":"object","properties":{"id":{"type":"string"}}}}}`)},
+	{policy.YaagStop, mustCompact(`{"type":"function","function":{"name":"yaag_stop","description":"Stop a yaag Run.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
+	{policy.YaagPause, mustCompact(`{"type":"function","function":{"name":"yaag_pause","description":"Pause a yaag Run at its next settled boundary: it writes a Checkpoint to resume from.","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}}`)},
 }
 
 // granted asks brokerd which tools its grants name; nil when it cannot
@@ -50,7 +51,7 @@ func (e *Engine) sessionTools(ctx context.Context) json.RawMessage {
 	}
 	var extra []json.RawMessage
 	for _, t := range yaagTools {
-		if granted[t.name] {
+		if granted[string(t.name)] {
 			extra = append(extra, t.def)
 		}
 	}

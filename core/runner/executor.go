@@ -73,9 +73,17 @@ type Result struct {
 // DirEntry is one name in a listed directory.
 type DirEntry struct {
 	Name string `json:"name"`
-	Type string `json:"type"` // file, dir, symlink or other
+	Type string `json:"type"` // EntryFile, EntryDir, EntrySymlink or EntryOther
 	Size int64  `json:"size,omitempty"`
 }
+
+// The types of a DirEntry.
+const (
+	EntryFile    = "file"
+	EntryDir     = "dir"
+	EntrySymlink = "symlink"
+	EntryOther   = "other"
+)
 
 // Tools are the tools the runner runs.
 var Tools = []string{string(policy.ReadFile), string(policy.WriteFile), string(policy.ListDir), string(policy.Run)}
@@ -89,16 +97,16 @@ func Execute(ctx context.Context, req Request, stdin io.Reader) Result {
 		res.Error = "the request has no output limit"
 		return res
 	}
-	switch req.Tool {
-	case "read_file":
+	switch policy.Tool(req.Tool) {
+	case policy.ReadFile:
 		readFile(req, &res)
-	case "write_file":
+	case policy.WriteFile:
 		writeFile(req, stdin, &res)
-	case "list_dir":
+	case policy.ListDir:
 		listDir(req, &res)
-	case "run":
+	case policy.Run:
 		runCommand(ctx, req, &res)
-	case "http_fetch":
+	case policy.HTTPFetch:
 		res.Path = ""
 		fetchURL(ctx, req, &res)
 	default:
@@ -178,17 +186,17 @@ func listDir(req Request, res *Result) {
 			res.Note = fmt.Sprintf("[boxmaker: listing truncated: %d entries, the first %d shown]", len(des), i)
 			break
 		}
-		e := DirEntry{Name: de.Name(), Type: "other"}
+		e := DirEntry{Name: de.Name(), Type: EntryOther}
 		switch t := de.Type(); {
 		case t.IsRegular():
-			e.Type = "file"
+			e.Type = EntryFile
 			if fi, err := de.Info(); err == nil {
 				e.Size = fi.Size()
 			}
 		case t.IsDir():
-			e.Type = "dir"
+			e.Type = EntryDir
 		case t&fs.ModeSymlink != 0:
-			e.Type = "symlink"
+			e.Type = EntrySymlink
 		}
 		res.Entries = append(res.Entries, e)
 	}

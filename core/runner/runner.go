@@ -319,7 +319,7 @@ func checkCall(c Call) error {
 	if !slices.Contains(Tools, c.Tool) {
 		return fmt.Errorf("the runner does not run the tool %q", c.Tool)
 	}
-	if c.Tool != "run" && len(c.Paths) != 1 {
+	if c.Tool != string(policy.Run) && len(c.Paths) != 1 {
 		return fmt.Errorf("%s takes one target, not %d", c.Tool, len(c.Paths))
 	}
 	if len(c.Paths) == 0 {
@@ -433,7 +433,7 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 		a = append(a, "-v", m.Source+":"+m.Dest+":"+mode+",rbind,nosuid,nodev")
 	}
 	req := Request{Tool: c.Tool, Path: c.Paths[0], Command: c.Command, Limit: cfg.OutputLimit}
-	if c.Tool == "run" {
+	if c.Tool == string(policy.Run) {
 		req.TimeoutMS = int(cfg.Timeout / time.Millisecond)
 	}
 	body, _ := json.Marshal(req) // a struct of strings and ints

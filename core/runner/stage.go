@@ -463,7 +463,7 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 		if err := s.attach(h, p, readOnly); err != nil {
 			return nil, nil, err
 		}
-		if c.Tool == "run" && h.isDir() {
+		if c.Tool == string(policy.Run) && h.isDir() {
 			if err := s.maskUnder(s.trees[len(s.trees)-1], p, c.Masks); err != nil {
 				return nil, nil, err
 			}
