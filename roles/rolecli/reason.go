@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"boxmaker/runbook"
@@ -42,14 +41,15 @@ func TakeReasonFD() *os.File {
 	return os.NewFile(uintptr(fd), "reason")
 }
 
-// WriteReason writes err's refusal on w, when err is one (nothing
-// otherwise): its entry, and its whole message but its link.
+// WriteReason writes err's refusal on w as runbook.Public gives it (its
+// entry, and its whole message but its link), when err holds one whose
+// message ends with its link; nothing otherwise, and the starter falls
+// back to the child's last line.
 func WriteReason(w io.Writer, err error) {
-	e, ok := runbook.EntryOf(err)
+	e, text, ok := runbook.Public(err)
 	if w == nil || !ok {
 		return
 	}
-	text, _ := strings.CutSuffix(err.Error(), "; "+runbook.Link(e))
 	line, _ := json.Marshal(reasonLine{Entry: e.String(), Text: text})
 	w.Write(append(line, '\n'))
 }

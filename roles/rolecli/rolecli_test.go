@@ -120,6 +120,12 @@ func TestReasonCrossesAProcessBoundary(t *testing.T) {
 	if b.Len() != 0 {
 		t.Errorf("an error that is no refusal wrote %q", b.String())
 	}
+	// Its link not at the end: no entry to pair the text with (the
+	// starter shows the child's last line instead).
+	WriteReason(&b, fmt.Errorf("%w (while starting)", runbook.Refuse(runbook.LoopdSelftestFailed, "FAILED")))
+	if b.Len() != 0 {
+		t.Errorf("a refusal whose message does not end with its link wrote %q", b.String())
+	}
 	if r := ReadReason(strings.NewReader(`{"entry":"no-such-entry","text":"x"}`)); r != nil {
 		t.Errorf("an unknown entry was made: %+v", r)
 	}
