@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/core/policy"
 )
 
 var testTime = time.Date(2026, 9, 18, 12, 30, 45, 123456789, time.UTC)
@@ -21,6 +23,15 @@ func fullRecord() Record {
 		Outcome: "ran", TaintAfter: "secret", Untrusted: true, Answer: AnswerApproved, By: "owner",
 		Why: "fine \x01 \\ ok", TornLength: 17, TornSHA256: strings.Repeat("ef", 32),
 		BreakFile: "000001.jsonl", BreakLine: 3, BreakWhat: "seq 5 should be 4", Note: "<&>",
+	}
+}
+
+// The effect words Verify reads are the log format's own (audit imports
+// no policy: a log must stay readable as written), and brokerd writes
+// policy's: the two must be the same words.
+func TestTheEffectWordsArePolicys(t *testing.T) {
+	if EffectAllow != string(policy.Allow) || effectAsk != string(policy.Ask) {
+		t.Errorf("audit reads %q and %q, policy decides %q and %q", EffectAllow, effectAsk, policy.Allow, policy.Ask)
 	}
 }
 
