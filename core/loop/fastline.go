@@ -9,10 +9,10 @@ import (
 // without reflection, for the records a turn reads most: user,
 // assistant, tool and note records in the plain shape Encode writes. It
 // reports false for anything it does not handle (a baseline's keys, an
-// unknown or repeated key, a key in other case, null, an escape for a
-// surrogate, invalid UTF-8, a number that is not plain, trailing bytes)
-// and the line is then decoded by encoding/json, which gives the reason
-// when the line is damaged. Whatever it accepts, encoding/json with
+// unknown or repeated key, a key in other case or with an escape, null,
+// an escape for a surrogate, invalid UTF-8, a number that is not plain,
+// trailing bytes) and the line is then decoded by encoding/json, which
+// gives the reason when the line is damaged. Whatever it accepts, encoding/json with
 // DisallowUnknownFields decodes to the same fields (FuzzFastLine).
 //
 // It exists because decoding with encoding/json was most of a turn's own
@@ -103,29 +103,26 @@ func object[T any](s *lineScanner, keys []member[T], dst *T) bool {
 	}
 }
 
-// keyOf reads a member's `"name":` and is the name's place in keys, -1
-// when it is not there or the key is not plain. A record's keys mostly
-// come in the table's order, so keys[next] is tried first, in place,
-// without scanning the key.
+// keyOf reads a member's `"name":` and is the name's place in keys, or
+// -1 for a key that is not one of them spelt as the table spells it
+// (another key, another case, an escape: encoding/json reads the line).
+// Each key is compared in place, without scanning the member's key
+// first; a record's keys mostly come in the table's order, so the one
+// after the key before (next) is tried first.
 func keyOf[T any](s *lineScanner, keys []member[T], next int) int {
 	if s.peek() != '"' {
 		return -1
 	}
-	if next < len(keys) {
-		k := keys[next].key
+	for n := range keys {
+		i := next + n
+		if i >= len(keys) {
+			i -= len(keys)
+		}
+		k := keys[i].key
 		if end := s.i + 1 + len(k); end < len(s.b) && s.b[end] == '"' && s.text[s.i+1:end] == k {
 			if s.i = end + 1; !s.byte(':') {
 				return -1
 			}
-			return next
-		}
-	}
-	key, ok := s.key()
-	if !ok {
-		return -1
-	}
-	for i := range keys {
-		if keys[i].key == key {
 			return i
 		}
 	}
@@ -173,29 +170,6 @@ func (s *lineScanner) byte(c byte) bool { return s.next() == c }
 func (s *lineScanner) end() bool {
 	s.ws()
 	return s.i == len(s.b)
-}
-
-// key reads `"name":`. Keys are plain ASCII without escapes; anything
-// else is left to encoding/json.
-func (s *lineScanner) key() (string, bool) {
-	if s.peek() != '"' {
-		return "", false
-	}
-	start := s.i + 1
-	for j := start; j < len(s.b); j++ {
-		c := s.b[j]
-		if c == '"' {
-			s.i = j + 1
-			if !s.byte(':') {
-				return "", false
-			}
-			return s.text[start:j], true
-		}
-		if c == '\\' || c < 0x20 || c >= 0x80 {
-			return "", false
-		}
-	}
-	return "", false
 }
 
 // str reads a JSON string.

@@ -89,6 +89,7 @@ func FuzzFastLine(f *testing.F) {
 	for _, s := range []string{
 		`{"seq":-0,"time":"x","text":"a\u00e9\n\/","timings":{}}`,
 		`{ "seq" : 3 , "tool_calls" : [ {} , {"id":"1"} ] }`,
+		`{"seq":1,"tim\u0065":"a","call_id":"c","\u006eame":"n"}`,
 		`{"timings":{"prompt_ms":-1.5e-3,"predicted_ms":0.25E+2,"cache_n":-7}}`,
 		`{}`,
 	} {
