@@ -13,6 +13,7 @@ import (
 
 	"boxmaker/core/loopwire"
 	"boxmaker/core/patherror"
+	"boxmaker/core/policy"
 	"boxmaker/sanitize"
 )
 
@@ -102,7 +103,7 @@ func (e *Engine) Fork(ctx context.Context, req loopwire.ForkRequest) (loopwire.F
 	id := NewSessionID(e.now())
 	lock := e.lock(id)
 	defer lock()
-	if err := e.Broker.StartSessionFrom(ctx, id, "public", req.From.ID); err != nil {
+	if err := e.Broker.StartSessionFrom(ctx, id, policy.Public.String(), req.From.ID); err != nil {
 		return loopwire.ForkResult{}, fmt.Errorf("the fork of session %s cannot start: brokerd must record that it starts at its parent's state: %w", req.From.ID, err)
 	}
 	log, err := CreateLogFrom(e.SessionsDir, id, prefix, len(recs))

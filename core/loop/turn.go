@@ -85,7 +85,7 @@ func (e *Engine) memoryBlock(ctx context.Context, id string) (string, error) {
 		return "", err
 	}
 	if err := e.Broker.StartSession(ctx, id, class); err != nil {
-		if class != "public" {
+		if class != policy.Public.String() {
 			return "", fmt.Errorf("session %s starts %s (its memory block holds %s entries), and brokerd could not record it: %w", id, class, class, err)
 		}
 		e.logf("session %s: brokerd was not told that it starts public: %v", id, err)

@@ -32,7 +32,7 @@ import (
 const ClassesFile = "classes.json"
 
 // OwnerClass is the class of an entry the owner wrote by hand.
-const OwnerClass = "public"
+var OwnerClass = policy.Public.String()
 
 // EntryClass is what classes.json says of one entry.
 type EntryClass struct {
@@ -105,7 +105,7 @@ func parseClasses(b []byte, p string) (classFiles, error) {
 	}
 	for _, list := range [][]EntryClass{raw.Memory, raw.User} {
 		for _, e := range list {
-			if !classes[e.Class] || len(e.SHA256) != 64 {
+			if !validClass(e.Class) || len(e.SHA256) != 64 {
 				return nil, fmt.Errorf("%s is damaged: an entry with class %q and sha256 %q", p, e.Class, e.SHA256)
 			}
 		}

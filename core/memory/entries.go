@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"boxmaker/core/policy"
 )
 
 // Separator is the line between two entries of memory.md and user.md.
@@ -124,7 +126,7 @@ func parseHeader(line string) Note {
 	if m := movedRE.FindStringSubmatch(line); m != nil {
 		t, err := time.Parse(time.RFC3339Nano, m[1])
 		if err == nil {
-			n.Time, n.Session, n.Class = t, m[3], "private"
+			n.Time, n.Session, n.Class = t, m[3], policy.Private.String()
 			return n
 		}
 	}

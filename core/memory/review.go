@@ -120,7 +120,7 @@ func (s *Store) Accept(edit string) (Result, error) {
 	}
 	var files []string
 	for _, a := range e.Actions {
-		if f := actionFile(a); !slices.Contains(files, f) {
+		if f := a.Target(); !slices.Contains(files, f) {
 			files = append(files, f)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"boxmaker/core/policy"
 	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
 	"boxmaker/sanitize"
@@ -15,8 +16,8 @@ import (
 type Action struct {
 	// Action is add, replace, remove or note (ActionAdd...).
 	Action string `json:"action"`
-	// File is the file add, replace and remove change: "memory"
-	// (memory.md) or "user" (user.md).
+	// File is the file add, replace and remove change: FileMemory
+	// (memory.md) or FileUser (user.md).
 	File string `json:"file,omitempty"`
 	// Text is the new entry (add, replace) or the note (note).
 	Text string `json:"text,omitempty"`
@@ -68,9 +69,11 @@ func (r Result) Event() error {
 	return nil
 }
 
-var (
-	classes = map[string]bool{"public": true, "private": true, "secret": true}
-)
+// validClass reports whether c names a class: one of policy's taints.
+func validClass(c string) bool {
+	_, err := policy.ParseTaint(c)
+	return err == nil
+}
 
 // MaxActions is the most actions one call may hold.
 const MaxActions = 32
@@ -83,6 +86,12 @@ const (
 	ActionNote    = "note"
 )
 
+// The files an action's File names, as the tool names them.
+const (
+	FileMemory = "memory" // memory.md
+	FileUser   = "user"   // user.md
+)
+
 // Write does one `memory` call. Its error is for the caller (a bad session
 // id or class, a disk failure); what the model did wrong is an answer with
 // Outcome Invalid.
@@ -90,7 +99,7 @@ func (s *Store) Write(c Call) (Result, error) {
 	if !sessionid.Valid(c.Session) {
 		return Result{}, fmt.Errorf("memory write: session id %q is not [a-z0-9-]{1,64}", c.Session)
 	}
-	if !classes[c.Class] {
+	if !validClass(c.Class) {
 		return Result{}, fmt.Errorf("memory write: class %q is not public, private or secret", c.Class)
 	}
 	s.mu.Lock()
@@ -120,7 +129,7 @@ func (s *Store) Write(c Call) (Result, error) {
 			return invalid("%s; nothing was changed", msg)
 		}
 		acts[i] = a
-		f := actionFile(a)
+		f := a.Target()
 		if a.Action != ActionNote {
 			identity = true
 		}
@@ -186,7 +195,7 @@ func cleanAction(a Action) (Action, string) {
 	a.Text = strings.TrimSpace(a.Text)
 	a.Old = strings.TrimSpace(a.Old)
 	needTarget := func() string {
-		if a.File != "memory" && a.File != "user" {
+		if a.File != FileMemory && a.File != FileUser {
 			return fmt.Sprintf("%s needs a file: memory (memory.md) or user (user.md)", a.Action)
 		}
 		return ""
@@ -221,11 +230,13 @@ func cleanAction(a Action) (Action, string) {
 	return a, ""
 }
 
-func actionFile(a Action) string {
+// Target is the file the action changes: memory.md, user.md or, for a
+// note, notes.md.
+func (a Action) Target() string {
 	switch {
 	case a.Action == ActionNote:
 		return NotesFile
-	case a.File == "user":
+	case a.File == FileUser:
 		return UserFile
 	}
 	return MemoryFile
@@ -262,7 +273,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 		if a.Action == ActionNote {
 			continue
 		}
-		f := actionFile(a)
+		f := a.Target()
 		if _, ok := entries[f]; ok {
 			continue
 		}
@@ -277,7 +288,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 		if a.Action == ActionNote {
 			continue
 		}
-		f := actionFile(a)
+		f := a.Target()
 		es := entries[f]
 		prefix := ""
 		if len(acts) > 1 {

@@ -152,18 +152,15 @@ func writeReview(w io.Writer, staged []memory.StagedEdit) {
 		fmt.Fprintf(w, "edit %s, staged %s by session %s (%s):\n", termsafe.Line(e.Edit), e.Time.UTC().Format(time.RFC3339),
 			termsafe.Line(e.Session), termsafe.Line(e.Class))
 		for _, a := range e.Actions {
-			file := memory.MemoryFile
-			if a.File == "user" {
-				file = memory.UserFile
-			}
+			file := a.Target()
 			switch a.Action {
-			case "add":
+			case memory.ActionAdd:
 				fmt.Fprintf(w, "  add to %s:\n", file)
-			case "replace":
+			case memory.ActionReplace:
 				fmt.Fprintf(w, "  replace in %s the entry holding %s with:\n", file, termsafe.Line(strconv.Quote(a.Old)))
-			case "remove":
+			case memory.ActionRemove:
 				fmt.Fprintf(w, "  remove from %s the entry holding %s\n", file, termsafe.Line(strconv.Quote(a.Old)))
-			case "note":
+			case memory.ActionNote:
 				fmt.Fprintf(w, "  note in notes.md:\n")
 			}
 			for _, line := range strings.Split(a.Text, "\n") {
