@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/home"
 )
 
 // PodmanStore is rootful Podman's storage, which brokerd.service's
@@ -326,7 +328,7 @@ func (in *Install) Abandon() {
 
 // HomeDirs are the home's directories an install makes: core/home's,
 // less etc/ (an installed host's configs are in /etc/boxmaker).
-var HomeDirs = []string{"audit", "broker", "broker/sessions", "sessions", "memory", "index", "gateway", "run"}
+var HomeDirs = slices.DeleteFunc(slices.Clone(home.Dirs), func(d string) bool { return d == "etc" || strings.HasPrefix(d, "etc/") })
 
 // OwnerSteps are what the owner must still do after a first install, as
 // numbered lines.

@@ -44,7 +44,7 @@ const (
 )
 
 // Dirs are the directories a home has from the start.
-var Dirs = []string{"audit", "broker/sessions", "sessions", "memory", "index", "gateway", "run", "etc", "etc/grants"}
+var Dirs = []string{"audit", "broker", "broker/sessions", "sessions", "memory", "index", "gateway", "run", "etc", "etc/grants"}
 
 // Create makes the home's directories, private to the user (0700).
 func (h Home) Create() error {
