@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"boxmaker/core/memory"
 	"boxmaker/core/sessionid"
 	"boxmaker/core/sessionlog"
 )
@@ -26,7 +27,7 @@ type Progress struct {
 	Skipped int // lines that are not a record (damaged), left out
 }
 
-const notesPath = "memory/notes.md"
+const notesPath = "memory/" + memory.NotesFile
 
 // file is one file the index reads, found on disk.
 type file struct {

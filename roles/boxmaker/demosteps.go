@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/memory"
 	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
 )
@@ -390,7 +391,7 @@ func (d *demoRun) checkMemory(st demoStep, _ *turnLog) error {
 	if st.tool != policy.Memory {
 		return nil
 	}
-	data, err := os.ReadFile(d.h.Path("memory", "memory.md"))
+	data, err := os.ReadFile(d.h.Path("memory", memory.MemoryFile))
 	if err != nil || !strings.Contains(string(data), memoryKey) {
 		return fmt.Errorf("memory/memory.md does not hold the entry (%q) (%v)", memoryKey, err)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/home"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 	"boxmaker/core/yaag/agent"
@@ -212,7 +213,7 @@ func loopSocket(cfg config.Config) string {
 	if conf.Load(rolecli.ConfigPath("", "loopd"), &l) == nil && l.Sockets.Loop != "" {
 		return l.Sockets.Loop
 	}
-	return filepath.Join(rolecli.DefaultHome(), "run", "loop", "loop.sock")
+	return home.Home{Dir: rolecli.DefaultHome()}.Path(home.SocketLoop)
 }
 
 func newRunID() string {
