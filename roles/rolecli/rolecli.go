@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/deploy"
 )
 
 // UsageError is a command line that cannot be understood: exit status 2.
@@ -254,7 +256,7 @@ func DefaultHome() string {
 			}
 		}
 	}
-	return "/var/lib/boxmaker"
+	return deploy.Home
 }
 
 // checkoutOf is the Boxmaker checkout whose bin/ holds exe: the parent
@@ -309,7 +311,7 @@ func FindConfig(flag, home, role string) (string, error) {
 	if _, err := os.Stat(p); err == nil || !errors.Is(err, os.ErrNotExist) {
 		return p, nil
 	}
-	return filepath.Join("/etc/boxmaker", role+".toml"), nil
+	return filepath.Join(deploy.ConfigDir, role+".toml"), nil
 }
 
 // CheckHome refuses a home directory that does not exist, saying how to
