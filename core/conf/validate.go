@@ -38,7 +38,7 @@ func (c *Brokerd) Validate() error {
 		}
 	}
 	witness := c.Audit.Witness(c.Home)
-	switch clean, log := filepath.Clean(witness), filepath.Join(c.Home, "audit"); {
+	switch clean, log := filepath.Clean(witness), filepath.Join(c.Home, homepkg.DirAudit); {
 	case !filepath.IsAbs(witness):
 		return fmt.Errorf("[audit] witness_file %q is not an absolute path", witness)
 	case clean == log || strings.HasPrefix(clean, log+"/"):

@@ -43,8 +43,17 @@ const (
 	SocketGateway     = "run/gateway/gateway.sock"      // brokerd -> gatewayd
 )
 
+// The directories more than one part reads or writes, relative to the
+// home: the writer and its readers name them by these.
+const (
+	DirAudit          = "audit"           // brokerd's log; bxctl audit verify, bxctl doctor
+	DirBrokerSessions = "broker/sessions" // brokerd's session state files
+	DirSessions       = "sessions"        // loopd's session logs; recall and the Honcho outbox read them
+	DirMemory         = "memory"          // memoryd's identity files and notes; recall and the outbox read them
+)
+
 // Dirs are the directories a home has from the start.
-var Dirs = []string{"audit", "broker", "broker/sessions", "sessions", "memory", "index", "gateway", "run", "etc", "etc/grants"}
+var Dirs = []string{DirAudit, "broker", DirBrokerSessions, DirSessions, DirMemory, "index", "gateway", "run", "etc", "etc/grants"}
 
 // Create makes the home's directories, private to the user (0700).
 func (h Home) Create() error {

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"boxmaker/core/home"
 	"boxmaker/core/honcho"
 	"boxmaker/core/memory"
 	"boxmaker/core/policy"
@@ -96,7 +97,7 @@ func copyEntries(m map[string][]entryMark) map[string][]entryMark {
 
 // feedLogs reads the session logs' new records.
 func (o *Outbox) feedLogs(ctx context.Context, next *cursor) ([]Item, error) {
-	root := filepath.Join(o.opts.Home, "sessions")
+	root := filepath.Join(o.opts.Home, home.DirSessions)
 	dirs, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -264,7 +265,7 @@ func split(it Item) []Item {
 // store's snapshot of memory.md and user.md with their classes, or nil
 // when there is none (the files are read, every entry of no known class).
 func (o *Outbox) feedMemory(next *cursor, identity []Entry) ([]Item, error) {
-	dir := filepath.Join(o.opts.Home, "memory")
+	dir := filepath.Join(o.opts.Home, home.DirMemory)
 	items, err := o.feedNotes(filepath.Join(dir, memory.NotesFile), next)
 	if err != nil {
 		return nil, err

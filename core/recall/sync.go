@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	homepkg "boxmaker/core/home"
 	"boxmaker/core/memory"
 	"boxmaker/core/sessionid"
 	"boxmaker/core/sessionlog"
@@ -27,7 +28,7 @@ type Progress struct {
 	Skipped int // lines that are not a record (damaged), left out
 }
 
-const notesPath = "memory/" + memory.NotesFile
+const notesPath = homepkg.DirMemory + "/" + memory.NotesFile
 
 // file is one file the index reads, found on disk.
 type file struct {
@@ -84,7 +85,7 @@ func (c dirCache) names(dir string) ([]string, error) {
 // their sizes. cache may be nil.
 func listFiles(home string, cache dirCache) ([]file, error) {
 	var out []file
-	sessions := filepath.Join(home, "sessions")
+	sessions := filepath.Join(home, homepkg.DirSessions)
 	dirs, err := cache.names(sessions)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -105,7 +106,7 @@ func listFiles(home string, cache dirCache) ([]file, error) {
 			if !ok {
 				continue
 			}
-			out = append(out, file{rel: filepath.Join("sessions", d, n), session: d, epoch: epoch})
+			out = append(out, file{rel: filepath.Join(homepkg.DirSessions, d, n), session: d, epoch: epoch})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })

@@ -168,7 +168,7 @@ func (d *demoRun) checkStopped(context.Context) error {
 		}
 		l.Release()
 	}
-	recs, err := audit.Records(d.h.Path("audit"))
+	recs, err := audit.Records(d.h.Path(home.DirAudit))
 	if err != nil {
 		return fmt.Errorf("cannot read the audit log: %w", err)
 	}

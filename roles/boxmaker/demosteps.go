@@ -276,7 +276,7 @@ func (d *demoRun) checkStart(st demoStep, tl *turnLog) error {
 	if !st.newSession {
 		return nil
 	}
-	recs, err := audit.Records(d.h.Path("audit"))
+	recs, err := audit.Records(d.h.Path(home.DirAudit))
 	if err != nil {
 		return fmt.Errorf("cannot read the audit log: %w", err)
 	}
@@ -304,7 +304,7 @@ func (d *demoRun) checkBaseline(st demoStep, tl *turnLog) error {
 	if !st.inBlock {
 		return nil
 	}
-	path := loop.LogPath(d.h.Path("sessions"), tl.session, 0)
+	path := loop.LogPath(d.h.Path(home.DirSessions), tl.session, 0)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -391,7 +391,7 @@ func (d *demoRun) checkMemory(st demoStep, _ *turnLog) error {
 	if st.tool != policy.Memory {
 		return nil
 	}
-	data, err := os.ReadFile(d.h.Path("memory", memory.MemoryFile))
+	data, err := os.ReadFile(d.h.Path(home.DirMemory, memory.MemoryFile))
 	if err != nil || !strings.Contains(string(data), memoryKey) {
 		return fmt.Errorf("memory/memory.md does not hold the entry (%q) (%v)", memoryKey, err)
 	}
@@ -435,7 +435,7 @@ func (a auditCall) taintAfter() string {
 
 // auditCalls reads the audit log's decisions and results, by call.
 func (d *demoRun) auditCalls() (map[string]*auditCall, error) {
-	recs, err := audit.Records(d.h.Path("audit"))
+	recs, err := audit.Records(d.h.Path(home.DirAudit))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the audit log: %w", err)
 	}

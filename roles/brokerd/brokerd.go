@@ -67,7 +67,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	// writes this home's log (brokerd-already-running).
 	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
 	// its heads, written whole for --witness to read from the journal.
-	led, err := audit.Open(h.Path("audit"), audit.Options{AcceptBreak: c.Bool("accept-break"),
+	led, err := audit.Open(h.Path(home.DirAudit), audit.Options{AcceptBreak: c.Bool("accept-break"),
 		Log: rolecli.LogAs(rolecli.Brokerd.Name), Heads: rolecli.Log,
 		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery,
 		Reserve: cfg.Audit.Reserve()})
@@ -94,7 +94,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		Yaag: &broker.YaagRuns{Binary: exe, Wait: cfg.Yaag.Wait(), Home: cfg.Home,
 			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
 		Ledger: led, Grants: grants, Runner: run,
-		SessionsDir:   h.Path("broker", "sessions"),
+		SessionsDir:   h.Path(home.DirBrokerSessions),
 		MemorySocket:  cfg.Memory.Socket,
 		MemoryTimeout: time.Duration(cfg.Memory.TimeoutMS) * time.Millisecond,
 		ExpireAfter:   expire,
@@ -102,7 +102,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		Decided:       led.Decided(),
 		Courier:       courier,
 		MinFree:       cfg.Audit.MinFree(),
-		Free:          freeSpace(h.Path("audit")),
+		Free:          freeSpace(h.Path(home.DirAudit)),
 	})
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/conf"
+	"boxmaker/core/home"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
@@ -79,7 +80,7 @@ func auditCommands() []*cli.Command {
 					return err
 				}
 				o.Progress = progressOn(c.App.ErrWriter)
-				return auditVerify(c.App.Writer, filepath.Join(cfg.Home, "audit"), o, sources, c.Bool("json"))
+				return auditVerify(c.App.Writer, filepath.Join(cfg.Home, home.DirAudit), o, sources, c.Bool("json"))
 			},
 		}},
 	}}

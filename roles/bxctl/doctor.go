@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gateway"
+	"boxmaker/core/home"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
 	"boxmaker/core/secrets"
@@ -211,7 +212,7 @@ func (d *doctor) run(c *cli.Context) {
 	if len(rep.Problems) == 0 {
 		d.ok("grants", "%d valid %s in %s", rep.Grants, plural(rep.Grants, "grant", "grants"), b.Paths.Grants)
 	}
-	d.auditChain(filepath.Join(b.Home, "audit"), b.Audit.WitnessFile)
+	d.auditChain(filepath.Join(b.Home, home.DirAudit), b.Audit.WitnessFile)
 }
 
 // gatewaydConfig judges gatewayd's config as gatewayd would at start

@@ -106,7 +106,7 @@ func serve(c *cli.Context, path string, cfg conf.Loopd) error {
 		rounds = 8
 	}
 	eng := &loop.Engine{
-		SessionsDir:   h.Path("sessions"),
+		SessionsDir:   h.Path(home.DirSessions),
 		Client:        client(cfg),
 		Broker:        loop.Broker{Socket: cfg.Broker.Socket, Silent: cfg.Broker.Silent()},
 		Memory:        loop.Memory{Socket: cfg.Memory.Socket},

@@ -125,7 +125,7 @@ func (s *server) logf(format string, args ...any) {
 // until bxctl reindex replaces it (decision D54 in
 // docs/decisions.md): the memory block and writes do not need the index.
 func (s *server) open(review bool) error {
-	dir := home.Home{Dir: s.home}.Path("memory")
+	dir := home.Home{Dir: s.home}.Path(home.DirMemory)
 	st, err := memory.Open(dir, memory.Options{Review: review})
 	if err != nil {
 		return runbook.Refuse(runbook.MemorydStartFailed, "cannot open the memory directory: %v", err)
