@@ -29,6 +29,13 @@ func (h Home) Path(parts ...string) string {
 // Lock is the single-instance lock file of a role.
 func (h Home) Lock(role string) string { return h.Path("run", role+".lock") }
 
+// Config is a role's configuration file in a development home, where
+// boxmaker init writes it and every client looks first.
+func (h Home) Config(role string) string { return h.Path("etc", role+".toml") }
+
+// Grants is a development home's grants directory.
+func (h Home) Grants() string { return h.Path("etc", "grants") }
+
 // The default socket of each connection, relative to the home. Each socket
 // has a directory of its own, named after who talks to whom.
 const (

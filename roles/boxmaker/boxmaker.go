@@ -193,7 +193,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 		fmt.Printf("init: [runner] image left empty: %v\n", err)
 	}
 	for _, r := range append(append([]conf.Role{}, conf.Roles...), conf.Optional...) {
-		p := h.Path("etc", r.Name+".toml")
+		p := h.Config(r.Name)
 		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 		if force {
 			flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
@@ -224,7 +224,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 		fmt.Printf("init: [runner] tools act for the owner %d:%d; their files belong to that user\n", ownerUID, ownerGID)
 	}
 	ms.report(h)
-	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Path("etc", "grants"))
+	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Grants())
 	return nil
 }
 

@@ -212,7 +212,7 @@ func (d *demoRun) makeHome(context.Context) error {
 		if !slices.Contains(demoRoles, r.Name) {
 			continue
 		}
-		path := d.h.Path("etc", r.Name+".toml")
+		path := d.h.Config(r.Name)
 		v := r.New()
 		if err := conf.Decode(path, []byte(r.Render(d.h.Dir)), v); err != nil {
 			return err
@@ -240,7 +240,7 @@ func (d *demoRun) makeHome(context.Context) error {
 		return err
 	}
 	for _, g := range d.files.grants() {
-		if err := writeTOML(d.h.Path("etc", "grants", g.File), "# written by boxmaker demo\n", g); err != nil {
+		if err := writeTOML(filepath.Join(d.h.Grants(), g.File), "# written by boxmaker demo\n", g); err != nil {
 			return err
 		}
 	}

@@ -182,7 +182,7 @@ func (d *demoRun) checkStopped(context.Context) error {
 
 // auditVerify runs 'bxctl audit verify' on the home, as the operator would.
 func (d *demoRun) auditVerify(ctx context.Context) error {
-	cfg := d.h.Path("etc", "brokerd.toml")
+	cfg := d.h.Config("brokerd")
 	d.say("demo: bxctl --broker-config %s audit verify", cfg)
 	cmd := exec.CommandContext(ctx, d.exe, "bxctl", "--broker-config", cfg, "audit", "verify")
 	out, err := cmd.CombinedOutput()

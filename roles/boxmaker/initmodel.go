@@ -94,7 +94,7 @@ func (ms modelServer) report(h home.Home) {
 	fmt.Printf("init: inferproxy's upstream is %s\n", ms.URL)
 	if ms.Props == nil {
 		fmt.Printf("init: loopd's model and [expect] left as they are: %s\n", ms.Problem)
-		fmt.Printf("init: once the server answers, with inferproxy running: loopd selftest --config %s --print-expect\n", h.Path("etc", "loopd.toml"))
+		fmt.Printf("init: once the server answers, with inferproxy running: loopd selftest --config %s --print-expect\n", h.Config("loopd"))
 		return
 	}
 	if ms.Named {

@@ -138,7 +138,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 	started := 0
 	for _, role := range conf.Daemons() {
 		d := upWait[role]
-		path := h.Path("etc", role+".toml")
+		path := h.Config(role)
 		if !slices.Contains(roles, role) {
 			continue
 		}

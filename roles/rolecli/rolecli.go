@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/deploy"
+	homepkg "boxmaker/core/home"
 )
 
 // UsageError is a command line that cannot be understood: exit status 2.
@@ -284,7 +285,7 @@ func checkoutOf(exe string) (string, bool) {
 func ConfigPath(flag, role string) string {
 	p, err := FindConfig(flag, "", role)
 	if err != nil {
-		return filepath.Join(os.Getenv("BOXMAKER_HOME"), "etc", role+".toml")
+		return homepkg.Home{Dir: os.Getenv("BOXMAKER_HOME")}.Config(role)
 	}
 	return p
 }
@@ -307,7 +308,7 @@ func FindConfig(flag, home, role string) (string, error) {
 			return "", err
 		}
 	}
-	p := filepath.Join(home, "etc", role+".toml")
+	p := homepkg.Home{Dir: home}.Config(role)
 	if _, err := os.Stat(p); err == nil || !errors.Is(err, os.ErrNotExist) {
 		return p, nil
 	}
