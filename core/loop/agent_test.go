@@ -19,47 +19,11 @@ import (
 	"boxmaker/core/testsupport/daemontest"
 )
 
-// agentSocket serves agent.spawn and agent.ask on a real unix socket, as
-// loopd does.
+// agentSocket serves the engine's loop socket (Engine.Handlers, as loopd
+// does) on a real unix socket.
 func agentSocket(t *testing.T, r *rig) string {
 	t.Helper()
-	return daemontest.Peer(t, r.dir, "loop", map[string]daemon.Handler{
-		loopwire.KindAgentSpawn: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-			var req loopwire.SpawnRequest
-			if err := json.Unmarshal(body, &req); err != nil {
-				return nil, err
-			}
-			return r.eng.Spawn(ctx, req)
-		},
-		loopwire.KindAgentAsk: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-			var req loopwire.AskRequest
-			if err := json.Unmarshal(body, &req); err != nil {
-				return nil, err
-			}
-			return r.eng.Ask(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
-		},
-		loopwire.KindAgentFork: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-			var req loopwire.ForkRequest
-			if err := json.Unmarshal(body, &req); err != nil {
-				return nil, err
-			}
-			return r.eng.Fork(ctx, req)
-		},
-		loopwire.KindAgentCompact: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-			var req loopwire.CompactRequest
-			if err := json.Unmarshal(body, &req); err != nil {
-				return nil, err
-			}
-			return r.eng.Compact(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
-		},
-		loopwire.KindAgentAnswer: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-			var req loopwire.AnswerRequest
-			if err := json.Unmarshal(body, &req); err != nil {
-				return nil, err
-			}
-			return r.eng.Answer(ctx, req)
-		},
-	})
+	return daemontest.Peer(t, r.dir, "loop", r.eng.Handlers())
 }
 
 func spawnOn(t *testing.T, sock string, req loopwire.SpawnRequest) string {

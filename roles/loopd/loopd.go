@@ -4,8 +4,6 @@ package loopd
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,10 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
-	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/core/loop"
-	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
@@ -118,10 +114,7 @@ func serve(c *cli.Context, path string, cfg conf.Loopd) error {
 		Log:           rolecli.Log,
 	}
 	d := rolecli.Loopd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
-	d.Socket("loop", cfg.Sockets.Loop, map[string]daemon.Handler{loopwire.KindTurn: turnHandler(eng),
-		loopwire.KindAgentSpawn: answer("an agent.spawn request", eng.Spawn), loopwire.KindAgentAsk: agentAskHandler(eng),
-		loopwire.KindAgentFork: answer("an agent.fork request", eng.Fork), loopwire.KindAgentCompact: agentCompactHandler(eng),
-		loopwire.KindAgentAnswer: answer("an agent.answer request", eng.Answer)})
+	d.Socket("loop", cfg.Sockets.Loop, eng.Handlers())
 	d.Ready = "loopd: serving on " + cfg.Sockets.Loop
 	if err := d.Start(); err != nil {
 		return err
@@ -134,108 +127,4 @@ func serve(c *cli.Context, path string, cfg conf.Loopd) error {
 	}
 	eng.ReportBroker()
 	return d.Serve(c.Context)
-}
-
-// turnHandler answers "turn" requests: the events stream as they come,
-// and the final answer is the session and the whole reply. A failed turn
-// is printed for the operator as well as answered.
-func turnHandler(eng *loop.Engine) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-		var req loopwire.TurnRequest
-		dec := json.NewDecoder(strings.NewReader(string(body)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&req); err != nil {
-			return nil, fmt.Errorf("the turn request is not {\"session\",\"who\",\"text\"}: %v", err)
-		}
-		ctx, stop := whileClientStays(ctx, s)
-		defer stop()
-		res, err := eng.Turn(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
-		if err != nil {
-			if !errors.Is(err, context.Canceled) {
-				session := req.Session
-				if session == "" {
-					session = "(new)"
-				}
-				fmt.Fprintf(rolecli.Log, "loopd: session %s: %v\n", session, err)
-			}
-			return nil, err
-		}
-		return res, nil
-	}
-}
-
-// whileClientStays is ctx, cancelled when the client of the request has
-// gone: a turn nobody waits for ends (the person left the chat, a yaag
-// Run was killed), and so does a blocking tool call in it (yaag_run says
-// its Run goes on in the background).
-func whileClientStays(ctx context.Context, s *daemon.Stream) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-s.Gone():
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
-}
-
-// decodeStrict reads a request body, refusing unknown fields.
-func decodeStrict(body json.RawMessage, v any, shape string) error {
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("the request is not %s: %v", shape, err)
-	}
-	return nil
-}
-
-// answer is the handler of a request that streams nothing: its body read
-// strictly (decodeStrict) as a Q, answered by f. agent.spawn (a hermetic
-// session for a yaag Agent), agent.fork (a new session from a boundary of
-// an Agent's or a Run's host session) and agent.answer (the person's
-// answers appended to the session that asked) are such requests.
-func answer[Q, R any](shape string, f func(context.Context, Q) (R, error)) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var req Q
-		if err := decodeStrict(body, &req, shape); err != nil {
-			return nil, err
-		}
-		return f(ctx, req)
-	}
-}
-
-// agentAskHandler answers agent.ask, streaming the turn's events.
-func agentAskHandler(eng *loop.Engine) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-		var req loopwire.AskRequest
-		if err := decodeStrict(body, &req, "an agent.ask request"); err != nil {
-			return nil, err
-		}
-		ctx, stop := whileClientStays(ctx, s)
-		defer stop()
-		res, err := eng.Ask(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
-		if err != nil && !errors.Is(err, context.Canceled) {
-			fmt.Fprintf(rolecli.Log, "loopd: session %s: %v\n", req.Session, err)
-		}
-		if res.ModelError != nil {
-			fmt.Fprintf(rolecli.Log, "loopd: session %s: the model server failed: %s\n", req.Session, res.ModelError.Message)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return res, nil
-	}
-}
-
-// agentCompactHandler answers agent.compact, streaming the summary turn's
-// events.
-func agentCompactHandler(eng *loop.Engine) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-		var req loopwire.CompactRequest
-		if err := decodeStrict(body, &req, "an agent.compact request"); err != nil {
-			return nil, err
-		}
-		return eng.Compact(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
-	}
 }

@@ -23,10 +23,11 @@ import (
 	"boxmaker/runbook"
 )
 
-// rig is loopd's engine serving agent.spawn and agent.ask on a real unix
-// socket, in front of the llama-server stand-in through inferproxy; the
-// tool socket is a peer that allows every call (the end-to-end scripts
-// run the real brokerd).
+// rig is loopd's engine serving its loop socket's handlers
+// (loop.Engine.Handlers, which loopd serves) on a real unix socket, in
+// front of the llama-server stand-in through inferproxy; the tool socket
+// is a peer that allows every call (the end-to-end scripts run the real
+// brokerd).
 type rig struct {
 	dir  string
 	srv  *llamastandin.Server
@@ -56,18 +57,7 @@ func newRig(t testing.TB, o llamastandin.Options) *rig {
 		Broker:        loop.Broker{Socket: broker, Silent: 5 * time.Second},
 		MaxToolRounds: 8,
 	}
-	r.sock = daemontest.Peer(t, r.dir, "loop", map[string]daemon.Handler{
-		loopwire.KindAgentSpawn: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-			var req loopwire.SpawnRequest
-			json.Unmarshal(body, &req)
-			return eng.Spawn(ctx, req)
-		},
-		loopwire.KindAgentAsk: func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-			var req loopwire.AskRequest
-			json.Unmarshal(body, &req)
-			return eng.Ask(ctx, req, func(e loopwire.Event) error { return s.Send(e) })
-		},
-	})
+	r.sock = daemontest.Peer(t, r.dir, "loop", eng.Handlers())
 	return r
 }
 

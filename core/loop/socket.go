@@ -1,0 +1,126 @@
+package loop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"boxmaker/core/daemon"
+	"boxmaker/core/loopwire"
+)
+
+// Handlers is the loop socket's kinds (core/loopwire) answered by e: turn
+// and the agent.* kinds of yaag's Agents. loopd serves this map, and the
+// tests of loop and of yaag's loopd client serve it too, so they test the
+// handlers loopd runs. A request body is read strictly (an unknown field
+// is refused); turn and agent.ask stream their events and end when their
+// client has gone. A failed turn or ask is also a line on e.Log.
+func (e *Engine) Handlers() map[string]daemon.Handler {
+	return map[string]daemon.Handler{
+		loopwire.KindTurn:         e.turnHandler,
+		loopwire.KindAgentSpawn:   answer("an agent.spawn request", e.Spawn),
+		loopwire.KindAgentAsk:     e.agentAskHandler,
+		loopwire.KindAgentFork:    answer("an agent.fork request", e.Fork),
+		loopwire.KindAgentCompact: e.agentCompactHandler,
+		loopwire.KindAgentAnswer:  answer("an agent.answer request", e.Answer),
+	}
+}
+
+// turnHandler answers "turn" requests: the events stream as they come,
+// and the final answer is the session and the whole reply. A failed turn
+// is written on e.Log as well as answered.
+func (e *Engine) turnHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+	var req loopwire.TurnRequest
+	if err := decodeStrict(body, &req, `the turn request is not {"session","who","text"}`); err != nil {
+		return nil, err
+	}
+	ctx, stop := whileClientStays(ctx, s)
+	defer stop()
+	res, err := e.Turn(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			session := req.Session
+			if session == "" {
+				session = "(new)"
+			}
+			e.logf("session %s: %v", session, err)
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// whileClientStays is ctx, cancelled when the client of the request has
+// gone: a turn nobody waits for ends (the person left the chat, a yaag
+// Run was killed), and so does a blocking tool call in it (yaag_run says
+// its Run goes on in the background).
+func whileClientStays(ctx context.Context, s *daemon.Stream) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-s.Gone():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// decodeStrict reads a request body, refusing unknown fields; its error
+// is refused (what the request is not), then the decoder's.
+func decodeStrict(body json.RawMessage, v any, refused string) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %v", refused, err)
+	}
+	return nil
+}
+
+// answer is the handler of a request that streams nothing: its body read
+// strictly (decodeStrict) as a Q, shape naming it, answered by f. agent.spawn (a hermetic
+// session for a yaag Agent), agent.fork (a new session from a boundary of
+// an Agent's or a Run's host session) and agent.answer (the person's
+// answers appended to the session that asked) are such requests.
+func answer[Q, R any](shape string, f func(context.Context, Q) (R, error)) daemon.Handler {
+	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+		var req Q
+		if err := decodeStrict(body, &req, "the request is not "+shape); err != nil {
+			return nil, err
+		}
+		return f(ctx, req)
+	}
+}
+
+// agentAskHandler answers agent.ask, streaming the turn's events.
+func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+	var req loopwire.AskRequest
+	if err := decodeStrict(body, &req, "the request is not an agent.ask request"); err != nil {
+		return nil, err
+	}
+	ctx, stop := whileClientStays(ctx, s)
+	defer stop()
+	res, err := e.Ask(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
+	if err != nil && !errors.Is(err, context.Canceled) {
+		e.logf("session %s: %v", req.Session, err)
+	}
+	if res.ModelError != nil {
+		e.logf("session %s: the model server failed: %s", req.Session, res.ModelError.Message)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// agentCompactHandler answers agent.compact, streaming the summary turn's
+// events.
+func (e *Engine) agentCompactHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
+	var req loopwire.CompactRequest
+	if err := decodeStrict(body, &req, "the request is not an agent.compact request"); err != nil {
+		return nil, err
+	}
+	return e.Compact(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
+}
