@@ -17,7 +17,6 @@ import (
 
 	// Its init holds the collector back while the process starts.
 	_ "boxmaker/core/startgc"
-	"boxmaker/core/termsafe"
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"
 	"boxmaker/roles/bxctl"
@@ -164,13 +163,7 @@ func exitStatus(name string, err error) int {
 	}
 	// An error may quote what the model or a file said: escaped, on one
 	// line, as every daemon's lines are.
-	fmt.Fprintf(os.Stderr, "%s: %s\n", name, termsafe.Line(err.Error()))
-	var hinted *rolecli.HintedError
-	if errors.As(err, &hinted) {
-		for _, h := range hinted.Hints {
-			fmt.Fprintf(os.Stderr, "%s: hint: %s\n", name, termsafe.Line(h))
-		}
-	}
+	rolecli.WriteError(os.Stderr, name, err)
 	var usage *rolecli.UsageError
 	if errors.As(err, &usage) {
 		return 2

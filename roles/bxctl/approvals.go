@@ -1,7 +1,6 @@
 package bxctl
 
 import (
-	"context"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"boxmaker/core/approval"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
-	"boxmaker/core/daemon"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
@@ -63,25 +61,14 @@ func approvalCommands() []*cli.Command {
 	}
 }
 
-// adminSocket reads brokerd's config for the admin socket's path.
-func adminSocket(c *cli.Context) (string, error) {
+// adminCall sends one request to brokerd's admin socket (its path from
+// brokerd's config). A refusal from brokerd comes back with its own text.
+func adminCall(c *cli.Context, kind string, body, out any) error {
 	var cfg conf.Brokerd
 	if _, err := brokerConfig.load(c, &cfg); err != nil {
-		return "", err
-	}
-	return cfg.Sockets.Admin, nil
-}
-
-// adminCall sends one request to brokerd's admin socket. A refusal from
-// brokerd comes back with its own text.
-func adminCall(c *cli.Context, kind string, body, out any) error {
-	sock, err := adminSocket(c)
-	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(c.Context, 30*time.Second)
-	defer cancel()
-	return callError("brokerd", sock, daemon.Call(ctx, sock, kind, body, out, nil))
+	return peer{"brokerd", cfg.Sockets.Admin}.call(c.Context, 30*time.Second, kind, body, out, nil)
 }
 
 func listApprovals(c *cli.Context) error {

@@ -4,9 +4,12 @@
 package bxctl
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -81,6 +84,23 @@ func (d daemonConfig) load(c *cli.Context, v any) (string, error) {
 			fmt.Sprintf("bxctl looks for etc/%s.toml in the home, then in /etc/boxmaker: name the home with --home DIR (or BOXMAKER_HOME), or make one with boxmaker init --home DIR", d.role.Name))
 	}
 	return path, err
+}
+
+// peer is a daemon's socket as bxctl calls it: role names the daemon in
+// what bxctl says when the call fails.
+type peer struct{ role, socket string }
+
+// call sends one request of kind to the socket and reads its answer into
+// out, each event line before it to onEvent (nil: the kind streams none).
+// timeout 0 means none (a rebuild, a turn: as long as they take). A
+// failure is callError's.
+func (p peer) call(ctx context.Context, timeout time.Duration, kind string, body, out any, onEvent func(json.RawMessage) error) error {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return callError(p.role, p.socket, daemon.Call(ctx, p.socket, kind, body, out, onEvent))
 }
 
 // callError is what bxctl says when a call to role's socket failed: the

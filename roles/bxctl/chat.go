@@ -56,11 +56,8 @@ func chatCommands() []*cli.Command {
 			if s := c.String("session"); s != "" && !loop.ValidSessionID(s) {
 				return rolecli.Usagef("--session %q is not a session id (they look like 20261201-091200-1a2b3c4d)", s)
 			}
-			ctx, cancel := context.WithTimeout(c.Context, 10*time.Second)
-			err := daemon.Call(ctx, cfg.Sockets.Loop, daemon.PingKind, nil, nil, nil)
-			cancel()
-			if err != nil {
-				return callError("loopd", cfg.Sockets.Loop, err)
+			if err := (peer{"loopd", cfg.Sockets.Loop}).call(c.Context, 10*time.Second, daemon.PingKind, nil, nil, nil); err != nil {
+				return err
 			}
 			interrupts := make(chan os.Signal, 1)
 			signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
@@ -299,7 +296,7 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 	midLine := false
 	go func() {
 		var res loopwire.TurnResult
-		err := daemon.Call(tctx, ch.socket, loopwire.KindTurn, loopwire.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
+		err := peer{"loopd", ch.socket}.call(tctx, 0, loopwire.KindTurn, loopwire.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
 			var e loopwire.Event
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return err
@@ -369,14 +366,7 @@ wait:
 	}
 	if err != nil {
 		ch.failed = true
-		err = callError("loopd", ch.socket, err)
-		fmt.Fprintf(ch.errOut, "bxctl: %v\n", termsafe.Line(err.Error()))
-		var h *rolecli.HintedError
-		if errors.As(err, &h) {
-			for _, hint := range h.Hints {
-				fmt.Fprintf(ch.errOut, "bxctl: hint: %s\n", hint)
-			}
-		}
+		rolecli.WriteError(ch.errOut, "bxctl", err)
 	}
 }
 

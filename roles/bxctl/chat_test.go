@@ -264,3 +264,20 @@ func TestChatCtrlCOnATerminal(t *testing.T) {
 		t.Errorf("requests %+v (the line dropped by Ctrl-C must send nothing)", got)
 	}
 }
+
+// TestChatSaysWhyATurnCouldNotReachLoopd: a turn whose loopd has gone is
+// the call's error, the same as bxctl's other calls give, its hints on
+// lines of their own, and the chat goes on.
+func TestChatSaysWhyATurnCouldNotReachLoopd(t *testing.T) {
+	sock := filepath.Join(testsupport.ShortDir(t), "loop.sock") // nothing listens
+	ch, out, errOut := newChatter(sock, false)
+	if err := ch.run(context.Background(), strings.NewReader("hello\nagain\n"), nil); err == nil {
+		t.Error("on a pipe, a failed turn makes the chat fail at its end")
+	}
+	one := "bxctl: cannot reach loopd at " + sock + "\n" +
+		"bxctl: hint: nothing listens on that socket: start loopd (boxmaker up --home DIR, or loopd serve --config PATH)\n" +
+		"bxctl: hint: pgrep -a -x loopd shows whether one runs, and its --config which home it serves\n"
+	if errOut.String() != one+one || out.String() != "" {
+		t.Errorf("stdout %q, stderr %q, want stderr %q twice", out.String(), errOut.String(), one)
+	}
+}

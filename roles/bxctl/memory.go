@@ -1,7 +1,6 @@
 package bxctl
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/conf"
-	"boxmaker/core/daemon"
 	"boxmaker/core/memory"
 	"boxmaker/core/memorywire"
 	"boxmaker/core/termsafe"
@@ -74,21 +72,15 @@ func memoryCommands() []*cli.Command {
 	}
 }
 
-// memorydCall sends one request to memoryd's admin socket. A refusal from
-// memoryd comes back with its own text. timeout 0 means none: a rebuild
-// takes as long as the logs are long.
+// memorydCall sends one request to memoryd's admin socket (its path from
+// memoryd's config). A refusal from memoryd comes back with its own text.
+// timeout 0 means none: a rebuild takes as long as the logs are long.
 func memorydCall(c *cli.Context, kind string, body, out any, timeout time.Duration, onEvent func(json.RawMessage) error) error {
 	var cfg conf.Memoryd
 	if _, err := memoryConfig.load(c, &cfg); err != nil {
 		return err
 	}
-	ctx := c.Context
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	return callError("memoryd", cfg.Sockets.Admin, daemon.Call(ctx, cfg.Sockets.Admin, kind, body, out, onEvent))
+	return peer{"memoryd", cfg.Sockets.Admin}.call(c.Context, timeout, kind, body, out, onEvent)
 }
 
 func memoryLog(c *cli.Context) error {

@@ -10,6 +10,7 @@ package rolecli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"boxmaker/core/deploy"
 	homepkg "boxmaker/core/home"
+	"boxmaker/core/termsafe"
 )
 
 // UsageError is a command line that cannot be understood: exit status 2.
@@ -33,7 +35,7 @@ func Usagef(format string, args ...any) error {
 
 // HintedError is an error with what to do about it: main prints the
 // error as "<name>: <error>" and then each hint as "<name>: hint: <hint>"
-// (docs/decisions.md, D220).
+// (WriteError; docs/decisions.md, D220).
 type HintedError struct {
 	Err   error
 	Hints []string
@@ -45,6 +47,19 @@ func (e *HintedError) Unwrap() error { return e.Err }
 // WithHint gives err the hints, lines that say what to do.
 func WithHint(err error, hints ...string) error {
 	return &HintedError{Err: err, Hints: hints}
+}
+
+// WriteError writes err as name's lines: "<name>: <error>", then each of
+// its hints as "<name>: hint: <hint>", each made one safe line
+// (termsafe.Line): an error may quote what the model or a file said.
+func WriteError(w io.Writer, name string, err error) {
+	fmt.Fprintf(w, "%s: %s\n", name, termsafe.Line(err.Error()))
+	var hinted *HintedError
+	if errors.As(err, &hinted) {
+		for _, h := range hinted.Hints {
+			fmt.Fprintf(w, "%s: hint: %s\n", name, termsafe.Line(h))
+		}
+	}
 }
 
 // NameProcess makes role the process's name (/proc/PID/comm), however the
