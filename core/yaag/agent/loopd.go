@@ -32,11 +32,7 @@ func (l Loopd) Spawn(ctx context.Context, s Spec) (Session, error) {
 		System: s.System, Tools: nonNil(s.Tools), Models: nonNil(s.Models), Memory: s.Memory,
 	}, &res, nil)
 	if err != nil {
-		var re *daemon.RemoteError
-		if errors.As(err, &re) {
-			return nil, fmt.Errorf("loopd refused the session: %w", err) // its refusal, entry kept
-		}
-		return nil, fmt.Errorf("cannot reach loopd at %s: %v", l.Socket, err)
+		return nil, remote(l.Socket, "the session", err)
 	}
 	return &session{socket: l.Socket, id: res.Session, key: s.Key, models: s.Models, hasTools: len(s.Tools) > 0, at: res.At}, nil
 }
@@ -101,6 +97,8 @@ func (l Loopd) Answer(ctx context.Context, at loopwire.SessionAt, answers []loop
 	return res.At, nil
 }
 
+// remote is what a failed call to loopd says: loopd's refusal of what (its
+// entry kept), or that loopd could not be reached.
 func remote(socket, what string, err error) error {
 	var re *daemon.RemoteError
 	if errors.As(err, &re) {
