@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -277,6 +278,9 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(kill)
 		killGroup(cmd)
 		<-waits[cmd]
+		if err := groupGone(cmd.Process.Pid, 30*time.Second); err != nil {
+			ts.Fatalf("round %d: %v", round, err)
+		}
 		delete(waits, cmd)
 		wg.Wait()
 		n, _ := os.ReadDir(markers)
@@ -865,6 +869,9 @@ func callUntil(ts *testscript.TestScript, usage string, args []string, session s
 		kill(instance)
 	}
 	<-exited
+	if err := groupGone(cmd.Process.Pid, 30*time.Second); err != nil {
+		ts.Fatalf("%s: %v", usage, err)
+	}
 	time.Sleep(500 * time.Millisecond) // the deaths settle
 }
 
@@ -952,13 +959,20 @@ func runcContainers(instance string) []runcContainer {
 	return found
 }
 
-// procStart is a process's start time (stat field 22), or 0.
-func procStart(pid int) uint64 {
+// procStat is the fields of a process's stat after its name (state,
+// ppid, pgrp, ...; the name may hold spaces and parentheses), or nil
+// once it is gone.
+func procStat(pid int) []string {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0
+		return nil
 	}
-	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	return strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+}
+
+// procStart is a process's start time (stat field 22), or 0.
+func procStart(pid int) uint64 {
+	f := procStat(pid)
 	if len(f) < 20 || f[0] == "Z" {
 		return 0
 	}
@@ -1167,5 +1181,70 @@ func newRand() *rand.Rand { return rand.New(rand.NewSource(time.Now().UnixNano()
 func newProcessGroup() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
 // killGroup kills brokerd and the podman clients it started, as a
-// service manager's stop of the whole unit would.
+// service manager's stop of the whole unit would. A restart must wait for
+// the whole group to be gone, not only brokerd (groupGone).
 func killGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+
+// groupGone waits, once the group's leader is reaped, until every
+// process of process group pgid has exited too, as systemd starts a unit
+// again only once its control group is empty. Until then a child that
+// brokerd had forked and not yet exec'd (a podman client being started,
+// the user namespace's holder) still holds its copy of brokerd's
+// descriptors, the audit log's lock among them, and a brokerd started in
+// that moment is refused as already running (docs/decisions.md, D696).
+// After timeout it says what is left.
+func groupGone(pgid int, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for left := groupLeft(pgid); len(left) > 0; left = groupLeft(pgid) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("process group %d still has processes %s after SIGKILL: %s", pgid, timeout, strings.Join(left, "; "))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return nil
+}
+
+// TestGroupGone: groupGone returns once a group's processes are all
+// gone, its leader reaped before them, and says what is left when they
+// are not gone in time.
+func TestGroupGone(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $!")
+	cmd.SysProcAttr = newProcessGroup()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgid := cmd.Process.Pid
+	sleep, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("sh printed %q", out)
+	}
+	defer syscall.Kill(-pgid, syscall.SIGKILL)
+	if f := procStat(sleep); len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+		t.Fatalf("the sleep %d is not in the group %d: %v", sleep, pgid, f)
+	}
+	err = groupGone(pgid, 200*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf(": %d ", sleep)) {
+		t.Fatalf("groupGone with the sleep running: %v", err)
+	}
+	killGroup(cmd)
+	if err := groupGone(pgid, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if f := procStat(sleep); len(f) > 0 && f[0] != "Z" && f[0] != "X" {
+		t.Fatalf("groupGone returned with the sleep %d there: %v", sleep, f)
+	}
+}
+
+// groupLeft is each process of process group pgid that has not exited,
+// as "pid state command line" (a zombie has: its descriptors are closed).
+func groupLeft(pgid int) []string {
+	var left []string
+	want := strconv.Itoa(pgid)
+	eachProc(func(pid int, cmdline string) {
+		if f := procStat(pid); len(f) > 2 && f[2] == want && f[0] != "Z" && f[0] != "X" {
+			left = append(left, fmt.Sprintf("%d %s %q", pid, f[0], strings.ReplaceAll(cmdline, "\x00", " ")))
+		}
+	})
+	return left
+}

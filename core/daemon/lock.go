@@ -21,6 +21,11 @@ import (
 // Lock is an exclusive flock held for as long as the daemon runs. The
 // kernel releases it when the process ends, however it ends, so a killed
 // daemon never leaves a lock behind; the file stays and holds nothing.
+// The lock is on the open file, and a child the daemon has forked holds a
+// copy of it until the child execs or exits (close-on-exec closes it only
+// at exec): after a kill of the daemon and its children, the lock is free
+// once all of them are gone, as systemd waits for before a restart
+// (docs/decisions.md, D696).
 type Lock struct {
 	Path string
 	f    *os.File
