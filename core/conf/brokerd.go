@@ -120,11 +120,11 @@ grants = "{{.Grants}}"
 
 [sockets]
 # Tool calls from loopd. loopd's [broker] socket must name the same path.
-broker = "{{.Home}}/run/loop-broker/broker.sock"
+broker = "{{.Sockets.BrokerTools}}"
 # The operator's commands (bxctl grants, audit, approvals).
-admin = "{{.Home}}/run/broker-admin/admin.sock"
+admin = "{{.Sockets.BrokerAdmin}}"
 # memoryd's questions about a session's state.
-state = "{{.Home}}/run/memory-broker/state.sock"
+state = "{{.Sockets.BrokerState}}"
 # Users besides brokerd's own that may connect (uids). Empty: same user only.
 allow_uids = []
 
@@ -205,7 +205,7 @@ witness_every = 60
 [memory]
 # memoryd's tool socket: memory and recall calls are sent there once
 # decided. memoryd's [sockets] broker must name the same path.
-socket = "{{.Home}}/run/broker-memory/memory.sock"
+socket = "{{.Sockets.MemoryTools}}"
 # How long brokerd waits for memoryd's answer.
 timeout_ms = 30000
 
@@ -220,5 +220,5 @@ wait_ms = 60000
 #
 # [gateway]
 # gatewayd's [approvals] socket.
-# socket = "{{.Home}}/run/gateway/gateway.sock"
+# socket = "{{.Sockets.Gateway}}"
 `

@@ -91,11 +91,11 @@ const gatewaydTemplate = `# gatewayd.toml: the Mattermost bot. It carries conver
 # users = ["abcdefghijkmnopqrstuwxyz12"]
 # The socket brokerd's courier hands approvals over on; brokerd.toml's
 # [gateway] socket names the same path.
-# socket = "{{.Home}}/run/gateway/gateway.sock"
+# socket = "{{.Sockets.Gateway}}"
 
 # [loop]
 # loopd's loop socket: each answered post is a turn there.
-# socket = "{{.Home}}/run/loop/loop.sock"
+# socket = "{{.Sockets.Loop}}"
 
 # [sockets]
 # Users besides gatewayd's own that may connect to gateway.sock (uids).

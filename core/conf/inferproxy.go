@@ -21,7 +21,7 @@ type Inferproxy struct {
 const inferproxyTemplate = `# inferproxy.toml: the only way from loopd to the model server.
 
 # The socket loopd's [inference] socket names. The lock is this path + ".lock".
-listen = "{{.Home}}/run/infer/infer.sock"
+listen = "{{.Sockets.Infer}}"
 # The model server (llama-server).
 upstream = "{{if .Upstream}}{{.Upstream}}{{else}}http://127.0.0.1:8080{{end}}"
 # At most this many requests (and connections) open to the model server at

@@ -64,7 +64,7 @@ max_tool_rounds = 8
 
 [inference]
 # inferproxy's socket: the only way to the model server.
-socket = "{{.Home}}/run/infer/infer.sock"
+socket = "{{.Sockets.Infer}}"
 # How long the server may stay silent: until it answers, and between chunks.
 timeout_ms = 120000
 # How long loopd's selftest waits at start for a server that is loading its
@@ -76,14 +76,14 @@ max_tokens = 8192
 
 [broker]
 # brokerd's tool socket ([sockets] broker in brokerd.toml). Empty: no tools.
-socket = "{{.Home}}/run/loop-broker/broker.sock"
+socket = "{{.Sockets.BrokerTools}}"
 # How long brokerd may stay silent before a call counts as unavailable.
 # A call waiting for an approval is brokerd's to time out.
 timeout_ms = 30000
 
 [memory]
 # memoryd's block socket ([sockets] block in memoryd.toml).
-socket = "{{.Home}}/run/loop-memory/memory.sock"
+socket = "{{.Sockets.MemoryBlock}}"
 
 [expect]
 # What the selftest expects of the server; see docs/inference-contract.md.
@@ -98,7 +98,7 @@ min_cache_reuse = 0.9
 
 [sockets]
 # Turns from gatewayd and bxctl chat.
-loop = "{{.Home}}/run/loop/loop.sock"
+loop = "{{.Sockets.Loop}}"
 # Users besides loopd's own that may connect (uids). Empty: same user only.
 allow_uids = []
 `

@@ -97,11 +97,11 @@ home = "{{.Home}}"
 
 [sockets]
 # The memory block for a new session. loopd's [memory] socket names it too.
-block = "{{.Home}}/run/loop-memory/memory.sock"
+block = "{{.Sockets.MemoryBlock}}"
 # memory and recall calls that brokerd decided. brokerd's [memory] socket names it too.
-broker = "{{.Home}}/run/broker-memory/memory.sock"
+broker = "{{.Sockets.MemoryTools}}"
 # The operator's commands (bxctl memory, reindex).
-admin = "{{.Home}}/run/memory-admin/admin.sock"
+admin = "{{.Sockets.MemoryAdmin}}"
 # Users besides memoryd's own that may connect (uids). Empty: same user only.
 allow_uids = []
 
@@ -115,7 +115,7 @@ review = false
 # brokerd's state socket: before every memory write memoryd asks it whether
 # the session is untrusted and what its taint is. brokerd's [sockets] state
 # names the same path.
-state = "{{.Home}}/run/memory-broker/state.sock"
+state = "{{.Sockets.BrokerState}}"
 # How long memoryd waits for that answer; without one the write is not done.
 timeout_ms = 10000
 

@@ -6,6 +6,8 @@ import (
 	"text/template"
 
 	"github.com/pelletier/go-toml/v2"
+
+	homepkg "boxmaker/core/home"
 )
 
 // Role is one daemon's or the CLI's configuration file.
@@ -82,6 +84,26 @@ type TemplateData struct {
 	Upstream, Model         string
 	ExpectSHA256            string
 	ExpectNCtx, ExpectSlots int
+}
+
+// TemplateSockets are the home's default sockets (core/home's Socket*)
+// under TemplateData.Home, as the templates name them: {{.Sockets.Loop}}.
+type TemplateSockets struct {
+	BrokerTools, BrokerAdmin, BrokerState string
+	MemoryBlock, MemoryTools, MemoryAdmin string
+	Loop, Infer, Gateway                  string
+}
+
+// Sockets are the home's default sockets: the templates write where
+// core/home says they are, which the clients that assume the default
+// (the demo, gatewayd's and yaag's loop socket) rely on.
+func (d TemplateData) Sockets() TemplateSockets {
+	in := func(rel string) string { return d.Home + "/" + rel }
+	return TemplateSockets{
+		BrokerTools: in(homepkg.SocketBrokerTools), BrokerAdmin: in(homepkg.SocketBrokerAdmin), BrokerState: in(homepkg.SocketBrokerState),
+		MemoryBlock: in(homepkg.SocketMemoryBlock), MemoryTools: in(homepkg.SocketMemoryTools), MemoryAdmin: in(homepkg.SocketMemoryAdmin),
+		Loop: in(homepkg.SocketLoop), Infer: in(homepkg.SocketInfer), Gateway: in(homepkg.SocketGateway),
+	}
 }
 
 // DefaultToolUID is conf.DefaultToolUID, for brokerd's template.
