@@ -67,7 +67,7 @@ func (s *Store) Block() (Block, error) {
 	if err != nil {
 		return Block{}, runbook.Refuse(runbook.MemoryUnavailable, "%v", err)
 	}
-	blk := Block{Class: OwnerClass}
+	blk := Block{Class: ownerClass}
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(texts[SoulFile]))
 	b.WriteString("\n")

@@ -31,8 +31,8 @@ import (
 // always agree.
 const ClassesFile = "classes.json"
 
-// OwnerClass is the class of an entry the owner wrote by hand.
-var OwnerClass = policy.Public.String()
+// ownerClass is the class of an entry the owner wrote by hand.
+var ownerClass = policy.Public.String()
 
 // EntryClass is what classes.json says of one entry.
 type EntryClass struct {
@@ -130,7 +130,7 @@ func (c classFiles) classOf(file, text string) string {
 	if e, ok := c.lookup(file, text); ok {
 		return e.Class
 	}
-	return OwnerClass
+	return ownerClass
 }
 
 // written is what one edit wrote into an identity file: each new entry's
@@ -211,7 +211,7 @@ func (s *Store) IdentityEntries() ([]IdentityEntry, error) {
 			return nil, err
 		}
 		for _, e := range ParseEntries(text) {
-			ie := IdentityEntry{File: f, Text: e, Class: OwnerClass}
+			ie := IdentityEntry{File: f, Text: e, Class: ownerClass}
 			if rec, ok := cls.lookup(f, e); ok {
 				ie.Class, ie.Session, ie.Edit = rec.Class, rec.Session, rec.Edit
 			}

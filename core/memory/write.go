@@ -261,7 +261,7 @@ func (s *Store) plan(acts []Action) (planned, string, error) {
 	// shows is a message that quotes or confirms entries of f: it carries
 	// their highest class.
 	shows := func(f string, entries []string, msg string) (planned, string, error) {
-		p := planned{shown: OwnerClass}
+		p := planned{shown: ownerClass}
 		for _, e := range entries {
 			p.shown = JoinClass(p.shown, cls.classOf(f, e))
 		}
