@@ -171,12 +171,15 @@ func (c *Control) poke() {
 	}
 }
 
-// settle is called by the loop: when the Run settles and every pending
-// step is parked, the Run is settled.
-func (c *Control) settle(pending int) (settled bool, reason string) {
+// settle is called by the loop: when the Run settles, every pending step
+// is parked and the loop has run everything posted to it, the Run is
+// settled. queued is read under c.mu: a step posts its last events (the
+// question it asks) before it parks, and parks under c.mu, so what a
+// parked step posted is counted.
+func (c *Control) settle(pending int, queued func() int) (settled bool, reason string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if (c.state == StatePausing || c.state == StateAsking) && pending == c.parked {
+	if (c.state == StatePausing || c.state == StateAsking) && pending == c.parked && queued() == 0 {
 		reason = c.state
 		c.state = StateSettled
 		return true, reason

@@ -329,7 +329,7 @@ func (v *vm) await(p *goja.Promise) (goja.Value, error) {
 	stopCtx := context.AfterFunc(v.ctx, func() { v.rt.Interrupt(errStopped) })
 	defer stopCtx()
 	for p.State() == goja.PromiseStatePending {
-		if settled, reason := v.control.settle(v.pending); settled {
+		if settled, reason := v.control.settle(v.pending, func() int { return len(v.jobs) }); settled {
 			return nil, &Paused{Reason: reason, Questions: v.questionsAsked()}
 		}
 		if v.pending == 0 {

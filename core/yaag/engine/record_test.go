@@ -429,3 +429,38 @@ export default defineProgram({ name: "p", async run(ctx) {
 		t.Fatalf("a resume of the rewritten answer: %s %v, asked live %v", resumed, err, live.asks)
 	}
 }
+
+// The Run's question event is posted to the loop just before the Agent
+// parks; a loop that settled on the park before running what was posted
+// lost it (yaag printed the Checkpoint but not "A1/1 asks: ..."). Many
+// Runs, for the interleavings.
+func TestEveryQuestionIsAnnouncedBeforeTheRunSettles(t *testing.T) {
+	const src = `
+import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "p", async run(ctx) {
+  const a = await ctx.spawn({ name: "asker", canAskUser: true });
+  return (await a.ask("now ask me")).text;
+} });`
+	for i := range 200 {
+		var mu sync.Mutex
+		var asked []string
+		events := func(e Event) {
+			if e.Event == loopwire.EventQuestion {
+				mu.Lock()
+				asked = append(asked, e.Ask+" "+e.Text)
+				mu.Unlock()
+			}
+		}
+		_, _, err := recordRun(t, src, Options{Agents: questionRecorder(), Events: events})
+		var paused *Paused
+		if !errors.As(err, &paused) || paused.Reason != StateAsking {
+			t.Fatalf("run %d: got %v", i, err)
+		}
+		mu.Lock()
+		got := asked
+		mu.Unlock()
+		if len(got) != 1 || got[0] != "A1/1 A1/1/q1: Which?" {
+			t.Fatalf("run %d: the question events %q, want one for A1/1/q1", i, got)
+		}
+	}
+}
