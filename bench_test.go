@@ -19,6 +19,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/role"
 	"boxmaker/core/runner"
 	"boxmaker/core/testpeer/fakehoncho"
 	"boxmaker/core/testsupport"
@@ -229,7 +230,7 @@ func benchHome(dir string, logs, perLog int) error {
 		return err
 	}
 	for _, r := range conf.Roles {
-		if r.Name == "memoryd" {
+		if r.Name == role.Memoryd {
 			if err := os.WriteFile(filepath.Join(dir, "etc", "memoryd.toml"), []byte(r.Render(dir)), 0o600); err != nil {
 				return err
 			}

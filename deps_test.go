@@ -4,14 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/core/role"
 )
 
 // testOnly are the packages for tests alone: test peers (the fakes of
@@ -267,5 +275,94 @@ func TestDependencyRulesFail(t *testing.T) {
 	got := dependencyProblems([]string{"github.com/urfave/cli/v2", "example.com/new", "github.com/undecided/lib"}, reviewed, decisions)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dependency problems (-want +got):\n%s", diff)
+	}
+}
+
+// notRoles are the production files whose string literals may spell a
+// role's name, each with what the word means there instead.
+var notRoles = map[string]string{
+	"core/role/role.go":                "the roles themselves",
+	"core/yaag/program/bundle.go":      "yaag: the module a program imports (import ... from \"yaag\") and the esbuild plugin that serves it",
+	"core/yaag/sysprompt/sysprompt.go": "yaag: a part of an Agent's system prompt, by name",
+	"core/yaag/engine/host.go":         "yaag: a part of an Agent's system prompt, by name (sysprompt.Names)",
+}
+
+// TestRolesAreNamedByCoreRole holds the role list to its one home: a
+// production file names a role by core/role's value, never by a string
+// literal that is the role's name (which a misspelling would not stop).
+// Text that mentions a role ("brokerd: serving ...") is not a name.
+func TestRolesAreNamedByCoreRole(t *testing.T) {
+	var problems []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != ".":
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		found, err := roleLiterals(path, src)
+		if err != nil {
+			return err
+		}
+		if _, ok := notRoles[path]; !ok {
+			problems = append(problems, found...)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// roleLiterals are the string literals of a Go file that are a role's
+// name, each as "file:line: ...".
+func roleLiterals(path string, src []byte) ([]string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	var found []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		if _, isRole := role.Lookup(s); isRole {
+			found = append(found, fmt.Sprintf("%s: the role %s is named by the literal %s: use core/role's role.%s (a misspelt literal compiles)",
+				fset.Position(lit.Pos()), s, lit.Value, strings.ToUpper(s[:1])+s[1:]))
+		}
+		return true
+	})
+	return found, nil
+}
+
+func TestRoleLiteralsAreFound(t *testing.T) {
+	src := "package p\n\nvar a = peer{\"brokerd\", sock}\nvar b = `loopd`\n\nfunc f(r string) bool { return r == \"yaag\" }\n\n" +
+		"var c = \"brokerd: serving\"\nvar d = \"boxmaker\"\n\ntype T struct{ X int `toml:\"loopd\"` }\n"
+	got, err := roleLiterals("p.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"p.go:3:14: the role brokerd is named by the literal \"brokerd\": use core/role's role.Brokerd (a misspelt literal compiles)",
+		"p.go:4:9: the role loopd is named by the literal `loopd`: use core/role's role.Loopd (a misspelt literal compiles)",
+		"p.go:6:37: the role yaag is named by the literal \"yaag\": use core/role's role.Yaag (a misspelt literal compiles)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("roleLiterals (-want +got):\n%s", diff)
 	}
 }

@@ -10,12 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	// Its init holds the collector back while the process starts.
+	"boxmaker/core/role"
 	_ "boxmaker/core/startgc"
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"
@@ -35,44 +35,39 @@ var (
 	commit  = "unknown"
 )
 
-// roles maps each role's name to its command line. A role a later issue
-// builds is absent until then.
-var roles = map[string]func() *cli.App{
-	"brokerd":    brokerd.App,
-	"bxctl":      bxctl.App,
-	"gatewayd":   gatewayd.App,
-	"inferproxy": inferproxy.App,
-	"loopd":      loopd.App,
-	"memoryd":    memoryd.App,
-	"yaag":       yaag.App,
+// roles maps each role (core/role) to its command line. A role a later
+// issue builds is absent until then.
+var roles = map[role.Role]func() *cli.App{
+	role.Brokerd:    brokerd.App,
+	role.Bxctl:      bxctl.App,
+	role.Gatewayd:   gatewayd.App,
+	role.Inferproxy: inferproxy.App,
+	role.Loopd:      loopd.App,
+	role.Memoryd:    memoryd.App,
+	role.Yaag:       yaag.App,
 }
 
 func main() { os.Exit(run(os.Args)) }
 
 func run(args []string) int {
 	reason := rolecli.TakeReasonFD()
-	name := roleName(args[0])
-	if _, ok := roles[name]; !ok {
-		name = "boxmaker"
-	}
-	if name == "boxmaker" {
+	r, ok := builtRole(roleName(args[0]))
+	if !ok {
 		args = args[1:]
 		if len(args) > 0 {
-			if _, ok := roles[args[0]]; ok {
-				name = args[0]
-			}
+			r, ok = builtRole(args[0])
 		}
 	}
+	name := "boxmaker"
 	var app *cli.App
-	if name == "boxmaker" {
-		app = boxmakerApp()
-	} else {
-		rolecli.NameProcess(name)
-		app = roles[name]()
+	if ok {
+		name = r.String()
+		rolecli.NameProcess(r)
+		app = roles[r]()
 		args[0] = name
-	}
-	if name == "boxmaker" {
-		args = append([]string{"boxmaker"}, args...)
+	} else {
+		app = boxmakerApp()
+		args = append([]string{name}, args...)
 	}
 	err := app.Run(args)
 	rolecli.WriteReason(reason, err) // for boxmaker up, which started this one
@@ -81,7 +76,7 @@ func run(args []string) int {
 
 func boxmakerApp() *cli.App {
 	app := rolecli.NewApp("boxmaker", "a self-hosted agent harness: one binary, one role per name",
-		boxmaker.Commands(boxmaker.Build{Version: version, Commit: commit}, roleNames(), sanitize.CheckCorpora)...)
+		boxmaker.Commands(boxmaker.Build{Version: version, Commit: commit}, builtRoles(), sanitize.CheckCorpora)...)
 	app.Description = "Run a role as 'boxmaker ROLE ...' or through a symlink named after it\n" +
 		"(boxmaker links DIR makes them). The roles: " + strings.Join(roleNames(), ", ") + "."
 	app.Action = func(c *cli.Context) error {
@@ -114,14 +109,27 @@ func unknownRoleOrCommand(word string, cmds []*cli.Command) error {
 		msg, strings.Join(roleNames(), ", "), strings.Join(names, ", "))
 }
 
-func roleNames() []string {
-	names := make([]string, 0, len(roles))
-	for n := range roles {
-		names = append(names, n)
+// builtRole is the role named name when this binary has it.
+func builtRole(name string) (role.Role, bool) {
+	r, ok := role.Lookup(name)
+	if _, built := roles[r]; !ok || !built {
+		return role.Role{}, false
 	}
-	sort.Strings(names)
-	return names
+	return r, true
 }
+
+// builtRoles are the roles this binary has, sorted by name.
+func builtRoles() []role.Role {
+	var rs []role.Role
+	for _, r := range role.All() {
+		if _, ok := roles[r]; ok {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+func roleNames() []string { return role.Names(builtRoles()) }
 
 // roleName is the name the binary was started under: through a chain of
 // symlinks, the name of the last link, the one that points at the binary.

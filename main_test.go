@@ -31,8 +31,8 @@ func TestMain(m *testing.M) {
 		os.Exit(run(os.Args[1:]))
 	}
 	cmds := map[string]func(){"boxmaker": func() { os.Exit(run(os.Args)) }}
-	for name := range roles {
-		cmds[name] = func() { os.Exit(run(os.Args)) }
+	for r := range roles {
+		cmds[r.String()] = func() { os.Exit(run(os.Args)) }
 	}
 	testscript.Main(m, cmds)
 }
@@ -337,8 +337,8 @@ func TestEveryCommandRefusesAnUnknownWord(t *testing.T) {
 		}
 	}
 	walk(t, "boxmaker", []string{"boxmaker"}, boxmakerApp().Commands)
-	for _, role := range roleNames() {
-		walk(t, role, []string{role}, roles[role]().Commands)
+	for _, r := range builtRoles() {
+		walk(t, r.String(), []string{r.String()}, roles[r]().Commands)
 	}
 }
 

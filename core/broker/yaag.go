@@ -16,6 +16,7 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
+	"boxmaker/core/role"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
@@ -92,7 +93,7 @@ type yaagStart struct {
 
 // start begins a Run and waits for its id.
 func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
-	args := []string{"yaag", "run", "--json", "--root", s.dir, "--host-session", s.session}
+	args := []string{role.Yaag.String(), "run", "--json", "--root", s.dir, "--host-session", s.session}
 	if s.forkHost {
 		args = append(args, "--fork-host")
 	}

@@ -116,10 +116,10 @@ func TestLoadMissingAndInvalid(t *testing.T) {
 // Every template `boxmaker init` writes must decode strictly into its struct.
 func TestTemplatesDecodeStrictly(t *testing.T) {
 	for _, r := range Roles {
-		t.Run(r.Name, func(t *testing.T) {
+		t.Run(r.Name.String(), func(t *testing.T) {
 			doc := r.Render("/var/lib/boxmaker-test")
 			v := r.New()
-			if err := Decode(r.Name+".toml", []byte(doc), v); err != nil {
+			if err := Decode(r.Name.String()+".toml", []byte(doc), v); err != nil {
 				t.Fatalf("%v\n%s", err, doc)
 			}
 			if strings.Contains(doc, "{{") {

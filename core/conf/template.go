@@ -8,21 +8,28 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	homepkg "boxmaker/core/home"
+	"boxmaker/core/role"
 )
 
 // Role is one daemon's or the CLI's configuration file.
 type Role struct {
-	Name     string // brokerd, memoryd, ...: the file is <Name>.toml
+	Name     role.Role // the file is <Name>.toml
 	New      func() any
 	template string
+	// Ready is the key of the socket that answers once the daemon is
+	// ready, which boxmaker up waits on before it starts the next (none:
+	// up does not wait); ReadyPing says it answers core/daemon's ping
+	// (inferproxy's is HTTP: a connection is its answer).
+	Ready     []string
+	ReadyPing bool
 }
 
 // Roles are the configuration files `boxmaker init` writes, in order.
 var Roles = []Role{
-	{"brokerd", func() any { return new(Brokerd) }, brokerdTemplate},
-	{"memoryd", func() any { return new(Memoryd) }, memorydTemplate},
-	{"inferproxy", func() any { return new(Inferproxy) }, inferproxyTemplate},
-	{"loopd", func() any { return new(Loopd) }, loopdTemplate},
+	{role.Brokerd, func() any { return new(Brokerd) }, brokerdTemplate, []string{"sockets", "broker"}, true},
+	{role.Memoryd, func() any { return new(Memoryd) }, memorydTemplate, []string{"sockets", "block"}, true},
+	{role.Inferproxy, func() any { return new(Inferproxy) }, inferproxyTemplate, []string{"listen"}, false},
+	{role.Loopd, func() any { return new(Loopd) }, loopdTemplate, []string{"sockets", "loop"}, true},
 }
 
 // Optional are the configuration files `boxmaker init` writes with every
@@ -31,7 +38,8 @@ var Roles = []Role{
 // once its file sets something, and `boxmaker install` writes none of
 // them (it checks one that exists).
 var Optional = []Role{
-	{"gatewayd", func() any { return new(Gatewayd) }, gatewaydTemplate},
+	// No Ready: gatewayd starts last, and no daemon up starts needs it.
+	{role.Gatewayd, func() any { return new(Gatewayd) }, gatewaydTemplate, nil, false},
 }
 
 // Daemons are the daemons' names in the order they start (and the
@@ -40,13 +48,17 @@ var Optional = []Role{
 // selftest needs inferproxy, and its sessions memoryd and brokerd. It is
 // the one list of the daemons: boxmaker up, the demo and the units
 // follow it.
-func Daemons() []string {
-	var names []string
-	for _, r := range append(append([]Role{}, Roles...), Optional...) {
+func Daemons() []role.Role {
+	var names []role.Role
+	for _, r := range Files() {
 		names = append(names, r.Name)
 	}
 	return names
 }
+
+// Files are the daemons' configuration files in the order they start:
+// Roles, then Optional.
+func Files() []Role { return append(append([]Role{}, Roles...), Optional...) }
 
 // SetsNothing reports whether the config at path holds no key at all
 // (only comments), as init writes the configs of Optional daemons: such a
@@ -117,7 +129,7 @@ func (r Role) RenderWith(d TemplateData) string {
 	if d.Grants == "" {
 		d.Grants = d.Home + "/etc/grants"
 	}
-	t := template.Must(template.New(r.Name).Parse(r.template))
+	t := template.Must(template.New(r.Name.String()).Parse(r.template))
 	var b strings.Builder
 	if err := t.Execute(&b, d); err != nil {
 		panic(err) // the templates are constants; a failure is a bug caught by the tests

@@ -12,7 +12,7 @@ func TestValidateNamesTheValueThatCannotWork(t *testing.T) {
 	load := func(role string, v any) {
 		t.Helper()
 		for _, r := range Roles {
-			if r.Name == role {
+			if r.Name.String() == role {
 				if err := Decode(role+".toml", []byte(r.Render("/h")), v); err != nil {
 					t.Fatal(err)
 				}

@@ -13,6 +13,7 @@ import (
 
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/home"
+	"boxmaker/core/role"
 )
 
 // PodmanStore is rootful Podman's storage, which brokerd.service's
@@ -32,7 +33,7 @@ const DefaultToolsUser = "boxmaker"
 type Host interface {
 	// CheckConfig runs binary's `<role> serve --check-config --config
 	// config` and returns its error output when it fails.
-	CheckConfig(binary, role, config string) error
+	CheckConfig(binary string, r role.Role, config string) error
 	// ToolsImageID is the ID of the tools image binary would build,
 	// computed without Podman.
 	ToolsImageID(binary string) (string, error)
@@ -50,8 +51,8 @@ type Host interface {
 
 // Config is one configuration file install writes when it is missing.
 type Config struct {
-	Role string // brokerd: the file is /etc/boxmaker/brokerd.toml
-	Text string // boxmaker init's commented config, with installed paths
+	Role role.Role // brokerd: the file is /etc/boxmaker/brokerd.toml
+	Text string    // boxmaker init's commented config, with installed paths
 	// ForOwner, when set, is the text for the user the tools act for,
 	// written in Text's place once install knows that user's ids
 	// (brokerd's [runner] owner_uid and owner_gid, D521).
@@ -61,9 +62,9 @@ type Config struct {
 // Install installs Binary, or upgrades an older install to it.
 type Install struct {
 	Layout
-	NewBinary string   // the binary to install: the one running
-	Roles     []string // its roles, each linked in Bin
-	Configs   []Config // written when missing
+	NewBinary string      // the binary to install: the one running
+	Roles     []role.Role // its roles, each linked in Bin
+	Configs   []Config    // written when missing
 	// User is the system user the tools act as (D521); CreateUser says
 	// install may create it.
 	User       string
@@ -115,7 +116,7 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 		return nil, false, err
 	}
 	for _, r := range in.Roles {
-		p := in.OnDisk(filepath.Join(in.Bin(), r))
+		p := in.OnDisk(filepath.Join(in.Bin(), r.String()))
 		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
 			return nil, false, fmt.Errorf("%s exists and is not a symbolic link; not replacing it", p)
 		}
@@ -162,7 +163,7 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 	var commits []Step
 	var checks []Step
 	for _, c := range in.Configs {
-		final := in.OnDisk(filepath.Join(ConfigDir, c.Role+".toml"))
+		final := in.OnDisk(ConfigFile(c.Role))
 		check := final
 		data, err := os.ReadFile(final)
 		switch {
@@ -191,7 +192,7 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 			})
 		case err != nil:
 			return nil, false, err
-		case c.Role == "brokerd" && oldImage != "" && oldImage != newImage && bytes.Count(data, []byte(`"`+oldImage+`"`)) == 1:
+		case c.Role == role.Brokerd && oldImage != "" && oldImage != newImage && bytes.Count(data, []byte(`"`+oldImage+`"`)) == 1:
 			// The image install pinned for the old binary follows the
 			// binary; any other value is the owner's and stays (D523).
 			check = final + stagedSuffix
@@ -207,12 +208,12 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 		default:
 			steps = append(steps, Step{Say: fmt.Sprintf("keep %s (it exists; install never overwrites a configuration)", final)})
 		}
-		role := c.Role
+		r := c.Role
 		checks = append(checks, Step{
-			Say: fmt.Sprintf("check %s with the new binary: %s %s serve --check-config --config %s", final, filepath.Base(stagedBinary), role, check),
+			Say: fmt.Sprintf("check %s with the new binary: %s %s serve --check-config --config %s", final, filepath.Base(stagedBinary), r, check),
 			Do: func() error {
-				if err := in.Host.CheckConfig(stagedBinary, role, check); err != nil {
-					return &CheckFailed{Role: role, Config: final, Err: err, Upgrade: upgrade}
+				if err := in.Host.CheckConfig(stagedBinary, r, check); err != nil {
+					return &CheckFailed{Role: r, Config: final, Err: err, Upgrade: upgrade}
 				}
 				return nil
 			},
@@ -232,9 +233,9 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 	}
 	steps = append(steps, Step{Say: say, Do: func() error { return os.Rename(stagedBinary, installed) }})
 	for _, r := range in.Roles {
-		link := in.OnDisk(filepath.Join(in.Bin(), r))
+		link := in.OnDisk(filepath.Join(in.Bin(), r.String()))
 		steps = append(steps, Step{
-			Say: fmt.Sprintf("link %s -> boxmaker", filepath.Join(in.Bin(), r)),
+			Say: fmt.Sprintf("link %s -> boxmaker", filepath.Join(in.Bin(), r.String())),
 			Do:  func() error { return replaceLink("boxmaker", link) },
 		})
 	}
@@ -304,9 +305,10 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 // CheckFailed is a new binary's check of a config that failed: the
 // install stopped before changing anything installed.
 type CheckFailed struct {
-	Role, Config string
-	Err          error
-	Upgrade      bool
+	Role    role.Role
+	Config  string
+	Err     error
+	Upgrade bool
 }
 
 func (e *CheckFailed) Error() string {
@@ -322,7 +324,7 @@ func (e *CheckFailed) Unwrap() error { return e.Err }
 func (in *Install) Abandon() {
 	os.Remove(in.OnDisk(in.Binary()) + stagedSuffix)
 	for _, c := range in.Configs {
-		os.Remove(in.OnDisk(filepath.Join(ConfigDir, c.Role+".toml")) + stagedSuffix)
+		os.Remove(in.OnDisk(ConfigFile(c.Role)) + stagedSuffix)
 	}
 }
 

@@ -12,22 +12,24 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/core/role"
 )
 
 // fakeHost stands in for the programs an install runs; the real ones are
 // exercised by the boot test (docs/deployment.md).
 type fakeHost struct {
-	images  map[string]string // binary content -> tools image ID
-	refuse  map[string]bool   // role -> its check fails
-	checked []string          // "role config" of each check
+	images  map[string]string  // binary content -> tools image ID
+	refuse  map[role.Role]bool // role -> its check fails
+	checked []string           // "role config" of each check
 	loaded  []string
 	users   []string // "name create=bool" of each EnsureUser
 }
 
-func (h *fakeHost) CheckConfig(binary, role, config string) error {
-	h.checked = append(h.checked, role+" "+filepath.Base(config))
-	if h.refuse[role] {
-		return errors.New(role + ": " + config + ":3: unknown key surprise")
+func (h *fakeHost) CheckConfig(binary string, r role.Role, config string) error {
+	h.checked = append(h.checked, r.String()+" "+filepath.Base(config))
+	if h.refuse[r] {
+		return errors.New(r.String() + ": " + config + ":3: unknown key surprise")
 	}
 	return nil
 }
@@ -68,7 +70,7 @@ type installRig struct {
 func newRig(t *testing.T) *installRig {
 	return &installRig{t: t, root: t.TempDir(), host: &fakeHost{
 		images: map[string]string{"binary v1": imageV1, "binary v2": imageV2},
-		refuse: map[string]bool{},
+		refuse: map[role.Role]bool{},
 	}}
 }
 
@@ -85,10 +87,10 @@ func (r *installRig) install(version string, dryRun bool) (bool, error) {
 	in := &Install{
 		Layout:    Layout{Root: r.root, Prefix: "/usr/local"},
 		NewBinary: bin,
-		Roles:     []string{"brokerd", "bxctl", "loopd"},
+		Roles:     []role.Role{role.Brokerd, role.Bxctl, role.Loopd},
 		Configs: []Config{
-			{Role: "brokerd", Text: "# brokerd\n[runner]\nimage = \"" + image + "\"\n"},
-			{Role: "loopd", Text: "# loopd " + version + "\n"},
+			{Role: role.Brokerd, Text: "# brokerd\n[runner]\nimage = \"" + image + "\"\n"},
+			{Role: role.Loopd, Text: "# loopd " + version + "\n"},
 		},
 		Host: r.host,
 		Out:  &bytes.Buffer{},
@@ -244,10 +246,10 @@ func TestAFailedCheckLeavesTheOldVersionInstalled(t *testing.T) {
 	}
 	before := r.tree()
 	brokerd := r.read("etc/boxmaker/brokerd.toml")
-	r.host.refuse["loopd"] = true
+	r.host.refuse[role.Loopd] = true
 	_, err := r.install("v2", false)
 	var failed *CheckFailed
-	if !errors.As(err, &failed) || failed.Role != "loopd" {
+	if !errors.As(err, &failed) || failed.Role != role.Loopd {
 		t.Fatalf("got %v, want loopd's check to fail", err)
 	}
 	if !strings.Contains(err.Error(), "nothing installed was changed, and the running version goes on") {
@@ -291,7 +293,7 @@ func TestUninstallKeepsTheHomeAndConfigsUnlessNamed(t *testing.T) {
 	if err := os.WriteFile(theirs, []byte("[Unit]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	u := &Uninstall{Layout: Layout{Root: r.root, Prefix: "/usr/local"}, Roles: []string{"brokerd", "bxctl", "loopd"}, Host: r.host}
+	u := &Uninstall{Layout: Layout{Root: r.root, Prefix: "/usr/local"}, Roles: []role.Role{role.Brokerd, role.Bxctl, role.Loopd}, Host: r.host}
 	if err := Run(&bytes.Buffer{}, "uninstall", u.Plan(), false); err != nil {
 		t.Fatal(err)
 	}
@@ -334,8 +336,8 @@ func TestANewBrokerdConfigNamesTheToolsUser(t *testing.T) {
 		in := &Install{
 			Layout:    Layout{Root: r.root, Prefix: "/usr/local"},
 			NewBinary: bin,
-			Roles:     []string{"brokerd"},
-			Configs: []Config{{Role: "brokerd", Text: "owner_uid = 0\n", ForOwner: func(uid, gid int) string {
+			Roles:     []role.Role{role.Brokerd},
+			Configs: []Config{{Role: role.Brokerd, Text: "owner_uid = 0\n", ForOwner: func(uid, gid int) string {
 				return fmt.Sprintf("owner_uid = %d\nowner_gid = %d\n", uid, gid)
 			}}},
 			User: user, CreateUser: true,

@@ -8,13 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"boxmaker/core/role"
 )
 
 // Uninstall removes what Install made. The home and the configs stay
 // unless RemoveHome or RemoveConfig ask for them by name.
 type Uninstall struct {
 	Layout
-	Roles        []string
+	Roles        []role.Role
 	RemoveHome   bool // /var/lib/boxmaker: the audit log, sessions, memory
 	RemoveConfig bool // /etc/boxmaker and gatewayd's encrypted token
 	Host         Host
@@ -51,7 +53,7 @@ func (u *Uninstall) Plan() []Step {
 		steps = append(steps, Step{Say: "systemctl daemon-reload", Do: func() error { return u.Host.Systemctl("daemon-reload") }})
 	}
 	for _, r := range u.Roles {
-		host := filepath.Join(u.Bin(), r)
+		host := filepath.Join(u.Bin(), r.String())
 		p := u.OnDisk(host)
 		if target, err := os.Readlink(p); err == nil && target == "boxmaker" {
 			steps = append(steps, Step{Say: "remove the link " + host, Do: func() error { return os.Remove(p) }})

@@ -20,6 +20,7 @@ import (
 	"text/template"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/role"
 )
 
 // The fixed places of an installed system: systemd's StateDirectory= and
@@ -39,6 +40,10 @@ const (
 	Target = "boxmaker.target"
 )
 
+// ConfigFile is r's configuration on an installed system:
+// /etc/boxmaker/<role>.toml.
+func ConfigFile(r role.Role) string { return filepath.Join(ConfigDir, r.String()+".toml") }
+
 // Services are the daemons with a unit, in the order they start and the
 // reverse of the order they stop (conf.Daemons).
 var Services = conf.Daemons()
@@ -47,7 +52,7 @@ var Services = conf.Daemons()
 func ServiceUnits() []string {
 	u := make([]string, len(Services))
 	for i, s := range Services {
-		u[i] = s + ".service"
+		u[i] = s.String() + ".service"
 	}
 	return u
 }

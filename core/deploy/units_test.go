@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"boxmaker/core/role"
 	"boxmaker/core/testsupport"
 )
 
@@ -21,7 +22,7 @@ func writeUnits(t *testing.T) (dir string, units []Unit) {
 	if err := os.MkdirAll(filepath.Join(prefix, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range append([]string{"boxmaker"}, Services...) {
+	for _, r := range append([]string{"boxmaker"}, role.Names(Services)...) {
 		if err := os.WriteFile(filepath.Join(prefix, "bin", r), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}

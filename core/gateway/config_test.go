@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/role"
 	"boxmaker/core/secrets"
 	"boxmaker/runbook"
 )
@@ -23,13 +24,13 @@ import (
 // TestInitTemplateUncommentedIsValid: init's gatewayd.toml holds no key,
 // and with its "# key = value" lines uncommented it is a valid config.
 func TestInitTemplateUncommentedIsValid(t *testing.T) {
-	var role conf.Role
+	var gatewayd conf.Role
 	for _, r := range conf.Optional {
-		if r.Name == "gatewayd" {
-			role = r
+		if r.Name == role.Gatewayd {
+			gatewayd = r
 		}
 	}
-	text := role.Render("/srv/h")
+	text := gatewayd.Render("/srv/h")
 	var empty conf.Gatewayd
 	if err := conf.Decode("gatewayd.toml", []byte(text), &empty); err != nil {
 		t.Fatalf("the commented template does not parse: %v", err)

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"boxmaker/core/role"
 )
 
 // Home is one Boxmaker home directory.
@@ -27,11 +29,11 @@ func (h Home) Path(parts ...string) string {
 }
 
 // Lock is the single-instance lock file of a role.
-func (h Home) Lock(role string) string { return h.Path("run", role+".lock") }
+func (h Home) Lock(r role.Role) string { return h.Path("run", r.String()+".lock") }
 
 // Config is a role's configuration file in a development home, where
 // boxmaker init writes it and every client looks first.
-func (h Home) Config(role string) string { return h.Path("etc", role+".toml") }
+func (h Home) Config(r role.Role) string { return h.Path("etc", r.String()+".toml") }
 
 // Grants is a development home's grants directory.
 func (h Home) Grants() string { return h.Path("etc", "grants") }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/role"
 	"boxmaker/core/secrets"
 	"boxmaker/runbook"
 )
@@ -61,7 +62,7 @@ func Start(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := daemon.TakeLock("inferproxy", LockPath(o.Listen))
+	lock, err := daemon.TakeLock(role.Inferproxy.String(), LockPath(o.Listen))
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func (l *guardedListener) close() {
 }
 
 func (l *guardedListener) Accept() (net.Conn, error) {
-	acc := daemon.Acceptor{Log: l.log, Role: "inferproxy", Name: "infer", Lost: runbook.ListenerLost}
+	acc := daemon.Acceptor{Log: l.log, Role: role.Inferproxy.String(), Name: "infer", Lost: runbook.ListenerLost}
 	for {
 		c, err := acc.Accept(l.Listener, l.done)
 		if err != nil {

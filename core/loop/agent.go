@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boxmaker/core/loopwire"
+	"boxmaker/core/role"
 	"boxmaker/sanitize"
 )
 
@@ -148,7 +149,7 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(loo
 	if !hermetic(recs) {
 		return loopwire.AskResult{}, fmt.Errorf("session %s is not a hermetic session (agent.ask takes only sessions made by agent.spawn or agent.fork)", req.Session)
 	}
-	user := Record{Time: e.now(), Type: TypeUser, Who: "yaag", Text: sanitize.Neutralise(req.Text)}
+	user := Record{Time: e.now(), Type: TypeUser, Who: role.Yaag.String(), Text: sanitize.Neutralise(req.Text)}
 	if req.Continue {
 		last := recs[len(recs)-1]
 		for i := len(recs) - 1; i > 0 && last.Type == TypeNote; i-- {

@@ -16,6 +16,7 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/home"
+	"boxmaker/core/role"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -29,7 +30,7 @@ type Build struct {
 // Commands are the binary's own commands, for main's dispatch table.
 // checks are further checks `boxmaker gate` runs (the sanitizer corpora, for
 // one), each returning its problems.
-func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
+func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 	return append(installCommands(b, roles),
 		llamaStandinCommand(),
 		upCommand(roles),
@@ -122,7 +123,7 @@ func Commands(b Build, roles []string, checks ...GateCheck) []*cli.Command {
 	)
 }
 
-func links(dir string, roles []string) error {
+func links(dir string, roles []role.Role) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find this binary: %w", err)
@@ -134,7 +135,7 @@ func links(dir string, roles []string) error {
 		return err
 	}
 	for _, r := range roles {
-		p := filepath.Join(dir, r)
+		p := filepath.Join(dir, r.String())
 		if fi, err := os.Lstat(p); err == nil {
 			if fi.Mode()&fs.ModeSymlink == 0 {
 				return fmt.Errorf("%s exists and is not a symbolic link; not replacing it", p)
@@ -147,7 +148,7 @@ func links(dir string, roles []string) error {
 			return err
 		}
 	}
-	fmt.Printf("links: %s -> %s (%s)\n", dir, exe, strings.Join(roles, ", "))
+	fmt.Printf("links: %s -> %s (%s)\n", dir, exe, strings.Join(role.Names(roles), ", "))
 	return nil
 }
 
@@ -192,7 +193,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 	if err != nil {
 		fmt.Printf("init: [runner] image left empty: %v\n", err)
 	}
-	for _, r := range append(append([]conf.Role{}, conf.Roles...), conf.Optional...) {
+	for _, r := range conf.Files() {
 		p := h.Config(r.Name)
 		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 		if force {

@@ -17,13 +17,14 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/home"
 	"boxmaker/core/loop"
+	"boxmaker/core/role"
 	"boxmaker/roles/rolecli"
 )
 
 // demoRoles are the daemons the demo needs, in the order up starts them:
 // those init writes a whole config for (conf.Roles).
-var demoRoles = func() []string {
-	var names []string
+var demoRoles = func() []role.Role {
+	var names []role.Role
 	for _, r := range conf.Roles {
 		names = append(names, r.Name)
 	}
@@ -33,7 +34,7 @@ var demoRoles = func() []string {
 // demoModel is the model's name the demo gives the stand-in and loopd.
 const demoModel = "qwen3.5"
 
-func demoCommand(roles []string) *cli.Command {
+func demoCommand(roles []role.Role) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "show the whole stack at work in a temporary home (the README's first command)",
@@ -126,10 +127,10 @@ var demoStages = []demoStage{
 	{(*demoRun).table, ""},
 }
 
-func runDemo(ctx context.Context, o demoOptions, roles []string, out io.Writer) (err error) {
+func runDemo(ctx context.Context, o demoOptions, roles []role.Role, out io.Writer) (err error) {
 	for _, r := range demoRoles {
 		if !slices.Contains(roles, r) {
-			return fmt.Errorf("this binary has no %s role, which the demo needs (it has %s)", r, strings.Join(roles, ", "))
+			return fmt.Errorf("this binary has no %s role, which the demo needs (it has %s)", r, strings.Join(role.Names(roles), ", "))
 		}
 	}
 	d := &demoRun{o: o, out: out}

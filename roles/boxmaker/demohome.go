@@ -232,7 +232,7 @@ func (d *demoRun) makeHome(context.Context) error {
 			c.Expect.ChatTemplateSHA256 = loop.TemplateSHA256(d.props.ChatTemplate)
 			c.Expect.NCtxPerSlot, c.Expect.Slots = d.props.NCtx, d.props.TotalSlots
 		}
-		if err := writeTOML(path, "# written by boxmaker demo from "+r.Name+".toml's defaults\n", v); err != nil {
+		if err := writeTOML(path, "# written by boxmaker demo from "+r.Name.String()+".toml's defaults\n", v); err != nil {
 			return err
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/core/inferproxy"
+	"boxmaker/core/role"
 )
 
 // demoStack is the daemons, run by up in the background.
@@ -96,7 +97,7 @@ func (d *demoRun) startStack(ctx context.Context) error {
 	}
 	upCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &demoStack{cancel: cancel, done: make(chan error, 1), log: &tailWriter{f: f}, path: path}
-	d.say("demo: starting %s (as boxmaker up does; their output goes to %s)", strings.Join(demoRoles, ", "), path)
+	d.say("demo: starting %s (as boxmaker up does; their output goes to %s)", strings.Join(role.Names(demoRoles), ", "), path)
 	go func() { s.done <- up(upCtx, d.h, demoRoles, s.log, upOptions{}) }()
 	sockets := []string{
 		d.h.Path(home.SocketBrokerTools), d.h.Path(home.SocketMemoryBlock), d.h.Path(home.SocketLoop),
@@ -159,10 +160,10 @@ func (d *demoRun) stopStack(context.Context) error {
 func (d *demoRun) checkStopped(context.Context) error {
 	for _, r := range demoRoles {
 		path := d.h.Lock(r)
-		if r == "inferproxy" { // its config names no home: its lock is its socket's
+		if r == role.Inferproxy { // its config names no home: its lock is its socket's
 			path = inferproxy.LockPath(d.h.Path(home.SocketInfer))
 		}
-		l, err := daemon.TakeLock(r, path)
+		l, err := daemon.TakeLock(r.String(), path)
 		if err != nil {
 			return fmt.Errorf("%s did not stop: %w", r, err)
 		}
@@ -182,9 +183,9 @@ func (d *demoRun) checkStopped(context.Context) error {
 
 // auditVerify runs 'bxctl audit verify' on the home, as the operator would.
 func (d *demoRun) auditVerify(ctx context.Context) error {
-	cfg := d.h.Config("brokerd")
+	cfg := d.h.Config(role.Brokerd)
 	d.say("demo: bxctl --broker-config %s audit verify", cfg)
-	cmd := exec.CommandContext(ctx, d.exe, "bxctl", "--broker-config", cfg, "audit", "verify")
+	cmd := exec.CommandContext(ctx, d.exe, role.Bxctl.String(), "--broker-config", cfg, "audit", "verify")
 	out, err := cmd.CombinedOutput()
 	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		d.say("  %s", l)

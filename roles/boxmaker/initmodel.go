@@ -16,6 +16,7 @@ import (
 	"boxmaker/core/home"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/loop"
+	"boxmaker/core/role"
 	"boxmaker/roles/rolecli"
 )
 
@@ -94,7 +95,7 @@ func (ms modelServer) report(h home.Home) {
 	fmt.Printf("init: inferproxy's upstream is %s\n", ms.URL)
 	if ms.Props == nil {
 		fmt.Printf("init: loopd's model and [expect] left as they are: %s\n", ms.Problem)
-		fmt.Printf("init: once the server answers, with inferproxy running: loopd selftest --config %s --print-expect\n", h.Config("loopd"))
+		fmt.Printf("init: once the server answers, with inferproxy running: loopd selftest --config %s --print-expect\n", h.Config(role.Loopd))
 		return
 	}
 	if ms.Named {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,11 +14,12 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/deploy"
+	"boxmaker/core/role"
 	"boxmaker/core/runner"
 	"boxmaker/roles/rolecli"
 )
 
-func installCommands(b Build, roles []string) []*cli.Command {
+func installCommands(b Build, roles []role.Role) []*cli.Command {
 	root := &cli.StringFlag{Name: "root", Hidden: true, Usage: "write every file under `DIR` instead of / (tests)"}
 	dryRun := &cli.BoolFlag{Name: "dry-run", Usage: "print every step and change nothing"}
 	return []*cli.Command{
@@ -84,7 +84,7 @@ func needRoot(c *cli.Context, verb string) error {
 	return fmt.Errorf("%s needs root: it writes %s, /etc and /var/lib (--dry-run prints the steps without)", verb, c.String("prefix"))
 }
 
-func install(c *cli.Context, b Build, roles []string) error {
+func install(c *cli.Context, b Build, roles []role.Role) error {
 	if err := needRoot(c, "install"); err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func install(c *cli.Context, b Build, roles []string) error {
 		}
 		data := conf.TemplateData{Home: deploy.Home, Grants: deploy.GrantsDir, ToolsImage: image}
 		c := deploy.Config{Role: r.Name, Text: r.RenderWith(data)}
-		if r.Name == "brokerd" { // [runner] owner_uid, owner_gid: the user the tools act for (D521)
+		if r.Name == role.Brokerd { // [runner] owner_uid, owner_gid: the user the tools act for (D521)
 			c.ForOwner = func(uid, gid int) string {
 				d := data
 				d.OwnerUID, d.OwnerGID = uid, gid
@@ -116,7 +116,7 @@ func install(c *cli.Context, b Build, roles []string) error {
 	// one that exists is checked with the new binary like the others.
 	layout := deploy.Layout{Root: c.String("root"), Prefix: c.String("prefix")}
 	for _, r := range conf.Optional {
-		if _, err := os.Stat(layout.OnDisk(filepath.Join(deploy.ConfigDir, r.Name+".toml"))); err == nil && slices.Contains(roles, r.Name) {
+		if _, err := os.Stat(layout.OnDisk(deploy.ConfigFile(r.Name))); err == nil && slices.Contains(roles, r.Name) {
 			configs = append(configs, deploy.Config{Role: r.Name})
 		}
 	}
@@ -159,8 +159,8 @@ func install(c *cli.Context, b Build, roles []string) error {
 // install, for tests) the tools image is not loaded.
 type hostTools struct{ noImage bool }
 
-func (hostTools) CheckConfig(binary, role, config string) error {
-	out, err := exec.Command(binary, role, "serve", "--check-config", "--config", config).CombinedOutput()
+func (hostTools) CheckConfig(binary string, r role.Role, config string) error {
+	out, err := exec.Command(binary, r.String(), "serve", "--check-config", "--config", config).CombinedOutput()
 	if err != nil {
 		if msg := strings.TrimSpace(string(out)); msg != "" {
 			return errors.New(msg)

@@ -22,22 +22,11 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
-
-// upWait is, for a daemon up waits for before it starts the next (in
-// the order of conf.Daemons), the socket to wait on.
-var upWait = map[string]struct {
-	socket []string // the config key of the socket
-	ping   bool     // the socket answers core/daemon's ping (inferproxy's is HTTP)
-}{
-	"brokerd":    {[]string{"sockets", "broker"}, true},
-	"memoryd":    {[]string{"sockets", "block"}, true},
-	"inferproxy": {[]string{"listen"}, false},
-	"loopd":      {[]string{"sockets", "loop"}, true},
-}
 
 // homeFlag is the --home of the commands that work on one home (init, up).
 var homeFlag = &cli.StringFlag{Name: "home", Usage: "the home `DIR` (default: $BOXMAKER_HOME, else .state in a checkout)"}
@@ -50,7 +39,7 @@ func homeOf(c *cli.Context) string {
 	return rolecli.DefaultHome()
 }
 
-func upCommand(roles []string) *cli.Command {
+func upCommand(roles []role.Role) *cli.Command {
 	return &cli.Command{
 		Name:  "up",
 		Usage: "run every daemon of a home in the foreground, for development",
@@ -74,7 +63,7 @@ func upCommand(roles []string) *cli.Command {
 
 // child is one daemon up runs.
 type child struct {
-	role string
+	role role.Role
 	cmd  *exec.Cmd
 	done chan struct{}
 	err  error
@@ -96,7 +85,7 @@ type upOptions struct {
 	AcceptBreak bool // brokerd serve --accept-break
 }
 
-func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOptions) error {
+func up(ctx context.Context, h home.Home, roles []role.Role, out io.Writer, o upOptions) error {
 	exe, err := thisBinary()
 	if err != nil {
 		return err
@@ -136,10 +125,10 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		return errors.New(msg)
 	}
 	started := 0
-	for _, role := range conf.Daemons() {
-		d := upWait[role]
-		path := h.Config(role)
-		if !slices.Contains(roles, role) {
+	for _, d := range conf.Files() {
+		r := d.Name
+		path := h.Config(r)
+		if !slices.Contains(roles, r) {
 			continue
 		}
 		if _, err := os.Stat(path); err != nil {
@@ -147,20 +136,20 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		}
 		if empty, err := conf.SetsNothing(path); err == nil && empty {
 			// init writes gatewayd.toml with every line a comment.
-			fmt.Fprintf(out, "up: %s sets nothing (every line is a comment); %s is not started\n", path, role)
+			fmt.Fprintf(out, "up: %s sets nothing (every line is a comment); %s is not started\n", path, r)
 			continue
 		}
 		socket := ""
-		if d.socket != nil {
-			socket, err = configString(path, d.socket)
+		if d.Ready != nil {
+			socket, err = configString(path, d.Ready)
 			if err != nil {
 				stopAll()
 				return err
 			}
 		}
-		ch := &child{role: role, done: make(chan struct{})}
-		args := []string{role, "serve", "--config", path}
-		if role == "brokerd" && o.AcceptBreak {
+		ch := &child{role: r, done: make(chan struct{})}
+		args := []string{r.String(), "serve", "--config", path}
+		if r == role.Brokerd && o.AcceptBreak {
 			args = append(args, "--accept-break")
 		}
 		ch.cmd = exec.Command(exe, args...)
@@ -173,7 +162,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		reasonR, reasonW, err := os.Pipe()
 		if err != nil {
 			stopAll()
-			return fmt.Errorf("cannot start %s: %w", role, err)
+			return fmt.Errorf("cannot start %s: %w", r, err)
 		}
 		ch.cmd.ExtraFiles = []*os.File{reasonW}
 		ch.cmd.Env = append(os.Environ(), rolecli.ReasonFDEnv+"=3")
@@ -182,7 +171,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		if err != nil {
 			reasonR.Close()
 			stopAll()
-			return fmt.Errorf("cannot start %s: %w", role, err)
+			return fmt.Errorf("cannot start %s: %w", r, err)
 		}
 		reasonDone := make(chan struct{})
 		go func() {
@@ -217,7 +206,7 @@ func up(ctx context.Context, h home.Home, roles []string, out io.Writer, o upOpt
 		running = append(running, ch)
 		started++
 		if socket != "" {
-			if err := waitReady(ctx, ch, socket, d.ping); err != nil {
+			if err := waitReady(ctx, ch, socket, d.ReadyPing); err != nil {
 				if errors.Is(err, errExited) {
 					return failed(ch)
 				}

@@ -29,7 +29,7 @@ import (
 
 // App is brokerd's command line.
 func App() *cli.App {
-	return rolecli.NewApp(rolecli.Brokerd.Name, "decide, record and run the model's tool calls",
+	return rolecli.NewApp(rolecli.Brokerd.Name.String(), "decide, record and run the model's tool calls",
 		rolecli.ServeCommand(rolecli.Brokerd, "serve the tool, admin and state sockets until stopped",
 			"brokerd opens the audit log before it takes its lock (taking the log's own\n"+
 				"lock audit/.lock, checking the latest file, recovering a torn last line), and\n"+

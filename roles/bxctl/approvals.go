@@ -10,6 +10,7 @@ import (
 	"boxmaker/core/approval"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
@@ -68,7 +69,7 @@ func adminCall(c *cli.Context, kind string, body, out any) error {
 	if _, err := brokerConfig.load(c, &cfg); err != nil {
 		return err
 	}
-	return peer{"brokerd", cfg.Sockets.Admin}.call(c.Context, 30*time.Second, kind, body, out, nil)
+	return peer{role.Brokerd, cfg.Sockets.Admin}.call(c.Context, 30*time.Second, kind, body, out, nil)
 }
 
 func listApprovals(c *cli.Context) error {

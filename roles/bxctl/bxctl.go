@@ -15,12 +15,13 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
+	"boxmaker/core/role"
 	"boxmaker/roles/rolecli"
 )
 
 // App is bxctl's command line.
 func App() *cli.App {
-	app := rolecli.NewApp("bxctl", "the operator's commands for a Boxmaker home", commands()...)
+	app := rolecli.NewApp(role.Bxctl.String(), "the operator's commands for a Boxmaker home", commands()...)
 	app.Flags = []cli.Flag{
 		&cli.StringFlag{Name: "home", Usage: "the home `DIR` whose etc/ holds the configs (default: $BOXMAKER_HOME, else .state in a checkout, else /var/lib/boxmaker; then /etc/boxmaker)"},
 	}
@@ -88,7 +89,10 @@ func (d daemonConfig) load(c *cli.Context, v any) (string, error) {
 
 // peer is a daemon's socket as bxctl calls it: role names the daemon in
 // what bxctl says when the call fails.
-type peer struct{ role, socket string }
+type peer struct {
+	role   role.Role
+	socket string
+}
 
 // call sends one request of kind to the socket and reads its answer into
 // out, each event line before it to onEvent (nil: the kind streams none).
@@ -107,23 +111,23 @@ func (p peer) call(ctx context.Context, timeout time.Duration, kind string, body
 // daemon's own refusal as it gave it (a peer check, a refusal of the
 // request), else what happened, with a hint only where the cause is known.
 // It never guesses that a daemon is down when it answered.
-func callError(role, sock string, err error) error {
+func callError(r role.Role, sock string, err error) error {
 	var re *daemon.RemoteError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &re):
-		if r := re.Refusal(); r != nil {
-			return r // the daemon's refusal, its entry kept
+		if refusal := re.Refusal(); refusal != nil {
+			return refusal // the daemon's refusal, its entry kept
 		}
 		return errors.New(re.Text)
 	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ECONNREFUSED):
-		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s", role, sock),
-			fmt.Sprintf("nothing listens on that socket: start %s (boxmaker up --home DIR, or %s serve --config PATH)", role, role),
-			fmt.Sprintf("pgrep -a -x %s shows whether one runs, and its --config which home it serves", role))
+		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s", r, sock),
+			fmt.Sprintf("nothing listens on that socket: start %s (boxmaker up --home DIR, or %s serve --config PATH)", r, r),
+			fmt.Sprintf("pgrep -a -x %s shows whether one runs, and its --config which home it serves", r))
 	case errors.Is(err, syscall.EACCES):
-		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s: permission denied", role, sock),
-			fmt.Sprintf("the socket belongs to the user %s runs as: run bxctl as that user", role))
+		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s: permission denied", r, sock),
+			fmt.Sprintf("the socket belongs to the user %s runs as: run bxctl as that user", r))
 	}
-	return fmt.Errorf("the call to %s at %s failed: %v", role, sock, err)
+	return fmt.Errorf("the call to %s at %s failed: %v", r, sock, err)
 }

@@ -21,6 +21,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
@@ -56,7 +57,7 @@ func chatCommands() []*cli.Command {
 			if s := c.String("session"); s != "" && !loop.ValidSessionID(s) {
 				return rolecli.Usagef("--session %q is not a session id (they look like 20261201-091200-1a2b3c4d)", s)
 			}
-			if err := (peer{"loopd", cfg.Sockets.Loop}).call(c.Context, 10*time.Second, daemon.PingKind, nil, nil, nil); err != nil {
+			if err := (peer{role.Loopd, cfg.Sockets.Loop}).call(c.Context, 10*time.Second, daemon.PingKind, nil, nil, nil); err != nil {
 				return err
 			}
 			interrupts := make(chan os.Signal, 1)
@@ -296,7 +297,7 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 	midLine := false
 	go func() {
 		var res loopwire.TurnResult
-		err := peer{"loopd", ch.socket}.call(tctx, 0, loopwire.KindTurn, loopwire.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
+		err := peer{role.Loopd, ch.socket}.call(tctx, 0, loopwire.KindTurn, loopwire.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
 			var e loopwire.Event
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return err
@@ -366,7 +367,7 @@ wait:
 	}
 	if err != nil {
 		ch.failed = true
-		rolecli.WriteError(ch.errOut, "bxctl", err)
+		rolecli.WriteError(ch.errOut, role.Bxctl.String(), err)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"boxmaker/core/gateway"
 	"boxmaker/core/home"
 	"boxmaker/core/policy"
+	"boxmaker/core/role"
 	"boxmaker/core/runner"
 	"boxmaker/core/secrets"
 	"boxmaker/core/termsafe"
@@ -104,28 +105,28 @@ func (d *doctor) run(c *cli.Context) {
 		m       conf.Memoryd
 		l       conf.Loopd
 		ip      conf.Inferproxy
-		have    = map[string]bool{}
+		have    = map[role.Role]bool{}
 		configs = []struct {
 			daemonConfig
 			v any
 		}{{brokerConfig, &b}, {memoryConfig, &m}, {inferproxyConfig, &ip}, {loopConfig, &l}}
 	)
 	for _, cf := range configs {
-		role := cf.role.Name
+		r := cf.role.Name
 		path, err := cf.path(c)
 		if err != nil {
-			d.problem(role, runbook.Entry{}, err)
+			d.problem(r.String(), runbook.Entry{}, err)
 			return // the home itself is wrong; nothing else can be found
 		}
 		var missing *conf.MissingError
 		switch err := conf.Load(path, cf.v); {
 		case errors.As(err, &missing):
-			d.warn(role, "no config at %s: not checked", path)
+			d.warn(r.String(), "no config at %s: not checked", path)
 		case err != nil:
-			d.problem(role, cf.role.StartFailed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
+			d.problem(r.String(), cf.role.StartFailed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
 		default:
-			have[role] = true
-			d.ok(role, "%s is valid", path)
+			have[r] = true
+			d.ok(r.String(), "%s is valid", path)
 		}
 	}
 	// gatewayd is optional: checked only when its config sets something.
@@ -135,32 +136,32 @@ func (d *doctor) run(c *cli.Context) {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
 	defer cancel()
-	if have["brokerd"] {
-		d.sockets(ctx, "brokerd", []socketCheck{{"broker", b.Sockets.Broker, true}, {"admin", b.Sockets.Admin, true}, {"state", b.Sockets.State, true}})
+	if have[role.Brokerd] {
+		d.sockets(ctx, role.Brokerd, []socketCheck{{"broker", b.Sockets.Broker, true}, {"admin", b.Sockets.Admin, true}, {"state", b.Sockets.State, true}})
 	}
-	if have["memoryd"] {
-		d.sockets(ctx, "memoryd", []socketCheck{{"block", m.Sockets.Block, true}, {"broker", m.Sockets.Broker, true}, {"admin", m.Sockets.Admin, true}})
+	if have[role.Memoryd] {
+		d.sockets(ctx, role.Memoryd, []socketCheck{{"block", m.Sockets.Block, true}, {"broker", m.Sockets.Broker, true}, {"admin", m.Sockets.Admin, true}})
 	}
-	if have["inferproxy"] {
-		d.sockets(ctx, "inferproxy", []socketCheck{{"listen", ip.Listen, false}})
+	if have[role.Inferproxy] {
+		d.sockets(ctx, role.Inferproxy, []socketCheck{{"listen", ip.Listen, false}})
 	}
-	if have["loopd"] {
-		d.sockets(ctx, "loopd", []socketCheck{{"loop", l.Sockets.Loop, true}})
+	if have[role.Loopd] {
+		d.sockets(ctx, role.Loopd, []socketCheck{{"loop", l.Sockets.Loop, true}})
 	}
 	if gw != nil {
-		d.sockets(ctx, "gatewayd", []socketCheck{{"gateway", gw.Socket, true}})
+		d.sockets(ctx, role.Gatewayd, []socketCheck{{"gateway", gw.Socket, true}})
 	}
 	// brokerd's courier hands approvals to gatewayd when brokerd.toml has
 	// a [gateway] (its socket defaults to the home's gateway.sock).
 	brokerGateway := ""
-	if have["brokerd"] && b.Gateway != nil {
+	if have[role.Brokerd] && b.Gateway != nil {
 		brokerGateway = b.Gateway.SocketIn(b.Home)
 	}
 	switch {
 	case gw == nil && brokerGateway != "":
-		d.warn("brokerd", "[gateway] hands approvals to gatewayd at %s, but gatewayd is not configured: the courier retries in vain (remove [gateway] or configure gatewayd)", brokerGateway)
-	case gw != nil && have["brokerd"] && brokerGateway == "" && len(gw.Approvers) > 0:
-		d.warn("gatewayd", "[approvals] users are named, but brokerd.toml has no [gateway]: no approval is posted in Mattermost")
+		d.warn(role.Brokerd.String(), "[gateway] hands approvals to gatewayd at %s, but gatewayd is not configured: the courier retries in vain (remove [gateway] or configure gatewayd)", brokerGateway)
+	case gw != nil && have[role.Brokerd] && brokerGateway == "" && len(gw.Approvers) > 0:
+		d.warn(role.Gatewayd.String(), "[approvals] users are named, but brokerd.toml has no [gateway]: no approval is posted in Mattermost")
 	}
 	gwSocket, gwLoop := "", ""
 	if gw != nil {
@@ -168,28 +169,30 @@ func (d *doctor) run(c *cli.Context) {
 	}
 	// Each client's config must name the socket its server's names.
 	for _, p := range []struct {
-		ok               bool
-		client, ckey, cv string
-		server, skey, sv string
-		entry            runbook.Entry
+		ok       bool
+		client   role.Role
+		ckey, cv string
+		server   role.Role
+		skey, sv string
+		entry    runbook.Entry
 	}{
-		{have["loopd"] && have["brokerd"], "loopd", "[broker] socket", l.Broker.Socket, "brokerd", "[sockets] broker", b.Sockets.Broker, runbook.BrokerUnavailable},
-		{have["loopd"] && have["memoryd"], "loopd", "[memory] socket", l.Memory.Socket, "memoryd", "[sockets] block", m.Sockets.Block, runbook.MemoryUnavailable},
-		{have["loopd"] && have["inferproxy"], "loopd", "[inference] socket", l.Inference.Socket, "inferproxy", "listen", ip.Listen, runbook.LoopdStartFailed},
-		{have["brokerd"] && have["memoryd"], "brokerd", "[memory] socket", b.Memory.Socket, "memoryd", "[sockets] broker", m.Sockets.Broker, runbook.MemorydUnreachable},
-		{have["memoryd"] && have["brokerd"], "memoryd", "[broker] state", m.Broker.State, "brokerd", "[sockets] state", b.Sockets.State, runbook.MemoryUnavailable},
-		{gw != nil && have["loopd"], "gatewayd", "[loop] socket", gwLoop, "loopd", "[sockets] loop", l.Sockets.Loop, runbook.LoopUnavailable},
-		{gw != nil && brokerGateway != "", "brokerd", "[gateway] socket", brokerGateway, "gatewayd", "[approvals] socket", gwSocket, runbook.GatewayUnreachable},
+		{have[role.Loopd] && have[role.Brokerd], role.Loopd, "[broker] socket", l.Broker.Socket, role.Brokerd, "[sockets] broker", b.Sockets.Broker, runbook.BrokerUnavailable},
+		{have[role.Loopd] && have[role.Memoryd], role.Loopd, "[memory] socket", l.Memory.Socket, role.Memoryd, "[sockets] block", m.Sockets.Block, runbook.MemoryUnavailable},
+		{have[role.Loopd] && have[role.Inferproxy], role.Loopd, "[inference] socket", l.Inference.Socket, role.Inferproxy, "listen", ip.Listen, runbook.LoopdStartFailed},
+		{have[role.Brokerd] && have[role.Memoryd], role.Brokerd, "[memory] socket", b.Memory.Socket, role.Memoryd, "[sockets] broker", m.Sockets.Broker, runbook.MemorydUnreachable},
+		{have[role.Memoryd] && have[role.Brokerd], role.Memoryd, "[broker] state", m.Broker.State, role.Brokerd, "[sockets] state", b.Sockets.State, runbook.MemoryUnavailable},
+		{gw != nil && have[role.Loopd], role.Gatewayd, "[loop] socket", gwLoop, role.Loopd, "[sockets] loop", l.Sockets.Loop, runbook.LoopUnavailable},
+		{gw != nil && brokerGateway != "", role.Brokerd, "[gateway] socket", brokerGateway, role.Gatewayd, "[approvals] socket", gwSocket, runbook.GatewayUnreachable},
 	} {
 		switch {
 		case !p.ok:
 		case p.cv != p.sv:
-			d.problem(p.client, p.entry, fmt.Errorf("%s's %s is %q, but %s's %s is %q: they must name the same socket", p.client, p.ckey, p.cv, p.server, p.skey, p.sv))
+			d.problem(p.client.String(), p.entry, fmt.Errorf("%s's %s is %q, but %s's %s is %q: they must name the same socket", p.client, p.ckey, p.cv, p.server, p.skey, p.sv))
 		default:
-			d.ok(p.client, "%s names %s's %s", p.ckey, p.server, p.skey)
+			d.ok(p.client.String(), "%s names %s's %s", p.ckey, p.server, p.skey)
 		}
 	}
-	if !have["brokerd"] {
+	if !have[role.Brokerd] {
 		return
 	}
 	run, err := runner.New(runner.ConfigFrom(b.Runner, runner.Instance(b.Home)))
@@ -223,25 +226,25 @@ func (d *doctor) gatewaydConfig(path string) *gateway.Config {
 	empty, err := conf.SetsNothing(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		d.ok("gatewayd", "no config at %s: gatewayd is not configured (it is optional)", path)
+		d.ok(role.Gatewayd.String(), "no config at %s: gatewayd is not configured (it is optional)", path)
 		return nil
 	case err == nil && empty:
-		d.ok("gatewayd", "%s sets nothing (every line is a comment): gatewayd is not configured", path)
+		d.ok(role.Gatewayd.String(), "%s sets nothing (every line is a comment): gatewayd is not configured", path)
 		return nil
 	}
 	var raw conf.Gatewayd
 	if err := conf.Load(path, &raw); err != nil {
-		d.problem("gatewayd", runbook.GatewaydStartFailed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
+		d.problem(role.Gatewayd.String(), runbook.GatewaydStartFailed, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; ")))
 		return nil
 	}
 	cfg, err := gateway.CheckConfig(path, raw)
 	if err != nil {
-		d.problem("gatewayd", runbook.GatewaydStartFailed, err)
+		d.problem(role.Gatewayd.String(), runbook.GatewaydStartFailed, err)
 		return nil
 	}
-	d.ok("gatewayd", "%s is valid", path)
+	d.ok(role.Gatewayd.String(), "%s is valid", path)
 	if w := secrets.Warning(cfg.TokenName, cfg.Token); w != nil {
-		d.warnErr("gatewayd", w)
+		d.warnErr(role.Gatewayd.String(), w)
 	}
 	return cfg
 }
@@ -278,7 +281,7 @@ func (d *doctor) auditChain(dir, witnessFile string) {
 }
 
 // sockets asks role on each of its sockets.
-func (d *doctor) sockets(ctx context.Context, role string, socks []socketCheck) {
+func (d *doctor) sockets(ctx context.Context, r role.Role, socks []socketCheck) {
 	var answered, silent []string
 	var why error
 	for _, s := range socks {
@@ -296,7 +299,7 @@ func (d *doctor) sockets(ctx context.Context, role string, socks []socketCheck) 
 		if err != nil {
 			silent = append(silent, s.path)
 			if why == nil && !errors.Is(err, syscall.ENOENT) && !errors.Is(err, syscall.ECONNREFUSED) {
-				why = callError(role, s.path, err)
+				why = callError(r, s.path, err)
 			}
 			continue
 		}
@@ -304,13 +307,13 @@ func (d *doctor) sockets(ctx context.Context, role string, socks []socketCheck) 
 	}
 	switch {
 	case len(silent) == 0:
-		d.ok(role, "answers on %s", strings.Join(answered, ", "))
+		d.ok(r.String(), "answers on %s", strings.Join(answered, ", "))
 	case len(answered) == 0 && why == nil:
-		d.problem(role, runbook.DaemonNotRunning, fmt.Errorf("%s is not running: nothing listens on %s", role, strings.Join(silent, ", ")))
+		d.problem(r.String(), runbook.DaemonNotRunning, fmt.Errorf("%s is not running: nothing listens on %s", r, strings.Join(silent, ", ")))
 	case len(answered) == 0:
-		d.problem(role, runbook.DaemonNotRunning, fmt.Errorf("%s does not answer on %s: %v", role, strings.Join(silent, ", "), why))
+		d.problem(r.String(), runbook.DaemonNotRunning, fmt.Errorf("%s does not answer on %s: %v", r, strings.Join(silent, ", "), why))
 	default:
-		d.problem(role, runbook.DaemonNotRunning, fmt.Errorf("%s answers on %s but not on %s", role, strings.Join(answered, ", "), strings.Join(silent, ", ")))
+		d.problem(r.String(), runbook.DaemonNotRunning, fmt.Errorf("%s answers on %s but not on %s", r, strings.Join(answered, ", "), strings.Join(silent, ", ")))
 	}
 }
 

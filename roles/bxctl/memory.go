@@ -16,6 +16,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/memory"
 	"boxmaker/core/memorywire"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
@@ -80,7 +81,7 @@ func memorydCall(c *cli.Context, kind string, body, out any, timeout time.Durati
 	if _, err := memoryConfig.load(c, &cfg); err != nil {
 		return err
 	}
-	return peer{"memoryd", cfg.Sockets.Admin}.call(c.Context, timeout, kind, body, out, onEvent)
+	return peer{role.Memoryd, cfg.Sockets.Admin}.call(c.Context, timeout, kind, body, out, onEvent)
 }
 
 func memoryLog(c *cli.Context) error {

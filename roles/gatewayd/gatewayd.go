@@ -25,7 +25,7 @@ import (
 
 // App is gatewayd's command line.
 func App() *cli.App {
-	return rolecli.NewApp(rolecli.Gatewayd.Name, "the Mattermost bot: conversations with loopd, and brokerd's approvals",
+	return rolecli.NewApp(rolecli.Gatewayd.Name.String(), "the Mattermost bot: conversations with loopd, and brokerd's approvals",
 		rolecli.ServeCommand(rolecli.Gatewayd, "connect to Mattermost and answer its posts until stopped",
 			"gatewayd's config is docs/specs/gateway.md, section 3. It reads its token\n"+
 				"from the one place [secrets.<name>] names, listens on gateway.sock for\n"+

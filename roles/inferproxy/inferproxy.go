@@ -42,14 +42,14 @@ func App() *cli.App {
 		Flags:  flags(),
 		Action: rolecli.NoArgs(serve),
 	}
-	app := rolecli.NewApp(rolecli.Inferproxy.Name, "the only way from loopd to the model server: an HTTP proxy on a unix socket", serveCmd)
+	app := rolecli.NewApp(rolecli.Inferproxy.Name.String(), "the only way from loopd to the model server: an HTTP proxy on a unix socket", serveCmd)
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
-		if done, err := rolecli.HelpWord(c, rolecli.Inferproxy.Name, app.Commands); done {
+		if done, err := rolecli.HelpWord(c, rolecli.Inferproxy.Name.String(), app.Commands); done {
 			return err
 		}
 		if c.NArg() > 0 {
-			return rolecli.UnknownCommand(c.Args().First(), rolecli.Inferproxy.Name, []*cli.Command{serveCmd})
+			return rolecli.UnknownCommand(c.Args().First(), rolecli.Inferproxy.Name.String(), []*cli.Command{serveCmd})
 		}
 		return serve(c)
 	}

@@ -21,7 +21,7 @@ import (
 
 // App is loopd's command line.
 func App() *cli.App {
-	return rolecli.NewApp(rolecli.Loopd.Name, "the agent loop: sessions, model requests, tool calls",
+	return rolecli.NewApp(rolecli.Loopd.Name.String(), "the agent loop: sessions, model requests, tool calls",
 		rolecli.ServeCommand(rolecli.Loopd, "run the selftest, then serve the loop socket until stopped",
 			"Once it holds its lock, loopd runs the selftest against the model server\n"+
 				"(and exits 1 if it fails), then serves turns on the loop socket.",

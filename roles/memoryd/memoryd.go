@@ -32,7 +32,7 @@ import (
 
 // App is memoryd's command line.
 func App() *cli.App {
-	return rolecli.NewApp(rolecli.Memoryd.Name, "keep the agent's memory and notes, and search past sessions",
+	return rolecli.NewApp(rolecli.Memoryd.Name.String(), "keep the agent's memory and notes, and search past sessions",
 		rolecli.ServeCommand(rolecli.Memoryd, "serve the block, tool and admin sockets until stopped",
 			"Once it holds its lock, memoryd opens memory/ (writing the starter soul.md\n"+
 				"when it is missing, finishing a write a crash cut short) and the recall\n"+

@@ -15,6 +15,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 	"boxmaker/runbook"
 )
@@ -43,7 +44,7 @@ var Log = termsafe.NewWriter(os.Stderr)
 // writes in its own name ("audit: ..."), so that they read as the role's
 // as every other line of its does. Each Write is one line, as Log takes
 // it.
-func LogAs(role string) io.Writer { return prefixWriter(role + ": ") }
+func LogAs(r role.Role) io.Writer { return prefixWriter(r.String() + ": ") }
 
 type prefixWriter string
 
@@ -54,10 +55,10 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Role is a daemon role: its name, and the runbook entries its start and
+// Role is a daemon role: the role, and the runbook entries its start and
 // its sockets fail under.
 type Role struct {
-	Name string
+	Name role.Role
 	// StartFailed is a start that cannot go on: a configuration that does
 	// not load or check, a socket that cannot be prepared. bxctl doctor
 	// reports a problem of the role's config under it too.
@@ -68,13 +69,13 @@ type Role struct {
 
 // The daemons (conf.Daemons names them in start order).
 var (
-	Brokerd  = Role{Name: "brokerd", StartFailed: runbook.BrokerdStartFailed, ListenerLost: runbook.BrokerdListenerLost}
-	Memoryd  = Role{Name: "memoryd", StartFailed: runbook.MemorydStartFailed, ListenerLost: runbook.ListenerLost}
-	Loopd    = Role{Name: "loopd", StartFailed: runbook.LoopdStartFailed, ListenerLost: runbook.ListenerLost}
-	Gatewayd = Role{Name: "gatewayd", StartFailed: runbook.GatewaydStartFailed, ListenerLost: runbook.ListenerLost}
+	Brokerd  = Role{Name: role.Brokerd, StartFailed: runbook.BrokerdStartFailed, ListenerLost: runbook.BrokerdListenerLost}
+	Memoryd  = Role{Name: role.Memoryd, StartFailed: runbook.MemorydStartFailed, ListenerLost: runbook.ListenerLost}
+	Loopd    = Role{Name: role.Loopd, StartFailed: runbook.LoopdStartFailed, ListenerLost: runbook.ListenerLost}
+	Gatewayd = Role{Name: role.Gatewayd, StartFailed: runbook.GatewaydStartFailed, ListenerLost: runbook.ListenerLost}
 	// Inferproxy's socket is core/inferproxy's HTTP server, not a Daemon's
 	// (it reports under listener-lost too).
-	Inferproxy = Role{Name: "inferproxy", StartFailed: runbook.InferproxyStartFailed, ListenerLost: runbook.ListenerLost}
+	Inferproxy = Role{Name: role.Inferproxy, StartFailed: runbook.InferproxyStartFailed, ListenerLost: runbook.ListenerLost}
 )
 
 // Daemon is r's daemon serving the home dir: its lock is the home's
@@ -111,7 +112,7 @@ func (d *Daemon) Socket(name, path string, kinds map[string]daemon.Handler) *dae
 		all[k] = h
 	}
 	s := &daemon.Socket{
-		Role: d.role.Name, Name: name, Path: path, Kinds: all,
+		Role: d.role.Name.String(), Name: name, Path: path, Kinds: all,
 		AllowUIDs:    d.allow,
 		ListenerLost: d.role.ListenerLost,
 		Log:          Log,
@@ -124,7 +125,7 @@ func (d *Daemon) Socket(name, path string, kinds map[string]daemon.Handler) *dae
 // left listening and the lock is released.
 func (d *Daemon) Start() error {
 	notifySocket() // before the daemon starts any program (brokerd's Podman)
-	lock, err := daemon.TakeLock(d.role.Name, d.lockPath)
+	lock, err := daemon.TakeLock(d.role.Name.String(), d.lockPath)
 	if err != nil {
 		return err
 	}
@@ -197,9 +198,9 @@ func (d *Daemon) Serve(ctx context.Context) error {
 // Notify tells systemd state (daemon.NotifyReady, daemon.NotifyStopping)
 // when it started this daemon as a Type=notify service; a failure is
 // printed, not returned: serving matters more than the unit's status.
-func Notify(role, state string) {
+func Notify(r role.Role, state string) {
 	if err := daemon.Notify(notifySocket(), state); err != nil {
-		fmt.Fprintf(Log, "%s: cannot tell systemd %s: %v\n", role, state, err)
+		fmt.Fprintf(Log, "%s: cannot tell systemd %s: %v\n", r, state, err)
 	}
 }
 
@@ -229,8 +230,8 @@ func (d *Daemon) Close() {
 }
 
 // Ping answers a ping (daemon.PingKind) with the role and the socket's name.
-func Ping(role, socket string) daemon.Handler {
+func Ping(r role.Role, socket string) daemon.Handler {
 	return func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
-		return map[string]string{"role": role, "socket": socket}, nil
+		return map[string]string{"role": r.String(), "socket": socket}, nil
 	}
 }

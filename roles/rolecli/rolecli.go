@@ -19,6 +19,7 @@ import (
 
 	"boxmaker/core/deploy"
 	homepkg "boxmaker/core/home"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 )
 
@@ -68,8 +69,8 @@ func WriteError(w io.Writer, name string, err error) {
 // it. The thread group leader's name is the process's; writing it through
 // /proc/self works from any thread. Names are cut at 15 bytes by the
 // kernel; every role's fits. A failure changes nothing but the name.
-func NameProcess(role string) {
-	os.WriteFile("/proc/self/comm", []byte(role), 0)
+func NameProcess(r role.Role) {
+	os.WriteFile("/proc/self/comm", []byte(r.String()), 0)
 }
 
 // NewApp builds a role's app: it never exits by itself (main.go decides the
@@ -297,10 +298,10 @@ func checkoutOf(exe string) (string, bool) {
 // /etc/boxmaker/<role>.toml. A $BOXMAKER_HOME that does not exist gives
 // the path in it, so that the daemon's error names the home that is
 // missing instead of reading /etc/boxmaker.
-func ConfigPath(flag, role string) string {
-	p, err := FindConfig(flag, "", role)
+func ConfigPath(flag string, r role.Role) string {
+	p, err := FindConfig(flag, "", r)
 	if err != nil {
-		return homepkg.Home{Dir: os.Getenv("BOXMAKER_HOME")}.Config(role)
+		return homepkg.Home{Dir: os.Getenv("BOXMAKER_HOME")}.Config(r)
 	}
 	return p
 }
@@ -310,7 +311,7 @@ func ConfigPath(flag, role string) string {
 // else $BOXMAKER_HOME, else DefaultHome) when it exists, else
 // /etc/boxmaker/<role>.toml. A home that was named (home or
 // $BOXMAKER_HOME) and does not exist is an error with a hint.
-func FindConfig(flag, home, role string) (string, error) {
+func FindConfig(flag, home string, r role.Role) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
@@ -323,11 +324,11 @@ func FindConfig(flag, home, role string) (string, error) {
 			return "", err
 		}
 	}
-	p := homepkg.Home{Dir: home}.Config(role)
+	p := homepkg.Home{Dir: home}.Config(r)
 	if _, err := os.Stat(p); err == nil || !errors.Is(err, os.ErrNotExist) {
 		return p, nil
 	}
-	return filepath.Join(deploy.ConfigDir, role+".toml"), nil
+	return deploy.ConfigFile(r), nil
 }
 
 // CheckHome refuses a home directory that does not exist, saying how to
@@ -347,17 +348,17 @@ func CheckHome(dir string) error {
 }
 
 // ConfigFlag is the --config flag every role takes.
-func ConfigFlag(role string) *cli.StringFlag {
+func ConfigFlag(r role.Role) *cli.StringFlag {
 	return &cli.StringFlag{
 		Name:  "config",
-		Usage: "read `PATH` (default: " + ConfigDefault(role) + ")",
+		Usage: "read `PATH` (default: " + ConfigDefault(r) + ")",
 	}
 }
 
 // ConfigDefault says, for a flag's usage, where role's configuration is
 // found when no flag names it (ConfigPath, FindConfig).
-func ConfigDefault(role string) string {
-	return fmt.Sprintf("$BOXMAKER_HOME/etc/%s.toml, else /etc/boxmaker/%s.toml", role, role)
+func ConfigDefault(r role.Role) string {
+	return fmt.Sprintf("$BOXMAKER_HOME/etc/%s.toml, else /etc/boxmaker/%s.toml", r, r)
 }
 
 // CheckConfigFlag is the --check-config flag of every daemon's serve: read
@@ -396,11 +397,11 @@ func ServeCommand[C any](r Role, usage, description string, flags []cli.Flag, se
 
 // startHelp is what every daemon's start does, as LoadConfig, Daemon and
 // --check-config do it.
-func startHelp(role string) string {
+func startHelp(r role.Role) string {
 	return fmt.Sprintf("As every daemon does, %[1]s reads its config strictly (--check-config reads\n"+
 		"and checks it as a start would, then exits), takes the lock run/%[1]s.lock\n"+
 		"in its home, prepares each socket in a private directory of its own, tells\n"+
-		"systemd when it is ready and when it stops, and serves until SIGINT or SIGTERM.", role)
+		"systemd when it is ready and when it stops, and serves until SIGINT or SIGTERM.", r)
 }
 
 // ConfigValid prints the line --check-config ends with when r's

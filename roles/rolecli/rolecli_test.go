@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/role"
 	"boxmaker/runbook"
 )
 
@@ -44,15 +45,15 @@ func TestDefaultHome(t *testing.T) {
 func TestConfigPath(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("BOXMAKER_HOME", home)
-	if got := ConfigPath("/x/brokerd.toml", "brokerd"); got != "/x/brokerd.toml" {
+	if got := ConfigPath("/x/brokerd.toml", role.Brokerd); got != "/x/brokerd.toml" {
 		t.Errorf("--config: %q", got)
 	}
-	if got := ConfigPath("", "brokerd"); got != "/etc/boxmaker/brokerd.toml" {
+	if got := ConfigPath("", role.Brokerd); got != "/etc/boxmaker/brokerd.toml" {
 		t.Errorf("no file in the home: %q", got)
 	}
 	os.MkdirAll(filepath.Join(home, "etc"), 0o700)
 	os.WriteFile(filepath.Join(home, "etc", "brokerd.toml"), nil, 0o600)
-	if got := ConfigPath("", "brokerd"); got != filepath.Join(home, "etc", "brokerd.toml") {
+	if got := ConfigPath("", role.Brokerd); got != filepath.Join(home, "etc", "brokerd.toml") {
 		t.Errorf("the home's file: %q", got)
 	}
 }
@@ -132,7 +133,7 @@ func TestReasonCrossesAProcessBoundary(t *testing.T) {
 }
 
 func TestEveryDaemonHasItsRole(t *testing.T) {
-	roles := map[string]Role{}
+	roles := map[role.Role]Role{}
 	for _, r := range []Role{Brokerd, Memoryd, Loopd, Gatewayd, Inferproxy} {
 		roles[r.Name] = r
 	}
@@ -142,7 +143,7 @@ func TestEveryDaemonHasItsRole(t *testing.T) {
 			t.Errorf("conf.Daemons names %s, but rolecli has no Role for it", name)
 			continue
 		}
-		if r.StartFailed.String() != name+"-start-failed" {
+		if r.StartFailed.String() != name.String()+"-start-failed" {
 			t.Errorf("%s's StartFailed is %s, want %s-start-failed", name, r.StartFailed, name)
 		}
 		if r.ListenerLost.String() == "" {

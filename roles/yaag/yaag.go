@@ -28,6 +28,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/home"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/cassette"
@@ -42,7 +43,7 @@ import (
 
 // App is yaag's command line.
 func App() *cli.App {
-	return rolecli.NewApp("yaag", "runs agent programs (TypeScript) whose Agents are Boxmaker loop sessions",
+	return rolecli.NewApp(role.Yaag.String(), "runs agent programs (TypeScript) whose Agents are Boxmaker loop sessions",
 		runCommand(), describeCommand(), setupWorkspaceCommand(),
 		runsCommand(), statusCommand(), pauseCommand(), stopCommand(), reattachCommand(), answerCommand())
 }
@@ -191,7 +192,7 @@ func (s source) bundle(root string) (*program.Bundle, error) {
 }
 
 // globalConfig is yaag's global config file.
-func globalConfig() string { return rolecli.ConfigPath("", "yaag") }
+func globalConfig() string { return rolecli.ConfigPath("", role.Yaag) }
 
 // registries are the Catalog's Registry Files for a Program Directory;
 // a Run confined to a root has the project scope only.
@@ -210,7 +211,7 @@ func loopSocket(cfg config.Config) string {
 		return cfg.LoopSocket
 	}
 	var l conf.Loopd
-	if conf.Load(rolecli.ConfigPath("", "loopd"), &l) == nil && l.Sockets.Loop != "" {
+	if conf.Load(rolecli.ConfigPath("", role.Loopd), &l) == nil && l.Sockets.Loop != "" {
 		return l.Sockets.Loop
 	}
 	return home.Home{Dir: rolecli.DefaultHome()}.Path(home.SocketLoop)

@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
+	"boxmaker/core/role"
 	"boxmaker/core/testsupport"
 	"boxmaker/runbook"
 )
@@ -58,7 +59,7 @@ func Peer(tb testing.TB, dir, name string, kinds map[string]daemon.Handler) stri
 func InferProxy(tb testing.TB, o inferproxy.Options) string {
 	tb.Helper()
 	if o.Log == nil {
-		o.Log = logOnFailure(tb, "inferproxy")
+		o.Log = logOnFailure(tb, role.Inferproxy.String())
 	}
 	p, err := inferproxy.Start(o)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/role"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
@@ -390,7 +391,7 @@ func (r *run) serve(ctx context.Context, c *engine.Control, stop func()) (func()
 	srv := &control.Server{Run: r.id, Control: c, Stop: stop, Ended: r.ended, End: func() control.Answer {
 		return control.Answer{Status: r.end.Status, Checkpoint: r.end.Checkpoint}
 	}}
-	s := &daemon.Socket{Role: "yaag", Name: "control", Path: sock, Kinds: srv.Kinds(), ListenerLost: runbook.ListenerLost, Log: os.Stderr}
+	s := &daemon.Socket{Role: role.Yaag.String(), Name: "control", Path: sock, Kinds: srv.Kinds(), ListenerLost: runbook.ListenerLost, Log: os.Stderr}
 	sctx, scancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { s.Serve(sctx, ln); close(done) }()

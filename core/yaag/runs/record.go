@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/role"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/runbook"
 )
@@ -81,7 +82,7 @@ func (r Record) Ended() bool { return r.Status != StatusRunning && r.Status != S
 type Store struct{ Home string }
 
 // Dir is where the records are.
-func (s Store) Dir() string { return filepath.Join(s.Home, "yaag", "runs") }
+func (s Store) Dir() string { return filepath.Join(s.Home, role.Yaag.String(), "runs") }
 
 // Path is a Run's record.
 func (s Store) Path(id string) string { return filepath.Join(s.Dir(), id+".json") }
@@ -93,7 +94,9 @@ func (s Store) EventsPath(id string) string { return filepath.Join(s.Dir(), id+"
 func (s Store) CassettePath(id string) string { return filepath.Join(s.Dir(), id+".cassette.json") }
 
 // ControlDir is a Run's Control Channel's directory.
-func (s Store) ControlDir(id string) string { return filepath.Join(s.Home, "run", "yaag", id) }
+func (s Store) ControlDir(id string) string {
+	return filepath.Join(s.Home, "run", role.Yaag.String(), id)
+}
 
 // SocketPath is a Run's Control Channel.
 func (s Store) SocketPath(id string) string { return filepath.Join(s.ControlDir(id), "control.sock") }
