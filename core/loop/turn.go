@@ -49,7 +49,7 @@ func (m Memory) Block(ctx context.Context, session string) (block, class string,
 	err = daemon.Call(ctx, m.Socket, memorywire.KindBlock, memorywire.BlockRequest{Session: session}, &out, nil)
 	var re *daemon.RemoteError
 	switch {
-	case err == nil && !knownClass(out.Class):
+	case err == nil && !policy.IsTaint(out.Class):
 		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "memoryd at %s gave a memory block without a class (%q): its entries' class is not known", m.Socket, out.Class)
 	case err == nil:
 		return out.Block, out.Class, nil
@@ -66,11 +66,6 @@ func (m Memory) Block(ctx context.Context, session string) (block, class string,
 	default:
 		return "", "", runbook.Refuse(runbook.MemoryUnavailable, "cannot reach memoryd at %s: %v", m.Socket, err)
 	}
-}
-
-func knownClass(c string) bool {
-	_, err := policy.ParseTaint(c)
-	return err == nil
 }
 
 // memoryBlock fetches a new session's memory block and tells brokerd the

@@ -105,7 +105,7 @@ func parseClasses(b []byte, p string) (classFiles, error) {
 	}
 	for _, list := range [][]EntryClass{raw.Memory, raw.User} {
 		for _, e := range list {
-			if !validClass(e.Class) || len(e.SHA256) != 64 {
+			if !policy.IsTaint(e.Class) || len(e.SHA256) != 64 {
 				return nil, fmt.Errorf("%s is damaged: an entry with class %q and sha256 %q", p, e.Class, e.SHA256)
 			}
 		}

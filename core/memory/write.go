@@ -69,12 +69,6 @@ func (r Result) Event() error {
 	return nil
 }
 
-// validClass reports whether c names a class: one of policy's taints.
-func validClass(c string) bool {
-	_, err := policy.ParseTaint(c)
-	return err == nil
-}
-
 // MaxActions is the most actions one call may hold.
 const MaxActions = 32
 
@@ -99,7 +93,7 @@ func (s *Store) Write(c Call) (Result, error) {
 	if !sessionid.Valid(c.Session) {
 		return Result{}, fmt.Errorf("memory write: session id %q is not [a-z0-9-]{1,64}", c.Session)
 	}
-	if !validClass(c.Class) {
+	if !policy.IsTaint(c.Class) {
 		return Result{}, fmt.Errorf("memory write: class %q is not public, private or secret", c.Class)
 	}
 	s.mu.Lock()

@@ -346,6 +346,20 @@ func TestStateJSON(t *testing.T) {
 	}
 }
 
+func TestIsTaintTakesOnlyTheThreeNames(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"public", true}, {"private", true}, {"secret", true},
+		{"Public", false}, {"SECRET", false}, {"", false}, {" public", false}, {"public\n", false}, {"top", false}, {"taint(3)", false},
+	} {
+		if got := IsTaint(tt.s); got != tt.want {
+			t.Errorf("IsTaint(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
 // realPath agrees with filepath.EvalSymlinks on every path of the attack
 // tree, by either of its ways (openat2, then open and /proc).
 func TestRealPathAgreesWithEvalSymlinks(t *testing.T) {

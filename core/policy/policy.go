@@ -118,6 +118,13 @@ func ParseTaint(s string) (Taint, error) {
 	return Public, fmt.Errorf("taint %q is not public, private or secret", s)
 }
 
+// IsTaint reports whether s is a taint's name, as ParseTaint reads it: a
+// class on the wire or in a file is one of these or is refused.
+func IsTaint(s string) bool {
+	_, err := ParseTaint(s)
+	return err == nil
+}
+
 // MarshalText writes the taint's name, as session state files hold it.
 func (t Taint) MarshalText() ([]byte, error) {
 	if t < Public || t > Secret {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -59,19 +58,19 @@ func grantsCommands() []*cli.Command {
 				"error (every call is then denied), 2 for a usage error. So a script can\n" +
 				"write: bxctl grants test read_file /srv/x && echo allowed",
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "taint", Value: "public", Usage: "the session's taint: public, private or secret"},
+				&cli.StringFlag{Name: "taint", Value: policy.Public.String(), Usage: "the session's taint: public, private or secret"},
 				&cli.BoolFlag{Name: "untrusted", Usage: "the session is already untrusted"},
 				rolecli.JSONFlag,
 			},
 			Action: func(c *cli.Context) error {
-				args, opts, err := testArgs(c)
+				args, err := rolecli.ArgsAndLateFlags(c)
 				if err != nil {
 					return err
 				}
 				if len(args) != 2 {
 					return rolecli.Usagef("grants test takes TOOL and TARGET (see bxctl grants test --help)")
 				}
-				taint, err := policy.ParseTaint(opts.taint)
+				taint, err := policy.ParseTaint(c.String("taint"))
 				if err != nil {
 					return rolecli.Usagef("--taint: %v", err)
 				}
@@ -79,50 +78,11 @@ func grantsCommands() []*cli.Command {
 				if err != nil {
 					return err
 				}
-				state := policy.State{Taint: taint, Untrusted: opts.untrusted}
-				return grantsTest(c.App.Writer, dir, harness, policy.Call{Tool: args[0], Target: args[1]}, state, opts.json)
+				state := policy.State{Taint: taint, Untrusted: c.Bool("untrusted")}
+				return grantsTest(c.App.Writer, dir, harness, policy.Call{Tool: args[0], Target: args[1]}, state, c.Bool("json"))
 			},
 		}},
 	}}
-}
-
-// testOptions are grants test's flags, wherever they stand.
-type testOptions struct {
-	taint     string
-	untrusted bool
-	json      bool
-}
-
-// testArgs takes --taint, --untrusted and --json after TOOL and TARGET as
-// well as before them (urfave/cli stops reading flags at the first
-// argument). "--" ends the flags, for a target that starts with a dash.
-func testArgs(c *cli.Context) (args []string, o testOptions, err error) {
-	o = testOptions{taint: c.String("taint"), untrusted: c.Bool("untrusted"), json: c.Bool("json")}
-	rest := c.Args().Slice()
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		switch {
-		case a == "--":
-			return append(args, rest[i+1:]...), o, nil
-		case a == "--untrusted" || a == "-untrusted":
-			o.untrusted = true
-		case a == "--json" || a == "-json":
-			o.json = true
-		case a == "--taint" || a == "-taint":
-			if i+1 == len(rest) {
-				return nil, o, rolecli.Usagef("--taint needs a value: public, private or secret")
-			}
-			i++
-			o.taint = rest[i]
-		case strings.HasPrefix(a, "--taint="):
-			o.taint = strings.TrimPrefix(a, "--taint=")
-		case strings.HasPrefix(a, "-") && len(args) < 2 && a != "-":
-			return nil, o, rolecli.Usagef("grants test: unknown flag %s", a)
-		default:
-			args = append(args, a)
-		}
-	}
-	return args, o, nil
 }
 
 // grantsDir is [paths] grants of brokerd's configuration, and the
