@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/home"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/role"
+	"boxmaker/roles/rolecli"
 )
 
 // demoStack is the daemons, run by up in the background.
@@ -184,8 +185,8 @@ func (d *demoRun) checkStopped(context.Context) error {
 // auditVerify runs 'bxctl audit verify' on the home, as the operator would.
 func (d *demoRun) auditVerify(ctx context.Context) error {
 	cfg := d.h.Config(role.Brokerd)
-	d.say("demo: bxctl --broker-config %s audit verify", cfg)
-	cmd := exec.CommandContext(ctx, d.exe, role.Bxctl.String(), "--broker-config", cfg, "audit", "verify")
+	d.say("demo: %s --%s %s audit verify", role.Bxctl, rolecli.Brokerd.BxctlFlag, cfg)
+	cmd := exec.CommandContext(ctx, d.exe, role.Bxctl.String(), "--"+rolecli.Brokerd.BxctlFlag, cfg, "audit", "verify")
 	out, err := cmd.CombinedOutput()
 	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		d.say("  %s", l)

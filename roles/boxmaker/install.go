@@ -160,7 +160,7 @@ func install(c *cli.Context, b Build, roles []role.Role) error {
 type hostTools struct{ noImage bool }
 
 func (hostTools) CheckConfig(binary string, r role.Role, config string) error {
-	out, err := exec.Command(binary, r.String(), "serve", "--check-config", "--config", config).CombinedOutput()
+	out, err := exec.Command(binary, rolecli.CheckConfigArgs(r, config)...).CombinedOutput()
 	if err != nil {
 		if msg := strings.TrimSpace(string(out)); msg != "" {
 			return errors.New(msg)

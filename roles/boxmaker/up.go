@@ -50,13 +50,13 @@ func upCommand(roles []role.Role) *cli.Command {
 			"them all; if one exits, up says which and its runbook entry, and stops the rest.",
 		Flags: []cli.Flag{
 			homeFlag,
-			&cli.BoolFlag{Name: "accept-break", Usage: "start brokerd with --accept-break: accept a broken audit chain (the runbook's audit-chain-broken: copy the log first)"},
+			&cli.BoolFlag{Name: rolecli.AcceptBreakFlag, Usage: "start brokerd with --accept-break: accept a broken audit chain (the runbook's audit-chain-broken: copy the log first)"},
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			dir := homeOf(c)
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout, upOptions{AcceptBreak: c.Bool("accept-break")})
+			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout, upOptions{AcceptBreak: c.Bool(rolecli.AcceptBreakFlag)})
 		}),
 	}
 }
@@ -148,10 +148,11 @@ func up(ctx context.Context, h home.Home, roles []role.Role, out io.Writer, o up
 			}
 		}
 		ch := &child{role: r, done: make(chan struct{})}
-		args := []string{r.String(), "serve", "--config", path}
+		var extra []string
 		if r == role.Brokerd && o.AcceptBreak {
-			args = append(args, "--accept-break")
+			extra = append(extra, "--"+rolecli.AcceptBreakFlag)
 		}
+		args := rolecli.ServeArgs(r, path, extra...)
 		ch.cmd = exec.Command(exe, args...)
 		ch.cmd.Stdin = nil
 		stdout, _ := ch.cmd.StdoutPipe()

@@ -35,7 +35,7 @@ func App() *cli.App {
 				"lock audit/.lock, checking the latest file, recovering a torn last line), and\n"+
 				"removes the containers a killed brokerd left behind before it serves.",
 			[]cli.Flag{
-				&cli.BoolFlag{Name: "accept-break", Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
+				&cli.BoolFlag{Name: rolecli.AcceptBreakFlag, Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
 			}, serve))
 }
 
@@ -52,14 +52,14 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	rcfg.PeerUIDs = cfg.Sockets.AllowUIDs
 	harness := append(policy.BrokerdHarness(cfg, path), policy.Harness{What: "the runner's staging directory", Path: rcfg.StageDir})
 	rcfg.Protected = policy.Protect(harness)
-	if c.Bool("check-config") {
+	if rolecli.CheckingConfig(c) {
 		rcfg.SeccompProfile = "" // checks only: nothing is written
 	}
 	run, err := runner.New(rcfg)
 	if err != nil {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: %v", path, err)
 	}
-	if c.Bool("check-config") {
+	if rolecli.CheckingConfig(c) {
 		return rolecli.Brokerd.ConfigValid(path)
 	}
 
@@ -67,7 +67,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	// writes this home's log (brokerd-already-running).
 	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
 	// its heads, written whole for --witness to read from the journal.
-	led, err := audit.Open(h.Path(home.DirAudit), audit.Options{AcceptBreak: c.Bool("accept-break"),
+	led, err := audit.Open(h.Path(home.DirAudit), audit.Options{AcceptBreak: c.Bool(rolecli.AcceptBreakFlag),
 		Log: rolecli.LogAs(rolecli.Brokerd.Name), Heads: rolecli.Log,
 		MaxFileSize: int64(cfg.Audit.MaxFileMB) << 20, WitnessFile: witness, WitnessEvery: cfg.Audit.WitnessEvery,
 		Reserve: cfg.Audit.Reserve()})

@@ -26,26 +26,25 @@ func App() *cli.App {
 		&cli.StringFlag{Name: "home", Usage: "the home `DIR` whose etc/ holds the configs (default: $BOXMAKER_HOME, else .state in a checkout, else /var/lib/boxmaker; then /etc/boxmaker)"},
 	}
 	for _, d := range daemonConfigs {
-		app.Flags = append(app.Flags, &cli.StringFlag{Name: d.flag,
+		app.Flags = append(app.Flags, &cli.StringFlag{Name: d.role.BxctlFlag,
 			Usage: fmt.Sprintf("%s's config `PATH`%s (default: %s)", d.role.Name, d.note, rolecli.ConfigDefault(d.role.Name))})
 	}
 	return app
 }
 
 // daemonConfig is a daemon's configuration as bxctl finds it: the daemon,
-// and the global flag that names the file.
+// whose BxctlFlag is the global flag that names the file.
 type daemonConfig struct {
 	role rolecli.Role
-	flag string
 	note string // in the flag's usage: who reads it, when not every command
 }
 
 var (
-	brokerConfig     = daemonConfig{rolecli.Brokerd, "broker-config", ""}
-	memoryConfig     = daemonConfig{rolecli.Memoryd, "memory-config", ""}
-	loopConfig       = daemonConfig{rolecli.Loopd, "loop-config", ""}
-	inferproxyConfig = daemonConfig{rolecli.Inferproxy, "inferproxy-config", ", for doctor"}
-	gatewayConfig    = daemonConfig{rolecli.Gatewayd, "gateway-config", ", for doctor"}
+	brokerConfig     = daemonConfig{rolecli.Brokerd, ""}
+	memoryConfig     = daemonConfig{rolecli.Memoryd, ""}
+	loopConfig       = daemonConfig{rolecli.Loopd, ""}
+	inferproxyConfig = daemonConfig{rolecli.Inferproxy, ", for doctor"}
+	gatewayConfig    = daemonConfig{rolecli.Gatewayd, ", for doctor"}
 )
 
 // daemonConfigs are the flags in the order --help lists them.
@@ -68,7 +67,7 @@ func commands() []*cli.Command {
 // else the home's (--home, $BOXMAKER_HOME), else /etc/boxmaker. A named
 // home that does not exist is refused.
 func (d daemonConfig) path(c *cli.Context) (string, error) {
-	return rolecli.FindConfig(c.String(d.flag), c.String("home"), d.role.Name)
+	return rolecli.FindConfig(c.String(d.role.BxctlFlag), c.String("home"), d.role.Name)
 }
 
 // load reads the daemon's configuration, found as path does, strictly
@@ -80,7 +79,7 @@ func (d daemonConfig) load(c *cli.Context, v any) (string, error) {
 	}
 	err = conf.Load(path, v)
 	var missing *conf.MissingError
-	if errors.As(err, &missing) && c.String(d.flag) == "" {
+	if errors.As(err, &missing) && c.String(d.role.BxctlFlag) == "" {
 		return path, rolecli.WithHint(err,
 			fmt.Sprintf("bxctl looks for etc/%s.toml in the home, then in /etc/boxmaker: name the home with --home DIR (or BOXMAKER_HOME), or make one with boxmaker init --home DIR", d.role.Name))
 	}

@@ -43,7 +43,7 @@ func serve(c *cli.Context, path string, raw conf.Gatewayd) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("check-config") {
+	if rolecli.CheckingConfig(c) {
 		return rolecli.Gatewayd.ConfigValid(path)
 	}
 	if w := secrets.Warning(cfg.TokenName, cfg.Token); w != nil {

@@ -34,7 +34,7 @@ func flags() []cli.Flag {
 // URL`, or `inferproxy serve` with the same flags.
 func App() *cli.App {
 	serveCmd := &cli.Command{
-		Name:  "serve",
+		Name:  rolecli.ServeName,
 		Usage: "proxy the socket to the model server until stopped (the same as no command)",
 		Description: "inferproxy takes the lock <socket>.lock, prepares the socket in a private\n" +
 			"directory, prints 'inferproxy: <socket> -> <upstream>' and serves until SIGINT or\n" +
@@ -59,8 +59,8 @@ func App() *cli.App {
 func serve(c *cli.Context) error {
 	var cfg conf.Inferproxy
 	path := "--listen and --upstream"
-	if c.String("config") != "" || c.String("listen") == "" || c.String("upstream") == "" {
-		path = rolecli.ConfigPath(c.String("config"), rolecli.Inferproxy.Name)
+	if rolecli.ConfigOf(c) != "" || c.String("listen") == "" || c.String("upstream") == "" {
+		path = rolecli.ConfigPath(rolecli.ConfigOf(c), rolecli.Inferproxy.Name)
 		if err := rolecli.LoadConfig(path, &cfg, rolecli.Inferproxy.StartFailed); err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func serve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("check-config") {
+	if rolecli.CheckingConfig(c) {
 		if err := opts.Check(); err != nil {
 			return err
 		}

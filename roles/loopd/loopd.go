@@ -37,7 +37,7 @@ func App() *cli.App {
 			Flags: []cli.Flag{rolecli.ConfigFlag(rolecli.Loopd.Name),
 				&cli.BoolFlag{Name: "print-expect", Usage: "print the [expect] section this server passes"}},
 			Action: rolecli.NoArgs(func(c *cli.Context) error {
-				cfg, err := load(rolecli.ConfigPath(c.String("config"), rolecli.Loopd.Name))
+				cfg, err := load(rolecli.ConfigPath(rolecli.ConfigOf(c), rolecli.Loopd.Name))
 				if err != nil {
 					return err
 				}
@@ -93,7 +93,7 @@ func serve(c *cli.Context, path string, cfg conf.Loopd) error {
 		}
 		system = strings.TrimRight(string(data), "\n")
 	}
-	if c.Bool("check-config") {
+	if rolecli.CheckingConfig(c) {
 		return rolecli.Loopd.ConfigValid(path)
 	}
 	h := home.Home{Dir: cfg.Home}

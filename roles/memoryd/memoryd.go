@@ -52,7 +52,7 @@ func serve(c *cli.Context, path string, cfg conf.Memoryd) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("check-config") {
+	if rolecli.CheckingConfig(c) {
 		return rolecli.Memoryd.ConfigValid(path)
 	}
 	srv := &server{

@@ -65,17 +65,20 @@ type Role struct {
 	StartFailed runbook.Entry
 	// ListenerLost is a socket that stopped accepting connections.
 	ListenerLost runbook.Entry
+	// BxctlFlag is bxctl's global flag that names the role's config
+	// (--broker-config PATH), for bxctl and whoever runs it (the demo).
+	BxctlFlag string
 }
 
 // The daemons (conf.Daemons names them in start order).
 var (
-	Brokerd  = Role{Name: role.Brokerd, StartFailed: runbook.BrokerdStartFailed, ListenerLost: runbook.BrokerdListenerLost}
-	Memoryd  = Role{Name: role.Memoryd, StartFailed: runbook.MemorydStartFailed, ListenerLost: runbook.ListenerLost}
-	Loopd    = Role{Name: role.Loopd, StartFailed: runbook.LoopdStartFailed, ListenerLost: runbook.ListenerLost}
-	Gatewayd = Role{Name: role.Gatewayd, StartFailed: runbook.GatewaydStartFailed, ListenerLost: runbook.ListenerLost}
+	Brokerd  = Role{Name: role.Brokerd, StartFailed: runbook.BrokerdStartFailed, ListenerLost: runbook.BrokerdListenerLost, BxctlFlag: "broker-config"}
+	Memoryd  = Role{Name: role.Memoryd, StartFailed: runbook.MemorydStartFailed, ListenerLost: runbook.ListenerLost, BxctlFlag: "memory-config"}
+	Loopd    = Role{Name: role.Loopd, StartFailed: runbook.LoopdStartFailed, ListenerLost: runbook.ListenerLost, BxctlFlag: "loop-config"}
+	Gatewayd = Role{Name: role.Gatewayd, StartFailed: runbook.GatewaydStartFailed, ListenerLost: runbook.ListenerLost, BxctlFlag: "gateway-config"}
 	// Inferproxy's socket is core/inferproxy's HTTP server, not a Daemon's
 	// (it reports under listener-lost too).
-	Inferproxy = Role{Name: role.Inferproxy, StartFailed: runbook.InferproxyStartFailed, ListenerLost: runbook.ListenerLost}
+	Inferproxy = Role{Name: role.Inferproxy, StartFailed: runbook.InferproxyStartFailed, ListenerLost: runbook.ListenerLost, BxctlFlag: "inferproxy-config"}
 )
 
 // Daemon is r's daemon serving the home dir: its lock is the home's

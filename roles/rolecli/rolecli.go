@@ -347,10 +347,44 @@ func CheckHome(dir string) error {
 	return nil
 }
 
+// ServeName is every daemon's serve command; configFlag and
+// checkConfigFlag are the flags each serve takes (ConfigFlag,
+// CheckConfigFlag). A role reads them with ConfigOf and CheckingConfig,
+// and what runs a daemon (boxmaker up, install's check) builds its
+// command line with ServeArgs and CheckConfigArgs.
+const (
+	ServeName       = "serve"
+	configFlag      = "config"
+	checkConfigFlag = "check-config"
+)
+
+// AcceptBreakFlag is brokerd serve's flag that accepts a broken audit
+// chain, and boxmaker up's that passes it on.
+const AcceptBreakFlag = "accept-break"
+
+// ServeArgs is the command line, after the binary, that runs r's serve
+// on the configuration at path, then extra.
+func ServeArgs(r role.Role, path string, extra ...string) []string {
+	return append([]string{r.String(), ServeName, "--" + configFlag, path}, extra...)
+}
+
+// CheckConfigArgs is the command line, after the binary, that checks the
+// configuration at path as r's start would (serve --check-config).
+func CheckConfigArgs(r role.Role, path string) []string {
+	return []string{r.String(), ServeName, "--" + checkConfigFlag, "--" + configFlag, path}
+}
+
+// ConfigOf is the --config (ConfigFlag) c was given, "" for none.
+func ConfigOf(c *cli.Context) string { return c.String(configFlag) }
+
+// CheckingConfig reports whether serve was given --check-config: the
+// role checks what a start would, says ConfigValid, and starts nothing.
+func CheckingConfig(c *cli.Context) bool { return c.Bool(checkConfigFlag) }
+
 // ConfigFlag is the --config flag every role takes.
 func ConfigFlag(r role.Role) *cli.StringFlag {
 	return &cli.StringFlag{
-		Name:  "config",
+		Name:  configFlag,
 		Usage: "read `PATH` (default: " + ConfigDefault(r) + ")",
 	}
 }
@@ -367,7 +401,7 @@ func ConfigDefault(r role.Role) string {
 // binary before an upgrade restarts anything.
 func CheckConfigFlag() *cli.BoolFlag {
 	return &cli.BoolFlag{
-		Name:  "check-config",
+		Name:  checkConfigFlag,
 		Usage: "check the configuration as a start would, print whether it is valid, and exit (nothing is started, locked or written)",
 	}
 }
@@ -380,12 +414,12 @@ func CheckConfigFlag() *cli.BoolFlag {
 // daemon does (startHelp, which comes first in the help).
 func ServeCommand[C any](r Role, usage, description string, flags []cli.Flag, serve func(c *cli.Context, path string, cfg C) error) *cli.Command {
 	return &cli.Command{
-		Name:        "serve",
+		Name:        ServeName,
 		Usage:       usage,
 		Description: startHelp(r.Name) + "\n\n" + description,
 		Flags:       append([]cli.Flag{ConfigFlag(r.Name), CheckConfigFlag()}, flags...),
 		Action: NoArgs(func(c *cli.Context) error {
-			path := ConfigPath(c.String("config"), r.Name)
+			path := ConfigPath(ConfigOf(c), r.Name)
 			var cfg C
 			if err := LoadConfig(path, &cfg, r.StartFailed); err != nil {
 				return err

@@ -137,6 +137,7 @@ func TestEveryDaemonHasItsRole(t *testing.T) {
 	for _, r := range []Role{Brokerd, Memoryd, Loopd, Gatewayd, Inferproxy} {
 		roles[r.Name] = r
 	}
+	flags := map[string]bool{}
 	for _, name := range conf.Daemons() {
 		r, ok := roles[name]
 		if !ok {
@@ -149,6 +150,10 @@ func TestEveryDaemonHasItsRole(t *testing.T) {
 		if r.ListenerLost.String() == "" {
 			t.Errorf("%s has no ListenerLost entry", name)
 		}
+		if !strings.HasSuffix(r.BxctlFlag, "-config") || flags[r.BxctlFlag] {
+			t.Errorf("%s's BxctlFlag is %q: want a flag of its own that ends in -config", name, r.BxctlFlag)
+		}
+		flags[r.BxctlFlag] = true
 		delete(roles, name)
 	}
 	for name := range roles {
