@@ -16,7 +16,6 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
-	"boxmaker/core/role"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
@@ -93,17 +92,9 @@ type yaagStart struct {
 
 // start begins a Run and waits for its id.
 func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
-	args := []string{role.Yaag.String(), "run", "--json", "--root", s.dir, "--host-session", s.session}
-	if s.forkHost {
-		args = append(args, "--fork-host")
-	}
-	if s.input != nil {
-		args = append(args, "--input", string(s.input))
-	}
-	if s.profile != "" {
-		args = append(args, "--profile", s.profile)
-	}
-	cmd := exec.Command(y.Binary, args...)
+	line := runs.Command{Root: s.dir, HostSession: s.session, ForkHost: s.forkHost, Input: s.input, Profile: s.profile,
+		Inline: s.script != nil, EvalFD: 3, File: s.file}
+	cmd := exec.Command(y.Binary, line.Args()...)
 	// The binary picks its role by the name it runs under: whatever the
 	// name brokerd's binary has, this is the boxmaker command yaag.
 	cmd.Args[0] = "boxmaker"
@@ -115,12 +106,9 @@ func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		cmd.ExtraFiles = []*os.File{r}
-		cmd.Args = append(cmd.Args, "--eval-fd", "3")
+		cmd.ExtraFiles = []*os.File{r} // descriptor 3: line.EvalFD
 		go func() { w.WriteString(*s.script); w.Close() }()
 		defer r.Close()
-	} else {
-		cmd.Args = append(cmd.Args, "--", s.file)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

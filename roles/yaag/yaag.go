@@ -63,7 +63,7 @@ func usage(c *cli.Context, format string, args ...any) error {
 
 func runCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "run",
+		Name:      runs.RunCommand,
 		Usage:     "run a program: a file, or an inline program",
 		ArgsUsage: "<program.ts> | --eval SOURCE | --eval-fd N",
 		Description: "run bundles the program (types stripped, imports resolved from its directory),\n" +
@@ -83,20 +83,20 @@ func runCommand() *cli.Command {
 			"waits for answers (or was paused): its Checkpoint says how to go on.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "eval", Usage: "run the inline program `SOURCE`"},
-			&cli.IntFlag{Name: "eval-fd", Value: -1, Usage: "run the inline program read from file descriptor `N`"},
+			&cli.IntFlag{Name: runs.FlagEvalFD, Value: -1, Usage: "run the inline program read from file descriptor `N`"},
 			&cli.StringFlag{Name: "config", Usage: "read the config `FILE` last (it must exist)"},
 			&cli.BoolFlag{Name: "no-config", Usage: "skip the global and the project config files"},
-			&cli.StringFlag{Name: "profile", Usage: "run with the Profile `NAME`"},
-			&cli.StringFlag{Name: "input", Usage: "the program's input, `JSON` checked against its input schema"},
-			&cli.BoolFlag{Name: "json", Usage: "print the Run's events and its result as JSON lines"},
+			&cli.StringFlag{Name: runs.FlagProfile, Usage: "run with the Profile `NAME`"},
+			&cli.StringFlag{Name: runs.FlagInput, Usage: "the program's input, `JSON` checked against its input schema"},
+			&cli.BoolFlag{Name: runs.FlagJSON, Usage: "print the Run's events and its result as JSON lines"},
 			&cli.StringFlag{Name: "record", Usage: "publish the Run's Cassette at `PATH` (its directory is made)"},
 			&cli.StringFlag{Name: "replay", Usage: "answer every step from the Cassette at `PATH`, offline"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the Run of the Cassette or Checkpoint at `PATH`"},
 			&cli.StringFlag{Name: "answers", Usage: "answer a Checkpoint's questions from the JSON `FILE` {\"<key>\": \"<answer>\"} (with --resume)"},
 			// brokerd's yaag_run: read no file outside the decided directory.
-			&cli.StringFlag{Name: "root", Hidden: true, Usage: "read program files only under `DIR`"},
-			&cli.StringFlag{Name: "host-session", Hidden: true, Usage: "the `SESSION` whose yaag_run started the Run"},
-			&cli.BoolFlag{Name: "fork-host", Hidden: true, Usage: "copy the host session for fork: ctx.host"},
+			&cli.StringFlag{Name: runs.FlagRoot, Hidden: true, Usage: "read program files only under `DIR`"},
+			&cli.StringFlag{Name: runs.FlagHostSession, Hidden: true, Usage: "the `SESSION` whose yaag_run started the Run"},
+			&cli.BoolFlag{Name: runs.FlagForkHost, Hidden: true, Usage: "copy the host session for fork: ctx.host"},
 		},
 		Action: runAction,
 	}
@@ -133,7 +133,7 @@ func readSource(c *cli.Context) (source, error) {
 	if c.IsSet("eval") {
 		given++
 	}
-	if c.IsSet("eval-fd") {
+	if c.IsSet(runs.FlagEvalFD) {
 		given++
 	}
 	if given == 0 && (c.IsSet("replay") || c.IsSet("resume")) {
@@ -150,8 +150,8 @@ func readSource(c *cli.Context) (source, error) {
 	switch {
 	case c.IsSet("eval"):
 		s.inline = []byte(c.String("eval"))
-	case c.IsSet("eval-fd"):
-		fd := c.Int("eval-fd")
+	case c.IsSet(runs.FlagEvalFD):
+		fd := c.Int(runs.FlagEvalFD)
 		if fd < 0 {
 			return s, usage(c, "--eval-fd %d is not a file descriptor", fd)
 		}
@@ -241,10 +241,10 @@ func runAction(c *cli.Context) error {
 		return usage(c, "--replay records nothing: it is offline and makes no new steps")
 	}
 	var input json.RawMessage
-	if c.IsSet("input") {
-		input = json.RawMessage(c.String("input"))
+	if c.IsSet(runs.FlagInput) {
+		input = json.RawMessage(c.String(runs.FlagInput))
 		if !json.Valid(input) {
-			return usage(c, "--input is not JSON: %s", clip(c.String("input"), 80))
+			return usage(c, "--input is not JSON: %s", clip(c.String(runs.FlagInput), 80))
 		}
 	}
 	var answers map[string]string
@@ -260,17 +260,17 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.IsSet("profile") {
-		cfg.Profile, cfg.ProfileOrigin = c.String("profile"), "--profile"
+	if c.IsSet(runs.FlagProfile) {
+		cfg.Profile, cfg.ProfileOrigin = c.String(runs.FlagProfile), "--"+runs.FlagProfile
 	}
-	root := c.String("root")
+	root := c.String(runs.FlagRoot)
 	b, err := src.bundle(root)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := &printer{w: c.App.Writer, errw: c.App.ErrWriter, json: c.Bool("json")}
+	out := &printer{w: c.App.Writer, errw: c.App.ErrWriter, json: c.Bool(runs.FlagJSON)}
 	var seed [8]byte
 	rand.Read(seed[:])
 	run := newRunID()
@@ -292,7 +292,7 @@ func runAction(c *cli.Context) error {
 		},
 		Program: program, ProgramHash: "sha256:" + hex.EncodeToString(sum[:]),
 		Record: c.String("record"), Replay: c.String("replay"), Resume: c.String("resume"), Answers: answers,
-		KeepPrompts: cfg.KeepPrompts, Host: c.String("host-session"), ForkHost: c.Bool("fork-host"),
+		KeepPrompts: cfg.KeepPrompts, Host: c.String(runs.FlagHostSession), ForkHost: c.Bool(runs.FlagForkHost),
 	}
 	end, err := runs.Execute(ctx, spec)
 	if err != nil {

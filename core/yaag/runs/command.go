@@ -1,0 +1,54 @@
+package runs
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"boxmaker/core/role"
+)
+
+// yaag run and the flags of it that start a Run for brokerd's yaag_run:
+// roles/yaag defines them by these names, and Command.Args writes them.
+const (
+	RunCommand      = "run"
+	FlagJSON        = "json"
+	FlagRoot        = "root"
+	FlagHostSession = "host-session"
+	FlagForkHost    = "fork-host"
+	FlagInput       = "input"
+	FlagProfile     = "profile"
+	FlagEvalFD      = "eval-fd"
+)
+
+// Command is a Run that brokerd's yaag_run starts, as yaag run's command
+// line says it: events as JSON lines, no program file read outside Root.
+type Command struct {
+	Root        string // the decided directory
+	HostSession string // the session whose yaag_run starts the Run
+	ForkHost    bool   // copy the host session for fork: ctx.host
+	Input       json.RawMessage
+	Profile     string
+	// The program: the inline one read from the descriptor EvalFD when
+	// Inline, else the file File (under Root).
+	Inline bool
+	EvalFD int
+	File   string
+}
+
+// Args is the command line after the binary.
+func (c Command) Args() []string {
+	args := []string{role.Yaag.String(), RunCommand, "--" + FlagJSON, "--" + FlagRoot, c.Root, "--" + FlagHostSession, c.HostSession}
+	if c.ForkHost {
+		args = append(args, "--"+FlagForkHost)
+	}
+	if c.Input != nil {
+		args = append(args, "--"+FlagInput, string(c.Input))
+	}
+	if c.Profile != "" {
+		args = append(args, "--"+FlagProfile, c.Profile)
+	}
+	if c.Inline {
+		return append(args, "--"+FlagEvalFD, strconv.Itoa(c.EvalFD))
+	}
+	return append(args, "--", c.File)
+}
