@@ -97,7 +97,8 @@ func Units(l Layout) ([]Unit, error) {
 	}
 	data := struct {
 		Bin, ConfigDir, Home, Credential, CredentialFile string
-	}{l.Bin(), ConfigDir, Home, Credential, CredentialFile}
+		Services                                         string // the target's Wants= and After=
+	}{l.Bin(), ConfigDir, Home, Credential, CredentialFile, strings.Join(ServiceUnits(), " ")}
 	var out []Unit
 	for _, name := range append(ServiceUnits(), Target) {
 		raw, err := unitFiles.ReadFile("units/" + name)
