@@ -14,8 +14,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	// Its init holds the collector back while the process starts.
 	"boxmaker/core/role"
+	// Its init holds the collector back while the process starts.
 	_ "boxmaker/core/startgc"
 	"boxmaker/roles/boxmaker"
 	"boxmaker/roles/brokerd"
