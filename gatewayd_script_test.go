@@ -19,6 +19,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"boxmaker/core/gateway"
 	"boxmaker/core/testpeer/fakemattermost"
 	"boxmaker/core/testsupport"
 )
@@ -379,8 +380,19 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 	ann := w.users["ann"].ID
 	dm := w.channel("dm-ann")
 	env := roleEnv(ts, ts.Getenv("BOXMAKER_HOME"), "MM_BOT_TOKEN="+ts.Getenv("MM_TOKEN"))
+	var said []*testsupport.Buffer // each gatewayd's output, for a failure
 	start := func(round int) (*exec.Cmd, chan error, *testsupport.Buffer) {
-		return startRole(ts, "gatewayd", cfg, "", env, round)
+		cmd, exited, out := startRole(ts, "gatewayd", cfg, "", env, round)
+		said = append(said, out)
+		return cmd, exited, out
+	}
+	// lastSaid is what the last two gatewayds printed.
+	lastSaid := func() string {
+		var b strings.Builder
+		for i := max(0, len(said)-2); i < len(said); i++ {
+			fmt.Fprintf(&b, "gatewayd %d of %d said:\n%s\n", i+1, len(said), said[i])
+		}
+		return b.String()
 	}
 	waitSockets := func(n int, out *testsupport.Buffer) {
 		deadline := time.Now().Add(30 * time.Second)
@@ -438,20 +450,47 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return got
 	}
+	// A reply's text shows in full before its turn has ended (the stream
+	// is edited in as it comes), and a stop then cuts it short, with the
+	// note, as it should: every post is answered when, besides, the state
+	// file holds no turn and names each post handled.
+	stateFile := gateway.StateFile(ts.Getenv("BOXMAKER_HOME"))
+	unhandled := func() []string {
+		data, err := os.ReadFile(stateFile)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		var st gateway.State
+		if err := json.Unmarshal(data, &st); err != nil {
+			return []string{fmt.Sprintf("%s: %v", stateFile, err)}
+		}
+		var left []string
+		for _, s := range all {
+			if !st.HandledPost(s.post.ID) {
+				left = append(left, fmt.Sprintf("%q (post %s) not handled", s.post.Message, s.post.ID))
+			}
+		}
+		if len(st.Turns) > 0 {
+			left = append(left, fmt.Sprintf("%d turns in the state file", len(st.Turns)))
+		}
+		return left
+	}
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
-		pending := 0
+		var pending []string
 		for _, s := range all {
 			rs := replies(s.post)
 			if len(rs) == 0 || rs[len(rs)-1].Message == "…" {
-				pending++
+				pending = append(pending, fmt.Sprintf("%q (post %s, down %v, %d replies)", s.post.Message, s.post.ID, s.down, len(rs)))
 			}
 		}
-		if pending == 0 {
-			break
+		if len(pending) == 0 {
+			if pending = unhandled(); len(pending) == 0 {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("gatewaycrash: %d posts still unanswered:\n%s", pending, out.String())
+			ts.Fatalf("gatewaycrash: still unanswered after 3 minutes: %s\n%s", strings.Join(pending, ", "), lastSaid())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -473,7 +512,7 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 			for _, r := range rs {
 				texts = append(texts, oneLine(r.Message))
 			}
-			ts.Fatalf("gatewaycrash: post %q has %d replies: %q", s.post.Message, len(rs), texts)
+			ts.Fatalf("gatewaycrash: post %q has %d replies: %q\n%s", s.post.Message, len(rs), texts, lastSaid())
 		}
 		switch msg := rs[0].Message; {
 		case msg == "Hello, I am Box.":
@@ -483,7 +522,7 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 			// catch-up of a post made while gatewayd was down.
 			cut++
 		default:
-			ts.Fatalf("gatewaycrash: post %q (down %v) has the reply %q", s.post.Message, s.down, oneLine(msg))
+			ts.Fatalf("gatewaycrash: post %q (down %v) has the reply %q\n%s", s.post.Message, s.down, oneLine(msg), lastSaid())
 		}
 		quoted, _ := json.Marshal(s.post.Message)
 		n := 0
