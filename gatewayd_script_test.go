@@ -386,11 +386,13 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 		said = append(said, out)
 		return cmd, exited, out
 	}
-	// lastSaid is what the last two gatewayds printed.
+	// lastSaid is what the gatewayds printed besides their start line.
 	lastSaid := func() string {
 		var b strings.Builder
-		for i := max(0, len(said)-2); i < len(said); i++ {
-			fmt.Fprintf(&b, "gatewayd %d of %d said:\n%s\n", i+1, len(said), said[i])
+		for i, out := range said {
+			if text := out.String(); strings.Count(strings.TrimSpace(text), "\n") > 0 {
+				fmt.Fprintf(&b, "gatewayd %d of %d said:\n%s\n", i+1, len(said), text)
+			}
 		}
 		return b.String()
 	}
