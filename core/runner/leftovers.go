@@ -283,6 +283,12 @@ func (r *Runner) killContainers(ctx context.Context, only string) (names, ids []
 			continue
 		}
 		for _, kid := range childrenOf(l.pid) {
+			if r.isPodman(kid) {
+				// conmon's exit command (`podman container cleanup`),
+				// removing the container: killed halfway, it would lose
+				// the container's lock (D741). It ends by itself.
+				continue
+			}
 			syscall.Kill(kid, syscall.SIGKILL)
 			killed = append(killed, kid)
 		}
@@ -319,10 +325,31 @@ func (r *Runner) killContainers(ctx context.Context, only string) (names, ids []
 		}
 		cctx, cancel := context.WithTimeout(ctx, startGrace)
 		exec.CommandContext(cctx, r.runtimeProgram(), "--root", r.runtimeRoot(), "delete", "--force", id).Run()
-		exec.CommandContext(cctx, r.cfg.Podman, "rm", "-f", "-i", "-t", "0", id).Run()
 		cancel()
+		r.podmanRemove(id)
 	}
 	return names, ids
+}
+
+// isPodman reports whether pid runs the Podman program brokerd runs, in
+// brokerd's own pid namespace (no container's process, whatever it
+// execs, is in it).
+func (r *Runner) isPodman(pid int) bool {
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	own, _ := os.Readlink("/proc/self/ns/pid")
+	if ns, err := os.Readlink(filepath.Join(dir, "ns/pid")); err != nil || ns != own {
+		return false
+	}
+	path, err := exec.LookPath(r.cfg.Podman)
+	if err != nil {
+		return false
+	}
+	want, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	got, err := os.Stat(filepath.Join(dir, "exe"))
+	return err == nil && os.SameFile(want, got)
 }
 
 // runtimeProgram is the OCI runtime brokerd's Podman uses.

@@ -270,7 +270,19 @@ func PodmanSaid(err error) (string, bool) {
 	return "", false
 }
 
+// locksUsedUp is what Podman 4.3 says when its table of locks is full, and
+// locksLost what the operator is told it means (docs/runbook.md#runner-unavailable).
+const (
+	locksUsedUp = "exceeded num_locks"
+	locksLost   = "Podman's table of container locks is full; with few containers on the machine, " +
+		"podman processes killed while creating containers lost them, and no container starts until " +
+		"`podman system renumber` (run with no container running) gives them back"
+)
+
 func unavailable(args []string, said string) error {
+	if strings.Contains(said, locksUsedUp) {
+		said += " (" + locksLost + ")"
+	}
 	return runbook.WithCause(runbook.RunnerUnavailable, "the tool runner could not start the container", &StartError{Args: args, Said: said})
 }
 
@@ -462,15 +474,14 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 	// JSON may spell a byte in six: room for stdout and stderr at that.
 	stdout := &bounded{limit: 12*r.cfg.OutputLimit + 1<<20}
 	stderr := &bounded{limit: 64 << 10}
-	cmd := exec.CommandContext(ctx, r.cfg.Podman, args...)
+	cmd := exec.Command(r.cfg.Podman, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Tool == string(policy.WriteFile) {
 		cmd.Stdin = bytes.NewReader(c.Content)
 	}
 	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
+	err := r.runPodman(ctx, cmd, name)
 	if ctx.Err() != nil || err != nil {
-		// Killing the podman client leaves the container running.
 		r.remove(name)
 	}
 	var ee *exec.ExitError
@@ -503,18 +514,89 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 	return res, nil
 }
 
+// Podman 4.3 takes a container's lock from one table of the machine's
+// (num_locks, 2048 for every container, pod and volume there) before it
+// records the container, and gives it back when it removes the container;
+// a podman process killed between the two loses the lock until someone
+// runs `podman system renumber`, and once the table is used up no
+// container starts on the machine (docs/runbook.md#runner-unavailable).
+// Killing the client of a cancelled call did that (D740). So the runner
+// never signals a podman process it started while that process may be
+// creating or removing a container: it removes the container by name and
+// lets the client end by itself; only one that outlives stopWait is
+// killed, so that no process outlives its call for long.
+const (
+	stopWait  = 30 * time.Second // a client, once its container is being removed
+	rmWait    = time.Minute      // one `podman rm`
+	rmAgainIn = 250 * time.Millisecond
+)
+
+// runPodman runs cmd, a podman client that creates and runs the container
+// name, until it ends. When ctx ends first, the client is left running
+// and the container is removed by name, again and again until the client
+// ends: a client still creating the container goes on to record it, the
+// next removal finds it, and the client's start or its attach ends.
+func (r *Runner) runPodman(ctx context.Context, cmd *exec.Cmd, name string) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	give := time.NewTimer(stopWait)
+	defer give.Stop()
+	for {
+		r.podmanRemove(name)
+		select {
+		case err := <-done:
+			return err
+		case <-give.C:
+			cmd.Process.Kill()
+			return <-done
+		case <-time.After(rmAgainIn):
+		}
+	}
+}
+
+// podmanRemove removes containers by name or id, whatever their state,
+// and waits for Podman to finish: a `podman rm` killed halfway loses a
+// container's lock too, so it is killed only after rmWait. It returns
+// what Podman said.
+func (r *Runner) podmanRemove(names ...string) ([]byte, error) {
+	var out bytes.Buffer
+	cmd := exec.Command(r.cfg.Podman, append([]string{"rm", "-f", "-i", "-t", "0"}, names...)...)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return out.Bytes(), err
+	case <-time.After(rmWait):
+		cmd.Process.Kill()
+		<-done
+		return out.Bytes(), fmt.Errorf("podman rm did not end within %s; it was killed", rmWait)
+	}
+}
+
 // remove removes a container, whatever its state, with a context of its
 // own: the call's may be the one that ran out. A Podman client killed
-// mid-start (the call cancelled or out of time) can leave the
-// container's conmon and a runc init that waits for ever for its start,
-// with Podman no longer knowing the container, or conmon still starting
-// it: so remove also ends what conmon's command line or the runtime's
-// state names as this container (leftovers.go), and looks again until
-// neither names anything, for a little while.
+// mid-start (by someone else, or past stopWait) can leave the container's
+// conmon and a runc init that waits for ever for its start, with Podman
+// no longer knowing the container, or conmon still starting it: so
+// remove also ends what conmon's command line or the runtime's state
+// names as this container (leftovers.go), and looks again until neither
+// names anything, for a little while.
 func (r *Runner) remove(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), startGrace)
 	defer cancel()
-	exec.CommandContext(ctx, r.cfg.Podman, "rm", "-f", "-i", "-t", "0", name).Run()
+	r.podmanRemove(name)
 	for i := 0; i < 10 && ctx.Err() == nil; i++ {
 		if _, ids := r.killContainers(ctx, name); len(ids) == 0 && i > 0 {
 			return
@@ -545,10 +627,9 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 			ids, names = append(ids, id), append(names, name)
 		}
 	}
-	rm := append([]string{"rm", "-f", "-i", "-t", "0"}, names...)
 	var rmErr error
 	if len(names) > 0 {
-		if out, err := exec.CommandContext(ctx, r.cfg.Podman, rm...).CombinedOutput(); err != nil {
+		if out, err := r.podmanRemove(names...); err != nil {
 			rmErr = fmt.Errorf("podman rm of leftovers: %s", said(out, err))
 		}
 	}
@@ -568,7 +649,7 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 	}
 	if rmErr != nil {
 		rmErr = nil
-		if out, err := exec.CommandContext(ctx, r.cfg.Podman, rm...).CombinedOutput(); err != nil {
+		if out, err := r.podmanRemove(names...); err != nil {
 			rmErr = fmt.Errorf("podman rm of leftovers: %s", said(out, err))
 		}
 	}

@@ -5,7 +5,9 @@
 // (CPUTime, ProcessCPU, ReportCPU, Throughput); a buffer several
 // goroutines write to (Buffer); the exit status of a command that ran
 // (ExitCode); a server run for the length of a test (Serve); a file
-// damaged in place (EditFile); the parts a text must hold (ContainsAll).
+// damaged in place (EditFile); the parts a text must hold (ContainsAll);
+// the locks of Podman 4.3's machine-wide table that podman processes lost
+// (LostPodmanLocks, CountLostPodmanLocks).
 //
 // It is for tests only: no production package imports it (deps_test.go
 // holds it), and it imports nothing of boxmaker's, so any package's tests

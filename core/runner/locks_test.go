@@ -1,0 +1,99 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"boxmaker/core/testsupport"
+	"boxmaker/runbook"
+)
+
+// Podman 4.3 takes a container's lock from a table of 2048 shared by the
+// whole machine before it records the container, and a podman client
+// killed in between loses that lock for good: once the table is used up,
+// no container starts anywhere on the machine. Calls cancelled or out of
+// time while Podman creates, starts and runs their containers must give
+// back every lock they took (D740).
+func TestCancelledCallsLoseNoPodmanLock(t *testing.T) {
+	r := newTestRunner(t, nil)
+	before := testsupport.LostPodmanLocks(t)
+	const calls, atOnce = 20, 4
+	names := make([]string, calls)
+	errs := make([]error, calls)
+	slots := make(chan struct{}, atOnce)
+	var wg sync.WaitGroup
+	for i := range calls {
+		c := Call{ID: fmt.Sprintf("%s-%d", callID(t), i), Tool: "run", Paths: []string{resolvedTempDir(t)}, Command: "sleep 60"}
+		names[i] = r.ContainerName(c.ID)
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			// 0 to 475 ms after the podman client started: while it
+			// starts, while Podman creates the container (its lock taken,
+			// its storage set up, then recorded), starts it and runs it.
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				defer cancel()
+				deadline := time.Now().Add(time.Minute)
+				for !podmanRuns(names[i]) && time.Now().Before(deadline) {
+					time.Sleep(2 * time.Millisecond)
+				}
+				time.Sleep(time.Duration(i) * 25 * time.Millisecond)
+			}()
+			began := time.Now()
+			_, errs[i] = r.Run(ctx, c)
+			t.Logf("call %d: %v after %s", i, errs[i], time.Since(began).Round(time.Millisecond))
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil {
+			t.Errorf("call %d gave a result after it was cancelled", i)
+		}
+		assertGone(t, names[i])
+	}
+	if after := testsupport.LostPodmanLocks(t); after != before {
+		t.Errorf("%d cancelled calls: Podman's locks in use without a container, pod or volume went from %d to %d", calls, before, after)
+	}
+}
+
+// podmanRuns reports whether a podman client that runs the container
+// name has started.
+func podmanRuns(name string) bool {
+	found := false
+	eachProcess(func(pid int, dir string) {
+		raw, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+		found = found || err == nil && strings.HasPrefix(string(raw), "podman\x00run\x00") && strings.Contains(string(raw), "\x00--name\x00"+name+"\x00")
+	})
+	return found
+}
+
+// When Podman's table of locks is full, brokerd's line says what that
+// means and how to give the locks back. The table is the machine's, so a
+// podman program that answers as Podman 4.3 does stands in for it.
+func TestAFullLockTableIsNamedPlainly(t *testing.T) {
+	podman := filepath.Join(t.TempDir(), "podman")
+	script := "#!/bin/sh\necho 'Error: allocating lock for new container: allocation failed; exceeded num_locks (2048)' >&2\nexit 125\n"
+	if err := os.WriteFile(podman, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, func(c *Config) { c.Podman = podman })
+	_, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "read_file", Paths: []string{resolvedTempDir(t)}})
+	if e, ok := runbook.EntryOf(err); !ok || e != runbook.RunnerUnavailable {
+		t.Fatalf("got %v, want a runner-unavailable refusal", err)
+	}
+	said, _ := PodmanSaid(err)
+	want := "Error: allocating lock for new container: allocation failed; exceeded num_locks (2048) (Podman's table of container locks is full; "
+	if !strings.HasPrefix(said, want) || !strings.Contains(said, "`podman system renumber` (run with no container running) gives them back") {
+		t.Errorf("brokerd's line would say %q", said)
+	}
+}
