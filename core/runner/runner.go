@@ -271,7 +271,7 @@ func PodmanSaid(err error) (string, bool) {
 }
 
 // locksUsedUp is what Podman 4.3 says when its table of locks is full, and
-// locksLost what the operator is told it means (docs/runbook.md#runner-unavailable).
+// locksLost what the operator is told it means (the runbook's runner-unavailable entry).
 const (
 	locksUsedUp = "exceeded num_locks"
 	locksLost   = "Podman's table of container locks is full; with few containers on the machine, " +
@@ -519,7 +519,7 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 // records the container, and gives it back when it removes the container;
 // a podman process killed between the two loses the lock until someone
 // runs `podman system renumber`, and once the table is used up no
-// container starts on the machine (docs/runbook.md#runner-unavailable).
+// container starts on the machine (the runbook's runner-unavailable entry).
 // Killing the client of a cancelled call did that (D740). So the runner
 // never signals a podman process it started while that process may be
 // creating or removing a container: it removes the container by name and
