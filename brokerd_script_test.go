@@ -46,6 +46,7 @@ var brokerdCmds = map[string]func(ts *testscript.TestScript, neg bool, args []st
 	"toolwait":   cmdToolwait,
 	"toolsimage": cmdToolsimage,
 	"crashsuite": cmdCrashsuite,
+	"lostlocks":  cmdLostlocks,
 }
 
 // toolCallResult is what a tool call printed: its events and final line.
@@ -299,6 +300,39 @@ func cmdCrashsuite(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 var waits = map[*exec.Cmd]chan error{}
+
+// lostlocks start|check: Podman's lost locks (testsupport.LostPodmanLocks)
+// around a part of a script. start counts them and, for the rest of the
+// script, keeps the suites that lose locks by design from running (they
+// wait); check prints "lostlocks: N lost (A then B)" and fails when N is
+// not 0. A script skips itself first when the machine's lock table is
+// not Podman 4.3's ([!podmanlocks] skip).
+func cmdLostlocks(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 || (args[0] != "start" && args[0] != "check") {
+		ts.Fatalf("usage: lostlocks start|check")
+	}
+	count := func() int {
+		n, err := testsupport.CountLostPodmanLocks()
+		ts.Check(err)
+		return n
+	}
+	if args[0] == "start" {
+		release, err := testsupport.CountingPodmanLocks()
+		ts.Check(err)
+		ts.Defer(release)
+		ts.Setenv("LOST_LOCKS_BEFORE", strconv.Itoa(count()))
+		return
+	}
+	before, err := strconv.Atoi(ts.Getenv("LOST_LOCKS_BEFORE"))
+	if err != nil {
+		ts.Fatalf("lostlocks check: no lostlocks start before it")
+	}
+	after := count()
+	fmt.Fprintf(ts.Stdout(), "lostlocks: %d lost (%d then %d)\n", after-before, before, after)
+	if after != before {
+		ts.Fatalf("Podman's locks in use without a container, pod or volume went from %d to %d", before, after)
+	}
+}
 
 // lostLocks counts Podman's lost locks (testsupport.CountLostPodmanLocks)
 // for a suite that loses some by design: it SIGKILLs brokerd's group, and

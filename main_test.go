@@ -50,6 +50,10 @@ func TestScripts(t *testing.T) {
 				_, err := os.Stat(p)
 				return err == nil, nil
 			}
+			if cond == "podmanlocks" { // Podman 4.3's lock table can be counted (lostlocks)
+				_, err := testsupport.CountLostPodmanLocks()
+				return err == nil, nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {

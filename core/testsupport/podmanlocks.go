@@ -132,6 +132,11 @@ func lockGuard(how int) (func(), error) {
 // them off until release is called.
 func LosingPodmanLocks() (release func(), err error) { return lockGuard(syscall.LOCK_SH) }
 
+// CountingPodmanLocks is for a test that counts lost locks without a
+// testing.TB (a script): it waits until no suite that loses locks by
+// design runs, and holds them off until release is called.
+func CountingPodmanLocks() (release func(), err error) { return lockGuard(syscall.LOCK_EX) }
+
 // LostPodmanLocks is CountLostPodmanLocks for a test. The first call of a
 // test waits until no suite that loses locks by design runs, and keeps
 // them from starting until the test ends. It skips the test
@@ -143,7 +148,7 @@ func LostPodmanLocks(tb testing.TB) int {
 	tb.Helper()
 	guarded.Lock()
 	if !guarded.tests[tb] {
-		release, err := lockGuard(syscall.LOCK_EX)
+		release, err := CountingPodmanLocks()
 		if err != nil {
 			guarded.Unlock()
 			tb.Fatalf("cannot keep the suites that lose Podman's locks apart: %v", err)
