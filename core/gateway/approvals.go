@@ -331,8 +331,11 @@ func (g *Gateway) replyTo(ctx context.Context, id, message string) {
 	}
 }
 
-// command takes !approve ID or !refuse ID [reason] from a post.
-func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType, sender string) {
+// command takes !approve ID or !refuse ID [reason] from a post: it
+// records the command as held or handled, with pass (the post's cursor
+// moved past it) in the same write, and reports whether it did; false:
+// the command was not for this gatewayd, and nothing is recorded.
+func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType, sender string, pass func(s *State)) bool {
 	cmd := msg.Command
 	var a *PostedApproval
 	g.state.Read(func(s *State) {
@@ -348,36 +351,36 @@ func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType,
 		return ap.Root == "" || ap.Root == p.Thread()
 	})
 	addressed := channelType == "D" || msg.Mentioned
-	reply := func(text string) {
-		g.update(func(s *State) { s.Handled = append(s.Handled, p.ID) })
+	reply := func(text string) bool {
+		g.update(func(s *State) {
+			pass(s)
+			s.Handled = append(s.Handled, p.ID)
+		})
 		g.replyPost(ctx, p, text)
+		return true
 	}
 	switch {
 	case cmd.Usage != "":
 		if addressed || here {
-			reply(cmd.Usage)
+			return reply(cmd.Usage)
 		}
-		return
+		return false
 	case !here:
 		if addressed {
-			reply(fmt.Sprintf("no approval %s is pending in this thread", cmd.ID))
+			return reply(fmt.Sprintf("no approval %s is pending in this thread", cmd.ID))
 		}
-		return
+		return false
 	case !slices.Contains(g.cfg.Approvers, p.UserID):
-		reply(fmt.Sprintf("approval %s: only the users in gatewayd's [approvals] users may answer approvals, and you are not one of them", cmd.ID))
-		return
+		return reply(fmt.Sprintf("approval %s: only the users in gatewayd's [approvals] users may answer approvals, and you are not one of them", cmd.ID))
 	case a.Settled != "":
-		reply(fmt.Sprintf("approval %s is no longer pending: %s", cmd.ID, a.Settled))
-		return
+		return reply(fmt.Sprintf("approval %s is no longer pending: %s", cmd.ID, a.Settled))
 	case g.o.Now().UnixMilli() > a.Expires:
-		reply(fmt.Sprintf("approval %s is no longer pending: it expired at %s", cmd.ID, time.UnixMilli(a.Expires).UTC().Format(time.RFC3339)))
-		return
+		return reply(fmt.Sprintf("approval %s is no longer pending: it expired at %s", cmd.ID, time.UnixMilli(a.Expires).UTC().Format(time.RFC3339)))
 	}
 	var held bool
 	g.state.Read(func(s *State) { _, held = s.Held(cmd.ID, a.CallHash) })
 	if held {
-		reply(fmt.Sprintf("approval %s is being answered already", cmd.ID))
-		return
+		return reply(fmt.Sprintf("approval %s is being answered already", cmd.ID))
 	}
 	name := strings.TrimPrefix(sender, "@")
 	if name == "" {
@@ -390,10 +393,14 @@ func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType,
 	}
 	// On disk before brokerd can have it: a gatewayd killed from here on
 	// hands it over again when brokerd's courier comes back (D451).
-	if g.update(func(s *State) { s.Commands = append(s.Commands, hc) }) != nil {
-		return
+	if g.update(func(s *State) {
+		pass(s)
+		s.Commands = append(s.Commands, hc)
+	}) != nil {
+		return true
 	}
 	g.handOver(cmd.ID)
+	return true
 }
 
 // handOver gives the command held for approval id to the courier's wait,

@@ -255,24 +255,41 @@ func (g *Gateway) dispatch(ctx context.Context) {
 }
 
 // post judges one post, live (an event) or caught up (read over REST),
-// and acts on it.
+// and acts on it. Its channel's cursor passes it only in the change of
+// the state that records what became of it: an Update of another
+// goroutine's (a turn's, the sweeper's, the courier's) writes the state
+// whole at any moment, so a cursor moved ahead of that record could reach
+// the disk without it, and a kill then would lose the post (D750).
 func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, live bool) {
+	var cur Cursor
+	var haveCursor bool
+	g.state.Read(func(s *State) { cur, haveCursor = s.Channels[p.ChannelID] })
+	if channelType == "" {
+		channelType = cur.Type
+	}
+	pass := func(s *State) { s.Advance(p, channelType) }
+	if !g.take(ctx, p, channelType, sender, live, haveCursor, pass) {
+		// Dropped on purpose (in memory, written with the next change):
+		// read again after a crash, it is dropped again.
+		g.state.Touch(pass)
+	}
+}
+
+// take acts on post p: it queues p's turn, or takes its command, with
+// pass (the cursor moved past p) in the same change of the state, and
+// reports whether it did; false: p is dropped (not for gatewayd, or
+// queued or handled already).
+func (g *Gateway) take(ctx context.Context, p Post, channelType, sender string, live, haveCursor bool, pass func(s *State)) bool {
 	g.mu.Lock()
 	me := g.me
 	g.mu.Unlock()
-	var done, tracked, haveCursor bool
-	var cur Cursor
+	var done, tracked bool
 	g.state.Read(func(s *State) {
 		done = s.HandledPost(p.ID) || s.Waiting(p.ID)
 		_, tracked = s.Threads[p.Thread()]
-		cur, haveCursor = s.Channels[p.ChannelID]
-		if channelType == "" {
-			channelType = cur.Type
-		}
-		s.Advance(p, channelType) // in memory: written with the next change
 	})
 	if done || p.UserID == me.ID || p.Type != "" || p.DeleteAt != 0 {
-		return
+		return false
 	}
 	if !haveCursor && channelType == "D" {
 		// A DM channel gatewayd has not read before (made while it was
@@ -280,7 +297,7 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 		var since int64
 		g.state.Read(func(s *State) { since = s.Since })
 		if p.CreateAt <= since {
-			return
+			return false
 		}
 	}
 	if by := integration(p); by != "" {
@@ -294,7 +311,7 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 		if n == 1 || n%100 == 0 {
 			g.logf("ignored post %s in the name of user %s: made by an integration (props.%s), not by the person (%d so far)", p.ID, p.UserID, by, n)
 		}
-		return
+		return false
 	}
 	if !slices.Contains(g.cfg.Allow, p.UserID) {
 		g.mu.Lock()
@@ -304,19 +321,18 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 		if n == 1 || n%100 == 0 {
 			g.logf("ignored post %s from user %s, who is not in [allow] users (%d from them so far)", p.ID, p.UserID, n)
 		}
-		return
+		return false
 	}
 	msg := ReadMessage(p.Message, me.Username)
 	if msg.ForOther {
-		return
+		return false
 	}
 	addressed := channelType == "D" || msg.Mentioned || tracked
 	if msg.Command != nil {
-		g.command(ctx, p, msg, channelType, sender)
-		return
+		return g.command(ctx, p, msg, channelType, sender, pass)
 	}
 	if !addressed || strings.TrimSpace(msg.Text) == "" {
-		return
+		return false
 	}
 	if sender != "" {
 		g.mu.Lock()
@@ -329,19 +345,21 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 	g.texts[p.ID] = p
 	g.livePosts[p.ID] = live
 	g.mu.Unlock()
-	// Queued in memory: it reaches the file with the next write, and the
-	// cursor on disk never passes it before it does (both are in the one
-	// state written whole). A crash before that leaves the post behind
-	// the cursor on disk, and the next start reads it again; either way
-	// its thread is read for a reply before it runs (D443, D444).
+	// Queued in memory, with the cursor past it: both reach the file
+	// with the next write, together. A crash before that leaves the post
+	// behind the cursor on disk, and the next start reads it again;
+	// either way its thread is read for a reply before it runs (D443,
+	// D444).
 	t.Started = true
 	g.state.Touch(func(s *State) {
+		pass(s)
 		s.Turns = append(s.Turns, t)
 		if _, ok := s.Threads[t.Thread]; !ok {
 			s.Threads[t.Thread] = Thread{Channel: t.Channel}
 		}
 	})
 	g.startWorker(ctx, t.Thread)
+	return true
 }
 
 // integration is the prop that marks p as made by a webhook, a bot or a

@@ -42,6 +42,11 @@ type world struct {
 	roots      *x509.CertPool // the CA the gateway trusts (nil: the system's)
 	// now is the gateway's clock (nil: the real one).
 	now func() time.Time
+	// st is the running gateway's state.
+	st *gateway.Store
+	// touched, when set, is called as each in-memory change of the state
+	// begins (gateway.BeforeTouch).
+	touched func(st *gateway.Store)
 }
 
 // stubLoop answers each turn with "echo: <text>" in two chunks, or runs
@@ -115,6 +120,11 @@ func (w *world) start() {
 	st, err := gateway.OpenState(gateway.StateFile(w.home))
 	if err != nil {
 		w.t.Fatal(err)
+	}
+	w.st = st
+	if w.touched != nil {
+		touched := w.touched
+		gateway.BeforeTouch(st, func() { touched(st) })
 	}
 	httpc := gateway.NewHTTPClient(w.roots, 10*time.Second)
 	w.ready = make(chan struct{})

@@ -118,6 +118,10 @@ type Store struct {
 	s       State
 	// First is true when there was no state file: a first start.
 	First bool
+	// beforeTouch, set by tests only (export_test.go), is called as a
+	// Touch begins, before its change: where another goroutine's Update
+	// may write the state.
+	beforeTouch func()
 }
 
 // OpenState reads the state file at path (in <home>/gateway, made 0700 if
@@ -208,6 +212,9 @@ func (st *Store) Update(f func(s *State)) error {
 // the next Update (docs/specs/gateway.md, section 5.2, says why a post
 // queued so is safe).
 func (st *Store) Touch(f func(s *State)) {
+	if st.beforeTouch != nil {
+		st.beforeTouch()
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	f(&st.s)

@@ -71,6 +71,10 @@ type Options struct {
 	// Observe, when set, is told of each REST request once it is
 	// answered (benchmarks time what a client does with it).
 	Observe func(r Request)
+	// Before, when set, is called with each REST request's method and
+	// path before it is answered: a test blocks in it to keep one request
+	// in flight while it looks at what the client did meanwhile.
+	Before func(method, path string)
 }
 
 // Fault is what the server does instead of, or besides, answering.

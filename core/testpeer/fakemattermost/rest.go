@@ -39,6 +39,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.Delay > 0 && clock.Sleep(r.Context(), f.Delay) != nil {
 		return // the client left
 	}
+	if s.opts.Before != nil {
+		s.opts.Before(r.Method, r.URL.Path)
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	rec := &statusRecorder{ResponseWriter: w, status: 200}
 	s.route(rec, r, body, f)
