@@ -212,3 +212,42 @@ func TestArgsAndLateFlags(t *testing.T) {
 		})
 	}
 }
+
+// The lines boxmaker up and install run a daemon with (ServeArgs,
+// CheckConfigArgs) are read by the serve every daemon has as meant: the
+// role, the config, --check-config, and a flag of the role's own.
+func TestServeReadsTheLinesThatRunIt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "brokerd.toml")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type read struct {
+		path             string
+		checking, accept bool
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want read
+	}{
+		{"up", ServeArgs(role.Brokerd, path), read{path: path}},
+		{"up --accept-break", ServeArgs(role.Brokerd, path, "--"+AcceptBreakFlag), read{path: path, accept: true}},
+		{"install's check", CheckConfigArgs(role.Brokerd, path), read{path: path, checking: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got read
+			app := NewApp(Brokerd.Name.String(), "test", ServeCommand(Brokerd, "serve", "serves",
+				[]cli.Flag{&cli.BoolFlag{Name: AcceptBreakFlag}},
+				func(c *cli.Context, path string, _ struct{}) error {
+					got = read{path: path, checking: CheckingConfig(c), accept: c.Bool(AcceptBreakFlag)}
+					return nil
+				}))
+			if err := app.Run(tt.args); err != nil {
+				t.Fatalf("%q: %v", tt.args, err)
+			}
+			if got != tt.want {
+				t.Errorf("%q read as %+v, want %+v", tt.args, got, tt.want)
+			}
+		})
+	}
+}
