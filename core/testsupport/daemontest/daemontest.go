@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/home"
 	"boxmaker/core/inferproxy"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/role"
@@ -70,7 +71,8 @@ func InferProxy(tb testing.TB, o inferproxy.Options) string {
 }
 
 // Model runs the llama-server stand-in with o on loopback and inferproxy
-// in front of it on dir/run/infer/infer.sock, the socket it returns.
+// in front of it on the socket a home in dir has for it
+// (dir/run/infer/infer.sock, core/home's SocketInfer), which it returns.
 func Model(tb testing.TB, dir string, o llamastandin.Options) (*llamastandin.Server, string) {
 	tb.Helper()
 	srv, err := llamastandin.Start(o)
@@ -78,7 +80,7 @@ func Model(tb testing.TB, dir string, o llamastandin.Options) (*llamastandin.Ser
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { srv.Close() })
-	return srv, InferProxy(tb, inferproxy.Options{Listen: filepath.Join(dir, "run", "infer", "infer.sock"), Upstream: srv.URL()})
+	return srv, InferProxy(tb, inferproxy.Options{Listen: home.Home{Dir: dir}.Path(home.SocketInfer), Upstream: srv.URL()})
 }
 
 // logOnFailure is a log that the test shows, headed by what, if it fails.
