@@ -40,7 +40,7 @@ func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 			Usage: "print the version and the commit it was built from",
 			Flags: []cli.Flag{rolecli.JSONFlag},
 			Action: rolecli.NoArgs(func(c *cli.Context) error {
-				if c.Bool("json") {
+				if rolecli.WantsJSON(c) {
 					return rolecli.WriteJSON(c.App.Writer, struct {
 						Version string `json:"version"`
 						Commit  string `json:"commit"`

@@ -90,7 +90,7 @@ func listApprovals(c *cli.Context) error {
 		return err
 	}
 	w := c.App.Writer
-	if c.Bool("json") {
+	if rolecli.WantsJSON(c) {
 		if list.Approvals == nil {
 			list.Approvals = []approval.Pending{}
 		}
@@ -123,7 +123,7 @@ func showApproval(c *cli.Context) error {
 	if err := adminCall(c, brokerwire.KindApprovalShow, brokerwire.ApprovalShow{ID: id}, &p); err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if rolecli.WantsJSON(c) {
 		return rolecli.WriteJSON(c.App.Writer, p)
 	}
 	o := approval.Options{Now: time.Now(), More: fmt.Sprintf("bxctl approvals show %s --full shows it all", id)}

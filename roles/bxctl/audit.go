@@ -80,7 +80,7 @@ func auditCommands() []*cli.Command {
 					return err
 				}
 				o.Progress = progressOn(c.App.ErrWriter)
-				return auditVerify(c.App.Writer, filepath.Join(cfg.Home, home.DirAudit), o, sources, c.Bool("json"))
+				return auditVerify(c.App.Writer, filepath.Join(cfg.Home, home.DirAudit), o, sources, rolecli.WantsJSON(c))
 			},
 		}},
 	}}

@@ -45,7 +45,7 @@ func doctorCommands() []*cli.Command {
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			d := &doctor{}
 			d.run(c)
-			return d.report(c.App.Writer, c.Bool("json"))
+			return d.report(c.App.Writer, rolecli.WantsJSON(c))
 		}),
 	}}
 }

@@ -42,7 +42,7 @@ func grantsCommands() []*cli.Command {
 				if err != nil {
 					return err
 				}
-				return grantsCheck(c.App.Writer, dir, harness, c.Bool("strict"), c.Bool("json"))
+				return grantsCheck(c.App.Writer, dir, harness, c.Bool("strict"), rolecli.WantsJSON(c))
 			}),
 		}, {
 			Name:      "test",
@@ -79,7 +79,7 @@ func grantsCommands() []*cli.Command {
 					return err
 				}
 				state := policy.State{Taint: taint, Untrusted: c.Bool("untrusted")}
-				return grantsTest(c.App.Writer, dir, harness, policy.Call{Tool: args[0], Target: args[1]}, state, c.Bool("json"))
+				return grantsTest(c.App.Writer, dir, harness, policy.Call{Tool: args[0], Target: args[1]}, state, rolecli.WantsJSON(c))
 			},
 		}},
 	}}

@@ -89,7 +89,7 @@ func memoryLog(c *cli.Context) error {
 	if err := memorydCall(c, memorywire.KindLog, nil, &ans, 30*time.Second, nil); err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if rolecli.WantsJSON(c) {
 		if ans.Edits == nil {
 			ans.Edits = []memory.LogEntry{}
 		}
@@ -121,7 +121,7 @@ func memoryReview(c *cli.Context) error {
 	if err := memorydCall(c, memorywire.KindReview, nil, &ans, 30*time.Second, nil); err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if rolecli.WantsJSON(c) {
 		if ans.Staged == nil {
 			ans.Staged = []memory.StagedEdit{}
 		}
@@ -218,7 +218,7 @@ func reindex(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if rolecli.WantsJSON(c) {
 		return rolecli.WriteJSON(c.App.Writer, reindexJSON{Logs: p.Logs, Records: p.Records, Notes: p.Notes, Skipped: p.Skipped, Seconds: p.Seconds})
 	}
 	fmt.Fprintf(c.App.Writer, "reindex: read %d %s, %d %s and %d %s in %.1fs\n",

@@ -51,7 +51,7 @@ func memorySync(c *cli.Context) error {
 	if err := memorydCall(c, memorywire.KindSync, memorywire.SyncRequest{Now: c.Bool("now")}, &ans, timeout, nil); err != nil {
 		return err
 	}
-	if c.Bool("json") {
+	if rolecli.WantsJSON(c) {
 		if err := rolecli.WriteJSON(c.App.Writer, ans); err != nil {
 			return err
 		}

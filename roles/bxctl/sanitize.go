@@ -34,7 +34,7 @@ func sanitizeCommands() []*cli.Command {
 					return rolecli.Usagef("at most one argument, TEXT (quote it; without it the text is read from standard input)")
 				}
 				report := sanitizeReport
-				if c.Bool("json") {
+				if rolecli.WantsJSON(c) {
 					report = sanitizeReportJSON
 				}
 				if c.NArg() == 1 {

@@ -21,6 +21,9 @@ func (e *StatusError) Error() string { return fmt.Sprintf("exit status %d", e.Co
 // instead of the text; errors still go to standard error.
 var JSONFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document instead of the text (docs/json.md); errors still go to standard error"}
 
+// WantsJSON reports whether c's command was given JSONFlag.
+func WantsJSON(c *cli.Context) bool { return c.Bool(JSONFlag.Name) }
+
 // WriteJSON writes v as one indented JSON document and a newline. Strings
 // from outside stay as they are, but nothing in it can act on a terminal.
 func WriteJSON(w io.Writer, v any) error {

@@ -39,7 +39,7 @@ func runsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
+			if rolecli.WantsJSON(c) {
 				if list == nil {
 					list = []runs.Record{}
 				}
@@ -93,7 +93,7 @@ func statusCommand() *cli.Command {
 			if isNoRun(err) {
 				return err
 			}
-			if c.Bool("json") {
+			if rolecli.WantsJSON(c) {
 				out := map[string]any{"record": rec}
 				if err == nil && !rec.Ended() {
 					out["live"] = st
@@ -156,7 +156,7 @@ func controlled(c *cli.Context, kind string) error {
 	case err != nil:
 		return err
 	}
-	if c.Bool("json") {
+	if rolecli.WantsJSON(c) {
 		return rolecli.WriteJSON(c.App.Writer, ans)
 	}
 	l := termsafe.Line
