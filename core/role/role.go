@@ -43,6 +43,10 @@ func Lookup(name string) (Role, bool) {
 // String is the role's name: brokerd, memoryd, ...
 func (r Role) String() string { return r.name }
 
+// MarshalText writes the role's name, so that a Role in JSON is its name
+// (a struct with no exported field would be {}).
+func (r Role) MarshalText() ([]byte, error) { return []byte(r.name), nil }
+
 // Names are the names of rs, in their order.
 func Names(rs []Role) []string {
 	names := make([]string, len(rs))

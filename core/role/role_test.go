@@ -1,6 +1,7 @@
 package role
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 )
@@ -39,5 +40,15 @@ func TestAllIsACopy(t *testing.T) {
 	a[0] = Yaag
 	if All()[0] != Brokerd {
 		t.Error("changing All()'s result changed the list")
+	}
+}
+
+func TestARoleInJSONIsItsName(t *testing.T) {
+	b, err := json.Marshal(map[string]any{"role": Loopd, "roles": []Role{Brokerd, Yaag}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"role":"loopd","roles":["brokerd","yaag"]}`; string(b) != want {
+		t.Errorf("marshalled %s, want %s", b, want)
 	}
 }
