@@ -235,8 +235,8 @@ func (in *Install) Plan() (steps []Step, upgrade bool, err error) {
 	for _, r := range in.Roles {
 		link := in.OnDisk(filepath.Join(in.Bin(), r.String()))
 		steps = append(steps, Step{
-			Say: fmt.Sprintf("link %s -> boxmaker", filepath.Join(in.Bin(), r.String())),
-			Do:  func() error { return replaceLink("boxmaker", link) },
+			Say: fmt.Sprintf("link %s -> %s", filepath.Join(in.Bin(), r.String()), binaryName),
+			Do:  func() error { return replaceLink(binaryName, link) },
 		})
 	}
 	steps = append(steps, commits...)

@@ -55,7 +55,7 @@ func (u *Uninstall) Plan() []Step {
 	for _, r := range u.Roles {
 		host := filepath.Join(u.Bin(), r.String())
 		p := u.OnDisk(host)
-		if target, err := os.Readlink(p); err == nil && target == "boxmaker" {
+		if target, err := os.Readlink(p); err == nil && target == binaryName {
 			steps = append(steps, Step{Say: "remove the link " + host, Do: func() error { return os.Remove(p) }})
 		}
 	}

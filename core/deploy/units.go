@@ -68,8 +68,12 @@ type Layout struct {
 // Bin is the directory of the binary and its role links, as the units name it.
 func (l Layout) Bin() string { return filepath.Join(l.Prefix, "bin") }
 
+// binaryName is the installed binary's name in Bin, which each role's
+// link there points at (relative, so the tree moves as one).
+const binaryName = "boxmaker"
+
 // Binary is the installed binary, as the units name it.
-func (l Layout) Binary() string { return filepath.Join(l.Bin(), "boxmaker") }
+func (l Layout) Binary() string { return filepath.Join(l.Bin(), binaryName) }
 
 // OnDisk is where a host path is written: under Root.
 func (l Layout) OnDisk(hostPath string) string {
