@@ -139,3 +139,56 @@ func TestTheCursorOnDiskNeverPassesACommandNotOnDisk(t *testing.T) {
 		t.Errorf("the cursor %+v is behind the held command (at %d)", c, cmd.CreateAt)
 	}
 }
+
+// A kill just after a turn's placeholder is posted leaves the state file
+// as it was before (the turn was queued in memory): the next gatewayd
+// must still find the post, or the placeholder is never answered. In a DM
+// the catch-up reads it again; in a channel the catch-up reads only the
+// channels with a thread on disk, so the first thread of a channel is
+// written before its placeholder.
+func TestAPostWhosePlaceholderWasMadeIsFoundAfterAKill(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		channel func(w *world) fakemattermost.Channel
+		text    string
+	}{
+		{"a DM", func(w *world) fakemattermost.Channel { return w.mm.DM(w.bot.ID, w.owner.ID) }, "hello there"},
+		{"a channel Boxmaker has no thread in yet", func(w *world) fakemattermost.Channel {
+			return w.mm.NewChannel("town-square", w.bot.ID, w.owner.ID)
+		}, "@boxmaker hello there"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var disk atomic.Value // the state file as the placeholder was posted
+			var path atomic.Value
+			w := newWorld(t, fakemattermost.Options{Before: func(method, p string) {
+				if file, _ := path.Load().(string); file != "" && method == "POST" && p == "/api/v4/posts" && disk.Load() == nil {
+					data, err := os.ReadFile(file)
+					if err != nil {
+						panic(err)
+					}
+					disk.Store(data)
+				}
+			}})
+			w.start()
+			ch := tt.channel(w)
+			path.Store(gateway.StateFile(w.home))
+			p, err := w.mm.PostAs(w.owner.ID, ch.ID, "", tt.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.waitForReplies("the reply", p.ID, "echo: hello there")
+			w.stop()
+			// What a SIGKILL right after the placeholder would have left.
+			if err := os.WriteFile(gateway.StateFile(w.home), disk.Load().([]byte), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w.start()
+			w.waitForReplies("the reply marked cut short by the kill", p.ID,
+				"echo: hello there\n\n_(gatewayd was stopped while writing this reply, so it may be incomplete; send the message again for a whole answer)_")
+			w.waitFor("the post handled on disk", func() bool { st := w.state(); return st.HandledPost(p.ID) })
+			if n := len(w.loop.requests()); n != 1 {
+				t.Errorf("loopd was sent %d turns, want 1", n)
+			}
+		})
+	}
+}

@@ -283,10 +283,16 @@ func (g *Gateway) take(ctx context.Context, p Post, channelType, sender string, 
 	g.mu.Lock()
 	me := g.me
 	g.mu.Unlock()
-	var done, tracked bool
+	var done, tracked, channelRead bool
 	g.state.Read(func(s *State) {
 		done = s.HandledPost(p.ID) || s.Waiting(p.ID)
 		_, tracked = s.Threads[p.Thread()]
+		for _, th := range s.Threads {
+			if th.Channel == p.ChannelID {
+				channelRead = true
+				break
+			}
+		}
 	})
 	if done || p.UserID == me.ID || p.Type != "" || p.DeleteAt != 0 {
 		return false
@@ -351,13 +357,24 @@ func (g *Gateway) take(ctx context.Context, p Post, channelType, sender string, 
 	// either way its thread is read for a reply before it runs (D443,
 	// D444).
 	t.Started = true
-	g.state.Touch(func(s *State) {
+	queue := func(s *State) {
 		pass(s)
 		s.Turns = append(s.Turns, t)
 		if _, ok := s.Threads[t.Thread]; !ok {
 			s.Threads[t.Thread] = Thread{Channel: t.Channel}
 		}
-	})
+	}
+	if channelType != "D" && !channelRead {
+		// The catch-up reads a channel only for a thread of Boxmaker's
+		// there on disk: the first one is written before its placeholder
+		// can be posted, or a crash between them would leave the
+		// placeholder unanswered for good (D751).
+		if g.update(queue) != nil {
+			return true
+		}
+	} else {
+		g.state.Touch(queue)
+	}
 	g.startWorker(ctx, t.Thread)
 	return true
 }
