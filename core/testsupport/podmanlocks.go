@@ -65,46 +65,94 @@ func PodmanLocksInUse(raw []byte) (used, total int, err error) {
 	return used, locks, nil
 }
 
-// CountLostPodmanLocks is how many of Podman's locks are in use on the
-// machine with no container, pod or volume that Podman lists to hold
-// them: the locks podman processes lost. Other engineers' containers come
-// and go meanwhile, so it reads the table and the lists until two
+// LockCount is one reading of Podman's lock table.
+type LockCount struct {
+	// Lost is how many locks are in use with no container, pod or volume
+	// that Podman lists to hold them.
+	Lost int
+	// Creating is how many podman processes were creating a container,
+	// pod or volume (a run or create command) as the table was read: each
+	// may hold a lock it has not recorded yet, which Lost counts.
+	Creating int
+}
+
+// LostSince is how many locks were surely lost between the reading before
+// and c: what c counts beyond before, less the locks of creations under
+// way at c. A creation under way at before makes it smaller, never
+// larger, so someone else's container starting never counts as lost.
+func (c LockCount) LostSince(before LockCount) int {
+	return max(0, c.Lost-c.Creating-before.Lost)
+}
+
+// CountLostPodmanLocks reads Podman's lock table and the containers, pods
+// and volumes Podman lists: the locks podman processes lost. Other
+// engineers' containers come and go meanwhile, so it reads until two
 // readings in a row agree. Its error wraps ErrNotPodmanLocks (or the
 // file's) when the table cannot be read as Podman 4.3's.
-func CountLostPodmanLocks() (int, error) {
-	read := func() (int, string, error) {
+func CountLostPodmanLocks() (LockCount, error) {
+	read := func() (LockCount, string, error) {
+		creating := podmansCreating()
 		raw, err := os.ReadFile(PodmanLockFile)
 		if err != nil {
-			return 0, "", err
+			return LockCount{}, "", err
 		}
 		used, _, err := PodmanLocksInUse(raw)
 		if err != nil {
-			return 0, "", fmt.Errorf("%s: %w", PodmanLockFile, err)
+			return LockCount{}, "", fmt.Errorf("%s: %w", PodmanLockFile, err)
 		}
 		var owners []string
 		for _, list := range [][]string{{"ps", "-aq", "--no-trunc"}, {"pod", "ps", "-q", "--no-trunc"}, {"volume", "ls", "-q"}} {
 			out, err := exec.Command("podman", list...).Output()
 			if err != nil {
-				return 0, "", fmt.Errorf("podman %s: %w", strings.Join(list, " "), err)
+				return LockCount{}, "", fmt.Errorf("podman %s: %w", strings.Join(list, " "), err)
 			}
 			owners = append(owners, strings.Fields(string(bytes.TrimSpace(out)))...)
 		}
 		slices.Sort(owners)
-		return used - len(owners), strings.Join(owners, " "), nil
+		return LockCount{Lost: used - len(owners), Creating: max(creating, podmansCreating())}, strings.Join(owners, " "), nil
 	}
-	lost, owners, err := read()
+	c, owners, err := read()
 	for range 50 {
 		if err != nil {
-			return 0, err
+			return LockCount{}, err
 		}
 		time.Sleep(100 * time.Millisecond)
 		again, againOwners, err2 := read()
-		if err2 == nil && again == lost && againOwners == owners {
-			return lost, nil
+		if err2 == nil && again.Lost == c.Lost && againOwners == owners {
+			again.Creating = max(again.Creating, c.Creating)
+			return again, nil
 		}
-		lost, owners, err = again, againOwners, err2
+		c, owners, err = again, againOwners, err2
 	}
-	return 0, errors.New("Podman's locks and containers did not hold still for 5 s (the machine is busy)")
+	return LockCount{}, errors.New("Podman's locks and containers did not hold still for 5 s (the machine is busy)")
+}
+
+// podmansCreating counts the podman processes whose arguments hold the
+// word run or create (podman run, podman create, podman pod create,
+// podman volume create).
+func podmansCreating() int {
+	path, err := exec.LookPath("podman")
+	if err != nil {
+		return 0
+	}
+	want, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	ents, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range ents {
+		dir := filepath.Join("/proc", e.Name())
+		if exe, err := os.Stat(filepath.Join(dir, "exe")); err != nil || !os.SameFile(want, exe) {
+			continue
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+		args := strings.Split(string(raw), "\x00")
+		if slices.Contains(args, "run") || slices.Contains(args, "create") {
+			n++
+		}
+	}
+	return n
 }
 
 // podmanLocksGuard is the file whose flock keeps a test that counts lost
@@ -144,7 +192,7 @@ func CountingPodmanLocks() (release func(), err error) { return lockGuard(syscal
 // another lock manager, not root), so that a count it cannot read never
 // passes as none lost, and fails it when Podman cannot list its
 // containers or the machine does not hold still.
-func LostPodmanLocks(tb testing.TB) int {
+func LostPodmanLocks(tb testing.TB) LockCount {
 	tb.Helper()
 	guarded.Lock()
 	if !guarded.tests[tb] {

@@ -46,3 +46,22 @@ func TestPodmanLocksInUseRefusesAnotherFormat(t *testing.T) {
 		}
 	}
 }
+
+// A lock taken by a creation under way when the table is read is not
+// counted as lost; one the table still has when nothing is creating is.
+func TestLostSinceLeavesOutCreationsUnderWay(t *testing.T) {
+	for _, tt := range []struct {
+		before, after LockCount
+		want          int
+	}{
+		{LockCount{Lost: 5}, LockCount{Lost: 5}, 0},
+		{LockCount{Lost: 5}, LockCount{Lost: 7}, 2},
+		{LockCount{Lost: 5}, LockCount{Lost: 7, Creating: 1}, 1},
+		{LockCount{Lost: 6, Creating: 1}, LockCount{Lost: 5}, 0},
+		{LockCount{Lost: 5}, LockCount{Lost: 6, Creating: 3}, 0},
+	} {
+		if got := tt.after.LostSince(tt.before); got != tt.want {
+			t.Errorf("%+v since %+v: %d, want %d", tt.after, tt.before, got, tt.want)
+		}
+	}
+}
