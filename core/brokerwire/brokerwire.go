@@ -4,7 +4,11 @@
 // demo) import it; nothing else defines these shapes. Every socket uses
 // core/daemon's framing (docs/protocols.md): one request line
 // {"kind":...,"body":...}, event lines, a final line with "done":true and
-// either the answer's body or an error and its runbook entry.
+// either the answer's body or an error and its runbook entry. Every body
+// is read by daemon.DecodeBody: one that is not its kind's (a field its
+// struct does not have, a key twice or in another case, anything but one
+// object) is refused whole as socket-forbidden; what Arguments holds is
+// brokerd's to judge (below).
 //
 // Ids follow core/sessionid: a session id is 1 to 64 of [a-z0-9-], a call
 // id 1 to 64 of [A-Za-z0-9_-].

@@ -1,7 +1,8 @@
 // Package daemon is the plumbing every Boxmaker daemon shares: the
 // single-instance lock, socket preparation, the listener that survives
 // transient accept failures, one JSON request and answer per connection
-// with the peer's uid checked, and the readiness notification.
+// with the peer's uid checked, the one strict reading of a request's body
+// (DecodeBody), and the readiness notification.
 //
 // Nothing here parses flags, reads the environment or exits: the role
 // packages pass in names, paths and writers.

@@ -358,9 +358,14 @@ func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 	}
 	done()
 	c.SetReadDeadline(time.Time{})
+	// The request line is read as strictly as a body (DecodeBody): the
+	// body's own field is left for its kind's handler to read.
 	var req Request
-	if err := json.Unmarshal(line, &req); err != nil {
-		enc.Encode(Answer{Done: true, Error: fmt.Sprintf("the request is not JSON: %v", err)})
+	if problem := decodeObject(line, &req); problem != "" {
+		r := runbook.Refuse(runbook.SocketForbidden, "a request arrived on the %s socket %s that is not one {\"kind\",\"body\"} object (from pid %d, uid %d): %s",
+			s.Name, s.Path, peer.PID, peer.UID, problem)
+		fmt.Fprintf(s.Log, "%s: %s\n", s.Role, r)
+		enc.Encode(failure(r))
 		return
 	}
 	h, ok := s.Kinds[req.Kind]
@@ -373,6 +378,9 @@ func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 	}
 	stream := &Stream{enc: enc, conn: c}
 	body, err := h(ctx, peer, req.Body, stream)
+	if be := (*BodyError)(nil); errors.As(err, &be) {
+		err = s.refuseBody(req.Kind, peer, be)
+	}
 	final := Answer{Done: true}
 	if err != nil {
 		final = failure(err)

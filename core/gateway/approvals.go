@@ -38,21 +38,12 @@ func (g *Gateway) Handlers() map[string]daemon.Handler {
 	}
 }
 
-func decodeStrict(body json.RawMessage, v any) error {
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("the request is not what gateway.sock takes: %v", err)
-	}
-	return nil
-}
-
 // errNoApprovers is approval.post's answer without [approvals] users.
 var errNoApprovers = errors.New("gatewayd.toml has no [approvals] users: no one could answer it in Mattermost")
 
 func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var req gatewaywire.Post
-	if err := decodeStrict(body, &req); err != nil {
+	if err := daemon.DecodeBody(body, &req); err != nil {
 		return nil, err
 	}
 	p := req.Approval
@@ -190,7 +181,7 @@ func settledProps(id, what, summary string) map[string]any {
 
 func (g *Gateway) handleWait(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var req gatewaywire.Wait
-	if err := decodeStrict(body, &req); err != nil {
+	if err := daemon.DecodeBody(body, &req); err != nil {
 		return nil, err
 	}
 	g.mu.Lock()
@@ -217,7 +208,7 @@ func (g *Gateway) handleWait(ctx context.Context, _ daemon.Peer, body json.RawMe
 
 func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var req gatewaywire.Settle
-	if err := decodeStrict(body, &req); err != nil {
+	if err := daemon.DecodeBody(body, &req); err != nil {
 		return nil, err
 	}
 	g.mu.Lock()

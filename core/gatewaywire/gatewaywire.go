@@ -1,8 +1,10 @@
 // Package gatewaywire is gateway.sock's protocol: the kinds, bodies and
 // answers that brokerd's courier (core/broker) and gatewayd (core/gateway)
 // exchange, each defined once here and imported by both sides. The
-// socket carries core/daemon's one request and answer per connection; it
-// is gatewayd's, 0600 in a 0700 directory, and brokerd connects to it.
+// socket carries core/daemon's one request and answer per connection, each
+// body read by daemon.DecodeBody (one that is not its kind's is
+// socket-forbidden); it is gatewayd's, 0600 in a 0700 directory, and
+// brokerd connects to it.
 //
 // An approval's life on it (docs/specs/gateway.md, section 6):
 //

@@ -1,11 +1,9 @@
 package loop
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
@@ -14,17 +12,18 @@ import (
 // Handlers is the loop socket's kinds (core/loopwire) answered by e: turn
 // and the agent.* kinds of yaag's Agents. loopd serves this map, and the
 // tests of loop and of yaag's loopd client serve it too, so they test the
-// handlers loopd runs. A request body is read strictly (an unknown field
-// is refused); turn and agent.ask stream their events and end when their
-// client has gone. A failed turn or ask is also a line on e.Log.
+// handlers loopd runs. A request body is read by daemon.DecodeBody (an
+// unknown field, a key twice... refused as socket-forbidden); turn and
+// agent.ask stream their events and end when their client has gone. A
+// failed turn or ask is also a line on e.Log.
 func (e *Engine) Handlers() map[string]daemon.Handler {
 	return map[string]daemon.Handler{
 		loopwire.KindTurn:         e.turnHandler,
-		loopwire.KindAgentSpawn:   answer("an agent.spawn request", e.Spawn),
+		loopwire.KindAgentSpawn:   answer(e.Spawn),
 		loopwire.KindAgentAsk:     e.agentAskHandler,
-		loopwire.KindAgentFork:    answer("an agent.fork request", e.Fork),
+		loopwire.KindAgentFork:    answer(e.Fork),
 		loopwire.KindAgentCompact: e.agentCompactHandler,
-		loopwire.KindAgentAnswer:  answer("an agent.answer request", e.Answer),
+		loopwire.KindAgentAnswer:  answer(e.Answer),
 	}
 }
 
@@ -33,7 +32,7 @@ func (e *Engine) Handlers() map[string]daemon.Handler {
 // is written on e.Log as well as answered.
 func (e *Engine) turnHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
 	var req loopwire.TurnRequest
-	if err := decodeStrict(body, &req, `the turn request is not {"session","who","text"}`); err != nil {
+	if err := daemon.DecodeBody(body, &req); err != nil {
 		return nil, err
 	}
 	ctx, stop := whileClientStays(ctx, s)
@@ -68,26 +67,15 @@ func whileClientStays(ctx context.Context, s *daemon.Stream) (context.Context, f
 	return ctx, cancel
 }
 
-// decodeStrict reads a request body, refusing unknown fields; its error
-// is refused (what the request is not), then the decoder's.
-func decodeStrict(body json.RawMessage, v any, refused string) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: %v", refused, err)
-	}
-	return nil
-}
-
 // answer is the handler of a request that streams nothing: its body read
-// strictly (decodeStrict) as a Q, shape naming it, answered by f. agent.spawn (a hermetic
+// as a Q (daemon.DecodeBody), answered by f. agent.spawn (a hermetic
 // session for a yaag Agent), agent.fork (a new session from a boundary of
 // an Agent's or a Run's host session) and agent.answer (the person's
 // answers appended to the session that asked) are such requests.
-func answer[Q, R any](shape string, f func(context.Context, Q) (R, error)) daemon.Handler {
+func answer[Q, R any](f func(context.Context, Q) (R, error)) daemon.Handler {
 	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 		var req Q
-		if err := decodeStrict(body, &req, "the request is not "+shape); err != nil {
+		if err := daemon.DecodeBody(body, &req); err != nil {
 			return nil, err
 		}
 		return f(ctx, req)
@@ -97,7 +85,7 @@ func answer[Q, R any](shape string, f func(context.Context, Q) (R, error)) daemo
 // agentAskHandler answers agent.ask, streaming the turn's events.
 func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
 	var req loopwire.AskRequest
-	if err := decodeStrict(body, &req, "the request is not an agent.ask request"); err != nil {
+	if err := daemon.DecodeBody(body, &req); err != nil {
 		return nil, err
 	}
 	ctx, stop := whileClientStays(ctx, s)
@@ -119,7 +107,7 @@ func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, body json.R
 // events.
 func (e *Engine) agentCompactHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
 	var req loopwire.CompactRequest
-	if err := decodeStrict(body, &req, "the request is not an agent.compact request"); err != nil {
+	if err := daemon.DecodeBody(body, &req); err != nil {
 		return nil, err
 	}
 	return e.Compact(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })

@@ -2,30 +2,59 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/llamastandin"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/testsupport"
+	"boxmaker/core/testsupport/daemontest"
+	"boxmaker/runbook"
 )
 
-// TestHandlersReadBodiesStrictly: every kind of the loop socket refuses a
-// body with a field its request does not have, naming the request.
+// TestHandlersReadBodiesStrictly: every kind of the loop socket, served
+// on a real socket, reads its body with daemon.DecodeBody: a field its
+// request does not have, or a key twice, is refused as socket-forbidden
+// naming the kind, printed on loopd's log, and reaches nothing.
 func TestHandlersReadBodiesStrictly(t *testing.T) {
 	r := newRig(t, llamastandin.Script{})
-	sock := agentSocket(t, r)
-	for kind, want := range map[string]string{
-		loopwire.KindTurn:         `the turn request is not {"session","who","text"}: json: unknown field "bogus"`,
-		loopwire.KindAgentSpawn:   `the request is not an agent.spawn request: json: unknown field "bogus"`,
-		loopwire.KindAgentAsk:     `the request is not an agent.ask request: json: unknown field "bogus"`,
-		loopwire.KindAgentFork:    `the request is not an agent.fork request: json: unknown field "bogus"`,
-		loopwire.KindAgentCompact: `the request is not an agent.compact request: json: unknown field "bogus"`,
-		loopwire.KindAgentAnswer:  `the request is not an agent.answer request: json: unknown field "bogus"`,
-	} {
-		err := daemon.Call(context.Background(), sock, kind, map[string]any{"bogus": 1}, nil, nil)
-		if err == nil || err.Error() != want {
-			t.Errorf("%s: %v, want %q", kind, err, want)
+	log := &testsupport.Buffer{}
+	sock := daemontest.Serve(t, &daemon.Socket{Role: "loopd", Name: "loop", Path: filepath.Join(r.dir, "run", "loop", "loop.sock"),
+		Kinds: r.eng.Handlers(), ListenerLost: runbook.ListenerLost, Log: log})
+	twice := map[string]string{ // a key of each kind's request, twice
+		loopwire.KindTurn:         `{"session":"a","session":"b"}`,
+		loopwire.KindAgentSpawn:   `{"run":"a","run":"b"}`,
+		loopwire.KindAgentAsk:     `{"session":"a","session":"b"}`,
+		loopwire.KindAgentFork:    `{"run":"a","run":"b"}`,
+		loopwire.KindAgentCompact: `{"session":"a","session":"b"}`,
+		loopwire.KindAgentAnswer:  `{"answers":[],"answers":[]}`,
+	}
+	if len(twice) != len(r.eng.Handlers()) {
+		t.Fatalf("the test knows %d kinds, the socket serves %d", len(twice), len(r.eng.Handlers()))
+	}
+	for kind, dup := range twice {
+		key, _, _ := strings.Cut(dup[2:], `"`)
+		for body, problem := range map[string]string{
+			`{"bogus":1}`: `json: unknown field "bogus"`,
+			dup:           `the key "` + key + `" appears twice`,
+		} {
+			err := daemon.Call(context.Background(), sock, kind, json.RawMessage(body), nil, nil)
+			want := fmt.Sprintf(`a %q request arrived on the loop socket %s with a body it does not take (from pid %d, uid %d): %s; %s`,
+				kind, sock, os.Getpid(), os.Geteuid(), problem, runbook.Link(runbook.SocketForbidden))
+			if err == nil || err.Error() != want {
+				t.Errorf("%s %s: %v, want %q", kind, body, err, want)
+			}
+			if e, _ := runbook.EntryOf(err); e != runbook.SocketForbidden {
+				t.Errorf("%s %s: the entry is %v", kind, body, e)
+			}
+			if !strings.Contains(log.String(), "loopd: "+want+"\n") {
+				t.Errorf("%s %s: loopd's log %q lacks the refusal", kind, body, log.String())
+			}
 		}
 	}
 	if n := len(r.srv.Chats()); n != 0 {

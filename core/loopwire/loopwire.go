@@ -47,6 +47,11 @@
 // session-log-damaged, or the model server's failure; nothing of a failed
 // turn is written to the session log but what was complete before it
 // failed (docs/specs/loop.md says what the log holds).
+//
+// Every kind's body is read by daemon.DecodeBody: one that is not its
+// kind's (a field its struct does not have, a key twice or in another
+// case, anything but one object) is refused as socket-forbidden before
+// anything is done.
 package loopwire
 
 import "encoding/json"

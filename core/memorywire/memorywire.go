@@ -2,7 +2,9 @@
 // request kinds and the bodies that cross them (docs/specs/local-memory.md,
 // section 11, and core/brokerwire for brokerd's sockets). memoryd serves
 // them; loopd, brokerd and bxctl ask. Every socket uses core/daemon's
-// framing: one request line, answer lines, a final {"done":true}.
+// framing: one request line, answer lines, a final {"done":true}; each
+// body is read by daemon.DecodeBody (one that is not its kind's is
+// socket-forbidden).
 package memorywire
 
 import (

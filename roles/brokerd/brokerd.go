@@ -114,11 +114,11 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 
 	d := rolecli.Brokerd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
 	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{brokerwire.KindToolCall: toolCall(b), brokerwire.KindSessionStart: sessionStart(b),
-		brokerwire.KindToolsGranted: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+		brokerwire.KindToolsGranted: daemon.NoBody(func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return b.Granted(), nil
-		}})
+		})})
 	d.Socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
-		brokerwire.KindApprovalsList: approvalsList(b), brokerwire.KindApprovalShow: approvalShow(b),
+		brokerwire.KindApprovalsList: daemon.NoBody(approvalsList(b)), brokerwire.KindApprovalShow: approvalShow(b),
 		brokerwire.KindApprovalAnswer: approvalAnswer(b)})
 	d.Socket("state", cfg.Sockets.State, map[string]daemon.Handler{brokerwire.KindSessionState: sessionState(b)})
 	d.Ready = fmt.Sprintf("brokerd: serving tools on %s and approvals on %s", cfg.Sockets.Broker, cfg.Sockets.Admin)
@@ -183,8 +183,8 @@ func stopNote(err error) string {
 func toolCall(b *broker.Broker) daemon.Handler {
 	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
 		var tc brokerwire.ToolCall
-		if err := json.Unmarshal(body, &tc); err != nil {
-			return nil, fmt.Errorf("the tool call is not valid: %v", err)
+		if err := daemon.DecodeBody(body, &tc); err != nil {
+			return nil, err
 		}
 		return b.Call(broker.WithCallerGone(ctx, s.Gone()), tc, func(id string) {
 			s.Send(brokerwire.Asked{Event: brokerwire.EventAsked, Approval: id})
@@ -201,8 +201,8 @@ func approvalsList(b *broker.Broker) daemon.Handler {
 func approvalShow(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 		var q brokerwire.ApprovalShow
-		if err := json.Unmarshal(body, &q); err != nil {
-			return nil, fmt.Errorf("the question is not valid: %v", err)
+		if err := daemon.DecodeBody(body, &q); err != nil {
+			return nil, err
 		}
 		return b.Approval(q.ID)
 	}
@@ -211,8 +211,8 @@ func approvalShow(b *broker.Broker) daemon.Handler {
 func approvalAnswer(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 		var a brokerwire.ApprovalAnswer
-		if err := json.Unmarshal(body, &a); err != nil {
-			return nil, fmt.Errorf("the answer is not valid: %v", err)
+		if err := daemon.DecodeBody(body, &a); err != nil {
+			return nil, err
 		}
 		if a.Answer != approval.Approve && a.Answer != approval.Refuse {
 			return nil, fmt.Errorf("the answer %q is neither approve nor refuse", a.Answer)
@@ -225,8 +225,8 @@ func approvalAnswer(b *broker.Broker) daemon.Handler {
 func sessionStart(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 		var s brokerwire.SessionStart
-		if err := json.Unmarshal(body, &s); err != nil {
-			return nil, fmt.Errorf("the session start is not valid: %v", err)
+		if err := daemon.DecodeBody(body, &s); err != nil {
+			return nil, err
 		}
 		st, err := b.StartSession(s)
 		if err != nil {
@@ -239,8 +239,8 @@ func sessionStart(b *broker.Broker) daemon.Handler {
 func sessionState(b *broker.Broker) daemon.Handler {
 	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 		var q brokerwire.SessionStateRequest
-		if err := json.Unmarshal(body, &q); err != nil {
-			return nil, fmt.Errorf("the question is not valid: %v", err)
+		if err := daemon.DecodeBody(body, &q); err != nil {
+			return nil, err
 		}
 		st, err := b.SessionState(q.Session)
 		if err != nil {

@@ -115,7 +115,7 @@ func (s *server) closeHoncho() {
 // drain when asked for now.
 func (s *server) sync(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var q memorywire.SyncRequest
-	if err := decode(body, &q, "request"); err != nil {
+	if err := daemon.DecodeBody(body, &q); err != nil {
 		return nil, err
 	}
 	h := s.honcho

@@ -66,9 +66,9 @@ func serve(c *cli.Context, path string, cfg conf.Memoryd) error {
 	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{
 		memorywire.KindMemoryCall: srv.memoryCall, memorywire.KindRecallCall: srv.recallCall})
 	d.Socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
-		memorywire.KindLog: srv.journal, memorywire.KindReview: srv.review,
+		memorywire.KindLog: daemon.NoBody(srv.journal), memorywire.KindReview: daemon.NoBody(srv.review),
 		memorywire.KindAccept: srv.accept, memorywire.KindReject: srv.reject,
-		memorywire.KindReindex: srv.reindex, memorywire.KindSync: srv.sync})
+		memorywire.KindReindex: daemon.NoBody(srv.reindex), memorywire.KindSync: srv.sync})
 	d.Ready = "memoryd: serving"
 	// The lock first: a second memoryd must meet already-running, not a
 	// busy memory/ or index. Nothing is served before Serve.
@@ -221,20 +221,10 @@ func (s *server) follow(ctx context.Context, every time.Duration) {
 	}
 }
 
-func decode(body json.RawMessage, v any, what string) error {
-	if len(body) == 0 {
-		body = json.RawMessage("{}")
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("the %s is not valid: %v", what, err)
-	}
-	return nil
-}
-
 // block answers loopd: the memory block of a new session.
 func (s *server) block(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var q memorywire.BlockRequest
-	if err := decode(body, &q, "question"); err != nil {
+	if err := daemon.DecodeBody(body, &q); err != nil {
 		return nil, err
 	}
 	blk, err := s.store.Block()
@@ -257,7 +247,7 @@ const stateText = "memory is unavailable: memoryd could not ask brokerd whether 
 // memoryCall does a memory call brokerd decided.
 func (s *server) memoryCall(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var q memorywire.ToolRequest
-	if err := decode(body, &q, "memory call"); err != nil {
+	if err := daemon.DecodeBody(body, &q); err != nil {
 		return nil, err
 	}
 	st, err := s.sessionState(ctx, q.Session)
@@ -316,7 +306,7 @@ const defaultHits = 10
 // the last Sync: a search sees every record written before it.
 func (s *server) recallCall(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var q memorywire.ToolRequest
-	if err := decode(body, &q, "recall call"); err != nil {
+	if err := daemon.DecodeBody(body, &q); err != nil {
 		return nil, err
 	}
 	ix, err := s.index()
@@ -421,7 +411,7 @@ func (s *server) review(context.Context, daemon.Peer, json.RawMessage, *daemon.S
 
 func (s *server) accept(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var q memorywire.EditRequest
-	if err := decode(body, &q, "request"); err != nil {
+	if err := daemon.DecodeBody(body, &q); err != nil {
 		return nil, err
 	}
 	r, err := s.store.Accept(q.Edit)
@@ -434,7 +424,7 @@ func (s *server) accept(_ context.Context, peer daemon.Peer, body json.RawMessag
 
 func (s *server) reject(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
 	var q memorywire.EditRequest
-	if err := decode(body, &q, "request"); err != nil {
+	if err := daemon.DecodeBody(body, &q); err != nil {
 		return nil, err
 	}
 	if err := s.store.Reject(q.Edit); err != nil {

@@ -14,7 +14,10 @@
 // already: a pause, or an Agent's question), RUN_ENDED, FLUSH_BUDGET (the
 // Asks in flight did not end within wait_ms: the pause is withdrawn and
 // the Run goes on). A client that cannot connect says CONNECT_FAILED; one
-// whose connection closed before the answer, CHANNEL_CLOSED.
+// whose connection closed before the answer, CHANNEL_CLOSED. A body that
+// is not its kind's (daemon.DecodeBody: an unknown field, a key twice...)
+// is the socket's socket-forbidden refusal, without a code: the client
+// says REFUSED and keeps its entry.
 package control
 
 import (
@@ -95,9 +98,9 @@ func refuse(code, format string, args ...any) error {
 // Kinds are the handlers of the socket.
 func (s *Server) Kinds() map[string]daemon.Handler {
 	return map[string]daemon.Handler{
-		KindStatus: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+		KindStatus: daemon.NoBody(func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return Status{Run: s.Run, State: s.Control.State(), Agents: s.Control.Agents()}, nil
-		},
+		}),
 		KindPause: s.pause,
 		KindStop:  s.stop,
 	}
@@ -105,10 +108,8 @@ func (s *Server) Kinds() map[string]daemon.Handler {
 
 func wait(body json.RawMessage) (time.Duration, error) {
 	var r Request
-	if len(body) > 0 {
-		if err := json.Unmarshal(body, &r); err != nil {
-			return 0, fmt.Errorf("the request is not {\"wait_ms\": n}: %v", err)
-		}
+	if err := daemon.DecodeBody(body, &r); err != nil {
+		return 0, err
 	}
 	if r.WaitMS <= 0 {
 		return DefaultWait, nil
