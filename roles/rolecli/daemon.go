@@ -110,7 +110,7 @@ type Daemon struct {
 // to Log. Add every socket before Start; the returned socket's Kinds may
 // still be filled in until Serve.
 func (d *Daemon) Socket(name, path string, kinds map[string]daemon.Handler) *daemon.Socket {
-	all := map[string]daemon.Handler{daemon.PingKind: Ping(d.role.Name, name)}
+	all := map[string]daemon.Handler{daemon.PingKind: daemon.NoBody(Ping(d.role.Name, name))}
 	for k, h := range kinds {
 		all[k] = h
 	}
