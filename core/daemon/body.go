@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -69,16 +68,18 @@ func decodeObject(body []byte, v any) string {
 	if kind := jsonKind(trimmed[0]); kind != "" {
 		return "it is " + kind + ", not an object"
 	}
-	// Decoded first: encoding/json refuses unknown fields, values that do
-	// not fit and nesting deeper than 10,000, so the walk below only
-	// meets a bounded, well-formed object.
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	// Decoded first: encoding/json refuses what is not one JSON value,
+	// values that do not fit and nesting deeper than 10,000, so the walk
+	// below (unknown fields, keys twice or in another case) only meets a
+	// bounded, well-formed object. json.Unmarshal, not a json.Decoder: a
+	// decoder copies the whole body into a buffer of its own, and the
+	// largest bodies are 16 MiB.
+	if err := json.Unmarshal(trimmed, v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) && se.Offset > 0 && json.Valid(trimmed[:se.Offset-1]) {
+			return "something follows its object"
+		}
 		return err.Error()
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return "something follows its object"
 	}
 	w := keyWalker{data: trimmed}
 	if err := w.value(reflect.TypeOf(v)); err != nil {
@@ -117,7 +118,8 @@ func readsItself(t reflect.Type) bool {
 
 // elemOf is the type of the value under key in an object encoding/json
 // decoded into t (nil: a value of any shape), or the error of a key that
-// is one of t's fields in another case.
+// is no field of t, or one of its fields in another case (which
+// encoding/json would take for it).
 func elemOf(t reflect.Type, key string) (reflect.Type, error) {
 	switch {
 	case t == nil:
@@ -132,6 +134,7 @@ func elemOf(t reflect.Type, key string) (reflect.Type, error) {
 				return nil, fmt.Errorf("the key %q is %q in another case", key, name)
 			}
 		}
+		return nil, fmt.Errorf("json: unknown field %q", key) // encoding/json's words
 	case t.Kind() == reflect.Map:
 		return t.Elem(), nil
 	}
@@ -139,8 +142,9 @@ func elemOf(t reflect.Type, key string) (reflect.Type, error) {
 }
 
 // keyWalker reads a body encoding/json has decoded already (so it is one
-// valid JSON value, nested at most 10,000 deep) for what encoding/json
-// lets pass: a key twice in one object, or a field's key in another case.
+// valid JSON value, nested at most 10,000 deep) for what json.Unmarshal
+// lets pass: a key that is no field of its struct, a key twice in one
+// object, a field's key in another case.
 // It steps over strings and the values of types that read themselves
 // without decoding them, so that a tool call's 8 MiB of content costs a
 // scan, not a decode (FuzzKeyWalker holds it to a json.Decoder's tokens).
