@@ -3,10 +3,10 @@ package approval
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"io"
-	"strings"
 
+	"boxmaker/core/jsonkeys"
 	"boxmaker/core/policy"
 )
 
@@ -18,52 +18,13 @@ var fieldNames = []string{"path", "content", "command", "paths", "url", "actions
 // field names in another case ("PATH", "pathſ"). encoding/json takes the
 // last of two keys and matches field names without regard to case, so
 // {"path":"/a","PATH":"/b"} would be shown to the owner as one path and
-// run on the other; brokerd denies such a call instead. raw must be JSON.
+// run on the other; brokerd denies such a call instead. The walk is
+// jsonkeys', the one every daemon's request bodies are read with.
 func CheckKeys(raw []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return checkValue(dec)
-}
-
-func checkValue(dec *json.Decoder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+	if !json.Valid(raw) {
+		return errors.New("the arguments are not JSON")
 	}
-	switch tok {
-	case json.Delim('{'):
-		seen := map[string]bool{}
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key := k.(string)
-			if seen[key] {
-				return fmt.Errorf("the key %q appears twice", key)
-			}
-			seen[key] = true
-			for _, f := range fieldNames {
-				if key != f && strings.EqualFold(key, f) {
-					return fmt.Errorf("the key %q is %q in another case", key, f)
-				}
-			}
-			if err := checkValue(dec); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token() // '}'
-		return err
-	case json.Delim('['):
-		for dec.More() {
-			if err := checkValue(dec); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token() // ']'
-		return err
-	}
-	return nil
+	return jsonkeys.CheckNames(raw, fieldNames)
 }
 
 // otherKeys are the top-level keys of raw that tool does not read, in
