@@ -37,9 +37,10 @@ import (
 // to check, not this one's: brokerd decides a call with bad arguments, and
 // records it, rather than refusing the request.
 //
-// Its error is a *BodyError. A handler returns it as it is: the socket
-// answers it with socket-forbidden's refusal, naming the kind, the socket
-// and the peer, and prints that line (Socket.handle).
+// Its error is a *BodyError, which the socket answers with
+// socket-forbidden's refusal, naming the kind, the socket and the peer,
+// and prints (Socket.handle). A handler reads its body through Takes (or
+// NoBody), which return that error as it is.
 func DecodeBody(body json.RawMessage, v any) error {
 	if problem := decodeObject(body, v); problem != "" {
 		return &BodyError{Problem: problem}
@@ -110,14 +111,25 @@ func (s *Socket) refuseBody(kind string, peer Peer, be *BodyError) error {
 	return r
 }
 
-// NoBody is h for a kind that takes no body: its body is read as an
-// empty struct's (none, null or {}), so that a field sent to it is
-// refused as any body's unknown field is, not silently passed over.
-func NoBody(h Handler) Handler {
+// Takes is the handler of a kind whose body is a Q, its wire struct: the
+// body is read by DecodeBody, and h answers the request it holds. A body
+// DecodeBody refuses never reaches h; the socket answers it as
+// socket-forbidden.
+func Takes[Q any](h func(ctx context.Context, peer Peer, req Q, s *Stream) (any, error)) Handler {
 	return func(ctx context.Context, peer Peer, body json.RawMessage, s *Stream) (any, error) {
-		if err := DecodeBody(body, &struct{}{}); err != nil {
+		var req Q
+		if err := DecodeBody(body, &req); err != nil {
 			return nil, err
 		}
-		return h(ctx, peer, body, s)
+		return h(ctx, peer, req, s)
 	}
+}
+
+// NoBody is h for a kind that takes no body: its body is read as an empty
+// struct's (none, null or {}), so that a field sent to it is refused as
+// any body's unknown field is, not silently passed over; h is given none.
+func NoBody(h Handler) Handler {
+	return Takes(func(ctx context.Context, peer Peer, _ struct{}, s *Stream) (any, error) {
+		return h(ctx, peer, nil, s)
+	})
 }

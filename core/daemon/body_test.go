@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -105,33 +104,28 @@ func TestDecodeBodyRefusesWhatAHostilePeerSends(t *testing.T) {
 	}
 }
 
-// TestDecodeBodyRefusesInsideTheBody: the same rules hold in nested
-// objects and lists, and a number that does not fit its field is refused
-// rather than cut.
+// TestDecodeBodyRefusesInsideTheBody: the same rules hold in a kind's
+// nested objects and lists, and a number that does not fit its field is
+// refused rather than cut.
 func TestDecodeBodyRefusesInsideTheBody(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		v    any
-		body string
-		want string
-	}{
-		{"a key twice in a nested object", new(memorywire.ToolRequest), `{"arguments":{"query":"a","query":"b"}}`, `the key "query" appears twice`},
-		{"a key in another case in a nested object", new(gatewaywire.Post), `{"approval":{"ID":"a"}}`, `the key "ID" is "id" in another case`},
-		{"a key twice in a list's object", new(memorywire.ToolRequest), `{"arguments":{"actions":[{"action":"add","action":"remove"}]}}`, `the key "action" appears twice`},
-		{"an unknown field in a list's object", new(loopwire.AnswerRequest), `{"answers":[{"call_id":"c","text":"t","grant":"all"}]}`, `json: unknown field "grant"`},
-		{"a number over a float64", new(gatewaywire.Wait), `{"wait_ms":1e400}`, "cannot unmarshal number 1e400"},
-		{"a number over an int64", new(control.Request), `{"wait_ms":99999999999999999999}`, "cannot unmarshal number 99999999999999999999"},
-		{"a fraction for an int", new(memorywire.ToolRequest), `{"arguments":{"limit":1.5}}`, "cannot unmarshal number 1.5"},
-		{"a huge number nested", new(loopwire.ForkRequest), `{"from":{"epoch":1e400}}`, "cannot unmarshal number 1e400"},
-		{"a string for a number", new(gatewaywire.Wait), `{"wait_ms":"5"}`, "cannot unmarshal string"},
-		{"a second request line glued on", new(daemon.Request), `{"kind":"ping"}{"kind":"tool.call"}`, "something follows its object"},
-		{"the body twice in the request line", new(daemon.Request), `{"kind":"tool.call","body":{},"body":{"session":"x"}}`, `the key "body" appears twice`},
-		{"an unknown field in the request line", new(daemon.Request), `{"kind":"ping","as":"root"}`, `json: unknown field "as"`},
+	for _, c := range []struct{ kind, name, body, want string }{
+		{"broker memory.call", "a key twice in a nested object", `{"arguments":{"query":"a","query":"b"}}`, `the key "query" appears twice`},
+		{"gateway approval.post", "a key in another case in a nested object", `{"approval":{"ID":"a"}}`, `the key "ID" is "id" in another case`},
+		{"broker memory.call", "a key twice in a list's object", `{"arguments":{"actions":[{"action":"add","action":"remove"}]}}`, `the key "action" appears twice`},
+		{"loop agent.answer", "an unknown field in a list's object", `{"answers":[{"call_id":"c","text":"t","grant":"all"}]}`, `json: unknown field "grant"`},
+		{"gateway approval.wait", "a number over a float64", `{"wait_ms":1e400}`, "cannot unmarshal number 1e400"},
+		{"control pause", "a number over an int64", `{"wait_ms":99999999999999999999}`, "cannot unmarshal number 99999999999999999999"},
+		{"broker memory.call", "a fraction for an int", `{"arguments":{"limit":1.5}}`, "cannot unmarshal number 1.5"},
+		{"loop agent.fork", "a huge number nested", `{"from":{"epoch":1e400}}`, "cannot unmarshal number 1e400"},
+		{"gateway approval.wait", "a string for a number", `{"wait_ms":"5"}`, "cannot unmarshal string"},
+		{"the request line", "a second request line glued on", `{"kind":"ping"}{"kind":"tool.call"}`, "something follows its object"},
+		{"the request line", "the body twice", `{"kind":"tool.call","body":{},"body":{"session":"x"}}`, `the key "body" appears twice`},
+		{"the request line", "an unknown field", `{"kind":"ping","as":"root"}`, `json: unknown field "as"`},
 	} {
-		err := daemon.DecodeBody(json.RawMessage(c.body), c.v)
+		err := daemon.DecodeBody(json.RawMessage(c.body), bodies[c.kind]())
 		var be *daemon.BodyError
 		if !errors.As(err, &be) || !strings.Contains(be.Problem, c.want) {
-			t.Errorf("%s: %v, want a BodyError saying %q", c.name, err, c.want)
+			t.Errorf("%s, %s: %v, want a BodyError saying %q", c.kind, c.name, err, c.want)
 		}
 	}
 }
@@ -228,14 +222,10 @@ func TestASocketRefusesABodyAsSocketForbidden(t *testing.T) {
 		Role: "brokerd", Name: "state", Path: filepath.Join(testsupport.ShortDir(t), "state", "state.sock"),
 		Log: log, ListenerLost: runbook.BrokerdListenerLost,
 		Kinds: map[string]daemon.Handler{
-			brokerwire.KindSessionState: func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-				var q brokerwire.SessionStateRequest
-				if err := daemon.DecodeBody(body, &q); err != nil {
-					return nil, err
-				}
+			brokerwire.KindSessionState: daemon.Takes(func(_ context.Context, _ daemon.Peer, q brokerwire.SessionStateRequest, _ *daemon.Stream) (any, error) {
 				ran++
 				return q, nil
-			},
+			}),
 		},
 	})
 	var got brokerwire.SessionStateRequest
@@ -284,12 +274,7 @@ func TestASocketRefusesABodyAsSocketForbidden(t *testing.T) {
 // the final answer.
 func rawRequest(t *testing.T, path, line string) daemon.Answer {
 	t.Helper()
-	c, err := net.Dial("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c := testsupport.Dial(t, path)
 	if _, err := c.Write([]byte(line + "\n")); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -32,20 +31,16 @@ const heldWithoutCourier = 30 * time.Second
 // Handlers are gateway.sock's kinds (core/gatewaywire).
 func (g *Gateway) Handlers() map[string]daemon.Handler {
 	return map[string]daemon.Handler{
-		gatewaywire.KindApprovalPost:   g.handlePost,
-		gatewaywire.KindApprovalWait:   g.handleWait,
-		gatewaywire.KindApprovalSettle: g.handleSettle,
+		gatewaywire.KindApprovalPost:   daemon.Takes(g.handlePost),
+		gatewaywire.KindApprovalWait:   daemon.Takes(g.handleWait),
+		gatewaywire.KindApprovalSettle: daemon.Takes(g.handleSettle),
 	}
 }
 
 // errNoApprovers is approval.post's answer without [approvals] users.
 var errNoApprovers = errors.New("gatewayd.toml has no [approvals] users: no one could answer it in Mattermost")
 
-func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var req gatewaywire.Post
-	if err := daemon.DecodeBody(body, &req); err != nil {
-		return nil, err
-	}
+func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, req gatewaywire.Post, _ *daemon.Stream) (any, error) {
 	p := req.Approval
 	if !approvalIDRE().MatchString(p.ID) || p.CallHash == "" {
 		return nil, fmt.Errorf("approval %q has no id or no call hash", p.ID)
@@ -179,11 +174,7 @@ func settledProps(id, what, summary string) map[string]any {
 		"title": "Approval " + id + ": " + what, "text": codeSpan(summary), "footer": approvalFooter}}}
 }
 
-func (g *Gateway) handleWait(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var req gatewaywire.Wait
-	if err := daemon.DecodeBody(body, &req); err != nil {
-		return nil, err
-	}
+func (g *Gateway) handleWait(ctx context.Context, _ daemon.Peer, req gatewaywire.Wait, _ *daemon.Stream) (any, error) {
 	g.mu.Lock()
 	la := g.live[req.ID]
 	g.mu.Unlock()
@@ -206,11 +197,7 @@ func (g *Gateway) handleWait(ctx context.Context, _ daemon.Peer, body json.RawMe
 	}
 }
 
-func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var req gatewaywire.Settle
-	if err := daemon.DecodeBody(body, &req); err != nil {
-		return nil, err
-	}
+func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, req gatewaywire.Settle, _ *daemon.Stream) (any, error) {
 	g.mu.Lock()
 	if la := g.live[req.ID]; la != nil && la.p.CallHash == req.CallHash {
 		delete(g.live, req.ID)

@@ -2,7 +2,6 @@ package loop
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"boxmaker/core/daemon"
@@ -12,17 +11,17 @@ import (
 // Handlers is the loop socket's kinds (core/loopwire) answered by e: turn
 // and the agent.* kinds of yaag's Agents. loopd serves this map, and the
 // tests of loop and of yaag's loopd client serve it too, so they test the
-// handlers loopd runs. A request body is read by daemon.DecodeBody (an
+// handlers loopd runs. A request body is read by daemon.Takes (an
 // unknown field, a key twice... refused as socket-forbidden); turn and
 // agent.ask stream their events and end when their client has gone. A
 // failed turn or ask is also a line on e.Log.
 func (e *Engine) Handlers() map[string]daemon.Handler {
 	return map[string]daemon.Handler{
-		loopwire.KindTurn:         e.turnHandler,
+		loopwire.KindTurn:         daemon.Takes(e.turnHandler),
 		loopwire.KindAgentSpawn:   answer(e.Spawn),
-		loopwire.KindAgentAsk:     e.agentAskHandler,
+		loopwire.KindAgentAsk:     daemon.Takes(e.agentAskHandler),
 		loopwire.KindAgentFork:    answer(e.Fork),
-		loopwire.KindAgentCompact: e.agentCompactHandler,
+		loopwire.KindAgentCompact: daemon.Takes(e.agentCompactHandler),
 		loopwire.KindAgentAnswer:  answer(e.Answer),
 	}
 }
@@ -30,11 +29,7 @@ func (e *Engine) Handlers() map[string]daemon.Handler {
 // turnHandler answers "turn" requests: the events stream as they come,
 // and the final answer is the session and the whole reply. A failed turn
 // is written on e.Log as well as answered.
-func (e *Engine) turnHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-	var req loopwire.TurnRequest
-	if err := daemon.DecodeBody(body, &req); err != nil {
-		return nil, err
-	}
+func (e *Engine) turnHandler(ctx context.Context, _ daemon.Peer, req loopwire.TurnRequest, s *daemon.Stream) (any, error) {
 	ctx, stop := whileClientStays(ctx, s)
 	defer stop()
 	res, err := e.Turn(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
@@ -68,26 +63,18 @@ func whileClientStays(ctx context.Context, s *daemon.Stream) (context.Context, f
 }
 
 // answer is the handler of a request that streams nothing: its body read
-// as a Q (daemon.DecodeBody), answered by f. agent.spawn (a hermetic
+// as a Q (daemon.Takes), answered by f. agent.spawn (a hermetic
 // session for a yaag Agent), agent.fork (a new session from a boundary of
 // an Agent's or a Run's host session) and agent.answer (the person's
 // answers appended to the session that asked) are such requests.
 func answer[Q, R any](f func(context.Context, Q) (R, error)) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var req Q
-		if err := daemon.DecodeBody(body, &req); err != nil {
-			return nil, err
-		}
+	return daemon.Takes(func(ctx context.Context, _ daemon.Peer, req Q, _ *daemon.Stream) (any, error) {
 		return f(ctx, req)
-	}
+	})
 }
 
 // agentAskHandler answers agent.ask, streaming the turn's events.
-func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-	var req loopwire.AskRequest
-	if err := daemon.DecodeBody(body, &req); err != nil {
-		return nil, err
-	}
+func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, req loopwire.AskRequest, s *daemon.Stream) (any, error) {
 	ctx, stop := whileClientStays(ctx, s)
 	defer stop()
 	res, err := e.Ask(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
@@ -105,10 +92,6 @@ func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, body json.R
 
 // agentCompactHandler answers agent.compact, streaming the summary turn's
 // events.
-func (e *Engine) agentCompactHandler(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-	var req loopwire.CompactRequest
-	if err := daemon.DecodeBody(body, &req); err != nil {
-		return nil, err
-	}
+func (e *Engine) agentCompactHandler(ctx context.Context, _ daemon.Peer, req loopwire.CompactRequest, s *daemon.Stream) (any, error) {
 	return e.Compact(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
 }

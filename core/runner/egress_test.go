@@ -178,12 +178,7 @@ func startTestProxy(t *testing.T, p *EgressProxy, names map[string][]string, dia
 // status line and body.
 func rawProxyRequest(t *testing.T, socket, request string) (string, string) {
 	t.Helper()
-	c, err := net.Dial("unix", socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c := testsupport.Dial(t, socket)
 	io.WriteString(c, request)
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})

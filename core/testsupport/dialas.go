@@ -3,6 +3,8 @@ package testsupport
 import (
 	"net"
 	"runtime"
+	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,4 +32,19 @@ func DialAs(uid int, path string) (net.Conn, error) {
 	}()
 	r := <-ch
 	return r.c, r.err
+}
+
+// Dial connects to the unix socket at path for a raw exchange of the
+// test's own (a request line written by hand): the test fails when it
+// cannot, the connection is closed when the test ends, and every read and
+// write on it must be done within 10 s.
+func Dial(tb testing.TB, path string) net.Conn {
+	tb.Helper()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	return c
 }

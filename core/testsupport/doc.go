@@ -4,7 +4,9 @@
 // socket paths (ShortDir); CPU time for benchmarks on a shared machine
 // (CPUTime, ProcessCPU, ReportCPU, Throughput); a buffer several
 // goroutines write to (Buffer); the exit status of a command that ran
-// (ExitCode); a server run for the length of a test (Serve); a file
+// (ExitCode); a server run for the length of a test (Serve); a unix
+// connection for a raw exchange (Dial), or one made as another uid
+// (DialAs); a file
 // damaged in place (EditFile); the parts a text must hold (ContainsAll);
 // the locks of Podman 4.3's machine-wide table that podman processes lost
 // (LostPodmanLocks, CountLostPodmanLocks).

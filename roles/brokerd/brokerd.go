@@ -181,15 +181,11 @@ func stopNote(err error) string {
 }
 
 func toolCall(b *broker.Broker) daemon.Handler {
-	return func(ctx context.Context, _ daemon.Peer, body json.RawMessage, s *daemon.Stream) (any, error) {
-		var tc brokerwire.ToolCall
-		if err := daemon.DecodeBody(body, &tc); err != nil {
-			return nil, err
-		}
+	return daemon.Takes(func(ctx context.Context, _ daemon.Peer, tc brokerwire.ToolCall, s *daemon.Stream) (any, error) {
 		return b.Call(broker.WithCallerGone(ctx, s.Gone()), tc, func(id string) {
 			s.Send(brokerwire.Asked{Event: brokerwire.EventAsked, Approval: id})
 		})
-	}
+	})
 }
 
 func approvalsList(b *broker.Broker) daemon.Handler {
@@ -199,53 +195,37 @@ func approvalsList(b *broker.Broker) daemon.Handler {
 }
 
 func approvalShow(b *broker.Broker) daemon.Handler {
-	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var q brokerwire.ApprovalShow
-		if err := daemon.DecodeBody(body, &q); err != nil {
-			return nil, err
-		}
+	return daemon.Takes(func(_ context.Context, _ daemon.Peer, q brokerwire.ApprovalShow, _ *daemon.Stream) (any, error) {
 		return b.Approval(q.ID)
-	}
+	})
 }
 
 func approvalAnswer(b *broker.Broker) daemon.Handler {
-	return func(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var a brokerwire.ApprovalAnswer
-		if err := daemon.DecodeBody(body, &a); err != nil {
-			return nil, err
-		}
+	return daemon.Takes(func(_ context.Context, peer daemon.Peer, a brokerwire.ApprovalAnswer, _ *daemon.Stream) (any, error) {
 		if a.Answer != approval.Approve && a.Answer != approval.Refuse {
 			return nil, fmt.Errorf("the answer %q is neither approve nor refuse", a.Answer)
 		}
 		by := fmt.Sprintf("bxctl (uid %d, pid %d)", peer.UID, peer.PID)
 		return b.AnswerApproval(a.ID, a.Answer == approval.Approve, by, a.Why)
-	}
+	})
 }
 
 func sessionStart(b *broker.Broker) daemon.Handler {
-	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var s brokerwire.SessionStart
-		if err := daemon.DecodeBody(body, &s); err != nil {
-			return nil, err
-		}
+	return daemon.Takes(func(_ context.Context, _ daemon.Peer, s brokerwire.SessionStart, _ *daemon.Stream) (any, error) {
 		st, err := b.StartSession(s)
 		if err != nil {
 			return nil, err
 		}
 		return brokerwire.SessionState{Taint: st.Taint.String(), Untrusted: st.Untrusted}, nil
-	}
+	})
 }
 
 func sessionState(b *broker.Broker) daemon.Handler {
-	return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-		var q brokerwire.SessionStateRequest
-		if err := daemon.DecodeBody(body, &q); err != nil {
-			return nil, err
-		}
+	return daemon.Takes(func(_ context.Context, _ daemon.Peer, q brokerwire.SessionStateRequest, _ *daemon.Stream) (any, error) {
 		st, err := b.SessionState(q.Session)
 		if err != nil {
 			return nil, err
 		}
 		return brokerwire.SessionState{Taint: st.Taint.String(), Untrusted: st.Untrusted}, nil
-	}
+	})
 }

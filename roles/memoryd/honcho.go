@@ -2,7 +2,6 @@ package memoryd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -113,11 +112,7 @@ func (s *server) closeHoncho() {
 
 // sync answers bxctl memory sync: the outbox's state, after a feed and
 // drain when asked for now.
-func (s *server) sync(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var q memorywire.SyncRequest
-	if err := daemon.DecodeBody(body, &q); err != nil {
-		return nil, err
-	}
+func (s *server) sync(ctx context.Context, _ daemon.Peer, q memorywire.SyncRequest, _ *daemon.Stream) (any, error) {
 	h := s.honcho
 	switch {
 	case h == nil:

@@ -62,13 +62,13 @@ func serve(c *cli.Context, path string, cfg conf.Memoryd) error {
 		log:          rolecli.Log,
 	}
 	d := rolecli.Memoryd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
-	d.Socket("block", cfg.Sockets.Block, map[string]daemon.Handler{memorywire.KindBlock: srv.block})
+	d.Socket("block", cfg.Sockets.Block, map[string]daemon.Handler{memorywire.KindBlock: daemon.Takes(srv.block)})
 	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{
-		memorywire.KindMemoryCall: srv.memoryCall, memorywire.KindRecallCall: srv.recallCall})
+		memorywire.KindMemoryCall: daemon.Takes(srv.memoryCall), memorywire.KindRecallCall: daemon.Takes(srv.recallCall)})
 	d.Socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
 		memorywire.KindLog: daemon.NoBody(srv.journal), memorywire.KindReview: daemon.NoBody(srv.review),
-		memorywire.KindAccept: srv.accept, memorywire.KindReject: srv.reject,
-		memorywire.KindReindex: daemon.NoBody(srv.reindex), memorywire.KindSync: srv.sync})
+		memorywire.KindAccept: daemon.Takes(srv.accept), memorywire.KindReject: daemon.Takes(srv.reject),
+		memorywire.KindReindex: daemon.NoBody(srv.reindex), memorywire.KindSync: daemon.Takes(srv.sync)})
 	d.Ready = "memoryd: serving"
 	// The lock first: a second memoryd must meet already-running, not a
 	// busy memory/ or index. Nothing is served before Serve.
@@ -222,11 +222,7 @@ func (s *server) follow(ctx context.Context, every time.Duration) {
 }
 
 // block answers loopd: the memory block of a new session.
-func (s *server) block(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var q memorywire.BlockRequest
-	if err := daemon.DecodeBody(body, &q); err != nil {
-		return nil, err
-	}
+func (s *server) block(_ context.Context, _ daemon.Peer, q memorywire.BlockRequest, _ *daemon.Stream) (any, error) {
 	blk, err := s.store.Block()
 	if err != nil {
 		s.logf("the memory block for session %s was refused: %v", q.Session, err)
@@ -245,11 +241,7 @@ func (s *server) block(_ context.Context, _ daemon.Peer, body json.RawMessage, _
 const stateText = "memory is unavailable: memoryd could not ask brokerd whether this session is trusted, so nothing was written"
 
 // memoryCall does a memory call brokerd decided.
-func (s *server) memoryCall(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var q memorywire.ToolRequest
-	if err := daemon.DecodeBody(body, &q); err != nil {
-		return nil, err
-	}
+func (s *server) memoryCall(ctx context.Context, _ daemon.Peer, q memorywire.ToolRequest, _ *daemon.Stream) (any, error) {
 	st, err := s.sessionState(ctx, q.Session)
 	if err != nil {
 		why, link := said(err)
@@ -304,11 +296,7 @@ const defaultHits = 10
 
 // recallCall searches the index, after reading what the logs gained since
 // the last Sync: a search sees every record written before it.
-func (s *server) recallCall(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var q memorywire.ToolRequest
-	if err := daemon.DecodeBody(body, &q); err != nil {
-		return nil, err
-	}
+func (s *server) recallCall(ctx context.Context, _ daemon.Peer, q memorywire.ToolRequest, _ *daemon.Stream) (any, error) {
 	ix, err := s.index()
 	if ix == nil {
 		return nil, err
@@ -409,11 +397,7 @@ func (s *server) review(context.Context, daemon.Peer, json.RawMessage, *daemon.S
 	return memorywire.ReviewAnswer{Staged: staged}, nil
 }
 
-func (s *server) accept(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var q memorywire.EditRequest
-	if err := daemon.DecodeBody(body, &q); err != nil {
-		return nil, err
-	}
+func (s *server) accept(_ context.Context, peer daemon.Peer, q memorywire.EditRequest, _ *daemon.Stream) (any, error) {
 	r, err := s.store.Accept(q.Edit)
 	if err != nil {
 		return nil, err
@@ -422,11 +406,7 @@ func (s *server) accept(_ context.Context, peer daemon.Peer, body json.RawMessag
 	return memorywire.AcceptAnswer{Edit: r.Edit, Files: r.Files, Answer: r.Answer}, nil
 }
 
-func (s *server) reject(_ context.Context, peer daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	var q memorywire.EditRequest
-	if err := daemon.DecodeBody(body, &q); err != nil {
-		return nil, err
-	}
+func (s *server) reject(_ context.Context, peer daemon.Peer, q memorywire.EditRequest, _ *daemon.Stream) (any, error) {
 	if err := s.store.Reject(q.Edit); err != nil {
 		return nil, err
 	}

@@ -101,20 +101,16 @@ func (s *Server) Kinds() map[string]daemon.Handler {
 		KindStatus: daemon.NoBody(func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return Status{Run: s.Run, State: s.Control.State(), Agents: s.Control.Agents()}, nil
 		}),
-		KindPause: s.pause,
-		KindStop:  s.stop,
+		KindPause: daemon.Takes(s.pause),
+		KindStop:  daemon.Takes(s.stop),
 	}
 }
 
-func wait(body json.RawMessage) (time.Duration, error) {
-	var r Request
-	if err := daemon.DecodeBody(body, &r); err != nil {
-		return 0, err
-	}
+func wait(r Request) time.Duration {
 	if r.WaitMS <= 0 {
-		return DefaultWait, nil
+		return DefaultWait
 	}
-	return time.Duration(r.WaitMS) * time.Millisecond, nil
+	return time.Duration(r.WaitMS) * time.Millisecond
 }
 
 func (s *Server) ended() bool {
@@ -128,10 +124,8 @@ func (s *Server) ended() bool {
 
 // begin takes a pause or stop request: its budget, with the server's one
 // slot for them held (release gives it back).
-func (s *Server) begin(body json.RawMessage) (budget time.Duration, release func(), err error) {
-	if budget, err = wait(body); err != nil {
-		return 0, nil, err
-	}
+func (s *Server) begin(r Request) (budget time.Duration, release func(), err error) {
+	budget = wait(r)
 	if s.ended() {
 		return 0, nil, refuse(RunEnded, "Run %s has ended", s.Run)
 	}
@@ -141,8 +135,8 @@ func (s *Server) begin(body json.RawMessage) (budget time.Duration, release func
 	return budget, s.busy.Unlock, nil
 }
 
-func (s *Server) pause(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	budget, release, err := s.begin(body)
+func (s *Server) pause(ctx context.Context, _ daemon.Peer, r Request, _ *daemon.Stream) (any, error) {
+	budget, release, err := s.begin(r)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +167,8 @@ func (s *Server) pause(ctx context.Context, _ daemon.Peer, body json.RawMessage,
 	}
 }
 
-func (s *Server) stop(ctx context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
-	budget, release, err := s.begin(body)
+func (s *Server) stop(ctx context.Context, _ daemon.Peer, r Request, _ *daemon.Stream) (any, error) {
+	budget, release, err := s.begin(r)
 	if err != nil {
 		return nil, err
 	}
