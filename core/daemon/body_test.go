@@ -315,3 +315,36 @@ func TestNoBodyRefusesAField(t *testing.T) {
 		t.Errorf("the handler ran %d times, want 4", ran)
 	}
 }
+
+// FuzzDecodeBody: whatever a peer sends, DecodeBody does not panic; a body
+// it takes is one a json.Decoder refusing unknown fields takes whole, and,
+// encoded again as the clients encode it, it takes again as the same
+// request. (That its keys are each once is jsonkeys' FuzzCheck.)
+func FuzzDecodeBody(f *testing.F) {
+	for _, s := range []string{`{}`, `null`, ``, `{"session":"s","call_id":"c","arguments":{"actions":[{"action":"add","file":"memory","text":"x"}],"query":"q","limit":3}}`,
+		`{"session":"a","session":"b"}`, `{"Session":"a"}`, `{"arguments":{"limit":1e400}}`, `{} {}`, `[]`, "{\"session\":\"\xff\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got memorywire.ToolRequest
+		if daemon.DecodeBody(data, &got) != nil {
+			return
+		}
+		if trimmed := strings.Trim(string(data), " \t\r\n"); trimmed != "" && trimmed != "null" {
+			strict := json.NewDecoder(strings.NewReader(trimmed))
+			strict.DisallowUnknownFields()
+			var v memorywire.ToolRequest
+			if err := strict.Decode(&v); err != nil || strict.More() {
+				t.Fatalf("%q: DecodeBody took it, a strict json.Decoder says %v (more: %v)", data, err, strict.More())
+			}
+		}
+		again, _ := json.Marshal(got)
+		var back memorywire.ToolRequest
+		if err := daemon.DecodeBody(again, &back); err != nil {
+			t.Fatalf("%s (from %q): %v", again, data, err)
+		}
+		if d := cmp.Diff(got, back); d != "" {
+			t.Fatalf("%s came back otherwise:\n%s", again, d)
+		}
+	})
+}
