@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"boxmaker/core/jsonkeys"
@@ -43,9 +44,21 @@ import (
 // NoBody), which return that error as it is.
 func DecodeBody(body json.RawMessage, v any) error {
 	if problem := decodeObject(body, v); problem != "" {
-		return &BodyError{Problem: problem}
+		return &BodyError{Problem: cutProblem(problem)}
 	}
 	return nil
+}
+
+// maxProblem bounds what a refusal quotes of the body (a key of a
+// megabyte is told by its first bytes): the refusal is a line on the
+// daemon's log as well as the answer.
+const maxProblem = 300
+
+func cutProblem(p string) string {
+	if len(p) <= maxProblem {
+		return p
+	}
+	return strings.ToValidUTF8(p[:maxProblem], "") + "..."
 }
 
 // BodyError is a request body that DecodeBody refused; Problem says why.

@@ -130,6 +130,17 @@ func TestDecodeBodyRefusesInsideTheBody(t *testing.T) {
 	}
 }
 
+// TestARefusalQuotesLittleOfTheBody: a key of a megabyte is told by its
+// first bytes; the refusal is a line of the daemon's log.
+func TestARefusalQuotesLittleOfTheBody(t *testing.T) {
+	key := strings.Repeat("é", 1<<19)
+	err := daemon.DecodeBody(json.RawMessage(`{"`+key+`":1}`), new(brokerwire.ToolCall))
+	var be *daemon.BodyError
+	if !errors.As(err, &be) || len(be.Problem) > 303 || !strings.HasPrefix(be.Problem, `json: unknown field "éé`) || !strings.HasSuffix(be.Problem, "é...") {
+		t.Errorf("%d bytes: %.80q", len(be.Problem), be.Problem)
+	}
+}
+
 // TestDecodeBodyTakesWhatTheClientsSend: no body, null (what daemon.Call
 // sends for nil) and {} are the empty request; every field of every body,
 // as the clients' json.Marshal writes it, comes back as it was; and the

@@ -363,7 +363,7 @@ func (s *Socket) handle(ctx context.Context, c net.Conn, done func()) {
 	var req Request
 	if problem := decodeObject(line, &req); problem != "" {
 		r := runbook.Refuse(runbook.SocketForbidden, "a request arrived on the %s socket %s that is not one {\"kind\",\"body\"} object (from pid %d, uid %d): %s",
-			s.Name, s.Path, peer.PID, peer.UID, problem)
+			s.Name, s.Path, peer.PID, peer.UID, cutProblem(problem))
 		fmt.Fprintf(s.Log, "%s: %s\n", s.Role, r)
 		enc.Encode(failure(r))
 		return
