@@ -125,7 +125,7 @@ func (r *Runner) fetchArgs(c Call, name string) []string {
 		req.CAFile = egressCAMount
 	}
 	body, _ := json.Marshal(req) // a struct of strings and ints
-	return append(a, r.cfg.Image, ExecutorPath, "tool-exec", string(body))
+	return append(a, r.cfg.Image, ExecutorPath, CommandToolExec, string(body))
 }
 
 // proxyMaxBytes bounds one tunnel: the body the tool keeps, and room for
@@ -138,17 +138,17 @@ func (r *Runner) proxyMaxBytes() int64 { return 4*int64(r.cfg.OutputLimit) + 1<<
 func (r *Runner) ProxyArgs(name, dir string, hosts []string) []string {
 	cfg := r.cfg
 	a := append(r.lockdown(name, cfg.EgressNetwork, 2*cfg.Timeout+2*startGrace), "-i",
-		"-v", dir+":"+egressMount+":rw", cfg.Image, ExecutorPath, "egress-proxy",
-		"--socket", egressSocket,
-		"--timeout-ms", strconv.Itoa(int(cfg.Timeout/time.Millisecond)),
+		"-v", dir+":"+egressMount+":rw", cfg.Image, ExecutorPath, CommandEgressProxy,
+		"--"+ProxyFlagSocket, egressSocket,
+		"--"+ProxyFlagTimeoutMS, strconv.Itoa(int(cfg.Timeout/time.Millisecond)),
 		// The proxy ends itself if no one stops it: brokerd was killed.
-		"--lifetime-ms", strconv.Itoa(int((cfg.Timeout+2*startGrace)/time.Millisecond)),
-		"--max-bytes", strconv.FormatInt(r.proxyMaxBytes(), 10))
+		"--"+ProxyFlagLifetimeMS, strconv.Itoa(int((cfg.Timeout+2*startGrace)/time.Millisecond)),
+		"--"+ProxyFlagMaxBytes, strconv.FormatInt(r.proxyMaxBytes(), 10))
 	if cfg.EgressAllowPrivate {
-		a = append(a, "--allow-private")
+		a = append(a, "--"+ProxyFlagAllowPrivate)
 	}
 	for _, h := range hosts {
-		a = append(a, "--host", h)
+		a = append(a, "--"+ProxyFlagHost, h)
 	}
 	return a
 }

@@ -449,7 +449,7 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 		req.TimeoutMS = int(cfg.Timeout / time.Millisecond)
 	}
 	body, _ := json.Marshal(req) // a struct of strings and ints
-	return append(a, cfg.Image, ExecutorPath, "tool-exec", string(body))
+	return append(a, cfg.Image, ExecutorPath, CommandToolExec, string(body))
 }
 
 // bounded keeps at most limit bytes and notes that it dropped some.

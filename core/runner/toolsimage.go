@@ -29,6 +29,21 @@ const (
 	BusyboxPath  = "/bin/busybox"
 )
 
+// The commands of ExecutorPath the runner runs in the image, and the
+// egress proxy's flags: roles/boxmaker defines them by these names, the
+// runner's command lines (Args, ProxyArgs) write them.
+const (
+	CommandToolExec    = "tool-exec"
+	CommandEgressProxy = "egress-proxy"
+
+	ProxyFlagSocket       = "socket"
+	ProxyFlagHost         = "host"
+	ProxyFlagAllowPrivate = "allow-private"
+	ProxyFlagTimeoutMS    = "timeout-ms"
+	ProxyFlagLifetimeMS   = "lifetime-ms"
+	ProxyFlagMaxBytes     = "max-bytes"
+)
+
 // Applets are the busybox links the image holds in /bin, the commands a
 // `run` tool call can count on.
 var Applets = []string{

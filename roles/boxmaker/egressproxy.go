@@ -24,34 +24,34 @@ import (
 // stop) or its lifetime is over. It is hidden: a person has no use for it.
 func egressProxyCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "egress-proxy",
+		Name:   runner.CommandEgressProxy,
 		Hidden: true,
 		Usage:  "tunnel http_fetch's connections to the granted hosts (run by the runner in a container)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "socket", Required: true, Usage: "the unix socket `PATH` to listen on"},
-			&cli.StringSliceFlag{Name: "host", Required: true, Usage: "a granted `HOST` (lower case); repeat for more"},
-			&cli.BoolFlag{Name: "allow-private", Usage: "let names resolve to loopback, link-local and private addresses"},
-			&cli.IntFlag{Name: "timeout-ms", Value: 30000, Usage: "one tunnel's time"},
-			&cli.IntFlag{Name: "lifetime-ms", Value: 60000, Usage: "the proxy's whole time"},
-			&cli.Int64Flag{Name: "max-bytes", Value: 1 << 20, Usage: "bytes one tunnel carries from the server"},
+			&cli.StringFlag{Name: runner.ProxyFlagSocket, Required: true, Usage: "the unix socket `PATH` to listen on"},
+			&cli.StringSliceFlag{Name: runner.ProxyFlagHost, Required: true, Usage: "a granted `HOST` (lower case); repeat for more"},
+			&cli.BoolFlag{Name: runner.ProxyFlagAllowPrivate, Usage: "let names resolve to loopback, link-local and private addresses"},
+			&cli.IntFlag{Name: runner.ProxyFlagTimeoutMS, Value: 30000, Usage: "one tunnel's time"},
+			&cli.IntFlag{Name: runner.ProxyFlagLifetimeMS, Value: 60000, Usage: "the proxy's whole time"},
+			&cli.Int64Flag{Name: runner.ProxyFlagMaxBytes, Value: 1 << 20, Usage: "bytes one tunnel carries from the server"},
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
-			hosts := c.StringSlice("host")
+			hosts := c.StringSlice(runner.ProxyFlagHost)
 			for _, h := range hosts {
 				if h == "" || strings.ToLower(h) != h {
 					return rolecli.Usagef("--host %q: a granted host is a lower-case DNS name", h)
 				}
 			}
-			if c.Int("timeout-ms") <= 0 || c.Int("lifetime-ms") <= 0 || c.Int64("max-bytes") <= 0 {
+			if c.Int(runner.ProxyFlagTimeoutMS) <= 0 || c.Int(runner.ProxyFlagLifetimeMS) <= 0 || c.Int64(runner.ProxyFlagMaxBytes) <= 0 {
 				return rolecli.Usagef("--timeout-ms, --lifetime-ms and --max-bytes must be more than 0")
 			}
 			p := &runner.EgressProxy{
-				Hosts: hosts, AllowPrivate: c.Bool("allow-private"),
-				Timeout:  time.Duration(c.Int("timeout-ms")) * time.Millisecond,
-				MaxBytes: c.Int64("max-bytes"),
+				Hosts: hosts, AllowPrivate: c.Bool(runner.ProxyFlagAllowPrivate),
+				Timeout:  time.Duration(c.Int(runner.ProxyFlagTimeoutMS)) * time.Millisecond,
+				MaxBytes: c.Int64(runner.ProxyFlagMaxBytes),
 				Log:      rolecli.Log,
 			}
-			return serveEgress(c.String("socket"), p, os.Stdin, time.Duration(c.Int("lifetime-ms"))*time.Millisecond)
+			return serveEgress(c.String(runner.ProxyFlagSocket), p, os.Stdin, time.Duration(c.Int(runner.ProxyFlagLifetimeMS))*time.Millisecond)
 		}),
 	}
 }

@@ -5,9 +5,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/urfave/cli/v2"
+
+	"boxmaker/core/conf"
+	"boxmaker/core/role"
 	"boxmaker/core/runner"
 )
 
@@ -69,5 +75,54 @@ func TestServeEgressRefusesAFileInTheSocketsPlace(t *testing.T) {
 	err := serveEgress(sock, &runner.EgressProxy{}, nil, time.Second)
 	if err == nil || err.Error() != sock+" exists and is not a socket" {
 		t.Errorf("got %v, want a refusal of the file", err)
+	}
+}
+
+// The egress proxy's command line the runner writes (ProxyArgs) is one
+// the egress-proxy command reads as meant: each value in its flag.
+func TestEgressProxyReadsTheLineTheRunnerWrites(t *testing.T) {
+	var b conf.Brokerd
+	for _, f := range conf.Roles {
+		if f.Name == role.Brokerd {
+			if err := conf.Decode("brokerd.toml", []byte(f.Render("/h")), &b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b.Runner.OwnerUID, b.Runner.OwnerGID, b.Runner.EgressAllowPrivate = 1000, 1000, true
+	rcfg := runner.ConfigFrom(b.Runner, runner.Instance(b.Home))
+	rcfg.SeccompProfile = "" // nothing is run or written
+	r, err := runner.New(rcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := r.ProxyArgs("NAME", "/srv/egress/c", []string{"docs.example", "api.example"})
+	i := slices.Index(line, runner.ExecutorPath)
+	if i < 0 {
+		t.Fatalf("no %s in %q", runner.ExecutorPath, line)
+	}
+	type read struct {
+		Socket                string
+		Hosts                 []string
+		AllowPrivate          bool
+		TimeoutMS, LifetimeMS int
+		MaxBytes              int64
+	}
+	var got read
+	cmd := egressProxyCommand()
+	cmd.Action = func(c *cli.Context) error {
+		got = read{c.String(runner.ProxyFlagSocket), c.StringSlice(runner.ProxyFlagHost), c.Bool(runner.ProxyFlagAllowPrivate),
+			c.Int(runner.ProxyFlagTimeoutMS), c.Int(runner.ProxyFlagLifetimeMS), c.Int64(runner.ProxyFlagMaxBytes)}
+		return nil
+	}
+	app := &cli.App{Name: "boxmaker", Commands: []*cli.Command{cmd}}
+	if err := app.Run(append([]string{"boxmaker"}, line[i+1:]...)); err != nil {
+		t.Fatalf("egress-proxy refused %q: %v", line[i+1:], err)
+	}
+	if got.Socket == "" || got.TimeoutMS <= 0 || got.LifetimeMS <= got.TimeoutMS || got.MaxBytes <= 0 {
+		t.Errorf("%q read as %+v: a socket, and a lifetime beyond the timeout, expected", line[i+1:], got)
+	}
+	if diff := cmp.Diff(read{got.Socket, []string{"docs.example", "api.example"}, true, got.TimeoutMS, got.LifetimeMS, got.MaxBytes}, got); diff != "" {
+		t.Errorf("%q read as (-want +got):\n%s", line[i+1:], diff)
 	}
 }

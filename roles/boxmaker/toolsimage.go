@@ -125,7 +125,7 @@ func toolsImageID() (string, error) {
 // It is hidden: a person has no use for it.
 func toolExecCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "tool-exec",
+		Name:      runner.CommandToolExec,
 		Hidden:    true,
 		Usage:     "run one tool call inside the tools container (the runner's executor)",
 		ArgsUsage: "REQUEST",
