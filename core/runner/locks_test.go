@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -97,5 +99,58 @@ func TestAFullLockTableIsNamedPlainly(t *testing.T) {
 	want := "Error: allocating lock for new container: allocation failed; exceeded num_locks (2048) (Podman's table of container locks is full; "
 	if !strings.HasPrefix(said, want) || !strings.Contains(said, "`podman system renumber` (run with no container running) gives them back") {
 		t.Errorf("brokerd's line would say %q", said)
+	}
+}
+
+// The clean-up ends conmon's children (runc init), but never conmon's
+// exit command, `podman container cleanup`, which is removing the
+// container: killed halfway it would lose the container's lock (D741).
+// A shell calling itself conmon stands in for it, with two children: a
+// program that is [runner] podman, and another.
+func TestTheCleanUpSparesConmonsExitCommand(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	podman := filepath.Join(t.TempDir(), "podman")
+	raw, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(podman, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, func(c *Config) { c.Podman, c.Instance = podman, testInstance+"-exitcmd" })
+	name := NamePrefix(r.cfg.Instance) + "x"
+	conmon := exec.Command("/bin/sh")
+	conmon.Args = []string{"conmon", "-c", podman + " 30 & " + sleep + " 30 & wait", "-n", name, "-c", strings.Repeat("cd", 32)}
+	if err := conmon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conmon.Process.Kill(); conmon.Wait() })
+	var exitCommand, other int
+	deadline := time.Now().Add(10 * time.Second)
+	for (exitCommand == 0 || other == 0) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		for _, kid := range childrenOf(conmon.Process.Pid) {
+			switch exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", kid)); exe {
+			case podman:
+				exitCommand = kid
+			case sleep:
+				other = kid
+			}
+		}
+	}
+	if exitCommand == 0 || other == 0 {
+		t.Fatalf("the stand-in conmon's children did not start: podman %d, other %d", exitCommand, other)
+	}
+	t.Cleanup(func() { syscall.Kill(exitCommand, syscall.SIGKILL) })
+	r.killContainers(context.Background(), name)
+	conmon.Wait()
+	if !alive(exitCommand) {
+		t.Errorf("the clean-up killed conmon's exit command (pid %d, [runner] podman)", exitCommand)
+	}
+	if alive(other) {
+		t.Errorf("the clean-up left conmon's other child (pid %d) running", other)
 	}
 }
