@@ -73,6 +73,8 @@ func TestTheCursorOnDiskNeverPassesATurnNotOnDisk(t *testing.T) {
 	w.start()
 	live := w.ownerSays("hello live")
 	w.waitForReplies("the live post answered", live.ID, "echo: hello live")
+	// Its turn ended (a stop before that cuts the reply short, with the note).
+	w.waitFor("the live post handled on disk", func() bool { st := w.state(); return st.HandledPost(live.ID) })
 	w.stop()
 	away := w.ownerSays("hello while away")
 	reply, err := w.mm.PostAs(w.owner.ID, live.ChannelID, live.ID, "hello again while away")
