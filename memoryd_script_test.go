@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,13 +60,18 @@ func (m *memorydCrash) start(round int) (*exec.Cmd, chan error, *testsupport.Buf
 // memory.md. Each round starts memoryd, and WORKERS workers send memory
 // calls through brokerd's tool socket one after another, each a batch of
 // a note "crash r<R> w<N> i<I>" and a replace of the worker's entry by
-// "ctr-w<N>: r<R>-i<I>"; memoryd's process is killed with SIGKILL at a
-// random moment within MAXKILL_MS. After the rounds memoryd starts once
-// more (finishing any write cut short) and stops cleanly, and the files
-// are read: every acknowledged note is in notes.md once, each worker's
-// entry is its last acknowledged value or the one write it had in flight
-// after it, and memory.md, notes.md and journal.jsonl parse. It prints one
-// line per round and a summary.
+// "ctr-w<N>: r<R>-i<I>"; once the round's first write is acknowledged,
+// memoryd's process is killed with SIGKILL at a random moment within
+// MAXKILL_MS (D770). A call that fails before the kill fails the script.
+// After the rounds memoryd starts once more (finishing any write cut
+// short) and stops cleanly, and the files are read: every acknowledged
+// note is in notes.md once, each worker's entry is its last acknowledged
+// value or a write it had in flight after it (whose note is then in
+// notes.md once too: no write is half applied), the journal holds
+// each round's session's acknowledged edits and at most its one
+// unanswered one, and memory.md, notes.md and journal.jsonl parse. It
+// prints one line per round and a summary; a failure also says each
+// round's calls and what memoryd said.
 func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 4 {
 		ts.Fatalf("usage: memcrash HOME ROUNDS WORKERS MAXKILL_MS")
@@ -106,16 +113,25 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 	type progress struct {
 		acked    string   // the worker's last acknowledged value
 		inflight []string // values sent after it whose answer was lost
+		sent     []string // the note sent with each of them
 		notes    []string // acknowledged notes
 	}
 	state := make([]progress, workers)
 	for w := range state {
 		state[w].acked = "start"
 	}
+	var report crashReport
+	fail := func(format string, args ...any) {
+		ts.Fatalf("%s\n%s", fmt.Sprintf(format, args...), report.String())
+	}
 	var total, lost atomic.Int64
 	for round := 1; round <= rounds; round++ {
-		cmd, exited, _ := start(round)
+		cmd, exited, out := start(round)
+		t0 := time.Now()
+		r := report.add(round, workers)
 		var killed atomic.Bool
+		var firstAck sync.Once
+		acked := make(chan struct{})
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Add(1)
@@ -127,53 +143,96 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 					note := fmt.Sprintf("crash r%d w%d i%d", round, w, i)
 					args := fmt.Sprintf(`{"actions":[{"action":"note","text":%q},{"action":"replace","file":"memory","old":"ctr-w%d:","text":"ctr-w%d: %s"}]}`,
 						note, w, w, value)
-					a, err := call(session, fmt.Sprintf("r%dw%di%d", round, w, i), args)
+					id := fmt.Sprintf("r%dw%di%d", round, w, i)
+					a, err := call(session, id, args)
 					if err == nil && a.Outcome == "allowed" && a.Text == "memory.md updated; saved in notes.md" {
-						state[w].acked, state[w].inflight = value, nil
+						state[w].acked, state[w].inflight, state[w].sent = value, nil, nil
 						state[w].notes = append(state[w].notes, note)
+						r.workers[w].acked++
 						total.Add(1)
+						firstAck.Do(func() { close(acked) })
 						continue
 					}
 					// Not acknowledged: it may or may not have been applied.
 					state[w].inflight = append(state[w].inflight, value)
+					state[w].sent = append(state[w].sent, note)
+					r.workers[w].unanswered = fmt.Sprintf("%s: %+v, %v", id, a, err)
+					r.workers[w].beforeKill = !killed.Load()
 					lost.Add(1)
-					if !killed.Load() && err == nil && !strings.Contains(a.Text, "memory is unavailable") {
-						ts.Logf("worker %d: unexpected answer %+v", w, a)
-					}
 					return
 				}
 			}()
 		}
-		kill := time.Duration(rng.Intn(maxKill+1)) * time.Millisecond
-		time.Sleep(kill)
+		ended := make(chan struct{})
+		go func() { wg.Wait(); close(ended) }()
+		// The kill is timed from the round's first acknowledged write: a
+		// kill before any call reached memoryd leaves nothing to check,
+		// and under load that moment comes late (D770).
+		var kill time.Duration
+		select {
+		case <-acked:
+			r.firstAck = time.Since(t0)
+			kill = time.Duration(rng.Intn(maxKill+1)) * time.Millisecond
+			time.Sleep(kill)
+		case <-ended: // every call failed before the kill: said below
+		case <-time.After(30 * time.Second):
+		}
 		killed.Store(true)
 		killGroup(cmd)
 		<-exited
-		wg.Wait()
-		fmt.Fprintf(ts.Stdout(), "round %d: killed after %v\n", round, kill)
+		<-ended
+		r.kill, r.memoryd = kill, out.String()
+		for w, rw := range r.workers {
+			if rw.beforeKill {
+				fail("round %d: worker %d's call failed before the kill: %s", round, w, rw.unanswered)
+			}
+		}
+		if r.acked() == 0 {
+			fail("round %d: no write was acknowledged in %v", round, time.Since(t0).Round(time.Millisecond))
+		}
+		fmt.Fprintf(ts.Stdout(), "round %d: killed %v after its first acknowledged write (%v after the start); acknowledged %d\n",
+			round, kill, r.firstAck.Round(time.Millisecond), r.acked())
 	}
 
 	// A clean start finishes what a kill cut short; a clean stop.
 	cmd, exited, out := start(rounds + 1)
 	cmd.Process.Signal(os.Interrupt)
 	if err := <-exited; err != nil {
-		ts.Fatalf("memoryd did not stop cleanly: %v\n%s", err, out.String())
+		fail("memoryd did not stop cleanly: %v\n%s", err, out.String())
 	}
 
 	dir := filepath.Join(home, "memory")
 	if _, err := os.Stat(filepath.Join(dir, "pending.json")); err == nil {
-		ts.Fatalf("pending.json is still there after a clean start")
+		fail("pending.json is still there after a clean start")
 	}
 	mem, err := os.ReadFile(filepath.Join(dir, memory.MemoryFile))
 	if err != nil {
-		ts.Fatalf("%v", err)
+		fail("%v", err)
 	}
 	if n := memory.Chars(string(mem)); n > memory.MemoryLimit {
-		ts.Fatalf("memory.md is %d characters, over its limit", n)
+		fail("memory.md is %d characters, over its limit", n)
 	}
 	entries := memory.ParseEntries(string(mem))
 	if len(entries) != workers {
-		ts.Fatalf("memory.md has %d entries, want %d:\n%s", len(entries), workers, mem)
+		fail("memory.md has %d entries, want %d:\n%s", len(entries), workers, mem)
+	}
+	notesText, err := os.ReadFile(filepath.Join(dir, memory.NotesFile))
+	if err != nil {
+		fail("%v", err)
+	}
+	seen := map[string]int{}
+	for _, n := range memory.ParseNotes(string(notesText)) {
+		if n.Untrusted {
+			fail("notes.md holds an untrusted note: %+v", n)
+		}
+		seen[n.Text]++
+	}
+	for _, st := range state {
+		for _, n := range st.notes {
+			if seen[n] != 1 {
+				fail("the acknowledged note %q is in notes.md %d times", n, seen[n])
+			}
+		}
 	}
 	for w, st := range state {
 		prefix := fmt.Sprintf("ctr-w%d: ", w)
@@ -184,47 +243,109 @@ func cmdMemcrash(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		ok := got == st.acked
-		for _, v := range st.inflight {
-			ok = ok || got == v
+		for i, v := range st.inflight {
+			if got != v {
+				continue
+			}
+			// An unanswered write that reached memory.md is whole: its
+			// note was written with it.
+			if n := seen[st.sent[i]]; n != 1 {
+				fail("worker %d's entry is %q, from a call that got no answer, but its note %q is in notes.md %d times: the write was half applied", w, got, st.sent[i], n)
+			}
+			ok = true
 		}
 		if !ok {
-			ts.Fatalf("worker %d's entry is %q; its last acknowledged value is %q (in flight after it: %v)", w, got, st.acked, st.inflight)
-		}
-	}
-	notesText, err := os.ReadFile(filepath.Join(dir, memory.NotesFile))
-	if err != nil {
-		ts.Fatalf("%v", err)
-	}
-	seen := map[string]int{}
-	for _, n := range memory.ParseNotes(string(notesText)) {
-		if n.Untrusted {
-			ts.Fatalf("notes.md holds an untrusted note: %+v", n)
-		}
-		seen[n.Text]++
-	}
-	for _, st := range state {
-		for _, n := range st.notes {
-			if seen[n] != 1 {
-				ts.Fatalf("the acknowledged note %q is in notes.md %d times", n, seen[n])
-			}
+			fail("worker %d's entry is %q; its last acknowledged value is %q (in flight after it: %v)", w, got, st.acked, st.inflight)
 		}
 	}
 	journal, err := os.ReadFile(filepath.Join(dir, memory.JournalFile))
 	if err != nil {
-		ts.Fatalf("%v", err)
+		fail("%v", err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(journal), "\n"), "\n")
+	edits := map[string]int{} // a session's edits that updated notes.md and memory.md
 	for i, l := range lines {
 		var e memory.LogEntry
 		if err := json.Unmarshal([]byte(l), &e); err != nil {
-			ts.Fatalf("journal.jsonl:%d does not parse: %v", i+1, err)
+			fail("journal.jsonl:%d does not parse: %v", i+1, err)
+		}
+		if e.Outcome == memory.Updated && slices.Equal(e.Files, []string{memory.NotesFile, memory.MemoryFile}) {
+			edits[e.Session]++
+		}
+	}
+	// Each session is one worker's round: its acknowledged edits are all
+	// in the journal, and besides them at most the one call whose answer
+	// the kill cut off.
+	for _, r := range report.rounds {
+		for w, rw := range r.workers {
+			session := fmt.Sprintf("crash-%d-%d", r.round, w)
+			most := rw.acked
+			if rw.unanswered != "" {
+				most++
+			}
+			if n := edits[session]; n < rw.acked || n > most {
+				fail("journal.jsonl has %d edits of session %s, which had %d acknowledged and %d unanswered", n, session, rw.acked, most-rw.acked)
+			}
 		}
 	}
 	if int64(len(lines)) < total.Load()+int64(workers) {
-		ts.Fatalf("journal.jsonl has %d lines for %d acknowledged edits", len(lines), total.Load()+int64(workers))
+		fail("journal.jsonl has %d lines for %d acknowledged edits", len(lines), total.Load()+int64(workers))
 	}
 	fmt.Fprintf(ts.Stdout(), "acknowledged writes: %d, all on disk; unacknowledged: %d; notes: %d; journal lines: %d\n",
 		total.Load(), lost.Load(), len(seen), len(lines))
+}
+
+// crashReport is what memcrash's rounds did, which its failures print:
+// a failure must say which calls failed, with what, and what each
+// memoryd said.
+type crashReport struct{ rounds []*crashRound }
+
+type crashRound struct {
+	round          int
+	firstAck, kill time.Duration // from memoryd's start; then from firstAck
+	workers        []crashWorker
+	memoryd        string // memoryd's output
+}
+
+// crashWorker is one worker's round. Each field is written by the
+// worker's goroutine only, and read after it ended.
+type crashWorker struct {
+	acked      int
+	unanswered string // the call that ended the round and what it got, when not the kill after an answer
+	beforeKill bool   // that call failed before the kill was sent
+}
+
+func (c *crashReport) add(round, workers int) *crashRound {
+	r := &crashRound{round: round, workers: make([]crashWorker, workers)}
+	c.rounds = append(c.rounds, r)
+	return r
+}
+
+func (r *crashRound) acked() int {
+	n := 0
+	for _, w := range r.workers {
+		n += w.acked
+	}
+	return n
+}
+
+func (c *crashReport) String() string {
+	var b strings.Builder
+	for _, r := range c.rounds {
+		if r.acked() == 0 {
+			fmt.Fprintf(&b, "round %d: no acknowledged write\n", r.round)
+		} else {
+			fmt.Fprintf(&b, "round %d: first acknowledged write %v after the start, killed %v after it\n",
+				r.round, r.firstAck.Round(time.Millisecond), r.kill)
+		}
+		for w, rw := range r.workers {
+			fmt.Fprintf(&b, "  worker %d: %d acknowledged; last call %s\n", w, rw.acked, cmp.Or(rw.unanswered, "answered"))
+		}
+		if out := strings.TrimSpace(r.memoryd); out != "" {
+			fmt.Fprintf(&b, "  memoryd said:\n    %s\n", strings.ReplaceAll(out, "\n", "\n    "))
+		}
+	}
+	return b.String()
 }
 
 // The scripts' commands for memoryd's Honcho sync and read: the fake
