@@ -65,7 +65,7 @@ func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, req gatewaywire
 		la.sent = false
 	}
 	g.mu.Unlock()
-	defer g.handOver(p.ID)
+	defer g.handOver(ctx, p.ID)
 	var known *PostedApproval
 	g.state.Read(func(s *State) {
 		if a := s.Approvals[p.ID]; a != nil && a.CallHash == p.CallHash && len(a.Posts) > 0 {
@@ -181,6 +181,9 @@ func (g *Gateway) handleWait(ctx context.Context, _ daemon.Peer, req gatewaywire
 	if la == nil || la.p.CallHash != req.CallHash {
 		return nil, fmt.Errorf("approval %s is not posted by this gatewayd (post it again)", req.ID)
 	}
+	// A held command whose thread could not be read at the post is tried
+	// again at each wait.
+	g.handOver(ctx, req.ID)
 	wait := time.Duration(req.WaitMS) * time.Millisecond
 	if wait <= 0 || wait > time.Minute {
 		wait = 25 * time.Second
@@ -218,10 +221,9 @@ func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, req gatewaywi
 		// An answer that came too late: the approval ended otherwise, and
 		// brokerd will settle it so; the command gets brokerd's words.
 		if req.Command != "" {
-			if err := g.update(func(s *State) { s.dropHeld(req.Command) }); err != nil {
+			if err := g.answerHeld(ctx, req.Command, mattermostText(fmt.Sprintf("approval %s: %s", req.ID, termsafe.Line(req.Text))), false); err != nil {
 				return nil, err
 			}
-			g.replyTo(ctx, req.Command, mattermostText(fmt.Sprintf("approval %s: %s", req.ID, termsafe.Line(req.Text))))
 		}
 		return gatewaywire.Settled{}, nil
 	}
@@ -243,6 +245,12 @@ func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, req gatewaywi
 			g.logf("approval %s: cannot edit its post %s: %v", req.ID, p.Post, err)
 		}
 	}
+	// The replies come before the record that ends their commands, each
+	// only when its thread has none yet: a settle told again after a kill
+	// between the two (brokerd's courier tries again while gatewayd
+	// restarts) replies once.
+	g.replyMu.Lock()
+	defer g.replyMu.Unlock()
 	if req.Command != "" {
 		g.replyTo(ctx, req.Command, fmt.Sprintf("approval %s %s", req.ID, what))
 	}
@@ -295,25 +303,11 @@ func pruneApprovals(s *State, now time.Time) {
 	}
 }
 
-// replyTo answers the post id in its thread.
-func (g *Gateway) replyTo(ctx context.Context, id, message string) {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	p, err := g.mm.GetPost(cctx, id)
-	if err != nil {
-		g.logf("cannot reply to post %s: %v", id, err)
-		return
-	}
-	if _, err := g.mm.CreatePost(cctx, NewPost{ChannelID: p.ChannelID, RootID: p.Thread(), Message: message}); err != nil {
-		g.logf("cannot reply to post %s: %v", id, err)
-	}
-}
-
 // command takes !approve ID or !refuse ID [reason] from a post: it
 // records the command as held or handled, with pass (the post's cursor
 // moved past it) in the same write, and reports whether it did; false:
 // the command was not for this gatewayd, and nothing is recorded.
-func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType, sender string, pass func(s *State)) bool {
+func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType, sender string, live bool, pass func(s *State)) bool {
 	cmd := msg.Command
 	var a *PostedApproval
 	g.state.Read(func(s *State) {
@@ -329,12 +323,18 @@ func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType,
 		return ap.Root == "" || ap.Root == p.Thread()
 	})
 	addressed := channelType == "D" || msg.Mentioned
+	// The reply comes before the record that p is handled: a kill between
+	// leaves p behind the cursor on disk, and the next gatewayd, reading
+	// it again, finds the reply in its thread (a post not live may have
+	// one) instead of replying twice.
 	reply := func(text string) bool {
+		g.replyMu.Lock()
+		defer g.replyMu.Unlock()
+		g.replyPost(ctx, p, text, !live)
 		g.update(func(s *State) {
 			pass(s)
 			s.Handled = append(s.Handled, p.ID)
 		})
-		g.replyPost(ctx, p, text)
 		return true
 	}
 	switch {
@@ -377,13 +377,19 @@ func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType,
 	}) != nil {
 		return true
 	}
-	g.handOver(cmd.ID)
+	g.mu.Lock()
+	g.unanswered[hc.Post] = true
+	g.mu.Unlock()
+	g.handOver(ctx, cmd.ID)
 	return true
 }
 
 // handOver gives the command held for approval id to the courier's wait,
-// once per attachment, when a courier is attached.
-func (g *Gateway) handOver(id string) {
+// once per attachment, when a courier is attached. A command a stopped
+// gatewayd held may have had its reply already (a kill came after the
+// reply and before the record that ended it): its thread is read first,
+// and a command answered so is ended, not handed over.
+func (g *Gateway) handOver(ctx context.Context, id string) {
 	g.mu.Lock()
 	la := g.live[id]
 	g.mu.Unlock()
@@ -392,7 +398,7 @@ func (g *Gateway) handOver(id string) {
 	}
 	hc, ok := HeldCommand{}, false
 	g.state.Read(func(s *State) { hc, ok = s.Held(id, la.p.CallHash) })
-	if !ok {
+	if !ok || !g.heldUnanswered(ctx, hc) {
 		return
 	}
 	g.mu.Lock()
@@ -441,21 +447,9 @@ func (g *Gateway) sweepHeld(ctx context.Context, started time.Time) {
 	if len(drop) == 0 {
 		return
 	}
-	if g.update(func(s *State) {
-		for _, c := range drop {
-			s.dropHeld(c.Post)
-		}
-	}) != nil {
-		return
-	}
 	for i, c := range drop {
-		g.replyTo(ctx, c.Post, why[i])
-	}
-}
-
-// replyPost answers p in its thread.
-func (g *Gateway) replyPost(ctx context.Context, p Post, text string) {
-	if _, err := g.create(ctx, NewPost{ChannelID: p.ChannelID, RootID: p.Thread(), Message: text}); err != nil {
-		g.logf("cannot reply to post %s: %v", p.ID, err)
+		if g.answerHeld(ctx, c.Post, why[i], true) != nil {
+			return
+		}
 	}
 }

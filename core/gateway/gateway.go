@@ -62,9 +62,16 @@ type Gateway struct {
 	users     map[string]string
 	ignored   map[string]int
 	live      map[string]*liveApproval
-	fatal     chan error
-	wg        sync.WaitGroup
-	stopping  bool
+	// replyMu is held across each reply that is not a turn's and the
+	// record that follows it (replies.go), so that two of them never
+	// answer one post side by side.
+	replyMu sync.Mutex
+	// unanswered are the held commands known to have no reply: taken by
+	// this gatewayd, or found without one in their thread.
+	unanswered map[string]bool
+	fatal      chan error
+	wg         sync.WaitGroup
+	stopping   bool
 }
 
 type inboxItem struct {
@@ -88,7 +95,7 @@ func New(o Options) *Gateway {
 	}
 	return &Gateway{o: o, cfg: o.Config, mm: o.Client, state: o.State, wake: make(chan struct{}, 1),
 		workers: map[string]bool{}, texts: map[string]Post{}, livePosts: map[string]bool{}, users: map[string]string{}, ignored: map[string]int{},
-		live: map[string]*liveApproval{}, fatal: make(chan error, 1)}
+		live: map[string]*liveApproval{}, unanswered: map[string]bool{}, fatal: make(chan error, 1)}
 }
 
 func (g *Gateway) logf(format string, args ...any) {
@@ -130,6 +137,9 @@ func (g *Gateway) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	// Taken before the link can connect (and Ready be called): a held
+	// command older than this was taken by a gatewayd that stopped.
+	started := g.o.Now()
 	link := &Link{Client: g.mm, HTTP: g.o.HTTP, DeadAfter: g.cfg.DeadAfter, Sleep: g.o.Sleep,
 		Log:       func(format string, args ...any) { g.logf(format, args...) },
 		Connected: g.connected,
@@ -139,7 +149,7 @@ func (g *Gateway) Run(ctx context.Context) error {
 	go func() { linkErr <- link.Run(ctx) }()
 	g.wg.Add(2)
 	go g.dispatch(ctx)
-	go g.sweeper(ctx, g.o.Now())
+	go g.sweeper(ctx, started)
 	var err error
 	select {
 	case err = <-linkErr:
@@ -335,7 +345,7 @@ func (g *Gateway) take(ctx context.Context, p Post, channelType, sender string, 
 	}
 	addressed := channelType == "D" || msg.Mentioned || tracked
 	if msg.Command != nil {
-		return g.command(ctx, p, msg, channelType, sender, pass)
+		return g.command(ctx, p, msg, channelType, sender, live, pass)
 	}
 	if !addressed || strings.TrimSpace(msg.Text) == "" {
 		return false

@@ -44,7 +44,7 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 	// any other (left in the file, or read again over REST after a
 	// crash) may: its thread is read first.
 	if !live {
-		found, err := g.findReply(ctx, t)
+		found, err := g.findReply(ctx, t.Thread, t.Post)
 		if err != nil {
 			if ctx.Err() == nil {
 				g.logf("post %s: cannot read its thread for a reply (trying again in 5 s): %v", t.Post, err)
@@ -172,11 +172,19 @@ func (g *Gateway) dropThread(t Turn) {
 	}
 }
 
-// findReply looks in t's thread for a post of gatewayd's answering t.
-func (g *Gateway) findReply(ctx context.Context, t Turn) (*Post, error) {
+// findReply looks in thread for a post of gatewayd's answering post: one
+// the bot made (its user id; no one else can post as the bot) with
+// PropReplyTo naming post. A user's post carrying the prop is no reply.
+func (g *Gateway) findReply(ctx context.Context, thread, post string) (*Post, error) {
+	g.mu.Lock()
+	me := g.me.ID
+	g.mu.Unlock()
+	if me == "" {
+		return nil, errors.New("gatewayd is not connected yet")
+	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	list, err := g.mm.Thread(cctx, t.Thread)
+	list, err := g.mm.Thread(cctx, thread)
 	if err != nil {
 		var ae *APIError
 		if errors.As(err, &ae) && ae.Status == 404 {
@@ -184,19 +192,12 @@ func (g *Gateway) findReply(ctx context.Context, t Turn) (*Post, error) {
 		}
 		return nil, err
 	}
-	g.mu.Lock()
-	me := g.me.ID
-	g.mu.Unlock()
-	var first *Post
 	for _, p := range list.Sorted() {
-		if p.UserID == me && p.Prop(PropReplyTo) == t.Post {
-			if first == nil {
-				q := p
-				first = &q
-			}
+		if p.UserID == me && p.Prop(PropReplyTo) == post {
+			return &p, nil
 		}
 	}
-	return first, nil
+	return nil, nil
 }
 
 // getPost is the post, nil when it is gone; an error means try later.

@@ -75,6 +75,12 @@ type Options struct {
 	// path before it is answered: a test blocks in it to keep one request
 	// in flight while it looks at what the client did meanwhile.
 	Before func(method, path string)
+	// Intercept, when set, is called with each REST request and its body
+	// before it is carried out; a status other than 0 is the answer
+	// instead, and the request is not carried out: a test sees what the
+	// client had written when it sent the request, and may make it lost
+	// on the way, as a client killed before the server had it.
+	Intercept func(method, path string, body []byte) int
 }
 
 // Fault is what the server does instead of, or besides, answering.

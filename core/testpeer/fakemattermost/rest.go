@@ -44,7 +44,15 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	rec := &statusRecorder{ResponseWriter: w, status: 200}
-	s.route(rec, r, body, f)
+	lost := 0
+	if s.opts.Intercept != nil {
+		lost = s.opts.Intercept(r.Method, r.URL.Path, body)
+	}
+	if lost != 0 {
+		http.Error(rec, http.StatusText(lost), lost)
+	} else {
+		s.route(rec, r, body, f)
+	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: rec.status, Body: body}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
