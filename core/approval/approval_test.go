@@ -142,6 +142,47 @@ func TestRenderRunAndMemory(t *testing.T) {
 	testsupport.ContainsAll(t, "the memory call's rendering", got, "    action 1         add memory\n", "      text           17 bytes, 2 lines\n", "  | line one\n  | line two\n  [no line feed at the end]\n")
 }
 
+func TestRenderYaagRunNamesEveryField(t *testing.T) {
+	// Every key yaag_run reads is a line of the rendering, whether the
+	// call has it or not; forkHost hands the program a copy of the
+	// conversation, so it is never left out.
+	for _, c := range []struct {
+		name, args string
+		want       []string
+	}{
+		{"a file, forking the host", `{"file":"/home/o/progs/p.ts","input":{"name":"a.txt"},"profile":"fast","forkHost":true}`, []string{
+			"    file             /home/o/progs/p.ts\n",
+			"    dir              -\n",
+			"    script           -\n",
+			"    input            16 bytes of JSON, sha256 " + SHA256([]byte(`{"name":"a.txt"}`)) + "\n  | {\"name\":\"a.txt\"}\n",
+			"    profile          fast\n",
+			"    forkHost         true: the program may fork this conversation (ctx.host), a copy of all it holds\n"}},
+		{"an inline script", `{"dir":"/home/o/progs","script":"export default 1"}`, []string{
+			"    file             -\n",
+			"    dir              /home/o/progs\n",
+			"    script           16 bytes, 1 line, sha256 " + SHA256([]byte("export default 1")) + "\n  | export default 1\n",
+			"    input            -\n",
+			"    profile          -\n",
+			"    forkHost         false\n"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := render(t, pending("yaag_run", c.args), Options{Now: t0})
+			testsupport.ContainsAll(t, "yaag_run's rendering", got, c.want...)
+			for _, k := range toolFields["yaag_run"] {
+				if !strings.Contains(got, "\n    "+k+" ") {
+					t.Errorf("the rendering does not name %s:\n%s", k, got)
+				}
+			}
+			if strings.Contains(got, "not read by") {
+				t.Errorf("a field yaag_run reads is shown as not read:\n%s", got)
+			}
+		})
+	}
+	if got := Summary(pending("yaag_run", `{"file":"/p.ts","forkHost":true}`)); got != "yaag_run /p.ts with forkHost (it may fork this conversation)" {
+		t.Errorf("Summary = %q", got)
+	}
+}
+
 func TestCheckKeys(t *testing.T) {
 	for _, c := range []struct{ args, err string }{
 		{`{"path":"/a","content":"x"}`, ""},
@@ -150,6 +191,7 @@ func TestCheckKeys(t *testing.T) {
 		{`{"pathſ":["/b"]}`, `the key "pathſ" is "paths" in another case`},
 		{`{"actions":[{"action":"add","Text":"x"}]}`, `the key "Text" is "text" in another case`},
 		{`{"note":"other keys are not read, whatever their case","Grant":"x"}`, ""},
+		{`{"file":"/p.ts","forkHost":false,"FORKHOST":true}`, `the key "FORKHOST" is "forkHost" in another case`},
 	} {
 		err := CheckKeys([]byte(c.args))
 		got := ""

@@ -11,7 +11,8 @@ import (
 )
 
 // fieldNames are the keys Arguments and Action read.
-var fieldNames = []string{"path", "content", "command", "paths", "url", "actions", "query", "limit", "action", "file", "text", "old"}
+var fieldNames = []string{"path", "content", "command", "paths", "url", "actions", "query", "limit", "action", "file", "text", "old",
+	"script", "dir", "input", "profile", "forkHost"}
 
 // CheckKeys refuses arguments whose meaning depends on how they are read:
 // a key that appears twice in one object, or a key that is one of the

@@ -58,6 +58,9 @@ func Summary(p Pending) string {
 		} else {
 			s = "yaag_run " + a.File
 		}
+		if a.ForkHost {
+			s += " with forkHost (it may fork this conversation)"
+		}
 	default:
 		s = p.Tool + " " + p.Arguments
 	}
@@ -158,18 +161,28 @@ func Render(w io.Writer, p Pending, o Options) error {
 	case policy.HTTPFetch:
 		r.field("  url", a.URL)
 	case policy.YaagRun:
+		// Every field yaag_run reads, each named whether the call has it
+		// or not: forkHost hands the program a copy of this conversation,
+		// and a field left out of the box could not be seen at all.
+		r.field("  file", orNone(a.File))
+		r.field("  dir", orNone(a.Dir))
 		if a.Script != nil {
-			r.field("  dir", a.Dir)
 			r.field("  script", fmt.Sprintf("%s, %d %s, sha256 %s", size(len(*a.Script)), lines(*a.Script), plural(lines(*a.Script), "line", "lines"), SHA256([]byte(*a.Script))))
 			r.text(*a.Script)
 		} else {
-			r.field("  file", a.File)
+			r.field("  script", "-")
 		}
-		if a.Input != nil {
-			r.field("  input", cut(Compact(a.Input), summaryWidth))
+		if in := Compact(a.Input); len(a.Input) > 0 && in != "null" {
+			r.field("  input", fmt.Sprintf("%s of JSON, sha256 %s", size(len(in)), SHA256([]byte(in))))
+			r.text(in + "\n")
+		} else {
+			r.field("  input", "-")
 		}
-		if a.Profile != "" {
-			r.field("  profile", a.Profile)
+		r.field("  profile", orNone(a.Profile))
+		if a.ForkHost {
+			r.field("  forkHost", "true: the program may fork this conversation (ctx.host), a copy of all it holds")
+		} else {
+			r.field("  forkHost", "false")
 		}
 	case policy.Recall:
 		r.field("  query", quote(a.Query))
