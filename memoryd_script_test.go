@@ -486,7 +486,8 @@ func cmdFakehoncho(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // standinup SCRIPT: serves the llama-server stand-in with the script on a
-// free port in the test process and sets $STANDIN_URL.
+// free port in the test process, in its test mode (a chat request without
+// max_tokens is refused), and sets $STANDIN_URL.
 func cmdStandinup(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: standinup SCRIPT")
@@ -495,7 +496,7 @@ func cmdStandinup(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("standinup: %v", err)
 	}
-	srv, err := llamastandin.Start(llamastandin.Options{Model: "qwen3.5", Slots: 2, Script: script})
+	srv, err := llamastandin.Start(llamastandin.Options{Model: "qwen3.5", Slots: 2, Script: script, RequireMaxTokens: true})
 	if err != nil {
 		ts.Fatalf("standinup: %v", err)
 	}

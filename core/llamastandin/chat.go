@@ -62,6 +62,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if st.router && !s.checkModel(w, firstNonEmpty(r.URL.Query().Get("model"), req.Model)) {
 		return
 	}
+	if s.opts.RequireMaxTokens && (req.MaxTokens == nil || *req.MaxTokens <= 0) {
+		s.refuseUnbounded(w, r, req, body)
+		return
+	}
 	if len(req.Messages) == 0 {
 		writeError(w, 400, "Unable to generate parser for this template. Automatic parser generation failed: No messages provided.", "invalid_request_error")
 		return
@@ -174,6 +178,23 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if s.opts.OnChat != nil {
 		s.opts.OnChat(chat)
 	}
+}
+
+// NoMaxTokens is the test mode's refusal of a chat request without
+// max_tokens (Options.RequireMaxTokens).
+const NoMaxTokens = "standin test mode (--require-max-tokens): the request has no max_tokens; llama-server itself would take it and generate until the slot's context is full"
+
+// refuseUnbounded answers a request without max_tokens in the test mode:
+// 400, logged as refused.
+func (s *Server) refuseUnbounded(w http.ResponseWriter, r *http.Request, req ChatRequest, body []byte) {
+	chat := Chat{Query: r.URL.Query(), Body: body, Request: req, Slot: -1, Stream: req.Stream, Refused: NoMaxTokens}
+	s.mu.Lock()
+	s.chats = append(s.chats, chat)
+	s.mu.Unlock()
+	if s.opts.OnChat != nil {
+		s.opts.OnChat(chat)
+	}
+	writeError(w, 400, NoMaxTokens, "invalid_request_error")
 }
 
 // randomID is n random letters and digits, as llama-server's ids are.

@@ -36,8 +36,15 @@ type Options struct {
 	// when 0.
 	IdleTimeout time.Duration
 	// OnChat, when set, is told of each chat completion request once it
-	// is answered (llama-standin --request-log).
+	// is answered or refused (llama-standin --request-log).
 	OnChat func(Chat)
+	// RequireMaxTokens is the stand-in's test mode (llama-standin
+	// --require-max-tokens), no part of llama-server: a chat completion
+	// without a positive max_tokens is refused, 400, and logged. The real
+	// server takes such a request and generates until the slot's context
+	// is full; the tests turn this on so that a request loopd sends
+	// without its bound fails instead of passing unnoticed.
+	RequireMaxTokens bool
 }
 
 // DefaultIdleTimeout is how long llama-server keeps an idle connection
@@ -133,6 +140,9 @@ type Chat struct {
 	Generated    string // the text the model generated (cut at max_tokens)
 	Finish       string // finish_reason
 	Stream       bool
+	// Refused is why the stand-in's test mode refused the request
+	// (Options.RequireMaxTokens); empty for a request it answered.
+	Refused string
 }
 
 // Call is any request the stand-in received.

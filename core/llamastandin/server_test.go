@@ -304,6 +304,38 @@ func TestMaxTokensStopsWithLength(t *testing.T) {
 	}
 }
 
+// Without max_tokens the real server generates until the slot's context
+// is full, and so does the stand-in by default; in its test mode it
+// refuses the request, 400, and logs it as refused.
+func TestTheTestModeRefusesARequestWithoutMaxTokens(t *testing.T) {
+	turns := []Turn{{Content: "one two three"}, {Content: "four"}}
+	real := start(t, Options{Script: Script{Turns: turns}})
+	if c := chat(t, real, chatBody(false, msg("user", "count"))); c.Choices[0].FinishReason != "stop" || *c.Choices[0].Message.Content != "one two three" {
+		t.Fatalf("without the test mode, a request without max_tokens: %+v", c)
+	}
+	strict := start(t, Options{Script: Script{Turns: turns}, RequireMaxTokens: true})
+	for _, mt := range []any{nil, 0, -1} {
+		body := chatBody(true, msg("user", "count"))
+		if mt != nil {
+			body["max_tokens"] = mt
+		}
+		code, data := do(t, "POST", strict.URL()+"/v1/chat/completions", body)
+		want := `{"error":{"code":400,"message":"` + NoMaxTokens + `","type":"invalid_request_error"}}`
+		if code != 400 || string(data) != want {
+			t.Errorf("max_tokens %v: %d %s", mt, code, data)
+		}
+	}
+	body := chatBody(false, msg("user", "count"))
+	body["max_tokens"] = 100
+	if c := chat(t, strict, body); *c.Choices[0].Message.Content != "one two three" {
+		t.Fatalf("a bounded request in the test mode: %+v", c)
+	}
+	chats := strict.Chats()
+	if len(chats) != 4 || chats[0].Refused != NoMaxTokens || chats[2].Refused != NoMaxTokens || chats[3].Refused != "" || strict.Remaining() != 1 {
+		t.Fatalf("the log: %+v; %d turns left", chats, strict.Remaining())
+	}
+}
+
 // sse reads a streamed answer's data payloads up to and including
 // [DONE] or an error.
 func sse(t *testing.T, r io.Reader) []string {

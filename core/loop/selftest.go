@@ -41,6 +41,16 @@ const (
 	ProbeFollowUp = ProbeResult + "; now say ok once more."
 )
 
+// ProbeMaxTokens is each probe request's max_tokens. The answers the
+// probe expects are short: turn 1 a call of echo (23 tokens in Qwen3.5's
+// XML form on the real server, under 80 on the stand-in's byte-level
+// tokenizer), turns 2 and 3 a word or another such call. 256 is room for
+// a model that writes a sentence before the call, and bounds what a model
+// whose answer goes wrong generates, and how long it holds the slot,
+// before the selftest can say so: without it the real server generates
+// until the slot's context is full (docs/inference-contract.md).
+const ProbeMaxTokens = 256
+
 var probeTools = mustCompact(`[{"type":"function","function":{"name":"echo","description":"Answer the text given.","parameters":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}}}]`)
 
 // Selftest checks that the model server is the one the config describes:
@@ -302,9 +312,9 @@ func anyTag(tags []sanitize.Tag, ids []int) (int, bool) {
 // "required" does not force a call (docs/inference-contract.md).
 func (s Selftest) probe(ctx context.Context) error {
 	msgs := []Message{{Role: "system", Content: ProbeSystem}, {Role: "user", Content: ProbePrompt}}
-	r1, err := s.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: probeTools}, nil)
+	r1, err := s.chat(ctx, 1, msgs)
 	if err != nil {
-		return failed(runbook.LoopdSelftestFailed, "%v", err)
+		return err
 	}
 	if len(r1.ToolCalls) == 0 {
 		return failed(runbook.LoopdSelftestFailed, "the tool call did not come back parsed: the reply has no tool_calls (finish_reason %q, content %q)",
@@ -326,9 +336,9 @@ func (s Selftest) probe(ctx context.Context) error {
 		Message{Role: "assistant", Content: r1.Content, ReasoningContent: r1.Reasoning,
 			ToolCalls: []WireToolCall{{ID: id, Type: "function", Function: call.Function}}},
 		Message{Role: "tool", Content: ProbeResult, ToolCallID: id})
-	r2, err := s.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: probeTools}, nil)
+	r2, err := s.chat(ctx, 2, msgs)
 	if err != nil {
-		return failed(runbook.LoopdSelftestFailed, "%v", err)
+		return err
 	}
 	prev := r1.Timings.PromptTokens()
 	need := int(s.Expect.MinCacheReuse * float64(prev))
@@ -359,15 +369,30 @@ func (s Selftest) probe(ctx context.Context) error {
 		answers = append(answers, Message{Role: "tool", Content: ProbeResult, ToolCallID: id})
 	}
 	msgs = append(append(append(msgs, reply), answers...), Message{Role: "user", Content: ProbeFollowUp})
-	r3, err := s.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: probeTools}, nil)
+	r3, err := s.chat(ctx, 3, msgs)
 	if err != nil {
-		return failed(runbook.LoopdSelftestFailed, "%v", err)
+		return err
 	}
 	if r3.Timings.CacheN < need {
 		return failed(runbook.LoopdSelftestFailed, "a user turn after a reply did not reuse turn 1's prompt: it took %d tokens from the cache, turn 1's prompt had %d (at least %d expected)",
 			r3.Timings.CacheN, prev, need)
 	}
 	return nil
+}
+
+// chat sends probe turn n, bounded by ProbeMaxTokens. A reply cut at the
+// bound (finish_reason "length") fails: it is not the short answer the
+// probe asked for, and what it holds is not a whole answer to judge.
+func (s Selftest) chat(ctx context.Context, n int, msgs []Message) (Reply, error) {
+	r, err := s.Client.Chat(ctx, ChatRequest{Messages: msgs, Tools: probeTools, MaxTokens: ProbeMaxTokens}, nil)
+	if err != nil {
+		return Reply{}, failed(runbook.LoopdSelftestFailed, "%v", err)
+	}
+	if r.FinishReason == "length" {
+		return Reply{}, failed(runbook.LoopdSelftestFailed, "probe turn %d was cut off at max_tokens %d (finish_reason \"length\"): the model did not give the short answer the probe asks for (content %q)",
+			n, ProbeMaxTokens, sanitize.Neutralise(clip(r.Content, 120)))
+	}
+	return r, nil
 }
 
 func clip(s string, n int) string {

@@ -55,6 +55,12 @@ func TestSelftest(t *testing.T) {
 			entry: runbook.LoopdSelftestFailed, want: "slot count: expected 4, got 2"},
 		{name: "tool calls not parsed", setup: func(s *llamastandin.Server, _ *Client) { s.SetParseToolCalls(false) },
 			entry: runbook.LoopdSelftestFailed, want: `the tool call did not come back parsed: the reply has no tool_calls (finish_reason "stop", content "&lt;tool_call&gt;`, tagsOK: true},
+		{name: "a probe answered at length is cut at its max_tokens", setup: func(s *llamastandin.Server, _ *Client) {
+			s.SetScript(llamastandin.Script{Turns: []llamastandin.Turn{{When: ProbePrompt, Raw: strings.Repeat("I will think about echo first. ", 200)}}})
+		}, entry: runbook.LoopdSelftestFailed, want: `probe turn 1 was cut off at max_tokens 256 (finish_reason "length"): the model did not give the short answer the probe asks for (content "I will think`, tagsOK: true},
+		{name: "a reply to the tool's answer that runs on is cut too", setup: func(s *llamastandin.Server, _ *Client) {
+			s.SetScript(llamastandin.Script{Turns: []llamastandin.Turn{probeScript().Turns[0], {When: ProbeResult, Content: strings.Repeat("ok ", 300)}}})
+		}, entry: runbook.LoopdSelftestFailed, want: `probe turn 2 was cut off at max_tokens 256`, tagsOK: true},
 		{name: "cache not reused", setup: func(s *llamastandin.Server, _ *Client) { s.SetCacheDisabled(true) },
 			entry: runbook.LoopdSelftestFailed, want: "turn 2 did not reuse turn 1's cache: it took 0 tokens from the cache, turn 1's prompt had ", tagsOK: true},
 		{name: "stall", setup: func(s *llamastandin.Server, c *Client) {

@@ -61,7 +61,8 @@ func llamaStandinCommand() *cli.Command {
 			&cli.DurationFlag{Name: "loading-for", Usage: "answer 503 Loading model for `DURATION` after start"},
 			&cli.StringFlag{Name: "api-key", Usage: "refuse requests without `KEY`, as llama-server --api-key does"},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the address it listens on to `FILE` (for --listen 127.0.0.1:0)"},
-			&cli.StringFlag{Name: "request-log", Usage: "append a JSON line to `FILE` for each chat request: its last message (role, content), prompt_tokens, cache_n"},
+			&cli.StringFlag{Name: "request-log", Usage: "append a JSON line to `FILE` for each chat request: its last message (role, content), max_tokens (null when it has none), prompt_tokens, cache_n, and why it was refused"},
+			&cli.BoolFlag{Name: "require-max-tokens", Usage: "test mode, not llama-server's behaviour: refuse (400) a chat request without max_tokens, which llama-server takes and generates until the context is full"},
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			script := builtinScript()
@@ -87,6 +88,7 @@ func llamaStandinCommand() *cli.Command {
 			opts := llamastandin.Options{
 				Model: c.String("model"), Slots: c.Int("slots"), NCtx: c.Int("n-ctx"),
 				Script: script, Loading: c.Duration("loading-for") > 0, APIKey: c.String("api-key"),
+				RequireMaxTokens: c.Bool("require-max-tokens"),
 			}
 			if p := c.String("request-log"); p != "" {
 				f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -96,7 +98,10 @@ func llamaStandinCommand() *cli.Command {
 				defer f.Close()
 				var mu sync.Mutex
 				opts.OnChat = func(ch llamastandin.Chat) {
-					line := map[string]any{"prompt_tokens": ch.PromptTokens, "cache_n": ch.CacheN}
+					line := map[string]any{"prompt_tokens": ch.PromptTokens, "cache_n": ch.CacheN, "max_tokens": ch.Request.MaxTokens}
+					if ch.Refused != "" {
+						line = map[string]any{"max_tokens": ch.Request.MaxTokens, "refused": ch.Refused}
+					}
 					if n := len(ch.Request.Messages); n > 0 {
 						line["role"], line["content"] = ch.Request.Messages[n-1].Role, string(ch.Request.Messages[n-1].Content)
 					}

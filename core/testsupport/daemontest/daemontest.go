@@ -73,8 +73,11 @@ func InferProxy(tb testing.TB, o inferproxy.Options) string {
 // Model runs the llama-server stand-in with o on loopback and inferproxy
 // in front of it on the socket a home in dir has for it
 // (dir/run/infer/infer.sock, core/home's SocketInfer), which it returns.
+// The stand-in runs in its test mode: a chat request without max_tokens
+// is refused (llamastandin.Options.RequireMaxTokens).
 func Model(tb testing.TB, dir string, o llamastandin.Options) (*llamastandin.Server, string) {
 	tb.Helper()
+	o.RequireMaxTokens = true
 	srv, err := llamastandin.Start(o)
 	if err != nil {
 		tb.Fatal(err)
