@@ -5,6 +5,7 @@
 package yaag
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +29,7 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/home"
+	"boxmaker/core/jsonkeys"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
@@ -317,6 +320,11 @@ func readAnswers(path string) (map[string]string, error) {
 	}
 	if err == nil && answers == nil {
 		err = errors.New("null is no object")
+	}
+	if err == nil {
+		// A key twice is refused, as on every socket (D733), not its last
+		// value taken.
+		err = jsonkeys.Check(bytes.Trim(data, " \t\r\n"), reflect.TypeOf(answers))
 	}
 	if err != nil {
 		return nil, runbook.Refuse(runbook.YaagAnswerRefused, "%s is not {\"<question key>\": \"<answer>\", ...}: %v", path, err)

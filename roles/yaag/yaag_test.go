@@ -2,6 +2,9 @@ package yaag
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,5 +55,27 @@ func TestRunReadsTheCommandBrokerdWrites(t *testing.T) {
 				t.Errorf("%q read as (-want +got):\n%s", args, diff)
 			}
 		})
+	}
+}
+
+// An answers file is read as a socket's body is (D733): a key twice is
+// refused, not its last answer taken.
+func TestAnAnswersFileWithAKeyTwiceIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ data, want string }{
+		{`{"A1/2/q1": "a.txt", "A1/2/q1": "b.txt"}`, `the key "A1/2/q1" appears twice; see docs/yaag/troubleshooting.md#answer-refused`},
+		{` {"A1/2/q1": "b.txt"}` + "\n", ""},
+	} {
+		path := filepath.Join(dir, "answers.json")
+		if err := os.WriteFile(path, []byte(tt.data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAnswers(path)
+		switch {
+		case tt.want == "" && (err != nil || got["A1/2/q1"] != "b.txt"):
+			t.Errorf("%s: %v %v", tt.data, got, err)
+		case tt.want != "" && (err == nil || !strings.HasSuffix(err.Error(), tt.want)):
+			t.Errorf("%s: got %v, want ...%s", tt.data, err, tt.want)
+		}
 	}
 }

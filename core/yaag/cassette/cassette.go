@@ -36,9 +36,10 @@
 // the Asks' results, their errors' texts, and the Run's own result and
 // error in run_end (run_end.withheld says why a result is missing).
 //
-// The reader is strict: unknown fields, a kind's missing or extra fields,
-// keys that do not follow A<k> and A<k>/<n>, repeated steps, a seq out of
-// order are errors.
+// The reader is strict: unknown fields, a key twice in one object or in
+// another case than its field's (core/jsonkeys, as the sockets read), a
+// kind's missing or extra fields, keys that do not follow A<k> and
+// A<k>/<n>, repeated steps, a seq out of order are errors.
 package cassette
 
 import (
@@ -46,11 +47,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
+	"boxmaker/core/jsonkeys"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/sessionid"
 )
@@ -242,6 +245,12 @@ func Parse(file string, data []byte) (*Doc, error) {
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%s: not a Cassette: more than one JSON value", file)
+	}
+	// The keys as the sockets read theirs (D733): encoding/json keeps the
+	// last of a key given twice and takes a key in another case for the
+	// field, so what another reader of the file sees could differ.
+	if err := jsonkeys.Check(data, reflect.TypeOf(&d)); err != nil {
+		return nil, fmt.Errorf("%s: not a Cassette: %v", file, err)
 	}
 	if err := d.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)

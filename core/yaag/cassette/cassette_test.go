@@ -466,3 +466,75 @@ func TestWithholdEnd(t *testing.T) {
 		t.Fatalf("a plain end changed: %+v", g)
 	}
 }
+
+// Cassettes, Checkpoints and journals are files the model may have
+// written; they are read with the sockets' key walk (core/jsonkeys, D733):
+// a key twice, or a field's key in another case, is refused in each kind,
+// where encoding/json alone took the last value or the folded key.
+func TestDocumentsRefuseKeysTwiceOrInAnotherCase(t *testing.T) {
+	completed := filepath.Join(t.TempDir(), "run.json")
+	step := askStep(1, "first")
+	step.Seq = 1
+	if err := Publish(completed, &Doc{Format: Format, Version: Version, Run: runInfo(), Agents: []Agent{agentA1()},
+		Steps: []Step{step}, End: &End{Status: EndCompleted}}); err != nil {
+		t.Fatal(err)
+	}
+	cassette, _ := os.ReadFile(completed)
+	checkpoint, _ := os.ReadFile(paused(t))
+	dest := filepath.Join(t.TempDir(), "run.json")
+	j := record(t, dest)
+	j.Close()
+	journal, _ := os.ReadFile(j.Path)
+	lines := strings.SplitAfter(string(journal), "\n")
+	once := func(data []byte, old, new string) []byte {
+		t.Helper()
+		if !bytes.Contains(data, []byte(old)) {
+			t.Fatalf("%q is not in the document", old)
+		}
+		return bytes.Replace(data, []byte(old), []byte(new), 1)
+	}
+	tests := []struct {
+		name    string
+		journal bool
+		data    []byte
+		want    string
+	}{
+		{"a Cassette's key twice", false, once(cassette, `"format": "yaag-cassette",`, `"format": "yaag-cassette", "format": "yaag-cassette",`),
+			`not a Cassette: the key "format" appears twice`},
+		{"a Cassette's step result twice", false, once(cassette, `"text": "first",`, `"text": "first", "text": "forged",`),
+			`not a Cassette: the key "text" appears twice`},
+		{"a Cassette's key in another case", false, once(cassette, `"run_end":`, `"Run_End":`),
+			`not a Cassette: the key "Run_End" is "run_end" in another case`},
+		{"a Checkpoint's answer twice", false, once(checkpoint, `"answers": {}`, `"answers": {"A1/2/q1": "a.txt", "A1/2/q1": "b.txt"}`),
+			`not a Cassette: the key "A1/2/q1" appears twice`},
+		{"a Checkpoint's resumedBy in another case", false, once(checkpoint, `"resumedBy": null`, `"resumedBy": null, "ResumedBy": null`),
+			`not a Cassette: the key "ResumedBy" is "resumedBy" in another case`},
+		{"a journal line's key twice", true, []byte(lines[0] + strings.Replace(lines[1], `"kind":"agent"`, `"kind":"agent","kind":"ask"`, 1) + strings.Join(lines[2:], "")),
+			`:2: not a journal line: the key "kind" appears twice`},
+		{"a journal line's key in another case", true, []byte(strings.Join(lines[:3], "") + strings.Replace(lines[3], `"status":`, `"Status":`, 1) + strings.Join(lines[4:], "")),
+			`:4: not a journal line: the key "Status" is "status" in another case`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.journal {
+				_, err = ParseJournal(j.Path, tt.data)
+			} else {
+				_, err = Parse("doc.json", tt.data)
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+	// Unchanged, each reads.
+	if _, err := Parse("doc.json", cassette); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("doc.json", checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseJournal(j.Path, journal); err != nil {
+		t.Fatal(err)
+	}
+}

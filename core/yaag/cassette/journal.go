@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/jsonkeys"
 	"boxmaker/runbook"
 )
 
@@ -269,6 +271,9 @@ func ParseJournal(file string, data []byte) (*Recorded, error) {
 		}
 		if dec.More() {
 			return nil, fmt.Errorf("%s:%d: more than one JSON value on the line", file, n)
+		}
+		if err := jsonkeys.Check(raw, reflect.TypeOf(&l)); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a journal line: %v", file, n, err)
 		}
 		if n == 1 {
 			if l.Kind != KindRun || l.Run == nil || l.Seq != 0 || l.Spawned != nil {
