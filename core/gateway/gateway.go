@@ -62,6 +62,7 @@ type Gateway struct {
 	users     map[string]string
 	ignored   map[string]int
 	live      map[string]*liveApproval
+	audiences map[string]audience // channels' readers, by id (audience.go)
 	// replyMu is held across each reply that is not a turn's and the
 	// record that follows it (replies.go), so that two of them never
 	// answer one post side by side.
@@ -95,7 +96,7 @@ func New(o Options) *Gateway {
 	}
 	return &Gateway{o: o, cfg: o.Config, mm: o.Client, state: o.State, wake: make(chan struct{}, 1),
 		workers: map[string]bool{}, texts: map[string]Post{}, livePosts: map[string]bool{}, users: map[string]string{}, ignored: map[string]int{},
-		live: map[string]*liveApproval{}, unanswered: map[string]bool{}, fatal: make(chan error, 1)}
+		live: map[string]*liveApproval{}, audiences: map[string]audience{}, unanswered: map[string]bool{}, fatal: make(chan error, 1)}
 }
 
 func (g *Gateway) logf(format string, args ...any) {
@@ -206,7 +207,18 @@ func (g *Gateway) connected(ctx context.Context, me User, fresh bool) error {
 
 // event takes one WebSocket event (on the link's goroutine).
 func (g *Gateway) event(f Frame) {
-	if f.Event != "posted" {
+	switch f.Event {
+	case "user_added", "channel_converted", "channel_updated", "channel_member_updated":
+		// A channel's readers or type may have changed.
+		if f.Broadcast != nil && f.Broadcast.ChannelID != "" {
+			g.forgetAudience(f.Broadcast.ChannelID)
+		}
+		if id := f.String("channel_id"); id != "" {
+			g.forgetAudience(id)
+		}
+		return
+	case "posted":
+	default:
 		return
 	}
 	p, err := PostedEvent(f)
@@ -260,8 +272,66 @@ func (g *Gateway) dispatch(ctx context.Context) {
 			}
 			continue
 		}
-		g.post(ctx, it.posted.Post, it.posted.ChannelType, it.posted.SenderName, true)
+		if p, channelType, ok := g.confirm(ctx, it.posted); ok {
+			g.post(ctx, p, channelType, "", true)
+		}
 	}
+}
+
+// confirm is the post a posted event announced as the REST API describes
+// it (author, channel, thread, text), with its channel's type as the API
+// says, and whether gatewayd may act on it (D841). The event's own word
+// is never taken for who wrote a post or where: a stream tampered with
+// on the way (a proxy, a compromised plugin) could claim an allowed
+// user's id, an approver's, or a direct message. An event that claims
+// the bot's own post is dropped unread: nothing of it is recorded, so a
+// false claim only drops a post, which whoever can tamper with the
+// stream can do anyway.
+func (g *Gateway) confirm(ctx context.Context, ev Posted) (Post, string, bool) {
+	g.mu.Lock()
+	me := g.me.ID
+	g.mu.Unlock()
+	claimed := ev.Post
+	if claimed.UserID == me {
+		return Post{}, "", false
+	}
+	var p Post
+	for try := 1; ; try++ {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		got, err := g.mm.GetPost(cctx, claimed.ID)
+		cancel()
+		if err == nil {
+			p = got
+			break
+		}
+		if ctx.Err() != nil {
+			return Post{}, "", false
+		}
+		if !isTransient(err) || try == 5 {
+			g.logf("post %s: a posted event names it, but Mattermost does not show it to gatewayd, so it is not answered: %v", termsafe.Line(claimed.ID), err)
+			return Post{}, "", false
+		}
+		g.o.Sleep(ctx, 2*time.Second)
+	}
+	a, err := g.channelInfo(ctx, p.ChannelID)
+	for try := 1; err != nil; try++ {
+		if ctx.Err() != nil {
+			return Post{}, "", false
+		}
+		if !isTransient(err) || try == 5 {
+			g.logf("post %s: cannot read its channel %s, so it is not answered: %v", p.ID, p.ChannelID, err)
+			return Post{}, "", false
+		}
+		g.o.Sleep(ctx, 2*time.Second)
+		a, err = g.channelInfo(ctx, p.ChannelID)
+	}
+	if claimed.UserID != p.UserID || claimed.ChannelID != p.ChannelID || claimed.RootID != p.RootID ||
+		(ev.ChannelType != "" && ev.ChannelType != a.channel.Type) {
+		g.logf("post %s: the posted event says user %s, channel %s (type %s), thread %s, but Mattermost says user %s, channel %s (type %s), thread %s: it is taken as Mattermost says",
+			p.ID, termsafe.Line(claimed.UserID), termsafe.Line(claimed.ChannelID), termsafe.Line(ev.ChannelType), termsafe.Line(claimed.Thread()),
+			p.UserID, p.ChannelID, a.channel.Type, p.Thread())
+	}
+	return p, a.channel.Type, true
 }
 
 // post judges one post, live (an event) or caught up (read over REST),
@@ -276,6 +346,12 @@ func (g *Gateway) post(ctx context.Context, p Post, channelType, sender string, 
 	g.state.Read(func(s *State) { cur, haveCursor = s.Channels[p.ChannelID] })
 	if channelType == "" {
 		channelType = cur.Type
+	}
+	if live && haveCursor && (p.CreateAt < cur.At || p.CreateAt == cur.At && p.ID <= cur.Post) {
+		// An event for a post the channel's cursor has passed (sent
+		// again, or replayed): it may have been answered, so its thread
+		// is read first, as a post read over REST.
+		live = false
 	}
 	pass := func(s *State) { s.Advance(p, channelType) }
 	if !g.take(ctx, p, channelType, sender, live, haveCursor, pass) {

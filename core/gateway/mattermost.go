@@ -294,3 +294,42 @@ func (c *Client) GetPost(ctx context.Context, id string) (Post, error) {
 	err := c.do(ctx, http.MethodGet, "/posts/"+url.PathEscape(id), nil, nil, &out)
 	return out, err
 }
+
+// Channel is the channel id (GET /channels/{id}).
+func (c *Client) Channel(ctx context.Context, id string) (Channel, error) {
+	var out Channel
+	err := c.do(ctx, http.MethodGet, "/channels/"+url.PathEscape(id), nil, nil, &out)
+	return out, err
+}
+
+// ChannelMember is one member of a channel (model.ChannelMember).
+type ChannelMember struct {
+	ChannelID string `json:"channel_id"`
+	UserID    string `json:"user_id"`
+}
+
+// ChannelMembers is page (from 0) of channel's members, perPage at a time
+// (GET /channels/{id}/members; the server gives at most 200 a page).
+func (c *Client) ChannelMembers(ctx context.Context, channel string, page, perPage int) ([]ChannelMember, error) {
+	var out []ChannelMember
+	q := url.Values{"page": {strconv.Itoa(page)}, "per_page": {strconv.Itoa(perPage)}}
+	err := c.do(ctx, http.MethodGet, "/channels/"+url.PathEscape(channel)+"/members", q, nil, &out)
+	return out, err
+}
+
+// TeamMember is one member of a team (model.TeamMember): DeleteAt is
+// when they left it (0: a member).
+type TeamMember struct {
+	TeamID   string `json:"team_id"`
+	UserID   string `json:"user_id"`
+	DeleteAt int64  `json:"delete_at"`
+}
+
+// TeamMembers is page (from 0) of team's members, perPage at a time (GET
+// /teams/{id}/members).
+func (c *Client) TeamMembers(ctx context.Context, team string, page, perPage int) ([]TeamMember, error) {
+	var out []TeamMember
+	q := url.Values{"page": {strconv.Itoa(page)}, "per_page": {strconv.Itoa(perPage)}}
+	err := c.do(ctx, http.MethodGet, "/teams/"+url.PathEscape(team)+"/members", q, nil, &out)
+	return out, err
+}

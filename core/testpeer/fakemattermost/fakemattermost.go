@@ -16,6 +16,9 @@
 //	GET  /users/{id}/channels            the user's channels, DMs included
 //	POST /users/{id}/typing              {channel_id, parent_id}: a typing event to the others
 //	POST /channels/direct                [a, b]: the DM channel of a and b (made once)
+//	GET  /channels/{id}                  a Channel
+//	GET  /channels/{id}/members          ?page=&per_page= (60, at most 200): ChannelMembers
+//	GET  /teams/{id}/members             ?page=&per_page=: the team's TeamMembers
 //	GET  /channels/{id}/posts            ?page=&per_page= (newest first) or ?after=ID&page=&per_page=
 //	                                     (created after ID, oldest first across pages); a PostList
 //	POST /posts                          {channel_id, root_id, message, props, pending_post_id}: 201 a Post
@@ -26,7 +29,10 @@
 // thread's root in the same channel (400 api.post.create_post.root_id); a
 // post over 16383 runes is refused (400); a bot's posts get
 // props.from_bot "true"; a pending_post_id seen in the last 30 s returns the
-// post already made; only a channel's members read or post in it (403).
+// post already made; only a channel's members post in it (403), and read
+// it, but for an open channel, which every member of its team reads (the
+// channel and its members; its posts are read by members only here).
+// There is one team: a channel's members are its members.
 //
 // WebSocket at /api/v4/websocket, authenticated by the upgrade's header:
 // a fresh connection's first event is hello (seq 0, a new connection_id);
@@ -35,7 +41,8 @@
 // 128 are sent again, and no hello, or a new hello (new id, seq 0) when they
 // are gone or the id is unknown. Events: hello, posted (data.post a JSON
 // string, mentions a JSON string naming the receiver when it is mentioned
-// or the DM's other member), post_edited, typing. Actions: ping (answered
+// or the DM's other member), post_edited, typing, user_added (AddMember).
+// Forge sends a posted event the server never made. Actions: ping (answered
 // {"status":"OK","seq_reply":N,"data":{"text":"pong",...}}), user_typing.
 package fakemattermost
 
@@ -128,6 +135,7 @@ type Server struct {
 	tokens   map[string]string // token -> user id
 	channels map[string]*channel
 	posts    map[string]*post
+	team     map[string]bool // the one team's members
 	pending  map[string]pendingPost
 	conns    map[string]*connState
 	fault    Fault
@@ -170,7 +178,7 @@ type connState struct {
 // Start serves a new fake on a free loopback port.
 func Start(o Options) *Server {
 	s := &Server{opts: o, users: map[string]*user{}, tokens: map[string]string{}, channels: map[string]*channel{},
-		posts: map[string]*post{}, pending: map[string]pendingPost{}, conns: map[string]*connState{}}
+		posts: map[string]*post{}, team: map[string]bool{}, pending: map[string]pendingPost{}, conns: map[string]*connState{}}
 	if s.opts.ResumeWindow == 0 {
 		s.opts.ResumeWindow = 5 * time.Minute
 	}
@@ -318,18 +326,79 @@ func (s *Server) RevokeTokens(userID string) {
 	}
 }
 
-// NewChannel makes an open channel with these members.
+// NewChannel makes an open channel of the team with these members (who
+// join the team, as a channel's members must be its team's).
 func (s *Server) NewChannel(name string, members ...string) Channel {
+	return s.newChannel("O", name, members)
+}
+
+// NewPrivateChannel makes a private channel of the team with these
+// members.
+func (s *Server) NewPrivateChannel(name string, members ...string) Channel {
+	return s.newChannel("P", name, members)
+}
+
+func (s *Server) newChannel(typ, name string, members []string) Channel {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := &channel{Channel: Channel{ID: NewID(), Type: "O", Name: name, DisplayName: name, TeamID: teamID, CreateAt: time.Now().UnixMilli()},
+	c := &channel{Channel: Channel{ID: NewID(), Type: typ, Name: name, DisplayName: name, TeamID: teamID, CreateAt: time.Now().UnixMilli()},
 		members: map[string]bool{}}
 	c.UpdateAt = c.CreateAt
 	for _, m := range members {
 		c.members[m] = true
+		s.team[m] = true
 	}
 	s.channels[c.ID] = c
 	return c.Channel
+}
+
+// JoinTeam makes the user a member of the team (and so a reader of its
+// open channels) without joining any channel.
+func (s *Server) JoinTeam(userID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.team[userID] = true
+}
+
+// AddMember adds the user to the channel (and the team), and sends
+// user_added to the channel's members, as POST /channels/{id}/members
+// does (app.AddChannelMember: the event's data names the user and the
+// team, its broadcast the channel).
+func (s *Server) AddMember(channelID, userID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.channels[channelID]
+	if c == nil || c.members[userID] {
+		return
+	}
+	c.members[userID] = true
+	if c.TeamID != "" {
+		s.team[userID] = true
+	}
+	s.broadcast(c, "", "user_added", map[string]any{"user_id": userID, "team_id": c.TeamID})
+}
+
+// Forge sends the user's WebSocket connections a posted event the server
+// did not make: its post is p as given (nothing is stored), with
+// channel_type and sender_name as given, framed as the server frames
+// posted. It stands for a stream tampered with on the way (a proxy, a
+// compromised plugin): what the event claims need not be what the server
+// holds.
+func (s *Server) Forge(to string, p Post, channelType, senderName string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.Props == nil {
+		p.Props = map[string]any{}
+	}
+	if p.Metadata == nil {
+		p.Metadata = map[string]any{}
+	}
+	data := map[string]any{"channel_display_name": "", "channel_name": "", "channel_type": channelType,
+		"post": mustJSON(p), "sender_name": senderName, "set_online": true, "team_id": ""}
+	if mentionsUser(p.Message, s.users[to].Username) || channelType == "D" {
+		data["mentions"] = mustJSON([]string{to})
+	}
+	s.sendTo(to, p.ChannelID, "posted", data)
 }
 
 // teamID is the fake's one team.

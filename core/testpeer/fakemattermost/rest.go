@@ -98,6 +98,9 @@ var (
 	reUserChans   = regexp.MustCompile(`^/api/v4/users/([a-z0-9]{26}|me)/channels$`)
 	reUserTyping  = regexp.MustCompile(`^/api/v4/users/([a-z0-9]{26}|me)/typing$`)
 	reChanPosts   = regexp.MustCompile(`^/api/v4/channels/([a-z0-9]{26})/posts$`)
+	reChan        = regexp.MustCompile(`^/api/v4/channels/([a-z0-9]{26})$`)
+	reChanMembers = regexp.MustCompile(`^/api/v4/channels/([a-z0-9]{26})/members$`)
+	reTeamMembers = regexp.MustCompile(`^/api/v4/teams/([a-z0-9]{26})/members$`)
 	rePost        = regexp.MustCompile(`^/api/v4/posts/([a-z0-9]{26})$`)
 	rePostThread  = regexp.MustCompile(`^/api/v4/posts/([a-z0-9]{26})/thread$`)
 	rePostPatch   = regexp.MustCompile(`^/api/v4/posts/([a-z0-9]{26})/patch$`)
@@ -170,6 +173,50 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, body []byte, f Fa
 			return
 		}
 		writeJSON(w, 201, s.dm(ids[0], ids[1]).Channel)
+	case m == http.MethodGet && reChan.MatchString(path):
+		c := s.channels[reChan.FindStringSubmatch(path)[1]]
+		switch {
+		case c == nil:
+			appError(w, 404, "app.channel.get.existing.app_error", "Unable to find the existing channel.")
+		case !s.canRead(me, c):
+			appError(w, 403, errNotAllowed, "You do not have the appropriate permissions.")
+		default:
+			writeJSON(w, 200, c.Channel)
+		}
+	case m == http.MethodGet && reChanMembers.MatchString(path):
+		c := s.channels[reChanMembers.FindStringSubmatch(path)[1]]
+		page, per, ok := paging(r)
+		switch {
+		case !ok:
+			appError(w, 400, "api.context.invalid_url_param.app_error", "Invalid or missing page in request URL.")
+		case c == nil || !s.canRead(me, c):
+			appError(w, 403, errNotAllowed, "You do not have the appropriate permissions.")
+		default:
+			ids := sortedKeys(c.members)
+			out := []ChannelMember{}
+			for _, id := range window(ids, page*per, per) {
+				out = append(out, ChannelMember{ChannelID: c.ID, UserID: id, Roles: "channel_user", NotifyProps: map[string]string{
+					"desktop": "default", "email": "default", "ignore_channel_mentions": "default", "mark_unread": "all", "push": "default"},
+					SchemeUser: true})
+			}
+			writeJSON(w, 200, out)
+		}
+	case m == http.MethodGet && reTeamMembers.MatchString(path):
+		page, per, ok := paging(r)
+		switch {
+		case !ok:
+			appError(w, 400, "api.context.invalid_url_param.app_error", "Invalid or missing page in request URL.")
+		case reTeamMembers.FindStringSubmatch(path)[1] != teamID:
+			appError(w, 404, "app.team.get.find.app_error", "Unable to find the existing team.")
+		case !s.team[me]:
+			appError(w, 403, errNotAllowed, "You do not have the appropriate permissions.")
+		default:
+			out := []TeamMember{}
+			for _, id := range window(sortedKeys(s.team), page*per, per) {
+				out = append(out, TeamMember{TeamID: teamID, UserID: id, Roles: "team_user", SchemeUser: true})
+			}
+			writeJSON(w, 200, out)
+		}
 	case m == http.MethodGet && reChanPosts.MatchString(path):
 		s.channelPosts(w, r, me, reChanPosts.FindStringSubmatch(path)[1])
 	case m == http.MethodPost && path == "/api/v4/posts":
@@ -263,6 +310,41 @@ func mustJSON(v any) string {
 		panic(err)
 	}
 	return string(raw)
+}
+
+// canRead reports whether the user may read channel c: its members, and
+// for an open channel every member of its team (a public channel is read
+// without joining it). Called with s.mu held.
+func (s *Server) canRead(me string, c *channel) bool {
+	return c.members[me] || c.Type == "O" && s.team[me]
+}
+
+// paging reads ?page= (from 0) and ?per_page= (60 when absent, at most
+// 200), as the server's params do.
+func paging(r *http.Request) (page, per int, ok bool) {
+	q := r.URL.Query()
+	page, per = 0, 60
+	var err error
+	if v := q.Get("page"); v != "" {
+		if page, err = strconv.Atoi(v); err != nil || page < 0 {
+			return 0, 0, false
+		}
+	}
+	if v := q.Get("per_page"); v != "" {
+		if per, err = strconv.Atoi(v); err != nil || per < 0 {
+			return 0, 0, false
+		}
+	}
+	return page, min(per, 200), true
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // readable is the post id when the user may read it.
@@ -399,7 +481,7 @@ func (s *Server) channelPosts(w http.ResponseWriter, r *http.Request, me, id str
 	writeJSON(w, 200, list)
 }
 
-func window(ps []Post, from, n int) []Post {
+func window[T any](ps []T, from, n int) []T {
 	if from >= len(ps) {
 		return nil
 	}

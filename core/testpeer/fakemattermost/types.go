@@ -73,3 +73,34 @@ type AppError struct {
 	RequestID     string `json:"request_id,omitempty"`
 	StatusCode    int    `json:"status_code,omitempty"`
 }
+
+// ChannelMember is model.ChannelMember.
+type ChannelMember struct {
+	ChannelID          string            `json:"channel_id"`
+	UserID             string            `json:"user_id"`
+	Roles              string            `json:"roles"`
+	LastViewedAt       int64             `json:"last_viewed_at"`
+	MsgCount           int64             `json:"msg_count"`
+	MentionCount       int64             `json:"mention_count"`
+	MentionCountRoot   int64             `json:"mention_count_root"`
+	UrgentMentionCount int64             `json:"urgent_mention_count"`
+	MsgCountRoot       int64             `json:"msg_count_root"`
+	NotifyProps        map[string]string `json:"notify_props"`
+	LastUpdateAt       int64             `json:"last_update_at"`
+	SchemeGuest        bool              `json:"scheme_guest"`
+	SchemeUser         bool              `json:"scheme_user"`
+	SchemeAdmin        bool              `json:"scheme_admin"`
+	ExplicitRoles      string            `json:"explicit_roles"`
+}
+
+// TeamMember is model.TeamMember.
+type TeamMember struct {
+	TeamID        string `json:"team_id"`
+	UserID        string `json:"user_id"`
+	Roles         string `json:"roles"`
+	DeleteAt      int64  `json:"delete_at"`
+	SchemeGuest   bool   `json:"scheme_guest"`
+	SchemeUser    bool   `json:"scheme_user"`
+	SchemeAdmin   bool   `json:"scheme_admin"`
+	ExplicitRoles string `json:"explicit_roles"`
+}

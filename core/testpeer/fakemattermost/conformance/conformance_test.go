@@ -196,6 +196,28 @@ func TestRESTBodiesAreMattermosts(t *testing.T) {
 		len(p.Attachments()) != 1 || p.Attachments()[0].Title != "Approval abc234: expired" || p.GetProp("from_bot") != "true" {
 		t.Fatalf("PatchPost with props: %+v %v", p, err)
 	}
+	// A channel, its members and its team's, as gatewayd reads them to
+	// know who can read a reply.
+	bob, _ := srv.AddUser("bob", false)
+	open := srv.NewChannel("town-square", bot.ID, ann.ID)
+	srv.JoinTeam(bob.ID)
+	if ch, _, err := c.GetChannel(ctx, open.ID); err != nil || ch.Type != model.ChannelTypeOpen || ch.TeamId == "" {
+		t.Fatalf("GetChannel: %+v %v", ch, err)
+	}
+	if ch, _, err := c.GetChannel(ctx, dm.Id); err != nil || ch.Type != model.ChannelTypeDirect {
+		t.Fatalf("GetChannel of a DM: %+v %v", ch, err)
+	}
+	members, _, err := c.GetChannelMembers(ctx, open.ID, 0, 200, "")
+	if err != nil || len(members) != 2 || members[0].ChannelId != open.ID {
+		t.Fatalf("GetChannelMembers: %+v %v", members, err)
+	}
+	if page, _, err := c.GetChannelMembers(ctx, open.ID, 1, 1, ""); err != nil || len(page) != 1 {
+		t.Fatalf("GetChannelMembers page 1 of 1: %+v %v", page, err)
+	}
+	team, _, err := c.GetTeamMembers(ctx, open.TeamID, 0, 200, "")
+	if err != nil || len(team) != 3 {
+		t.Fatalf("GetTeamMembers: %+v %v", team, err)
+	}
 	// The errors: a bad root, another's post, and a refused token.
 	if _, resp, err := c.CreatePost(ctx, &model.Post{ChannelId: dm.Id, RootId: reply.Id, Message: "x"}); err == nil || resp.StatusCode != 400 {
 		t.Fatalf("a reply's id as root_id: %v", err)
@@ -218,6 +240,8 @@ func TestRESTBodiesAreMattermosts(t *testing.T) {
 		"user":      func() any { return new(model.User) },
 		"channels":  func() any { return new([]*model.Channel) },
 		"channel":   func() any { return new(model.Channel) },
+		"members":   func() any { return new(model.ChannelMembers) },
+		"team":      func() any { return new([]*model.TeamMember) },
 		"post":      func() any { return new(model.Post) },
 		"postlist":  func() any { return new(model.PostList) },
 		"apperror":  func() any { return new(model.AppError) },
@@ -237,7 +261,11 @@ func TestRESTBodiesAreMattermosts(t *testing.T) {
 			kind = "channels"
 		case strings.HasPrefix(p, "/users/"):
 			kind = "user"
-		case p == "/channels/direct":
+		case strings.HasPrefix(p, "/channels/") && strings.HasSuffix(p, "/members"):
+			kind = "members"
+		case strings.HasPrefix(p, "/teams/") && strings.HasSuffix(p, "/members"):
+			kind = "team"
+		case p == "/channels/direct" || strings.HasPrefix(p, "/channels/") && strings.Count(p, "/") == 2:
 			kind = "channel"
 		case strings.HasSuffix(p, "/thread") || strings.HasSuffix(p, "/posts") && strings.HasPrefix(p, "/channels/"):
 			kind = "postlist"
