@@ -77,9 +77,15 @@ type MemoryRecall struct {
 // 1,375), not configured.
 type MemoryFiles struct {
 	// Review stages writes to memory.md and user.md until the owner runs
-	// bxctl memory accept or reject.
-	Review bool `toml:"review"`
+	// bxctl memory accept or reject. Absent, it is on (ReviewOn): identity
+	// is the owner's unless the owner says otherwise (decision D832).
+	Review *bool `toml:"review"`
 }
+
+// ReviewOn is whether identity writes wait for the owner: review = true,
+// or no review key at all. Even off, a write from a session above public
+// waits, and an untrusted session's is a note (core/memory).
+func (m MemoryFiles) ReviewOn() bool { return m.Review == nil || *m.Review }
 
 // MemorySockets are the sockets memoryd serves.
 type MemorySockets struct {
@@ -106,10 +112,13 @@ admin = "{{.Sockets.MemoryAdmin}}"
 allow_uids = []
 
 [memory]
-# true: the agent's writes to memory.md and user.md wait for the owner
-# (bxctl memory review, accept EDIT, reject EDIT). Notes, and writes that a
-# flag rule or an untrusted session sends to notes.md, are never staged.
-review = false
+# true (the default): the agent's writes to memory.md and user.md wait for
+# the owner (bxctl memory review, accept EDIT, reject EDIT; bxctl memory log
+# lists every edit). false: a write from a session that is public and
+# trusted lands at once; one from a session above public still waits. Notes,
+# and writes that a flag rule or an untrusted session sends to notes.md, are
+# never staged.
+review = true
 
 [broker]
 # brokerd's state socket: before every memory write memoryd asks it whether

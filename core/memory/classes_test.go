@@ -18,6 +18,22 @@ func writeAs(t *testing.T, s *Store, session, class string, acts ...Action) Resu
 	return r
 }
 
+// landAs writes as writeAs does, and accepts the edit as the owner would
+// when it was staged: a session above public never writes identity
+// directly (decision D831), so its entries land only through review.
+func landAs(t *testing.T, s *Store, session, class string, acts ...Action) Result {
+	t.Helper()
+	r := writeAs(t, s, session, class, acts...)
+	if r.Outcome != Staged {
+		return r
+	}
+	a, err := s.Accept(r.Edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func entryClasses(t *testing.T, s *Store) map[string]string {
 	t.Helper()
 	es, err := s.IdentityEntries()
@@ -53,7 +69,7 @@ func TestEntriesCarryTheirWritersClass(t *testing.T) {
 	if got := blockClass(t, s); got != "public" {
 		t.Fatalf("a public entry's block is %s", got)
 	}
-	writeAs(t, s, "priv", "private", add("memory", "the staging token is in ~/.tok"))
+	landAs(t, s, "priv", "private", add("memory", "the staging token is in ~/.tok"))
 	if got := blockClass(t, s); got != "private" {
 		t.Fatalf("a block with a private entry is %s", got)
 	}
@@ -84,7 +100,7 @@ func TestEntriesCarryTheirWritersClass(t *testing.T) {
 		t.Errorf("classes.json keeps %d records for memory.md, want 1 (the pnpm entry; the owner's has none)", n)
 	}
 	// user.md's entries count too, and a secret one makes the block secret.
-	writeAs(t, s, "sec", "secret", add("user", "the owner's bank is X"))
+	landAs(t, s, "sec", "secret", add("user", "the owner's bank is X"))
 	if got := blockClass(t, s); got != "secret" {
 		t.Errorf("a block with a secret user.md entry is %s", got)
 	}
@@ -109,7 +125,7 @@ func TestAnAcceptedEditCarriesItsSessionsClass(t *testing.T) {
 // not known.
 func TestADamagedClassesFileRefusesTheBlock(t *testing.T) {
 	s := openStore(t, false)
-	writeAs(t, s, "priv", "private", add("memory", "fact"))
+	landAs(t, s, "priv", "private", add("memory", "fact"))
 	for _, bad := range []string{`{"memory.md":[{"sha256":"x","class":"private"}]}`, `{"memory.md":[],"other":1}`, `{`} {
 		os.WriteFile(filepath.Join(s.Dir(), ClassesFile), []byte(bad), 0o600)
 		if _, err := s.Block(); err == nil || !strings.Contains(err.Error(), "classes.json is damaged") {
@@ -144,7 +160,7 @@ func FuzzParseClasses(f *testing.F) {
 // file over its limit) or confirms one (already there) says their class.
 func TestAnswersQuotingEntriesSayTheirClass(t *testing.T) {
 	s := openStore(t, false)
-	writeAs(t, s, "priv", "private", add("memory", "the vault key is under the stairs"))
+	landAs(t, s, "priv", "private", add("memory", "the vault key is under the stairs"))
 	writeAs(t, s, "pub", "public", add("memory", "the stairs are painted"))
 	for _, c := range []struct {
 		name string

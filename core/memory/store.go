@@ -55,7 +55,9 @@ func StarterSoul() string { return starterSoul }
 // Options are what Open needs besides the directory.
 type Options struct {
 	// Review stages identity writes (memory.md, user.md) until the owner
-	// accepts or rejects them.
+	// accepts or rejects them. Without it, a write from a public, trusted
+	// session is applied at once; one from a session above public is
+	// staged all the same.
 	Review bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time

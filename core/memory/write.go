@@ -34,7 +34,7 @@ type Call struct {
 	// carry it in their header.
 	Class string
 	// Untrusted is brokerd's word that the session is untrusted: its
-	// writes never reach memory.md or user.md.
+	// writes never reach memory.md or user.md, not even staged.
 	Untrusted bool
 	Actions   []Action
 }
@@ -177,7 +177,11 @@ func (s *Store) Write(c Call) (Result, error) {
 		r.Shown = p.shown
 		return r, err
 	}
-	if identity && s.review {
+	// Identity is the owner's: a write waits for the owner's review when
+	// review is on, and always when the session holds data above public,
+	// whatever the switch (decision D831). Only a public, trusted
+	// session's write lands directly, and only with review off.
+	if identity && (s.review || c.Class != policy.Public.String()) {
 		return s.stage(c, acts, files)
 	}
 	return s.apply1(c, acts, p, files, identity)

@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/memory"
+	"boxmaker/core/memorywire"
 	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
 )
@@ -386,16 +387,44 @@ func (d *demoRun) checkAudit(st demoStep, tl *turnLog) error {
 	return nil
 }
 
-// checkMemory makes sure a memory call's entry reached memory.md.
+// checkMemory makes sure a memory call's entry reached memory.md. In a
+// home init makes, review is on: memoryd staged the write, and the demo
+// accepts it as the owner would with bxctl memory review and accept.
 func (d *demoRun) checkMemory(st demoStep, _ *turnLog) error {
 	if st.tool != policy.Memory {
 		return nil
+	}
+	if err := d.acceptStaged(); err != nil {
+		return err
 	}
 	data, err := os.ReadFile(d.h.Path(home.DirMemory, memory.MemoryFile))
 	if err != nil || !strings.Contains(string(data), memoryKey) {
 		return fmt.Errorf("memory/memory.md does not hold the entry (%q) (%v)", memoryKey, err)
 	}
 	d.say("  check: memory/memory.md holds the entry")
+	return nil
+}
+
+// acceptStaged accepts the staged edit that holds the memory entry, when
+// there is one, through memoryd's admin socket (as bxctl memory accept).
+func (d *demoRun) acceptStaged() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	admin := d.h.Path(home.SocketMemoryAdmin)
+	var review memorywire.ReviewAnswer
+	if err := daemon.Call(ctx, admin, memorywire.KindReview, nil, &review, nil); err != nil {
+		return fmt.Errorf("cannot list the staged memory edits: %w", err)
+	}
+	for _, e := range review.Staged {
+		if len(e.Actions) == 0 || !strings.Contains(e.Actions[0].Text, memoryKey) {
+			continue
+		}
+		var ans memorywire.AcceptAnswer
+		if err := daemon.Call(ctx, admin, memorywire.KindAccept, memorywire.EditRequest{Edit: e.Edit}, &ans, nil); err != nil {
+			return fmt.Errorf("cannot accept the staged edit %s: %w", e.Edit, err)
+		}
+		d.say("  check: memoryd staged the write for the owner's review as edit %s; accepted, as bxctl memory accept %s does: %s", e.Edit, e.Edit, ans.Answer)
+	}
 	return nil
 }
 

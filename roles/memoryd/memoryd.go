@@ -75,7 +75,7 @@ func serve(c *cli.Context, path string, cfg conf.Memoryd) error {
 	if err := d.Start(); err != nil {
 		return err
 	}
-	if err := srv.open(cfg.Memory.Review); err != nil {
+	if err := srv.open(cfg.Memory.ReviewOn()); err != nil {
 		d.Close()
 		return err
 	}
@@ -327,7 +327,7 @@ func (s *server) recallCall(ctx context.Context, _ daemon.Peer, q memorywire.Too
 	// highest, which brokerd raises the searching session to: secret text
 	// found by recall is secret in the session that reads it (decision
 	// D61).
-	if err := r.SetTaints(func(ids []string) (map[string]policy.Taint, error) {
+	if err := r.SetTaints(func(ids []string) (map[string]recall.SourceState, error) {
 		return s.sessionTaints(ctx, q.CallID, ids)
 	}); err != nil {
 		s.logf("call %s: cannot ask brokerd at %s how sensitive the sessions found are: %v; no hits were given", q.CallID, s.stateSocket, err)
@@ -345,14 +345,14 @@ func (s *server) recallCall(ctx context.Context, _ daemon.Peer, q memorywire.Too
 // sensitive the sessions a search found are: no hit is given without it.
 const recallStateText = "recall is unavailable: memoryd could not ask brokerd how sensitive the sessions found are, so no hits were given"
 
-// sessionTaints asks brokerd's state socket for the taint of each
-// session, within one stateTimeout for them all. A session brokerd
-// answers with an error for (its state file is damaged) counts as secret;
-// no answer at all is an error.
-func (s *server) sessionTaints(ctx context.Context, callID string, ids []string) (map[string]policy.Taint, error) {
+// sessionTaints asks brokerd's state socket for the taint and trust of
+// each session, within one stateTimeout for them all. A session brokerd
+// answers with an error for (its state file is damaged) counts as secret
+// and untrusted; no answer at all is an error.
+func (s *server) sessionTaints(ctx context.Context, callID string, ids []string) (map[string]recall.SourceState, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.stateTimeout)
 	defer cancel()
-	out := make(map[string]policy.Taint, len(ids))
+	out := make(map[string]recall.SourceState, len(ids))
 	for _, id := range ids {
 		var st brokerwire.SessionState
 		err := daemon.Call(ctx, s.stateSocket, brokerwire.KindSessionState, brokerwire.SessionStateRequest{Session: id}, &st, nil)
@@ -361,7 +361,7 @@ func (s *server) sessionTaints(ctx context.Context, callID string, ids []string)
 		case errors.As(err, &re):
 			why, link := said(err)
 			s.logf("call %s: brokerd cannot say the taint of session %s (%s); its hits count as %s%s", callID, id, why, recall.UnknownTaint, link)
-			out[id] = recall.UnknownTaint
+			out[id] = recall.UnknownState
 			continue
 		case err != nil:
 			return nil, err
@@ -370,7 +370,7 @@ func (s *server) sessionTaints(ctx context.Context, callID string, ids []string)
 		if err != nil {
 			return nil, fmt.Errorf("brokerd's answer for session %s: %v", id, err)
 		}
-		out[id] = t
+		out[id] = recall.SourceState{Taint: t, Untrusted: st.Untrusted}
 	}
 	return out, nil
 }
