@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -44,8 +45,11 @@ type Config struct {
 	Ledger Ledger
 	Grants *policy.Grants
 	Runner Runner
-	// SessionsDir is <home>/broker/sessions.
+	// SessionsDir is <home>/broker/sessions; DomainsDir, where the yaag
+	// Runs' taint domains are, <home>/broker/domains (when "", the
+	// directory domains beside SessionsDir).
 	SessionsDir string
+	DomainsDir  string
 	// MemorySocket is memoryd's tool socket; MemoryTimeout bounds one
 	// forwarded call.
 	MemorySocket  string
@@ -101,12 +105,15 @@ func New(cfg Config) (*Broker, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	if cfg.DomainsDir == "" {
+		cfg.DomainsDir = filepath.Join(filepath.Dir(cfg.SessionsDir), "domains")
+	}
 	if err := os.MkdirAll(cfg.SessionsDir, 0o700); err != nil {
 		return nil, runbook.Refuse(runbook.BrokerStateDamaged, "cannot prepare %s: %v", cfg.SessionsDir, patherror.Reason(err))
 	}
 	b := &Broker{
 		cfg:       cfg,
-		sessions:  sessions{dir: cfg.SessionsDir, locks: map[string]*sessionLock{}, from: map[string]int{}},
+		sessions:  sessions{dir: cfg.SessionsDir, domains: cfg.DomainsDir, locks: map[string]*sessionLock{}, from: map[string]int{}},
 		approvals: approvals{byID: map[string]*pending{}},
 		inflight:  map[callKey]bool{},
 	}
@@ -209,6 +216,21 @@ func (b *Broker) StartSession(s brokerwire.SessionStart) (policy.State, error) {
 	}
 	after := st.Raise(taint, false)
 	note := "a new session; its memory block is " + taint.String()
+	domain, member := "", ""
+	if s.Domain != "" {
+		// An Agent of a yaag Run brokerd started: it starts at the Run's
+		// taint domain, and rises with it (D821).
+		if domain = domainID(s.Domain); domain == "" {
+			return policy.State{}, fmt.Errorf("session %s: the taint domain's key is not one brokerd hands a Run", s.Session)
+		}
+		d, err := b.sessions.readDomain(domain)
+		if err != nil {
+			b.logf("session %s: %v", s.Session, err)
+			return policy.State{}, fmt.Errorf("session %s: no yaag Run that brokerd started holds this taint domain", s.Session)
+		}
+		after = after.Raise(d.Taint, d.Untrusted)
+		member = "; an Agent of a yaag Run brokerd started, at its taint domain " + domain
+	}
 	if s.From != "" {
 		if err := sessionid.Check(s.From); err != nil {
 			return policy.State{}, err
@@ -225,11 +247,11 @@ func (b *Broker) StartSession(s brokerwire.SessionStart) (policy.State, error) {
 		note = "a fork of session " + s.From + ", at its state"
 	}
 	rec := audit.Record{Type: audit.TypeSessionStart, Session: s.Session, Taint: after.Taint.String(), Untrusted: after.Untrusted,
-		Note: note}
+		Note: note + member}
 	if err := b.recordBefore(rec); err != nil {
 		return policy.State{}, err
 	}
-	if err := b.writeStart(s.Session, after); err != nil {
+	if err := b.writeStart(s.Session, after, domain); err != nil {
 		b.logf("%v", err)
 		return policy.State{}, err
 	}

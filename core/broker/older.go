@@ -1,6 +1,8 @@
 package broker
 
 import (
+	"fmt"
+
 	"boxmaker/core/policy"
 	"boxmaker/runbook"
 )
@@ -62,7 +64,8 @@ func (b *Broker) knowOlderCalls(session string) error {
 		if first > 0 {
 			from = first
 		}
-		if err := b.sessions.writeFile(session, stateFile{State: f.State, AuditFrom: from}); err != nil {
+		f.AuditFrom = from
+		if err := b.sessions.writeFile(session, f); err != nil {
 			return err
 		}
 	}
@@ -75,21 +78,37 @@ func (b *Broker) knowOlderCalls(session string) error {
 // writeStart writes a session's state at session.start. A new session's
 // file names the current audit file as its audit_from (a file that exists
 // keeps what it says: one that does not say is for knowOlderCalls to
-// read). Called with the session's lock held.
-func (b *Broker) writeStart(session string, st policy.State) error {
+// read), and domain, the taint domain it joins ("" for none; a session
+// that exists already is in no new domain). Called with the session's
+// lock held.
+func (b *Broker) writeStart(session string, st policy.State, domain string) error {
 	rl, ok := b.cfg.Ledger.(rotatingLedger)
 	b.sessions.mu.Lock()
-	_, known := b.sessions.from[session]
+	from, known := b.sessions.from[session]
 	b.sessions.mu.Unlock()
-	if !ok || known {
-		return b.sessions.write(session, st)
-	}
-	if _, exists, err := b.sessions.readFile(session); err != nil || exists {
-		return b.sessions.write(session, st)
-	}
-	from := rl.File()
-	if err := b.sessions.writeFile(session, stateFile{State: st, AuditFrom: from}); err != nil {
+	f, exists, err := b.sessions.readFile(session)
+	if err != nil {
 		return err
+	}
+	if exists && domain != "" && f.Domain != domain {
+		return fmt.Errorf("session %s exists already: it cannot join a yaag Run's taint domain", session)
+	}
+	if exists || (domain == "" && (!ok || known)) {
+		return b.sessions.write(session, st)
+	}
+	if ok && !known {
+		from = rl.File()
+	}
+	if err := b.sessions.writeFile(session, stateFile{State: st, AuditFrom: from, Domain: domain}); err != nil {
+		return err
+	}
+	if domain != "" {
+		if err := b.sessions.raiseDomain(domain, st); err != nil {
+			return err
+		}
+	}
+	if !ok || known {
+		return nil
 	}
 	b.sessions.mu.Lock()
 	b.sessions.from[session] = from

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"boxmaker/core/atomicfile"
@@ -23,7 +24,8 @@ const StateDamagedText = "this session's broker state is damaged"
 
 // sessions keeps the state files and one lock per session in use.
 type sessions struct {
-	dir string
+	dir     string
+	domains string // the yaag Runs' taint domains (domain.go)
 
 	mu    sync.Mutex
 	locks map[string]*sessionLock
@@ -63,18 +65,24 @@ func (s *sessions) lock(id string) func() {
 func (s *sessions) path(id string) string { return filepath.Join(s.dir, id+".json") }
 
 // read reads a session's state; a missing file is a new session. Any
-// other failure is broker-state-damaged, naming the file.
+// other failure is broker-state-damaged, naming the file. The state of a
+// yaag Agent's session is its own joined with its Run's taint domain's.
 func (s *sessions) read(id string) (policy.State, error) {
 	f, _, err := s.readFile(id)
-	return f.State, err
+	if err != nil {
+		return policy.State{}, err
+	}
+	return s.joinDomain(f)
 }
 
-// stateFile is what a session's state file holds: its state, and
-// audit_from, the number of the audit file its first decision went to (0:
-// the file does not say; older.go).
+// stateFile is what a session's state file holds: its state, audit_from,
+// the number of the audit file its first decision went to (0: the file
+// does not say; older.go), and the id of the taint domain of the yaag Run
+// whose Agent it is ("" for none; domain.go).
 type stateFile struct {
 	policy.State
 	AuditFrom int
+	Domain    string
 }
 
 // readFile reads the whole state file; exists is false for a missing one.
@@ -95,24 +103,36 @@ func (s *sessions) readFile(id string) (f stateFile, exists bool, err error) {
 }
 
 // write replaces a session's state atomically, keeping the audit_from
-// this run knows for it, else the one the file holds.
+// this run knows for it, else the one the file holds, and its domain. A
+// member of a taint domain raises the domain to its new state before
+// write returns: every other Agent of its Run holds it from then on.
 func (s *sessions) write(id string, st policy.State) error {
 	s.mu.Lock()
 	from, known := s.from[id]
 	s.mu.Unlock()
+	old, _, err := s.readFile(id)
+	if err != nil {
+		return err // a damaged file may name a domain: it is not written over
+	}
 	if !known {
-		old, _, _ := s.readFile(id)
 		from = old.AuditFrom
 	}
-	return s.writeFile(id, stateFile{State: st, AuditFrom: from})
+	if err := s.writeFile(id, stateFile{State: st, AuditFrom: from, Domain: old.Domain}); err != nil {
+		return err
+	}
+	if old.Domain != "" {
+		return s.raiseDomain(old.Domain, st)
+	}
+	return nil
 }
 
 func (s *sessions) writeFile(id string, f stateFile) error {
 	p := s.path(id)
 	data, err := json.Marshal(struct {
 		policy.State
-		AuditFrom int `json:"audit_from,omitempty"`
-	}{f.State, f.AuditFrom})
+		AuditFrom int    `json:"audit_from,omitempty"`
+		Domain    string `json:"domain,omitempty"`
+	}{f.State, f.AuditFrom, f.Domain})
 	if err == nil {
 		err = atomicfile.WriteFile(p, append(data, '\n'), 0o600)
 	}
@@ -123,7 +143,9 @@ func (s *sessions) writeFile(id string, f stateFile) error {
 }
 
 // ParseState reads a state file strictly: one JSON object with exactly
-// the keys taint and untrusted, and audit_from if any, nothing after it.
+// the keys taint and untrusted, and audit_from and domain if any, nothing
+// after it. (The state it returns is the file's own, without its
+// domain's.)
 func ParseState(data []byte) (policy.State, error) {
 	f, err := parseStateFile(data)
 	return f.State, err
@@ -134,6 +156,7 @@ func parseStateFile(data []byte) (stateFile, error) {
 		Taint     *policy.Taint `json:"taint"`
 		Untrusted *bool         `json:"untrusted"`
 		AuditFrom int           `json:"audit_from"`
+		Domain    string        `json:"domain"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -149,5 +172,8 @@ func parseStateFile(data []byte) (stateFile, error) {
 	if raw.AuditFrom < 0 {
 		return stateFile{}, errors.New("not a session state: audit_from is below 0")
 	}
-	return stateFile{State: policy.State{Taint: *raw.Taint, Untrusted: *raw.Untrusted}, AuditFrom: raw.AuditFrom}, nil
+	if raw.Domain != "" && (len(raw.Domain) != domainKeyLen || strings.Trim(raw.Domain, "0123456789abcdef") != "") {
+		return stateFile{}, errors.New("not a session state: domain is not a domain's id")
+	}
+	return stateFile{State: policy.State{Taint: *raw.Taint, Untrusted: *raw.Untrusted}, AuditFrom: raw.AuditFrom, Domain: raw.Domain}, nil
 }

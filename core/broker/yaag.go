@@ -69,6 +69,7 @@ const YaagClassText = "yaag_run runs programs only from a public directory: the 
 type yaagRun struct {
 	id      string
 	session string // the session whose call started it
+	domain  string // the id of its taint domain
 	cmd     *exec.Cmd
 	done    chan struct{}
 
@@ -88,12 +89,42 @@ type yaagStart struct {
 	input    json.RawMessage
 	profile  string
 	forkHost bool
+	domain   string // the key of its taint domain, for the Run alone
 }
 
 // start begins a Run and waits for its id.
 func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 	line := runs.Command{Root: s.dir, HostSession: s.session, ForkHost: s.forkHost, Input: s.input, Profile: s.profile,
-		Inline: s.script != nil, EvalFD: 3, File: s.file}
+		Inline: s.script != nil, File: s.file}
+	// The descriptors the Run reads, from 3 on: the inline program, then
+	// its taint domain's key (never in its arguments or environment,
+	// which other processes of the user can read).
+	var extra []*os.File
+	pipe := func(text string) (int, error) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return 0, err
+		}
+		extra = append(extra, r)
+		go func() { w.WriteString(text); w.Close() }()
+		return 2 + len(extra), nil
+	}
+	defer func() {
+		for _, f := range extra {
+			f.Close()
+		}
+	}()
+	var err error
+	if s.script != nil {
+		if line.EvalFD, err = pipe(*s.script); err != nil {
+			return nil, err
+		}
+	}
+	if s.domain != "" {
+		if line.DomainFD, err = pipe(s.domain); err != nil {
+			return nil, err
+		}
+	}
 	cmd := exec.Command(y.Binary, line.Args()...)
 	// The binary picks its role by the name it runs under: whatever the
 	// name brokerd's binary has, this is the boxmaker command yaag.
@@ -101,15 +132,7 @@ func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 	cmd.Dir = s.dir
 	cmd.Env = y.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if s.script != nil {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return nil, err
-		}
-		cmd.ExtraFiles = []*os.File{r} // descriptor 3: line.EvalFD
-		go func() { w.WriteString(*s.script); w.Close() }()
-		defer r.Close()
-	}
+	cmd.ExtraFiles = extra
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -121,7 +144,7 @@ func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("cannot start yaag: %v", err)
 	}
-	run := &yaagRun{session: s.session, cmd: cmd, done: make(chan struct{})}
+	run := &yaagRun{session: s.session, cmd: cmd, done: make(chan struct{}), domain: domainID(s.domain)}
 	idc := make(chan string, 1)
 	var readers sync.WaitGroup
 	readers.Add(2)
@@ -249,30 +272,29 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 	}
 	switch policy.Tool(c.Tool) {
 	case policy.YaagRun:
-		// The Run's Agents are new sessions, which start public: a
-		// session holding private or secret data would hand it to them
-		// through the script or the input, below its taint.
+		// The Run's floor: what the caller holds, and the class of the
+		// program's directory (the grants that overlap it, decided as a
+		// run is). Its Agents' sessions start there, in one taint domain
+		// (domain.go, D821).
 		st, err := b.sessions.read(c.Session)
 		if err != nil {
 			return "", policy.State{}, err
 		}
-		if st.Taint > policy.Public {
-			return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "%s (this session is %s)", YaagTaintedText, st.Taint)
+		floor := st.Raise(v.Class, v.Untrusted)
+		key, domain, err := b.sessions.newDomain(floor)
+		if err != nil {
+			return "", policy.State{}, err
 		}
-		// The Run reads the directory itself (the program and whatever it
-		// imports, text and JSON files among them) and hands it to Agents
-		// that start public: a directory the grant says is above public
-		// would reach them below its class.
-		if v.Class > policy.Public {
-			return "", policy.State{}, runbook.Refuse(runbook.YaagRunRefused, "%s (%s says %s is %s)", YaagClassText, v.Grant, v.targets[0], v.Class)
-		}
-		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile, forkHost: a.ForkHost}
+		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile, forkHost: a.ForkHost, domain: key}
 		if a.Script == nil {
 			s.file = filepath.Join(v.targets[0], filepath.Base(filepath.Clean(a.File)))
 		}
 		run, err := y.start(s)
 		if err != nil {
 			return "", policy.State{}, runbook.Wrap(runbook.YaagRunRefused, err)
+		}
+		if err := b.sessions.nameDomainRun(domain, run.id); err != nil {
+			b.logf("yaag_run %s of session %s: Run %s: %v", c.CallID, c.Session, run.id, err)
 		}
 		wait := y.Wait
 		if wait <= 0 {
@@ -284,10 +306,10 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		case <-goneOf(ctx):
 			b.logf("yaag_run %s of session %s: Run %s %s", c.CallID, c.Session, run.id, textReplaced)
 			return fmt.Sprintf("Run %s %s yaag_status({\"id\": %q}) reads it from any session, yaag_stop ends it; %s",
-				run.id, textReplaced, run.id, runbook.Link(runbook.YaagSessionReplaced)), b.agentsState(run.agentSessions()), nil
+				run.id, textReplaced, run.id, runbook.Link(runbook.YaagSessionReplaced)), b.runState(run.id, run.agentSessions()), nil
 		case <-ctx.Done():
 		}
-		return run.text(), b.agentsState(run.agentSessions()), nil
+		return run.text(), b.runState(run.id, run.agentSessions()), nil
 	case policy.YaagStatus:
 		if a.ID == "" {
 			return y.list(c.Session), policy.State{}, nil
@@ -356,7 +378,7 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 	if err != nil {
 		return "", policy.State{}, err
 	}
-	st := b.agentsState(recordSessions(rec))
+	st := b.runState(id, recordSessions(rec))
 	var text string
 	switch rec.Status {
 	case runs.StatusCompleted:
@@ -393,7 +415,7 @@ func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string
 	}
 	var ans control.Answer
 	rec, err := runs.Request(ctx, y.store(), id, kind, control.Request{}, &ans)
-	st := b.agentsState(recordSessions(rec))
+	st := b.runState(id, recordSessions(rec))
 	var nr *runs.NoRunError
 	var ended *runs.EndedError
 	var ce *control.Error
@@ -420,6 +442,25 @@ func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string
 		return fmt.Sprintf("Run %s %s: its Checkpoint is %s%s", id, ans.Status, ans.Checkpoint, orphan(rec, c.Session)), st, nil
 	}
 	return fmt.Sprintf("Run %s %s%s", id, ans.Status, orphan(rec, c.Session)), st, nil
+}
+
+// runState is what a Run's answer carries to the caller: its taint
+// domain's state (when brokerd started it) joined with the states of the
+// Agents' sessions its events or record name.
+func (b *Broker) runState(run string, agents []string) policy.State {
+	st := b.agentsState(agents)
+	if r, ok := b.cfg.Yaag.lookup(run); ok && r.domain != "" {
+		d, err := b.sessions.readDomain(r.domain)
+		if err != nil {
+			b.logf("Run %s: %v", run, err)
+			d.State = policy.State{Taint: policy.Secret, Untrusted: true}
+		}
+		return st.Raise(d.Taint, d.Untrusted)
+	}
+	if d, ok := b.sessions.runDomain(run); ok {
+		st = st.Raise(d.Taint, d.Untrusted)
+	}
+	return st
 }
 
 // agentsState is the join of the states of a Run's Agents' sessions. A

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +16,6 @@ import (
 	"boxmaker/audit"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
-	"boxmaker/runbook"
 )
 
 func TestYaagArguments(t *testing.T) {
@@ -65,23 +66,163 @@ func TestAForkStartsAtItsParentsState(t *testing.T) {
 	}
 }
 
-// A Run reads its directory's files (its program imports text and JSON as
-// well as code) and its Agents start public: a yaag_run whose grant says
-// the directory is above public is refused before yaag starts, or that
-// data would reach sessions below its class.
-func TestYaagRunRefusedOnADirectoryAbovePublic(t *testing.T) {
-	dir := t.TempDir()
+// A Run's Agents share one taint domain (issue 23, item 3; D821): each
+// starts at the Run's floor, and what one reads raises every other before
+// its next call is decided. Agent A recalls private text; Agent B, a new
+// session of the same Run, may no longer use a grant that stops at public
+// (its memory write, here, as a public write_file would be): on the old
+// code B started public and independent, and the write was allowed.
+func TestARunsAgentsRiseTogether(t *testing.T) {
 	f := newFixture(t, map[string]string{
-		"yaag-private.toml": fmt.Sprintf("tool = \"yaag_run\"\neffect = \"allow\"\npaths = [%q]\nclass = \"private\"\nmax_taint = \"secret\"\n", dir),
+		"recall.toml": grant("recall", "allow", "public", "secret", false),
+		"memory.toml": grant("memory", "allow", "public", "public", false),
 	}, time.Minute)
-	f.b.cfg.Yaag = &YaagRuns{Binary: filepath.Join(dir, "no-such-binary")}
-	a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "y1", Tool: "yaag_run",
-		Arguments: json.RawMessage(fmt.Sprintf(`{"file":%q}`, filepath.Join(dir, "p.ts")))}, nil)
+	key, domain, err := f.b.sessions.newDomain(policy.State{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Outcome != brokerwire.OutcomeFailed || !strings.HasPrefix(a.Text, YaagClassText+" (yaag-private.toml says "+dir+" is private)") ||
-		!strings.HasSuffix(a.Text, runbook.Link(runbook.YaagRunRefused)) {
-		t.Fatalf("a Run on a private directory: %+v", a)
+	for _, s := range []string{"agent-a", "agent-b"} {
+		if st, err := f.b.StartSession(brokerwire.SessionStart{Session: s, Taint: "public", Domain: key}); err != nil || st != (policy.State{}) {
+			t.Fatalf("%s starts at %+v (%v), want the domain's public", s, st, err)
+		}
+	}
+	call := func(session, id, tool, args string) brokerwire.Answer {
+		t.Helper()
+		a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: session, CallID: id, Tool: tool, Arguments: json.RawMessage(args)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	if a := call("agent-b", "m1", "memory", `{"actions":[{"action":"note","file":"memory","text":"x"}]}`); a.Outcome != brokerwire.OutcomeAllowed {
+		t.Fatalf("B's memory call while the Run is public: %+v", a)
+	}
+	if a := call("agent-a", "r1", "recall", `{"query":"taint:private"}`); a.Outcome != brokerwire.OutcomeAllowed {
+		t.Fatalf("A's recall: %+v", a)
+	}
+	if a := call("agent-b", "m2", "memory", `{"actions":[{"action":"note","file":"memory","text":"x"}]}`); a.Outcome != brokerwire.OutcomeDenied ||
+		!strings.Contains(a.Text, "once the session's taint is private") {
+		t.Fatalf("B's memory call after A read private data: %+v", a)
+	}
+	// Untrusted travels the same way, and memoryd is told so.
+	call("agent-a", "r2", "recall", `{"query":"tainted"}`)
+	if st, err := f.b.SessionState("agent-b"); err != nil || st != (policy.State{Taint: policy.Private, Untrusted: true}) {
+		t.Fatalf("B's state as memoryd reads it: %+v %v", st, err)
+	}
+	// A third Agent, made now, starts where the domain is.
+	if st, err := f.b.StartSession(brokerwire.SessionStart{Session: "agent-c", Taint: "public", Domain: key}); err != nil || st != (policy.State{Taint: policy.Private, Untrusted: true}) {
+		t.Fatalf("C starts at %+v (%v)", st, err)
+	}
+	recs := f.records(t)
+	if !slices.ContainsFunc(recs, func(r audit.Record) bool {
+		return r.Type == audit.TypeSessionStart && r.Session == "agent-c" && strings.Contains(r.Note, "at its taint domain "+domain)
+	}) {
+		t.Errorf("no session_start of agent-c naming its domain")
+	}
+	// The key is written nowhere: the files hold the domain's id only.
+	for _, p := range []string{filepath.Join(f.dir, "sessions", "agent-a.json"), filepath.Join(f.dir, "domains", domain+".json"), filepath.Join(f.dir, "audit", "000001.jsonl")} {
+		data, err := os.ReadFile(p)
+		if err != nil || strings.Contains(string(data), key) {
+			t.Errorf("%s holds the domain's key (%v)", p, err)
+		}
+	}
+}
+
+// A session joins a domain only with a key brokerd made: a key of no
+// domain, or text that is no key, starts no session.
+func TestOnlyADomainsKeyJoinsIt(t *testing.T) {
+	f := newFixture(t, nil, time.Minute)
+	key, domain, err := f.b.sessions.newDomain(policy.State{Taint: policy.Secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{strings.Repeat("0", 64), domain, key[:63], strings.ToUpper(key)} {
+		if st, err := f.b.StartSession(brokerwire.SessionStart{Session: "s1", Taint: "public", Domain: bad}); err == nil {
+			t.Errorf("key %q: the session started at %+v", bad, st)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "sessions", "s1.json")); err == nil {
+		t.Error("a refused session has a state file")
+	}
+	// A session that exists already is not taken into a domain (its
+	// state file would say otherwise than what it read).
+	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "s2", Taint: "public"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "s2", Taint: "public", Domain: key}); err == nil {
+		t.Error("an existing session joined a domain")
+	}
+}
+
+// The caller takes the Run's domain when yaag_status answers, whichever
+// session asks and whatever the Run's record names as its Agents.
+func TestTheCallerTakesTheRunsDomain(t *testing.T) {
+	f := newFixture(t, nil, time.Minute)
+	f.b.cfg.Yaag = &YaagRuns{Home: f.dir}
+	_, domain, err := f.b.sessions.newDomain(policy.State{Taint: policy.Private, Untrusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.b.sessions.nameDomainRun(domain, "r-1"); err != nil {
+		t.Fatal(err)
+	}
+	if st := f.b.runState("r-1", nil); st != (policy.State{Taint: policy.Private, Untrusted: true}) {
+		t.Errorf("the state of Run r-1: %+v", st)
+	}
+	if st := f.b.runState("r-2", nil); st != (policy.State{}) {
+		t.Errorf("a Run with no domain: %+v", st)
+	}
+	os.WriteFile(filepath.Join(f.dir, "domains", domain+".json"), []byte(`{"taint":"pub`), 0o600)
+	if st := f.b.runState("r-1", nil); st != (policy.State{}) {
+		t.Errorf("a damaged domain is skipped by the scan, not trusted: %+v", st)
+	}
+}
+
+// A member whose domain cannot be read is denied, as a damaged state is.
+func TestAMemberOfADamagedDomainIsDenied(t *testing.T) {
+	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "allow", "public", "secret", false)}, time.Minute)
+	key, domain, err := f.b.sessions.newDomain(policy.State{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "agent-a", Taint: "public", Domain: key}); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(f.dir, "domains", domain+".json"))
+	a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "agent-a", CallID: "r1", Tool: "recall", Arguments: json.RawMessage(`{}`)}, nil)
+	if err != nil || a.Outcome != brokerwire.OutcomeDenied || !strings.HasPrefix(a.Text, StateDamagedText+"; see ") {
+		t.Fatalf("%+v %v", a, err)
+	}
+}
+
+// A Run reads its directory's files (its program imports text and JSON as
+// well as code) on the host: a yaag_run is decided on the class of every
+// grant that overlaps its directory, and a deny inside it refuses the Run
+// before yaag starts (D820). On the old code both started the Run.
+func TestYaagRunIsDecidedOnWhatItsDirectoryHolds(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"pub/keys", "den/keys"} {
+		os.MkdirAll(filepath.Join(dir, d), 0o700)
+	}
+	paths := func(p string) string { return fmt.Sprintf("paths = [%q]\n", filepath.Join(dir, p)) }
+	f := newFixture(t, map[string]string{
+		"yaag.toml":      paths("pub") + grant("yaag_run", "allow", "public", "public", false),
+		"yaag-den.toml":  paths("den") + grant("yaag_run", "allow", "public", "secret", false),
+		"read-keys.toml": paths("pub/keys") + grant("read_file", "allow", "secret", "secret", false),
+		"deny-keys.toml": paths("den/keys") + grant("read_file", "deny", "public", "secret", false),
+	}, time.Minute)
+	f.b.cfg.Yaag = &YaagRuns{Binary: filepath.Join(dir, "no-such-binary")}
+	for _, tt := range []struct{ prog, want string }{
+		{"pub/p.ts", `denied: the call reads "` + filepath.Join(dir, "pub/keys") + `" through read-keys.toml, which is secret, so it is decided at the taint it would leave behind; at secret, no grant allows yaag_run`},
+		{"den/p.ts", `denied: the grant deny-keys.toml denies read_file on "` + filepath.Join(dir, "den/keys") + `", which is inside`},
+	} {
+		a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "y-" + filepath.Dir(tt.prog), Tool: "yaag_run",
+			Arguments: json.RawMessage(fmt.Sprintf(`{"file":%q}`, filepath.Join(dir, tt.prog)))}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Outcome != brokerwire.OutcomeDenied || !strings.HasPrefix(a.Text, tt.want) {
+			t.Errorf("yaag_run %s: %+v\nwant %s", tt.prog, a, tt.want)
+		}
 	}
 }

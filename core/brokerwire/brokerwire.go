@@ -50,8 +50,10 @@
 // before its first model request: the taint it starts at (its memory
 // block's class; core/memorywire) and, for a fork, the session it copies.
 // brokerd records a session_start and writes the session's state raised to
-// that taint (never lowered), and answers the state. An error means
-// nothing was recorded, and loopd does not start the session.
+// that taint (never lowered), and answers the state. With a domain (the
+// key of a yaag Run's taint domain, for an Agent's session), the session
+// joins the domain: it starts at the domain's state and rises with it.
+// An error means nothing was recorded, and loopd does not start the session.
 //
 // tools.granted ({} -> ToolsGranted) lists the tools some allow or ask
 // grant names (none while the grants are invalid): loopd offers yaag's
@@ -146,6 +148,11 @@ type SessionStart struct {
 	// From is the session a fork copies (a yaag Agent's, or a Run's host
 	// session): the new one starts at that session's state too.
 	From string `json:"from,omitempty"`
+	// Domain is the key of a yaag Run's taint domain, for a session made
+	// for one of its Agents: the key brokerd handed the Run it started
+	// (never written anywhere). The session starts at the domain's state
+	// and rises with it (D821); a key brokerd does not hold is an error.
+	Domain string `json:"domain,omitempty"`
 }
 
 // SessionStateRequest asks for one session's state.

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/policy"
 	"boxmaker/core/role"
 	"boxmaker/sanitize"
 )
@@ -78,7 +80,20 @@ func (e *Engine) Spawn(ctx context.Context, req loopwire.SpawnRequest) (loopwire
 	unlock := e.lock(id)
 	defer unlock()
 	block := ""
-	if req.Memory {
+	switch {
+	case req.Domain != "":
+		// An Agent of a Run brokerd started: brokerd puts the session in
+		// the Run's taint domain before it exists, or there is none.
+		class := policy.Public.String()
+		if req.Memory {
+			if block, class, err = e.Memory.Block(ctx, id); err != nil {
+				return loopwire.SpawnResult{}, err
+			}
+		}
+		if err := e.Broker.StartSessionIn(ctx, brokerwire.SessionStart{Session: id, Taint: class, Domain: req.Domain}); err != nil {
+			return loopwire.SpawnResult{}, fmt.Errorf("the Agent's session cannot start: brokerd must put it in its Run's taint domain: %w", err)
+		}
+	case req.Memory:
 		if block, err = e.memoryBlock(ctx, id); err != nil {
 			return loopwire.SpawnResult{}, err
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/patherror"
 	"boxmaker/core/policy"
@@ -104,7 +105,8 @@ func (e *Engine) Fork(ctx context.Context, req loopwire.ForkRequest) (loopwire.F
 	id := NewSessionID(e.now())
 	lock := e.lock(id)
 	defer lock()
-	if err := e.Broker.StartSessionFrom(ctx, id, policy.Public.String(), req.From.ID); err != nil {
+	start := brokerwire.SessionStart{Session: id, Taint: policy.Public.String(), From: req.From.ID, Domain: req.Domain}
+	if err := e.Broker.StartSessionIn(ctx, start); err != nil {
 		return loopwire.ForkResult{}, fmt.Errorf("the fork of session %s cannot start: brokerd must record that it starts at its parent's state: %w", req.From.ID, err)
 	}
 	log, err := CreateLogFrom(e.SessionsDir, id, prefix, len(recs))

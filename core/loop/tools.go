@@ -114,6 +114,13 @@ func (b Broker) StartSession(ctx context.Context, session, taint string) error {
 // StartSessionFrom is StartSession for a fork: the session starts at the
 // join of taint and the state of the session from.
 func (b Broker) StartSessionFrom(ctx context.Context, session, taint, from string) error {
+	return b.StartSessionIn(ctx, brokerwire.SessionStart{Session: session, Taint: taint, From: from})
+}
+
+// StartSessionIn is session.start as body says it: a yaag Agent's session
+// names its Run's taint domain (the key brokerd handed the Run), and
+// starts in it.
+func (b Broker) StartSessionIn(ctx context.Context, body brokerwire.SessionStart) error {
 	if b.Socket == "" {
 		return runbook.Refuse(runbook.BrokerUnavailable, "%s", NoBrokerText)
 	}
@@ -123,7 +130,6 @@ func (b Broker) StartSessionFrom(ctx context.Context, session, taint, from strin
 	}
 	ctx, cancel := context.WithTimeout(ctx, silent)
 	defer cancel()
-	body := brokerwire.SessionStart{Session: session, Taint: taint, From: from}
 	err := daemon.Call(ctx, b.Socket, brokerwire.KindSessionStart, body, nil, nil)
 	var re *daemon.RemoteError
 	switch {

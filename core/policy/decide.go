@@ -16,6 +16,10 @@ import (
 var denyReach = map[Tool][]Tool{
 	ListDir: {ReadFile},
 	Run:     {ReadFile, ListDir, WriteFile},
+	// A yaag Run reads its program's directory on the host, with no
+	// container to hide a denied path below it, and writes its Cassette
+	// there (D820).
+	YaagRun: {ReadFile, ListDir, Run, WriteFile},
 }
 
 // Mask is a path below a run call's target that a deny grant covers: the
@@ -42,7 +46,7 @@ type Mask struct {
 // its tree holds before the session is raised.
 func (s *snapshot) decide(call Call, state State) Decision {
 	d := s.decideOnce(call, state)
-	if call.Tool != string(Run) || d.Verdict == Deny || d.Class <= state.Taint {
+	if (call.Tool != string(Run) && call.Tool != string(YaagRun)) || d.Verdict == Deny || d.Class <= state.Taint {
 		return d
 	}
 	at := State{Taint: d.Class, Untrusted: state.Untrusted}
@@ -150,8 +154,21 @@ func (s *snapshot) decideOnce(call Call, state State) Decision {
 		} else {
 			d.Reason = fmt.Sprintf("the grant %s allows %s on %q", best.Name, tool, shown)
 		}
-		if tool == Run {
-			d.Masks = s.masks(r.target)
+		if tool == YaagRun {
+			// The Run reads its directory itself, on the host: a path
+			// below it that a deny covers cannot be masked, so the Run is
+			// refused (D820).
+			if ms := s.masks(r.target, YaagRun); len(ms) > 0 {
+				d = Decision{Verdict: Deny, Target: r.target, Grant: ms[0].Grant, Reason: fmt.Sprintf(
+					"the grant %s denies %s on %q, which is inside %q: a Run reads its directory itself, with nothing to hide that path from it",
+					ms[0].Grant, ms[0].Tool, ms[0].Path, shown)}
+				return d
+			}
+		}
+		if tool == Run || tool == YaagRun {
+			if tool == Run {
+				d.Masks = s.masks(r.target, Run)
+			}
 			if g, p := s.reachClass(r.target); g != nil && g.Class > d.Class {
 				d.Class, d.ClassGrant, d.ClassPath = g.Class, g.Name, p
 				d.Reason += fmt.Sprintf("; its tree holds %q, which %s yields as %s data, so the call is %s", p, g.Name, g.Class, g.Class)
@@ -203,12 +220,12 @@ func linked(path string) int {
 	return int(st.Nlink)
 }
 
-// masks are the paths strictly below a run target that a deny reaching
-// run covers, in path order: hidden, or read-only when only write_file is
-// denied there.
-func (s *snapshot) masks(target string) []Mask {
+// masks are the paths strictly below a run (or yaag_run) target that a
+// deny reaching the tool covers, in path order: hidden, or read-only when
+// only write_file is denied there.
+func (s *snapshot) masks(target string, tool Tool) []Mask {
 	byPath := map[string]*Mask{}
-	for _, t := range append([]Tool{Run}, denyReach[Run]...) {
+	for _, t := range append([]Tool{tool}, denyReach[tool]...) {
 		for i := range s.byTool[t] {
 			g := &s.byTool[t][i]
 			if g.Effect != Deny {

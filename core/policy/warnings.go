@@ -47,6 +47,7 @@ func CheckWithWarnings(dir string, harness ...Harness) CheckReport {
 		valid = append(valid, c)
 	}
 	rep.Warnings = append(rep.Warnings, launderWarnings(valid)...)
+	rep.Warnings = append(rep.Warnings, yaagWarnings(valid)...)
 	if len(rep.Problems) == 0 && rep.Grants == 0 {
 		rep.Warnings = append(rep.Warnings, Problem{File: dir,
 			Text: "no grant files: every call is denied until a grant allows it (docs/specs/grants.md)"})
@@ -144,4 +145,53 @@ func overlap(a, b []string) (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// yaagWarnings finds a yaag_run grant (allow or ask) whose directory
+// overlaps a deny grant of a tool that reaches yaag_run (the Run is then
+// refused: it reads its directory on the host, where nothing can hide
+// the denied path), or a grant that calls data there more than the
+// yaag_run grant's class (the Run's Agents then start at that class, and
+// a Run whose class is above the grant's max_taint is denied), as
+// launderWarnings does for run (D820).
+func yaagWarnings(grants []*cached) []Problem {
+	var ws []Problem
+	reach := append([]Tool{YaagRun}, denyReach[YaagRun]...)
+	for _, y := range grants {
+		yg := y.grant
+		if yg.Tool != YaagRun || yg.Effect == Deny {
+			continue
+		}
+		var denied, top *Grant
+		var deniedAt, deniedBy, topAt, topBy string
+		for _, o := range grants {
+			og := o.grant
+			if og.Name == yg.Name || !slices.Contains(reach, og.Tool) {
+				continue
+			}
+			p, q, ok := overlap(yg.Paths, og.Paths)
+			switch {
+			case !ok:
+			case og.Effect == Deny && denied == nil:
+				denied, deniedAt, deniedBy = &o.grant, p, q
+			case og.Effect != Deny && og.Tool != WriteFile && og.Tool != YaagRun && og.Class > yg.Class && (top == nil || og.Class > top.Class):
+				top, topAt, topBy = &o.grant, p, q
+			}
+		}
+		if denied != nil {
+			ws = append(ws, Problem{File: yg.Name, Line: valueLine(y.data, "paths", deniedAt), Text: fmt.Sprintf(
+				"a Run from %q is refused: %s denies %s on %q, which overlaps it, and a Run reads its directory itself",
+				deniedAt, denied.Name, denied.Tool, deniedBy)})
+		}
+		if top != nil {
+			text := fmt.Sprintf("a Run from %q reads what %s calls %s data (%q): the Run is %s, and its Agents' sessions start %s",
+				topAt, top.Name, top.Class, topBy, top.Class, top.Class)
+			if top.Class > yg.MaxTaint {
+				text = fmt.Sprintf("a Run from %q reads what %s calls %s data (%q): it is decided at %s, above this grant's max_taint %s, so such a Run is denied",
+					topAt, top.Name, top.Class, topBy, top.Class, yg.MaxTaint)
+			}
+			ws = append(ws, Problem{File: yg.Name, Line: valueLine(y.data, "paths", topAt), Text: text})
+		}
+	}
+	return ws
 }

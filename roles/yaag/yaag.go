@@ -100,6 +100,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: runs.FlagRoot, Hidden: true, Usage: "read program files only under `DIR`"},
 			&cli.StringFlag{Name: runs.FlagHostSession, Hidden: true, Usage: "the `SESSION` whose yaag_run started the Run"},
 			&cli.BoolFlag{Name: runs.FlagForkHost, Hidden: true, Usage: "copy the host session for fork: ctx.host"},
+			&cli.IntFlag{Name: runs.FlagDomainFD, Hidden: true, Value: -1, Usage: "read the key of the Run's taint domain from file descriptor `N`"},
 		},
 		Action: runAction,
 	}
@@ -266,6 +267,10 @@ func runAction(c *cli.Context) error {
 	if c.IsSet(runs.FlagProfile) {
 		cfg.Profile, cfg.ProfileOrigin = c.String(runs.FlagProfile), "--"+runs.FlagProfile
 	}
+	domain, err := readDomainKey(c)
+	if err != nil {
+		return err
+	}
 	root := c.String(runs.FlagRoot)
 	b, err := src.bundle(root)
 	if err != nil {
@@ -287,7 +292,7 @@ func runAction(c *cli.Context) error {
 		Engine: engine.Options{
 			Bundle: b, Input: input, Run: run,
 			Profile: cfg.Profile, ProfileOrigin: cfg.ProfileOrigin,
-			Agents:  agent.Loopd{Socket: loopSocket(cfg)},
+			Agents:  agent.Loopd{Socket: loopSocket(cfg), Domain: domain},
 			Catalog: registries(src.dir, root), Root: root,
 			Wall: cfg.Wall, Seed: int64(binary.BigEndian.Uint64(seed[:]) >> 1),
 			Events:      out.event,
@@ -302,6 +307,27 @@ func runAction(c *cli.Context) error {
 		return out.failedStart(run, err)
 	}
 	return out.end(end)
+}
+
+// readDomainKey reads the key of the Run's taint domain from the
+// descriptor brokerd's yaag_run gives (--domain-fd), and closes it, so
+// that the key is in no file, argument or environment the program could
+// read; "" without the flag.
+func readDomainKey(c *cli.Context) (string, error) {
+	if !c.IsSet(runs.FlagDomainFD) {
+		return "", nil
+	}
+	fd := c.Int(runs.FlagDomainFD)
+	if fd < 3 {
+		return "", usage(c, "--%s %d is not a file descriptor of its own", runs.FlagDomainFD, fd)
+	}
+	f := os.NewFile(uintptr(fd), "fd "+strconv.Itoa(fd))
+	data, err := io.ReadAll(io.LimitReader(f, 256))
+	f.Close()
+	if err != nil {
+		return "", fmt.Errorf("cannot read the taint domain's key from file descriptor %d: %v", fd, err)
+	}
+	return strings.TrimSpace(string(data)), nil
 }
 
 // readAnswers reads an answers file: {"<question key>": "<answer>"}.

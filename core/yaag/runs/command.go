@@ -18,6 +18,7 @@ const (
 	FlagInput       = "input"
 	FlagProfile     = "profile"
 	FlagEvalFD      = "eval-fd"
+	FlagDomainFD    = "domain-fd"
 )
 
 // Command is a Run that brokerd's yaag_run starts, as yaag run's command
@@ -33,6 +34,11 @@ type Command struct {
 	Inline bool
 	EvalFD int
 	File   string
+	// DomainFD, when above 0, is the descriptor the Run reads the key of
+	// its taint domain from (core/broker's domain.go): it passes the key
+	// to loopd with each Agent's session it makes, and nothing else sees
+	// it.
+	DomainFD int
 }
 
 // Args is the command line after the binary.
@@ -46,6 +52,9 @@ func (c Command) Args() []string {
 	}
 	if c.Profile != "" {
 		args = append(args, "--"+FlagProfile, c.Profile)
+	}
+	if c.DomainFD > 0 {
+		args = append(args, "--"+FlagDomainFD, strconv.Itoa(c.DomainFD))
 	}
 	if c.Inline {
 		return append(args, "--"+FlagEvalFD, strconv.Itoa(c.EvalFD))
