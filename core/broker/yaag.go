@@ -59,12 +59,6 @@ func goneOf(ctx context.Context) <-chan struct{} {
 	return ch
 }
 
-// YaagTaintedText is why a yaag_run from a session above public fails.
-const YaagTaintedText = "yaag_run starts only from a public session: its Agents' sessions start public, and this session's data would reach them"
-
-// YaagClassText is why a yaag_run on a directory above public fails.
-const YaagClassText = "yaag_run runs programs only from a public directory: the Run reads the directory's files, its Agents' sessions start public, and that data would reach them"
-
 // yaagRun is one Run brokerd started.
 type yaagRun struct {
 	id      string
