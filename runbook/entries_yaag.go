@@ -29,6 +29,11 @@ var (
 	YaagAnswerRefused   = newYaagEntry("answer-refused")
 	YaagSessionAnswer   = newYaagEntry("resume-session-answer")
 	YaagHostSession     = newYaagEntry("host-session-unusable")
+
+	// Documents the model may have written, checked against the home
+	// (issue 31).
+	YaagNotRecorded    = newYaagEntry("checkpoint-not-recorded")
+	YaagAnswerNotGiven = newYaagEntry("answer-not-given")
 )
 
 // brokerd's entry for a yaag_run it decided but did not start.

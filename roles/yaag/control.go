@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/termsafe"
-	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
 	"boxmaker/core/yaag/runs"
@@ -258,9 +257,10 @@ func answerCommand() *cli.Command {
 		Name:      "answer",
 		Usage:     "record answers to a Checkpoint's questions, for its resume",
 		ArgsUsage: "CHECKPOINT [KEY TEXT]",
-		Description: "answer writes the answer TEXT of question KEY (or each answer of --answers\n" +
-			"FILE, {\"<key>\": \"<answer>\"}) into the Checkpoint, for yaag run PROGRAM\n" +
-			"--resume CHECKPOINT. A key that names no question of the Checkpoint, or a\n" +
+		Description: "answer records the answer TEXT of question KEY (or each answer of --answers\n" +
+			"FILE, {\"<key>\": \"<answer>\"}) in the home's record of the Checkpoint's Run, and\n" +
+			"writes it into the Checkpoint, for yaag run PROGRAM --resume CHECKPOINT: a resume\n" +
+			"takes answers from the home and --answers, never from the document alone. A key that names no question of the Checkpoint, or a\n" +
 			"second answer that differs from the first, is refused; the same answer again\n" +
 			"is accepted. The keys are in the Checkpoint's questions and\n" +
 			"resume.answersTemplate.",
@@ -281,7 +281,7 @@ func answerCommand() *cli.Command {
 			default:
 				return usage(c, "answer takes a Checkpoint and KEY TEXT, or a Checkpoint and --answers FILE")
 			}
-			d, err := cassette.RecordAnswers(args[0], answers)
+			d, err := store().Answer(args[0], answers)
 			if err != nil {
 				return err
 			}

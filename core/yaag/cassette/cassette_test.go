@@ -182,19 +182,25 @@ func paused(t *testing.T) string {
 	return path
 }
 
+// given records answers in the document only, as CheckAnswers takes
+// them: the home's part (runs.Store.Answer) is runs' to test.
+func given(path string, answers map[string]string) func(d *Doc) (map[string]string, error) {
+	return func(d *Doc) (map[string]string, error) { return CheckAnswers(path, d, answers) }
+}
+
 func TestAnswers(t *testing.T) {
 	path := paused(t)
-	if _, err := RecordAnswers(path, map[string]string{"A1/3/q1": "x"}); err == nil ||
+	if _, err := RecordAnswers(path, given(path, map[string]string{"A1/3/q1": "x"})); err == nil ||
 		!strings.Contains(err.Error(), `the answer key "A1/3/q1" names no open question of this checkpoint `+path+" (its questions: A1/2/q1)") {
 		t.Fatalf("unknown key: %v", err)
 	}
-	if _, err := RecordAnswers(path, map[string]string{"A1/2/q1": "a.txt"}); err != nil {
+	if _, err := RecordAnswers(path, given(path, map[string]string{"A1/2/q1": "a.txt"})); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RecordAnswers(path, map[string]string{"A1/2/q1": "a.txt"}); err != nil {
+	if _, err := RecordAnswers(path, given(path, map[string]string{"A1/2/q1": "a.txt"})); err != nil {
 		t.Fatalf("the same answer again: %v", err)
 	}
-	if _, err := RecordAnswers(path, map[string]string{"A1/2/q1": "b.txt"}); err == nil ||
+	if _, err := RecordAnswers(path, given(path, map[string]string{"A1/2/q1": "b.txt"})); err == nil ||
 		!strings.Contains(err.Error(), `question A1/2/q1 of `+path+` was answered "a.txt"; it cannot be answered with "b.txt"`) {
 		t.Fatalf("a different answer: %v", err)
 	}
@@ -213,7 +219,11 @@ func TestACheckpointResumesOneTime(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := Claim(path, run, map[string]string{"A1/2/q1": "a.txt"}, nil)
+			_, err := Claim(path, run, func(d *Doc) error {
+				var err error
+				d.Answers, err = CheckAnswers(path, d, map[string]string{"A1/2/q1": "a.txt"})
+				return err
+			})
 			mu.Lock()
 			won[run] = err == nil
 			if err != nil && !strings.Contains(err.Error(), "was already resumed by r-") {
@@ -236,7 +246,7 @@ func TestACheckpointResumesOneTime(t *testing.T) {
 	if d.ResumedBy == nil || !won[*d.ResumedBy] || d.Answers["A1/2/q1"] != "a.txt" {
 		t.Fatalf("resumedBy %v answers %v", d.ResumedBy, d.Answers)
 	}
-	if _, err := RecordAnswers(path, map[string]string{"A1/2/q1": "a.txt"}); err == nil || !strings.Contains(err.Error(), "was already resumed by") {
+	if _, err := RecordAnswers(path, given(path, map[string]string{"A1/2/q1": "a.txt"})); err == nil || !strings.Contains(err.Error(), "was already resumed by") {
 		t.Fatalf("answers after the resume: %v", err)
 	}
 }
@@ -244,7 +254,7 @@ func TestACheckpointResumesOneTime(t *testing.T) {
 func TestARefusalBeforeTheClaimConsumesNothing(t *testing.T) {
 	path := paused(t)
 	before, _ := os.ReadFile(path)
-	_, err := Claim(path, "r-20261201-100001-00000001", map[string]string{"A1/2/q1": "a"}, func(*Doc) error { return os.ErrPermission })
+	_, err := Claim(path, "r-20261201-100001-00000001", func(*Doc) error { return os.ErrPermission })
 	if err == nil {
 		t.Fatal("the claim went on")
 	}
@@ -258,7 +268,7 @@ func TestACompletedCassetteIsNotClaimed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.json")
 	Publish(path, &Doc{Format: Format, Version: Version, Run: runInfo(), End: &End{Status: EndCompleted}})
 	for range 2 {
-		d, err := Claim(path, "r-20261201-100001-00000001", nil, nil)
+		d, err := Claim(path, "r-20261201-100001-00000001", nil)
 		if err != nil || d.ResumedBy != nil {
 			t.Fatalf("%v %v", err, d.ResumedBy)
 		}
@@ -398,7 +408,7 @@ func TestFilesTheModelMayHaveWritten(t *testing.T) {
 	if err := os.Symlink(target, cp+".lock"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RecordAnswers(cp, map[string]string{"A1/2/q1": "a.txt"}); err == nil || !strings.Contains(err.Error(), "cannot lock") {
+	if _, err := RecordAnswers(cp, given(cp, map[string]string{"A1/2/q1": "a.txt"})); err == nil || !strings.Contains(err.Error(), "cannot lock") {
 		t.Fatalf("a linked lock: %v", err)
 	}
 	if _, err := os.Lstat(target); !os.IsNotExist(err) {
@@ -412,7 +422,7 @@ func TestFilesTheModelMayHaveWritten(t *testing.T) {
 	if err := os.Symlink(victim, cp+".tmp"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RecordAnswers(cp, map[string]string{"A1/2/q1": "a.txt"}); err != nil {
+	if _, err := RecordAnswers(cp, given(cp, map[string]string{"A1/2/q1": "a.txt"})); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(victim); string(data) != "keep" {

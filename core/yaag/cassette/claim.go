@@ -1,6 +1,8 @@
 package cassette
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"sort"
@@ -24,10 +26,10 @@ func ResumedByError(what, run string) error {
 		what, textResumedBy, run, run)
 }
 
-// locked runs f holding an exclusive lock on path's lock file, which
+// Locked runs f holding an exclusive lock on path's lock file, which
 // every writer of the document takes: a resume's claim and the answer
 // command.
-func locked(path string, f func() error) error {
+func Locked(path string, f func() error) error {
 	// Never through a link: whoever wrote the directory may have put one
 	// there, aiming at a file yaag would create.
 	lf, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
@@ -86,11 +88,14 @@ func clip(s string) string {
 }
 
 // RecordAnswers writes answers into the Checkpoint at path (the answer
-// command), under its lock, after CheckAnswers. A document that was
-// resumed already takes no answers.
-func RecordAnswers(path string, given map[string]string) (*Doc, error) {
+// command), under its lock. record is given the document as read, once
+// it is known not to have been resumed: it records the answers where they
+// count (the home's record of the Run, runs.Store.Answer) and returns
+// every answer recorded there, which the document is then written with,
+// for the person to read.
+func RecordAnswers(path string, record func(d *Doc) (map[string]string, error)) (*Doc, error) {
 	var d *Doc
-	err := locked(path, func() error {
+	err := Locked(path, func() error {
 		data, err := ReadFile(path, MaxDocument)
 		if err != nil {
 			return fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
@@ -101,7 +106,7 @@ func RecordAnswers(path string, given map[string]string) (*Doc, error) {
 		if d.ResumedBy != nil {
 			return ResumedByError("the Checkpoint "+path, *d.ResumedBy)
 		}
-		answers, err := CheckAnswers(path, d, given)
+		answers, err := record(d)
 		if err != nil {
 			return err
 		}
@@ -113,23 +118,20 @@ func RecordAnswers(path string, given map[string]string) (*Doc, error) {
 
 // Claim continues the Run of the document at path as run, one time.
 // Under the document's lock it reads it again, refuses it when resumedBy
-// is set, adds the given answers (CheckAnswers), calls before (which
-// checks and appends what must be in place before the Run starts: a
-// refusal there consumes nothing), then writes the document with
-// resumedBy set. A completed Run's Cassette is a recording, resumed any
-// number of times: it is read and checked, never claimed.
-func Claim(path, run string, given map[string]string, before func(d *Doc) error) (*Doc, error) {
+// is set, calls before (which decides the answers, d.Answers, and checks
+// and appends what must be in place before the Run starts: a refusal
+// there consumes nothing), then writes the document with resumedBy set. A
+// completed Run's Cassette is a recording, resumed any number of times:
+// it is read and checked, never claimed.
+func Claim(path, run string, before func(d *Doc) error) (*Doc, error) {
 	var d *Doc
-	err := locked(path, func() error {
+	err := Locked(path, func() error {
 		var err error
 		if d, _, err = Read(path); err != nil {
 			return err
 		}
 		if d.ResumedBy != nil {
 			return ResumedByError("the document "+path, *d.ResumedBy)
-		}
-		if d.Answers, err = CheckAnswers(path, d, given); err != nil {
-			return err
 		}
 		if before != nil {
 			if err := before(d); err != nil {
@@ -148,4 +150,55 @@ func Claim(path, run string, given map[string]string, before func(d *Doc) error)
 		return nil
 	})
 	return d, err
+}
+
+// Identity is what a Run's document continues, as the home records it
+// when the Run ends: "sha256:" and the hash of its end's status, every
+// session boundary it names (each Agent's spawn and fork, each step's
+// session: id, epoch, length, SHA-256) and its questions (key and call
+// id), in the document's order. It leaves out what the document may say
+// without changing what a resume does to those sessions (run.id, the
+// answers, resumedBy), so a copy that renames or resets them is the same
+// Checkpoint, and one whose sessions or questions differ is not the one
+// the Run left.
+func Identity(d *Doc) string {
+	h := sha256.New()
+	at := func(what string, s *SessionAt) {
+		if s != nil {
+			fmt.Fprintf(h, "%s %q %d %d %s\n", what, s.ID, s.Epoch, s.Bytes, s.SHA256)
+		}
+	}
+	fmt.Fprintf(h, "status %q\n", d.End.Status)
+	for _, a := range d.Agents {
+		fmt.Fprintf(h, "agent %q\n", a.Agent)
+		at("session", a.Session)
+		at("forkOf", a.ForkOf)
+	}
+	for _, st := range d.Steps {
+		fmt.Fprintf(h, "step %d %q %q %d\n", st.Seq, st.Kind, st.Agent, st.N)
+		at("session", st.Session)
+	}
+	for _, q := range d.Questions {
+		fmt.Fprintf(h, "question %q %q\n", q.Key, q.CallID)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Sessions is every session id d names (its Agents' and its steps').
+func Sessions(d *Doc) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s *SessionAt) {
+		if s != nil && !seen[s.ID] {
+			seen[s.ID] = true
+			out = append(out, s.ID)
+		}
+	}
+	for _, a := range d.Agents {
+		add(a.Session)
+	}
+	for _, st := range d.Steps {
+		add(st.Session)
+	}
+	return out
 }

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"boxmaker/core/daemon"
-	"boxmaker/core/loopwire"
 	"boxmaker/core/role"
 	"boxmaker/core/yaag/agent"
 	"boxmaker/core/yaag/cassette"
@@ -228,7 +226,6 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 	} else {
 		close(serveDone)
 	}
-	r.linkPredecessor()
 	prog := opts.Events
 	opts.Events = func(e engine.Event) {
 		r.event(e)
@@ -252,78 +249,6 @@ func abs(p string) string {
 		return p
 	}
 	return a
-}
-
-// claim continues the resumed document's Run, one time: it checks the
-// answers, appends them to the sessions that asked (before the program
-// runs, so a refusal consumes nothing), and sets resumedBy.
-func (r *run) claim(ctx context.Context, path string) error {
-	forker, _ := r.spec.Engine.Agents.(agent.Forker)
-	answered := map[string]*loopwire.SessionAt{}
-	d, err := cassette.Claim(path, r.id, r.spec.Answers, func(d *cassette.Doc) error {
-		// The document is a file the Run's Agents may have rewritten
-		// (resumedBy set back to null); the home's record of its Run,
-		// which no Agent can write, says too whether it was continued.
-		if p, err := r.store.Read(d.Run.ID); err == nil && p.ResumedBy != "" && d.Resumable() {
-			return cassette.ResumedByError("the document "+path, p.ResumedBy)
-		}
-		if len(d.Questions) == 0 {
-			return nil
-		}
-		var missing []string
-		for _, q := range d.Questions {
-			if _, ok := d.Answers[q.Key]; !ok {
-				missing = append(missing, q.Key)
-			}
-		}
-		if len(missing) > 0 {
-			return runbook.Refuse(runbook.YaagAnswerRefused, "%s waits for answers to %s: give them with --answers FILE (its resume.answersTemplate is the form) or yaag answer %s KEY TEXT",
-				path, strings.Join(missing, ", "), path)
-		}
-		if forker == nil {
-			return errors.New("this Run's loopd cannot take answers")
-		}
-		byAsk := map[string][]cassette.Question{}
-		var asks []string
-		for _, q := range d.Questions {
-			k := fmt.Sprintf("%s/%d", q.Agent, q.N)
-			if byAsk[k] == nil {
-				asks = append(asks, k)
-			}
-			byAsk[k] = append(byAsk[k], q)
-		}
-		sort.Strings(asks)
-		for _, k := range asks {
-			qs := byAsk[k]
-			step := d.Ask(qs[0].Agent, qs[0].N)
-			if step == nil || step.Session == nil {
-				return fmt.Errorf("%s: the questions of ask %s have no recorded session", path, k)
-			}
-			var answers []loopwire.CallAnswer
-			for _, q := range qs {
-				answers = append(answers, loopwire.CallAnswer{CallID: q.CallID, Text: d.Answers[q.Key]})
-			}
-			at, err := forker.Answer(ctx, *step.Session, answers)
-			var se *agent.SessionError
-			if errors.As(err, &se) {
-				name := qs[0].Agent
-				if a := d.AgentOf(name); a != nil {
-					name = a.Definition
-				}
-				return engine.SessionProblem(qs[0].Agent, name, se)
-			}
-			if err != nil {
-				return err
-			}
-			answered[qs[0].Agent] = &at
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	r.tape, r.spec.Engine.Tape, r.spec.Engine.Answered = d, d, answered
-	return nil
 }
 
 // hostCopy copies the host session as it stands, for fork: ctx.host.
@@ -406,20 +331,6 @@ func (r *run) serve(ctx context.Context, c *engine.Control, stop func()) (func()
 	}, nil
 }
 
-// linkPredecessor tells the record of the Run this one continues.
-func (r *run) linkPredecessor() {
-	if r.rec.Predecessor == "" || !r.tape.Resumable() {
-		return // a completed Run's Cassette is a recording: nobody continued that Run
-	}
-	if p, err := r.store.Read(r.rec.Predecessor); err == nil {
-		p.ResumedBy = r.id
-		if p.Status == StatusLost {
-			p.Status = StatusRunning // as written; Read derives lost again
-		}
-		r.store.Write(p)
-	}
-}
-
 // event writes an event to the events file, and keeps the record's
 // Agents.
 func (r *run) event(e engine.Event) {
@@ -456,10 +367,26 @@ func (r *run) finish(result json.RawMessage, err error, report engine.Report) {
 	case err != nil:
 		end.Status, end.Result, end.Error = cassette.EndFailed, nil, err.Error()
 	}
+	identity := ""
 	if r.journal != nil {
 		doc, perr := r.document(end)
+		if perr == nil && doc.Resumable() {
+			// What a resume of it must find again, kept in the home (the
+			// document lands where the Agents may write) before it is
+			// published: a Run killed in between leaves its journal,
+			// which checkLeft still takes.
+			identity = cassette.Identity(doc)
+			r.recMu.Lock()
+			r.rec.Identity = identity
+			rec := r.rec
+			r.recMu.Unlock()
+			perr = r.store.Write(rec)
+		}
 		if perr == nil {
 			perr = cassette.Publish(r.dest, doc)
+		}
+		if perr != nil {
+			identity = ""
 		}
 		switch {
 		case perr == nil:
@@ -485,7 +412,7 @@ func (r *run) finish(result json.RawMessage, err error, report engine.Report) {
 	r.end = end
 	r.recMu.Lock()
 	r.rec.Status, r.rec.EndedAt, r.rec.Result, r.rec.Error = end.Status, r.spec.now().Format(time.RFC3339Nano), end.Result, end.Error
-	r.rec.Checkpoint, r.rec.Questions = end.Checkpoint, end.Questions
+	r.rec.Checkpoint, r.rec.Questions, r.rec.Identity = end.Checkpoint, end.Questions, identity
 	if r.journal == nil {
 		r.rec.Cassette = ""
 	} else if end.CheckpointLost {

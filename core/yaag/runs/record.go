@@ -64,8 +64,14 @@ type Record struct {
 	ResumedBy   string              `json:"resumedBy,omitempty"`
 	Agents      []AgentRef          `json:"agents"`
 	Questions   []cassette.Question `json:"questions,omitempty"`
-	Result      json.RawMessage     `json:"result,omitempty"`
-	Error       string              `json:"error,omitempty"`
+	// Identity is cassette.Identity of the document the Run published
+	// to be continued (stopped, paused, failed): a resume must present
+	// that document. Answers are the person's answers to its questions,
+	// given with yaag answer.
+	Identity string            `json:"identity,omitempty"`
+	Answers  map[string]string `json:"answers,omitempty"`
+	Result   json.RawMessage   `json:"result,omitempty"`
+	Error    string            `json:"error,omitempty"`
 }
 
 // AgentRef is one Agent of a Run and its session.

@@ -35,7 +35,7 @@ func (a *agents) Spawn(_ context.Context, s agent.Spec) (agent.Session, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.n++
-	return &session{id: fmt.Sprintf("s-%d", a.n)}, nil
+	return &session{id: fmt.Sprintf("s-%d-%s", a.n, s.Run)}, nil // as loopd's, no two Runs share a session
 }
 
 func (s *session) ID() string { return s.id }
@@ -86,7 +86,7 @@ func TestARunIsRecordedAndPublished(t *testing.T) {
 		t.Fatalf("the Cassette: %v", err)
 	}
 	rec, err := s.Read(id)
-	if err != nil || rec.Status != StatusCompleted || len(rec.Agents) != 1 || rec.Agents[0].Session != "s-1" {
+	if err != nil || rec.Status != StatusCompleted || len(rec.Agents) != 1 || rec.Agents[0].Session != "s-1-"+id {
 		t.Fatalf("the record %+v %v", rec, err)
 	}
 	events, _ := os.ReadFile(rec.Events)
@@ -316,5 +316,156 @@ func TestARefusedHostCopyEndsWithTheCausesEntry(t *testing.T) {
 	}
 	if list, _ := s.List(); len(list) != 0 {
 		t.Errorf("a Run was recorded: %+v", list)
+	}
+}
+
+// stopped runs a Run that stops at its second Ask and returns its
+// Checkpoint.
+func stopped(t *testing.T, s Store, id string) string {
+	t.Helper()
+	sp := spec(t, s, id, `"wait"`)
+	sp.Record = filepath.Join(t.TempDir(), "cp.json")
+	stopWhenAsking(t, s, id)
+	end, err := Execute(context.Background(), sp)
+	if err != nil || end.Status != cassette.EndStopped || end.Checkpoint != sp.Record {
+		t.Fatalf("%+v %v", end, err)
+	}
+	return end.Checkpoint
+}
+
+func resumeOf(t *testing.T, s Store, run, path string) (End, error) {
+	t.Helper()
+	sp := spec(t, s, run, `"go"`)
+	sp.Resume, sp.Record = path, filepath.Join(t.TempDir(), "next.json")
+	return Execute(context.Background(), sp)
+}
+
+// A Checkpoint resumes once, whatever its copy says: the claim is the
+// home's record of the Run, and the document must be the one the Run
+// left (its sessions' boundaries, its questions, its status), whatever
+// its run.id says. Each copy below is made after the first resume and
+// refused; on the old code each resumed again.
+func TestACheckpointResumesOnceWhateverTheDocumentSays(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-110000-00000001"
+	cp := stopped(t, s, id)
+	original, _, err := cassette.Read(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := "r-20261201-110000-00000002"
+	if end, err := resumeOf(t, s, first, cp); err != nil || end.Status != cassette.EndCompleted {
+		t.Fatalf("the first resume: %+v %v", end, err)
+	}
+	if rec, _ := s.Read(id); rec.ResumedBy != first {
+		t.Fatalf("the record names %q as the Run that continued it", rec.ResumedBy)
+	}
+	// Another Run this home recorded, to rename the copy to.
+	other := "r-20261201-110000-00000003"
+	stopped(t, s, other)
+	copyOf := func(change func(d *cassette.Doc)) string {
+		d := *original
+		change(&d)
+		path := filepath.Join(t.TempDir(), "copy.json")
+		if err := cassette.Publish(path, &d); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	journalOf := func(change func(d *cassette.Doc)) string {
+		d := *original
+		change(&d)
+		path := filepath.Join(t.TempDir(), "made.json")
+		j, err := cassette.CreateJournal(path, d.Run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range d.Agents {
+			if err := j.Spawned(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, st := range d.Steps {
+			st.Seq = 0
+			if _, err := j.Step(st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		j.Close()
+		return path // no document there: its journal is read
+	}
+	resumedBy := "was already resumed by " + first + ": one Checkpoint resumes one time"
+	notRecorded := "which this home has no record of: a Checkpoint or journal resumes, and takes answers, only in the home whose Run wrote it"
+	notLeft := "is not the document that Run left: "
+	for i, tt := range []struct {
+		name string
+		path string
+		want string
+	}{
+		{"resumedBy set back to null", copyOf(func(d *cassette.Doc) { d.ResumedBy = nil }), resumedBy},
+		{"run.id changed to one this home never recorded", copyOf(func(d *cassette.Doc) { d.Run.ID = "r-20261201-110000-000000ff" }), notRecorded},
+		{"run.id changed to another Run of this home", copyOf(func(d *cassette.Doc) { d.Run.ID = other }), notLeft},
+		{"status changed to completed (a recording)", copyOf(func(d *cassette.Doc) { d.End.Status = cassette.EndCompleted; d.Resume = nil }), notLeft},
+		{"a journal made from it", journalOf(func(*cassette.Doc) {}), notLeft},
+		{"a journal made from it under a new run.id", journalOf(func(d *cassette.Doc) { d.Run.ID = "r-20261201-110000-000000fe" }), notRecorded},
+		{"a journal made from it under another Run's id", journalOf(func(d *cassette.Doc) { d.Run.ID = other }), notLeft},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run := fmt.Sprintf("r-20261201-110001-%08x", i+1)
+			_, err := resumeOf(t, s, run, tt.path)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v\nwant ...%s", err, tt.want)
+			}
+			if _, err := s.Read(run); err == nil {
+				t.Errorf("the refused resume %s was recorded", run)
+			}
+		})
+	}
+	if rec, _ := s.Read(other); rec.ResumedBy != "" {
+		t.Errorf("the other Run was claimed by %s", rec.ResumedBy)
+	}
+	// The other Run's own Checkpoint still resumes, once.
+	if rec, _ := s.Read(other); true {
+		if end, err := resumeOf(t, s, "r-20261201-110002-00000001", rec.Checkpoint); err != nil || end.Status != cassette.EndCompleted {
+			t.Fatalf("the other Run's own Checkpoint: %+v %v", end, err)
+		}
+	}
+}
+
+// A Run killed before it published leaves its journal: it resumes once,
+// from the journal (published there as the interrupted Run's document),
+// when the journal names only that Run's sessions.
+func TestAKilledRunsJournalResumesOnce(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-120000-00000001"
+	cp := stopped(t, s, id)
+	d, _, _ := cassette.Read(cp)
+	// As a Run killed while it recorded leaves it: a journal and no
+	// document, a record still "running" that nobody holds.
+	rec, _ := s.Read(id)
+	rec.Status, rec.Identity, rec.Checkpoint = StatusRunning, "", ""
+	s.Write(rec)
+	os.Remove(cp)
+	j, err := cassette.CreateJournal(cp, d.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range d.Agents {
+		j.Spawned(a)
+	}
+	for _, st := range d.Steps {
+		st.Seq = 0
+		j.Step(st)
+	}
+	j.Close()
+	journal, _ := os.ReadFile(j.Path)
+	if end, err := resumeOf(t, s, "r-20261201-120000-00000002", cp); err != nil || end.Status != cassette.EndCompleted {
+		t.Fatalf("the resume of the killed Run's journal: %+v %v", end, err)
+	}
+	// The same journal again, beside another path: refused.
+	again := filepath.Join(t.TempDir(), "again.json")
+	os.WriteFile(cassette.JournalPath(again), journal, 0o600)
+	if _, err := resumeOf(t, s, "r-20261201-120000-00000003", again); err == nil || !strings.Contains(err.Error(), "was already resumed by r-20261201-120000-00000002") {
+		t.Fatalf("the journal again: %v", err)
 	}
 }
