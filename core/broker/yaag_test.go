@@ -226,3 +226,52 @@ func TestYaagRunIsDecidedOnWhatItsDirectoryHolds(t *testing.T) {
 		}
 	}
 }
+
+// brokerd starts a Run at its floor (the caller's state joined with the
+// directory's class) and hands it its domain's key on a descriptor, in no
+// argument and no variable of its environment; a session started with
+// that key is in the domain. The Run here is a shell script in the
+// decided directory, run by /bin/sh as brokerd runs the boxmaker binary
+// (its first argument is "yaag"): it reads the descriptor --domain-fd
+// names and says what a Run says on standard output.
+func TestARunGetsItsDomainsKeyOnADescriptorOnly(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, map[string]string{
+		"yaag.toml": fmt.Sprintf("paths = [%q]\n", dir) + grant("yaag_run", "allow", "public", "secret", false),
+	}, time.Minute)
+	f.b.cfg.Yaag = &YaagRuns{Binary: "/bin/sh", Home: f.dir, Wait: 20 * time.Second, Env: []string{"PATH=/usr/bin:/bin"}}
+	run := `echo "$@" > args.txt
+env > env.txt
+while [ $# -gt 0 ]; do [ "$1" = --domain-fd ] && fd=$2; shift; done
+eval "cat <&$fd" > key.txt
+echo '{"event":"run_start","run":"r-test"}'
+echo '{"event":"run_end","run":"r-test","status":"completed","result":1,"checkpointLost":false}'
+`
+	if err := os.WriteFile(filepath.Join(dir, "yaag"), []byte(run), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "caller", Taint: "private"}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "caller", CallID: "y1", Tool: "yaag_run",
+		Arguments: json.RawMessage(fmt.Sprintf(`{"file":%q}`, filepath.Join(dir, "p.ts")))}, nil)
+	if err != nil || a.Outcome != brokerwire.OutcomeAllowed || a.Text != "Run r-test completed: 1" {
+		t.Fatalf("%+v %v", a, err)
+	}
+	key, err := os.ReadFile(filepath.Join(dir, "key.txt"))
+	if err != nil || domainID(string(key)) == "" {
+		t.Fatalf("the Run read %q from its descriptor (%v)", key, err)
+	}
+	for _, name := range []string{"args.txt", "env.txt"} {
+		if data, _ := os.ReadFile(filepath.Join(dir, name)); strings.Contains(string(data), string(key)) {
+			t.Errorf("%s holds the key: %s", name, data)
+		}
+	}
+	d, err := f.b.sessions.readDomain(domainID(string(key)))
+	if err != nil || d.Run != "r-test" || d.State != (policy.State{Taint: policy.Private}) {
+		t.Fatalf("the domain: %+v %v", d, err)
+	}
+	if st, err := f.b.StartSession(brokerwire.SessionStart{Session: "agent-a", Taint: "public", Domain: string(key)}); err != nil || st.Taint != policy.Private {
+		t.Fatalf("an Agent of the Run starts at %+v (%v), want the caller's private", st, err)
+	}
+}
