@@ -12,6 +12,9 @@ var (
 	GatewayStateDamaged = newEntry("gateway-state-damaged")
 	// loopd's loop socket did not carry a turn to its end.
 	LoopUnavailable = newEntry("loop-unavailable")
+	// A reply of a session above public went to the asker by DM: someone
+	// outside [allow] users can read the thread.
+	GatewayReplyMoved = newEntry("gateway-reply-moved")
 	// brokerd's courier could not hand an approval to gatewayd.
 	GatewayUnreachable = newEntry("gateway-unreachable")
 )

@@ -10,6 +10,7 @@ type Gatewayd struct {
 	Allow      GatewayAllow              `toml:"allow"`
 	Approvals  GatewayApprovals          `toml:"approvals"`
 	Loop       GatewayLoop               `toml:"loop"`
+	Broker     GatewayBroker             `toml:"broker"`
 	Sockets    GatewaySockets            `toml:"sockets"`
 	Secrets    map[string]secrets.Source `toml:"secrets"`
 }
@@ -41,6 +42,13 @@ type GatewayApprovals struct {
 // GatewayLoop is loopd's loop socket.
 type GatewayLoop struct {
 	Socket string `toml:"socket"` // "": <home>/run/loop/loop.sock
+}
+
+// GatewayBroker is brokerd's state socket, which gatewayd asks for a
+// session's taint before it posts the session's text where someone
+// outside [allow] users can read it.
+type GatewayBroker struct {
+	State string `toml:"state"` // "": <home>/run/memory-broker/state.sock
 }
 
 // GatewaySockets is who besides gatewayd's own user may connect to
@@ -96,6 +104,12 @@ const gatewaydTemplate = `# gatewayd.toml: the Mattermost bot. It carries conver
 # [loop]
 # loopd's loop socket: each answered post is a turn there.
 # socket = "{{.Sockets.Loop}}"
+
+# [broker]
+# brokerd's state socket (brokerd.toml's [sockets] state): gatewayd asks it a
+# conversation's taint, and posts a reply above public only where every
+# reader is in [allow] users (else it goes to the asker by direct message).
+# state = "{{.Sockets.BrokerState}}"
 
 # [sockets]
 # Users besides gatewayd's own that may connect to gateway.sock (uids).

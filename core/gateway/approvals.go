@@ -12,6 +12,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/gatewaywire"
 	"boxmaker/core/termsafe"
+	"boxmaker/runbook"
 )
 
 // liveApproval is an approval brokerd's courier is attached to: its
@@ -88,7 +89,7 @@ func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, req gatewaywire
 	}
 	if err := g.update(func(s *State) {
 		s.Approvals[p.ID] = &PostedApproval{CallHash: p.CallHash, Session: p.Session, Posts: posts,
-			Expires: p.Expires.UnixMilli(), Summary: approval.Summary(p)}
+			Expires: p.Expires.UnixMilli(), Summary: approval.Summary(p), Tool: termsafe.Line(p.Tool)}
 		pruneApprovals(s, g.o.Now())
 	}); err != nil {
 		return nil, err
@@ -98,7 +99,9 @@ func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, req gatewaywire
 }
 
 // postApproval posts p in the thread of the session that asked, when it
-// came from Mattermost, else as a DM to each approver.
+// came from Mattermost, else as a DM to each approver. A thread where the
+// session's text may not be posted (D842) gets the request without the
+// call's arguments, and each approver the whole of it by DM.
 func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]ApprovalPost, error) {
 	g.mu.Lock()
 	me := g.me
@@ -111,7 +114,16 @@ func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]Appro
 			}
 		}
 	})
-	if len(where) == 0 {
+	why := ""
+	if len(where) > 0 {
+		taint, taintErr := g.sessionTaint(ctx, p.Session)
+		for i := range where {
+			if pl := g.place(ctx, where[i].Channel, taint, taintErr); !pl.here {
+				where[i].Redacted, why = true, pl.why
+			}
+		}
+	}
+	if len(where) == 0 || why != "" {
 		for _, u := range g.cfg.Approvers {
 			cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			c, err := g.mm.DirectChannel(cctx, me.ID, u)
@@ -122,10 +134,13 @@ func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]Appro
 			where = append(where, ApprovalPost{Channel: c.ID})
 		}
 	}
-	msg, box := approvalMessage(p, me.Username, g.o.Now())
 	var posts []ApprovalPost
 	var firstErr error
 	for _, w := range where {
+		msg, box := approvalMessage(p, me.Username, g.o.Now())
+		if w.Redacted {
+			msg, box = redactedApprovalMessage(p, me.Username, g.o.Now(), why)
+		}
 		got, err := g.create(ctx, NewPost{ChannelID: w.Channel, RootID: w.Root, Message: msg,
 			Props: map[string]any{PropApproval: p.ID, "attachments": []any{box}}})
 		if err != nil {
@@ -155,9 +170,7 @@ func approvalMessage(p approval.Pending, bot string, now time.Time) (string, map
 		fence += "`"
 	}
 	head := fmt.Sprintf("**Boxmaker asks for approval `%s`**: %s\n", p.ID, codeSpan(approval.Summary(p)))
-	foot := fmt.Sprintf("It expires at %s (in %s). Answer in this thread with `!approve %s` or `!refuse %s [reason]`; "+
-		"where two Boxmakers share the thread, `@%s !approve %s`.", p.Expires.UTC().Format(time.RFC3339),
-		p.Expires.Sub(now).Round(time.Second), p.ID, p.ID, termsafe.Line(bot), p.ID)
+	foot := answerLine(p, bot, now)
 	room := MaxPostRunes - len([]rune(head)) - len([]rune(foot)) - 2*len(fence) - 64
 	if r := []rune(body); len(r) > room {
 		body = string(r[:room]) + "\n[cut: bxctl approvals show " + p.ID + " --full shows it all]\n"
@@ -165,6 +178,24 @@ func approvalMessage(p approval.Pending, bot string, now time.Time) (string, map
 	text := fence + "text\n" + body + fence + "\n" + foot
 	return head, map[string]any{"fallback": strings.TrimSpace(head), "color": approvalColour,
 		"title": "Approval " + p.ID + ": the whole call", "text": text, "footer": approvalFooter}
+}
+
+// redactedApprovalMessage is an approval's post in a thread where the
+// session's text may not be shown: its tool, not its arguments, and where
+// the whole call is.
+func redactedApprovalMessage(p approval.Pending, bot string, now time.Time, why string) (string, map[string]any) {
+	head := fmt.Sprintf("**Boxmaker asks for approval `%s`**: %s (the call is sent to the approvers by direct message)\n", p.ID, codeSpan(termsafe.Line(p.Tool)))
+	text := fmt.Sprintf("The call's arguments are not shown in this thread: %s. Each approver has the whole call by direct message, "+
+		"and `bxctl approvals show %s` shows it; %s.\n\n", why, p.ID, runbook.Link(runbook.GatewayReplyMoved)) + answerLine(p, bot, now)
+	return head, map[string]any{"fallback": strings.TrimSpace(head), "color": approvalColour,
+		"title": "Approval " + p.ID + ": " + termsafe.Line(p.Tool) + ", its call sent by direct message", "text": text, "footer": approvalFooter}
+}
+
+// answerLine says when an approval expires and how to answer it.
+func answerLine(p approval.Pending, bot string, now time.Time) string {
+	return fmt.Sprintf("It expires at %s (in %s). Answer in this thread with `!approve %s` or `!refuse %s [reason]`; "+
+		"where two Boxmakers share the thread, `@%s !approve %s`.", p.Expires.UTC().Format(time.RFC3339),
+		p.Expires.Sub(now).Round(time.Second), p.ID, p.ID, termsafe.Line(bot), p.ID)
 }
 
 // settledProps are an ended approval's props: its box says how it ended.
@@ -238,8 +269,12 @@ func (g *Gateway) handleSettle(ctx context.Context, _ daemon.Peer, req gatewaywi
 	})
 	edited := 0
 	for _, p := range a.Posts {
-		msg := fmt.Sprintf("**Approval `%s`: %s**\n%s", req.ID, what, codeSpan(a.Summary))
-		if err := g.patchProps(ctx, p.Post, msg, settledProps(req.ID, what, a.Summary)); err == nil {
+		summary := a.Summary
+		if p.Redacted {
+			summary = a.Tool
+		}
+		msg := fmt.Sprintf("**Approval `%s`: %s**\n%s", req.ID, what, codeSpan(summary))
+		if err := g.patchProps(ctx, p.Post, msg, settledProps(req.ID, what, summary)); err == nil {
 			edited++
 		} else {
 			g.logf("approval %s: cannot edit its post %s: %v", req.ID, p.Post, err)

@@ -2,9 +2,13 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
+
+	"boxmaker/core/policy"
+	"boxmaker/core/termsafe"
 )
 
 // Who can read a channel, as Mattermost's REST API says (D842): a DM is
@@ -121,4 +125,52 @@ func (g *Gateway) forgetAudience(id string) {
 	g.mu.Lock()
 	delete(g.audiences, id)
 	g.mu.Unlock()
+}
+
+// sessionTaint is the session's taint as brokerd's state socket says it
+// now ("public", "private", "secret"); an error when it cannot say.
+func (g *Gateway) sessionTaint(ctx context.Context, session string) (string, error) {
+	if g.o.SessionState == nil {
+		return "", errors.New("gatewayd has no brokerd state socket to ask")
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return g.o.SessionState(cctx, session)
+}
+
+// placement is whether a session's text may be posted in a channel, and
+// why not.
+type placement struct {
+	here bool
+	// why it may not, in words for the thread's note and the DM.
+	why string
+}
+
+// place says whether text of a session at taint (taintErr: brokerd could
+// not say) may be posted in channel: where everyone who can read it may
+// (D842). A public session's text may go anywhere; any other only where
+// every reader is in [allow] users (or is the bot). What cannot be known
+// is taken as the worse.
+func (g *Gateway) place(ctx context.Context, channel, taint string, taintErr error) placement {
+	if taintErr == nil && taint == policy.Public.String() {
+		return placement{here: true}
+	}
+	a, err := g.channelInfo(ctx, channel)
+	if err == nil && a.closed {
+		return placement{here: true}
+	}
+	var what string
+	switch {
+	case taintErr != nil:
+		what = fmt.Sprintf("brokerd could not say what this conversation has read (%v)", taintErr)
+	default:
+		what = "this conversation has read " + termsafe.Line(taint) + " data"
+	}
+	switch {
+	case err != nil:
+		what += fmt.Sprintf(", and gatewayd could not learn who can read this channel (%v)", err)
+	default:
+		what += ", and " + a.stranger + ", can read this channel and is not in gatewayd's [allow] users"
+	}
+	return placement{why: what}
 }

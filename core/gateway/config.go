@@ -37,7 +37,9 @@ type Config struct {
 	Approvers  []string
 	Socket     string // gateway.sock
 	LoopSocket string
-	AllowUIDs  []uint32
+	// StateSocket is brokerd's state socket: a session's taint.
+	StateSocket string
+	AllowUIDs   []uint32
 }
 
 // StateFile is the state file's path in home.
@@ -125,7 +127,8 @@ func CheckConfig(path string, c conf.Gatewayd) (*Config, error) {
 	h := home.Home{Dir: cfg.Home}
 	cfg.Socket = orDefault(c.Approvals.Socket, h.Path(home.SocketGateway))
 	cfg.LoopSocket = orDefault(c.Loop.Socket, h.Path(home.SocketLoop))
-	for _, s := range []struct{ key, path string }{{"[approvals] socket", cfg.Socket}, {"[loop] socket", cfg.LoopSocket}} {
+	cfg.StateSocket = orDefault(c.Broker.State, h.Path(home.SocketBrokerState))
+	for _, s := range []struct{ key, path string }{{"[approvals] socket", cfg.Socket}, {"[loop] socket", cfg.LoopSocket}, {"[broker] state", cfg.StateSocket}} {
 		if !filepath.IsAbs(s.path) {
 			return nil, bad("%s %q is not an absolute path", s.key, s.path)
 		}

@@ -28,6 +28,10 @@ type Options struct {
 	HTTP   *http.Client
 	State  *Store
 	Loop   LoopFunc
+	// SessionState asks brokerd's state socket for a session's taint
+	// (core/brokerwire's session.state); nil: never known, so a reply
+	// above public is never posted where a stranger reads.
+	SessionState func(ctx context.Context, session string) (string, error)
 	// Log receives gatewayd's lines (each escaped by the caller's writer).
 	Log io.Writer
 	// Ready is called once, when gatewayd is first connected.

@@ -47,6 +47,33 @@ type world struct {
 	// touched, when set, is called as each in-memory change of the state
 	// begins (gateway.BeforeTouch).
 	touched func(st *gateway.Store)
+	// taints are brokerd's sessions' taints as its state socket would
+	// answer (public when not named); taintErr, when set, its failure.
+	taintMu  sync.Mutex
+	taints   map[string]string
+	taintErr error
+}
+
+// setTaint is brokerd raising session's taint.
+func (w *world) setTaint(session, taint string) {
+	w.taintMu.Lock()
+	defer w.taintMu.Unlock()
+	if w.taints == nil {
+		w.taints = map[string]string{}
+	}
+	w.taints[session] = taint
+}
+
+func (w *world) sessionState(_ context.Context, session string) (string, error) {
+	w.taintMu.Lock()
+	defer w.taintMu.Unlock()
+	if w.taintErr != nil {
+		return "", w.taintErr
+	}
+	if t, ok := w.taints[session]; ok {
+		return t, nil
+	}
+	return "public", nil
 }
 
 // stubLoop answers each turn with "echo: <text>" in two chunks, or runs
@@ -130,7 +157,7 @@ func (w *world) start() {
 	w.ready = make(chan struct{})
 	var once sync.Once
 	w.g = gateway.New(gateway.Options{Config: w.config(), Client: &gateway.Client{URL: w.mm.URL, Token: w.token, HTTP: httpc},
-		HTTP: httpc, State: st, Loop: w.loop.call, Log: w.log, UpdateEvery: 20 * time.Millisecond, Now: w.now,
+		HTTP: httpc, State: st, Loop: w.loop.call, SessionState: w.sessionState, Log: w.log, UpdateEvery: 20 * time.Millisecond, Now: w.now,
 		Ready: func() { once.Do(func() { close(w.ready) }) },
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			select {

@@ -94,8 +94,9 @@ type PostedApproval struct {
 	Posts    []ApprovalPost `json:"posts"`
 	Expires  int64          `json:"expires"` // Unix ms
 	// Summary is its one line (core/approval), kept for the edit that
-	// says how it ended.
+	// says how it ended; Tool its tool, all a redacted post shows.
 	Summary string `json:"summary"`
+	Tool    string `json:"tool,omitempty"`
 	// Settled is how it ended ("approved by ...", "expired"), "" while
 	// pending.
 	Settled string `json:"settled,omitempty"`
@@ -107,6 +108,9 @@ type ApprovalPost struct {
 	Post    string `json:"post"`
 	Channel string `json:"channel"`
 	Root    string `json:"root"` // the thread it is in ("" for a DM's own thread: the post)
+	// Redacted: the post does not show the call's arguments (the
+	// session is above public and a stranger reads the thread, D842).
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 // Store is the state in memory and on disk. Its methods are safe for

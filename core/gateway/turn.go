@@ -14,6 +14,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
+	"boxmaker/runbook"
 )
 
 // The props gatewayd puts on its own posts, which tell them apart after a
@@ -79,7 +80,9 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 	}
 	var session string
 	g.state.Read(func(s *State) { session = s.Threads[t.Thread].Session })
-	r := &reply{g: g, ctx: ctx, channel: t.Channel, root: t.Thread, answers: t.Post}
+	who := g.who(ctx, p.UserID)
+	r := &reply{g: g, ctx: ctx, channel: t.Channel, root: t.Thread, answers: t.Post,
+		threadChannel: t.Channel, threadRoot: t.Thread, asker: p.UserID, askerName: strings.TrimPrefix(who, "mattermost:")}
 	// The reply is made before loopd is asked: after a crash, a thread
 	// without it is a turn loopd never had.
 	if err := r.start(); err != nil {
@@ -97,7 +100,13 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 	}
 	tctx, stopTyping := context.WithCancel(ctx)
 	go g.typing(tctx, t.Channel, t.Thread)
-	res, err := g.o.Loop(ctx, loopwire.TurnRequest{Session: session, Who: g.who(ctx, p.UserID), Text: p.Message}, func(e loopwire.Event) error {
+	// What the session has read decides where its text may be posted
+	// (D842): brokerd is asked when the session is known and after each
+	// tool result (the only thing in a turn that raises it), before the
+	// text that follows is posted.
+	var taint string
+	taintErr := errors.New("the session is not known yet")
+	res, err := g.o.Loop(ctx, loopwire.TurnRequest{Session: session, Who: who, Text: p.Message}, func(e loopwire.Event) error {
 		if e.Event == loopwire.EventSession && e.Session != "" && e.Session != session {
 			session = e.Session
 			if err := g.update(func(s *State) {
@@ -108,6 +117,10 @@ func (g *Gateway) turn(ctx context.Context, t Turn) {
 				return err
 			}
 		}
+		if e.Event == loopwire.EventSession || e.Event == loopwire.EventToolResult {
+			taint, taintErr = g.sessionTaint(ctx, session)
+		}
+		r.place(g.place(ctx, t.Channel, taint, taintErr))
 		r.event(e)
 		return nil
 	})
@@ -258,6 +271,13 @@ type reply struct {
 	g                      *Gateway
 	ctx                    context.Context
 	channel, root, answers string
+	// threadChannel and threadRoot are the thread of the post answered;
+	// channel and root are where the reply goes on, which is the asker's
+	// DM once it moved (channel "": nowhere).
+	threadChannel, threadRoot string
+	asker, askerName          string
+	first                     string // the placeholder's post
+	moved                     bool
 
 	mu      sync.Mutex
 	post    string // the text post being written ("" none)
@@ -281,8 +301,70 @@ func (r *reply) start() error {
 	if err != nil {
 		return err
 	}
-	r.post, r.shown, r.tools = p.ID, placeholder, map[string]*toolLine{}
+	r.post, r.shown, r.tools, r.first = p.ID, placeholder, map[string]*toolLine{}, p.ID
 	return nil
+}
+
+// place moves the rest of the reply to the asker's DM when pl says the
+// session's text may not be posted in the thread; once moved, it stays.
+func (r *reply) place(pl placement) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if pl.here || r.moved {
+		return
+	}
+	r.stopTimer()
+	r.moved = true
+	g := r.g
+	g.mu.Lock()
+	me := g.me.ID
+	g.mu.Unlock()
+	// The current text post's text goes on in the DM from its start:
+	// what of it was shown here was shown while it could be, and what
+	// was not is not shown here now.
+	pending := r.text
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), 30*time.Second)
+	dm, err := g.mm.DirectChannel(cctx, me, r.asker)
+	cancel()
+	var head Post
+	if err == nil {
+		head, err = g.create(r.ctx, NewPost{ChannelID: dm.ID, Message: fmt.Sprintf("Boxmaker's reply to your post %s/_redirect/pl/%s, sent to you here and not in its thread: %s.",
+			g.cfg.URL, r.answers, pl.why), Props: r.props()})
+	}
+	var note string
+	if err != nil {
+		g.logf("post %s: the reply may not be posted in its thread (%s), and cannot be sent to %s by direct message, so the rest of it is not posted: %v", r.answers, pl.why, termsafe.Line(r.askerName), err)
+		note = fmt.Sprintf("_(the rest of Boxmaker's reply is not posted: %s; and it could not be sent to %s by direct message; %s)_", pl.why, termsafe.Line(r.askerName), runbook.Link(runbook.GatewayReplyMoved))
+		r.channel, r.root = "", ""
+	} else {
+		g.logf("post %s: the reply goes on in a direct message to %s: %s", r.answers, termsafe.Line(r.askerName), pl.why)
+		note = replyMovedText(r.askerName, pl.why)
+		r.channel, r.root = dm.ID, head.ID
+	}
+	if r.post == r.first && r.text == "" && r.shown == placeholder {
+		g.patch(r.ctx, r.first, note)
+	} else if _, err := g.create(r.ctx, NewPost{ChannelID: r.threadChannel, RootID: r.threadRoot, Message: note, Props: r.props()}); err != nil {
+		g.logf("post %s: cannot post the note that the reply went on by direct message: %v", r.answers, err)
+	}
+	r.post, r.text, r.shown = "", "", ""
+	if pending != "" && r.channel != "" {
+		r.addText(pending)
+	}
+}
+
+// replyMovedText is the thread's note where a reply went on in the
+// asker's DM.
+func replyMovedText(asker, why string) string {
+	return fmt.Sprintf("_(Boxmaker's reply went to %s by direct message: %s; %s)_", termsafe.Line(asker), why, runbook.Link(runbook.GatewayReplyMoved))
+}
+
+// createPost posts msg where the reply goes on; nowhere (an error) once
+// it could not be moved.
+func (r *reply) createPost(msg string) (Post, error) {
+	if r.channel == "" {
+		return Post{}, errors.New("the reply is not posted (see the thread's note)")
+	}
+	return r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: msg, Props: r.props()})
 }
 
 func (r *reply) event(e loopwire.Event) {
@@ -301,7 +383,7 @@ func (r *reply) event(e loopwire.Event) {
 			// The placeholder becomes the tool's line.
 			r.g.patch(r.ctx, r.post, msg)
 			line.post = r.post
-		} else if p, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: msg, Props: r.props()}); err == nil {
+		} else if p, err := r.createPost(msg); err == nil {
 			line.post = p.ID
 		} else {
 			r.g.logf("post %s: cannot post the line of tool call %s: %v", r.answers, e.CallID, err)
@@ -344,7 +426,7 @@ func (r *reply) addText(s string) {
 	}
 	if r.post == "" {
 		msg := r.g.fromModel(r.text)
-		p, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: msg, Props: r.props()})
+		p, err := r.createPost(msg)
 		if err != nil {
 			r.g.logf("post %s: cannot post the reply: %v", r.answers, err)
 			return
@@ -403,7 +485,7 @@ func (r *reply) end(note string) {
 		return
 	}
 	if r.post == "" {
-		if _, err := r.g.create(r.ctx, NewPost{ChannelID: r.channel, RootID: r.root, Message: strings.TrimSpace(note), Props: r.props()}); err != nil {
+		if _, err := r.createPost(strings.TrimSpace(note)); err != nil {
 			r.g.logf("post %s: cannot post: %v", r.answers, err)
 		}
 		return

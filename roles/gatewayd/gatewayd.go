@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gateway"
@@ -74,8 +75,13 @@ func serve(c *cli.Context, path string, raw conf.Gatewayd) error {
 		HTTP:   httpc,
 		State:  state,
 		Loop:   loopCall(cfg.LoopSocket),
-		Log:    rolecli.Log,
-		Ready:  func() { once.Do(func() { close(ready) }) },
+		SessionState: func(ctx context.Context, session string) (string, error) {
+			var st brokerwire.SessionState
+			err := daemon.Call(ctx, cfg.StateSocket, brokerwire.KindSessionState, brokerwire.SessionStateRequest{Session: session}, &st, nil)
+			return st.Taint, err
+		},
+		Log:   rolecli.Log,
+		Ready: func() { once.Do(func() { close(ready) }) },
 	})
 	for k, h := range g.Handlers() {
 		sock.Kinds[k] = h
