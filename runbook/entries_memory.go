@@ -4,6 +4,7 @@ package runbook
 var (
 	MemoryWriteRefused  = newEntry("memory-write-refused")
 	MemoryWriteFlagged  = newEntry("memory-write-flagged")
+	MemoryWriteStaged   = newEntry("memory-write-staged")
 	MemoryEntryExcluded = newEntry("memory-entry-excluded")
 	MemoryUnavailable   = newEntry("memory-unavailable")
 	MemoryIndexDamaged  = newEntry("memory-index-damaged")

@@ -28,8 +28,8 @@ func stagedName(edit string) string { return filepath.Join("staged", edit+".json
 
 // stage keeps a checked call for review. The call passed every check
 // against the files as they are now; Accept checks again.
-func (s *Store) stage(c Call, acts []Action, files []string) (Result, error) {
-	r := Result{Edit: s.newID(), Session: c.Session, Outcome: Staged, Files: files}
+func (s *Store) stage(c Call, acts []Action, files []string, held string) (Result, error) {
+	r := Result{Edit: s.newID(), Session: c.Session, Outcome: Staged, Files: files, Held: held}
 	b, err := json.MarshalIndent(StagedEdit{Edit: r.Edit, Time: s.now().UTC(), Session: c.Session, Class: c.Class, Actions: acts}, "", "  ")
 	if err != nil {
 		return Result{}, err

@@ -496,6 +496,17 @@ func TestOnlyAPublicTrustedWriteLandsDirectly(t *testing.T) {
 			if r.Outcome != tc.want {
 				t.Fatalf("outcome %s (%s), want %s", r.Outcome, r.Answer, tc.want)
 			}
+			if tc.want == Staged {
+				held := "review is on"
+				if tc.class != "public" {
+					held = "the session's taint is " + tc.class + ", above public"
+				}
+				want := "a memory write from session s1 waits for the owner's review as edit " + r.Edit + " (" + held +
+					"): bxctl memory review shows it; " + runbook.Link(runbook.MemoryWriteStaged)
+				if ev := r.Event(); ev == nil || ev.Error() != want {
+					t.Errorf("event %v, want %q", ev, want)
+				}
+			}
 			landed := readFile(t, s, UserFile) != ""
 			if landed != (tc.want == Updated) {
 				t.Errorf("user.md written: %v, outcome %s", landed, r.Outcome)

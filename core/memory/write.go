@@ -47,6 +47,9 @@ type Result struct {
 	Rule    string   // the refuse or flag rule that fired
 	Files   []string // the files the edit changed (or would have)
 	Answer  string   // the tool result the model reads
+	// Held says why a staged write waits for the owner: review is on, or
+	// the session's taint is above public.
+	Held string
 	// Shown is the highest class of the entries Answer quotes or confirms
 	// (a message listing a file's entries, or saying the file already
 	// holds a text); empty when it shows none. brokerd raises the session
@@ -55,10 +58,13 @@ type Result struct {
 	Shown string
 }
 
-// Event is the line memoryd logs for a refused or flagged write, as a
-// refusal carrying its runbook entry; nil for other outcomes.
+// Event is the line memoryd logs for a refused, flagged or staged write,
+// as a refusal carrying its runbook entry; nil for other outcomes.
 func (r Result) Event() error {
 	switch r.Outcome {
+	case Staged:
+		return runbook.Refuse(runbook.MemoryWriteStaged,
+			"a memory write from session %s waits for the owner's review as edit %s (%s): bxctl memory review shows it", r.Session, r.Edit, r.Held)
 	case Refused:
 		return runbook.Refuse(runbook.MemoryWriteRefused,
 			"a memory write from session %s was refused by the rule %s", r.Session, r.Rule)
@@ -182,7 +188,11 @@ func (s *Store) Write(c Call) (Result, error) {
 	// whatever the switch (decision D831). Only a public, trusted
 	// session's write lands directly, and only with review off.
 	if identity && (s.review || c.Class != policy.Public.String()) {
-		return s.stage(c, acts, files)
+		held := "review is on"
+		if c.Class != policy.Public.String() {
+			held = "the session's taint is " + c.Class + ", above public"
+		}
+		return s.stage(c, acts, files, held)
 	}
 	return s.apply1(c, acts, p, files, identity)
 }
