@@ -335,6 +335,11 @@ func TestWebSocketFramesAreMattermosts(t *testing.T) {
 	}
 	m := "Hi."
 	bc.PatchPost(context.Background(), reply.Id, &model.PostPatch{Message: &m})
+	// A member added to a channel of the bot's: user_added, its data the
+	// user and the team, its broadcast the channel.
+	town := srv.NewChannel("town-square", bot.ID, ann.ID)
+	bob, _ := srv.AddUser("bob", false)
+	srv.AddMember(town.ID, bob.ID)
 
 	got := map[model.WebsocketEventType]*model.WebSocketEvent{}
 	timeout := time.After(10 * time.Second)
@@ -365,7 +370,8 @@ func TestWebSocketFramesAreMattermosts(t *testing.T) {
 	raw.SetReadDeadline(time.Now().Add(10 * time.Second))
 	var seqs []int64
 	sawResponse := false
-	for len(seqs) < 5 || !sawResponse {
+	sawAdded := false
+	for len(seqs) < 5 || !sawResponse || !sawAdded {
 		_, data, err := raw.ReadMessage()
 		if err != nil {
 			t.Fatalf("raw frames: %v (seqs %v)", err, seqs)
@@ -385,6 +391,12 @@ func TestWebSocketFramesAreMattermosts(t *testing.T) {
 			t.Fatalf("WebSocketEventFromJSON(%s): %v", data, err)
 		}
 		seqs = append(seqs, ev.GetSequence())
+		if ev.EventType() == model.WebsocketEventUserAdded {
+			sawAdded = true
+			if ev.GetBroadcast().ChannelId != town.ID || ev.GetData()["user_id"] != bob.ID || ev.GetData()["team_id"] != town.TeamID {
+				t.Errorf("user_added: %s", data)
+			}
+		}
 		again, _ := ev.ToJSON()
 		var a, b any
 		json.Unmarshal(data, &a)
