@@ -2,7 +2,10 @@ package gateway
 
 import (
 	"fmt"
+	"html"
+	"regexp"
 	"strings"
+	"sync"
 
 	"boxmaker/sanitize"
 )
@@ -15,8 +18,11 @@ import (
 //     text the model writes can make;
 //   - the model's text never shows the id of an approval that is
 //     waiting: a reply that names one, plainly or disguised (split by
-//     zero-width characters, Markdown, spaces or punctuation, or spelt in
-//     look-alike letters), is held back, so a forged request can only
+//     zero-width characters, Markdown, spaces or punctuation, spelt in
+//     look-alike letters, written as character references (&#120;),
+//     split by an empty link, or reversed by a bidi override, which
+//     gatewayd drops from the model's text so that it is shown in the
+//     order it is read), is held back, so a forged request can only
 //     name an id that is not pending, and `!approve` of it is answered
 //     "no approval ... is pending in this thread".
 
@@ -30,10 +36,11 @@ const (
 // approvalFooter is the line under every request's box.
 const approvalFooter = "gatewayd posts approval requests only in a box like this one: text the model writes never has one"
 
-// fromModel is the model's text as gatewayd posts it (mattermostText),
-// or a note in its place when it names an approval that is waiting.
+// fromModel is the model's text as gatewayd posts it (mattermostText,
+// without bidi controls), or a note in its place when it names an
+// approval that is waiting.
 func (g *Gateway) fromModel(s string) string {
-	t := mattermostText(s)
+	t := dropBidi(mattermostText(s))
 	if id := g.namesPending(t); id != "" {
 		return fmt.Sprintf("_(gatewayd held back this reply: its text names approval `%s`, which is waiting for an answer, "+
 			"and the model's text may not: an approval request is only the post in gatewayd's box. "+
@@ -62,13 +69,79 @@ func (g *Gateway) namesPending(text string) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	plain, folded := alnum(asciiLower(text)), alnum(sanitize.Normalise(text))
+	var forms []string
+	for _, t := range []string{text, rendered(text)} {
+		forms = append(forms, alnum(asciiLower(t)), alnum(sanitize.Normalise(t)))
+	}
 	for _, id := range ids {
-		if strings.Contains(plain, id) || strings.Contains(folded, id) {
-			return id
+		for _, f := range forms {
+			if strings.Contains(f, id) {
+				return id
+			}
 		}
 	}
 	return ""
+}
+
+// isBidiControl says whether r changes the order in which the text
+// around it is shown: the embeddings, overrides and isolates
+// (U+202A-202E, U+2066-2069) and the marks (U+200E, U+200F, U+061C).
+// With an override, "lsp7yx" is shown as "xy7psl".
+func isBidiControl(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
+}
+
+// entityRef is a character reference as Markdown reads one (numeric,
+// decimal or hex, or named); the semicolon is optional here, so that
+// what html.UnescapeString would decode is found too. Compiled at its
+// first use (D362).
+var entityRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});?`)
+})
+
+// dropBidi removes the bidi controls from the model's text, written as
+// characters or as character references (&#x202E;, &rlm;, which the
+// Markdown renderer turns into them): the text is then shown in the order
+// it is written, the order namesPending reads it in.
+func dropBidi(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if isBidiControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	return entityRef().ReplaceAllStringFunc(s, func(ref string) string {
+		if strings.IndexFunc(html.UnescapeString(ref), isBidiControl) >= 0 {
+			return ""
+		}
+		return ref
+	})
+}
+
+// link is Markdown's inline link or image, [text](destination "title"),
+// with one level of parentheses inside the destination, and a reference
+// link, [text][label] or [text][]: what a reader sees of either is its
+// text. Compiled at its first use (D362).
+var link = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`!?\[([^\[\]]*)\](?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\])`)
+})
+
+// rendered is the model's text as the person reads it once Mattermost's
+// Markdown has rendered it: character references decoded (&#120; is x,
+// &amp; is &), bidi controls dropped, and links shown as their text
+// (xy7p[](http://q)sl is xy7psl).
+func rendered(s string) string {
+	s = dropBidi(html.UnescapeString(s))
+	for {
+		t := link().ReplaceAllString(s, "$1")
+		if t == s {
+			return s
+		}
+		s = t // a link's text may hold another link's brackets
+	}
 }
 
 // alnum keeps only the ASCII letters and digits of s.
