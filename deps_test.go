@@ -43,6 +43,7 @@ var reviewedModules = []reviewedModule{
 	{"github.com/santhosh-tekuri/jsonschema/v6", false},
 	{"github.com/urfave/cli/v2", false},
 	{"golang.org/x/sys", false},
+	{"golang.org/x/term", false},
 	{"golang.org/x/text", false},
 }
 

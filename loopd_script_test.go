@@ -31,6 +31,41 @@ import (
 var loopdCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"standin":     cmdStandin,
 	"waitstandin": cmdWaitstandin,
+	"tmuxwait":    cmdTmuxwait,
+}
+
+// tmuxwait [-u USER] SOCKET TARGET REGEXP: waits up to 20 s until the
+// tmux pane TARGET, of the tmux server on SOCKET (run by USER), shows a
+// match of REGEXP, looking at the screen as a person does
+// (capture-pane, every 50 ms); stdout is then the pane, its history
+// too, with lines that wrapped joined. A match is looked for in what the
+// screen shows at one moment, so a status line drawn over is seen only
+// while it shows.
+func cmdTmuxwait(ts *testscript.TestScript, neg bool, args []string) {
+	var user []string
+	if len(args) > 1 && args[0] == "-u" {
+		user, args = []string{"runuser", "-u", args[1], "--"}, args[2:]
+	}
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: tmuxwait [-u USER] SOCKET TARGET REGEXP")
+	}
+	re, err := regexp.Compile(args[2])
+	if err != nil {
+		ts.Fatalf("tmuxwait: %v", err)
+	}
+	argv := append(user, "tmux", "-S", args[0], "capture-pane", "-p", "-J", "-S", "-", "-t", args[1])
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+		if err == nil && re.Match(out) {
+			fmt.Fprintf(ts.Stdout(), "%s", out)
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("tmuxwait: no %q in the pane within 20 s (%v); it shows:\n%s", args[2], err, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // waitstandin FILE: waits for the address a stand-in started with

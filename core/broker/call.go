@@ -95,7 +95,7 @@ func (b *Broker) Call(ctx context.Context, tc brokerwire.ToolCall, asked func(ap
 		return c.ans, err
 	}
 	b.grantsValid()
-	text, found, mounted, err := b.execute(ctx, tc, c.args, c.v, c.forward)
+	text, notes, found, mounted, err := b.execute(ctx, tc, c.args, c.v, c.forward)
 	if err != nil {
 		b.recordFailure(c, err)
 		return c.ans, nil
@@ -105,6 +105,9 @@ func (b *Broker) Call(ctx context.Context, tc brokerwire.ToolCall, asked func(ap
 		return c.ans, nil
 	}
 	b.recordResult(c, after, found, mounted, text)
+	if c.ans.Outcome == c.outcome {
+		c.ans.Notes = notes
+	}
 	return c.ans, nil
 }
 

@@ -20,7 +20,7 @@ import (
 // recall's hits: their sources' highest taint, and whether one came from
 // tainted memory (Untrusted). mounted is what the runner says it gave the
 // container.
-func (b *Broker) execute(ctx context.Context, c brokerwire.ToolCall, a arguments, v verdict, forward any) (text string, found policy.State, mounted []string, err error) {
+func (b *Broker) execute(ctx context.Context, c brokerwire.ToolCall, a arguments, v verdict, forward any) (text string, notes []string, found policy.State, mounted []string, err error) {
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
 		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets, Masks: v.masks, AllowHardLinks: v.HardLinks}
@@ -32,24 +32,24 @@ func (b *Broker) execute(ctx context.Context, c brokerwire.ToolCall, a arguments
 		}
 		res, err := b.cfg.Runner.Run(ctx, rc)
 		if err != nil {
-			return "", policy.State{}, nil, err
+			return "", nil, policy.State{}, nil, err
 		}
-		return resultText(res), policy.State{}, res.Mounted, nil
+		return resultText(res), res.Notes(), policy.State{}, res.Mounted, nil
 	case policy.Memory, policy.Recall:
 		text, found, err := b.forward(ctx, c, forward)
-		return text, found, nil, err
+		return text, nil, found, nil, err
 	case policy.YaagRun, policy.YaagStatus, policy.YaagStop, policy.YaagPause:
 		text, found, err := b.yaagCall(ctx, c, a, v)
-		return text, found, nil, err
+		return text, nil, found, nil, err
 	case policy.HTTPFetch:
 		// The decided, normalised URL: the proxy is given its host only.
 		res, err := b.cfg.Runner.Run(ctx, runner.Call{ID: runID(c), Tool: c.Tool, URL: v.targets[0]})
 		if err != nil {
-			return "", policy.State{}, nil, err
+			return "", nil, policy.State{}, nil, err
 		}
-		return runner.FetchText(res), policy.State{}, nil, nil
+		return runner.FetchText(res), res.Notes(), policy.State{}, nil, nil
 	}
-	return "", policy.State{}, nil, fmt.Errorf("brokerd cannot run %q", c.Tool)
+	return "", nil, policy.State{}, nil, fmt.Errorf("brokerd cannot run %q", c.Tool)
 }
 
 // forward sends a memory or recall call to memoryd and returns its text,

@@ -125,8 +125,12 @@ type Decision struct {
 // Answer is brokerd's final answer to a tool call: the outcome and the
 // text the model is given.
 type Answer struct {
-	Outcome  string   `json:"outcome"`
-	Text     string   `json:"text"`
+	Outcome string `json:"outcome"`
+	Text    string `json:"text"`
+	// Notes are the runner's own notes on the result (a text cut at its
+	// limit, a command killed at its timeout), also in Text where they
+	// are for the model: a person's view shows them however long Text is.
+	Notes    []string `json:"notes,omitempty"`
 	Decision Decision `json:"decision"`
 	Approval string   `json:"approval,omitempty"`
 }

@@ -246,6 +246,36 @@ func TestConversationReusesThePreviousPrompt(t *testing.T) {
 	}
 }
 
+// TestTurnEndsWithItsUsage: a person's turn ends with EventUsage, the
+// requests' tokens as the server counted them (the stand-in's own
+// figures), the context filled of the slot's, and the cache's loss in
+// loopd's words when the server lost it.
+func TestTurnEndsWithItsUsage(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/x"}`)}}, {Content: "one"}, {Content: "two"}}})
+	r.eng.NCtx = 8192
+	res, events := r.mustTurn(t, "", "first")
+	last := events[len(events)-1]
+	chats := r.srv.Chats()
+	if len(chats) != 2 || last.Event != loopwire.EventUsage || last.Usage == nil {
+		t.Fatalf("%d requests, last event %+v", len(chats), last)
+	}
+	want := loopwire.Usage{Requests: 2, NCtx: 8192, Context: chats[1].PromptTokens + chats[1].PredictedN}
+	for _, c := range chats {
+		want.PromptTokens += c.PromptN
+		want.CachedTokens += c.CacheN
+		want.OutputTokens += c.PredictedN
+	}
+	if want.CachedTokens == 0 || *last.Usage != want {
+		t.Errorf("usage %+v, want %+v", *last.Usage, want)
+	}
+	r.srv.ForgetCache()
+	_, events = r.mustTurn(t, res.Session, "second")
+	if u := events[len(events)-1].Usage; u == nil || u.Requests != 1 || u.CachedTokens != 0 || !strings.HasPrefix(u.CacheLost, "cache loss: the server took 0 tokens from its cache") {
+		t.Errorf("after the cache was lost: %+v", u)
+	}
+}
+
 func TestCacheLossIsLogged(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "one"}, {Content: "two"}}})
 	res, _ := r.mustTurn(t, "", "first")
@@ -401,7 +431,7 @@ func TestAskedCallIsShownAndWaitsPastTheTimeout(t *testing.T) {
 			got = append(got, e.Event+" "+e.Approval+e.Outcome)
 		}
 	}
-	want := []string{"session ", "tool_call ", "asked k3f9", "tool_result approved"}
+	want := []string{"session ", "tool_call ", "asked k3f9", "tool_result approved", "usage "}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}

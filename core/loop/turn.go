@@ -268,6 +268,11 @@ func (e *Engine) Turn(ctx context.Context, req loopwire.TurnRequest, emit func(l
 	t := &turn{e: e, log: log, recs: recs, emit: emit}
 	reply, err := t.run(ctx, Record{Time: e.now(), Type: TypeUser, Who: who, Text: sanitize.Neutralise(req.Text)})
 	e.remember(t.log, t.recs)
+	if t.usage.Requests > 0 && ctx.Err() == nil {
+		u := t.usage
+		u.NCtx = e.NCtx
+		emit(loopwire.Event{Event: loopwire.EventUsage, Usage: &u}) // a client gone by now misses only this
+	}
 	return loopwire.TurnResult{Session: log.Session, Reply: reply}, err
 }
 
@@ -304,6 +309,17 @@ type turn struct {
 	recs []Record
 	emit func(loopwire.Event) error
 	ask  *askTurn // an agent.ask on a hermetic session; nil for a person's turn
+
+	usage loopwire.Usage // the model requests' tokens so far (EventUsage)
+}
+
+// count adds a completed model request to the turn's usage.
+func (t *turn) count(tm Timings) {
+	t.usage.Requests++
+	t.usage.PromptTokens += tm.PromptN
+	t.usage.CachedTokens += tm.CacheN
+	t.usage.OutputTokens += tm.PredictedN
+	t.usage.Context = tm.PromptTokens() + tm.PredictedN
 }
 
 func (t *turn) append(recs ...Record) error {
@@ -387,6 +403,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 			}
 			return "", &ModelFailure{Err: err}
 		}
+		t.count(rep.Timings)
 		a := Record{Time: e.now(), Type: TypeAssistant, Text: rep.Content, Reasoning: rep.Reasoning, Timings: rep.Timings}
 		used := usedCallIDs(t.recs)
 		nameless := 0
@@ -422,6 +439,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		}
 		if hadPrev && rep.Timings.CacheN < prev.PromptTokens() {
 			if text, loss := t.judgeCache(ctx, prevAt, req, rep.Timings.CacheN); loss {
+				t.usage.CacheLost = text
 				recs = append(recs, Record{Time: e.now(), Type: TypeNote, Text: text})
 				e.logf("session %s: %s", t.log.Session, text)
 			}
@@ -529,7 +547,7 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) e
 	if err := t.append(Record{Time: e.now(), Type: TypeTool, CallID: c.ID, Name: c.Name, Outcome: res.Outcome, Text: text}); err != nil {
 		return err
 	}
-	return t.emit(loopwire.Event{Event: loopwire.EventToolResult, CallID: c.ID, Outcome: res.Outcome, Text: text})
+	return t.emit(loopwire.Event{Event: loopwire.EventToolResult, CallID: c.ID, Outcome: res.Outcome, Text: text, Notes: res.Notes})
 }
 
 // judgeCache decides whether a request that took less from the cache

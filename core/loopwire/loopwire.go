@@ -38,8 +38,12 @@
 // EventToolResult with brokerd's outcome (core/brokerwire's outcomes) or
 // loopd's own (unavailable, failed, limit) and the text the model is
 // given; EventNotice, loopd's own word on the reply (such as a reply cut
-// off at max_tokens). An Agent's ask (KindAgentAsk) streams the same
-// events, and EventQuestion when the Agent asks its person something
+// off at max_tokens); EventUsage last, when the turn made a model request
+// (Usage: tokens in and out, the context filled, the prompt cache's reuse
+// and its loss). A tool result's Notes are the runner's own notes on it
+// (cut at a limit, killed at a timeout), also in its Text. An Agent's ask
+// (KindAgentAsk) streams the same events but EventUsage, and EventQuestion
+// when the Agent asks its person something
 // (request_user_input).
 //
 // The final answer, TurnResult, is the session and the whole reply. A

@@ -28,6 +28,27 @@ type Event struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Outcome   string          `json:"outcome,omitempty"`
 	Approval  string          `json:"approval,omitempty"`
+	Notes     []string        `json:"notes,omitempty"` // EventToolResult: the runner's own notes (brokerwire.Answer)
+	Usage     *Usage          `json:"usage,omitempty"` // EventUsage
+}
+
+// Usage is what a person's turn took of the model server, sent as
+// EventUsage at the end of a turn that made at least one model request,
+// summed over its requests: PromptTokens the server evaluated
+// (timings.prompt_n), CachedTokens it took from its prompt cache instead
+// (cache_n), OutputTokens generated. Context is how much of the slot's
+// context the session now fills (the last request's whole prompt and its
+// reply), of NCtx (0: loopd does not know the slot's context). CacheLost
+// is loopd's note when a request took less from the cache than the
+// conversation before it held (the words loopd's log gives), else empty.
+type Usage struct {
+	Requests     int    `json:"requests"`
+	PromptTokens int    `json:"prompt_tokens"`
+	CachedTokens int    `json:"cached_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+	Context      int    `json:"context"`
+	NCtx         int    `json:"n_ctx"`
+	CacheLost    string `json:"cache_lost,omitempty"`
 }
 
 // The events' names.
@@ -39,4 +60,5 @@ const (
 	EventToolResult = "tool_result"
 	EventNotice     = "notice"
 	EventQuestion   = "question"
+	EventUsage      = "usage"
 )

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -113,6 +114,49 @@ func Execute(ctx context.Context, req Request, stdin io.Reader) Result {
 		res.Error = fmt.Sprintf("unknown tool %q", req.Tool)
 	}
 	return res
+}
+
+// Notes are the executor's own notes on a result (a text cut at its
+// limit, a command killed at its timeout, a listing or body not shown
+// whole), each "[boxmaker: ...]", as they end the texts they are in. They
+// are found by the flags the executor set, never by what the texts say: a
+// command that prints a line like a note has not written one.
+func (r Result) Notes() []string {
+	var notes []string
+	if r.Tool == string(policy.ReadFile) && r.Truncated {
+		notes = appendLast(notes, r.Content)
+	}
+	if r.StdoutTruncated {
+		notes = appendLast(notes, r.Stdout)
+	}
+	stderr := r.Stderr
+	var killed string
+	if r.TimedOut {
+		if i := strings.LastIndex(stderr, noteStart); i >= 0 {
+			stderr, killed = stderr[:i], stderr[i+1:]
+		}
+	}
+	if r.StderrTruncated {
+		notes = appendLast(notes, stderr)
+	}
+	if killed != "" {
+		notes = append(notes, killed)
+	}
+	if r.Note != "" {
+		notes = append(notes, strings.Split(r.Note, "\n")...)
+	}
+	return notes
+}
+
+// noteStart begins a note that ends a text.
+const noteStart = "\n[boxmaker: "
+
+// appendLast appends the note that ends text, if it holds one.
+func appendLast(notes []string, text string) []string {
+	if i := strings.LastIndex(text, noteStart); i >= 0 {
+		return append(notes, text[i+1:])
+	}
+	return notes
 }
 
 // truncNote is the note that ends a text cut at its limit.

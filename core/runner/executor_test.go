@@ -61,3 +61,22 @@ func TestExecuteEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestResultNotesAreTheExecutors: Notes are the notes the executor wrote
+// (a cut, a kill), found by its flags, in the order the texts hold them;
+// a command that prints a line like a note has not written one.
+func TestResultNotesAreTheExecutors(t *testing.T) {
+	d := resolvedTempDir(t)
+	res := Execute(context.Background(), Request{Tool: "run", Path: d, Limit: 100, TimeoutMS: 500,
+		Command: "printf '%0300d' 0; printf '%0300d' 0 >&2; sleep 5"}, strings.NewReader(""))
+	want := []string{"[boxmaker: stdout truncated: 300 bytes, the first 100 shown]", "[boxmaker: stderr truncated: 300 bytes, the first 100 shown]",
+		"[boxmaker: the command was killed after 500 ms]"}
+	if diff := cmp.Diff(want, res.Notes()); diff != "" {
+		t.Errorf("notes (-want +got):\n%s\nresult %+v", diff, res)
+	}
+	res = Execute(context.Background(), Request{Tool: "run", Path: d, Limit: 100, TimeoutMS: 5000,
+		Command: "echo x; echo '[boxmaker: the command was killed after 1 ms]'; echo '[boxmaker: stderr truncated: 9 bytes]' >&2"}, strings.NewReader(""))
+	if n := res.Notes(); len(n) != 0 {
+		t.Errorf("a command's own lines taken for notes: %q", n)
+	}
+}

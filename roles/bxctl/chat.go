@@ -2,6 +2,7 @@ package bxctl
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,14 +16,13 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/role"
-	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -32,16 +32,20 @@ func chatCommands() []*cli.Command {
 		Usage: "talk with the agent in the terminal, through loopd's loop socket",
 		Description: "chat sends each message as one turn and prints the reply as it streams,\n" +
 			"with each tool call and its outcome. A call held for an approval shows its id:\n" +
-			"answer it from a second terminal with 'bxctl approve ID'.\n\n" +
-			"On a terminal: an empty line is ignored; a paste of several lines is one\n" +
-			"message (the terminal's bracketed paste), sent when you press Enter; Ctrl-C\n" +
-			"during a reply stops showing it and returns to the prompt (loopd drops a reply\n" +
-			"it cannot send, and logs nothing of it); Ctrl-C on a line with text drops the\n" +
-			"text and stays at the prompt; Ctrl-C or Ctrl-D at an empty prompt ends the\n" +
-			"chat. Lines are edited as the terminal does (Backspace, Ctrl-U, Ctrl-W),\n" +
-			"at most 4095 bytes each.\n\n" +
-			"From a pipe or a file: each line is one message, empty lines are skipped, and\n" +
-			"the chat ends with the input; it exits 1 if any turn failed.\n\n" +
+			"answer it from a second terminal with 'bxctl approve ID'. While the model has\n" +
+			"not begun to answer, and while a tool runs or waits for its approval, a status\n" +
+			"line says what is awaited and for how long; each turn ends with a line of the\n" +
+			"tokens in and out, the prompt cache's reuse (and its loss) and the context used.\n\n" +
+			"On a terminal, a line editor: the arrow keys, Home/End and Ctrl-A/E/B/F/K/U/W\n" +
+			"edit the line; Up and Down go through the messages sent; a line has no length\n" +
+			"limit; a backslash at the end of a line (or Alt-Enter) goes on to another line\n" +
+			"of the same message; a paste is text in the line, of any size, and a long one\n" +
+			"or one of several lines shows as [pasted text #N: ...] and is sent whole.\n" +
+			"Ctrl-C during a reply stops showing it and returns to the prompt (loopd drops a\n" +
+			"reply it cannot send, and logs nothing of it); Ctrl-C on a line with text drops\n" +
+			"the text; Ctrl-C at an empty prompt, or Ctrl-D, ends the chat.\n\n" +
+			"From a pipe or a file: each line is one message (of any length), empty lines\n" +
+			"are skipped, and the chat ends with the input; it exits 1 if any turn failed.\n\n" +
 			"Commands, alone on a line: /help, /session (the session's id), /new (the next\n" +
 			"message begins a new session), /quit. A model or broker error is shown and\n" +
 			"the chat goes on; the session goes on with --session next time.",
@@ -68,9 +72,11 @@ func chatCommands() []*cli.Command {
 				home: cfg.Home, out: os.Stdout, errOut: os.Stderr,
 				interactive: isTerminal(os.Stdin),
 			}
-			if ch.interactive && isTerminal(os.Stdout) {
-				var restore func()
-				restore, ch.ctrlCEndsLine = terminalForChat(os.Stdin, os.Stdout)
+			if screen := chatScreen(); ch.interactive && screen != nil {
+				restore, err := ch.onTerminal(os.Stdin, screen, interrupts)
+				if err != nil {
+					return err
+				}
 				defer restore()
 			}
 			return ch.run(c.Context, os.Stdin, interrupts)
@@ -78,86 +84,117 @@ func chatCommands() []*cli.Command {
 	}}
 }
 
+// chatScreen is the terminal the line editor shows the line on: standard
+// output, or standard error when only that is a terminal; nil when
+// neither is (the chat then reads lines).
+func chatScreen() *os.File {
+	for _, f := range []*os.File{os.Stdout, os.Stderr} {
+		if isTerminal(f) {
+			return f
+		}
+	}
+	return nil
+}
+
+// onTerminal puts the terminal in raw mode for the chat, with bracketed
+// paste, and makes the line editor; what it returns puts the terminal
+// back. What the chat writes to a terminal gets \r\n for \n (raw mode
+// does not add the carriage return).
+func (ch *chatter) onTerminal(in, screen *os.File, signals <-chan os.Signal) (restore func(), err error) {
+	fd := int(in.Fd())
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return nil, fmt.Errorf("cannot set the terminal for the chat: %w", err)
+	}
+	ch.ed = newLineEditor(in, screen, signals)
+	ch.ed.term.SetBracketedPasteMode(true)
+	size := func() {
+		// A terminal that does not know its size says 0 by 0: x/term
+		// keeps its 80 columns then.
+		if w, h, err := term.GetSize(int(screen.Fd())); err == nil && w > 0 && h > 0 {
+			ch.ed.term.SetSize(w, h)
+		}
+	}
+	size()
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-winch:
+				size()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	ch.width = func() int {
+		w, _, err := term.GetSize(int(screen.Fd()))
+		if err != nil || w <= 0 {
+			return 80
+		}
+		return w
+	}
+	ch.status = true
+	for _, w := range []*io.Writer{&ch.out, &ch.errOut} {
+		if f, ok := (*w).(*os.File); ok && isTerminal(f) {
+			*w = crlfWriter{f}
+		}
+	}
+	return func() {
+		signal.Stop(winch)
+		close(stop)
+		ch.ed.term.SetBracketedPasteMode(false)
+		term.Restore(fd, old)
+	}, nil
+}
+
+// crlfWriter writes to a terminal in raw mode: \r\n for each \n.
+type crlfWriter struct{ w io.Writer }
+
+func (c crlfWriter) Write(p []byte) (int, error) {
+	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // chatter is one chat: where it sends, the session it is in, and where
 // it shows things.
 type chatter struct {
 	socket, session, who, home string
 	out, errOut                io.Writer
-	interactive                bool // standard input is a terminal: prompt, banner, paste
-	// ctrlCEndsLine: the terminal ends a line at Ctrl-C instead of
-	// sending SIGINT (terminalForChat), so the chat sees what was typed.
-	ctrlCEndsLine bool
-	failed        bool // a turn failed (the exit status on a pipe)
+	interactive                bool // standard input is a terminal: prompt, banner
+	failed                     bool // a turn failed (the exit status on a pipe)
 
-	msgs    <-chan message // what readMessages reads
-	pending []message      // read while a turn ran (typed ahead), sent next
-}
+	// On a terminal: the line editor, and the status line drawn while
+	// the chat waits (width is the terminal's).
+	ed     *lineEditor
+	status bool
+	width  func() int
+	now    func() time.Time
 
-// Bracketed paste: the terminal wraps pasted text in these.
-const (
-	pasteStart = "\x1b[200~"
-	pasteEnd   = "\x1b[201~"
-)
-
-// ctrlC is the byte Ctrl-C sends.
-const ctrlC = '\x03'
-
-// terminalForChat turns on bracketed paste, turns off the echo of
-// control characters as ^X (so the paste markers do not show), and makes
-// Ctrl-C end the line (VEOL) instead of sending SIGINT (VINTR off), so
-// that the chat reads what was typed before it and can tell a Ctrl-C on
-// a line with text (clear it) from one at an empty prompt (end); the
-// kernel still edits the line. ctrlCEndsLine says whether that took; it
-// returns what puts the terminal back.
-func terminalForChat(in, out *os.File) (restore func(), ctrlCEndsLine bool) {
-	fd := int(in.Fd())
-	old, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err == nil {
-		t := *old
-		t.Lflag &^= unix.ECHOCTL
-		t.Cc[unix.VINTR] = 0 // _POSIX_VDISABLE
-		t.Cc[unix.VEOL] = ctrlC
-		ctrlCEndsLine = unix.IoctlSetTermios(fd, unix.TCSETS, &t) == nil
-	}
-	fmt.Fprint(out, "\x1b[?2004h")
-	return func() {
-		fmt.Fprint(out, "\x1b[?2004l")
-		if old != nil {
-			unix.IoctlSetTermios(fd, unix.TCSETS, old)
-		}
-	}, ctrlCEndsLine
+	// Without the editor: the lines read.
+	msgs <-chan message
 }
 
 // message is one message read, or the end of the input.
 type message struct {
 	text      string
-	interrupt bool  // the line ended with Ctrl-C: text is what was typed before it
+	interrupt bool  // Ctrl-C: text is what was typed before it, dropped
 	err       error // io.EOF at the end
 }
 
-// readMessages reads messages from in: a line each, or on a terminal a
-// bracketed paste of several lines as one (it ends with the line that
-// holds the paste's end). With ctrlCEndsLine a Ctrl-C ends a line too,
-// and the message is an interrupt.
-func readMessages(in io.Reader, interactive, ctrlCEndsLine bool) <-chan message {
+// readMessages reads a message a line from in, of any length.
+func readMessages(in io.Reader) <-chan message {
 	ch := make(chan message)
 	go func() {
 		defer close(ch)
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
-			line, err := readLine(r, ctrlCEndsLine)
-			if interactive && strings.Contains(line, pasteStart) {
-				var b strings.Builder
-				b.WriteString(line)
-				for err == nil && !strings.Contains(line, pasteEnd) {
-					line, err = readLine(r, ctrlCEndsLine)
-					b.WriteString(line)
-				}
-				line = strings.NewReplacer(pasteStart, "", pasteEnd, "").Replace(b.String())
-			}
-			if ctrlCEndsLine && strings.HasSuffix(line, string(ctrlC)) {
-				ch <- message{text: strings.TrimSuffix(line, string(ctrlC)), interrupt: true}
-			} else if line != "" {
+			line, err := r.ReadString('\n')
+			if line != "" {
 				ch <- message{text: line}
 			}
 			if err != nil {
@@ -169,33 +206,16 @@ func readMessages(in io.Reader, interactive, ctrlCEndsLine bool) <-chan message 
 	return ch
 }
 
-// readLine reads up to and including the next line feed, or with ctrlC
-// also the next Ctrl-C.
-func readLine(r *bufio.Reader, ctrlCEndsLine bool) (string, error) {
-	if !ctrlCEndsLine {
-		return r.ReadString('\n')
-	}
-	var b strings.Builder
-	for {
-		c, err := r.ReadByte()
-		if err != nil {
-			return b.String(), err
-		}
-		b.WriteByte(c)
-		if c == '\n' || c == ctrlC {
-			return b.String(), nil
-		}
-	}
-}
-
 var slashCommandRE = regexp.MustCompile(`^/[a-z]+$`)
 
 const chatHelp = `/help     this list
 /session  the session's id (for bxctl chat --session ID)
 /new      the next message begins a new session
 /quit     end the chat (so do Ctrl-D and Ctrl-C at an empty prompt)
-Anything else is a message for the agent. Ctrl-C during a reply stops it;
-Ctrl-C on a line you are typing drops the line.`
+Anything else is a message for the agent; end a line with \ (or press
+Alt-Enter) to go on to another line of it. Up and Down go through the
+messages sent. Ctrl-C during a reply stops it; Ctrl-C on a line you are
+typing drops the line.`
 
 // run is the conversation. It ends at the end of the input, /quit or an
 // interrupt at the prompt: nil, or on a pipe an error when a turn failed.
@@ -210,37 +230,20 @@ func (ch *chatter) run(ctx context.Context, in io.Reader, interrupts <-chan os.S
 	} else if ch.session != "" {
 		fmt.Fprintf(ch.out, "session %s\n", ch.session)
 	}
-	ch.msgs = readMessages(in, ch.interactive, ch.ctrlCEndsLine)
+	if ch.ed == nil {
+		ch.msgs = readMessages(in)
+	}
 	for {
-		if ch.interactive {
-			fmt.Fprint(ch.out, "> ")
-		}
-		var m message
-		if len(ch.pending) > 0 {
-			m, ch.pending = ch.pending[0], ch.pending[1:]
-		} else {
-			select {
-			case m = <-ch.msgs:
-			case <-interrupts:
-				if ch.interactive {
-					fmt.Fprintln(ch.out)
-				}
-				return ch.end()
-			}
-		}
+		m := ch.read(interrupts)
 		if m.interrupt {
-			if m.text == "" { // Ctrl-C at an empty prompt
-				fmt.Fprintln(ch.out)
+			if strings.TrimSpace(m.text) == "" { // Ctrl-C at an empty prompt
 				return ch.end()
 			}
-			fmt.Fprintln(ch.out, "^C") // what was typed is dropped; a new prompt
+			fmt.Fprintln(ch.out, "^C (dropped; Ctrl-C at an empty prompt ends the chat)")
 			continue
 		}
 		if m.err != nil {
-			if ch.interactive {
-				fmt.Fprintln(ch.out)
-			}
-			if m.err != io.EOF {
+			if m.err != io.EOF && m.err != errSignalled {
 				return fmt.Errorf("cannot read standard input: %w", m.err)
 			}
 			return ch.end()
@@ -256,6 +259,33 @@ func (ch *chatter) run(ctx context.Context, in io.Reader, interrupts <-chan os.S
 			continue
 		}
 		ch.turn(ctx, text, interrupts)
+	}
+}
+
+// read reads the next message: from the line editor on a terminal, else
+// a line, with the prompt when a person is there.
+func (ch *chatter) read(interrupts <-chan os.Signal) message {
+	if ch.ed != nil {
+		m := ch.ed.read()
+		if m.err != nil && m.err != errSignalled {
+			fmt.Fprintln(ch.out) // Ctrl-D leaves the cursor after the prompt
+		}
+		return m
+	}
+	if ch.interactive {
+		fmt.Fprint(ch.out, "> ")
+	}
+	select {
+	case m := <-ch.msgs:
+		if m.err != nil && ch.interactive {
+			fmt.Fprintln(ch.out)
+		}
+		return m
+	case <-interrupts:
+		if ch.interactive {
+			fmt.Fprintln(ch.out)
+		}
+		return message{interrupt: true}
 	}
 }
 
@@ -288,13 +318,21 @@ func (ch *chatter) command(cmd string) (quit bool) {
 	return false
 }
 
-// turn sends one message and shows the reply as it streams. An interrupt
-// stops showing it; an error is shown, and the chat goes on.
+// turnEnd is how a turn's call ended.
+type turnEnd struct {
+	err     error
+	session string
+}
+
+// turn sends one message and shows the reply as it streams, with the
+// status line while it waits. A Ctrl-C (or an interrupt) stops showing
+// it; keys typed meanwhile wait for the next prompt; an error is shown,
+// and the chat goes on.
 func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.Signal) {
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	done := make(chan error, 1)
-	midLine := false
+	events := make(chan loopwire.Event)
+	done := make(chan turnEnd, 1)
 	go func() {
 		var res loopwire.TurnResult
 		err := peer{role.Loopd, ch.socket}.call(tctx, 0, loopwire.KindTurn, loopwire.TurnRequest{Session: ch.session, Who: ch.who, Text: text}, &res, func(raw json.RawMessage) error {
@@ -302,99 +340,70 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 			if err := json.Unmarshal(raw, &e); err != nil {
 				return err
 			}
-			if e.Event == loopwire.EventSession {
-				if ch.session == e.Session {
-					return nil // shown when the chat began
-				}
-				ch.session = e.Session
-			}
-			if e.Event == loopwire.EventText {
-				fmt.Fprint(ch.out, termsafe.Text(e.Text)) // the model's words: nothing in them acts on the terminal
-				midLine = !strings.HasSuffix(e.Text, "\n")
+			select {
+			case events <- e:
 				return nil
+			case <-tctx.Done():
+				return tctx.Err()
 			}
-			line := showEvent(e)
-			if line == "" {
-				return nil
-			}
-			if midLine {
-				fmt.Fprintln(ch.out)
-				midLine = false
-			}
-			fmt.Fprintln(ch.out, line)
-			return nil
 		})
-		if err == nil && res.Session != "" {
-			ch.session = res.Session
-		}
-		done <- err
+		done <- turnEnd{err, res.Session}
 	}()
-	// On a terminal that ends lines at Ctrl-C, the Ctrl-C comes as a
-	// message: read them while the turn runs, keeping what was typed
-	// ahead for after it. (On a pipe, reading on would hold the whole
-	// input in memory.)
-	var msgs <-chan message
-	if ch.ctrlCEndsLine {
-		msgs = ch.msgs
+	v := &turnView{ch: ch, live: ch.status}
+	v.wait(waitModel)
+	var tick <-chan time.Time
+	if v.live {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
 	}
-	var err error
-wait:
+	var keys <-chan keyItem
+	if ch.ed != nil {
+		keys = ch.ed.input.items
+	}
 	for {
 		select {
-		case err = <-done:
-			break wait
-		case m, ok := <-msgs:
+		case e := <-events:
+			v.show(e)
+			continue
+		case end := <-done:
+			v.finish()
+			if end.err == nil && end.session != "" {
+				ch.session = end.session
+			}
+			if end.err != nil {
+				ch.failed = true
+				rolecli.WriteError(ch.errOut, role.Bxctl.String(), end.err)
+			}
+			return
+		case <-tick:
+			v.draw()
+			continue
+		case it, ok := <-keys:
 			if !ok {
-				msgs = nil
+				keys = nil
 				continue
 			}
-			if !m.interrupt {
-				ch.pending = append(ch.pending, m)
+			if !it.interrupt {
+				ch.ed.input.pending = append(ch.ed.input.pending, it)
 				continue
 			}
 		case <-interrupts:
 		}
 		cancel()
-		<-done
-		if midLine {
+		for {
+			select {
+			case <-events:
+				continue
+			case <-done:
+			}
+			break
+		}
+		v.clear()
+		if v.midLine {
 			fmt.Fprintln(ch.out)
 		}
 		fmt.Fprintln(ch.out, "(reply stopped)")
 		return
 	}
-	if midLine {
-		fmt.Fprintln(ch.out)
-	}
-	if err != nil {
-		ch.failed = true
-		rolecli.WriteError(ch.errOut, role.Bxctl.String(), err)
-	}
-}
-
-// showEvent is how one event reads in the terminal; text is printed as
-// it comes, not here. What the model or a tool wrote is made safe for
-// the terminal.
-func showEvent(e loopwire.Event) string {
-	switch e.Event {
-	case loopwire.EventSession:
-		return "session " + termsafe.Line(e.Session)
-	case loopwire.EventToolCall:
-		return fmt.Sprintf("  [tool %s %s] %s", termsafe.Line(e.CallID), termsafe.Line(e.Tool), termsafe.Line(string(e.Arguments)))
-	case loopwire.EventAsked:
-		return termsafe.Line(fmt.Sprintf("  [tool %s] asked: approval %s; run 'bxctl approve %s' in another terminal", e.CallID, e.Approval, e.Approval))
-	case loopwire.EventToolResult:
-		text := e.Text
-		if len(text) > 200 {
-			text = text[:200] + "..."
-		}
-		// brokerd's texts often begin with the outcome ("denied: ..."): say it once.
-		text = strings.TrimPrefix(text, e.Outcome+": ")
-		// A tool's result (a file, a page) is shown escaped and indented,
-		// so that none of it acts on the terminal or passes for a line of
-		// bxctl's own.
-		return fmt.Sprintf("  [tool %s] %s: %s", termsafe.Line(e.CallID), termsafe.Line(e.Outcome), strings.ReplaceAll(termsafe.Text(text), "\n", "\n    "))
-	case loopwire.EventNotice: // loopd's own word on the reply, such as a cut-off
-		return "  [loopd] " + termsafe.Line(e.Text)
-	}
-	return ""
 }

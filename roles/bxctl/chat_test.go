@@ -103,6 +103,14 @@ func TestChatShowsTheTurn(t *testing.T) {
 	}
 }
 
+// newEditorChatter is a chatter on a terminal: its line editor reads
+// keys and shows the line in out, as the chat shows everything else.
+func newEditorChatter(sock string, keys io.Reader) (*chatter, *testsupport.Buffer, *testsupport.Buffer) {
+	ch, out, errOut := newChatter(sock, true)
+	ch.ed = newLineEditor(keys, out, nil)
+	return ch, out, errOut
+}
+
 // On a terminal: the banner, the prompt, a bracketed paste of several
 // paragraphs as one message, and the chat's own commands.
 func TestChatOnATerminal(t *testing.T) {
@@ -111,10 +119,10 @@ func TestChatOnATerminal(t *testing.T) {
 		st.Send(loopwire.Event{Event: loopwire.EventText, Text: "ok"})
 		return loopwire.TurnResult{Session: "s-" + string(rune('0'+n)), Reply: "ok"}, nil
 	})
-	ch, out, errOut := newChatter(f.sock, true)
-	in := "\n" + pasteStart + "first paragraph\n\nsecond paragraph" + pasteEnd + "\n" +
-		"/session\n/new\nnext\n/frob\n/help\n/quit\nnever sent\n"
-	if err := ch.run(context.Background(), strings.NewReader(in), nil); err != nil {
+	in := "\r" + pasteStart + "first paragraph\r\rsecond paragraph" + pasteEnd + "\r" +
+		"/session\r/new\rnext\r/frob\r/help\r/quit\rnever sent\r"
+	ch, out, errOut := newEditorChatter(f.sock, strings.NewReader(in))
+	if err := ch.run(context.Background(), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := f.requests()
@@ -123,10 +131,71 @@ func TestChatOnATerminal(t *testing.T) {
 	}
 	testsupport.ContainsAll(t, "output", out.String(),
 		"bxctl chat: home /h, session a new one begins with your first message\n",
-		"> > session s-1\nok\n> session s-1\n> session: your next message begins a new one\n> session s-2\nok\n",
+		"> [pasted text #1: 3 lines, 33 bytes]\r\nsession s-1\nok\n",
+		"> /session\r\nsession s-1\n> /new\r\nsession: your next message begins a new one\n> next\r\nsession s-2\nok\n",
 		"/quit     end the chat")
 	if !strings.Contains(errOut.String(), "bxctl: unknown command /frob; /help lists them") {
 		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+// TestChatTakesAnyInput: a paste of 10,000 bytes on one line and a paste
+// of several lines are each one message, whole, with a typed word around
+// them; a typed line longer than the terminal's 4,095 bytes is sent
+// whole; a line ending in a backslash goes on to the next; Up recalls the
+// message before. Each failed on the kernel's line editing (a paste or a
+// line past 4,095 bytes was cut, and froze the chat).
+func TestChatTakesAnyInput(t *testing.T) {
+	f := serveLoop(t, func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-1"})
+		return loopwire.TurnResult{Session: "s-1"}, nil
+	})
+	big := strings.Repeat("0123456789", 1000)
+	typed := strings.Repeat("t", 5000)
+	lines := "def f():\r\treturn 1\r\x03 not an interrupt\r"
+	in := "one " + pasteStart + big + pasteEnd + " two\r" +
+		"see: " + pasteStart + lines + pasteEnd + "\r" +
+		typed + "\r" +
+		"first line\\\rsecond line\r" +
+		"\x1b[A\x1b[A\r" + // Up twice: the long typed line again
+		"/quit\r"
+	ch, _, errOut := newEditorChatter(f.sock, strings.NewReader(in))
+	if err := ch.run(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := f.requests()
+	want := []string{"one " + big + " two", "see: def f():\n\treturn 1\n\x03 not an interrupt", typed, "first line\nsecond line", typed}
+	if len(got) != len(want) {
+		t.Fatalf("%d requests, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Text != w {
+			t.Errorf("message %d: %d bytes %.80q..., want %d bytes %.80q...", i, len(got[i].Text), got[i].Text, len(w), w)
+		}
+	}
+	if errOut.String() != "" {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+// TestKeyScannerCutsPastesAndInterrupts: the markers of a paste split
+// across reads, a Ctrl-C inside a paste (text) and outside (an
+// interrupt), Alt-Enter, and a paste the input ends inside.
+func TestKeyScannerCutsPastesAndInterrupts(t *testing.T) {
+	var s keyScanner
+	var items []keyItem
+	for _, chunk := range []string{"ab\x1b", "[20", "0~x\x03y\x1b[2", "01~c\x03", "\x1b\rd", "\x1b[200~tail"} {
+		items = append(items, s.feed([]byte(chunk), false)...)
+	}
+	items = append(items, s.feed(nil, true)...)
+	want := []keyItem{{keys: "ab"}, {keys: "x\x03y", paste: true}, {keys: "c"}, {interrupt: true}, {keys: "\\\rd"}, {keys: "tail", paste: true}}
+	if len(items) != len(want) {
+		t.Fatalf("items %+v, want %+v", items, want)
+	}
+	for i := range want {
+		if items[i] != want[i] {
+			t.Errorf("item %d: %+v, want %+v", i, items[i], want[i])
+		}
 	}
 }
 
@@ -232,29 +301,28 @@ func TestChatShowsNoControlSequences(t *testing.T) {
 	}
 }
 
-// On a terminal whose Ctrl-C ends the line (terminalForChat): Ctrl-C on
-// a line with text drops the text and stays at the prompt; Ctrl-C during
-// a reply stops it, and a message typed ahead during the reply is sent
-// after it; Ctrl-C at an empty prompt ends the chat without an error.
+// On a terminal (the line editor): Ctrl-C on a line with text drops the
+// text and stays at the prompt; Ctrl-C during a reply stops it, and a
+// message typed ahead during the reply is sent after it; Ctrl-C at an
+// empty prompt ends the chat without an error.
 func TestChatCtrlCOnATerminal(t *testing.T) {
 	streaming := make(chan struct{})
 	f := serveLoop(t, longThenShort(streaming))
-	ch, out, errOut := newChatter(f.sock, true)
-	ch.ctrlCEndsLine = true
 	inR, inW := io.Pipe()
+	ch, out, errOut := newEditorChatter(f.sock, inR)
 	done := make(chan error, 1)
-	go func() { done <- ch.run(context.Background(), inR, nil) }()
+	go func() { done <- ch.run(context.Background(), nil, nil) }()
 	io.WriteString(inW, "never sent\x03")
-	io.WriteString(inW, "tell me a long story\n")
+	io.WriteString(inW, "tell me a long story\r")
 	<-streaming
 	waitShown(t, out, "on and on")
-	io.WriteString(inW, "and a short one\n")
+	io.WriteString(inW, "and a short one\r")
 	io.WriteString(inW, "\x03")
 	waitShown(t, out, "short\n> ")
 	io.WriteString(inW, "\x03")
 	chatEnds(t, done, "Ctrl-C at an empty prompt")
-	if !regexp.MustCompile(`^bxctl chat: [^\n]*\n[^\n]*\n> \^C\n> session s-1\n(on and on )+\n\(reply stopped\)\n> short\n> \n$`).MatchString(out.String()) {
-		t.Errorf("output:\n%s", out.String())
+	if !regexp.MustCompile(`^bxctl chat: [^\n]*\n[^\n]*\n> never sent\r\n\^C \(dropped; Ctrl-C at an empty prompt ends the chat\)\n> tell me a long story\r\nsession s-1\n(on and on )+\n\(reply stopped\)\n> and a short one\r\nshort\n> \r\n$`).MatchString(out.String()) {
+		t.Errorf("output:\n%q", out.String())
 	}
 	if errOut.String() != "" {
 		t.Errorf("stderr %q", errOut.String())
@@ -279,5 +347,55 @@ func TestChatSaysWhyATurnCouldNotReachLoopd(t *testing.T) {
 		"bxctl: hint: pgrep -a -x loopd shows whether one runs, and its --config which home it serves\n"
 	if errOut.String() != one+one || out.String() != "" {
 		t.Errorf("stdout %q, stderr %q, want stderr %q twice", out.String(), errOut.String(), one)
+	}
+}
+
+// TestChatShowsWhatItWaitsFor: on a terminal, a status line while the
+// model has not begun, while a tool runs and while its approval is
+// awaited, each with the time waited, taken off before the next line;
+// the runner's note on a result longer than the chat shows; and the
+// turn's usage at its end, with loopd's word on a lost cache.
+func TestChatShowsWhatItWaitsFor(t *testing.T) {
+	long := strings.Repeat("x", 5000) + "\n[boxmaker: stdout truncated: 90000 bytes, the first 5000 shown]\n\n[boxmaker: the command was killed after 2000 ms]"
+	f := serveLoop(t, func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-1"})
+		time.Sleep(1300 * time.Millisecond)
+		st.Send(loopwire.Event{Event: loopwire.EventToolCall, CallID: "c1", Tool: "run", Arguments: json.RawMessage(`{"command":["sleep","3"],"paths":["/p"]}`)})
+		time.Sleep(700 * time.Millisecond)
+		st.Send(loopwire.Event{Event: loopwire.EventAsked, CallID: "c1", Approval: "k3f9"})
+		time.Sleep(700 * time.Millisecond)
+		st.Send(loopwire.Event{Event: loopwire.EventToolResult, CallID: "c1", Outcome: "approved", Text: long,
+			Notes: []string{"[boxmaker: stdout truncated: 90000 bytes, the first 5000 shown]", "[boxmaker: the command was killed after 2000 ms]"}})
+		st.Send(loopwire.Event{Event: loopwire.EventText, Text: "Done."})
+		st.Send(loopwire.Event{Event: loopwire.EventUsage, Usage: &loopwire.Usage{Requests: 2, PromptTokens: 300, CachedTokens: 900, OutputTokens: 40, Context: 1240, NCtx: 4096,
+			CacheLost: "cache loss: the server took 0 tokens from its cache; the previous request's prompt had 900"}})
+		return loopwire.TurnResult{Session: "s-1", Reply: "Done."}, nil
+	})
+	ch, out, _ := newEditorChatter(f.sock, strings.NewReader("go\r/quit\r"))
+	ch.status, ch.width = true, func() int { return 80 }
+	if err := ch.run(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	testsupport.ContainsAll(t, "output", out.String(),
+		"session s-1\n\r\x1b[K  ... waiting for the model (0s)\r\x1b[K  ... waiting for the model (1s)\r\x1b[K  [tool c1 run] ",
+		"\r\x1b[K  ... waiting for tool run sleep 3 (0s)",
+		"\r\x1b[K  ... waiting for approval k3f9 ('bxctl approve k3f9' in another terminal) (0s)",
+		"\n    [boxmaker: stdout truncated: 90000 bytes, the first 5000 shown]\n    [boxmaker: the command was killed after 2000 ms]\n",
+		"Done.\n  [turn] 2 model requests: tokens 300 in, 40 out; cache reused 900 of 1200 prompt tokens (75%); context 1240 of 4096 tokens (30%)\n"+
+			"  [turn] cache loss: the server took 0 tokens from its cache; the previous request's prompt had 900\n")
+	// Off a terminal: no status line, the usage all the same.
+	f2 := serveLoop(t, func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-2"})
+		time.Sleep(400 * time.Millisecond)
+		st.Send(loopwire.Event{Event: loopwire.EventText, Text: "ok"})
+		st.Send(loopwire.Event{Event: loopwire.EventUsage, Usage: &loopwire.Usage{Requests: 1, PromptTokens: 10, OutputTokens: 1, Context: 11}})
+		return loopwire.TurnResult{Session: "s-2", Reply: "ok"}, nil
+	})
+	ch2, out2, _ := newChatter(f2.sock, false)
+	if err := ch2.run(context.Background(), strings.NewReader("hi\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "session s-2\nok\n  [turn] tokens 10 in, 1 out; cache reused 0 of 10 prompt tokens (0%); context 11 tokens\n"; out2.String() != want {
+		t.Errorf("on a pipe: %q, want %q", out2.String(), want)
 	}
 }
