@@ -35,7 +35,10 @@ func App() *cli.App {
 				"is ready) once connected, and tries again by itself while Mattermost cannot be\n"+
 				"reached. It answers posts from [allow] users: direct messages, posts that\n"+
 				"mention it, and replies in its threads, each thread one Boxmaker session. It\n"+
-				"exits 1 when Mattermost refuses the token or the state file cannot be written.",
+				"posts a reply of a session above public (brokerd's state socket, [broker]\n"+
+				"state) only where everyone who can read it is in [allow] users; elsewhere the\n"+
+				"reply goes to the asker by direct message. It exits 1 when Mattermost refuses\n"+
+				"the token or the state file cannot be written.",
 			nil, serve))
 }
 
