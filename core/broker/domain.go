@@ -81,6 +81,16 @@ func (s *sessions) readDomain(id string) (domainFile, error) {
 	if err != nil {
 		return domainFile{}, runbook.Refuse(runbook.BrokerStateDamaged, "cannot read the taint domain %s: %v", p, patherror.Reason(err))
 	}
+	d, err := parseDomainFile(data)
+	if err != nil {
+		return domainFile{}, runbook.Refuse(runbook.BrokerStateDamaged, "cannot read the taint domain %s: not a domain: %v", p, err)
+	}
+	return d, nil
+}
+
+// parseDomainFile reads a domain's file strictly: one object with exactly
+// taint and untrusted, and run if any, nothing after it.
+func parseDomainFile(data []byte) (domainFile, error) {
 	var raw struct {
 		Taint     *policy.Taint `json:"taint"`
 		Untrusted *bool         `json:"untrusted"`
@@ -88,7 +98,7 @@ func (s *sessions) readDomain(id string) (domainFile, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	err = dec.Decode(&raw)
+	err := dec.Decode(&raw)
 	if err == nil {
 		if _, end := dec.Token(); end != io.EOF {
 			err = errors.New("something follows the object")
@@ -98,7 +108,7 @@ func (s *sessions) readDomain(id string) (domainFile, error) {
 		err = errors.New(`it needs both "taint" and "untrusted"`)
 	}
 	if err != nil {
-		return domainFile{}, runbook.Refuse(runbook.BrokerStateDamaged, "cannot read the taint domain %s: not a domain: %v", p, err)
+		return domainFile{}, err
 	}
 	return domainFile{State: policy.State{Taint: *raw.Taint, Untrusted: *raw.Untrusted}, Run: raw.Run}, nil
 }
