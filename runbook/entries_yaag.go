@@ -34,6 +34,14 @@ var (
 	// (issue 31).
 	YaagNotRecorded    = newYaagEntry("checkpoint-not-recorded")
 	YaagAnswerNotGiven = newYaagEntry("answer-not-given")
+
+	// A confined Run's files (issue 23): read beneath the decided
+	// directory, bounded, no path from the program's directory, and what
+	// the owner approved.
+	YaagProgramFileRefused = newYaagEntry("program-file-refused")
+	YaagProgramTooLarge    = newYaagEntry("program-too-large")
+	YaagConfigPathKey      = newYaagEntry("project-config-path-key")
+	YaagProgramChanged     = newYaagEntry("program-changed")
 )
 
 // brokerd's entry for a yaag_run it decided but did not start.

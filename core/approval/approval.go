@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"boxmaker/core/memory"
+	"boxmaker/core/yaag/snapshot"
 )
 
 // Pending is an approval waiting for the owner, as brokerd's admin socket
@@ -39,6 +40,11 @@ type Pending struct {
 	ArgumentsHash string    `json:"arguments_sha256"`
 	Requested     time.Time `json:"requested"`
 	Expires       time.Time `json:"expires"`
+	// Program is, for a yaag_run, what the Run will read: every file of
+	// its directory that it reads (the program, its imports, .yaag/ and
+	// the Registry File's modules), each with its SHA-256, and the
+	// SHA-256 over them that the approved Run must read again or refuse.
+	Program *snapshot.Manifest `json:"program,omitempty"`
 }
 
 // The answers to a pending approval: the owner's with bxctl on brokerd's

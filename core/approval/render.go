@@ -61,6 +61,9 @@ func Summary(p Pending) string {
 		if a.ForkHost {
 			s += " with forkHost (it may fork this conversation)"
 		}
+		if m := p.Program; m != nil {
+			s += fmt.Sprintf(" (reads %d %s, sha256 %s)", len(m.Files), plural(len(m.Files), "file", "files"), m.SHA256)
+		}
 	default:
 		s = p.Tool + " " + p.Arguments
 	}
@@ -183,6 +186,17 @@ func Render(w io.Writer, p Pending, o Options) error {
 			r.field("  forkHost", "true: the program may fork this conversation (ctx.host), a copy of all it holds")
 		} else {
 			r.field("  forkHost", "false")
+		}
+		if m := p.Program; m != nil {
+			// What will run, file by file, in sha256sum's form: the owner
+			// checks it with sha256sum in the directory, and the Run
+			// refuses files that are not these.
+			r.linef("program:")
+			r.field("  dir", m.Dir)
+			r.field("  files sha256", fmt.Sprintf("%s (of the lines below)", m.SHA256))
+			for _, f := range m.Files {
+				r.linef("  | %s  %s (%s)", termsafe.Line(f.SHA256), termsafe.Line(f.Path), size(int(f.Size)))
+			}
 		}
 	case policy.Recall:
 		r.field("  query", quote(a.Query))

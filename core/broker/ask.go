@@ -20,9 +20,14 @@ func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, aske
 	target := v.recordTarget(nil)
 	p := b.approvals.add(Pending{Call: c.CallID, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant,
 		CallHash: CallHash(c), Arguments: approval.Compact(c.Arguments), ArgumentsHash: approval.ArgumentsHash(c.Arguments),
-		Requested: now, Expires: now.Add(b.cfg.ExpireAfter)})
+		Requested: now, Expires: now.Add(b.cfg.ExpireAfter), Program: v.program})
 	rec := audit.Record{Type: audit.TypeApprovalRequested, Call: c.CallID, Approval: p.ID, CallSHA256: p.CallHash,
 		ArgumentsSHA256: p.ArgumentsHash, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant}
+	if v.program != nil {
+		// What the owner is asked to approve: the manifest of the Run's
+		// files, which the Run checks again before it runs.
+		rec.ContentSHA256 = v.program.SHA256
+	}
 	if err := b.recordBefore(rec); err != nil {
 		b.approvals.take(p.ID)
 		return nil, nil, err

@@ -180,6 +180,14 @@ func (b *Broker) askOwner(ctx context.Context, c *call, asked func(string)) (don
 		return false, nil
 	}
 	c.unlockSession()
+	if policy.Tool(c.Tool) == policy.YaagRun {
+		// The owner approves what will run, not a path: the files the
+		// Run would read, hashed, which the approved Run must read again.
+		if err := b.yaagProgram(ctx, c); err != nil {
+			b.recordFailure(c, err)
+			return true, nil
+		}
+	}
 	p, a, err := b.ask(ctx, c.ToolCall, c.v, asked)
 	if err != nil {
 		return true, err
@@ -208,7 +216,9 @@ func (b *Broker) askOwner(ctx context.Context, c *call, asked func(string)) (don
 		c.ans.Outcome, c.ans.Text = brokerwire.OutcomeDenied, why
 		return true, nil
 	}
+	program := c.v.program
 	c.state, c.v = again.state, again.v
+	c.v.program = program
 	c.outcome = brokerwire.OutcomeApproved
 	return false, nil
 }

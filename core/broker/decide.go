@@ -8,6 +8,7 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
+	"boxmaker/core/yaag/snapshot"
 	"boxmaker/runbook"
 )
 
@@ -18,6 +19,9 @@ type verdict struct {
 	masks   []policy.Mask // run: what deny grants cover below its targets
 	// top is the target whose grant has the highest class, and that grant.
 	topTarget, topGrant string
+	// program is, for an approved yaag_run, the manifest of the files the
+	// owner approved: the Run must read exactly these.
+	program *snapshot.Manifest
 }
 
 // decide decides a call with one or more targets (run's paths): every

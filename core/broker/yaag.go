@@ -2,6 +2,7 @@ package broker
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
 	"boxmaker/core/yaag/runs"
+	"boxmaker/core/yaag/snapshot"
 	"boxmaker/runbook"
 )
 
@@ -35,6 +37,9 @@ type YaagRuns struct {
 	Env    []string      // the Run's environment (BOXMAKER_HOME among it)
 	Wait   time.Duration // how long yaag_run waits for the end before it answers that the Run goes on
 	Home   string        // the Boxmaker home: the Runs' records and Control Channels
+	// LoopSocket is loopd's loop socket, which a Run's Agents are
+	// sessions of: brokerd says it, never the program's directory.
+	LoopSocket string
 
 	mu   sync.Mutex
 	runs map[string]*yaagRun
@@ -84,12 +89,28 @@ type yaagStart struct {
 	profile  string
 	forkHost bool
 	domain   string // the key of its taint domain, for the Run alone
+	approved string // the manifest SHA-256 the owner approved, or ""
 }
 
-// start begins a Run and waits for its id.
-func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
+// yaagStartOf is the Run a decided yaag_run starts (its domain apart).
+func yaagStartOf(c brokerwire.ToolCall, a arguments, v verdict) yaagStart {
+	s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile, forkHost: a.ForkHost}
+	if a.Script == nil {
+		s.file = filepath.Join(v.targets[0], filepath.Base(filepath.Clean(a.File)))
+	}
+	if v.program != nil {
+		s.approved = v.program.SHA256
+	}
+	return s
+}
+
+// command is the yaag run process of a Run, in its directory and a
+// process group of its own; manifest asks it for the manifest of the
+// files it would read only. The returned function closes brokerd's ends
+// of the descriptors it is given, once it has started.
+func (y *YaagRuns) command(s yaagStart, manifest bool) (*exec.Cmd, func(), error) {
 	line := runs.Command{Root: s.dir, HostSession: s.session, ForkHost: s.forkHost, Input: s.input, Profile: s.profile,
-		Inline: s.script != nil, File: s.file}
+		Inline: s.script != nil, File: s.file, LoopSocket: y.LoopSocket, Manifest: manifest, Approved: s.approved}
 	// The descriptors the Run reads, from 3 on: the inline program, then
 	// its taint domain's key (never in its arguments or environment,
 	// which other processes of the user can read).
@@ -103,20 +124,22 @@ func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 		go func() { w.WriteString(text); w.Close() }()
 		return 2 + len(extra), nil
 	}
-	defer func() {
+	closeExtra := func() {
 		for _, f := range extra {
 			f.Close()
 		}
-	}()
+	}
 	var err error
 	if s.script != nil {
 		if line.EvalFD, err = pipe(*s.script); err != nil {
-			return nil, err
+			closeExtra()
+			return nil, nil, err
 		}
 	}
 	if s.domain != "" {
 		if line.DomainFD, err = pipe(s.domain); err != nil {
-			return nil, err
+			closeExtra()
+			return nil, nil, err
 		}
 	}
 	cmd := exec.Command(y.Binary, line.Args()...)
@@ -127,6 +150,73 @@ func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 	cmd.Env = y.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.ExtraFiles = extra
+	return cmd, closeExtra, nil
+}
+
+// maxManifest bounds the manifest a yaag run --manifest prints.
+const maxManifest = 4 << 20
+
+// manifest is the files a Run would read, with their SHA-256 (yaag run
+// --manifest, which reads them as the Run does and runs nothing): what an
+// approval of the Run shows, and what the approved Run must read again.
+func (y *YaagRuns) manifest(ctx context.Context, s yaagStart) (*snapshot.Manifest, error) {
+	cmd, closeExtra, err := y.command(s, true)
+	if err != nil {
+		return nil, err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &limitedBuffer{b: &stdout, max: maxManifest}
+	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
+	err = cmd.Start()
+	closeExtra()
+	if err != nil {
+		return nil, fmt.Errorf("cannot start yaag: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var werr error
+	select {
+	case werr = <-done:
+	case <-ctx.Done():
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return nil, ctx.Err()
+	case <-time.After(2 * time.Minute):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return nil, errors.New("yaag did not read the program's files within 2 minutes")
+	}
+	if werr != nil {
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		return nil, fmt.Errorf("yaag ended before its Run began: %s", strings.TrimPrefix(lines[len(lines)-1], "yaag: "))
+	}
+	var m snapshot.Manifest
+	if err := json.Unmarshal(stdout.Bytes(), &m); err != nil || m.SHA256 == "" {
+		return nil, fmt.Errorf("yaag gave no manifest of the program's files: %v", err)
+	}
+	return &m, nil
+}
+
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	b   *bytes.Buffer
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// start begins a Run and waits for its id.
+func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
+	cmd, closeExtra, err := y.command(s, false)
+	if err != nil {
+		return nil, err
+	}
+	defer closeExtra()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -279,10 +369,8 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		if err != nil {
 			return "", policy.State{}, err
 		}
-		s := yaagStart{session: c.Session, dir: v.targets[0], script: a.Script, input: a.Input, profile: a.Profile, forkHost: a.ForkHost, domain: key}
-		if a.Script == nil {
-			s.file = filepath.Join(v.targets[0], filepath.Base(filepath.Clean(a.File)))
-		}
+		s := yaagStartOf(c, a, v)
+		s.domain = key
 		run, err := y.start(s)
 		if err != nil {
 			return "", policy.State{}, runbook.Wrap(runbook.YaagRunRefused, err)
@@ -313,6 +401,23 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		return y.control(ctx, c, a.ID, b)
 	}
 	return "", policy.State{}, fmt.Errorf("brokerd cannot run %q", c.Tool)
+}
+
+// yaagProgram gives a yaag_run that waits for the owner the manifest of
+// the files its Run would read (c.v.program), for the approval to show
+// and the approved Run to check (D801); a Run whose files cannot be read
+// is refused before the owner is asked.
+func (b *Broker) yaagProgram(ctx context.Context, c *call) error {
+	y := b.cfg.Yaag
+	if y == nil {
+		return nil // yaagCall refuses it after the approval
+	}
+	m, err := y.manifest(ctx, yaagStartOf(c.ToolCall, c.args, c.v))
+	if err != nil {
+		return runbook.Wrap(runbook.YaagRunRefused, err)
+	}
+	c.v.program = m
+	return nil
 }
 
 func (y *YaagRuns) store() runs.Store { return runs.Store{Home: y.Home} }

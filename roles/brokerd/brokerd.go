@@ -22,6 +22,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
 	"boxmaker/core/policy"
+	"boxmaker/core/role"
 	"boxmaker/core/runner"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
@@ -91,7 +92,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		}}
 	}
 	b, err := broker.New(broker.Config{
-		Yaag: &broker.YaagRuns{Binary: exe, Wait: cfg.Yaag.Wait(), Home: cfg.Home,
+		Yaag: &broker.YaagRuns{Binary: exe, Wait: cfg.Yaag.Wait(), Home: cfg.Home, LoopSocket: loopSocket(cfg.Home),
 			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
 		Ledger: led, Grants: grants, Runner: run,
 		SessionsDir:   h.Path(home.DirBrokerSessions),
@@ -228,4 +229,17 @@ func sessionState(b *broker.Broker) daemon.Handler {
 		}
 		return brokerwire.SessionState{Taint: st.Taint.String(), Untrusted: st.Untrusted}, nil
 	})
+}
+
+// loopSocket is the loop socket of this home's loopd, as yaag finds it
+// for the owner: loopd's config's, else the home's default. brokerd gives
+// it to the Runs it starts, which take no path from their directory.
+func loopSocket(dir string) string {
+	if p, err := rolecli.FindConfig("", dir, role.Loopd); err == nil {
+		var l conf.Loopd
+		if conf.Load(p, &l) == nil && l.Sockets.Loop != "" {
+			return l.Sockets.Loop
+		}
+	}
+	return home.Home{Dir: dir}.Path(home.SocketLoop)
 }

@@ -40,6 +40,7 @@ import (
 	"boxmaker/core/yaag/engine"
 	"boxmaker/core/yaag/program"
 	"boxmaker/core/yaag/runs"
+	"boxmaker/core/yaag/snapshot"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -101,6 +102,9 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: runs.FlagHostSession, Hidden: true, Usage: "the `SESSION` whose yaag_run started the Run"},
 			&cli.BoolFlag{Name: runs.FlagForkHost, Hidden: true, Usage: "copy the host session for fork: ctx.host"},
 			&cli.IntFlag{Name: runs.FlagDomainFD, Hidden: true, Value: -1, Usage: "read the key of the Run's taint domain from file descriptor `N`"},
+			&cli.StringFlag{Name: runs.FlagLoopSocket, Hidden: true, Usage: "connect to loopd's loop socket `PATH` (brokerd's, with --root)"},
+			&cli.BoolFlag{Name: runs.FlagManifest, Hidden: true, Usage: "with --root: print the files the Run would read, with their SHA-256, and run nothing"},
+			&cli.StringFlag{Name: runs.FlagApproved, Hidden: true, Usage: "with --root: run only when the files read have the manifest SHA-256 `HASH`"},
 		},
 		Action: runAction,
 	}
@@ -188,11 +192,55 @@ func readSource(c *cli.Context) (source, error) {
 	return s, nil
 }
 
-func (s source) bundle(root string) (*program.Bundle, error) {
-	if s.file != "" {
-		return program.File(s.file, root)
+// bundle bundles the program: from the Tree for a confined Run, else
+// read by esbuild (the owner's).
+func (s source) bundle(tree *snapshot.Tree) (*program.Bundle, error) {
+	switch {
+	case s.file == "":
+		return program.Inline(s.inline, s.dir)
+	case tree != nil:
+		abs, err := filepath.Abs(s.file)
+		if err != nil {
+			return nil, err
+		}
+		return program.FileIn(tree, abs)
 	}
-	return program.Inline(s.inline, s.dir)
+	return program.File(s.file)
+}
+
+// confine reads a confined Run's files once, beneath root: the project
+// config (cfg is read from the Tree), the program and its imports, the
+// Registry File and every module it names; then it seals the Tree, so
+// that the Run reads nothing more, and checks the manifest against the
+// approved one. manifest is set when only the manifest was asked for.
+func confine(c *cli.Context, tree *snapshot.Tree, src source, cat catalog.Catalog) (*program.Bundle, *snapshot.Manifest, error) {
+	b, err := src.bundle(tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := cat.Entries("project")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		// A module that does not bundle fails its importAgent, from the
+		// Tree, as it would have; a file refused stops the Run now.
+		program.ModuleIn(tree, e.Module, "confine")
+		if err := tree.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+	tree.Seal()
+	m := tree.Manifest()
+	if c.Bool(runs.FlagManifest) {
+		return nil, &m, nil
+	}
+	if c.IsSet(runs.FlagApproved) {
+		if err := m.Check(c.String(runs.FlagApproved)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return b, nil, nil
 }
 
 // globalConfig is yaag's global config file.
@@ -257,9 +305,22 @@ func runAction(c *cli.Context) error {
 			return err
 		}
 	}
+	root := c.String(runs.FlagRoot)
+	var tree *snapshot.Tree
+	if root != "" {
+		if tree, err = snapshot.Open(root, snapshot.DefaultLimits); err != nil {
+			return err
+		}
+		defer tree.Seal()
+		if src.file == "" {
+			src.dir = root // an inline program's directory is the decided one
+		}
+	} else if c.Bool(runs.FlagManifest) || c.IsSet(runs.FlagApproved) || c.IsSet(runs.FlagLoopSocket) {
+		return usage(c, "--%s, --%s and --%s go with --%s", runs.FlagManifest, runs.FlagApproved, runs.FlagLoopSocket, runs.FlagRoot)
+	}
 	cfg, err := config.Load(config.Sources{
 		Global: globalConfig(), Project: filepath.Join(src.dir, ".yaag", "config.toml"),
-		Explicit: c.String("config"), NoConfig: c.Bool("no-config"),
+		Explicit: c.String("config"), NoConfig: c.Bool("no-config"), Tree: tree,
 	})
 	if err != nil {
 		return err
@@ -267,12 +328,26 @@ func runAction(c *cli.Context) error {
 	if c.IsSet(runs.FlagProfile) {
 		cfg.Profile, cfg.ProfileOrigin = c.String(runs.FlagProfile), "--"+runs.FlagProfile
 	}
-	domain, err := readDomainKey(c)
-	if err != nil {
+	if c.IsSet(runs.FlagLoopSocket) {
+		cfg.LoopSocket = c.String(runs.FlagLoopSocket)
+	}
+	cat := registries(src.dir, root)
+	cat.Tree = tree
+	var b *program.Bundle
+	if tree != nil {
+		var m *snapshot.Manifest
+		if b, m, err = confine(c, tree, src, cat); err != nil {
+			return err
+		}
+		if m != nil {
+			data, _ := json.Marshal(m)
+			fmt.Fprintf(c.App.Writer, "%s\n", data)
+			return nil
+		}
+	} else if b, err = src.bundle(nil); err != nil {
 		return err
 	}
-	root := c.String(runs.FlagRoot)
-	b, err := src.bundle(root)
+	domain, err := readDomainKey(c)
 	if err != nil {
 		return err
 	}
@@ -293,7 +368,7 @@ func runAction(c *cli.Context) error {
 			Bundle: b, Input: input, Run: run,
 			Profile: cfg.Profile, ProfileOrigin: cfg.ProfileOrigin,
 			Agents:  agent.Loopd{Socket: loopSocket(cfg), Domain: domain},
-			Catalog: registries(src.dir, root), Root: root,
+			Catalog: cat, Tree: tree,
 			Wall: cfg.Wall, Seed: int64(binary.BigEndian.Uint64(seed[:]) >> 1),
 			Events:      out.event,
 			AskDefaults: engine.AskDefaults{Stall: cfg.Stall, Retries: cfg.OutputRetries},
@@ -483,7 +558,7 @@ func describeCommand() *cli.Command {
 			if len(args) != 1 {
 				return usage(c, "describe takes one program file")
 			}
-			b, err := program.File(args[0], "")
+			b, err := program.File(args[0])
 			if err != nil {
 				return err
 			}

@@ -24,6 +24,7 @@ import (
 
 	"boxmaker/core/conf"
 	"boxmaker/core/yaag/runerr"
+	"boxmaker/core/yaag/snapshot"
 	"boxmaker/runbook"
 )
 
@@ -50,6 +51,9 @@ type Entry struct {
 // Catalog maps each scope to its Registry File.
 type Catalog struct {
 	Files map[string]string
+	// Tree, when set, holds the Registry Files (a confined Run's): they
+	// are read from it, never by path.
+	Tree *snapshot.Tree
 }
 
 // Found is an entry found, with its module's path resolved.
@@ -83,8 +87,11 @@ func (c Catalog) Resolve(scope, name string) (Found, error) {
 		return Found{}, runerr.New(runerr.CatalogEntryNotFound, runbook.YaagCatalogNotFound,
 			"$yaag.%s: there is no such scope (the scopes are project and global)", scope)
 	}
-	data, err := os.ReadFile(path)
+	data, err := c.read(path)
+	var refused *runbook.Refusal
 	switch {
+	case errors.As(err, &refused):
+		return Found{}, err
 	case errors.Is(err, fs.ErrNotExist):
 		return Found{}, runerr.New(runerr.CatalogEntryNotFound, runbook.YaagCatalogNotFound,
 			"$yaag.%s.importAgent(%q): %s %s (the file does not exist)", scope, name, textNotFound, path)
@@ -125,6 +132,46 @@ func (c Catalog) Resolve(scope, name string) (Found, error) {
 		module = filepath.Join(Base(path), module)
 	}
 	return Found{Entry: e, Registry: path, Module: module}, nil
+}
+
+func (c Catalog) read(path string) ([]byte, error) {
+	if c.Tree == nil {
+		return os.ReadFile(path)
+	}
+	data, err := c.Tree.ReadFile(path)
+	if terr := c.Tree.Err(); terr != nil {
+		return nil, terr
+	}
+	return data, err
+}
+
+// Entries are the entries of scope's Registry File; none when it does not
+// exist. A confined Run reads them all as it begins.
+func (c Catalog) Entries(scope string) ([]Found, error) {
+	path, ok := c.Files[scope]
+	if !ok {
+		return nil, nil
+	}
+	data, err := c.read(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	f, err := Parse(path, data)
+	if err != nil {
+		return nil, nil // importAgent says so, when the program asks
+	}
+	var out []Found
+	for _, e := range f.Agents {
+		module := e.File
+		if !filepath.IsAbs(module) {
+			module = filepath.Join(Base(path), module)
+		}
+		out = append(out, Found{Entry: e, Registry: path, Module: module})
+	}
+	return out, nil
 }
 
 // Base is the directory a Registry File's relative paths start from: the

@@ -10,6 +10,11 @@
 //
 // A later file's keys win over an earlier one's; --no-config skips the
 // first two. docs/yaag/configuration.md describes every key.
+//
+// A confined Run (yaag run --root, brokerd's yaag_run) reads the project
+// file from its snapshot.Tree, never by path, and takes no path-valued key
+// from it: the program's directory is the model's to write, and a path
+// there (loop_socket) would make yaag connect wherever the model says.
 package config
 
 import (
@@ -20,10 +25,15 @@ import (
 	"time"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/yaag/snapshot"
 	"boxmaker/runbook"
 )
 
-const textMissing runbook.Quoted = "does not exist"
+// Texts the troubleshooting page quotes.
+const (
+	textMissing runbook.Quoted = "does not exist"
+	textPathKey runbook.Quoted = "names a path, which a confined Run takes only from brokerd"
+)
 
 // File is one configuration file. Pointers tell a key that is absent from
 // one set to its zero value.
@@ -63,6 +73,9 @@ func Defaults() Config {
 type Sources struct {
 	Global, Project, Explicit string // "" is none
 	NoConfig                  bool
+	// Tree, when set, holds the project file (Project is beneath its
+	// directory): a confined Run's.
+	Tree *snapshot.Tree
 }
 
 // Error is a configuration file that stops the Run.
@@ -93,7 +106,17 @@ func Load(s Sources) (Config, error) {
 		if l.path == "" {
 			continue
 		}
-		data, err := os.ReadFile(l.path)
+		var data []byte
+		var err error
+		confined := s.Tree != nil && l.path == s.Project
+		if confined {
+			data, err = s.Tree.ReadFile(l.path)
+			if terr := s.Tree.Err(); terr != nil {
+				return c, terr
+			}
+		} else {
+			data, err = os.ReadFile(l.path)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && !l.required:
 			continue
@@ -105,6 +128,10 @@ func Load(s Sources) (Config, error) {
 		f, err := Parse(l.path, data)
 		if err != nil {
 			return c, &Error{l.path, err}
+		}
+		if confined && f.LoopSocket != nil {
+			return c, runbook.Refuse(runbook.YaagConfigPathKey, "%s: loop_socket %s (yaag run --%s); remove it from this file",
+				l.path, textPathKey, "loop-socket")
 		}
 		c.apply(f, l.path)
 		c.Files = append(c.Files, l.path)

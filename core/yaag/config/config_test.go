@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"boxmaker/core/yaag/snapshot"
+	"boxmaker/runbook"
 )
 
 func write(t *testing.T, dir, name, body string) string {
@@ -96,4 +100,42 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted wall_ms %d", *w)
 		}
 	})
+}
+
+// TestAConfinedRunTakesNoPathFromItsDirectory: under --root the project
+// file is read from the Tree (a link to /dev/zero or to another TOML file
+// is refused, not read), and its loop_socket is refused: the directory is
+// the model's to write.
+func TestAConfinedRunTakesNoPathFromItsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	project := write(t, dir, "p/.yaag/config.toml", "profile = \"fast\"\nloop_socket = \"/run/other/any.sock\"\n")
+	tree, err := snapshot.Open(filepath.Join(dir, "p"), snapshot.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Seal()
+	_, err = Load(Sources{Project: project, Tree: tree})
+	var r *runbook.Refusal
+	if !errors.As(err, &r) || r.Entry != runbook.YaagConfigPathKey || !strings.Contains(err.Error(), project+": loop_socket "+string(textPathKey)) {
+		t.Fatalf("loop_socket in the project file: %v", err)
+	}
+	// Without a Tree (the owner's yaag run) it is taken, as before.
+	if c, err := Load(Sources{Project: project}); err != nil || c.LoopSocket != "/run/other/any.sock" {
+		t.Fatalf("the owner's Run: %+v, %v", c, err)
+	}
+	for _, target := range []string{"/dev/zero", write(t, dir, "other.toml", "secret_key_name = 1\n")} {
+		os.Remove(project)
+		if err := os.Symlink(target, project); err != nil {
+			t.Fatal(err)
+		}
+		tree, err := snapshot.Open(filepath.Join(dir, "p"), snapshot.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Load(Sources{Project: project, Tree: tree})
+		tree.Seal()
+		if !errors.As(err, &r) || r.Entry != runbook.YaagProgramFileRefused || strings.Contains(err.Error(), "secret_key_name") {
+			t.Errorf("the project file as a link to %s: %v", target, err)
+		}
+	}
 }

@@ -33,6 +33,7 @@ import (
 	"boxmaker/core/yaag/program"
 	"boxmaker/core/yaag/runerr"
 	"boxmaker/core/yaag/schema"
+	"boxmaker/core/yaag/snapshot"
 	"boxmaker/core/yaag/typebox"
 	"boxmaker/runbook"
 )
@@ -60,8 +61,9 @@ type Options struct {
 	Clock         func() time.Time // Date's clock; time.Now when nil
 	Events        func(Event)      // may be nil; called from the loop's goroutine
 	AskDefaults   AskDefaults
-	// Root confines the files the Run's modules are read from ("": none).
-	Root string
+	// Tree, for a confined Run, holds every file its modules are read
+	// from (nil: the owner's Run, whose modules esbuild reads).
+	Tree *snapshot.Tree
 
 	// Journal records the Run's steps as they complete (nil: nowhere, as
 	// in a replay); KeepPrompts keeps the prompts' text beside their

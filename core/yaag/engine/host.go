@@ -113,7 +113,12 @@ func (v *vm) importAgent(scope, name string) goja.Value {
 	}
 	v.modules++
 	key := fmt.Sprintf("m%d", v.modules)
-	code, err := program.Module(found.Module, key, v.opts.Root)
+	var code string
+	if v.opts.Tree != nil {
+		code, err = program.ModuleIn(v.opts.Tree, found.Module, key)
+	} else {
+		code, err = program.Module(found.Module, key)
+	}
 	if err != nil {
 		return v.rejected(unresolvable(scope, found, err))
 	}

@@ -257,7 +257,7 @@ exportName = "notAnAgent"
 			src := strings.NewReplacer("%SCOPE%", tt.scope, "%NAME%", tt.name).Replace(importingProgram)
 			path := filepath.Join(dir, "program.ts")
 			os.WriteFile(path, []byte(src), 0o644)
-			b, err := program.File(path, "")
+			b, err := program.File(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -293,7 +293,7 @@ export default defineProgram({
 });
 export const other = defineProgram({ name: "other", async run() {} });`,
 	})
-	b, err := program.File(filepath.Join(dir, "program.ts"), "")
+	b, err := program.File(filepath.Join(dir, "program.ts"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,12 +64,11 @@ func CheckInline(src []byte) error {
 	return nil
 }
 
-// File bundles the program at path; it may import any module that
-// resolves from its directory (relative files, node_modules), but no Node
-// built-in. A non-empty root confines the files it reads to that
-// directory (after symlinks): brokerd runs a model's yaag_run so, with the
-// decided directory as the root.
-func File(path, root string) (*Bundle, error) {
+// File bundles the program at path, the owner's (yaag run without
+// --root); it may import any module that resolves from its directory
+// (relative files, node_modules), but no Node built-in. esbuild reads the
+// files. A confined Run bundles with FileIn instead.
+func File(path string) (*Bundle, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -80,7 +79,7 @@ func File(path, root string) (*Bundle, error) {
 		return nil, fmt.Errorf("cannot read the program: %s is a directory", path)
 	}
 	dir := filepath.Dir(abs)
-	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin(abs, "", false, root))
+	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin(abs, "", false), "")
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +92,7 @@ func Inline(src []byte, dir string) (*Bundle, error) {
 	if err := CheckInline(src); err != nil {
 		return nil, err
 	}
-	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin("", string(src), true, ""))
+	code, err := build(entry("yaag:program", "__yaagExports"), dir, plugin("", string(src), true), "")
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +101,8 @@ func Inline(src []byte, dir string) (*Bundle, error) {
 
 // Module bundles a module a Catalog entry names, for the VM a program
 // already runs in: its namespace goes to globalThis.__yaagModules[key].
-func Module(path, key, root string) (string, error) {
+// A confined Run bundles with ModuleIn instead.
+func Module(path, key string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
@@ -110,15 +110,19 @@ func Module(path, key, root string) (string, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return "", err
 	}
-	return build(entry("yaag:program", fmt.Sprintf("__yaagModules[%q]", key)), filepath.Dir(abs), plugin(abs, "", false, root))
+	return build(entry("yaag:program", fmt.Sprintf("__yaagModules[%q]", key)), filepath.Dir(abs), plugin(abs, "", false), "")
 }
 
 func entry(module, target string) string {
 	return fmt.Sprintf("import * as m from %q;\nglobalThis.%s = m;\n", module, target)
 }
 
-func build(entry, dir string, p api.Plugin) (string, error) {
+// build bundles entry with the plugin p. A non-empty tsconfig is the
+// tsconfig.json every file is compiled with, and no tsconfig.json file is
+// looked for (a confined Run's esbuild opens no file).
+func build(entry, dir string, p api.Plugin, tsconfig string) (string, error) {
 	res := api.Build(api.BuildOptions{
+		TsconfigRaw:   tsconfig,
 		AbsWorkingDir: dir,
 		Stdin:         &api.StdinOptions{Contents: entry, ResolveDir: dir, Sourcefile: "yaag-entry.js", Loader: api.LoaderJS},
 		Bundle:        true,
@@ -160,7 +164,8 @@ func describe(msgs []api.Message) string {
 			b.WriteString("\n")
 		}
 		if m.Location != nil && m.Location.File != "" && m.Location.File != "yaag-entry.js" {
-			fmt.Fprintf(&b, "%s:%d:%d: ", strings.TrimPrefix(m.Location.File, nsInline+":"), m.Location.Line, m.Location.Column+1)
+			file := strings.TrimPrefix(strings.TrimPrefix(m.Location.File, nsInline+":"), nsRoot+":")
+			fmt.Fprintf(&b, "%s:%d:%d: ", file, m.Location.Line, m.Location.Column+1)
 		}
 		b.WriteString(m.Text)
 		for _, n := range m.Notes {
@@ -183,7 +188,7 @@ const (
 // plugin resolves the virtual modules: the program itself (a file, or the
 // inline source), @yaag/runtime and typebox; for an inline program every
 // other import is refused with its name.
-func plugin(file, inline string, isInline bool, root string) api.Plugin {
+func plugin(file, inline string, isInline bool) api.Plugin {
 	return api.Plugin{Name: "yaag", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: `^(@yaag/runtime|typebox)$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: a.Path, Namespace: nsYaag}, nil
@@ -202,26 +207,20 @@ func plugin(file, inline string, isInline bool, root string) api.Plugin {
 				return api.OnLoadResult{Contents: &inline, Loader: api.LoaderTS}, nil
 			})
 		}
-		if root != "" {
-			if real, err := filepath.EvalSymlinks(root); err == nil {
-				root = real
-			}
-			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-				if rel, err := filepath.Rel(root, a.Path); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-					return api.OnLoadResult{}, fmt.Errorf("%s is outside %s, the directory this Run may read", a.Path, root)
-				}
-				return api.OnLoadResult{}, nil
-			})
-		}
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: nsYaag}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			var src string
-			switch a.Path {
-			case "@yaag/runtime":
-				src = runtimeJS
-			case "typebox":
-				src = "module.exports = globalThis." + typebox.Global + ";\n"
-			}
-			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			return api.OnLoadResult{Contents: virtualModule(a.Path), Loader: api.LoaderJS}, nil
 		})
 	}}
+}
+
+// virtualModule is the source of a module the binary provides.
+func virtualModule(name string) *string {
+	var src string
+	switch name {
+	case "@yaag/runtime":
+		src = runtimeJS
+	case "typebox":
+		src = "module.exports = globalThis." + typebox.Global + ";\n"
+	}
+	return &src
 }

@@ -19,6 +19,9 @@ const (
 	FlagProfile     = "profile"
 	FlagEvalFD      = "eval-fd"
 	FlagDomainFD    = "domain-fd"
+	FlagLoopSocket  = "loop-socket"
+	FlagManifest    = "manifest"
+	FlagApproved    = "approved"
 )
 
 // Command is a Run that brokerd's yaag_run starts, as yaag run's command
@@ -39,6 +42,14 @@ type Command struct {
 	// to loopd with each Agent's session it makes, and nothing else sees
 	// it.
 	DomainFD int
+	// LoopSocket is loopd's loop socket, brokerd's to say: a confined Run
+	// takes no path from its directory's config.
+	LoopSocket string
+	// Manifest asks only for the manifest of the files the Run would read
+	// (snapshot.Manifest, one JSON line); Approved is the manifest
+	// SHA-256 the owner approved, which the Run must read or refuse.
+	Manifest bool
+	Approved string
 }
 
 // Args is the command line after the binary.
@@ -55,6 +66,15 @@ func (c Command) Args() []string {
 	}
 	if c.DomainFD > 0 {
 		args = append(args, "--"+FlagDomainFD, strconv.Itoa(c.DomainFD))
+	}
+	if c.LoopSocket != "" {
+		args = append(args, "--"+FlagLoopSocket, c.LoopSocket)
+	}
+	if c.Manifest {
+		args = append(args, "--"+FlagManifest)
+	}
+	if c.Approved != "" {
+		args = append(args, "--"+FlagApproved, c.Approved)
 	}
 	if c.Inline {
 		return append(args, "--"+FlagEvalFD, strconv.Itoa(c.EvalFD))
