@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"boxmaker/core/testsupport"
+	"boxmaker/core/yaag/snapshot"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -241,4 +242,28 @@ func FuzzRenderIsTerminalSafe(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAYaagRunShowsTheFilesItWillRead: the approval of a yaag_run names
+// every file its Run will read with its SHA-256, and the hash over them
+// that the approved Run must read again; a path the model chose is
+// escaped like any of its text.
+func TestAYaagRunShowsTheFilesItWillRead(t *testing.T) {
+	p := pending("yaag_run", `{"file":"/home/o/progs/p.ts","forkHost":true}`)
+	p.Program = &snapshot.Manifest{Dir: "/home/o/progs", SHA256: strings.Repeat("a", 64), Files: []snapshot.FileSum{
+		{Path: ".yaag/registry.toml", Size: 40, SHA256: strings.Repeat("1", 64)},
+		{Path: "p\x1b[2J.ts", Size: 2048, SHA256: strings.Repeat("2", 64)},
+	}}
+	if got, want := Summary(p), "yaag_run /home/o/progs/p.ts (reads 2 files, sha256 aaaaaaaaaaaa…) with forkHost (it may fork this conversation)"; got != want {
+		t.Errorf("summary:\n got %s\nwant %s", got, want)
+	}
+	got := render(t, p, Options{Now: t0})
+	testsupport.ContainsAll(t, "the approval", got, "program:\n",
+		"    dir              /home/o/progs\n",
+		"    files sha256     "+strings.Repeat("a", 64)+" (of the lines below)\n",
+		"  | "+strings.Repeat("1", 64)+"  .yaag/registry.toml (40 bytes)\n",
+		"  | "+strings.Repeat("2", 64)+`  p\x1b[2J.ts (2048 bytes)`+"\n")
+	if strings.Contains(got, "\x1b") {
+		t.Error("a control character reached the approval")
+	}
 }

@@ -58,11 +58,13 @@ func Summary(p Pending) string {
 		} else {
 			s = "yaag_run " + a.File
 		}
+		if m := p.Program; m != nil {
+			// The files' hash begins here; bxctl approvals show has it whole,
+			// with each file's.
+			s += fmt.Sprintf(" (reads %d %s, sha256 %s…)", len(m.Files), plural(len(m.Files), "file", "files"), m.SHA256[:min(12, len(m.SHA256))])
+		}
 		if a.ForkHost {
 			s += " with forkHost (it may fork this conversation)"
-		}
-		if m := p.Program; m != nil {
-			s += fmt.Sprintf(" (reads %d %s, sha256 %s)", len(m.Files), plural(len(m.Files), "file", "files"), m.SHA256)
 		}
 	default:
 		s = p.Tool + " " + p.Arguments
