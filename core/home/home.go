@@ -3,6 +3,7 @@
 //
 //	audit/                     brokerd's hash-chained log (audit/.lock)
 //	broker/sessions/<id>.json  each session's taint, written atomically
+//	broker/domains/<id>.json   each yaag Run's taint domain (core/broker)
 //	sessions/<id>/<epoch>.jsonl loopd's session logs
 //	memory/{soul,memory,user,notes}.md
 //	index/memory.sqlite3       the recall index (disposable)
@@ -57,6 +58,7 @@ const (
 const (
 	DirAudit          = "audit"           // brokerd's log; bxctl audit verify, bxctl doctor
 	DirBrokerSessions = "broker/sessions" // brokerd's session state files
+	DirBrokerDomains  = "broker/domains"  // brokerd's yaag Runs' taint domains
 	DirSessions       = "sessions"        // loopd's session logs; recall and the Honcho outbox read them
 	DirMemory         = "memory"          // memoryd's identity files and notes; recall and the outbox read them
 )

@@ -96,6 +96,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
 		Ledger: led, Grants: grants, Runner: run,
 		SessionsDir:   h.Path(home.DirBrokerSessions),
+		DomainsDir:    h.Path(home.DirBrokerDomains),
 		MemorySocket:  cfg.Memory.Socket,
 		MemoryTimeout: time.Duration(cfg.Memory.TimeoutMS) * time.Millisecond,
 		ExpireAfter:   expire,
