@@ -69,9 +69,22 @@ func run(args []string) int {
 		app = boxmakerApp()
 		args = append([]string{name}, args...)
 	}
+	showVersion(app)
 	err := app.Run(args)
 	rolecli.WriteReason(reason, err) // for boxmaker up, which started this one
 	return exitStatus(name, err)
+}
+
+// showVersion gives app --version, which prints what 'boxmaker version'
+// does, under the app's name (bxctl --version: bxctl dev (commit ...)).
+// The flag has no short form: -v is free for the roles.
+func showVersion(app *cli.App) {
+	app.HideVersion = false
+	app.Version = version
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version and the commit it was built from"}
+	cli.VersionPrinter = func(c *cli.Context) {
+		fmt.Fprintf(c.App.Writer, "%s %s (commit %s)\n", c.App.Name, version, commit)
+	}
 }
 
 func boxmakerApp() *cli.App {
