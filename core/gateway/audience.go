@@ -39,7 +39,7 @@ type audience struct {
 // channelInfo is channel id as Mattermost describes it now (at most
 // audienceLife old), with whether all its readers are allowed.
 func (g *Gateway) channelInfo(ctx context.Context, id string) (audience, error) {
-	now := time.Now()
+	now := g.o.Now()
 	g.mu.Lock()
 	a, ok := g.audiences[id]
 	me := g.me.ID

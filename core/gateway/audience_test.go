@@ -3,7 +3,9 @@ package gateway_test
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"boxmaker/core/gateway"
 	"boxmaker/core/gatewaywire"
@@ -191,5 +193,34 @@ func TestAnApprovalsArgumentsAreShownOnlyWhereTheReplyCouldBe(t *testing.T) {
 	}
 	if got, _ := w.mm.Post(inDM.ID); !strings.Contains(fakemattermostText(got), "salaries") {
 		t.Errorf("the approver's settled request:\n%s", fakemattermostText(got))
+	}
+}
+
+// A reader gatewayd hears of by no event (a user who joins the team of
+// an open channel) is seen once what it learnt of the channel is older
+// than its short life (10 s).
+func TestAReaderJoiningWithoutAnEventIsSeenAfterTheCacheLife(t *testing.T) {
+	w := newWorld(t)
+	var mu sync.Mutex
+	skew := time.Duration(0)
+	w.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return time.Now().Add(skew)
+	}
+	w.setTaint(session1, "secret")
+	w.start()
+	open := w.mm.NewChannel("ann-and-bob", w.bot.ID, w.owner.ID, w.other.ID)
+	ask, _ := w.mm.PostAs(w.owner.ID, open.ID, "", "@boxmaker first")
+	w.waitForReplies("the reply in place", ask.ID, "echo: first")
+	w.mm.JoinTeam(w.stranger.ID)
+	mu.Lock()
+	skew = 11 * time.Second
+	mu.Unlock()
+	w.mm.PostAs(w.owner.ID, open.ID, ask.ID, "second")
+	dm := w.mm.DM(w.bot.ID, w.owner.ID)
+	w.waitFor("the second reply in the DM", func() bool { return len(w.postsWith(dm.ID, "echo: second")) == 1 })
+	if got := w.postsWith(open.ID, "echo: second"); len(got) != 0 {
+		t.Errorf("the reply is in the channel the stranger can read: %+v", got)
 	}
 }
