@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -273,5 +274,61 @@ echo '{"event":"run_end","run":"r-test","status":"completed","result":1,"checkpo
 	}
 	if st, err := f.b.StartSession(brokerwire.SessionStart{Session: "agent-a", Taint: "public", Domain: string(key)}); err != nil || st.Taint != policy.Private {
 		t.Fatalf("an Agent of the Run starts at %+v (%v), want the caller's private", st, err)
+	}
+}
+
+// Agents of one Run calling at once: Agent A's recall raises the domain
+// to private while Agents B, C and D make memory calls that only a public
+// session may. In the log's order, no call of any Agent is decided allow
+// (or decided below private) once a result of A's has said private: the
+// domain rose before A's result was recorded, so before any program
+// could hand A's answer on.
+func TestARunsAgentsRiseTogetherUnderConcurrentCalls(t *testing.T) {
+	f := newFixture(t, map[string]string{
+		"recall.toml": grant("recall", "allow", "private", "secret", false),
+		"memory.toml": grant("memory", "allow", "public", "public", false),
+	}, time.Minute)
+	key, _, err := f.b.sessions.newDomain(policy.State{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := []string{"agent-a", "agent-b", "agent-c", "agent-d"}
+	for _, s := range agents {
+		if _, err := f.b.StartSession(brokerwire.SessionStart{Session: s, Taint: "public", Domain: key}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := brokerwire.ToolCall{Session: agents[1+i%3], CallID: fmt.Sprintf("m%d", i), Tool: "memory",
+				Arguments: json.RawMessage(`{"actions":[{"action":"note","file":"memory","text":"x"}]}`)}
+			if i%8 == 0 {
+				c = brokerwire.ToolCall{Session: "agent-a", CallID: fmt.Sprintf("r%d", i), Tool: "recall", Arguments: json.RawMessage(`{"query":"q"}`)}
+			}
+			if _, err := f.b.Call(context.Background(), c, nil); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	private := false
+	for _, r := range f.records(t) {
+		switch {
+		case r.Type == audit.TypeResult && r.Session == "agent-a" && r.TaintAfter == "private":
+			private = true
+		case r.Type == audit.TypeDecision && private && (r.Effect == "allow" && r.Tool == "memory" || r.Taint != "private"):
+			t.Errorf("%s's call %s decided %s at %s after agent-a's result said private", r.Session, r.Call, r.Effect, r.Taint)
+		}
+	}
+	if !private {
+		t.Fatal("agent-a's recall never raised it")
+	}
+	for _, s := range agents {
+		if st, err := f.b.SessionState(s); err != nil || st.Taint != policy.Private {
+			t.Errorf("%s ends at %+v (%v)", s, st, err)
+		}
 	}
 }
