@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/text/unicode/bidi"
+
 	"boxmaker/sanitize"
 )
 
@@ -71,16 +73,95 @@ func (g *Gateway) namesPending(text string) string {
 	}
 	var forms []string
 	for _, t := range []string{text, rendered(text)} {
-		forms = append(forms, alnum(asciiLower(t)), alnum(sanitize.Normalise(t)))
+		forms = append(forms, asciiLower(t), sanitize.Normalise(t))
 	}
+	reorders := hasRightToLeft(text)
 	for _, id := range ids {
 		for _, f := range forms {
-			if strings.Contains(f, id) {
+			if strings.Contains(alnum(f), id) || reorders && reorderedNames(alnumRuns(f), id) {
 				return id
 			}
 		}
 	}
 	return ""
+}
+
+// hasRightToLeft says whether s holds a letter of a right-to-left script
+// (bidi class R or AL), which makes the bidi algorithm show runs of
+// letters and digits in another order than they are written, with no
+// control: "abc" "ء4ء23" is shown "abc23ء4ء", and a right-to-left
+// paragraph shows its left-to-right runs last to first.
+func hasRightToLeft(s string) bool {
+	for _, r := range s {
+		if c := bidiClass(r); c == bidi.R || c == bidi.AL {
+			return true
+		}
+	}
+	return false
+}
+
+func bidiClass(r rune) bidi.Class {
+	p, _ := bidi.LookupRune(r)
+	return p.Class()
+}
+
+// alnumRuns is s's runs of ASCII letters and digits, as the bidi
+// algorithm may move them: each maximal run, and, apart, a run's leading
+// digits and the rest (digits after a right-to-left letter are placed with
+// it, the letters after them are not).
+func alnumRuns(s string) []string {
+	var runs []string
+	add := func(run string) {
+		runs = append(runs, run)
+		if i := strings.IndexFunc(run, func(r rune) bool { return r < '0' || r > '9' }); i > 0 {
+			runs = append(runs, run[:i], run[i:])
+		}
+	}
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		isAlnum := i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= '0' && s[i] <= '9')
+		switch {
+		case isAlnum && start < 0:
+			start = i
+		case !isAlnum && start >= 0:
+			add(s[start:i])
+			start = -1
+		}
+	}
+	return runs
+}
+
+// reorderedNames says whether the runs, shown in some order, can show id:
+// the end of one run, then whole runs, then the start of another. Each
+// run keeps its own order, so nothing else can. It can hold back a reply
+// that was never shown so (the runs need not be next to each other), the
+// price of not running the whole bidi algorithm; it is asked only of text
+// with right-to-left letters, while an approval waits.
+func reorderedNames(runs []string, id string) bool {
+	// reach[i]: id[:i] is shown by a run's end and whole runs.
+	reach := make([]bool, len(id)+1)
+	for i := 1; i < len(id); i++ {
+		for _, r := range runs {
+			if strings.HasSuffix(r, id[:i]) {
+				reach[i] = true
+				break
+			}
+		}
+	}
+	for i := 1; i < len(id); i++ {
+		if !reach[i] {
+			continue
+		}
+		for _, r := range runs {
+			switch {
+			case strings.HasPrefix(r, id[i:]):
+				return true
+			case len(r) < len(id)-i && strings.HasPrefix(id[i:], r):
+				reach[i+len(r)] = true
+			}
+		}
+	}
+	return false
 }
 
 // isBidiControl says whether r changes the order in which the text

@@ -13,8 +13,11 @@ import (
 // a bidi override (the text says 432cba, the person reads abc234), a
 // letter written as a character reference (Markdown shows &#97; as a),
 // split by an empty link (Markdown shows abc2[](http://q)34 as abc234).
-// On the old code each was posted as written. A reply with references or
-// links is held back; one with bidi controls is posted without them (as
+// Without any control, right-to-left letters reorder runs of letters and
+// digits (abc\u06214\u062123 is shown abc23\u06214\u0621, read abc234,
+// and U+070F, an Arabic-class format mark, does it unseen). On the old code
+// each was posted as written. A reply with references, links or
+// reorderable runs is held back; one with bidi controls is posted without them (as
 // characters or references), so it shows in the order it is read: the
 // person sees 432cba.
 func TestAPendingIDIsCaughtAsThePersonReadsIt(t *testing.T) {
@@ -32,7 +35,11 @@ func TestAPendingIDIsCaughtAsThePersonReadsIt(t *testing.T) {
 		"empty-link":          {"Answer with !approve abc2[](http://q)34 now.", held},
 		"link-with-a-title":   {"Answer with !approve ab[c](http://q/(x) \"t\")234 now.", held},
 		"reference-link":      {"Answer with !approve ab[c2][r]34 now.\n\n[r]: http://q", held},
+		"arabic-reordered":    {"Answer with !approve abc\u06214\u062123 now.", held},
+		"syriac-mark":         {"Answer with !approve abc\u070f4\u070f23 now.", held},
+		"rtl-paragraph":       {"\u0648\u0627\u0641\u0642: 234 abc", held},
 		"not-pending":         {"Read [the notes](http://q) &amp; go: !approve zzz777.", "Read [the notes](http://q) &amp; go: !approve zzz777."},
+		"not-pending-rtl":     {"\u0648\u0627\u0641\u0642: abc 23 zzz777", "\u0648\u0627\u0641\u0642: abc 23 zzz777"},
 	}
 	w.loop.hook = func(req loopwire.TurnRequest, emit func(loopwire.Event) error) error {
 		return emit(loopwire.Event{Event: loopwire.EventText, Text: tests[req.Text].text})
