@@ -22,6 +22,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/inferproxy"
 	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
@@ -88,6 +89,9 @@ type upOptions struct {
 func up(ctx context.Context, h home.Home, roles []role.Role, out io.Writer, o upOptions) error {
 	exe, err := thisBinary()
 	if err != nil {
+		return err
+	}
+	if err := homeIsDown(h, roles); err != nil {
 		return err
 	}
 	var outMu sync.Mutex
@@ -237,6 +241,40 @@ func up(ctx context.Context, h home.Home, roles []role.Role, out io.Writer, o up
 }
 
 var errExited = errors.New("exited")
+
+// homeIsDown refuses a home whose daemons run already, before up starts
+// any of them: each daemon's lock is tried, and let go at once. Without
+// it, a second up started brokerd, found the running one answering on
+// the socket, went on to the next daemon, printed that they all ran, and
+// only then saw them exit already-running.
+func homeIsDown(h home.Home, roles []role.Role) error {
+	for _, d := range conf.Files() {
+		r := d.Name
+		path := h.Config(r)
+		if !slices.Contains(roles, r) {
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		lock := h.Lock(r)
+		if r == role.Inferproxy { // its config names no home: its lock is its socket's
+			listen, err := configString(path, d.Ready)
+			if err != nil {
+				return err
+			}
+			lock = inferproxy.LockPath(listen)
+		}
+		l, err := daemon.Flock(lock)
+		switch {
+		case errors.Is(err, daemon.ErrHeld):
+			return runbook.Refuse(runbook.AlreadyRunning, "another %s is running (it holds %s): the home is up already, and boxmaker up started nothing", r, lock)
+		case err == nil:
+			l.Release()
+		}
+	}
+	return nil
+}
 
 // thisBinary is the file to run the roles from: os.Executable, but by the
 // name it was started under when that name leads to the same file (a
