@@ -69,6 +69,9 @@ func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 				"overwrite a configuration that exists unless --force is given. gatewayd.toml\n" +
 				"is written with every line a comment: it needs a Mattermost server, a token\n" +
 				"and user ids that only you know, and up starts gatewayd once it sets any.\n\n" +
+				"memoryd.toml has [memory] review = true: the agent's writes to memory.md and\n" +
+				"user.md wait for bxctl memory accept (review = false lets a public, trusted\n" +
+				"session write them directly; the runbook's memory-write-staged says more).\n\n" +
 				"brokerd.toml's [runner] owner_uid and owner_gid name the user brokerd acts\n" +
 				"for: the files tools write belong to them. init writes --owner, else the\n" +
 				"user running it (the one sudo names, when run with sudo as root); run as\n" +
@@ -215,6 +218,9 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 			return werr
 		}
 		fmt.Printf("init: wrote %s\n", p)
+		if r.Name == role.Memoryd {
+			fmt.Println("init: [memory] review = true: the agent's writes to memory.md and user.md wait for you (bxctl memory review, bxctl memory accept EDIT)")
+		}
 	}
 	if toolsImage != "" {
 		fmt.Printf("init: [runner] image is %s; boxmaker tools-image loads it\n", toolsImage)
