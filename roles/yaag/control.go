@@ -133,6 +133,9 @@ func printRecord(w io.Writer, r runs.Record) {
 	}
 	for _, q := range r.Questions {
 		fmt.Fprintf(w, "question %s: %s\n", l(q.Key), l(q.Question))
+		if a, ok := r.Answers[q.Key]; ok {
+			fmt.Fprintf(w, "answered %s: %s\n", l(q.Key), l(a)) // by yaag answer: what a resume gives
+		}
 	}
 }
 
