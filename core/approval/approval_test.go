@@ -3,6 +3,7 @@ package approval
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -265,5 +266,20 @@ func TestAYaagRunShowsTheFilesItWillRead(t *testing.T) {
 		"  | "+strings.Repeat("2", 64)+`  p\x1b[2J.ts (2048 bytes)`+"\n")
 	if strings.Contains(got, "\x1b") {
 		t.Error("a control character reached the approval")
+	}
+}
+
+func TestALongListOfFilesIsCutWhereTheTextIs(t *testing.T) {
+	p := pending("yaag_run", `{"file":"/home/o/progs/p.ts"}`)
+	p.Program = &snapshot.Manifest{Dir: "/home/o/progs", SHA256: strings.Repeat("a", 64)}
+	for i := range 100 {
+		p.Program.Files = append(p.Program.Files, snapshot.FileSum{Path: fmt.Sprintf("m%03d.ts", i), Size: 2, SHA256: strings.Repeat("b", 64)})
+	}
+	got := render(t, p, Options{Now: t0, More: "bxctl approvals show abcdef --full shows it all"})
+	if n := strings.Count(got, ".ts (2 bytes)"); n != maxProgramFiles || !strings.Contains(got, "  [60 more files not shown; bxctl approvals show abcdef --full shows it all]\n") {
+		t.Errorf("%d files listed:\n%s", n, got)
+	}
+	if n := strings.Count(render(t, p, Options{Now: t0, ContentLimit: -1}), ".ts (2 bytes)"); n != 100 {
+		t.Errorf("in full: %d files listed", n)
 	}
 }

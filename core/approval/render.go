@@ -16,6 +16,10 @@ import (
 // summaryWidth bounds a summary line, in runes of what the model wrote.
 const summaryWidth = 160
 
+// maxProgramFiles is how many of a yaag_run's files Render lists when
+// the text is limited (Options.ContentLimit not negative).
+const maxProgramFiles = 40
+
 // Summary is the call in one line: the tool and what it will do, for the
 // list of pending approvals. run shows its command words and the
 // directory it works in; write_file its path, size and the first line of
@@ -196,7 +200,17 @@ func Render(w io.Writer, p Pending, o Options) error {
 			r.linef("program:")
 			r.field("  dir", m.Dir)
 			r.field("  files sha256", fmt.Sprintf("%s (of the lines below)", m.SHA256))
-			for _, f := range m.Files {
+			for i, f := range m.Files {
+				if r.limit >= 0 && i == maxProgramFiles {
+					// An approval post has room for so many; the hash above
+					// covers them all.
+					note := fmt.Sprintf("  [%d more files not shown", len(m.Files)-i)
+					if r.more != "" {
+						note += "; " + r.more
+					}
+					r.linef("%s]", note)
+					break
+				}
 				r.linef("  | %s  %s (%s)", termsafe.Line(f.SHA256), termsafe.Line(f.Path), size(int(f.Size)))
 			}
 		}
