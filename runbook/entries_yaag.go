@@ -46,3 +46,7 @@ var (
 
 // brokerd's entry for a yaag_run it decided but did not start.
 var YaagRunRefused = newEntry("yaag-run-refused")
+
+// brokerd's entry for a Run ended at one of [yaag]'s limits, or not
+// started because too many Runs go.
+var YaagRunLimit = newEntry("yaag-run-limit")

@@ -7,16 +7,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"boxmaker/core/brokerwire"
+	"boxmaker/core/conf"
 	"boxmaker/core/policy"
+	"boxmaker/core/runner"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
@@ -25,24 +27,33 @@ import (
 	"boxmaker/runbook"
 )
 
-// YaagRuns starts and keeps the yaag Runs that yaag_run calls start: each
-// is `boxmaker yaag run --json --root <decided directory>` as a process of
-// brokerd's own user (the owner's yaag), not in the tool container. A Run
-// needs no container of its own: it reads only its program's files, under
-// the decided directory, and every other effect is one of its Agents' tool
-// calls, which loopd sends here to be decided, audited and run like any
-// other.
+// YaagRuns starts and keeps the yaag Runs that yaag_run calls start. A
+// Run is the model's program: it runs as a tool does, in a container of
+// the tools image (core/runner's StartYaag) as the tools' uid, with the
+// decided directory read-only, a disk of its own (box), [yaag]'s limits,
+// and loopd reached only through brokerd's relay, which knows its
+// Agents' sessions. Every other effect is one of its Agents' tool calls,
+// which loopd sends here to be decided, audited and run like any other.
 type YaagRuns struct {
-	Binary string        // the boxmaker binary
-	Env    []string      // the Run's environment (BOXMAKER_HOME among it)
-	Wait   time.Duration // how long yaag_run waits for the end before it answers that the Run goes on
-	Home   string        // the Boxmaker home: the Runs' records and Control Channels
-	// LoopSocket is loopd's loop socket, which a Run's Agents are
-	// sessions of: brokerd says it, never the program's directory.
-	LoopSocket string
+	Runner     YaagRunner
+	Limits     conf.YaagLimits
+	LoopSocket string        // loopd's loop socket, where the relay sends the Agents' requests
+	Wait       time.Duration // how long yaag_run waits for the end before it answers that the Run goes on
+	Home       string        // the Boxmaker home: the Runs' records and Control Channels
+	Log        io.Writer
+	// Free and MinFree are the home's free space and [audit]
+	// min_free_mb: what a Run leaves is kept only above it.
+	Free    func() (int64, error)
+	MinFree int64
 
 	mu   sync.Mutex
 	runs map[string]*yaagRun
+}
+
+// YaagRunner starts a Run's container (core/runner's *Runner).
+type YaagRunner interface {
+	StartYaag(runner.YaagSpec) (*runner.YaagContainer, error)
+	ToolUID() int
 }
 
 // Texts the troubleshooting page quotes.
@@ -69,14 +80,16 @@ type yaagRun struct {
 	id      string
 	session string // the session whose call started it
 	domain  string // the id of its taint domain
-	cmd     *exec.Cmd
+	c       *runner.YaagContainer
 	done    chan struct{}
 
 	mu       sync.Mutex
-	agents   []string // the Agents' sessions
+	agents   []string // the Agents' sessions, as the relay saw loopd make them
 	end      *runs.End
 	stderr   []string // its last lines
 	exitText string
+	killed   string // why brokerd ended it (a limit, yaag_stop), or ""
+	limit    error  // the limit it was ended at
 }
 
 // yaagStart is a decided yaag_run.
@@ -88,7 +101,7 @@ type yaagStart struct {
 	input    json.RawMessage
 	profile  string
 	forkHost bool
-	domain   string // the key of its taint domain, for the Run alone
+	domain   string // the key of its taint domain: brokerd's relay gives it to loopd, the Run never sees it
 	approved string // the manifest SHA-256 the owner approved, or ""
 }
 
@@ -104,90 +117,60 @@ func yaagStartOf(c brokerwire.ToolCall, a arguments, v verdict) yaagStart {
 	return s
 }
 
-// command is the yaag run process of a Run, in its directory and a
-// process group of its own; manifest asks it for the manifest of the
-// files it would read only. The returned function closes brokerd's ends
-// of the descriptors it is given, once it has started.
-func (y *YaagRuns) command(s yaagStart, manifest bool) (*exec.Cmd, func(), error) {
-	line := runs.Command{Root: s.dir, HostSession: s.session, ForkHost: s.forkHost, Input: s.input, Profile: s.profile,
-		Inline: s.script != nil, File: s.file, LoopSocket: y.LoopSocket, Manifest: manifest, Approved: s.approved}
-	// The descriptors the Run reads, from 3 on: the inline program, then
-	// its taint domain's key (never in its arguments or environment,
-	// which other processes of the user can read).
-	var extra []*os.File
-	pipe := func(text string) (int, error) {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return 0, err
-		}
-		extra = append(extra, r)
-		go func() { w.WriteString(text); w.Close() }()
-		return 2 + len(extra), nil
-	}
-	closeExtra := func() {
-		for _, f := range extra {
-			f.Close()
-		}
-	}
-	var err error
+// spec is the container of a Run of s: its command line, the decided
+// directory, its limits.
+func (y *YaagRuns) spec(s yaagStart, line runs.Command, id string) runner.YaagSpec {
+	line.Root, line.HostSession, line.ForkHost, line.Input, line.Profile = s.dir, s.session, s.forkHost, s.input, s.profile
+	line.Inline, line.EvalFD, line.File, line.Approved = s.script != nil, 0, s.file, s.approved
+	spec := runner.YaagSpec{ID: id, Dir: s.dir, Args: line.Args(), Workdir: s.dir,
+		Env:      []string{"BOXMAKER_HOME=" + y.Home, "HOME=/tmp", "PATH=/bin"},
+		MemoryMB: y.Limits.MemoryMB, PidsLimit: y.Limits.PidsLimit, CPUSeconds: y.Limits.CPUSeconds, Wall: y.Limits.Wall}
 	if s.script != nil {
-		if line.EvalFD, err = pipe(*s.script); err != nil {
-			closeExtra()
-			return nil, nil, err
-		}
+		spec.Stdin = strings.NewReader(*s.script) // descriptor 0: line.EvalFD
 	}
-	if s.domain != "" {
-		if line.DomainFD, err = pipe(s.domain); err != nil {
-			closeExtra()
-			return nil, nil, err
-		}
-	}
-	cmd := exec.Command(y.Binary, line.Args()...)
-	// The binary picks its role by the name it runs under: whatever the
-	// name brokerd's binary has, this is the boxmaker command yaag.
-	cmd.Args[0] = "boxmaker"
-	cmd.Dir = s.dir
-	cmd.Env = y.Env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.ExtraFiles = extra
-	return cmd, closeExtra, nil
+	return spec
 }
 
 // maxManifest bounds the manifest a yaag run --manifest prints.
 const maxManifest = 4 << 20
 
+// manifestWait bounds a yaag run --manifest.
+const manifestWait = 2 * time.Minute
+
 // manifest is the files a Run would read, with their SHA-256 (yaag run
 // --manifest, which reads them as the Run does and runs nothing): what an
 // approval of the Run shows, and what the approved Run must read again.
+// It reads them as a Run does: in a container of its own, as the tools'
+// uid, with the Run's limits.
 func (y *YaagRuns) manifest(ctx context.Context, s yaagStart) (*snapshot.Manifest, error) {
-	cmd, closeExtra, err := y.command(s, true)
+	spec := y.spec(s, runs.Command{Manifest: true}, "m"+newRunID()[1:])
+	spec.Wall = min(spec.Wall, manifestWait)
+	c, err := y.Runner.StartYaag(spec)
 	if err != nil {
 		return nil, err
 	}
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &limitedBuffer{b: &stdout, max: maxManifest}
-	cmd.Stderr = &limitedBuffer{b: &stderr, max: 64 << 10}
-	err = cmd.Start()
-	closeExtra()
-	if err != nil {
-		return nil, fmt.Errorf("cannot start yaag: %v", err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var werr error
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() { io.Copy(&limitedBuffer{b: &stdout, max: maxManifest}, c.Stdout); readers.Done() }()
+	go func() { io.Copy(&limitedBuffer{b: &stderr, max: 64 << 10}, c.Stderr); readers.Done() }()
 	select {
-	case werr = <-done:
+	case <-c.Done():
 	case <-ctx.Done():
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		c.Kill()
+		<-c.Done()
 		return nil, ctx.Err()
-	case <-time.After(2 * time.Minute):
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+	case <-time.After(manifestWait):
+		c.Kill()
+		<-c.Done()
 		return nil, errors.New("yaag did not read the program's files within 2 minutes")
 	}
-	if werr != nil {
+	readers.Wait()
+	if code := c.ExitCode(); code != 0 {
 		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		if what := y.exitLimit(code, lines); what != "" {
+			return nil, limitError(what)
+		}
 		return nil, fmt.Errorf("yaag ended before its Run began: %s", strings.TrimPrefix(lines[len(lines)-1], "yaag: "))
 	}
 	var m snapshot.Manifest
@@ -210,72 +193,214 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// start begins a Run and waits for its id.
+// textStopped is how a Run brokerd ended for yaag_stop is told.
+const textStopped = "was ended by yaag_stop"
+
+func (r *yaagRun) addAgent(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !slices.Contains(r.agents, id) {
+		r.agents = append(r.agents, id)
+	}
+}
+
+func (r *yaagRun) ended() bool {
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// kill ends the Run's container, whatever the Run does, for why.
+func (r *yaagRun) kill(why string, limit error) {
+	r.mu.Lock()
+	if r.killed == "" {
+		r.killed, r.limit = why, limit
+	}
+	r.mu.Unlock()
+	r.c.Kill()
+}
+
+// reserve counts a new Run against [yaag] max_runs and
+// max_runs_per_session, or refuses it.
+func (y *YaagRuns) reserve(session string) (*yaagRun, error) {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	var all, mine int
+	for _, r := range y.runs {
+		if !r.ended() {
+			all++
+			if r.session == session {
+				mine++
+			}
+		}
+	}
+	switch {
+	case all >= y.Limits.MaxRuns:
+		return nil, runbook.Refuse(runbook.YaagRunLimit, "%d Run(s) %s in this home, [yaag] max_runs = %d: wait for one to end (yaag_status), or end one (yaag_stop)", all, textRunsBusy, y.Limits.MaxRuns)
+	case mine >= y.Limits.MaxRunsPerSession:
+		return nil, runbook.Refuse(runbook.YaagRunLimit, "%d Run(s) %s from this session, [yaag] max_runs_per_session = %d: wait for one to end (yaag_status), or end one (yaag_stop)", mine, textRunsBusy, y.Limits.MaxRunsPerSession)
+	}
+	if y.runs == nil {
+		y.runs = map[string]*yaagRun{}
+	}
+	id := newRunID()
+	for y.runs[id] != nil {
+		id = newRunID()
+	}
+	r := &yaagRun{id: id, session: session, done: make(chan struct{})}
+	y.runs[id] = r
+	return r, nil
+}
+
+func (y *YaagRuns) forget(id string) {
+	y.mu.Lock()
+	delete(y.runs, id)
+	y.mu.Unlock()
+}
+
+// start begins a Run in its container and waits for it to begin (its
+// run_start, or its end), at most wait: a Run still starting then is
+// answered as running, and yaag_stop reaches it by its id.
 func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
-	cmd, closeExtra, err := y.command(s, false)
+	run, err := y.reserve(s.session)
 	if err != nil {
 		return nil, err
 	}
-	defer closeExtra()
-	stdout, err := cmd.StdoutPipe()
+	run.domain = domainID(s.domain)
+	b, err := y.makeBox(run.id)
 	if err != nil {
+		y.forget(run.id)
 		return nil, err
 	}
-	stderr, err := cmd.StderrPipe()
+	host := ""
+	if s.forkHost {
+		host = s.session
+	}
+	loop, stopRelay, err := y.serveRelay(run, b, host, s.domain)
 	if err != nil {
+		b.remove()
+		y.forget(run.id)
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot start yaag: %v", err)
+	uid := os.Geteuid()
+	spec := y.spec(s, runs.Command{ID: run.id, LoopSocket: loop, ControlUID: &uid}, run.id)
+	spec.Mounts = []runner.Mount{{Source: b.dir, Dest: b.dir}, {Source: b.runs, Dest: y.store().Dir()}}
+	c, err := y.Runner.StartYaag(spec)
+	if err != nil {
+		stopRelay()
+		b.remove()
+		y.forget(run.id)
+		return nil, err
 	}
-	run := &yaagRun{session: s.session, cmd: cmd, done: make(chan struct{}), domain: domainID(s.domain)}
+	run.c = c
 	idc := make(chan string, 1)
 	var readers sync.WaitGroup
 	readers.Add(2)
 	go func() {
 		defer readers.Done()
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		for sc.Scan() {
-			run.event(sc.Bytes(), idc)
-		}
+		eachLine(c.Stdout, 16<<20, func(line []byte) { run.event(line, idc) })
 	}()
 	go func() {
 		defer readers.Done()
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
+		eachLine(c.Stderr, 64<<10, func(line []byte) {
 			run.mu.Lock()
-			run.stderr = append(run.stderr, sc.Text())
+			run.stderr = append(run.stderr, string(line))
 			if len(run.stderr) > 20 {
 				run.stderr = run.stderr[1:]
 			}
 			run.mu.Unlock()
-		}
+		})
 	}()
+	wall := time.AfterFunc(y.Limits.Wall, func() {
+		run.kill("wall", limitError(fmt.Sprintf("of wall-clock time ([yaag] run_wall_ms = %d)", y.Limits.Wall.Milliseconds())))
+	})
 	go func() {
 		readers.Wait()
-		err := cmd.Wait()
+		<-c.Done()
+		wall.Stop()
+		code := c.ExitCode()
 		run.mu.Lock()
-		if err != nil {
-			run.exitText = err.Error()
+		if run.limit == nil && run.killed == "" {
+			if what := y.exitLimit(code, run.stderr); what != "" {
+				run.limit = limitError(what)
+			}
+		}
+		if code != 0 {
+			run.exitText = fmt.Sprintf("its container ended with status %d", code)
+		}
+		why := ""
+		switch {
+		case run.limit != nil:
+			why = run.limit.Error()
+		case run.killed != "":
+			why = fmt.Sprintf("Run %s %s", run.id, textStopped)
+		case run.end == nil:
+			why = "the Run ended without its end: " + run.exitText
 		}
 		run.mu.Unlock()
+		stopRelay()
+		y.keep(run.id, b, s.session, why)
+		b.remove()
 		close(idc)
 		close(run.done)
 	}()
-	id, ok := <-idc
-	if !ok {
-		<-run.done
-		return nil, fmt.Errorf("yaag ended before its Run began: %s", run.failure())
+	wait := y.Wait
+	if wait <= 0 {
+		wait = time.Minute
 	}
-	run.id = id
-	y.mu.Lock()
-	if y.runs == nil {
-		y.runs = map[string]*yaagRun{}
+	select {
+	case _, ok := <-idc:
+		if !ok {
+			<-run.done
+			if l := run.limitErr(); l != nil {
+				return nil, l
+			}
+			return nil, fmt.Errorf("yaag ended before its Run began: %s", run.failure())
+		}
+	case <-time.After(wait):
 	}
-	y.runs[id] = run
-	y.mu.Unlock()
 	return run, nil
+}
+
+// eachLine calls f with each line of r (without its newline) up to
+// max bytes; a longer line is skipped whole, and reading goes on: the
+// Run must never block on its output, nor its end be lost after a line
+// too long.
+func eachLine(r io.Reader, max int, f func([]byte)) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	long := false
+	for {
+		part, err := br.ReadSlice('\n')
+		if !long {
+			line = append(line, part...)
+			if len(line) > max+1 {
+				long, line = true, line[:0]
+			}
+		}
+		switch {
+		case err == nil:
+			if !long {
+				f(bytes.TrimSuffix(line, []byte("\n")))
+			}
+			line, long = line[:0], false
+		case errors.Is(err, bufio.ErrBufferFull):
+		default:
+			if !long && len(line) > 0 {
+				f(line)
+			}
+			return
+		}
+	}
+}
+
+func (r *yaagRun) limitErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.limit
 }
 
 // event reads one line of the Run's events.
@@ -293,8 +418,6 @@ func (r *yaagRun) event(line []byte, idc chan<- string) {
 		case idc <- e.Run:
 		default:
 		}
-	case engine.EventSpawned:
-		r.agents = append(r.agents, e.Session)
 	case engine.EventRunEnd:
 		r.end = &end
 		select { // a Run that failed before run_start (a bad program)
@@ -307,11 +430,20 @@ func (r *yaagRun) event(line []byte, idc chan<- string) {
 func (r *yaagRun) failure() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.limit != nil {
+		return r.limit.Error()
+	}
+	if r.killed != "" {
+		return string(textStopped)
+	}
 	if r.end != nil && r.end.Error != "" {
 		return r.end.Error
 	}
 	if len(r.stderr) > 0 {
 		return strings.TrimPrefix(r.stderr[len(r.stderr)-1], "yaag: ")
+	}
+	if r.exitText == "" {
+		return "it ended without its end"
 	}
 	return r.exitText
 }
@@ -371,6 +503,7 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		}
 		s := yaagStartOf(c, a, v)
 		s.domain = key
+		began := time.Now()
 		run, err := y.start(s)
 		if err != nil {
 			return "", policy.State{}, runbook.Wrap(runbook.YaagRunRefused, err)
@@ -382,6 +515,7 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 		if wait <= 0 {
 			wait = time.Minute
 		}
+		wait -= time.Since(began)
 		select {
 		case <-run.done:
 		case <-time.After(wait):
@@ -469,15 +603,28 @@ func (y *YaagRuns) list(session string) string {
 
 // status is a Run as its record says, with its Agents' taint.
 func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (string, policy.State, error) {
-	rec, err := y.store().Read(id)
+	rec, err := y.readRecord(id)
+	if run, ok := y.lookup(id); ok && err == nil && rec.Status == runs.StatusLost {
+		// Its process is gone and brokerd is keeping what it left: the
+		// record says how it ended once that is done.
+		select {
+		case <-run.done:
+		case <-time.After(stopGrace):
+		case <-ctx.Done():
+		}
+		rec, err = y.readRecord(id)
+	}
 	var nr *runs.NoRunError
 	if errors.As(err, &nr) {
+		if run, ok := y.lookup(id); ok && !run.ended() {
+			return fmt.Sprintf("Run %s is starting; yaag_stop ends it", id), b.runState(run.id, run.agentSessions()), nil
+		}
 		return nr.Error(), policy.State{}, nil
 	}
 	if err != nil {
 		return "", policy.State{}, err
 	}
-	st := b.runState(id, recordSessions(rec))
+	st := b.runState(id, y.sessionsOf(id, rec))
 	var text string
 	switch rec.Status {
 	case runs.StatusCompleted:
@@ -492,7 +639,10 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 		}
 	case runs.StatusRunning:
 		var s control.Status
-		if _, err := runs.Request(ctx, y.store(), id, control.KindStatus, struct{}{}, &s); err == nil {
+		cctx, cancel := context.WithTimeout(ctx, stopGrace)
+		err := control.Call(cctx, y.store().SocketPath(id), control.KindStatus, struct{}{}, &s)
+		cancel()
+		if err == nil {
 			text = fmt.Sprintf("Run %s is %s, %d Agent(s)", id, s.State, len(s.Agents))
 		} else {
 			text = fmt.Sprintf("Run %s is running (its Control Channel: %v)", id, err)
@@ -506,34 +656,56 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 	return text + orphan(rec, session), st, nil
 }
 
-// control is yaag_stop and yaag_pause, through the Run's Control Channel.
+// stopGrace is how long a Run asked to stop through its Control Channel
+// may take to end before brokerd ends its container.
+const stopGrace = 10 * time.Second
+
+// control is yaag_stop and yaag_pause, through the Run's Control
+// Channel. A Run brokerd started that does not answer, or does not end
+// within stopGrace (a program that never yields, or a Run that has not
+// begun), is ended by yaag_stop with its whole container.
 func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string, b *Broker) (string, policy.State, error) {
 	kind, verb := control.KindStop, "stop"
 	if c.Tool == string(policy.YaagPause) {
 		kind, verb = control.KindPause, "pause"
 	}
+	if run, ok := y.lookup(id); ok && !run.ended() {
+		rec, _ := y.readRecord(id)
+		var ans control.Answer
+		cctx, cancel := context.WithTimeout(ctx, stopGrace)
+		// The socket's path is the home's, never one the Run's record names.
+		err := control.Call(cctx, y.store().SocketPath(id), kind, control.Request{}, &ans)
+		cancel()
+		if err == nil && kind == control.KindStop {
+			select {
+			case <-run.done:
+			case <-time.After(stopGrace):
+				err = fmt.Errorf("it answered %s but did not end within %s", ans.Status, stopGrace)
+			}
+		}
+		switch {
+		case err == nil:
+		case kind == control.KindStop:
+			run.kill("yaag_stop", nil)
+			<-run.done
+			return fmt.Sprintf("Run %s stopped: it %s with its whole container (it did not stop when asked: %v)%s", id, textStopped, err, orphan(rec, c.Session)),
+				b.runState(id, y.sessionsOf(id, rec)), nil
+		default:
+			return control.Failed(verb, err).Error(), b.runState(id, y.sessionsOf(id, rec)), nil
+		}
+		if ans.Checkpoint != "" {
+			return fmt.Sprintf("Run %s %s: its Checkpoint is %s%s", id, ans.Status, ans.Checkpoint, orphan(rec, c.Session)), b.runState(id, y.sessionsOf(id, rec)), nil
+		}
+		return fmt.Sprintf("Run %s %s%s", id, ans.Status, orphan(rec, c.Session)), b.runState(id, y.sessionsOf(id, rec)), nil
+	}
 	var ans control.Answer
 	rec, err := runs.Request(ctx, y.store(), id, kind, control.Request{}, &ans)
-	st := b.runState(id, recordSessions(rec))
+	st := b.runState(id, y.sessionsOf(id, rec))
 	var nr *runs.NoRunError
 	var ended *runs.EndedError
-	var ce *control.Error
 	switch {
 	case errors.As(err, &nr), errors.As(err, &ended):
 		return err.Error(), st, nil
-	case errors.As(err, &ce) && ce.Code == control.ConnectFailed && kind == control.KindStop:
-		// Its socket is gone: a process brokerd started still goes.
-		if run, ok := y.lookup(id); ok {
-			syscall.Kill(-run.cmd.Process.Pid, syscall.SIGTERM)
-			select {
-			case <-run.done:
-			case <-time.After(10 * time.Second):
-				syscall.Kill(-run.cmd.Process.Pid, syscall.SIGKILL)
-				<-run.done
-			}
-			return run.text(), st, nil
-		}
-		return control.Failed(verb, err).Error(), st, nil
 	case err != nil:
 		return control.Failed(verb, err).Error(), st, nil
 	}
@@ -543,9 +715,23 @@ func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string
 	return fmt.Sprintf("Run %s %s%s", id, ans.Status, orphan(rec, c.Session)), st, nil
 }
 
+// sessionsOf are a Run's Agents' sessions: those brokerd's relay saw
+// loopd make for it, when brokerd started it, and those its record names.
+func (y *YaagRuns) sessionsOf(id string, rec runs.Record) []string {
+	out := recordSessions(rec)
+	if run, ok := y.lookup(id); ok {
+		for _, s := range run.agentSessions() {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // runState is what a Run's answer carries to the caller: its taint
 // domain's state (when brokerd started it) joined with the states of the
-// Agents' sessions its events or record name.
+// Agents' sessions brokerd's relay or its record name.
 func (b *Broker) runState(run string, agents []string) policy.State {
 	st := b.agentsState(agents)
 	if r, ok := b.cfg.Yaag.lookup(run); ok && r.domain != "" {

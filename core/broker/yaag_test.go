@@ -3,7 +3,10 @@ package broker
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +19,10 @@ import (
 
 	"boxmaker/audit"
 	"boxmaker/core/brokerwire"
+	"boxmaker/core/daemon"
+	"boxmaker/core/loopwire"
 	"boxmaker/core/policy"
+	"boxmaker/core/runner"
 )
 
 func TestYaagArguments(t *testing.T) {
@@ -212,7 +218,7 @@ func TestYaagRunIsDecidedOnWhatItsDirectoryHolds(t *testing.T) {
 		"read-keys.toml": paths("pub/keys") + grant("read_file", "allow", "secret", "secret", false),
 		"deny-keys.toml": paths("den/keys") + grant("read_file", "deny", "public", "secret", false),
 	}, time.Minute)
-	f.b.cfg.Yaag = &YaagRuns{Binary: filepath.Join(dir, "no-such-binary")}
+	f.b.cfg.Yaag = &YaagRuns{Home: filepath.Join(dir, "no-such-home")}
 	for _, tt := range []struct{ prog, want string }{
 		{"pub/p.ts", `denied: the call reads "` + filepath.Join(dir, "pub/keys") + `" through read-keys.toml, which is secret, so it is decided at the taint it would leave behind; at secret, no grant allows yaag_run`},
 		{"den/p.ts", `denied: the grant deny-keys.toml denies read_file on "` + filepath.Join(dir, "den/keys") + `", which is inside`},
@@ -228,52 +234,86 @@ func TestYaagRunIsDecidedOnWhatItsDirectoryHolds(t *testing.T) {
 	}
 }
 
-// brokerd starts a Run at its floor (the caller's state joined with the
-// directory's class) and hands it its domain's key on a descriptor, in no
-// argument and no variable of its environment; a session started with
-// that key is in the domain. The Run here is a shell script in the
-// decided directory, run by /bin/sh as brokerd runs the boxmaker binary
-// (its first argument is "yaag"): it reads the descriptor --domain-fd
-// names and says what a Run says on standard output.
-func TestARunGetsItsDomainsKeyOnADescriptorOnly(t *testing.T) {
+// The Run reaches loopd only through brokerd's relay (yaagbox.go): the
+// relay puts every session it makes in the Run's taint domain, with the
+// key brokerd holds, whatever key (or none) the Run sent, so the key
+// never enters the Run's container; and it refuses a request on a
+// session the Run did not make through it, or a copy of a session that
+// is not its host's. loopd here is a socket that answers as loopd and
+// keeps the requests it got.
+func TestTheRelayGivesLoopdTheDomainsKeyAndOnlyTheRunsSessions(t *testing.T) {
 	dir := t.TempDir()
-	f := newFixture(t, map[string]string{
-		"yaag.toml": fmt.Sprintf("paths = [%q]\n", dir) + grant("yaag_run", "allow", "public", "secret", false),
-	}, time.Minute)
-	f.b.cfg.Yaag = &YaagRuns{Binary: "/bin/sh", Home: f.dir, Wait: 20 * time.Second, Env: []string{"PATH=/usr/bin:/bin"}}
-	run := `echo "$@" > args.txt
-env > env.txt
-while [ $# -gt 0 ]; do [ "$1" = --domain-fd ] && fd=$2; shift; done
-eval "cat <&$fd" > key.txt
-echo '{"event":"run_start","run":"r-test"}'
-echo '{"event":"run_end","run":"r-test","status":"completed","result":1,"checkpointLost":false}'
-`
-	if err := os.WriteFile(filepath.Join(dir, "yaag"), []byte(run), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.b.StartSession(brokerwire.SessionStart{Session: "caller", Taint: "private"}); err != nil {
-		t.Fatal(err)
-	}
-	a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "caller", CallID: "y1", Tool: "yaag_run",
-		Arguments: json.RawMessage(fmt.Sprintf(`{"file":%q}`, filepath.Join(dir, "p.ts")))}, nil)
-	if err != nil || a.Outcome != brokerwire.OutcomeAllowed || a.Text != "Run r-test completed: 1" {
-		t.Fatalf("%+v %v", a, err)
-	}
-	key, err := os.ReadFile(filepath.Join(dir, "key.txt"))
-	if err != nil || domainID(string(key)) == "" {
-		t.Fatalf("the Run read %q from its descriptor (%v)", key, err)
-	}
-	for _, name := range []string{"args.txt", "env.txt"} {
-		if data, _ := os.ReadFile(filepath.Join(dir, name)); strings.Contains(string(data), string(key)) {
-			t.Errorf("%s holds the key: %s", name, data)
+	var mu sync.Mutex
+	var got []string
+	n := 0
+	answer := func(kind string) daemon.Handler {
+		return func(_ context.Context, _ daemon.Peer, body json.RawMessage, _ *daemon.Stream) (any, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, kind+" "+string(body))
+			n++
+			return map[string]any{"session": fmt.Sprintf("agent-%d", n), "at": map[string]any{"id": fmt.Sprintf("agent-%d", n)}}, nil
 		}
 	}
-	d, err := f.b.sessions.readDomain(domainID(string(key)))
-	if err != nil || d.Run != "r-test" || d.State != (policy.State{Taint: policy.Private}) {
-		t.Fatalf("the domain: %+v %v", d, err)
+	loop := filepath.Join(dir, "loop.sock")
+	ln, err := net.Listen("unix", loop)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if st, err := f.b.StartSession(brokerwire.SessionStart{Session: "agent-a", Taint: "public", Domain: string(key)}); err != nil || st.Taint != policy.Private {
-		t.Fatalf("an Agent of the Run starts at %+v (%v), want the caller's private", st, err)
+	kinds := map[string]daemon.Handler{}
+	for _, k := range []string{loopwire.KindAgentSpawn, loopwire.KindAgentFork, loopwire.KindAgentAsk, loopwire.KindAgentCompact, loopwire.KindAgentAnswer} {
+		kinds[k] = answer(k)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go (&daemon.Socket{Role: "loopd", Name: "loop", Path: loop, Kinds: kinds, Log: io.Discard}).Serve(ctx, ln)
+
+	key := strings.Repeat("ab", 32)
+	y := &YaagRuns{Runner: fakeYaagRunner{}, LoopSocket: loop, Home: dir}
+	run := &yaagRun{id: "r-20261207-000000-00000000", done: make(chan struct{})}
+	boxDir := filepath.Join(dir, "box")
+	os.Mkdir(boxDir, 0o700)
+	relay, stop, err := y.serveRelay(run, &box{dir: boxDir}, "host-1", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	call := func(kind string, body any) error {
+		var out json.RawMessage
+		return daemon.Call(context.Background(), relay, kind, body, &out, nil)
+	}
+	if err := call(loopwire.KindAgentSpawn, loopwire.SpawnRequest{Run: run.id, Agent: "A1", Domain: "forged"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(loopwire.KindAgentFork, loopwire.ForkRequest{Run: run.id, From: loopwire.SessionAt{ID: "host-1"}, Host: true, Latest: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(loopwire.KindAgentAsk, loopwire.AskRequest{Session: "agent-1", Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, refused := range []struct {
+		kind string
+		body any
+	}{
+		{loopwire.KindAgentAsk, loopwire.AskRequest{Session: "someone-elses", Text: "hi"}},
+		{loopwire.KindAgentCompact, loopwire.CompactRequest{Session: "host-1"}},
+		{loopwire.KindAgentAnswer, loopwire.AnswerRequest{At: loopwire.SessionAt{ID: "someone-elses"}}},
+		{loopwire.KindAgentFork, loopwire.ForkRequest{Run: run.id, From: loopwire.SessionAt{ID: "someone-elses"}, Host: true, Latest: true}},
+		{loopwire.KindAgentFork, loopwire.ForkRequest{Run: run.id, From: loopwire.SessionAt{ID: "someone-elses"}}},
+		{loopwire.KindAgentSpawn, loopwire.SpawnRequest{Run: "r-20261207-000000-11111111", Agent: "A9"}},
+		{"turn", map[string]string{"text": "hi"}},
+	} {
+		if err := call(refused.kind, refused.body); err == nil {
+			t.Errorf("%s %+v went through", refused.kind, refused.body)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 3 || !strings.Contains(got[0], `"domain":"`+key+`"`) || !strings.Contains(got[1], `"domain":"`+key+`"`) || strings.Contains(strings.Join(got, "\n"), "forged") {
+		t.Fatalf("loopd got:\n%s", strings.Join(got, "\n"))
+	}
+	if diff := cmp.Diff([]string{"agent-1", "agent-2"}, run.agentSessions()); diff != "" {
+		t.Errorf("the Run's sessions: %s", diff)
 	}
 }
 
@@ -332,3 +372,10 @@ func TestARunsAgentsRiseTogetherUnderConcurrentCalls(t *testing.T) {
 		}
 	}
 }
+
+type fakeYaagRunner struct{}
+
+func (fakeYaagRunner) StartYaag(runner.YaagSpec) (*runner.YaagContainer, error) {
+	return nil, errors.New("no containers here")
+}
+func (fakeYaagRunner) ToolUID() int { return 65533 }

@@ -27,6 +27,18 @@ type BrokerdYaag struct {
 	// it answers that the Run goes on (yaag_status reads it later). 0 (or
 	// no key): 60000.
 	WaitMS int `toml:"wait_ms"`
+	// The limits of one Run, which runs in a container of the tools image
+	// as [runner] tool_uid (docs/runner.md, "yaag Runs"). 0 (or no key):
+	// the default in brackets.
+	MemoryMB   int `toml:"memory_mb"`   // memory, swap included (cgroup) [512]
+	PidsLimit  int `toml:"pids_limit"`  // processes and threads (cgroup) [128]
+	CPUSeconds int `toml:"cpu_seconds"` // CPU time (RLIMIT_CPU) [600]
+	RunWallMS  int `toml:"run_wall_ms"` // start to end, whatever the program's own wall_ms [1800000]
+	DiskMB     int `toml:"disk_mb"`     // what it writes: record, events, journal, Cassette [64]
+	// How many Runs yaag_run keeps going at once: in this home, and
+	// started by one session. [4] and [2].
+	MaxRuns           int `toml:"max_runs"`
+	MaxRunsPerSession int `toml:"max_runs_per_session"`
 }
 
 // BrokerdAudit is how the audit log is kept.
@@ -213,6 +225,17 @@ timeout_ms = 30000
 # How long a yaag_run call waits for its Run to end before it answers that
 # the Run goes on; yaag_status reads it later.
 wait_ms = 60000
+# Each Run runs in a container of the tools image as [runner] tool_uid,
+# with only its directory (read-only) and a disk of its own: its limits
+# (docs/yaag/configuration.md). A Run that reaches one ends, and yaag_run
+# says which (the runbook's yaag-run-limit entry).
+memory_mb = 512
+pids_limit = 128
+cpu_seconds = 600
+run_wall_ms = 1800000
+disk_mb = 64
+max_runs = 4
+max_runs_per_session = 2
 
 # Mattermost approvals (optional): with [gateway], each pending approval is
 # handed to gatewayd, which posts it in Mattermost for !approve ID. bxctl

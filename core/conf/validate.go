@@ -53,7 +53,7 @@ func (c *Brokerd) Validate() error {
 	if c.Gateway != nil && !filepath.IsAbs(c.Gateway.SocketIn(c.Home)) {
 		return fmt.Errorf("[gateway] socket %q is not an absolute path", c.Gateway.Socket)
 	}
-	return nil
+	return c.Yaag.validate()
 }
 
 // Expire is expire_after as a duration.
@@ -81,6 +81,45 @@ func (a BrokerdAudit) MinFree() int64 { return int64(orDefault(a.MinFreeMB, 64))
 
 // Wait is wait_ms (0: one minute).
 func (y BrokerdYaag) Wait() time.Duration { return millis(y.WaitMS, 60000) }
+
+// YaagLimits are [yaag]'s limits of one Run, defaults applied.
+type YaagLimits struct {
+	MemoryMB, PidsLimit, CPUSeconds, DiskMB int
+	Wall                                    time.Duration
+	MaxRuns, MaxRunsPerSession              int
+}
+
+// Limits is [yaag]'s limits, each 0 replaced by its default.
+func (y BrokerdYaag) Limits() YaagLimits {
+	or := func(v, d int) int {
+		if v <= 0 {
+			return d
+		}
+		return v
+	}
+	return YaagLimits{MemoryMB: or(y.MemoryMB, 512), PidsLimit: or(y.PidsLimit, 128), CPUSeconds: or(y.CPUSeconds, 600),
+		DiskMB: or(y.DiskMB, 64), Wall: millis(y.RunWallMS, 1800000), MaxRuns: or(y.MaxRuns, 4), MaxRunsPerSession: or(y.MaxRunsPerSession, 2)}
+}
+
+func (y BrokerdYaag) validate() error {
+	for _, k := range []struct {
+		name   string
+		v, max int
+	}{{"wait_ms", y.WaitMS, 86400000}, {"memory_mb", y.MemoryMB, 1 << 20}, {"pids_limit", y.PidsLimit, 1 << 16},
+		{"cpu_seconds", y.CPUSeconds, 86400 * 7}, {"run_wall_ms", y.RunWallMS, 86400000 * 7}, {"disk_mb", y.DiskMB, 1 << 20},
+		{"max_runs", y.MaxRuns, 1024}, {"max_runs_per_session", y.MaxRunsPerSession, 1024}} {
+		if k.v < 0 || k.v > k.max {
+			return fmt.Errorf("[yaag] %s %d is not between 0 (its default) and %d", k.name, k.v, k.max)
+		}
+	}
+	if y.MemoryMB != 0 && y.MemoryMB < 32 {
+		return fmt.Errorf("[yaag] memory_mb %d is below 32: a Run's runtime alone needs more", y.MemoryMB)
+	}
+	if y.PidsLimit != 0 && y.PidsLimit < 16 {
+		return fmt.Errorf("[yaag] pids_limit %d is below 16: a Run's runtime alone has more threads", y.PidsLimit)
+	}
+	return nil
+}
 
 // The [runner] defaults core/runner applies to a zero value, and
 // brokerd's template writes out.

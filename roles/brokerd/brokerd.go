@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -81,19 +80,16 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	}
 	grants := policy.Open(cfg.Paths.Grants, harness...)
 	defer grants.Close()
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	var courier *broker.Courier
 	if cfg.Gateway != nil {
 		courier = &broker.Courier{Socket: cfg.Gateway.SocketIn(cfg.Home), Log: func(format string, args ...any) {
 			fmt.Fprintf(rolecli.Log, "brokerd: "+format+"\n", args...)
 		}}
 	}
+	yaag := &broker.YaagRuns{Runner: run, Limits: cfg.Yaag.Limits(), LoopSocket: loopSocket(cfg.Home), Wait: cfg.Yaag.Wait(), Home: cfg.Home,
+		Log: rolecli.Log, Free: freeSpace(cfg.Home), MinFree: cfg.Audit.MinFree()}
 	b, err := broker.New(broker.Config{
-		Yaag: &broker.YaagRuns{Binary: exe, Wait: cfg.Yaag.Wait(), Home: cfg.Home, LoopSocket: loopSocket(cfg.Home),
-			Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "BOXMAKER_HOME=" + cfg.Home}},
+		Yaag:   yaag,
 		Ledger: led, Grants: grants, Runner: run,
 		SessionsDir:   h.Path(home.DirBrokerSessions),
 		DomainsDir:    h.Path(home.DirBrokerDomains),
@@ -138,6 +134,10 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	case len(left) > 0:
 		fmt.Fprintf(rolecli.Log, "brokerd: removed %d containers a stopped brokerd left behind: %s\n", len(left), strings.Join(left, " "))
 	}
+	// Their disks after them: the containers that wrote there are gone.
+	if ids := yaag.CleanBoxes(); len(ids) > 0 {
+		fmt.Fprintf(rolecli.Log, "brokerd: ended %d yaag Runs a stopped brokerd left behind: %s\n", len(ids), strings.Join(ids, " "))
+	}
 	// Podman and the tools image are asked about now, so that a wrong
 	// [runner] is seen at start, not at the first call; brokerd still
 	// serves (the grants may need no container, and the calls that do are
@@ -154,6 +154,11 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	serveErr := d.Serve(c.Context)
 	if courier != nil {
 		courier.Stop()
+	}
+	// The Runs end with the brokerd that started them (their relay and
+	// their limits are its): each container, and each disk kept.
+	if n := yaag.Close(); n > 0 {
+		fmt.Fprintf(rolecli.Log, "brokerd: ended %d yaag Runs\n", n)
 	}
 	// Serve returns once every connection is done: approvals still
 	// pending were recorded as abandoned by their calls.

@@ -105,6 +105,8 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: runs.FlagLoopSocket, Hidden: true, Usage: "connect to loopd's loop socket `PATH` (brokerd's, with --root)"},
 			&cli.BoolFlag{Name: runs.FlagManifest, Hidden: true, Usage: "with --root: print the files the Run would read, with their SHA-256, and run nothing"},
 			&cli.StringFlag{Name: runs.FlagApproved, Hidden: true, Usage: "with --root: run only when the files read have the manifest SHA-256 `HASH`"},
+			&cli.StringFlag{Name: runs.FlagRunID, Hidden: true, Usage: "the Run's `ID`, chosen by brokerd"},
+			&cli.IntFlag{Name: runs.FlagControlUID, Value: -1, Hidden: true, Usage: "a `UID` the Control Channel lets in besides the Run's own"},
 		},
 		Action: runAction,
 	}
@@ -351,12 +353,22 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	run := newRunID()
+	if c.IsSet(runs.FlagRunID) {
+		if run = c.String(runs.FlagRunID); !cassette.ValidRunID(run) {
+			return usage(c, "--%s %q is not a Run id", runs.FlagRunID, clip(run, 80))
+		}
+		cpuLimit()
+	}
+	var controlUIDs []uint32
+	if u := c.Int(runs.FlagControlUID); u >= 0 {
+		controlUIDs = []uint32{uint32(u)}
+	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := &printer{w: c.App.Writer, errw: c.App.ErrWriter, json: c.Bool(runs.FlagJSON)}
 	var seed [8]byte
 	rand.Read(seed[:])
-	run := newRunID()
 	program := "inline"
 	if src.file != "" {
 		program, _ = filepath.Abs(src.file)
@@ -376,6 +388,7 @@ func runAction(c *cli.Context) error {
 		Program: program, ProgramHash: "sha256:" + hex.EncodeToString(sum[:]),
 		Record: c.String("record"), Replay: c.String("replay"), Resume: c.String("resume"), Answers: answers,
 		KeepPrompts: cfg.KeepPrompts, Host: c.String(runs.FlagHostSession), ForkHost: c.Bool(runs.FlagForkHost),
+		ControlUIDs: controlUIDs,
 	}
 	end, err := runs.Execute(ctx, spec)
 	if err != nil {
@@ -403,6 +416,24 @@ func readDomainKey(c *cli.Context) (string, error) {
 		return "", fmt.Errorf("cannot read the taint domain's key from file descriptor %d: %v", fd, err)
 	}
 	return strings.TrimSpace(string(data)), nil
+}
+
+// ExitCPULimit is yaag run's status when a Run that brokerd started
+// reached its CPU-time limit (RLIMIT_CPU's soft limit, SIGXCPU): brokerd
+// tells it from the kernel's kill at the memory limit by it.
+const ExitCPULimit = 5
+
+// cpuLimit ends the process at SIGXCPU, which the Go runtime otherwise
+// ignores: the hard limit's SIGKILL would follow, and look like any
+// other kill.
+func cpuLimit() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGXCPU)
+	go func() {
+		<-ch
+		fmt.Fprintln(os.Stderr, "yaag: the Run reached its CPU-time limit")
+		os.Exit(ExitCPULimit)
+	}()
 }
 
 // readAnswers reads an answers file: {"<question key>": "<answer>"}.

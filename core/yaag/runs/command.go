@@ -22,6 +22,8 @@ const (
 	FlagLoopSocket  = "loop-socket"
 	FlagManifest    = "manifest"
 	FlagApproved    = "approved"
+	FlagRunID       = "run-id"
+	FlagControlUID  = "control-uid"
 )
 
 // Command is a Run that brokerd's yaag_run starts, as yaag run's command
@@ -50,6 +52,12 @@ type Command struct {
 	// SHA-256 the owner approved, which the Run must read or refuse.
 	Manifest bool
 	Approved string
+	// ID is the Run's id, chosen by brokerd so that it can stop the Run
+	// before the Run has written anything; ControlUID a uid the Run's
+	// Control Channel lets in besides its own (brokerd's: the Run runs
+	// as the tools' uid).
+	ID         string
+	ControlUID *int
 }
 
 // Args is the command line after the binary.
@@ -75,6 +83,12 @@ func (c Command) Args() []string {
 	}
 	if c.Approved != "" {
 		args = append(args, "--"+FlagApproved, c.Approved)
+	}
+	if c.ID != "" {
+		args = append(args, "--"+FlagRunID, c.ID)
+	}
+	if c.ControlUID != nil {
+		args = append(args, "--"+FlagControlUID, strconv.Itoa(*c.ControlUID))
 	}
 	if c.Inline {
 		return append(args, "--"+FlagEvalFD, strconv.Itoa(c.EvalFD))

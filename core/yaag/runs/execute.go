@@ -49,7 +49,10 @@ type Spec struct {
 	Log func(engine.Event)
 	// End gets the run_end line.
 	End func(End)
-	Now func() time.Time
+	// ControlUIDs are the uids the Control Channel lets in besides the
+	// Run's own.
+	ControlUIDs []uint32
+	Now         func() time.Time
 }
 
 // End is the last event of a Run: how it ended, where its Cassette or
@@ -316,7 +319,7 @@ func (r *run) serve(ctx context.Context, c *engine.Control, stop func()) (func()
 	srv := &control.Server{Run: r.id, Control: c, Stop: stop, Ended: r.ended, End: func() control.Answer {
 		return control.Answer{Status: r.end.Status, Checkpoint: r.end.Checkpoint}
 	}}
-	s := &daemon.Socket{Role: role.Yaag.String(), Name: "control", Path: sock, Kinds: srv.Kinds(), ListenerLost: runbook.ListenerLost, Log: os.Stderr}
+	s := &daemon.Socket{Role: role.Yaag.String(), Name: "control", Path: sock, Kinds: srv.Kinds(), AllowUIDs: r.spec.ControlUIDs, ListenerLost: runbook.ListenerLost, Log: os.Stderr}
 	sctx, scancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { s.Serve(sctx, ln); close(done) }()

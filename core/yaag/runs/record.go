@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -110,6 +111,70 @@ func (s Store) SocketPath(id string) string { return filepath.Join(s.ControlDir(
 // LockPath is the lock a Run's process holds while it lives.
 func (s Store) LockPath(id string) string { return filepath.Join(s.ControlDir(id), "run.lock") }
 
+// BoxDir is where a Run that brokerd started keeps its record, events,
+// journal and Cassette while it runs: its own disk, which brokerd
+// mounted at its Control Channel's directory and copies into Dir when
+// the Run ends. The Run, in its container, sees it as Dir.
+func (s Store) BoxDir(id string) string { return filepath.Join(s.ControlDir(id), "runs") }
+
+// MaxBoxRecord bounds a record read from a Run's disk.
+const MaxBoxRecord = 4 << 20
+
+// ReadBoxFile reads name in Run id's disk (BoxDir): a regular file of at
+// most max bytes, opened beneath the disk without following any link
+// or leaving its file system (the Run, the model's program, made every
+// file there and may have made any of them a link). A disk or file that
+// is not there is (nil, nil).
+func (s Store) ReadBoxFile(id, name string, max int64) ([]byte, error) {
+	dir, err := unix.Open(s.ControlDir(id), unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(dir)
+	fd, err := unix.Openat2(dir, filepath.Join("runs", name), &unix.OpenHow{
+		Flags:   uint64(unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
+	})
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, fmt.Errorf("%s is not a regular file of at most %d bytes", name, max)
+	}
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
+// readBoxed is the record of a Run that runs on its own disk, its
+// paths the home's: its Control Channel where the home has it, its
+// events on its disk; nil when there is none.
+func (s Store) readBoxed(id string) *Record {
+	data, err := s.ReadBoxFile(id, id+".json", MaxBoxRecord)
+	if err != nil || data == nil {
+		return nil
+	}
+	var r Record
+	if json.Unmarshal(data, &r) != nil || r.ID != id {
+		return nil
+	}
+	if r.Control != "" {
+		r.Control = s.SocketPath(id)
+	}
+	r.Events = filepath.Join(s.BoxDir(id), id+".events.jsonl")
+	return &r
+}
+
 // Write replaces a Run's record.
 func (s Store) Write(r Record) error {
 	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
@@ -147,6 +212,12 @@ func (s Store) Read(id string) (Record, error) {
 	}
 	data, err := os.ReadFile(s.Path(id))
 	if errors.Is(err, fs.ErrNotExist) {
+		if r := s.readBoxed(id); r != nil {
+			if r.Status == StatusRunning && !s.Alive(id) {
+				r.Status = StatusLost
+			}
+			return *r, nil
+		}
 		return Record{}, &NoRunError{ID: id}
 	}
 	if err != nil {
@@ -165,13 +236,11 @@ func (s Store) Read(id string) (Record, error) {
 // List is every Run's record, the oldest first.
 func (s Store) List() ([]Record, error) {
 	entries, err := os.ReadDir(s.Dir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	var out []Record
+	seen := map[string]bool{}
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
 		if !ok || !cassette.ValidRunID(id) {
@@ -181,7 +250,17 @@ func (s Store) List() ([]Record, error) {
 		if err != nil {
 			continue
 		}
+		seen[id] = true
 		out = append(out, r)
+	}
+	// The Runs brokerd started that still run on their own disks.
+	boxes, _ := os.ReadDir(filepath.Dir(s.ControlDir("x")))
+	for _, e := range boxes {
+		if id := e.Name(); cassette.ValidRunID(id) && !seen[id] {
+			if r, err := s.Read(id); err == nil {
+				out = append(out, r)
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
