@@ -10,10 +10,15 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/pelletier/go-toml/v2"
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/home"
+	"boxmaker/core/patherror"
+	"boxmaker/core/role"
 	"boxmaker/core/runner"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -34,8 +39,10 @@ func toolsImageCommand() *cli.Command {
 		Description: "tools-image builds an OCI image holding this binary (the tool executor; it must\n" +
 			"be the static build of scripts/build.sh) and busybox for the run tool, loads it\n" +
 			"with podman load, and prints its ID: put that in brokerd.toml's [runner] image.\n" +
-			"The same binary and busybox always give the same ID; loading again is harmless.",
+			"The same binary and busybox always give the same ID; loading again is harmless.\n" +
+			"It says whether the home's brokerd.toml names that ID already.",
 		Flags: []cli.Flag{
+			homeFlag,
 			&cli.StringFlag{Name: "out", Usage: "also keep the oci-archive as `FILE`"},
 			busyboxFlag,
 			podmanFlag,
@@ -55,6 +62,9 @@ func toolsImageCommand() *cli.Command {
 				c.String("out"), c.String("podman"), !c.Bool("no-load"))
 			if err != nil {
 				return err
+			}
+			if !c.Bool("no-load") {
+				fmt.Fprintln(os.Stderr, "boxmaker: tools-image: "+imageNamed(home.Home{Dir: homeOf(c)}.Config(role.Brokerd), id))
 			}
 			fmt.Println(id)
 			return nil
@@ -106,8 +116,32 @@ func buildToolsImage(ctx context.Context, img runner.ToolsImage, out, podman str
 	if err := runner.LoadImage(ctx, podman, path, id); err != nil {
 		return "", fmt.Errorf("tools image: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "boxmaker: tools-image: loaded %s as %s; put the ID in [runner] image\n", id, runner.ToolsImageName)
+	fmt.Fprintf(os.Stderr, "boxmaker: tools-image: loaded %s as %s\n", id, runner.ToolsImageName)
 	return id, nil
+}
+
+// imageNamed says whether the brokerd config at path names the image id
+// in [runner] image already, and what to do when it does not.
+func imageNamed(path, id string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Sprintf("no %s to check (%v): put the ID in brokerd.toml's [runner] image", path, patherror.Reason(err))
+	}
+	var cfg struct {
+		Runner struct {
+			Image string `toml:"image"`
+		} `toml:"runner"`
+	}
+	if err := toml.Unmarshal(data, &cfg); err != nil {
+		return fmt.Sprintf("%s cannot be read (%v): put the ID in its [runner] image", path, err)
+	}
+	switch cfg.Runner.Image {
+	case id:
+		return fmt.Sprintf("%s names this image already ([runner] image); nothing to change", path)
+	case "":
+		return fmt.Sprintf("%s names no image yet: put the ID in its [runner] image, and restart brokerd", path)
+	}
+	return fmt.Sprintf("%s names another image, %s: put the ID in its [runner] image to use this one, and restart brokerd", path, termsafe.Line(cfg.Runner.Image))
 }
 
 // toolsImageID is the ID tools-image would print, for init: computed from
