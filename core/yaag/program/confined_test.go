@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"boxmaker/core/testsupport"
 	"boxmaker/core/yaag/snapshot"
@@ -122,5 +123,45 @@ func TestModuleInReadsOnlyWhatTheTreeHeldWhenSealed(t *testing.T) {
 	write(t, dir, map[string]string{"agents/new.ts": "export default 1;\n"})
 	if _, err := ModuleIn(tr, filepath.Join(dir, "agents/new.ts"), "m4"); err == nil || !strings.Contains(err.Error(), "was not read when the Run began") {
 		t.Errorf("a file not read before the seal: %v", err)
+	}
+}
+
+// TestEsbuildOpensNoFileOfAConfinedRun: esbuild, when it reads a
+// directory itself, reads package.json and tsconfig.json on the way (a
+// malformed one fails the owner's bundle); a confined bundle is given
+// contents and reads neither, not even a FIFO under those names, which
+// would block an open.
+func TestEsbuildOpensNoFileOfAConfinedRun(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"p.ts": "import { a } from './a';\nexport const x = a;\n", "a.ts": "export const a = 1;\n",
+		"tsconfig.json": "{ not json", "package.json": "{ not json"})
+	if _, err := File(filepath.Join(dir, "p.ts")); err == nil || !strings.Contains(err.Error(), "package.json") {
+		t.Fatalf("the owner's bundle (esbuild reads the files) did not read package.json: %v", err)
+	}
+	if _, err := FileIn(tree(t, dir), filepath.Join(dir, "p.ts")); err != nil {
+		t.Fatalf("the confined bundle: %v", err)
+	}
+	fifos := t.TempDir()
+	prog := filepath.Join(fifos, "progs")
+	write(t, prog, map[string]string{"p.ts": "import { a } from './a';\nexport const x = a;\n", "a.ts": "export const a = 1;\n"})
+	for _, d := range []string{fifos, prog} {
+		for _, name := range []string{"tsconfig.json", "jsconfig.json", "package.json"} {
+			if err := syscall.Mkfifo(filepath.Join(d, name), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := FileIn(tree(t, prog), filepath.Join(prog, "p.ts"))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the confined bundle blocked: something opened a FIFO")
 	}
 }
