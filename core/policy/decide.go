@@ -123,17 +123,17 @@ func (s *snapshot) decideOnce(call Call, state State) Decision {
 	switch {
 	case best != nil && best.Effect == Deny:
 		d.Grant = best.Name
-		d.Reason = fmt.Sprintf("the grant %s denies %s on %q", best.Name, tool, given)
+		d.Reason = fmt.Sprintf("the grant %s denies %s%s", best.Name, tool, on(given))
 	case reach != nil:
 		d.Grant = reach.Name
-		d.Reason = fmt.Sprintf("the grant %s denies %s on %q, and a deny of %s reaches %s too", reach.Name, reach.Tool, given, reach.Tool, tool)
+		d.Reason = fmt.Sprintf("the grant %s denies %s%s, and a deny of %s reaches %s too", reach.Name, reach.Tool, on(given), reach.Tool, tool)
 	case r.reason != "" && (r.match == "" || matched):
 		d.Target = ""
 		d.Reason = r.reason
 	case best == nil && tooTainted:
-		d.Reason = fmt.Sprintf("no grant allows %s on %q once the session's taint is %s", tool, given, state.Taint)
+		d.Reason = fmt.Sprintf("no grant allows %s%s once the session's taint is %s", tool, on(given), state.Taint)
 	case best == nil:
-		d.Reason = fmt.Sprintf("no grant allows %s on %q", tool, given)
+		d.Reason = fmt.Sprintf("no grant allows %s%s", tool, on(given))
 	case r.reason != "":
 		// Unreachable: a target that did not resolve matches no grant
 		// unless matched is set, handled above. Deny all the same.
@@ -152,7 +152,7 @@ func (s *snapshot) decideOnce(call Call, state State) Decision {
 		if best.Effect == Ask {
 			d.Reason = fmt.Sprintf("the grant %s asks the owner before %s on %q", best.Name, tool, shown)
 		} else {
-			d.Reason = fmt.Sprintf("the grant %s allows %s on %q", best.Name, tool, shown)
+			d.Reason = fmt.Sprintf("the grant %s allows %s%s", best.Name, tool, on(shown))
 		}
 		if tool == YaagRun {
 			// The Run reads its directory itself, on the host: a path
@@ -299,4 +299,14 @@ func (g *Grant) beats(o *Grant) bool {
 		return g.Class > o.Class
 	}
 	return g.Untrusted && !o.Untrusted
+}
+
+// on is a reason's target: ` on "PATH"`, or nothing for a tool that
+// names none (memory, recall, a yaag_status without an id), which read
+// `no grant allows memory on ""`.
+func on(target string) string {
+	if target == "" {
+		return ""
+	}
+	return fmt.Sprintf(" on %q", target)
 }

@@ -200,6 +200,8 @@ func TestDecide(t *testing.T) {
 			allow("recall.toml", "anything", Private, false, `the grant recall.toml allows recall on "anything"`)},
 		{"a tool with no grant", Call{"memory", "soul"}, State{},
 			want{Verdict: Deny, Target: "soul", Reason: `no grant allows memory on "soul"`}},
+		{"a tool with no grant and no target reads without one", Call{"memory", ""}, State{},
+			want{Verdict: Deny, Reason: `no grant allows memory`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
