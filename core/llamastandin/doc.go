@@ -69,6 +69,16 @@
 //   - Not written: POST /completion, GET /metrics, /slots actions, router
 //     endpoints, embeddings; loopd uses none of them.
 //
+// # Test mode
+//
+// With Options.RequireMaxTokens (llama-standin --require-max-tokens),
+// which every test of the project sets, a chat completion without a
+// positive max_tokens is answered 400 (NoMaxTokens) and logged as refused
+// (Chat.Refused). That is the stand-in's own, no part of llama-server: the
+// real server takes such a request and generates until the slot's context
+// is full, and so does the stand-in without it. It makes a request loopd
+// sends unbounded fail every test that sends it.
+//
 // # Scheduling
 //
 // Each slot keeps the tokens of its last prompt and reply. A request
