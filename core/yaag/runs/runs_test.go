@@ -469,3 +469,36 @@ func TestAKilledRunsJournalResumesOnce(t *testing.T) {
 		t.Fatalf("the journal again: %v", err)
 	}
 }
+
+// Copies of one Checkpoint at several paths, resumed at once (each path
+// has its own lock): the home's record lets one continue the Run.
+func TestCopiesResumedAtOnceContinueTheRunOnce(t *testing.T) {
+	s := home(t)
+	cp := stopped(t, s, "r-20261201-130000-00000001")
+	data, _ := os.ReadFile(cp)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var won []string
+	for i := range 4 {
+		path := filepath.Join(t.TempDir(), "copy.json")
+		os.WriteFile(path, data, 0o600)
+		run := fmt.Sprintf("r-20261201-130001-%08x", i+1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			end, err := resumeOf(t, s, run, path)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil && end.Status == cassette.EndCompleted:
+				won = append(won, run)
+			case err == nil || !strings.Contains(err.Error(), "was already resumed by r-20261201-130001-"):
+				t.Errorf("%s: %+v %v", run, end, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if rec, _ := s.Read("r-20261201-130000-00000001"); len(won) != 1 || rec.ResumedBy != won[0] {
+		t.Fatalf("continued by %v; the record names %q", won, rec.ResumedBy)
+	}
+}
