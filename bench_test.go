@@ -375,6 +375,104 @@ func benchRecallHoncho(b *testing.B, mode string) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 }
 
+// BenchmarkYaagRunConfined is what the confinement of issue 23 costs a
+// Run's start: a yaag_run of a small inline program sent to a real
+// brokerd's tool socket as loopd sends it (decided, audited, its disk
+// mounted, its relay served, its container of the tools image started
+// with the decided directory staged, the result read, what it left kept,
+// the disk unmounted), beside `yaag run --eval` of the same program as
+// a process on the host (what brokerd ran before, D358), alternating
+// which goes first in each iteration. Every call is a new session.
+// docs/performance.md ("yaag") has the figures.
+func BenchmarkYaagRunConfined(b *testing.B) {
+	bin, image, err := staticToolsImage()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir, _ := filepath.EvalSymlinks(testsupport.ShortDir(b))
+	h := filepath.Join(dir, "h")
+	env := append(os.Environ(), "BOXMAKER_HOME="+h)
+	initCmd := exec.Command("boxmaker", "init", "--home", h, "--owner", "1000:1000")
+	initCmd.Env = env
+	if out, err := initCmd.CombinedOutput(); err != nil {
+		b.Fatalf("boxmaker init: %v\n%s", err, out)
+	}
+	cfgPath := filepath.Join(h, "etc", "brokerd.toml")
+	testsupport.EditFile(b, cfgPath, func(data []byte) []byte {
+		return regexp.MustCompile(`(?m)^image = ".*"$`).ReplaceAll(data, []byte(`image = "`+image+`"`))
+	})
+	progs := filepath.Join(dir, "progs")
+	grant := fmt.Sprintf("tool = \"yaag_run\"\neffect = \"allow\"\npaths = [%q]\nclass = \"public\"\nmax_taint = \"secret\"\n", progs)
+	if err := os.MkdirAll(progs, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h, "etc", "grants", "yaag.toml"), []byte(grant), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var cfg conf.Brokerd
+	if err := conf.Load(cfgPath, &cfg); err != nil {
+		b.Fatal(err)
+	}
+	bd := exec.Command("brokerd", "serve", "--config", cfgPath)
+	bd.Env = env
+	var logs strings.Builder
+	bd.Stdout, bd.Stderr = &logs, &logs
+	if err := bd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		bd.Process.Signal(os.Interrupt)
+		bd.Wait()
+		if b.Failed() {
+			b.Log(logs.String())
+		}
+	}()
+	sock := cfg.Sockets.Broker
+	if err := waitPing(sock, time.Minute, nil); err != nil {
+		b.Fatalf("brokerd did not answer: %v\n%s", err, logs.String())
+	}
+	const src = `import { defineProgram } from "@yaag/runtime"; export default defineProgram({ name: "hi", async run() { return 1; } });`
+	var wallConfined, wallHost time.Duration
+	confined := func(i int) {
+		t0 := time.Now()
+		body := map[string]any{"session": fmt.Sprintf("bench-%d", i), "call_id": fmt.Sprintf("bench-y-%d", i),
+			"tool": "yaag_run", "arguments": map[string]string{"dir": progs, "script": src}}
+		var ans struct{ Outcome, Text string }
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		err := daemon.Call(ctx, sock, "tool.call", body, &ans, nil)
+		cancel()
+		wallConfined += time.Since(t0)
+		if err != nil || ans.Outcome != "allowed" || !strings.HasSuffix(ans.Text, " completed: 1") {
+			b.Fatalf("yaag_run through brokerd: %+v %v\n%s", ans, err, logs.String())
+		}
+	}
+	host := func() {
+		cmd := exec.Command(bin, "yaag", "run", "--no-config", "--eval", src)
+		cmd.Dir = progs
+		cmd.Env = env
+		t0 := time.Now()
+		out, err := cmd.Output()
+		wallHost += time.Since(t0)
+		if err != nil || strings.TrimSpace(string(out)) != "1" {
+			b.Fatalf("yaag run --eval: %v\n%s", err, out)
+		}
+	}
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			confined(i)
+			host()
+		} else {
+			host()
+			confined(i)
+		}
+	}
+	n := float64(b.N)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / n }
+	b.ReportMetric(ms(wallConfined), "confined-ms/op")
+	b.ReportMetric(ms(wallHost), "host-ms/op")
+	b.ReportMetric(float64(wallConfined)/float64(wallHost), "confined/host")
+}
+
 // BenchmarkYaagStart is the whole process of `yaag run --eval` on a small
 // inline program (start, bundle, runtime, result, exit), beside the
 // binary's start alone (`boxmaker version`) and a process that does
