@@ -87,9 +87,21 @@ func showVersion(app *cli.App) {
 	}
 }
 
+// allApps are the binary's command line and each role's, as they run.
+func allApps() []*cli.App {
+	apps := []*cli.App{boxmakerApp()}
+	for _, r := range builtRoles() {
+		apps = append(apps, roles[r]())
+	}
+	for _, a := range apps {
+		showVersion(a)
+	}
+	return apps
+}
+
 func boxmakerApp() *cli.App {
 	app := rolecli.NewApp("boxmaker", "a self-hosted agent harness: one binary, one role per name",
-		boxmaker.Commands(boxmaker.Build{Version: version, Commit: commit}, builtRoles(), sanitize.CheckCorpora)...)
+		boxmaker.Commands(boxmaker.Build{Version: version, Commit: commit, Apps: allApps}, builtRoles(), sanitize.CheckCorpora)...)
 	app.Description = "Run a role as 'boxmaker ROLE ...' or through a symlink named after it\n" +
 		"(boxmaker links DIR makes them). The roles: " + strings.Join(roleNames(), ", ") + "."
 	app.Action = func(c *cli.Context) error {

@@ -25,6 +25,9 @@ import (
 type Build struct {
 	Version string
 	Commit  string
+	// Apps are the command lines of the binary and of every role it
+	// has, for the completion and the man pages.
+	Apps func() []*cli.App
 }
 
 // Commands are the binary's own commands, for main's dispatch table.
@@ -33,6 +36,8 @@ type Build struct {
 func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 	return append(installCommands(b, roles),
 		llamaStandinCommand(),
+		completionCommand(b),
+		manCommand(b),
 		upCommand(roles),
 		demoCommand(roles),
 		&cli.Command{

@@ -77,16 +77,19 @@ func NameProcess(r role.Role) {
 // exit status) and it marks flag and argument errors as usage errors.
 func NewApp(name, usage string, commands ...*cli.Command) *cli.App {
 	app := &cli.App{
-		Name:            name,
-		Usage:           usage,
-		HelpName:        name,
-		Commands:        commands,
-		HideVersion:     true,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		OnUsageError:    onUsageError,
-		Writer:          os.Stdout,
-		ErrWriter:       os.Stderr,
-		CommandNotFound: func(c *cli.Context, cmd string) {},
+		Name:        name,
+		Usage:       usage,
+		HelpName:    name,
+		Commands:    commands,
+		HideVersion: true,
+		// --generate-bash-completion (hidden) lists the words that may
+		// follow: boxmaker completion's scripts ask it.
+		EnableBashCompletion: true,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError:         onUsageError,
+		Writer:               os.Stdout,
+		ErrWriter:            os.Stderr,
+		CommandNotFound:      func(c *cli.Context, cmd string) {},
 	}
 	app.HideHelpCommand = true
 	app.Action = commandNeeded(name, commands, cli.ShowAppHelp, "a command is needed")
