@@ -31,9 +31,9 @@ import (
 func App() *cli.App {
 	return rolecli.NewApp(rolecli.Brokerd.Name.String(), "decide, record and run the model's tool calls",
 		rolecli.ServeCommand(rolecli.Brokerd, "serve the tool, admin and state sockets until stopped",
-			"brokerd opens the audit log before it takes its lock (taking the log's own\n"+
-				"lock audit/.lock, checking the latest file, recovering a torn last line), and\n"+
-				"removes the containers a killed brokerd left behind before it serves.",
+			"brokerd takes its lock run/brokerd.lock, then opens the audit log (taking the\n"+
+				"log's own lock audit/.lock, checking the latest file, recovering a torn last\n"+
+				"line), and removes the containers a killed brokerd left behind before it serves.",
 			[]cli.Flag{
 				&cli.BoolFlag{Name: rolecli.AcceptBreakFlag, Usage: "check the whole audit log and, if its chain is broken, record an accepted_break and go on (see docs/runbook.md, audit-chain-broken)"},
 			}, serve))
@@ -63,8 +63,16 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		return rolecli.Brokerd.ConfigValid(path)
 	}
 
-	// The ledger first: its lock is what tells that another brokerd
-	// writes this home's log (brokerd-already-running).
+	// The home's brokerd lock first, as every daemon's (already-running):
+	// a second brokerd is told which lock it met before it touches the
+	// log. The ledger's own lock stays a second guard, for a home whose
+	// run/brokerd.lock was deleted under a running brokerd
+	// (brokerd-already-running; docs/decisions.md, D900).
+	d := rolecli.Brokerd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
+	defer d.Close()
+	if err := d.Lock(); err != nil {
+		return err
+	}
 	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
 	// its heads, written whole for --witness to read from the journal.
 	led, err := audit.Open(h.Path(home.DirAudit), audit.Options{AcceptBreak: c.Bool(rolecli.AcceptBreakFlag),
@@ -110,7 +118,6 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		courier.Start(c.Context)
 	}
 
-	d := rolecli.Brokerd.Daemon(cfg.Home, cfg.Sockets.AllowUIDs)
 	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{brokerwire.KindToolCall: toolCall(b), brokerwire.KindSessionStart: sessionStart(b),
 		brokerwire.KindToolsGranted: daemon.NoBody(func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return b.Granted(), nil

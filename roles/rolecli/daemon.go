@@ -124,17 +124,31 @@ func (d *Daemon) Socket(name, path string, kinds map[string]daemon.Handler) *dae
 	return s
 }
 
-// Start takes the lock and listens on every socket. On failure nothing is
-// left listening and the lock is released.
-func (d *Daemon) Start() error {
+// Lock takes the daemon's lock (run/<role>.lock) ahead of Start, for a
+// daemon that must know it is the only one before it opens anything else
+// (brokerd, before the audit log): a second copy meets already-running as
+// every role's does. Start takes it when Lock was not called.
+func (d *Daemon) Lock() error {
 	notifySocket() // before the daemon starts any program (brokerd's Podman)
+	if d.lock != nil {
+		return nil
+	}
 	lock, err := daemon.TakeLock(d.role.Name.String(), d.lockPath)
 	if err != nil {
 		return err
 	}
 	d.lock = lock
+	return nil
+}
+
+// Start takes the lock (unless Lock did) and listens on every socket. On
+// failure nothing is left listening and the lock is released.
+func (d *Daemon) Start() error {
+	if err := d.Lock(); err != nil {
+		return err
+	}
 	for _, s := range d.sockets {
-		ln, err := daemon.Listen(lock, s.Path)
+		ln, err := daemon.Listen(d.lock, s.Path)
 		if err != nil {
 			d.Close()
 			return runbook.Wrap(d.role.StartFailed, err)
