@@ -3,6 +3,9 @@ package runbook
 // The tool runner's entries (core/runner, used by brokerd).
 var (
 	RunnerUnavailable = newEntry("runner-unavailable")
+	// brokerd.toml's [runner] owner_uid or owner_gid is 0: brokerd acts
+	// for no user, and no file tool runs.
+	OwnerNotSet = newEntry("owner-not-set")
 	// A decided path ran through a symbolic link (or was replaced) by
 	// the time the runner opened it: the call did not run.
 	TargetChanged = newEntry("target-changed")

@@ -26,7 +26,7 @@ func (r *Runner) Check(ctx context.Context) []error {
 		return found // nothing else can be asked
 	}
 	if why := r.ownerProblem(); why != "" {
-		add("%s", why)
+		found = append(found, runbook.Refuse(runbook.OwnerNotSet, "%s", why))
 	}
 	switch {
 	case r.cfg.Image == "":

@@ -224,11 +224,18 @@ func (r *Runner) ready(paths bool) string {
 // ownerProblem says why the owner cannot be the one tools act for (root),
 // or "".
 func (r *Runner) ownerProblem() string {
-	if r.cfg.OwnerUID == 0 || r.cfg.OwnerGID == 0 {
-		return fmt.Sprintf("[runner] owner_uid = %d, owner_gid = %d: name the user brokerd acts for (not root), whose files the tools read and write", r.cfg.OwnerUID, r.cfg.OwnerGID)
+	if r.noOwner() {
+		return NoOwnerText
 	}
 	return ""
 }
+
+// noOwner says brokerd.toml names no owner: owner_uid or owner_gid is 0.
+func (r *Runner) noOwner() bool { return r.cfg.OwnerUID == 0 || r.cfg.OwnerGID == 0 }
+
+// NoOwnerText is the owner-not-set refusal: no file tool runs until
+// [runner] owner_uid and owner_gid name a user other than root.
+const NoOwnerText = "no owner is set: brokerd.toml's [runner] owner_uid and owner_gid are 0, so brokerd acts for no user and runs no file tool (boxmaker init --owner UID:GID sets them)"
 
 // Call is one tool call as the policy decided it.
 type Call struct {
@@ -299,6 +306,11 @@ func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
 		return Result{}, err
 	}
 	if why := r.ready(true); why != "" {
+		if r.noOwner() {
+			// The cause is the config, not Podman: say so, to the model
+			// and in brokerd's log (issue 25, item 2; D882).
+			return Result{}, runbook.Refuse(runbook.OwnerNotSet, "%s", NoOwnerText)
+		}
 		return Result{}, unavailable(nil, why)
 	}
 	release, err := r.admit(ctx, 1)

@@ -108,7 +108,7 @@ func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 				} else if c.String("model") != "" {
 					return rolecli.Usagef("--model names the model at --model-url; give --model-url too")
 				}
-				return initHome(dir, c.Bool("force"), uid, gid, ms)
+				return initHome(dir, c.Bool("force"), uid, gid, c.String("owner") != "", ms)
 			}),
 		},
 		&cli.Command{
@@ -183,7 +183,7 @@ func initOwner(flag string) (uid, gid int, err error) {
 	return 0, 0, nil
 }
 
-func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) error {
+func initHome(dir string, force bool, ownerUID, ownerGID int, ownerGiven bool, ms modelServer) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -201,6 +201,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 	if err != nil {
 		fmt.Printf("init: [runner] image left empty: %v\n", err)
 	}
+	keptBroker := ""
 	for _, r := range conf.Files() {
 		p := h.Config(r.Name)
 		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
@@ -210,6 +211,9 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 		f, err := os.OpenFile(p, flags, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			fmt.Printf("init: kept %s (it exists; --force replaces it)\n", p)
+			if r.Name == role.Brokerd {
+				keptBroker = p
+			}
 			continue
 		}
 		if err != nil {
@@ -230,7 +234,11 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ms modelServer) er
 	if toolsImage != "" {
 		fmt.Printf("init: [runner] image is %s; boxmaker tools-image loads it\n", toolsImage)
 	}
-	if ownerUID == 0 {
+	if keptBroker != "" {
+		if err := keptOwner(keptBroker, ownerUID, ownerGID, ownerGiven); err != nil {
+			return err
+		}
+	} else if ownerUID == 0 {
 		fmt.Println("init: [runner] owner_uid and owner_gid left 0: brokerd runs no file tool until they name the user it acts for (init --owner UID:GID)")
 	} else {
 		fmt.Printf("init: [runner] tools act for the owner %d:%d; their files belong to that user\n", ownerUID, ownerGID)

@@ -51,7 +51,7 @@ func TestBuildToolsImageRefusesADynamicExecutorAndWritesNothing(t *testing.T) {
 // cgo and -race: each case checks its own outcome.
 func TestInitPinsTheImageOfThisBinary(t *testing.T) {
 	dir := t.TempDir()
-	if err := initHome(dir, false, 1000, 1000, modelServer{}); err != nil {
+	if err := initHome(dir, false, 1000, 1000, true, modelServer{}); err != nil {
 		t.Fatal(err)
 	}
 	var b conf.Brokerd
