@@ -499,3 +499,48 @@ func TestARefusalKeepsItsEntryAcrossTheSocket(t *testing.T) {
 		t.Error("an error that was no refusal came back with an entry")
 	}
 }
+
+// TestAcceptorOnceARun: an accept that succeeds between failures (a
+// descriptor free for a moment in a flood) does not print the line again;
+// failures after acceptCalm without one start a new run, and a new line.
+func TestAcceptorOnceARun(t *testing.T) {
+	log := &testsupport.Buffer{}
+	now := time.Unix(1000, 0)
+	a := &Acceptor{Log: log, Role: "brokerd", Name: "broker", Lost: runbook.BrokerdListenerLost, Now: func() time.Time { return now }}
+	done := make(chan struct{})
+	line := "brokerd: cannot accept on accept-broker for now, retrying: too many open files; " + runbook.Link(runbook.BrokerdListenerLost) + "\n"
+	for i, step := range []struct {
+		advance time.Duration
+		lines   int
+	}{
+		{0, 1},                             // the first failure: the line
+		{time.Second, 1},                   // a second after an accept that worked: the same run
+		{acceptCalm - time.Millisecond, 1}, // still within the run (measured from the last failure)
+		{acceptCalm, 2},                    // calm for acceptCalm: a new run
+	} {
+		now = now.Add(step.advance)
+		ln := &sequenceListener{errs: []error{acceptErr(unix.EMFILE)}}
+		if _, err := a.Accept(ln, done); err != nil {
+			t.Fatalf("step %d: Accept: %v", i, err)
+		}
+		if got := strings.Count(log.String(), line); got != step.lines {
+			t.Errorf("step %d: %d lines, want %d: %q", i, got, step.lines, log.String())
+		}
+	}
+}
+
+// sequenceListener fails Accept with errs in turn, then accepts a
+// connection (one end of a pipe).
+type sequenceListener struct{ errs []error }
+
+func (l *sequenceListener) Accept() (net.Conn, error) {
+	if len(l.errs) > 0 {
+		err := l.errs[0]
+		l.errs = l.errs[1:]
+		return nil, err
+	}
+	c, _ := net.Pipe()
+	return c, nil
+}
+func (l *sequenceListener) Close() error   { return nil }
+func (l *sequenceListener) Addr() net.Addr { return &net.UnixAddr{} }

@@ -175,21 +175,40 @@ func (s *Socket) await(c net.Conn) (done func()) {
 // retryAccept is how long the listener waits after a failed accept.
 const retryAccept = 200 * time.Millisecond
 
+// acceptCalm is how long accept must go without a transient failure for
+// the next one to start a new run of failures (a new line). In a flood, a
+// descriptor comes free for a moment (a connection answered or timed out)
+// and one accept succeeds between failures: that is the same run.
+const acceptCalm = 10 * time.Second
+
 // Acceptor is what a daemon's listener says when accept fails for now:
 // Role's line for the socket accept-Name, of the entry Lost
-// (listener-lost, or brokerd's own), written to Log.
+// (listener-lost, or brokerd's own), written to Log. One Acceptor serves
+// one listener for its whole life: it remembers the run of failures.
 type Acceptor struct {
 	Log        io.Writer
 	Role, Name string
 	Lost       runbook.Entry
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+
+	lastFail time.Time // the latest transient failure; zero before any
+}
+
+func (a *Acceptor) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
 }
 
 // Accept takes the next connection from ln. A failure that a freed
 // resource may cure (a limit such as EMFILE) is tried again every 200 ms,
-// and the first of each run of them is written to Log; done closing ends
-// the wait with net.ErrClosed. Any other failure is returned.
-func (a Acceptor) Accept(ln net.Listener, done <-chan struct{}) (net.Conn, error) {
-	lost := false
+// and the first of each run of them is written to Log: a run ends only
+// when accept has gone acceptCalm without such a failure, so the odd
+// accept that succeeds in a flood does not print the line again. done
+// closing ends the wait with net.ErrClosed. Any other failure is returned.
+func (a *Acceptor) Accept(ln net.Listener, done <-chan struct{}) (net.Conn, error) {
 	for {
 		conn, err := ln.Accept()
 		if err == nil {
@@ -203,11 +222,12 @@ func (a Acceptor) Accept(ln net.Listener, done <-chan struct{}) (net.Conn, error
 		if !transientAccept(err) {
 			return nil, err
 		}
-		if !lost {
+		now := a.now()
+		if a.lastFail.IsZero() || now.Sub(a.lastFail) >= acceptCalm {
 			fmt.Fprintf(a.Log, "%s: %s\n", a.Role, runbook.Refuse(a.Lost,
 				"cannot accept on accept-%s for now, retrying: %v", a.Name, syscallError(err)))
-			lost = true
 		}
+		a.lastFail = now
 		select {
 		case <-time.After(retryAccept):
 		case <-done:
@@ -227,7 +247,7 @@ func (s *Socket) Serve(ctx context.Context, ln net.Listener) error {
 	}()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	acc := Acceptor{Log: s.Log, Role: s.Role, Name: s.Name, Lost: s.ListenerLost}
+	acc := &Acceptor{Log: s.Log, Role: s.Role, Name: s.Name, Lost: s.ListenerLost}
 	for {
 		conn, err := acc.Accept(ln, ctx.Done())
 		if err != nil {

@@ -154,6 +154,7 @@ type guardedListener struct {
 	log       io.Writer
 	done      chan struct{}
 	closeOnce sync.Once
+	acc       *daemon.Acceptor // one for the listener's life: it keeps the run of failures
 }
 
 func (l *guardedListener) close() {
@@ -162,9 +163,11 @@ func (l *guardedListener) close() {
 }
 
 func (l *guardedListener) Accept() (net.Conn, error) {
-	acc := daemon.Acceptor{Log: l.log, Role: role.Inferproxy.String(), Name: "infer", Lost: runbook.ListenerLost}
+	if l.acc == nil { // http.Server calls Accept from one goroutine
+		l.acc = &daemon.Acceptor{Log: l.log, Role: role.Inferproxy.String(), Name: "infer", Lost: runbook.ListenerLost}
+	}
 	for {
-		c, err := acc.Accept(l.Listener, l.done)
+		c, err := l.acc.Accept(l.Listener, l.done)
 		if err != nil {
 			select {
 			case <-l.done:
