@@ -517,8 +517,8 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("gatewaycrash: post %q has %d replies: %q\n%s", s.post.Message, len(rs), texts, lastSaid())
 		}
 		switch msg := rs[0].Message; {
-		case msg == "Hello, I am Box.":
-			full++
+		case msg == "Hello, I am Box.", usageEnd.MatchString(msg):
+			full++ // whole, with the turn's usage (or killed before that was added)
 		case strings.Contains(msg, "gatewayd was stopped while writing this reply") && s.post.ID != all[len(all)-1].post.ID:
 			// A kill during the turn, or during the next round's
 			// catch-up of a post made while gatewayd was down.
@@ -539,3 +539,6 @@ func cmdGatewaycrash(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	fmt.Fprintf(ts.Stdout(), "%d posts, each answered once: %d in full, %d cut short by a kill\n", len(all), full, cut)
 }
+
+// usageEnd is the stand-in's whole reply with the turn's usage after it.
+var usageEnd = regexp.MustCompile(`^Hello, I am Box\.\n\n_\(tokens \d+ in, \d+ out; cache reused \d+%( \(the cache was lost\))?; context \d+ of \d+ tokens, \d+%\)_$`)

@@ -450,6 +450,30 @@ func TestAStreamedReplyIsEditedAtMostEveryIntervalAndToolLinesSayTheDecision(t *
 	}
 }
 
+// A finished turn's reply ends with its usage, compactly (what bxctl
+// chat's [turn] line says), with the cache's loss when loopd saw one; a
+// turn with no text says so, with the usage too.
+func TestAReplyEndsWithItsUsage(t *testing.T) {
+	w := newWorld(t)
+	w.loop.hook = func(req loopwire.TurnRequest, emit func(loopwire.Event) error) error {
+		if req.Text != "say nothing" {
+			emit(loopwire.Event{Event: loopwire.EventText, Text: "Hello."})
+		}
+		emit(loopwire.Event{Event: loopwire.EventUsage, Usage: &loopwire.Usage{Requests: 1, PromptTokens: 300, CachedTokens: 900, OutputTokens: 40, Context: 1240, NCtx: 4096,
+			CacheLost: "cache loss: the server took 0 tokens from its cache"}})
+		return nil
+	}
+	w.start()
+	p := w.ownerSays("hello")
+	w.waitForPosts("the reply with its usage", p.ID, func(ps []fakemattermost.Post) bool {
+		return len(ps) == 1 && ps[0].Message == "Hello.\n\n_(tokens 300 in, 40 out; cache reused 75% (the cache was lost); context 1240 of 4096 tokens, 30%)_"
+	})
+	q := w.ownerSays("say nothing")
+	w.waitForPosts("no reply, with its usage", q.ID, func(ps []fakemattermost.Post) bool {
+		return len(ps) == 1 && strings.HasPrefix(ps[0].Message, "_(no reply)_\n\n_(tokens 300 in, 40 out;")
+	})
+}
+
 // users/me answered 403 stops gatewayd as 401 does (mattermost-auth-failed,
 // with the status), without a single retry.
 func TestAForbiddenTokenIsNeverTriedAgain(t *testing.T) {

@@ -287,6 +287,7 @@ type reply struct {
 	timer   *time.Timer
 	tools   map[string]*toolLine
 	started bool
+	usage   *loopwire.Usage // the turn's, from loopd's last event
 }
 
 type toolLine struct {
@@ -399,7 +400,29 @@ func (r *reply) event(e loopwire.Event) {
 		if l := r.tools[e.CallID]; l != nil && l.post != "" {
 			r.g.patch(r.ctx, l.post, toolText(l.summary, termsafe.Line(e.Outcome)))
 		}
+	case loopwire.EventUsage:
+		r.usage = e.Usage
 	}
+}
+
+// usageNote is a finished turn's usage, compactly, at the end of its
+// reply: what bxctl chat's [turn] line says.
+func usageNote(u loopwire.Usage) string {
+	prompt := u.PromptTokens + u.CachedTokens
+	reuse := 0
+	if prompt > 0 {
+		reuse = u.CachedTokens * 100 / prompt
+	}
+	s := fmt.Sprintf("tokens %d in, %d out; cache reused %d%%", u.PromptTokens, u.OutputTokens, reuse)
+	if u.CacheLost != "" {
+		s += " (the cache was lost)"
+	}
+	if u.NCtx > 0 {
+		s += fmt.Sprintf("; context %d of %d tokens, %d%%", u.Context, u.NCtx, u.Context*100/u.NCtx)
+	} else {
+		s += fmt.Sprintf("; context %d tokens", u.Context)
+	}
+	return "_(" + s + ")_"
 }
 
 func argumentsText(raw json.RawMessage) string {
@@ -476,6 +499,14 @@ func (r *reply) end(note string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopTimer()
+	if note == "" && r.usage != nil {
+		// A turn loopd finished: its usage ends the reply.
+		note = "\n\n" + usageNote(*r.usage)
+		if r.post != "" && r.text == "" && r.shown == placeholder {
+			r.g.patch(r.ctx, r.post, "_(no reply)_"+note)
+			return
+		}
+	}
 	if note == "" {
 		if r.post != "" && r.text == "" && r.shown == placeholder {
 			r.g.patch(r.ctx, r.post, "_(no reply)_")
