@@ -45,6 +45,9 @@ type Pending struct {
 	// the Registry File's modules), each with its SHA-256, and the
 	// SHA-256 over them that the approved Run must read again or refuse.
 	Program *snapshot.Manifest `json:"program,omitempty"`
+	// Change is, for a write_file, what it changes: a new file, or the
+	// diff against the file as brokerd read it when it asked.
+	Change *Change `json:"change,omitempty"`
 }
 
 // The answers to a pending approval: the owner's with bxctl on brokerd's

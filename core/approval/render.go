@@ -43,7 +43,7 @@ func Summary(p Pending) string {
 			content = *a.Content
 		}
 		first, _, _ := strings.Cut(content, "\n")
-		s = fmt.Sprintf("write_file %s (%s): %s", shownPath(a.Path, p.Target), size(len(content)), quote(first))
+		s = fmt.Sprintf("write_file %s (%s%s): %s", shownPath(a.Path, p.Target), size(len(content)), changeWords(p.Change), quote(first))
 	case policy.HTTPFetch:
 		s = "http_fetch " + a.URL
 	case policy.Memory:
@@ -74,6 +74,32 @@ func Summary(p Pending) string {
 		s = p.Tool + " " + p.Arguments
 	}
 	return termsafe.Line(cut(s, summaryWidth))
+}
+
+// changeWords is what a write_file changes, for its summary line.
+func changeWords(c *Change) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Creates:
+		return ", a new file"
+	case c.Diff != "":
+		return fmt.Sprintf(", +%d -%d lines", c.Added, c.Removed)
+	case c.Note == Identical:
+		return ", the file's content already"
+	case c.SHA256 != "":
+		return fmt.Sprintf(", replaces %s", size(int(c.Size)))
+	}
+	return ", over a file not shown"
+}
+
+// currentFile is the file a write_file replaces, as brokerd read it.
+func currentFile(c *Change) string {
+	s := "the file now: " + size(int(c.Size))
+	if c.SHA256 != "" {
+		s += ", sha256 " + c.SHA256
+	}
+	return s
 }
 
 // shownPath is a path tool's path as the summary shows it: the target
@@ -154,6 +180,22 @@ func Render(w io.Writer, p Pending, o Options) error {
 			content = *a.Content
 		}
 		r.field("  content", fmt.Sprintf("%s, %d %s, sha256 %s", size(len(content)), lines(content), plural(lines(content), "line", "lines"), SHA256([]byte(content))))
+		if c := p.Change; c != nil && c.Diff != "" {
+			// The owner approves a change to a file: what changes, not a
+			// text to compare by eye with one they cannot see here.
+			r.field("  replaces", currentFile(c))
+			r.field("  change", fmt.Sprintf("%d %s added, %d removed (unified diff against the file as it was when brokerd asked)", c.Added, plural(c.Added, "line", "lines"), c.Removed))
+			r.text(c.Diff)
+			break
+		}
+		switch c := p.Change; {
+		case c == nil:
+		case c.Creates:
+			r.field("  change", "creates a new file")
+		default:
+			r.field("  replaces", currentFile(c))
+			r.field("  change", c.Note)
+		}
 		r.text(content)
 	case policy.Run:
 		r.field("  command", Words(a.Command))

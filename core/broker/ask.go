@@ -9,6 +9,7 @@ import (
 	"boxmaker/core/approval"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/gatewaywire"
+	"boxmaker/core/policy"
 	"boxmaker/runbook"
 )
 
@@ -18,7 +19,11 @@ import (
 func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, asked func(string)) (*pending, *answer, error) {
 	now := b.cfg.Now()
 	target := v.recordTarget(nil)
-	p := b.approvals.add(Pending{Call: c.CallID, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant,
+	var change *approval.Change
+	if policy.Tool(c.Tool) == policy.WriteFile && len(v.targets) == 1 {
+		change = b.writeChange(v.targets[0], c.Arguments)
+	}
+	p := b.approvals.add(Pending{Change: change, Call: c.CallID, Session: c.Session, Tool: c.Tool, Target: target, Grant: v.Grant,
 		CallHash: CallHash(c), Arguments: approval.Compact(c.Arguments), ArgumentsHash: approval.ArgumentsHash(c.Arguments),
 		Requested: now, Expires: now.Add(b.cfg.ExpireAfter), Program: v.program})
 	rec := audit.Record{Type: audit.TypeApprovalRequested, Call: c.CallID, Approval: p.ID, CallSHA256: p.CallHash,

@@ -56,7 +56,10 @@ type Config struct {
 	MemoryTimeout time.Duration
 	// ExpireAfter is how long an approval waits.
 	ExpireAfter time.Duration
-	Now         func() time.Time
+	// OwnerUID and OwnerGID are the user brokerd acts for ([runner]
+	// owner_uid): an approval shows a file only when they may read it.
+	OwnerUID, OwnerGID int
+	Now                func() time.Time
 	// Log receives brokerd's lines for the operator.
 	Log io.Writer
 	// MinFree is the free space (bytes) of the home's file system below

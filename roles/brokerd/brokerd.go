@@ -104,11 +104,12 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		MemorySocket:  cfg.Memory.Socket,
 		MemoryTimeout: time.Duration(cfg.Memory.TimeoutMS) * time.Millisecond,
 		ExpireAfter:   expire,
-		Log:           rolecli.Log,
-		Decided:       led.Decided(),
-		Courier:       courier,
-		MinFree:       cfg.Audit.MinFree(),
-		Free:          freeSpace(h.Path(home.DirAudit)),
+		OwnerUID:      cfg.Runner.OwnerUID, OwnerGID: cfg.Runner.OwnerGID,
+		Log:     rolecli.Log,
+		Decided: led.Decided(),
+		Courier: courier,
+		MinFree: cfg.Audit.MinFree(),
+		Free:    freeSpace(h.Path(home.DirAudit)),
 	})
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -252,9 +253,15 @@ func NoArgs(action cli.ActionFunc) cli.ActionFunc {
 	}
 }
 
-// ExactArgs checks the number of positional arguments.
+// ExactArgs checks the number of positional arguments, after setting
+// the flags that came after them (ArgsAndLateFlags: "bxctl refuse ID
+// --why TEXT"). The arguments stay c.Args()'s first ones.
 func ExactArgs(c *cli.Context, n int, names string) error {
-	if c.NArg() != n {
+	args, err := ArgsAndLateFlags(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != n || (n > 0 && !slices.Equal(args, c.Args().Slice()[:n])) {
 		return Usagef("%s takes %s (see %s --help)", c.Command.FullName(), names, c.Command.HelpName)
 	}
 	return nil
