@@ -31,11 +31,12 @@ import (
 // A domain is a file <home>/broker/domains/<id>.json holding
 // {"taint":..,"untrusted":..,"run":..}; a member's state file names it
 // ("domain":"<id>"). The id is the SHA-256 of the domain's key, 32 random
-// bytes brokerd hands the Run on a descriptor when it starts it and keeps
-// nowhere: loopd passes the key on with the session.start of each session
-// the Run makes, and a key whose domain brokerd does not hold is refused.
-// The program the Run runs never sees the key, so membership is what
-// brokerd started, not what the program says.
+// bytes that brokerd's relay for the Run (yaagbox.go) holds in memory
+// alone: it sets the key on each agent.spawn and agent.fork the Run sends
+// through it, loopd passes it on with the new session's session.start,
+// and a key whose domain brokerd does not hold is refused. The Run never
+// sees the key, so membership is what brokerd made, not what the program
+// says.
 
 // domainKeyLen is the length of a domain's key, in hex.
 const domainKeyLen = 64

@@ -153,8 +153,9 @@ type SessionStart struct {
 	// session): the new one starts at that session's state too.
 	From string `json:"from,omitempty"`
 	// Domain is the key of a yaag Run's taint domain, for a session made
-	// for one of its Agents: the key brokerd handed the Run it started
-	// (never written anywhere). The session starts at the domain's state
+	// for one of its Agents: the key brokerd's relay for that Run set on
+	// its spawn or fork (never written anywhere, never seen by the Run).
+	// The session starts at the domain's state
 	// and rises with it (D821); a key brokerd does not hold is an error.
 	Domain string `json:"domain,omitempty"`
 }

@@ -108,10 +108,11 @@ type SpawnRequest struct {
 	Tools      []string `json:"tools"`  // tool names; request_user_input among them when the Agent may ask the person
 	Models     []string `json:"models"` // informational: each Ask names the model it uses
 	Memory     bool     `json:"memory"` // the owner's memory block in the baseline
-	// Domain is the key of the Run's taint domain that brokerd handed a
-	// Run it started (yaag_run): the session joins it (brokerd's
-	// session.start) before it exists, and a key brokerd refuses is no
-	// session. "" for a Run the owner started.
+	// Domain is the key of the taint domain of a Run brokerd started
+	// (yaag_run), set by brokerd's relay for that Run, never by the Run:
+	// the session joins it (brokerd's session.start) before it exists,
+	// and a key brokerd refuses is no session. "" for a Run the owner
+	// started.
 	Domain string `json:"domain,omitempty"`
 }
 

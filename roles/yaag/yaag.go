@@ -101,7 +101,6 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: runs.FlagRoot, Hidden: true, Usage: "read program files only under `DIR`"},
 			&cli.StringFlag{Name: runs.FlagHostSession, Hidden: true, Usage: "the `SESSION` whose yaag_run started the Run"},
 			&cli.BoolFlag{Name: runs.FlagForkHost, Hidden: true, Usage: "copy the host session for fork: ctx.host"},
-			&cli.IntFlag{Name: runs.FlagDomainFD, Hidden: true, Value: -1, Usage: "read the key of the Run's taint domain from file descriptor `N`"},
 			&cli.StringFlag{Name: runs.FlagLoopSocket, Hidden: true, Usage: "connect to loopd's loop socket `PATH` (brokerd's, with --root)"},
 			&cli.BoolFlag{Name: runs.FlagManifest, Hidden: true, Usage: "with --root: print the files the Run would read, with their SHA-256, and run nothing"},
 			&cli.StringFlag{Name: runs.FlagApproved, Hidden: true, Usage: "with --root: run only when the files read have the manifest SHA-256 `HASH`"},
@@ -349,10 +348,6 @@ func runAction(c *cli.Context) error {
 	} else if b, err = src.bundle(nil); err != nil {
 		return err
 	}
-	domain, err := readDomainKey(c)
-	if err != nil {
-		return err
-	}
 	run := newRunID()
 	if c.IsSet(runs.FlagRunID) {
 		if run = c.String(runs.FlagRunID); !cassette.ValidRunID(run) {
@@ -379,7 +374,7 @@ func runAction(c *cli.Context) error {
 		Engine: engine.Options{
 			Bundle: b, Input: input, Run: run,
 			Profile: cfg.Profile, ProfileOrigin: cfg.ProfileOrigin,
-			Agents:  agent.Loopd{Socket: loopSocket(cfg), Domain: domain},
+			Agents:  agent.Loopd{Socket: loopSocket(cfg)},
 			Catalog: cat, Tree: tree,
 			Wall: cfg.Wall, Seed: int64(binary.BigEndian.Uint64(seed[:]) >> 1),
 			Events:      out.event,
@@ -395,27 +390,6 @@ func runAction(c *cli.Context) error {
 		return out.failedStart(run, err)
 	}
 	return out.end(end)
-}
-
-// readDomainKey reads the key of the Run's taint domain from the
-// descriptor brokerd's yaag_run gives (--domain-fd), and closes it, so
-// that the key is in no file, argument or environment the program could
-// read; "" without the flag.
-func readDomainKey(c *cli.Context) (string, error) {
-	if !c.IsSet(runs.FlagDomainFD) {
-		return "", nil
-	}
-	fd := c.Int(runs.FlagDomainFD)
-	if fd < 3 {
-		return "", usage(c, "--%s %d is not a file descriptor of its own", runs.FlagDomainFD, fd)
-	}
-	f := os.NewFile(uintptr(fd), "fd "+strconv.Itoa(fd))
-	data, err := io.ReadAll(io.LimitReader(f, 256))
-	f.Close()
-	if err != nil {
-		return "", fmt.Errorf("cannot read the taint domain's key from file descriptor %d: %v", fd, err)
-	}
-	return strings.TrimSpace(string(data)), nil
 }
 
 // ExitCPULimit is yaag run's status when a Run that brokerd started

@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,7 +21,7 @@ func TestRunReadsTheCommandBrokerdWrites(t *testing.T) {
 	type read struct {
 		Root, Host, Input, Profile string
 		JSON, ForkHost             bool
-		EvalFD, DomainFD           int
+		EvalFD                     int
 		Args                       []string
 	}
 	for _, tt := range []struct {
@@ -32,11 +30,9 @@ func TestRunReadsTheCommandBrokerdWrites(t *testing.T) {
 		want read
 	}{
 		{"a file", runs.Command{Root: "/srv/p", HostSession: "s-1", File: "-odd.ts"},
-			read{Root: "/srv/p", Host: "s-1", JSON: true, EvalFD: -1, DomainFD: -1, Args: []string{"-odd.ts"}}},
-		{"a file in a taint domain", runs.Command{Root: "/srv/p", HostSession: "s-1", File: "p.ts", DomainFD: 3},
-			read{Root: "/srv/p", Host: "s-1", JSON: true, EvalFD: -1, DomainFD: 3, Args: []string{"p.ts"}}},
-		{"a script with everything", runs.Command{Root: "/srv/p", HostSession: "s-2", ForkHost: true, Input: json.RawMessage(`{"a":1}`), Profile: "fast", Inline: true, EvalFD: 3, DomainFD: 4},
-			read{Root: "/srv/p", Host: "s-2", Input: `{"a":1}`, Profile: "fast", JSON: true, ForkHost: true, EvalFD: 3, DomainFD: 4, Args: []string{}}},
+			read{Root: "/srv/p", Host: "s-1", JSON: true, EvalFD: -1, Args: []string{"-odd.ts"}}},
+		{"a script with everything", runs.Command{Root: "/srv/p", HostSession: "s-2", ForkHost: true, Input: json.RawMessage(`{"a":1}`), Profile: "fast", Inline: true, EvalFD: 3},
+			read{Root: "/srv/p", Host: "s-2", Input: `{"a":1}`, Profile: "fast", JSON: true, ForkHost: true, EvalFD: 3, Args: []string{}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			args := tt.cmd.Args()
@@ -48,7 +44,7 @@ func TestRunReadsTheCommandBrokerdWrites(t *testing.T) {
 			cmd.Action = func(c *cli.Context) error {
 				got = read{Root: c.String(runs.FlagRoot), Host: c.String(runs.FlagHostSession), Input: c.String(runs.FlagInput),
 					Profile: c.String(runs.FlagProfile), JSON: c.Bool(runs.FlagJSON), ForkHost: c.Bool(runs.FlagForkHost),
-					EvalFD: c.Int(runs.FlagEvalFD), DomainFD: c.Int(runs.FlagDomainFD), Args: append([]string{}, c.Args().Slice()...)}
+					EvalFD: c.Int(runs.FlagEvalFD), Args: append([]string{}, c.Args().Slice()...)}
 				return nil
 			}
 			app := &cli.App{Name: "yaag", Commands: []*cli.Command{cmd}}
@@ -59,43 +55,6 @@ func TestRunReadsTheCommandBrokerdWrites(t *testing.T) {
 				t.Errorf("%q read as (-want +got):\n%s", args, diff)
 			}
 		})
-	}
-}
-
-// The key of a Run's taint domain is read from its descriptor, which is
-// closed after (D821): no later read of it, through /proc/self/fd or
-// otherwise, finds the key.
-func TestTheDomainKeyIsReadFromItsDescriptorAndClosed(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fd, err := syscall.Dup(int(r.Fd()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	var pipe syscall.Stat_t
-	if err := syscall.Fstat(fd, &pipe); err != nil {
-		t.Fatal(err)
-	}
-	key := strings.Repeat("ab", 32)
-	w.WriteString(key + "\n")
-	w.Close()
-	var got string
-	cmd := runCommand()
-	cmd.Action = func(c *cli.Context) error {
-		got, err = readDomainKey(c)
-		return err
-	}
-	app := &cli.App{Name: "yaag", Commands: []*cli.Command{cmd}}
-	if err := app.Run([]string{"yaag", runs.RunCommand, "--" + runs.FlagDomainFD, strconv.Itoa(fd)}); err != nil || got != key {
-		t.Fatalf("read %q (%v), want the key", got, err)
-	}
-	// (The number may be another file's by now: only the pipe counts.)
-	var now syscall.Stat_t
-	if err := syscall.Fstat(fd, &now); err == nil && now.Ino == pipe.Ino && now.Dev == pipe.Dev {
-		t.Errorf("descriptor %d is still the key's pipe after the key was read", fd)
 	}
 }
 

@@ -20,12 +20,8 @@ import (
 const textLimit runbook.Quoted = "limit reached at"
 
 // Loopd makes Agents as hermetic sessions of the loopd serving Socket.
-// Domain is the key of the Run's taint domain that brokerd handed a Run
-// it started (yaag_run), sent with each session the Run makes: loopd
-// has brokerd put the session in the domain before it exists.
 type Loopd struct {
 	Socket string
-	Domain string
 }
 
 // Spawn asks loopd for the Agent's session.
@@ -33,7 +29,7 @@ func (l Loopd) Spawn(ctx context.Context, s Spec) (Session, error) {
 	var res loopwire.SpawnResult
 	err := daemon.Call(ctx, l.Socket, loopwire.KindAgentSpawn, loopwire.SpawnRequest{
 		Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash,
-		System: s.System, Tools: nonNil(s.Tools), Models: nonNil(s.Models), Memory: s.Memory, Domain: l.Domain,
+		System: s.System, Tools: nonNil(s.Tools), Models: nonNil(s.Models), Memory: s.Memory,
 	}, &res, nil)
 	if err != nil {
 		return nil, remote(l.Socket, "the session", err)
@@ -47,7 +43,6 @@ func (l Loopd) Fork(ctx context.Context, from loopwire.SessionAt, s Spec) (Sessi
 	var res loopwire.ForkResult
 	err := daemon.Call(ctx, l.Socket, loopwire.KindAgentFork, loopwire.ForkRequest{
 		From: from, Host: s.Host, Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash, Models: nonNil(s.Models),
-		Domain: l.Domain,
 	}, &res, nil)
 	if err != nil {
 		return nil, remote(l.Socket, "the fork", err)
@@ -64,7 +59,6 @@ func (l Loopd) ForkHost(ctx context.Context, host string, s Spec) (Session, erro
 	var res loopwire.ForkResult
 	err := daemon.Call(ctx, l.Socket, loopwire.KindAgentFork, loopwire.ForkRequest{
 		From: loopwire.SessionAt{ID: host}, Host: true, Latest: true, Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash, Models: nonNil(s.Models),
-		Domain: l.Domain,
 	}, &res, nil)
 	if err != nil {
 		return nil, remote(l.Socket, "the host's copy", err)

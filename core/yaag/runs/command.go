@@ -18,7 +18,6 @@ const (
 	FlagInput       = "input"
 	FlagProfile     = "profile"
 	FlagEvalFD      = "eval-fd"
-	FlagDomainFD    = "domain-fd"
 	FlagLoopSocket  = "loop-socket"
 	FlagManifest    = "manifest"
 	FlagApproved    = "approved"
@@ -39,11 +38,6 @@ type Command struct {
 	Inline bool
 	EvalFD int
 	File   string
-	// DomainFD, when above 0, is the descriptor the Run reads the key of
-	// its taint domain from (core/broker's domain.go): it passes the key
-	// to loopd with each Agent's session it makes, and nothing else sees
-	// it.
-	DomainFD int
 	// LoopSocket is loopd's loop socket, brokerd's to say: a confined Run
 	// takes no path from its directory's config.
 	LoopSocket string
@@ -71,9 +65,6 @@ func (c Command) Args() []string {
 	}
 	if c.Profile != "" {
 		args = append(args, "--"+FlagProfile, c.Profile)
-	}
-	if c.DomainFD > 0 {
-		args = append(args, "--"+FlagDomainFD, strconv.Itoa(c.DomainFD))
 	}
 	if c.LoopSocket != "" {
 		args = append(args, "--"+FlagLoopSocket, c.LoopSocket)
