@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -17,6 +18,7 @@ import (
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
+	"boxmaker/sanitize"
 )
 
 // App is loopd's command line.
@@ -56,7 +58,44 @@ func App() *cli.App {
 				return nil
 			}),
 		},
+		&cli.Command{
+			Name:      "tags",
+			Usage:     "print the chat-template tags loopd neutralises, by token id",
+			ArgsUsage: "[ID...]",
+			Description: "tags prints loopd's compiled tag table, one tag a line: its token id, its kind\n" +
+				"(bar <|name|>, open <name>, close </name>), its name and its spelling. With IDs,\n" +
+				"only those: the selftest names a tag by its id (runbook entry loopd-tags-unexpected).",
+			Action: tags,
+		},
 	)
+}
+
+// tags prints the tag table, or the tags whose ids are named.
+func tags(c *cli.Context) error {
+	byID := map[int]sanitize.Tag{}
+	var all []sanitize.Tag
+	for _, t := range sanitize.Tags() {
+		byID[t.TokenID] = t
+		all = append(all, t)
+	}
+	if c.Args().Present() {
+		all = all[:0]
+		for _, a := range c.Args().Slice() {
+			id, err := strconv.Atoi(a)
+			if err != nil {
+				return rolecli.Usagef("tags takes token ids (numbers), not %q", a)
+			}
+			t, ok := byID[id]
+			if !ok {
+				return fmt.Errorf("no tag has the token id %d in loopd's table", id)
+			}
+			all = append(all, t)
+		}
+	}
+	for _, t := range all {
+		fmt.Printf("%d %s %s %s\n", t.TokenID, []string{"bar", "open", "close"}[t.Kind], t.Name, t.Text())
+	}
+	return nil
 }
 
 func load(path string) (conf.Loopd, error) {
