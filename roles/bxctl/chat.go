@@ -136,7 +136,7 @@ func (ch *chatter) onTerminal(in, screen *os.File, signals <-chan os.Signal) (re
 		}
 		return w
 	}
-	ch.status = true
+	ch.status = screen == os.Stdout // the status line is drawn where the reply is
 	for _, w := range []*io.Writer{&ch.out, &ch.errOut} {
 		if f, ok := (*w).(*os.File); ok && isTerminal(f) {
 			*w = crlfWriter{f}
