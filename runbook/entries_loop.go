@@ -2,6 +2,9 @@ package runbook
 
 // loopd's entries.
 var (
+	// bxctl doctor asked the model server, through inferproxy, for
+	// /health and /props, and it did not answer as loopd needs.
+	ModelServerUnavailable = newEntry("model-server-unavailable")
 	LoopdStartFailed    = newEntry("loopd-start-failed")
 	LoopdSelftestFailed = newEntry("loopd-selftest-failed")
 	LoopdTagsUnexpected = newEntry("loopd-tags-unexpected")

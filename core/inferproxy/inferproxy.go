@@ -70,6 +70,63 @@ type Proxy struct {
 	// requestTimeout bounds the reading of a request's body (Start sets
 	// it from Options.RequestTimeout; 0: unbounded).
 	requestTimeout time.Duration
+	// down keeps the log to one line per DownLogPeriod while the upstream
+	// cannot be reached; now is its clock (time.Now when nil).
+	down downLog
+	now  func() time.Time
+}
+
+// DownLogPeriod is how often inferproxy says, while the model server
+// cannot be reached, that it still cannot: the first failure is logged,
+// the others of the period are counted into the next line (D886).
+const DownLogPeriod = 30 * time.Second
+
+// downLog is the state of an upstream that cannot be reached.
+type downLog struct {
+	mu      sync.Mutex
+	down    bool
+	since   time.Time // the first failure of this run of failures
+	logged  time.Time // the last line written
+	unsaid  int       // failures since that line
+	failing int       // failures in this run, all told
+}
+
+// failed counts a failure at now and says whether to log it, with the
+// number of failures left unsaid since the last line.
+func (d *downLog) failed(now time.Time) (log bool, unsaid int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.failing++
+	if !d.down {
+		d.down, d.since, d.logged, d.unsaid = true, now, now, 0
+		return true, 0
+	}
+	if now.Sub(d.logged) < DownLogPeriod {
+		d.unsaid++
+		return false, 0
+	}
+	unsaid, d.logged, d.unsaid = d.unsaid, now, 0
+	return true, unsaid
+}
+
+// answered ends a run of failures; it returns how many requests failed
+// and since when, or 0 when none had.
+func (d *downLog) answered() (failing int, since time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.down {
+		return 0, time.Time{}
+	}
+	failing, since = d.failing, d.since
+	d.down, d.failing, d.unsaid = false, 0, 0
+	return failing, since
+}
+
+func (p *Proxy) clock() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
 }
 
 // NewProxy makes the handler. upstream is the model server's base URL;
@@ -119,6 +176,14 @@ func NewProxy(upstream string, burst int, queueTimeout, idle time.Duration, logw
 			pr.Out.Header["Idempotency-Key"] = nil
 		},
 		Transport: transport,
+		// Any answer, an error status included, is the server reached.
+		ModifyResponse: func(*http.Response) error {
+			if n, since := p.down.answered(); n > 0 {
+				fmt.Fprintf(p.log, "inferproxy: the model server at %s answers again, after %d failed %s since %s\n",
+					p.upstream, n, plural(n, "request", "requests"), since.UTC().Format(time.RFC3339))
+			}
+			return nil
+		},
 		// Flush every write at once: a streamed answer must reach loopd
 		// chunk by chunk, and a buffer would hold the first token back.
 		FlushInterval: -1,
@@ -217,7 +282,15 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		return
 	}
 	msg := fmt.Sprintf("inferproxy: cannot reach the model server at %s: %v", p.upstream, err)
-	fmt.Fprintf(p.log, "inferproxy: %s %s: %s\n", r.Method, r.URL.Path, msg)
+	// One line per DownLogPeriod while it is down, not one per request:
+	// a client that retries must not flood the log (issue 25 item 7).
+	if log, unsaid := p.down.failed(p.clock()); log {
+		line := fmt.Sprintf("inferproxy: %s %s: %s", r.Method, r.URL.Path, msg)
+		if unsaid > 0 {
+			line += fmt.Sprintf(" (and %d more %s since the last line; one line per %s while it cannot be reached)", unsaid, plural(unsaid, "request", "requests"), DownLogPeriod)
+		}
+		fmt.Fprintln(p.log, line)
+	}
 	writeError(w, http.StatusBadGateway, msg)
 }
 
@@ -289,4 +362,11 @@ func (g *fifoGate) release() {
 		return
 	}
 	g.free++
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

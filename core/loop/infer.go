@@ -219,6 +219,27 @@ func errorMessage(body []byte) string {
 	return s
 }
 
+// Health asks the server's /health: nil when it answers 200 with
+// {"status":"ok"}, else what it answered (llama-server says 503 "Loading
+// model" while it loads).
+func (c *Client) Health(ctx context.Context) error {
+	r, done, err := c.do(ctx, "GET", "/health", nil)
+	if err != nil {
+		return err
+	}
+	defer done()
+	var h struct {
+		Status string `json:"status"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r, 1<<16)).Decode(&h); err != nil {
+		return fmt.Errorf("GET /health: the answer is not JSON: %v", err)
+	}
+	if h.Status != "ok" {
+		return fmt.Errorf("GET /health answered status %q, not \"ok\"", h.Status)
+	}
+	return nil
+}
+
 // Props is what loopd reads from /props.
 type Props struct {
 	ChatTemplate string

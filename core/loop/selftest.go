@@ -112,6 +112,15 @@ func TemplateSHA256(template string) string {
 // check compares /props with [expect] and reports every value that
 // differs, in one reason, so that one run says all that must change.
 func (x Expect) check(p Props) error {
+	if diffs := x.Differences(p); len(diffs) > 0 {
+		return failed(runbook.LoopdSelftestFailed, "%s", strings.Join(diffs, "; "))
+	}
+	return nil
+}
+
+// Differences lists each value of /props that is not what x says, in the
+// selftest's words: bxctl doctor reports them as the selftest would.
+func (x Expect) Differences(p Props) []string {
 	var diffs []string
 	if got, want := TemplateSHA256(p.ChatTemplate), strings.ToLower(x.ChatTemplateSHA256); got != want {
 		diffs = append(diffs, fmt.Sprintf("chat template sha256: expected %s, got %s", orUnset(want), got))
@@ -122,10 +131,7 @@ func (x Expect) check(p Props) error {
 	if p.TotalSlots != x.Slots {
 		diffs = append(diffs, fmt.Sprintf("slot count: expected %s, got %d", orUnsetInt(x.Slots), p.TotalSlots))
 	}
-	if len(diffs) > 0 {
-		return failed(runbook.LoopdSelftestFailed, "%s", strings.Join(diffs, "; "))
-	}
-	return nil
+	return diffs
 }
 
 // PrintExpect measures the server, runs the rest of the selftest with

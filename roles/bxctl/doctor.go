@@ -142,11 +142,15 @@ func (d *doctor) run(c *cli.Context) {
 	if have[role.Memoryd] {
 		d.sockets(ctx, role.Memoryd, []socketCheck{{"block", m.Sockets.Block, true}, {"broker", m.Sockets.Broker, true}, {"admin", m.Sockets.Admin, true}})
 	}
+	inferproxyUp := false
 	if have[role.Inferproxy] {
-		d.sockets(ctx, role.Inferproxy, []socketCheck{{"listen", ip.Listen, false}})
+		inferproxyUp = d.sockets(ctx, role.Inferproxy, []socketCheck{{"listen", ip.Listen, false}})
 	}
 	if have[role.Loopd] {
 		d.sockets(ctx, role.Loopd, []socketCheck{{"loop", l.Sockets.Loop, true}})
+	}
+	if have[role.Inferproxy] && have[role.Loopd] {
+		d.model(ctx, ip, l, inferproxyUp)
 	}
 	if gw != nil {
 		d.sockets(ctx, role.Gatewayd, []socketCheck{{"gateway", gw.Socket, true}})
@@ -280,8 +284,9 @@ func (d *doctor) auditChain(dir, witnessFile string) {
 	}
 }
 
-// sockets asks role on each of its sockets.
-func (d *doctor) sockets(ctx context.Context, r role.Role, socks []socketCheck) {
+// sockets asks role on each of its sockets, and says whether every one
+// answered.
+func (d *doctor) sockets(ctx context.Context, r role.Role, socks []socketCheck) bool {
 	var answered, silent []string
 	var why error
 	for _, s := range socks {
@@ -308,6 +313,7 @@ func (d *doctor) sockets(ctx context.Context, r role.Role, socks []socketCheck) 
 	switch {
 	case len(silent) == 0:
 		d.ok(r.String(), "answers on %s", strings.Join(answered, ", "))
+		return true
 	case len(answered) == 0 && why == nil:
 		d.problem(r.String(), runbook.DaemonNotRunning, fmt.Errorf("%s is not running: nothing listens on %s", r, strings.Join(silent, ", ")))
 	case len(answered) == 0:
@@ -315,6 +321,7 @@ func (d *doctor) sockets(ctx context.Context, r role.Role, socks []socketCheck) 
 	default:
 		d.problem(r.String(), runbook.DaemonNotRunning, fmt.Errorf("%s answers on %s but not on %s", r, strings.Join(answered, ", "), strings.Join(silent, ", ")))
 	}
+	return false
 }
 
 func (d *doctor) report(w io.Writer, asJSON bool) error {
