@@ -181,7 +181,7 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(loo
 	a := &askTurn{req: req, start: time.Now()}
 	t := &turn{e: e, log: log, recs: recs, emit: emit, ask: a}
 	reply, err := t.run(ctx, user)
-	e.remember(t.log, t.recs)
+	e.rememberTurn(t.log, t.recs, t.conv)
 	res := loopwire.AskResult{Session: log.Session, Reply: lastReply(t.recs, reply), Turns: a.turns, ToolCalls: a.calls, Model: req.Model, Limit: a.limit,
 		Questions: a.questions}
 	if a.asked() {

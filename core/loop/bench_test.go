@@ -47,19 +47,37 @@ func benchSession(b *testing.B, turns int) string {
 	return dir
 }
 
-// BenchmarkTurnOverheadAt100 is loopd's own work for one turn at turn 100
-// of a session, everything but the model's: find the session's records
-// (the last turn's, after checking the file is unchanged), rebuild the
-// messages, encode the request, append and fsync the user and assistant
-// records, and keep the records for the next turn.
-func BenchmarkTurnOverheadAt100(b *testing.B) {
-	dir := benchSession(b, 99)
+// BenchmarkTurnOverhead is loopd's own work for one turn at turn 1, 100
+// and 1,000 of a session, everything but the model's: find the session's
+// records (the last turn's, after checking the file is unchanged) and
+// their encoded messages, encode the request (the kept messages and the
+// new user's, as the parts sent), append and fsync the user and
+// assistant records, encode their messages, and keep it all for the next
+// turn. The whole= variants do the turn as loopd did before: the whole
+// request encoded (Messages and json.Marshal of every record) and the
+// session's records copied to append the turn's: the anchor of
+// docs/performance.md's "Long sessions".
+func BenchmarkTurnOverhead(b *testing.B) {
+	for _, at := range []int{1, 100, 1000} {
+		for _, whole := range []bool{false, true} {
+			b.Run(fmt.Sprintf("at=%d/whole=%v", at, whole), func(b *testing.B) { benchTurnOverhead(b, at, whole) })
+		}
+	}
+}
+
+func benchTurnOverhead(b *testing.B, at int, whole bool) {
+	dir := benchSession(b, at-1)
 	e := &Engine{SessionsDir: dir}
+	c := &Client{Model: "m"}
 	log, recs, err := e.load("bench")
 	if err != nil {
 		b.Fatal(err)
 	}
-	e.remember(log, recs)
+	conv, err := newConversation(log, recs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.rememberTurn(log, recs, conv)
 	b.ResetTimer()
 	defer testsupport.ReportCPU(b, testsupport.CPUTime())
 	for b.Loop() {
@@ -67,23 +85,45 @@ func BenchmarkTurnOverheadAt100(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		u, a := benchTurn(b, log, recs)
-		e.remember(log, append(recs, u, a))
+		var u, a Record
+		var all []Record
+		if whole {
+			u, a = benchWholeTurn(b, c, log, recs)
+			all = append(recs[:len(recs):len(recs)], u, a) // the old load capped them
+			e.remember(log, all)
+		} else {
+			var conv *conversation
+			u, a, conv = benchTurn(b, e, c, log, recs)
+			all = append(recs, u, a)
+			e.rememberTurn(log, all, conv)
+		}
 		b.StopTimer()
-		// Back to turn 100, as the file and as the remembered records.
+		// Back to the turn, as the file, the remembered records (in
+		// the array the turn grew, as the next turn would find it) and
+		// their encoded messages.
 		log.next -= 2
 		log.size -= int64(recLen(b, u) + recLen(b, a))
 		truncate(b, log.Path, log.size)
-		e.remember(log, recs)
+		rewind(conv, len(recs))
+		e.rememberTurn(log, all[:len(recs)], conv)
 		b.StartTimer()
 	}
 }
 
+// rewind takes a conversation back to its first n records.
+func rewind(c *conversation, n int) {
+	c.recs = n
+	c.ends = c.ends[:n]
+	c.buf = c.buf[:c.ends[n-1]]
+}
+
 // BenchmarkTurnOverheadAt100Reread is the same turn when the records are
 // not remembered (loopd restarted, or the session was not among the last
-// 64): the whole log is read and checked.
+// 64): the whole log is read and checked, and its messages encoded.
 func BenchmarkTurnOverheadAt100Reread(b *testing.B) {
 	dir := benchSession(b, 99)
+	e := &Engine{SessionsDir: dir}
+	c := &Client{Model: "m"}
 	b.ResetTimer()
 	defer testsupport.ReportCPU(b, testsupport.CPUTime())
 	for b.Loop() {
@@ -91,19 +131,46 @@ func BenchmarkTurnOverheadAt100Reread(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		u, a := benchTurn(b, log, recs)
+		u, a, _ := benchTurn(b, e, c, log, recs)
 		b.StopTimer()
 		truncate(b, log.Path, log.Size()-int64(recLen(b, u)+recLen(b, a)))
 		b.StartTimer()
 	}
 }
 
-// benchTurn is a turn's own work after its records are found: the
-// request encoded and the user and assistant records appended.
-func benchTurn(b *testing.B, log *Log, recs []Record) (u, a Record) {
+// benchTurn is a turn's own work after its records are found, as
+// Engine.Turn does it: the request encoded from the kept messages and
+// the user's, and the user and assistant records appended and their
+// messages encoded.
+func benchTurn(b *testing.B, e *Engine, c *Client, log *Log, recs []Record) (u, a Record, conv *conversation) {
+	conv, err := e.conversation(log, recs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	u = Record{Time: t0, Type: TypeUser, Who: "owner", Text: "And the next one?"}
+	msgs, err := conv.messages(len(recs), u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := encodeBody(c.chatBody(ChatRequest{encoded: &msgs, Tools: conv.tools, MaxTokens: DefaultMaxTokens})); err != nil {
+		b.Fatal(err)
+	}
+	a = Record{Time: t0, Type: TypeAssistant, Text: "It is the same.", Timings: Timings{PromptN: 20, CacheN: 14000}}
+	if err := log.Append(&u, &a); err != nil {
+		b.Fatal(err)
+	}
+	if err := conv.add(u, a); err != nil {
+		b.Fatal(err)
+	}
+	return u, a, conv
+}
+
+// benchWholeTurn is benchTurn as loopd did it before: every record's
+// message rebuilt and the whole request encoded.
+func benchWholeTurn(b *testing.B, c *Client, log *Log, recs []Record) (u, a Record) {
 	u = Record{Time: t0, Type: TypeUser, Who: "owner", Text: "And the next one?"}
 	msgs, tools := Messages(append(recs, u))
-	if _, err := json.Marshal(map[string]any{"model": "m", "messages": msgs, "tools": tools, "stream": true}); err != nil {
+	if _, err := encodeBody(c.chatBody(ChatRequest{Messages: msgs, Tools: tools, MaxTokens: DefaultMaxTokens})); err != nil {
 		b.Fatal(err)
 	}
 	a = Record{Time: t0, Type: TypeAssistant, Text: "It is the same.", Timings: Timings{PromptN: 20, CacheN: 14000}}

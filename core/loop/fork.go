@@ -153,7 +153,7 @@ func (e *Engine) Compact(ctx context.Context, req loopwire.CompactRequest, emit 
 	a := &askTurn{req: loopwire.AskRequest{Session: req.Session, Model: req.Model, NoTools: true}, start: time.Now()}
 	t := &turn{e: e, log: log, recs: recs, emit: emit, ask: a}
 	reply, err := t.run(ctx, Record{Time: e.now(), Type: TypeUser, Who: role.Yaag.String(), Text: prompt})
-	e.remember(t.log, t.recs)
+	e.rememberTurn(t.log, t.recs, t.conv)
 	summary := strings.TrimSpace(lastReply(t.recs, reply))
 	var mf *ModelFailure
 	switch {

@@ -71,14 +71,16 @@ func (e *HTTPError) Error() string {
 // a watchdog that cancels it when nothing arrives within Timeout. The
 // caller reads the body through the returned reader, which resets the
 // watchdog on every read, and must call done.
+//
+// A body with encoded messages (a ChatRequest's from a session's kept
+// conversation) is sent as parts, the messages' bytes not copied.
 func (c *Client) do(ctx context.Context, method, path string, body any) (io.Reader, func(), error) {
-	var rd io.Reader
+	var parts [][]byte
 	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
+		var err error
+		if parts, err = encodeBody(body); err != nil {
 			return nil, nil, err
 		}
-		rd = bytes.NewReader(raw)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	timeout := c.Timeout
@@ -92,12 +94,13 @@ func (c *Client) do(ctx context.Context, method, path string, body any) (io.Read
 	if c.URL != "" {
 		base = strings.TrimRight(c.URL, "/")
 	}
-	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, base+path, nil)
 	if err != nil {
 		done()
 		return nil, nil, err
 	}
 	if body != nil {
+		partsBody(req, parts)
 		req.Header.Set("Content-Type", "application/json")
 	}
 	// An Idempotency-Key with no value is not sent; it lets the transport
@@ -337,6 +340,16 @@ type ChatRequest struct {
 	NoTools    bool
 	JSONSchema json.RawMessage
 	MaxTokens  int // max_tokens; 0 sends none
+
+	// encoded, when set, is Messages already encoded (a session's kept
+	// conversation): it is sent, and Messages is not.
+	encoded *encodedMessages
+}
+
+// splicedBody is a request body whose messages are sent as encoded.
+type splicedBody struct {
+	body map[string]any // without "messages"
+	msgs encodedMessages
 }
 
 // templateBody is the part of a chat request the chat template renders:
@@ -357,10 +370,20 @@ func (c *Client) templateBody(req ChatRequest) map[string]any {
 	return body
 }
 
+// requestBody is what do sends for a template body: as it is, or with
+// the request's encoded messages in place of Messages.
+func requestBody(req ChatRequest, body map[string]any) any {
+	if req.encoded == nil {
+		return body
+	}
+	delete(body, "messages")
+	return splicedBody{body, *req.encoded}
+}
+
 // ApplyTemplate asks /apply-template for the prompt the server renders
 // for req (with the generation prompt), without running the model.
 func (c *Client) ApplyTemplate(ctx context.Context, req ChatRequest) (string, error) {
-	r, done, err := c.do(ctx, "POST", "/apply-template", c.templateBody(req))
+	r, done, err := c.do(ctx, "POST", "/apply-template", requestBody(req, c.templateBody(req)))
 	if err != nil {
 		return "", err
 	}
@@ -393,6 +416,16 @@ type Delta struct {
 // content and reasoning as they come (onDelta, which may be nil), tool
 // calls merged by index, and the final timings.
 func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta) error) (Reply, error) {
+	r, done, err := c.do(ctx, "POST", "/v1/chat/completions", c.chatBody(req))
+	if err != nil {
+		return Reply{}, err
+	}
+	defer done()
+	return readStream(r, onDelta)
+}
+
+// chatBody is the body of a streamed chat completion for req.
+func (c *Client) chatBody(req ChatRequest) any {
 	body := c.templateBody(req)
 	body["stream"] = true
 	body["stream_options"] = map[string]bool{"include_usage": true}
@@ -406,12 +439,7 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta) 
 	if len(req.JSONSchema) > 0 {
 		body["response_format"] = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "answer", "schema": req.JSONSchema}}
 	}
-	r, done, err := c.do(ctx, "POST", "/v1/chat/completions", body)
-	if err != nil {
-		return Reply{}, err
-	}
-	defer done()
-	return readStream(r, onDelta)
+	return requestBody(req, body)
 }
 
 // chunk is one streamed event of a chat completion.

@@ -542,7 +542,11 @@ func TestClientLeavingEndsTheTurn(t *testing.T) {
 // already (models reuse call_0 turn after turn) or one brokerd does not
 // take gets a fresh one; the same id in one reply twice, too.
 func TestCallIDIsNewInItsSession(t *testing.T) {
-	used := usedCallIDs([]Record{{Type: TypeAssistant, ToolCalls: []ToolCall{{ID: "call_0"}, {ID: "call-7-0"}}}})
+	conv, err := newConversation(nil, []Record{{Type: TypeAssistant, ToolCalls: []ToolCall{{ID: "call_0"}, {ID: "call-7-0"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := map[string]bool{}
 	for _, c := range []struct {
 		server string
 		seq, i int
@@ -554,7 +558,7 @@ func TestCallIDIsNewInItsSession(t *testing.T) {
 		{"bad id!", 9, 0, "call-9-0"},
 		{"call_0", 7, 0, "call-7-0-1"}, // call-7-0 taken
 	} {
-		if got := callID(c.server, used, c.seq, c.i); got != c.want {
+		if got := callID(c.server, conv.used, fresh, c.seq, c.i); got != c.want {
 			t.Errorf("callID(%q, %d, %d) = %q, want %q", c.server, c.seq, c.i, got, c.want)
 		}
 	}

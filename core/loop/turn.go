@@ -118,6 +118,7 @@ type loaded struct {
 	log  *Log
 	recs []Record
 	fi   os.FileInfo
+	conv *conversation // recs' messages encoded, or nil
 }
 
 // maxRecent is how many sessions' records loopd keeps between turns.
@@ -128,6 +129,13 @@ const maxRecent = 64
 // same file, size and modification time: loopd alone appends to it),
 // else the log is read and checked again. Either way the records are
 // exactly the file's, and a file changed by anything else is re-read.
+//
+// The kept records are given with their slice's room to grow: a turn
+// appends in place instead of copying the session's records (which at
+// turn 1,000 cost more than the rest of the turn). That is safe because
+// the records' array is the session's alone: only the holder of the
+// session's lock appends to it, and what is remembered after is always
+// the longest of its views, so no two views ever append at one index.
 func (e *Engine) load(id string) (*Log, []Record, error) {
 	e.mu.Lock()
 	c := e.recent[id]
@@ -135,7 +143,7 @@ func (e *Engine) load(id string) (*Log, []Record, error) {
 	if c != nil {
 		fi, err := os.Stat(c.log.Path)
 		if err == nil && os.SameFile(fi, c.fi) && fi.Size() == c.fi.Size() && fi.ModTime().Equal(c.fi.ModTime()) {
-			return c.log, c.recs[:len(c.recs):len(c.recs)], nil
+			return c.log, c.recs, nil
 		}
 	}
 	return OpenLog(e.SessionsDir, id)
@@ -166,7 +174,14 @@ func (e *Engine) open(id string) (log *Log, recs []Record, unlock func(), err er
 }
 
 // remember keeps a session's records for its next turn.
-func (e *Engine) remember(log *Log, recs []Record) {
+func (e *Engine) remember(log *Log, recs []Record) { e.rememberTurn(log, recs, nil) }
+
+// rememberTurn keeps a session's records and their encoded messages (a
+// turn's conversation, kept only when it is the records').
+func (e *Engine) rememberTurn(log *Log, recs []Record, conv *conversation) {
+	if conv != nil && (conv.log != log || conv.recs != len(recs)) {
+		conv = nil
+	}
 	fi, err := os.Stat(log.Path)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -183,7 +198,20 @@ func (e *Engine) remember(log *Log, recs []Record) {
 			break
 		}
 	}
-	e.recent[log.Session] = &loaded{log, recs, fi}
+	e.recent[log.Session] = &loaded{log, recs, fi, conv}
+}
+
+// conversation is the encoded messages of a session's records: the ones
+// the session's last turn kept when load gave its records back (the same
+// Log, as many records), else encoded now.
+func (e *Engine) conversation(log *Log, recs []Record) (*conversation, error) {
+	e.mu.Lock()
+	c := e.recent[log.Session]
+	e.mu.Unlock()
+	if c != nil && c.log == log && c.conv != nil && len(c.recs) == len(recs) && c.conv.recs == len(recs) {
+		return c.conv, nil
+	}
+	return newConversation(log, recs)
 }
 
 // lock serialises the turns of one session.
@@ -267,7 +295,7 @@ func (e *Engine) Turn(ctx context.Context, req loopwire.TurnRequest, emit func(l
 	}
 	t := &turn{e: e, log: log, recs: recs, emit: emit}
 	reply, err := t.run(ctx, Record{Time: e.now(), Type: TypeUser, Who: who, Text: sanitize.Neutralise(req.Text)})
-	e.remember(t.log, t.recs)
+	e.rememberTurn(t.log, t.recs, t.conv)
 	if t.usage.Requests > 0 && ctx.Err() == nil {
 		u := t.usage
 		u.NCtx = e.NCtx
@@ -278,35 +306,26 @@ func (e *Engine) Turn(ctx context.Context, req loopwire.TurnRequest, emit func(l
 
 // callID is the id loopd gives the i-th tool call of the record seq: the
 // server's, unless it is not [A-Za-z0-9_-]{1,64} or the session used it
-// already (brokerd decides each session and call id once), then
-// call-<seq>-<i>. The id is added to used.
-func callID(server string, used map[string]bool, seq, i int) string {
+// already (brokerd decides each session and call id once): the ids of
+// its records are kept, those given in this reply fresh. Then it is
+// call-<seq>-<i>. The id is added to fresh.
+func callID(server string, kept, fresh map[string]bool, seq, i int) string {
 	id := server
-	for n := 0; !sessionid.ValidCall(id) || used[id]; n++ {
+	for n := 0; !sessionid.ValidCall(id) || kept[id] || fresh[id]; n++ {
 		id = fmt.Sprintf("call-%d-%d", seq, i)
 		if n > 0 {
 			id += fmt.Sprintf("-%d", n)
 		}
 	}
-	used[id] = true
+	fresh[id] = true
 	return id
-}
-
-// usedCallIDs are the tool call ids of a session's records.
-func usedCallIDs(recs []Record) map[string]bool {
-	used := map[string]bool{}
-	for _, r := range recs {
-		for _, c := range r.ToolCalls {
-			used[c.ID] = true
-		}
-	}
-	return used
 }
 
 type turn struct {
 	e    *Engine
 	log  *Log
 	recs []Record
+	conv *conversation // recs' messages, encoded (run sets it)
 	emit func(loopwire.Event) error
 	ask  *askTurn // an agent.ask on a hermetic session; nil for a person's turn
 
@@ -331,6 +350,13 @@ func (t *turn) append(recs ...Record) error {
 		return err
 	}
 	t.recs = append(t.recs, recs...)
+	if t.conv == nil {
+		return nil
+	}
+	if err := t.conv.add(recs...); err != nil {
+		t.conv = nil // encoded again at the next turn
+		return err
+	}
 	return nil
 }
 
@@ -365,17 +391,28 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 	if user.Type == "" {
 		pending = nil // an agent.ask that continues after the person's answers
 	}
+	conv, err := e.conversation(t.log, t.recs)
+	if err != nil {
+		return "", err
+	}
+	t.conv = conv
 	for round := 0; ; round++ {
 		if t.ask.stopBefore(round) {
 			return strings.Join(replies, "\n\n"), nil
 		}
-		msgs, tools := Messages(append(t.recs[:len(t.recs):len(t.recs)], pending...))
+		if t.conv == nil {
+			return "", errors.New("the session's messages could not be encoded")
+		}
+		msgs, err := t.conv.messages(len(t.recs), pending...)
+		if err != nil {
+			return "", err
+		}
 		prevAt, hadPrev := lastAssistant(t.recs)
 		var prev Timings
 		if hadPrev {
 			prev = t.recs[prevAt].Timings
 		}
-		req := ChatRequest{Messages: msgs, Tools: tools, Thinking: e.Thinking, MaxTokens: e.maxTokens(prev, hadPrev)}
+		req := ChatRequest{encoded: &msgs, Tools: t.conv.tools, Thinking: e.Thinking, MaxTokens: e.maxTokens(prev, hadPrev)}
 		sep := len(replies) > 0 && replies[len(replies)-1] != ""
 		first := true
 		var emitErr error
@@ -405,7 +442,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 		}
 		t.count(rep.Timings)
 		a := Record{Time: e.now(), Type: TypeAssistant, Text: rep.Content, Reasoning: rep.Reasoning, Timings: rep.Timings}
-		used := usedCallIDs(t.recs)
+		fresh := map[string]bool{}
 		nameless := 0
 		for i, c := range rep.ToolCalls {
 			if c.Function.Name == "" {
@@ -415,7 +452,7 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 				nameless++
 				continue
 			}
-			id := callID(c.ID, used, t.log.Next(), i)
+			id := callID(c.ID, t.conv.used, fresh, t.log.Next(), i)
 			a.ToolCalls = append(a.ToolCalls, ToolCall{ID: id, Name: c.Function.Name, Arguments: c.Function.Arguments})
 		}
 		recs := append(pending, a)
@@ -566,8 +603,11 @@ func (t *turn) judgeCache(ctx context.Context, prevAt int, cur ChatRequest, cach
 	prevTimings := t.recs[prevAt].Timings
 	loss := fmt.Sprintf("cache loss: the server took %d tokens from its cache; the previous request's prompt had %d",
 		cacheN, prevTimings.PromptTokens())
-	msgs, tools := Messages(t.recs[:prevAt])
-	prevPrompt, err := t.e.Client.ApplyTemplate(ctx, ChatRequest{Messages: msgs, Tools: tools, Thinking: cur.Thinking, Model: cur.Model})
+	msgs, err := t.conv.messages(prevAt)
+	if err != nil {
+		return loss + fmt.Sprintf(" (not checked against the template: %v)", err), true
+	}
+	prevPrompt, err := t.e.Client.ApplyTemplate(ctx, ChatRequest{encoded: &msgs, Tools: t.conv.tools, Thinking: cur.Thinking, Model: cur.Model})
 	if err != nil {
 		return loss + fmt.Sprintf(" (not checked against the template: %v)", err), true
 	}
