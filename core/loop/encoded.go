@@ -153,4 +153,3 @@ func partsBody(req *http.Request, parts [][]byte) {
 	req.Body, _ = open()
 	req.GetBody = open
 }
-
