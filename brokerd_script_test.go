@@ -47,6 +47,44 @@ var brokerdCmds = map[string]func(ts *testscript.TestScript, neg bool, args []st
 	"toolsimage": cmdToolsimage,
 	"crashsuite": cmdCrashsuite,
 	"lostlocks":  cmdLostlocks,
+	"silentsock": cmdSilentsock,
+}
+
+// cmdSilentsock listens on a unix socket and never answers: a daemon
+// that has hung. Its connections are held until the script ends.
+//
+//	silentsock PATH
+func cmdSilentsock(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: silentsock PATH")
+	}
+	path := ts.MkAbs(args[0])
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		ts.Fatalf("silentsock: %v", err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	ts.Defer(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range held {
+			c.Close()
+		}
+		mu.Unlock()
+	})
 }
 
 // toolCallResult is what a tool call printed: its events and final line.
