@@ -1,5 +1,7 @@
 package conf
 
+import "path/filepath"
+
 // Brokerd is brokerd.toml. docs/specs/decision-path.md, section 2, is its
 // reference.
 type Brokerd struct {
@@ -109,6 +111,22 @@ type Runner struct {
 // BrokerdPaths are the files brokerd reads.
 type BrokerdPaths struct {
 	Grants string `toml:"grants"`
+	// MCP is the directory of the MCP servers the owner declares, one
+	// <name>.toml each (docs/mcp.md). Empty (or no key): "mcp" beside the
+	// grants directory (MCPDir).
+	MCP string `toml:"mcp"`
+}
+
+// MCPDir is the MCP servers directory: [paths] mcp, or "mcp" beside the
+// grants directory; "" when neither is named.
+func (p BrokerdPaths) MCPDir() string {
+	switch {
+	case p.MCP != "":
+		return p.MCP
+	case p.Grants == "":
+		return ""
+	}
+	return filepath.Join(filepath.Dir(filepath.Clean(p.Grants)), "mcp")
 }
 
 // BrokerSockets are the sockets brokerd serves.
@@ -129,6 +147,9 @@ home = "{{.Home}}"
 [paths]
 # One TOML file per grant, named [a-z0-9-]+.toml. Read again at every call.
 grants = "{{.Grants}}"
+# The MCP servers the owner declares, one <name>.toml each (docs/mcp.md).
+# No key: "mcp" beside the grants directory.
+# mcp = "/etc/boxmaker/mcp"
 
 [sockets]
 # Tool calls from loopd. loopd's [broker] socket must name the same path.

@@ -32,6 +32,7 @@ func BrokerdHarness(cfg conf.Brokerd, configPath string) []Harness {
 		{"brokerd's home", cfg.Home},
 		{"brokerd's configuration directory", filepath.Dir(configPath)},
 		{"the grants directory", cfg.Paths.Grants},
+		{"the MCP servers directory", cfg.Paths.MCPDir()},
 	}
 	for _, s := range []struct{ what, path string }{
 		{"the tool socket's directory", cfg.Sockets.Broker},

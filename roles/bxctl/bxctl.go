@@ -55,6 +55,7 @@ func commands() []*cli.Command {
 	var cmds []*cli.Command
 	cmds = append(cmds, sanitizeCommands()...)
 	cmds = append(cmds, grantsCommands()...)
+	cmds = append(cmds, mcpCommands()...)
 	cmds = append(cmds, auditCommands()...)
 	cmds = append(cmds, approvalCommands()...)
 	cmds = append(cmds, chatCommands()...)
