@@ -23,10 +23,12 @@ package recall
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
@@ -59,6 +61,20 @@ type Index struct {
 	sources map[string]source
 	syncMu  sync.Mutex // one Sync or Rebuild at a time; guards dirs too
 	dirs    dirCache
+	file    fileID // the file db was opened on; guarded by mu
+	closed  bool   // Close was called; guarded by mu
+}
+
+// fileID is a file's identity: a file put in the index's place (a copy,
+// a restore, a mistake) is another file, though its name is the same.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(fi os.FileInfo) fileID {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}
+	}
+	return fileID{dev: uint64(st.Dev), ino: st.Ino}
 }
 
 // source is how far one file has been read.
@@ -170,6 +186,10 @@ func privateFiles(path string) error {
 }
 
 func (ix *Index) open() error {
+	before, err := os.Stat(ix.path)
+	if err != nil {
+		return damaged(ix.path, err)
+	}
 	db, err := openDB(ix.path, false)
 	if err != nil {
 		return damaged(ix.path, err)
@@ -188,8 +208,47 @@ func (ix *Index) open() error {
 		db.Close()
 		return damaged(ix.path, err)
 	}
-	ix.db, ix.sources = db, srcs
+	// The file read is the one stat saw (no swap in between), or the
+	// next check finds it replaced and opens it again.
+	ix.db, ix.sources, ix.file = db, srcs, idOf(before)
 	return nil
+}
+
+// current makes sure the index in use is the file at the index's path, as
+// it is now: a file put in its place, or its removal, while memoryd runs
+// is found at the next search or sync, not at the next start. A replaced
+// file is opened (and damaged if it is no index); a missing one is
+// damaged (bxctl reindex builds it). A damaged index stays closed, and
+// each call tries again, so a fix by hand is found as well.
+func (ix *Index) current() error {
+	fi, err := os.Stat(ix.path)
+	ix.mu.RLock()
+	same := err == nil && ix.db != nil && idOf(fi) == ix.file
+	ix.mu.RUnlock()
+	if same {
+		return nil
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	fi, err = os.Stat(ix.path)
+	if err == nil && ix.db != nil && idOf(fi) == ix.file {
+		return nil // another call opened it meanwhile
+	}
+	if ix.closed {
+		return fmt.Errorf("index: %s is closed", ix.path)
+	}
+	if ix.db != nil {
+		ix.db.Close()
+		ix.db = nil
+	}
+	if err != nil {
+		return damaged(ix.path, err)
+	}
+	err = ix.open()
+	if errors.Is(err, errOldVersion) {
+		return damaged(ix.path, errors.New("the file in the index's place is an index of another version"))
+	}
+	return err
 }
 
 func loadSources(db *sql.DB) (map[string]source, error) {
@@ -216,6 +275,7 @@ func loadSources(db *sql.DB) (map[string]source, error) {
 func (ix *Index) Close() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.closed = true
 	if ix.db == nil {
 		return nil
 	}

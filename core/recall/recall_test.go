@@ -334,3 +334,41 @@ func TestSearchDuringSyncAndRebuild(t *testing.T) {
 		t.Errorf("growing: %d hits, want 10 (the limit)", len(got))
 	}
 }
+
+// TestIndexReplacedWhileOpen: a file put in the index's place, or its
+// removal, while the index is open is found by the next Search and Sync
+// (memory-index-damaged), and Rebuild makes it work again.
+func TestIndexReplacedWhileOpen(t *testing.T) {
+	home := t.TempDir()
+	appendFile(t, logPath(home, "s1", 0), logLine(1, "user", "kept safe"))
+	ix := openIndex(t, home)
+	path := filepath.Join(home, File)
+	isDamaged := func(what string, err error) {
+		t.Helper()
+		if e, _ := runbook.EntryOf(err); e != runbook.MemoryIndexDamaged || !strings.HasPrefix(err.Error(), "index: "+path+": ") {
+			t.Errorf("%s: %v, want memory-index-damaged", what, err)
+		}
+	}
+	for _, damage := range []struct {
+		name string
+		do   func()
+	}{
+		{"replaced", func() {
+			os.WriteFile(path+".x", []byte(strings.Repeat("this is not a database ", 300)), 0o600)
+			os.Rename(path+".x", path)
+		}},
+		{"removed", func() { os.Remove(path) }},
+	} {
+		damage.do()
+		_, err := ix.Search("safe", 5)
+		isDamaged(damage.name+": Search", err)
+		_, err = ix.Sync()
+		isDamaged(damage.name+": Sync", err)
+		if _, err := ix.Rebuild(nil); err != nil {
+			t.Fatalf("%s: Rebuild: %v", damage.name, err)
+		}
+		if got, _ := search(t, ix, "safe"); len(got) != 1 {
+			t.Errorf("%s: after Rebuild: %v", damage.name, got)
+		}
+	}
+}

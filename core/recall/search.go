@@ -162,6 +162,9 @@ func (ix *Index) Search(query string, limit int) (Result, error) {
 	if expr == "" {
 		return Result{}, ErrNoWords
 	}
+	if err := ix.current(); err != nil {
+		return Result{}, err
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.db == nil {

@@ -144,6 +144,9 @@ func (f file) unchanged(s source) bool {
 func (ix *Index) Sync() (Progress, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
+	if err := ix.current(); err != nil {
+		return Progress{}, err
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.db == nil {
