@@ -195,8 +195,10 @@ func (y *YaagRuns) keep(id string, b *box, session, why string) {
 			y.logf("Run %s: cannot keep %s: %v", id, n, err)
 		}
 	}
-	// The record's paths are the home's, whatever the Run wrote.
+	// The record's paths are the home's, whatever the Run wrote; a Run
+	// brokerd started continues no other Run's Cassette.
 	rec.Events, rec.Control, rec.PID = st.EventsPath(id), "", 0
+	rec.ResumedFrom, rec.Predecessor, rec.ResumedBy = "", "", ""
 	if rec.Cassette != "" && rec.Cassette != st.CassettePath(id) {
 		rec.Cassette = ""
 	}
