@@ -163,6 +163,7 @@ func (b *Broker) decideCall(c *call) (done bool, err error) {
 		return false, nil
 	}
 	c.ans.Outcome = brokerwire.OutcomeDenied
+	c.ans.Decision.Resolved = c.v.resolvedElsewhere()
 	if c.v.Err != nil {
 		b.reportGrants(c.v.Err)
 		c.ans.Text = c.v.Err.Error()

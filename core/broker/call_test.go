@@ -250,3 +250,27 @@ func TestStartSessionStopsWhenItsRecordCannotBeWritten(t *testing.T) {
 		t.Errorf("the state was written without its record: %v", err)
 	}
 }
+
+// A denied path that a link inside a granted directory made another
+// path: the answer says where it resolved, for the person
+// (Decision.Resolved), and the model's text names only the path the call
+// gave; a path without a link says nothing more.
+func TestADeniedLinkSaysWhereItResolvesToThePersonOnly(t *testing.T) {
+	r := newStepRig(t, "allow", time.Minute)
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	os.WriteFile(outside, []byte("x\n"), 0o600)
+	link := filepath.Join(filepath.Dir(r.file), "link.txt")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	ans, err := r.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c1", Tool: "read_file",
+		Arguments: []byte(fmt.Sprintf(`{"path":%q}`, link))}, nil)
+	if err != nil || ans.Outcome != brokerwire.OutcomeDenied || ans.Decision.Resolved != outside || strings.Contains(ans.Text, outside) {
+		t.Errorf("answer %+v, %v; want denied, resolved %s, and a text without it", ans, err, outside)
+	}
+	ans, err = r.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c2", Tool: "read_file",
+		Arguments: []byte(fmt.Sprintf(`{"path":%q}`, outside))}, nil)
+	if err != nil || ans.Outcome != brokerwire.OutcomeDenied || ans.Decision.Resolved != "" {
+		t.Errorf("a path without a link: %+v, %v", ans, err)
+	}
+}

@@ -3,6 +3,7 @@ package broker
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,6 +23,19 @@ type verdict struct {
 	// program is, for an approved yaag_run, the manifest of the files the
 	// owner approved: the Run must read exactly these.
 	program *snapshot.Manifest
+	// denied is, for a deny, the target as the call named it (Target is
+	// where it resolved).
+	denied string
+}
+
+// resolvedElsewhere is where a denied path resolved, when a link made it
+// another path than the call named; "" otherwise. It is for the person
+// (brokerwire.Decision.Resolved), never for the model's text.
+func (v verdict) resolvedElsewhere() string {
+	if v.Verdict != policy.Deny || v.Target == "" || !filepath.IsAbs(v.denied) || filepath.Clean(v.denied) == v.Target {
+		return ""
+	}
+	return v.Target
 }
 
 // decide decides a call with one or more targets (run's paths): every
@@ -58,7 +72,7 @@ func (b *Broker) decideAt(tool string, targets []string, st policy.State) verdic
 	for i, t := range targets {
 		d := b.cfg.Grants.Decide(policy.Call{Tool: tool, Target: t}, st)
 		if d.Verdict == policy.Deny {
-			return verdict{Decision: d}
+			return verdict{Decision: d, denied: t}
 		}
 		if i == 0 || (d.Verdict == policy.Ask && v.Verdict != policy.Ask) {
 			v.Verdict, v.Reason = d.Verdict, d.Reason

@@ -120,6 +120,11 @@ type ToolCall struct {
 type Decision struct {
 	Effect string `json:"effect"` // allow, ask or deny
 	Grant  string `json:"grant"`  // the grant file(s) that decided; empty: none
+	// Resolved is, for a deny, where the denied path resolved when a link
+	// made it another path than the call named: for the person's view
+	// (bxctl chat), never for the model's text, which names the path as
+	// the call gave it.
+	Resolved string `json:"resolved,omitempty"`
 }
 
 // Answer is brokerd's final answer to a tool call: the outcome and the

@@ -584,7 +584,7 @@ func (t *turn) call(ctx context.Context, c ToolCall, limited string, cut bool) e
 	if err := t.append(Record{Time: e.now(), Type: TypeTool, CallID: c.ID, Name: c.Name, Outcome: res.Outcome, Text: text}); err != nil {
 		return err
 	}
-	return t.emit(loopwire.Event{Event: loopwire.EventToolResult, CallID: c.ID, Outcome: res.Outcome, Text: text, Notes: res.Notes})
+	return t.emit(loopwire.Event{Event: loopwire.EventToolResult, CallID: c.ID, Outcome: res.Outcome, Text: text, Notes: res.Notes, Resolved: res.Decision.Resolved})
 }
 
 // judgeCache decides whether a request that took less from the cache

@@ -28,8 +28,9 @@ type Event struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Outcome   string          `json:"outcome,omitempty"`
 	Approval  string          `json:"approval,omitempty"`
-	Notes     []string        `json:"notes,omitempty"` // EventToolResult: the runner's own notes (brokerwire.Answer)
-	Usage     *Usage          `json:"usage,omitempty"` // EventUsage
+	Notes     []string        `json:"notes,omitempty"`    // EventToolResult: the runner's own notes (brokerwire.Answer)
+	Resolved  string          `json:"resolved,omitempty"` // EventToolResult: a denied path's resolved target (brokerwire.Decision), for the person
+	Usage     *Usage          `json:"usage,omitempty"`    // EventUsage
 }
 
 // Usage is what a person's turn took of the model server, sent as

@@ -219,6 +219,9 @@ func showEvent(e loopwire.Event) string {
 				line += "\n    " + termsafe.Line(n)
 			}
 		}
+		if e.Resolved != "" { // where a denied link leads: yours to see, not the model's
+			line += "\n    (the path resolves to " + termsafe.Line(e.Resolved) + ")"
+		}
 		return line
 	case loopwire.EventNotice: // loopd's own word on the reply, such as a cut-off
 		return "  [loopd] " + termsafe.Line(e.Text)
