@@ -37,6 +37,7 @@ var reviewedModules = []reviewedModule{
 	{"github.com/evanw/esbuild", false},
 	{"github.com/google/go-cmp", true},
 	{"github.com/mattn/go-sqlite3", false},
+	{"github.com/modelcontextprotocol/go-sdk", false},
 	{"github.com/mtibben/confusables", true},
 	{"github.com/pelletier/go-toml/v2", false},
 	{"github.com/rogpeppe/go-internal", true},

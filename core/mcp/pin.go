@@ -1,0 +1,115 @@
+package mcp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tool is one tool of a server's list as Boxmaker keeps it: what the
+// model or the owner could be shown of it, in canonical JSON, and its
+// hash. The server's _meta and icons are left out: they are never passed
+// on.
+type Tool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema and Annotations are absent when the server gave none.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	// Hash is "sha256:<hex>" of the tool's canonical JSON (the fields
+	// above, keys sorted, no insignificant space, no HTML escaping).
+	Hash string `json:"-"`
+}
+
+// ToolList is a server's tools, sorted by name, and the pin of the whole
+// list: Hash is "sha256:<hex>" of the canonical JSON array of the tools.
+// A tool added, removed or renamed, or any change to a name, title,
+// description, schema or annotation, changes it; the order in which the
+// server listed the tools does not.
+type ToolList struct {
+	Tools []Tool
+	Hash  string
+}
+
+// Pin makes the ToolList of tools as a server listed them. Two tools of
+// one name are an error: which of them a call would reach is not known.
+func Pin(tools []*sdk.Tool) (ToolList, error) {
+	out := make([]Tool, 0, len(tools))
+	for _, t := range tools {
+		if t == nil {
+			return ToolList{}, fmt.Errorf("the server listed an empty tool")
+		}
+		ct := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+		var err error
+		if ct.InputSchema, err = canonical(t.InputSchema); err != nil {
+			return ToolList{}, fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+		}
+		if t.OutputSchema != nil {
+			if ct.OutputSchema, err = canonical(t.OutputSchema); err != nil {
+				return ToolList{}, fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+			}
+		}
+		if t.Annotations != nil {
+			if ct.Annotations, err = canonical(t.Annotations); err != nil {
+				return ToolList{}, fmt.Errorf("tool %q: annotations: %w", t.Name, err)
+			}
+		}
+		b, err := marshal(ct)
+		if err != nil {
+			return ToolList{}, err
+		}
+		ct.Hash = digest(b)
+		out = append(out, ct)
+	}
+	slices.SortFunc(out, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	for i := 1; i < len(out); i++ {
+		if out[i].Name == out[i-1].Name {
+			return ToolList{}, fmt.Errorf("the server lists two tools named %q", out[i].Name)
+		}
+	}
+	b, err := marshal(out)
+	if err != nil {
+		return ToolList{}, err
+	}
+	return ToolList{Tools: out, Hash: digest(b)}, nil
+}
+
+// canonical is v as JSON with object keys sorted and numbers as written.
+func canonical(v any) (json.RawMessage, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, err
+	}
+	return marshal(tree)
+}
+
+// marshal is encoding/json's form (map keys sorted) without HTML escaping
+// and without the trailing newline.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
