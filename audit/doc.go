@@ -29,6 +29,7 @@
 //	time      when it was written, RFC 3339 in UTC with nanoseconds
 //	type      start, stop, decision, result, approval_requested,
 //	          approval_answered, approval_expired, approval_abandoned,
+//	          approval_withdrawn (the caller went before an answer),
 //	          session_start, recovery or accepted_break
 //	call      the tool call's id (decision, result, approvals)
 //	approval  the approval's short id (approval records)

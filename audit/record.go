@@ -22,6 +22,10 @@ const (
 	TypeApprovalAnswered  Type = "approval_answered"
 	TypeApprovalExpired   Type = "approval_expired"
 	TypeApprovalAbandoned Type = "approval_abandoned"
+	// approval_withdrawn: the caller went before an answer (the person
+	// stopped the reply, Ctrl-C in bxctl chat): the approval and its call
+	// ended there, as an expired one does.
+	TypeApprovalWithdrawn Type = "approval_withdrawn"
 	TypeRecovery          Type = "recovery"
 	TypeAcceptedBreak     Type = "accepted_break"
 	// session_start: a new session's state, recorded before its first
@@ -33,7 +37,7 @@ const (
 func (t Type) known() bool {
 	switch t {
 	case TypeStart, TypeStop, TypeDecision, TypeResult, TypeApprovalRequested, TypeApprovalAnswered,
-		TypeApprovalExpired, TypeApprovalAbandoned, TypeRecovery, TypeAcceptedBreak, TypeSessionStart:
+		TypeApprovalExpired, TypeApprovalAbandoned, TypeApprovalWithdrawn, TypeRecovery, TypeAcceptedBreak, TypeSessionStart:
 		return true
 	}
 	return false

@@ -357,7 +357,7 @@ func (t *callTracker) record(pos Position, r *Record) {
 		}
 		delete(t.decided, k)
 		t.close(r.Approval)
-	case TypeApprovalExpired:
+	case TypeApprovalExpired, TypeApprovalWithdrawn:
 		delete(t.decided, keyOf(r))
 		t.close(r.Approval)
 	case TypeResult:

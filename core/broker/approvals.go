@@ -30,6 +30,8 @@ type answer struct {
 type pending struct {
 	Pending
 	ch chan answer // buffered: the answerer never waits
+	// withdrawn: the caller went before an answer (ask took it out).
+	withdrawn bool
 }
 
 // approvals are the pending approvals by id. Whoever takes an approval

@@ -59,6 +59,15 @@ func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, aske
 			return p, nil, nil
 		}
 		a = <-p.ch
+	case <-goneOf(ctx):
+		// The caller went (the person stopped the reply): nobody waits
+		// for the answer, and the approval is withdrawn, not left to
+		// be approved for a call that is no longer there.
+		if _, mine := b.approvals.take(p.ID); mine {
+			p.withdrawn = true
+			return p, nil, nil
+		}
+		a = <-p.ch
 	}
 	if a.err != nil {
 		return nil, nil, runbook.WithCause(runbook.AuditUnavailable, AuditUnavailableText, a.err)
@@ -71,16 +80,26 @@ func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, aske
 func (b *Broker) unanswered(ctx context.Context, ans brokerwire.Answer, p *pending) (brokerwire.Answer, error) {
 	typ, outcome := audit.TypeApprovalExpired, brokerwire.OutcomeExpired
 	text := fmt.Sprintf("the owner did not answer in time: the approval %s expired after %s", p.ID, b.cfg.ExpireAfter)
-	if ctx.Err() != nil {
+	switch {
+	case p.withdrawn:
+		typ, outcome = audit.TypeApprovalWithdrawn, brokerwire.OutcomeFailed
+		text = fmt.Sprintf("the reply was stopped before the owner answered; the approval %s was withdrawn", p.ID)
+	case ctx.Err() != nil:
 		typ, outcome = audit.TypeApprovalAbandoned, brokerwire.OutcomeFailed
 		text = fmt.Sprintf("brokerd stopped before the owner answered; the approval %s was abandoned", p.ID)
 	}
 	rec := audit.Record{Type: typ, Call: p.Call, Approval: p.ID, Session: p.Session}
 	err := b.recordBefore(rec)
+	if p.withdrawn {
+		b.logf("approval %s for session %s withdrawn: its caller went before an answer (the reply was stopped)", p.ID, p.Session)
+	}
 	if b.cfg.Courier != nil {
 		word := gatewaywire.OutcomeExpired
-		if typ == audit.TypeApprovalAbandoned {
+		switch typ {
+		case audit.TypeApprovalAbandoned:
 			word = gatewaywire.OutcomeAbandoned
+		case audit.TypeApprovalWithdrawn:
+			word = gatewaywire.OutcomeWithdrawn
 		}
 		b.cfg.Courier.ended(p.ID, word, "", "")
 	}

@@ -11,6 +11,7 @@ import (
 	"boxmaker/core/approval"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gatewaywire"
+	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
 	"boxmaker/runbook"
 )
@@ -117,9 +118,20 @@ func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]Appro
 	why := ""
 	if len(where) > 0 {
 		taint, taintErr := g.sessionTaint(ctx, p.Session)
+		showsFile := taintErr == nil && taint == policy.Public.String() && showsCurrentFile(p)
+		if showsFile {
+			// A write_file's diff shows the file as it is now, which the
+			// session has not read and whose class no grant of its says:
+			// it is shown only where every reader is allowed, as a
+			// private session's arguments are.
+			taint = policy.Private.String()
+		}
 		for i := range where {
 			if pl := g.place(ctx, where[i].Channel, taint, taintErr); !pl.here {
 				where[i].Redacted, why = true, pl.why
+				if showsFile {
+					why = "the call's diff shows the file as it is now, and " + strings.TrimPrefix(pl.why, "this conversation has read private data, and ")
+				}
 			}
 		}
 	}
@@ -324,6 +336,8 @@ func settledText(s gatewaywire.Settle) string {
 		return "expired without an answer"
 	case gatewaywire.OutcomeAbandoned:
 		return "abandoned: brokerd stopped before an answer"
+	case gatewaywire.OutcomeWithdrawn:
+		return "withdrawn: the reply that asked was stopped"
 	}
 	return termsafe.Line(s.Outcome)
 }
@@ -487,4 +501,10 @@ func (g *Gateway) sweepHeld(ctx context.Context, started time.Time) {
 			return
 		}
 	}
+}
+
+// showsCurrentFile says whether p's box shows something of the file a
+// write_file replaces (its diff), beyond what the call itself carries.
+func showsCurrentFile(p approval.Pending) bool {
+	return p.Change != nil && p.Change.Diff != ""
 }

@@ -64,6 +64,7 @@ const (
 	OutcomeRefused    = "refused"
 	OutcomeExpired    = "expired"
 	OutcomeAbandoned  = "abandoned"   // brokerd stopped before an answer
+	OutcomeWithdrawn  = "withdrawn"   // the caller went before an answer (the reply was stopped)
 	OutcomeNotPending = "not-pending" // an answer from Mattermost came too late
 )
 

@@ -59,6 +59,7 @@ func commands() []*cli.Command {
 	cmds = append(cmds, auditCommands()...)
 	cmds = append(cmds, approvalCommands()...)
 	cmds = append(cmds, chatCommands()...)
+	cmds = append(cmds, sessionsCommands()...)
 	cmds = append(cmds, memoryCommands()...)
 	cmds = append(cmds, doctorCommands()...)
 	return cmds

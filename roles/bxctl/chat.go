@@ -23,6 +23,7 @@ import (
 	"boxmaker/core/loop"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/role"
+	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
 )
 
@@ -50,7 +51,8 @@ func chatCommands() []*cli.Command {
 			"message begins a new session), /quit. A model or broker error is shown and\n" +
 			"the chat goes on; the session goes on with --session next time.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "session", Usage: "continue session `ID` (default: a new one)"},
+			&cli.StringFlag{Name: "session", Usage: "continue session `ID` (default: a new one); bxctl sessions lists them"},
+			&cli.BoolFlag{Name: "last", Usage: "continue the session with the latest turn"},
 			&cli.StringFlag{Name: "who", Value: "owner", Usage: "the `NAME` the turns are from"},
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
@@ -61,15 +63,36 @@ func chatCommands() []*cli.Command {
 			if s := c.String("session"); s != "" && !loop.ValidSessionID(s) {
 				return rolecli.Usagef("--session %q is not a session id (they look like 20261201-091200-1a2b3c4d)", s)
 			}
+			session := c.String("session")
+			if c.Bool("last") {
+				if session != "" {
+					return rolecli.Usagef("--last and --session name a session each: give one")
+				}
+				list, err := readSessions(cfg.Home)
+				if err != nil {
+					return err
+				}
+				if len(list) == 0 {
+					return rolecli.WithHint(fmt.Errorf("chat --last: the home %s has no session yet", cfg.Home), "bxctl chat begins one")
+				}
+				session = list[0].ID
+			}
 			if err := (peer{role.Loopd, cfg.Sockets.Loop}).call(c.Context, 10*time.Second, daemon.PingKind, nil, nil, nil); err != nil {
 				return err
+			}
+			// The owner, who may reach brokerd's admin socket, answers
+			// approvals in the chat too; anyone else in another terminal.
+			admin := ""
+			var bcfg conf.Brokerd
+			if _, err := brokerConfig.load(c, &bcfg); err == nil {
+				admin = bcfg.Sockets.Admin
 			}
 			interrupts := make(chan os.Signal, 1)
 			signal.Notify(interrupts, os.Interrupt, syscall.SIGTERM)
 			defer signal.Stop(interrupts)
 			ch := &chatter{
-				socket: cfg.Sockets.Loop, session: c.String("session"), who: c.String("who"),
-				home: cfg.Home, out: os.Stdout, errOut: os.Stderr,
+				socket: cfg.Sockets.Loop, session: session, who: c.String("who"),
+				home: cfg.Home, admin: admin, out: os.Stdout, errOut: os.Stderr,
 				interactive: isTerminal(os.Stdin),
 			}
 			if screen := chatScreen(); ch.interactive && screen != nil {
@@ -164,6 +187,7 @@ func (c crlfWriter) Write(p []byte) (int, error) {
 // it shows things.
 type chatter struct {
 	socket, session, who, home string
+	admin                      string // brokerd's admin socket ("" unknown): approvals answered here
 	out, errOut                io.Writer
 	interactive                bool // standard input is a terminal: prompt, banner
 	failed                     bool // a turn failed (the exit status on a pipe)
@@ -185,6 +209,10 @@ type message struct {
 	interrupt bool  // Ctrl-C: text is what was typed before it, dropped
 	err       error // io.EOF at the end
 }
+
+// historyTurns is how many of a continued session's last turns the chat
+// shows before its first prompt.
+const historyTurns = 5
 
 // readMessages reads a message a line from in, of any length.
 func readMessages(in io.Reader) <-chan message {
@@ -227,6 +255,9 @@ func (ch *chatter) run(ctx context.Context, in io.Reader, interrupts <-chan os.S
 		}
 		fmt.Fprintf(ch.out, "bxctl chat: home %s, session %s\n", ch.home, s)
 		fmt.Fprintln(ch.out, "bxctl chat: /help lists the commands; Ctrl-D or /quit ends the chat")
+		if ch.session != "" {
+			showHistory(ch.out, ch.home, ch.session, historyTurns)
+		}
 	} else if ch.session != "" {
 		fmt.Fprintf(ch.out, "session %s\n", ch.session)
 	}
@@ -365,6 +396,9 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 		select {
 		case e := <-events:
 			v.show(e)
+			if e.Event == loopwire.EventAsked && ch.ed != nil && ch.admin != "" {
+				v.offerAnswer(ctx, e.Approval)
+			}
 			continue
 		case end := <-done:
 			v.finish()
@@ -385,6 +419,9 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 				continue
 			}
 			if !it.interrupt {
+				if v.asking != "" && v.answerKey(ctx, it.keys) {
+					continue
+				}
 				ch.ed.input.pending = append(ch.ed.input.pending, it)
 				continue
 			}
@@ -402,6 +439,10 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 		v.clear()
 		if v.midLine {
 			fmt.Fprintln(ch.out)
+		}
+		if v.asking != "" {
+			fmt.Fprintf(ch.out, "(reply stopped; brokerd withdraws its approval %s)\n", termsafe.Line(v.asking))
+			return
 		}
 		fmt.Fprintln(ch.out, "(reply stopped)")
 		return

@@ -1,14 +1,19 @@
 package bxctl
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
+	"boxmaker/roles/rolecli"
 )
 
 // turnView shows one turn as it happens: the reply as it streams, a line
@@ -23,6 +28,9 @@ type turnView struct {
 	since   time.Time
 	shown   string // the status line on the screen now
 	usage   *loopwire.Usage
+	// asking is the approval the chat's user may answer here (y/n),
+	// "" when none.
+	asking string
 }
 
 // waitModel is what the chat waits for until the model begins to answer.
@@ -105,6 +113,7 @@ func (v *turnView) show(e loopwire.Event) {
 		v.wait(termsafe.Line(fmt.Sprintf("approval %s ('bxctl approve %s' in another terminal)", e.Approval, e.Approval)))
 	case loopwire.EventToolResult:
 		v.wait(waitModel)
+		v.asking = "" // answered, here or elsewhere, or ended
 	}
 	line := showEvent(e)
 	if line == "" {
@@ -227,4 +236,58 @@ func showEvent(e loopwire.Event) string {
 		return "  [loopd] " + termsafe.Line(e.Text)
 	}
 	return ""
+}
+
+// offerAnswer shows the call waiting on approval id whole, as bxctl
+// approvals show does (a write_file's diff among it), and lets the
+// chat's user answer it with y or n, when brokerd's admin socket takes
+// their requests: then they are the owner, who answers approvals. When
+// it does not, the chat's line already says to answer elsewhere.
+func (v *turnView) offerAnswer(ctx context.Context, id string) {
+	ch := v.ch
+	var p approval.Pending
+	if err := (peer{role.Brokerd, ch.admin}).call(ctx, 5*time.Second, brokerwire.KindApprovalShow, brokerwire.ApprovalShow{ID: id}, &p, nil); err != nil {
+		return
+	}
+	v.clear()
+	if v.midLine {
+		fmt.Fprintln(ch.out)
+		v.midLine = false
+	}
+	approval.Render(ch.out, p, approval.Options{Now: v.now(), More: fmt.Sprintf("bxctl approvals show %s --full shows it all", id)})
+	fmt.Fprintf(ch.out, "approve %s? y approves, n refuses (or answer from another terminal or Mattermost)\n", termsafe.Line(id))
+	v.asking = id
+	v.wait(termsafe.Line(fmt.Sprintf("approval %s (y or n)", id)))
+	v.draw()
+}
+
+// answerKey answers the approval on offer when keys are y or n (and
+// says so); other keys are left to wait for the next prompt.
+func (v *turnView) answerKey(ctx context.Context, keys string) bool {
+	var answer string
+	switch strings.TrimRight(keys, "\r\n") {
+	case "y", "Y":
+		answer = approval.Approve
+	case "n", "N":
+		answer = approval.Refuse
+	default:
+		return false
+	}
+	ch, id := v.ch, v.asking
+	v.asking = ""
+	var p approval.Pending
+	err := (peer{role.Brokerd, ch.admin}).call(ctx, 30*time.Second, brokerwire.KindApprovalAnswer, brokerwire.ApprovalAnswer{ID: id, Answer: answer}, &p, nil)
+	v.clear()
+	if err != nil {
+		rolecli.WriteError(ch.errOut, role.Bxctl.String(), err)
+	} else {
+		word := "approved"
+		if answer == approval.Refuse {
+			word = "refused"
+		}
+		fmt.Fprintf(ch.out, "%s: %s %s in the chat\n", answer, termsafe.Line(id), word)
+	}
+	v.wait(waitModel)
+	v.draw()
+	return true
 }
