@@ -17,7 +17,7 @@ type Gatewayd struct {
 
 // GatewayMattermost is the Mattermost server and how gatewayd talks to it.
 type GatewayMattermost struct {
-	URL   string `toml:"url"`   // http(s)://host[:port], nothing else
+	URL   string `toml:"url"`   // http(s)://host[:port][/path], nothing else
 	Token string `toml:"token"` // the name of a [secrets.<name>]
 	// DeadAfterMS is the silence after which the WebSocket counts as dead
 	// (0: 30000); gatewayd's own ping goes every third of it.
@@ -72,7 +72,8 @@ const gatewaydTemplate = `# gatewayd.toml: the Mattermost bot. It carries conver
 # home = "{{.Home}}"
 
 # [mattermost]
-# The server: http:// or https://, a host and an optional port, nothing else.
+# The server: http:// or https://, a host, an optional port and an optional
+# path (Mattermost under a path of a site, behind a proxy), nothing else.
 # url = "https://chat.example.com"
 # The [secrets.<name>] that holds the bot's access token.
 # token = "mattermost"

@@ -143,8 +143,10 @@ func orDefault(v, d string) string {
 	return v
 }
 
-// checkURL accepts http:// or https://, a host and an optional port, and
-// nothing else: no user, path, query or fragment. It returns the url
+// checkURL accepts http:// or https://, a host, an optional port and an
+// optional path of plain segments (Mattermost served under a path of a
+// site, behind a reverse proxy), and nothing else: no user, query or
+// fragment, no "." or ".." segment, nothing escaped. It returns the url
 // without a trailing slash.
 func checkURL(raw string) (string, error) {
 	if raw == "" {
@@ -159,8 +161,12 @@ func checkURL(raw string) (string, error) {
 		return "", fmt.Errorf("%q is not http:// or https://", raw)
 	case u.Opaque != "" || u.User != nil || u.Host == "":
 		return "", fmt.Errorf("%q is not scheme://host[:port]", raw)
-	case (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery || strings.HasSuffix(raw, "#"):
-		return "", fmt.Errorf("%q has more than scheme://host[:port] (a path, a query or a fragment)", raw)
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery || strings.HasSuffix(raw, "#"):
+		return "", fmt.Errorf("%q has more than scheme://host[:port][/path] (a query or a fragment)", raw)
+	}
+	path := strings.TrimSuffix(u.Path, "/")
+	if u.RawPath != "" || (path != "" && !pathRE.MatchString(path)) {
+		return "", fmt.Errorf("%q has a path that is not plain segments of letters, digits and -._~ (no . or .. segment, nothing escaped)", raw)
 	}
 	host, port := u.Hostname(), u.Port()
 	if host == "" {
@@ -177,8 +183,11 @@ func checkURL(raw string) (string, error) {
 	if net.ParseIP(host) == nil && !hostRE.MatchString(host) {
 		return "", fmt.Errorf("%q has a host that is not a DNS name or an IP address", raw)
 	}
-	return u.Scheme + "://" + u.Host, nil
+	return u.Scheme + "://" + u.Host + path, nil
 }
+
+// pathRE is a path of plain segments, none of them . or ..
+var pathRE = regexp.MustCompile(`^(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$`)
 
 var hostRE = regexp.MustCompile(`^(?i)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)
 

@@ -4,6 +4,10 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -40,6 +44,9 @@ type world struct {
 	done       chan error
 	ready      chan struct{}
 	roots      *x509.CertPool // the CA the gateway trusts (nil: the system's)
+	// base is the URL the gateway is given for Mattermost (empty: the
+	// fake's own).
+	base string
 	// now is the gateway's clock (nil: the real one).
 	now func() time.Time
 	// st is the running gateway's state.
@@ -136,8 +143,16 @@ func newWorld(t testing.TB, opts ...fakemattermost.Options) *world {
 	return w
 }
 
+// url is the Mattermost URL the gateway is given.
+func (w *world) url() string {
+	if w.base != "" {
+		return w.base
+	}
+	return w.mm.URL
+}
+
 func (w *world) config() *gateway.Config {
-	return &gateway.Config{Home: w.home, URL: w.mm.URL, TokenName: "mattermost", Token: secrets.Source{Env: "X"},
+	return &gateway.Config{Home: w.home, URL: w.url(), TokenName: "mattermost", Token: secrets.Source{Env: "X"},
 		DeadAfter: 900 * time.Millisecond, Allow: []string{w.owner.ID, w.other.ID}, Approvers: []string{w.owner.ID},
 		Socket: filepath.Join(w.home, "gw.sock"), LoopSocket: filepath.Join(w.home, "loop.sock")}
 }
@@ -156,7 +171,7 @@ func (w *world) start() {
 	httpc := gateway.NewHTTPClient(w.roots, 10*time.Second)
 	w.ready = make(chan struct{})
 	var once sync.Once
-	w.g = gateway.New(gateway.Options{Config: w.config(), Client: &gateway.Client{URL: w.mm.URL, Token: w.token, HTTP: httpc},
+	w.g = gateway.New(gateway.Options{Config: w.config(), Client: &gateway.Client{URL: w.url(), Token: w.token, HTTP: httpc},
 		HTTP: httpc, State: st, Loop: w.loop.call, SessionState: w.sessionState, Log: w.log, UpdateEvery: 20 * time.Millisecond, Now: w.now,
 		Ready: func() { once.Do(func() { close(w.ready) }) },
 		Sleep: func(ctx context.Context, d time.Duration) error {
@@ -472,6 +487,25 @@ func TestAReplyEndsWithItsUsage(t *testing.T) {
 	w.waitForPosts("no reply, with its usage", q.ID, func(ps []fakemattermost.Post) bool {
 		return len(ps) == 1 && strings.HasPrefix(ps[0].Message, "_(no reply)_\n\n_(tokens 300 in, 40 out;")
 	})
+}
+
+// Mattermost served under a path of a site (a reverse proxy's
+// https://example.com/mm): the REST calls and the websocket go under it,
+// and a post is answered.
+func TestAMattermostUnderASubpathIsServed(t *testing.T) {
+	w := newWorld(t)
+	target, _ := url.Parse(w.mm.URL)
+	proxy := httptest.NewServer(http.StripPrefix("/mm", httputil.NewSingleHostReverseProxy(target)))
+	t.Cleanup(proxy.Close)
+	w.base = proxy.URL + "/mm"
+	w.start()
+	p := w.ownerSays("hello there")
+	w.waitForPosts("the reply, through the subpath", p.ID, func(ps []fakemattermost.Post) bool {
+		return len(ps) == 1 && ps[0].Message == "echo: hello there"
+	})
+	if !strings.Contains(w.log.String(), "connected to "+proxy.URL+"/mm as @boxmaker") {
+		t.Errorf("log:\n%s", w.log)
+	}
 }
 
 // users/me answered 403 stops gatewayd as 401 does (mattermost-auth-failed,
