@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"boxmaker/sanitize"
 )
 
 // Tool is one tool of a server's list as Boxmaker keeps it: what the
@@ -112,4 +114,63 @@ func marshal(v any) ([]byte, error) {
 func digest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Hashes are the list's pin and each tool's hash by name, as core/mcppin
+// judges them.
+func (l ToolList) Hashes() (list string, tools map[string]string) {
+	tools = make(map[string]string, len(l.Tools))
+	for _, t := range l.Tools {
+		tools[t.Name] = t.Hash
+	}
+	return l.Hash, tools
+}
+
+// Flags are the sanitizer's flag rules that fire on what the model would
+// read of the tool: its title, its description, and every string of its
+// input schema (parameters carry descriptions of their own, where
+// instructions hide as well as in the tool's). The owner is shown a
+// flagged tool as such before accepting it.
+func (t Tool) Flags() []sanitize.Finding {
+	texts := []string{t.Title, t.Description}
+	var tree any
+	dec := json.NewDecoder(bytes.NewReader(t.InputSchema))
+	dec.UseNumber()
+	if dec.Decode(&tree) == nil {
+		texts = appendStrings(texts, tree)
+	}
+	seen := map[string]bool{}
+	var out []sanitize.Finding
+	for _, text := range texts {
+		for _, f := range sanitize.Flags(text) {
+			if !seen[f.Rule] {
+				seen[f.Rule] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// appendStrings appends every string in v, keys and values, depth first
+// in key order.
+func appendStrings(out []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		return append(out, v)
+	case []any:
+		for _, e := range v {
+			out = appendStrings(out, e)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			out = appendStrings(append(out, k), v[k])
+		}
+	}
+	return out
 }

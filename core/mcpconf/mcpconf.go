@@ -87,6 +87,12 @@ var (
 	digestRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 )
 
+// ValidName says whether name can be a server's: [a-z0-9-]+, at most
+// MaxNameLen characters.
+func ValidName(name string) bool {
+	return len(name) <= MaxNameLen && fileNameRE.MatchString(name+".toml")
+}
+
 // Parse reads one server file, fileName being its name in the directory.
 // It returns every problem it finds, in line order, and a Server only when
 // there are none.

@@ -1,0 +1,163 @@
+// Package mcppin keeps what the owner accepted of each MCP server and
+// judges a server's tools as they are listed now against it. It links no
+// protocol code: the list comes in as hashes (core/mcp's ToolList makes
+// them, D923), so whatever offers tools to the model can use it without
+// the SDK.
+//
+// An acceptance is one JSON file per server, <home>/broker/mcp/<server>.json,
+// written atomically (mode 0600, its directory 0700):
+//
+//	{"server":"notes","image":"localhost/mcp-ref@sha256:...","command":["node","..."],
+//	 "hash":"sha256:...","tools":{"read_text_file":"sha256:...", ...}}
+//
+// Not wired yet (docs/mcp.md): no command writes or reads these files.
+package mcppin
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"boxmaker/core/atomicfile"
+	"boxmaker/core/mcpconf"
+)
+
+// Acceptance is what the owner accepted of one server: the declaration it
+// ran from and the pin of the tool list it showed.
+type Acceptance struct {
+	Server  string            `json:"server"`
+	Image   string            `json:"image"`
+	Command []string          `json:"command"`
+	Hash    string            `json:"hash"`  // the list's pin
+	Tools   map[string]string `json:"tools"` // each tool's name and hash
+}
+
+// Listed is a server's tool list as it is now: its pin and each tool's.
+type Listed struct {
+	Hash  string
+	Tools map[string]string
+}
+
+// Accept is the Acceptance of the list l, shown by server s.
+func Accept(s mcpconf.Server, l Listed) Acceptance {
+	tools := make(map[string]string, len(l.Tools))
+	for k, v := range l.Tools {
+		tools[k] = v
+	}
+	return Acceptance{Server: s.Name, Image: s.Image, Command: slices.Clone(s.Command), Hash: l.Hash, Tools: tools}
+}
+
+// Path is where the acceptance of server is kept in home.
+func Path(home, server string) string {
+	return filepath.Join(home, "broker", "mcp", server+".json")
+}
+
+// Save writes a atomically, replacing any earlier acceptance.
+func Save(home string, a Acceptance) error {
+	if !mcpconf.ValidName(a.Server) {
+		return fmt.Errorf("%q is not a server's name", a.Server)
+	}
+	dir := filepath.Dir(Path(home, a.Server))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(Path(home, a.Server), append(b, '\n'), 0o600)
+}
+
+// Load reads the acceptance of server; ok is false when there is none.
+// A file that does not read as an acceptance of that server is an error:
+// it accepts nothing.
+func Load(home, server string) (a Acceptance, ok bool, err error) {
+	if !mcpconf.ValidName(server) {
+		return Acceptance{}, false, fmt.Errorf("%q is not a server's name", server)
+	}
+	b, err := os.ReadFile(Path(home, server))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Acceptance{}, false, nil
+	}
+	if err != nil {
+		return Acceptance{}, false, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return Acceptance{}, false, fmt.Errorf("%s: %v", Path(home, server), err)
+	}
+	if a.Server != server || a.Hash == "" || a.Image == "" || len(a.Command) == 0 {
+		return Acceptance{}, false, fmt.Errorf("%s: not an acceptance of the server %s", Path(home, server), server)
+	}
+	return a, true, nil
+}
+
+// Verdict is what may be offered of a server now.
+type Verdict struct {
+	// Offer are the tools that may be offered (grants still decide each
+	// call), sorted; none while anything is withheld.
+	Offer []string
+	// Withheld says why nothing is offered: "" when the list is the one
+	// accepted.
+	Withheld string
+	// What changed since the acceptance, each sorted.
+	Added, Removed, Changed []string
+}
+
+// Judge compares the server's declaration s and its list as listed now
+// with what was accepted (nil: never accepted). Any change withholds
+// every tool of the server, not only the changed ones: a changed
+// description can speak of the other tools (shadowing), and an image or
+// command other than the one accepted is another program.
+func Judge(a *Acceptance, s mcpconf.Server, now Listed) Verdict {
+	var v Verdict
+	switch {
+	case a == nil:
+		v.Withheld = "its tools were never accepted"
+		v.Added = sortedKeys(now.Tools)
+		return v
+	case a.Image != s.Image:
+		v.Withheld = "its image is not the one accepted"
+	case !slices.Equal(a.Command, s.Command):
+		v.Withheld = "its command is not the one accepted"
+	}
+	for name, h := range now.Tools {
+		switch old, ok := a.Tools[name]; {
+		case !ok:
+			v.Added = append(v.Added, name)
+		case old != h:
+			v.Changed = append(v.Changed, name)
+		}
+	}
+	for name := range a.Tools {
+		if _, ok := now.Tools[name]; !ok {
+			v.Removed = append(v.Removed, name)
+		}
+	}
+	sort.Strings(v.Added)
+	sort.Strings(v.Removed)
+	sort.Strings(v.Changed)
+	if v.Withheld == "" && (now.Hash != a.Hash || len(v.Added)+len(v.Removed)+len(v.Changed) > 0) {
+		v.Withheld = "its tool list is not the one accepted"
+	}
+	if v.Withheld == "" {
+		v.Offer = sortedKeys(now.Tools)
+	}
+	return v
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
