@@ -112,7 +112,7 @@ func fill(db *sql.DB, home string, progress func(Progress)) (Progress, error) {
 			return Progress{}, damaged(path, err)
 		}
 	}
-	files, err := listFiles(home, nil)
+	files, err := listFiles(home, nil, nil)
 	if err != nil {
 		return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
 	}

@@ -56,13 +56,15 @@ type Index struct {
 	home string
 	path string
 
-	mu      sync.RWMutex // Search holds it shared; Sync and the swap of Rebuild exclusively
-	db      *sql.DB
-	sources map[string]source
-	syncMu  sync.Mutex // one Sync or Rebuild at a time; guards dirs too
-	dirs    dirCache
-	file    fileID // the file db was opened on; guarded by mu
-	closed  bool   // Close was called; guarded by mu
+	mu        sync.RWMutex // Search holds it shared; Sync and the swap of Rebuild exclusively
+	db        *sql.DB
+	sources   map[string]source
+	syncMu    sync.Mutex // one Sync or Rebuild at a time; guards dirs, watch and bySession too
+	dirs      dirCache
+	watch     *watcher            // what changed since the last Sync; made by the first
+	bySession map[string][]string // the sources of each session (notes.md's under ""); nil until a partial Sync needs it
+	file      fileID              // the file db was opened on; guarded by mu
+	closed    bool                // Close was called; guarded by mu
 }
 
 // fileID is a file's identity: a file put in the index's place (a copy,
@@ -210,7 +212,7 @@ func (ix *Index) open() error {
 	}
 	// The file read is the one stat saw (no swap in between), or the
 	// next check finds it replaced and opens it again.
-	ix.db, ix.sources, ix.file = db, srcs, idOf(before)
+	ix.db, ix.sources, ix.file, ix.bySession = db, srcs, idOf(before), nil
 	return nil
 }
 
@@ -273,6 +275,12 @@ func loadSources(db *sql.DB) (map[string]source, error) {
 
 // Close closes the index.
 func (ix *Index) Close() error {
+	ix.syncMu.Lock()
+	defer ix.syncMu.Unlock()
+	if ix.watch != nil {
+		ix.watch.close()
+		ix.watch = nil
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.closed = true

@@ -82,8 +82,9 @@ func (c dirCache) names(dir string) ([]string, error) {
 }
 
 // listFiles finds the session logs and notes.md, in a stable order, with
-// their sizes. cache may be nil.
-func listFiles(home string, cache dirCache) ([]file, error) {
+// their sizes. cache may be nil; w, when not nil, has every directory
+// and file watched before it is listed or looked at.
+func listFiles(home string, cache dirCache, w *watcher) ([]file, error) {
 	var out []file
 	sessions := filepath.Join(home, homepkg.DirSessions)
 	dirs, err := cache.names(sessions)
@@ -94,26 +95,52 @@ func listFiles(home string, cache dirCache) ([]file, error) {
 		if !sessionid.Valid(d) {
 			continue
 		}
-		names, err := cache.names(filepath.Join(sessions, d))
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			continue
-		}
+		fs, err := sessionFiles(home, d, cache, w)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range names {
-			epoch, ok := sessionlog.Epoch(n)
-			if !ok {
-				continue
-			}
-			out = append(out, file{rel: filepath.Join(homepkg.DirSessions, d, n), session: d, epoch: epoch})
-		}
+		out = append(out, fs...)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	out = append(out, file{rel: notesPath})
-	kept := out[:0]
-	for _, f := range out {
-		fi, err := os.Stat(filepath.Join(home, f.rel))
+	return statFiles(home, out, w)
+}
+
+// sessionFiles lists the logs in one session's directory (none when it
+// is not there), its watch added first.
+func sessionFiles(home, session string, cache dirCache, w *watcher) ([]file, error) {
+	dir := filepath.Join(home, homepkg.DirSessions, session)
+	w.add(dir, watchSessionDir, session)
+	names, err := cache.names(dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []file
+	for _, n := range names {
+		epoch, ok := sessionlog.Epoch(n)
+		if !ok {
+			continue
+		}
+		out = append(out, file{rel: filepath.Join(homepkg.DirSessions, session, n), session: session, epoch: epoch})
+	}
+	return out, nil
+}
+
+// statFiles keeps the regular files of files that are there, with their
+// sizes, modification times and inodes, each watched first.
+func statFiles(home string, files []file, w *watcher) ([]file, error) {
+	kept := files[:0]
+	for _, f := range files {
+		path := filepath.Join(home, f.rel)
+		if f.rel == notesPath {
+			w.add(path, watchNotes, "")
+		} else {
+			w.add(path, watchLog, f.session)
+		}
+		fi, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed since listed, or no notes yet
 		}
@@ -139,8 +166,12 @@ func (f file) unchanged(s source) bool {
 // Sync indexes what was added to the session logs and notes.md since the
 // last Sync: each log from the end of its last complete line read, notes.md
 // again whole when it changed. A file that shrank or was replaced is read
-// again from its start, and a file that is gone leaves the index. When
-// nothing changed it only lists and stats the files.
+// again from its start, and a file that is gone leaves the index.
+//
+// What to look at comes from the index's watcher: nothing when nothing
+// changed (no directory listed, no file stat'd), the directory and logs
+// of each session that changed, or everything (the first Sync, an
+// overflowed queue, a watcher that could not be set: see watcher).
 func (ix *Index) Sync() (Progress, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
@@ -152,7 +183,42 @@ func (ix *Index) Sync() (Progress, error) {
 	if ix.db == nil {
 		return Progress{}, fmt.Errorf("index: %s is closed", ix.path)
 	}
-	files, err := listFiles(ix.home, ix.dirs)
+	if ix.watch == nil {
+		ix.watch = newWatcher(ix.home)
+	}
+	w := ix.watch
+	w.drain()
+	if ix.file != w.index {
+		// Another index file than the last Sync's (put in place, or
+		// rebuilt): its sources are not what the events are news to.
+		w.all = true
+	}
+	if w.clean() {
+		return Progress{}, nil
+	}
+	var p Progress
+	var err error
+	if w.all {
+		p, err = ix.syncAll(w)
+	} else {
+		p, err = ix.syncSome(w)
+	}
+	if err != nil {
+		w.all = true // what was marked is not known to be read: all of it next time
+		return p, err
+	}
+	w.done()
+	w.index = ix.file
+	return p, nil
+}
+
+// syncAll looks at every file, as every Sync did before the watcher,
+// and sets the watcher's watches again as it lists.
+func (ix *Index) syncAll(w *watcher) (Progress, error) {
+	if !w.start() {
+		w = nil
+	}
+	files, err := listFiles(ix.home, ix.dirs, w)
 	if err != nil {
 		return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
 	}
@@ -176,6 +242,75 @@ func (ix *Index) Sync() (Progress, error) {
 	for k, v := range ix.sources {
 		sources[k] = v
 	}
+	p, err := ix.index(files, sources)
+	if err != nil {
+		return p, err
+	}
+	ix.sources, ix.bySession = sources, nil
+	return p, nil
+}
+
+// syncSome looks at the directories and logs of the sessions the
+// watcher marked, and at notes.md when it was marked: those files, and
+// the index's sources of them, are indexed as a Sync of everything
+// would, and nothing else is looked at.
+func (ix *Index) syncSome(w *watcher) (Progress, error) {
+	if ix.bySession == nil {
+		ix.bySession = map[string][]string{}
+		for rel, s := range ix.sources {
+			ix.bySession[s.session] = append(ix.bySession[s.session], rel)
+		}
+	}
+	var files []file
+	sources := map[string]source{} // the sources of what is looked at
+	for session := range w.dirty {
+		fs, err := sessionFiles(ix.home, session, nil, w)
+		if err != nil {
+			return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
+		}
+		files = append(files, fs...)
+		for _, rel := range ix.bySession[session] {
+			sources[rel] = ix.sources[rel]
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	if w.notes {
+		files = append(files, file{rel: notesPath})
+		if s, ok := ix.sources[notesPath]; ok {
+			sources[notesPath] = s
+		}
+	}
+	files, err := statFiles(ix.home, files, w)
+	if err != nil {
+		return Progress{}, fmt.Errorf("recall: cannot list the session logs: %w", err)
+	}
+	before := make([]string, 0, len(sources))
+	for rel := range sources {
+		before = append(before, rel)
+	}
+	p, err := ix.index(files, sources)
+	if err != nil {
+		return p, err
+	}
+	for _, rel := range before {
+		delete(ix.sources, rel)
+	}
+	for rel, s := range sources {
+		ix.sources[rel] = s
+	}
+	for session := range w.dirty {
+		delete(ix.bySession, session)
+	}
+	for rel, s := range sources {
+		if w.dirty[s.session] {
+			ix.bySession[s.session] = append(ix.bySession[s.session], rel)
+		}
+	}
+	return p, nil
+}
+
+// index runs indexFiles in one transaction.
+func (ix *Index) index(files []file, sources map[string]source) (Progress, error) {
 	tx, err := ix.db.Begin()
 	if err != nil {
 		return Progress{}, damaged(ix.path, err)
@@ -188,7 +323,6 @@ func (ix *Index) Sync() (Progress, error) {
 	if err := tx.Commit(); err != nil {
 		return p, damaged(ix.path, err)
 	}
-	ix.sources = sources
 	return p, nil
 }
 
