@@ -70,7 +70,7 @@ type Arguments struct {
 	Actions []memory.Action `json:"actions"` // memory's steps, as memoryd reads them
 	Query   string          `json:"query"`
 	Limit   int             `json:"limit"`
-	// yaag_run, yaag_status, yaag_stop, yaag_pause
+	// yaag_run, yaag_status, yaag_stop, yaag_pause (Dir: yaag_setup_workspace's too)
 	File     string          `json:"file"`
 	Script   *string         `json:"script"`
 	Dir      string          `json:"dir"`

@@ -22,7 +22,7 @@ import (
 // container.
 func (b *Broker) execute(ctx context.Context, c brokerwire.ToolCall, a arguments, v verdict, forward any) (text string, notes []string, found policy.State, mounted []string, err error) {
 	switch policy.Tool(c.Tool) {
-	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run:
+	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run, policy.YaagSetupWorkspace:
 		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets, Masks: v.masks, AllowHardLinks: v.HardLinks}
 		if a.Content != nil {
 			rc.Content = []byte(*a.Content)

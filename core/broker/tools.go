@@ -159,6 +159,11 @@ func parseArguments(tool string, raw json.RawMessage) (a arguments, targets []st
 			return a, nil, nil, "memory needs actions"
 		}
 		return a, []string{""}, map[string]any{"actions": a.Actions}, ""
+	case policy.YaagSetupWorkspace:
+		if a.Dir == "" {
+			return a, nil, nil, "yaag_setup_workspace needs dir: the absolute directory to write .yaag/types/ in"
+		}
+		return a, []string{a.Dir}, nil, ""
 	case policy.YaagRun:
 		return yaagArguments(a)
 	case policy.YaagStatus:
@@ -219,6 +224,8 @@ func resultText(r runner.Result) string {
 		return r.Content
 	case policy.WriteFile:
 		return fmt.Sprintf("wrote %d bytes to %s", r.Size, r.Path)
+	case policy.YaagSetupWorkspace:
+		return fmt.Sprintf("%s (in %s)", r.Content, r.Path) // the executor's own line
 	case policy.ListDir:
 		var b strings.Builder
 		for _, e := range r.Entries {

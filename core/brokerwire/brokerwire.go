@@ -57,7 +57,8 @@
 //
 // tools.granted ({} -> ToolsGranted) lists the tools some allow or ask
 // grant names (none while the grants are invalid): loopd offers yaag's
-// tools (yaag_run, yaag_status, yaag_stop, yaag_pause) to a new session
+// tools (yaag_run, yaag_status, yaag_stop, yaag_pause,
+// yaag_setup_workspace) to a new session
 // only when granted. It decides nothing.
 //
 // # The admin socket (brokerd [sockets] admin; bxctl is the client)

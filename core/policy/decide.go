@@ -20,6 +20,9 @@ var denyReach = map[Tool][]Tool{
 	// container to hide a denied path below it, and writes its Cassette
 	// there (D820).
 	YaagRun: {ReadFile, ListDir, Run, WriteFile},
+	// It writes into its directory: what is denied to write_file there
+	// cannot be written by it (D904).
+	YaagSetupWorkspace: {WriteFile},
 }
 
 // Mask is a path below a run call's target that a deny grant covers: the
@@ -163,6 +166,15 @@ func (s *snapshot) decideOnce(call Call, state State) Decision {
 					"the grant %s denies %s on %q, which is inside %q: a Run reads its directory itself, with nothing to hide that path from it",
 					ms[0].Grant, ms[0].Tool, ms[0].Path, shown)}
 				return d
+			}
+		}
+		if tool == YaagSetupWorkspace {
+			// It writes below its directory, where no mask is put: a
+			// deny below it refuses the call whole (D904).
+			if ms := s.masks(r.target, YaagSetupWorkspace); len(ms) > 0 {
+				return Decision{Verdict: Deny, Target: r.target, Grant: ms[0].Grant, Reason: fmt.Sprintf(
+					"the grant %s denies %s on %q, which is inside %q, where %s writes",
+					ms[0].Grant, ms[0].Tool, ms[0].Path, shown, tool)}
 			}
 		}
 		if tool == Run || tool == YaagRun {

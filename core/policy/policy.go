@@ -46,15 +46,19 @@ const (
 	YaagStatus Tool = "yaag_status"
 	YaagStop   Tool = "yaag_stop"
 	YaagPause  Tool = "yaag_pause"
+	// YaagSetupWorkspace writes .yaag/types/ (the editor declarations) in
+	// a directory, as `yaag setup-workspace` does: a path tool, decided on
+	// the directory, run in the tools container as write_file is.
+	YaagSetupWorkspace Tool = "yaag_setup_workspace"
 )
 
 // Tools lists every tool, in the order the docs give them.
-var Tools = []Tool{ReadFile, WriteFile, ListDir, Run, HTTPFetch, Recall, Memory, YaagRun, YaagStatus, YaagStop, YaagPause}
+var Tools = []Tool{ReadFile, WriteFile, ListDir, Run, HTTPFetch, Recall, Memory, YaagRun, YaagStatus, YaagStop, YaagPause, YaagSetupWorkspace}
 
 // takesPaths reports whether a tool's grants name paths (and its target is
 // a path on the host).
 func (t Tool) takesPaths() bool {
-	return t == ReadFile || t == WriteFile || t == ListDir || t == Run || t == YaagRun
+	return t == ReadFile || t == WriteFile || t == ListDir || t == Run || t == YaagRun || t == YaagSetupWorkspace
 }
 
 func knownTool(s string) (Tool, bool) {

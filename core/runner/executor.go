@@ -87,7 +87,30 @@ const (
 )
 
 // Tools are the tools the runner runs.
-var Tools = []string{string(policy.ReadFile), string(policy.WriteFile), string(policy.ListDir), string(policy.Run)}
+var Tools = []string{string(policy.ReadFile), string(policy.WriteFile), string(policy.ListDir), string(policy.Run), string(policy.YaagSetupWorkspace)}
+
+// SetupWorkspace does a yaag_setup_workspace request inside the container:
+// write (core/yaag/workspace's, given by the tool executor's command, so
+// that the runner links no yaag engine) writes .yaag/ in the decided
+// directory, mounted at its own path; done is the line a finished setup
+// says.
+func SetupWorkspace(req Request, write func(dir string) error, done string) Result {
+	res := Result{Tool: req.Tool, Path: req.Path}
+	fi, err := os.Lstat(req.Path)
+	switch {
+	case err != nil:
+		res.Error = pathError(err)
+	case !fi.IsDir():
+		res.Error = fmt.Sprintf("%s is not a directory", req.Path)
+	default:
+		if err := write(req.Path); err != nil {
+			res.Error = err.Error()
+			return res
+		}
+		res.Content = done
+	}
+	return res
+}
 
 // Execute does one request. It runs inside the container: paths are the
 // container's, which are the host's (the runner mounts each target at its

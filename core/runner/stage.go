@@ -450,6 +450,8 @@ func (r *Runner) stageCall(c Call, name string) (*stage, *Result, error) {
 		switch {
 		case c.Tool == string(policy.WriteFile) && !h.isRegular():
 			return nil, nil, fmt.Errorf("%s is not a regular file; write_file writes regular files only", p)
+		case c.Tool == string(policy.YaagSetupWorkspace) && !h.isDir():
+			return nil, &Result{Tool: c.Tool, Path: c.Paths[0], Error: fmt.Sprintf("%s is not a directory", p)}, nil
 		case !h.isRegular() && !h.isDir():
 			// A FIFO would block the tool, a device is not the owner's data.
 			return nil, &Result{Tool: c.Tool, Path: c.Paths[0], Error: fmt.Sprintf("%s is not a regular file or a directory", p)}, nil

@@ -16,9 +16,11 @@ import (
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/home"
 	"boxmaker/core/patherror"
+	"boxmaker/core/policy"
 	"boxmaker/core/role"
 	"boxmaker/core/runner"
 	"boxmaker/core/termsafe"
+	"boxmaker/core/yaag/workspace"
 	"boxmaker/roles/rolecli"
 )
 
@@ -171,7 +173,12 @@ func toolExecCommand() *cli.Command {
 			if err := json.Unmarshal([]byte(c.Args().First()), &req); err != nil {
 				return rolecli.Usagef("the request is not JSON: %v", err)
 			}
-			res := runner.Execute(context.Background(), req, os.Stdin)
+			var res runner.Result
+			if req.Tool == string(policy.YaagSetupWorkspace) {
+				res = runner.SetupWorkspace(req, workspace.Write, string(workspace.TextWritten))
+			} else {
+				res = runner.Execute(context.Background(), req, os.Stdin)
+			}
 			return json.NewEncoder(os.Stdout).Encode(res)
 		},
 	}
