@@ -33,7 +33,11 @@ func chatCommands() []*cli.Command {
 		Usage: "talk with the agent in the terminal, through loopd's loop socket",
 		Description: "chat sends each message as one turn and prints the reply as it streams,\n" +
 			"with each tool call and its outcome. A call held for an approval shows its id:\n" +
-			"answer it from a second terminal with 'bxctl approve ID'. While the model has\n" +
+			"answer it from a second terminal with 'bxctl approve ID', or, when you may\n" +
+			"reach brokerd's admin socket (the owner), in the chat: the call is shown whole\n" +
+			"(a write_file's diff against the file) and y approves it, n refuses it. Ctrl-C\n" +
+			"during the reply withdraws its approval. --session ID and --last go on with a\n" +
+			"session ('bxctl sessions' lists them) and show its last turns first. While the model has\n" +
 			"not begun to answer, and while a tool runs or waits for its approval, a status\n" +
 			"line says what is awaited and for how long; each turn ends with a line of the\n" +
 			"tokens in and out, the prompt cache's reuse (and its loss) and the context used.\n\n" +
