@@ -2,10 +2,14 @@ package bxctl
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"boxmaker/core/approval"
 	"boxmaker/core/brokerwire"
@@ -27,8 +31,10 @@ func approvalCommands() []*cli.Command {
 				"call's SHA-256, and what the call will do (run's command words and\n" +
 				"directory, write_file's path, size and first line, http_fetch's URL,\n" +
 				"memory's actions). 'bxctl approvals show ID' prints the whole call.\n" +
-				"Everything the model wrote is shown with control characters escaped.",
-			Flags:  []cli.Flag{rolecli.JSONFlag},
+				"Everything the model wrote is shown with control characters escaped.\n\n" +
+				"On a terminal the list fits its width: ID, waiting, expires in and what,\n" +
+				"cut at the edge; --wide prints every column there too.",
+			Flags:  []cli.Flag{rolecli.JSONFlag, &cli.BoolFlag{Name: "wide", Usage: "every column, also on a terminal"}},
 			Action: listApprovals,
 			Subcommands: []*cli.Command{{
 				Name:      "show",
@@ -101,6 +107,9 @@ func listApprovals(c *cli.Context) error {
 		return nil
 	}
 	now := time.Now()
+	if width := terminalWidth(w); width > 0 && !c.Bool("wide") {
+		return narrowApprovals(w, width, list.Approvals, now)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSESSION\tCALL\tGRANT\tWAITING\tEXPIRES IN\tCALL SHA-256\tWHAT")
 	for _, p := range list.Approvals {
@@ -131,6 +140,41 @@ func showApproval(c *cli.Context) error {
 		o.ContentLimit = -1
 	}
 	return approval.Render(c.App.Writer, p, o)
+}
+
+// terminalWidth is the width of the terminal w is, or 0 when it is not
+// one (a pipe, a file: every column, for scripts).
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !isTerminal(f) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		return 80
+	}
+	return width
+}
+
+// narrowApprovals lists the approvals in width columns: the ID, how long
+// each has waited, when it expires and what the call will do, cut at the
+// edge; approvals show has the rest.
+func narrowApprovals(w io.Writer, width int, ps []approval.Pending, now time.Time) error {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tWAITING\tEXPIRES IN\tWHAT")
+	for _, p := range ps {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.ID, now.Sub(p.Requested).Round(time.Second), p.Expires.Sub(now).Round(time.Second), approval.Summary(p))
+	}
+	tw.Flush()
+	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if r := []rune(line); len(r) > width-1 {
+			line = string(r[:width-2]) + "…"
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w, "(bxctl approvals show ID: the whole call; --wide: every column)")
+	return nil
 }
 
 func short(hash string) string {
