@@ -50,6 +50,11 @@ func (c *Brokerd) Validate() error {
 	if c.Memory.Socket == "" || c.Memory.TimeoutMS <= 0 {
 		return fmt.Errorf("[memory] needs a socket and a timeout_ms of more than 0")
 	}
+	if c.Paths.MCP != "" && !filepath.IsAbs(c.Paths.MCP) {
+		// A relative directory would be read from wherever a command
+		// runs, and could not be protected as the harness's.
+		return fmt.Errorf("[paths] mcp %q is not an absolute path", c.Paths.MCP)
+	}
 	if c.Gateway != nil && !filepath.IsAbs(c.Gateway.SocketIn(c.Home)) {
 		return fmt.Errorf("[gateway] socket %q is not an absolute path", c.Gateway.Socket)
 	}

@@ -35,6 +35,7 @@ func TestValidateNamesTheValueThatCannotWork(t *testing.T) {
 		{"reserve_mb too big", "brokerd", func(v any) { v.(*Brokerd).Audit.ReserveMB = ptr(2048) }, "[audit] reserve_mb 2048"},
 		{"witness inside audit/", "brokerd", func(v any) { v.(*Brokerd).Audit.WitnessFile = "/h/audit/w" }, "is inside the audit directory"},
 		{"witness relative", "brokerd", func(v any) { v.(*Brokerd).Audit.WitnessFile = "w" }, "is not an absolute path"},
+		{"mcp directory relative", "brokerd", func(v any) { v.(*Brokerd).Paths.MCP = "etc/mcp" }, `[paths] mcp "etc/mcp" is not an absolute path`},
 		{"no memory socket", "brokerd", func(v any) { v.(*Brokerd).Memory.Socket = "" }, "[memory] needs a socket"},
 		{"memoryd as init writes it", "memoryd", func(any) {}, ""},
 		{"memoryd without home", "memoryd", func(v any) { v.(*Memoryd).Home = "" }, "home is empty"},
@@ -85,5 +86,21 @@ func TestDefaultsAreTheTemplatesPromise(t *testing.T) {
 	var l Loopd
 	if l.Inference.Timeout() != 2*time.Minute || l.Inference.StartWait() != 2*time.Minute || l.Broker.Silent() != 30*time.Second {
 		t.Errorf("loopd defaults: %v %v %v", l.Inference.Timeout(), l.Inference.StartWait(), l.Broker.Silent())
+	}
+}
+
+func TestTheMCPDirectoryIsBesideTheGrantsUnlessNamed(t *testing.T) {
+	for _, tc := range []struct {
+		p    BrokerdPaths
+		want string
+	}{
+		{BrokerdPaths{Grants: "/etc/boxmaker/grants"}, "/etc/boxmaker/mcp"},
+		{BrokerdPaths{Grants: "/etc/boxmaker/grants/"}, "/etc/boxmaker/mcp"},
+		{BrokerdPaths{Grants: "/etc/boxmaker/grants", MCP: "/srv/mcp"}, "/srv/mcp"},
+		{BrokerdPaths{}, ""},
+	} {
+		if got := tc.p.MCPDir(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
+		}
 	}
 }

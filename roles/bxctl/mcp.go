@@ -3,6 +3,7 @@ package bxctl
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -52,8 +53,11 @@ func mcpDir(c *cli.Context) (string, []policy.Harness, error) {
 		return "", nil, err
 	}
 	dir := cfg.Paths.MCPDir()
-	if dir == "" {
+	switch {
+	case dir == "":
 		return "", nil, fmt.Errorf("%s names neither an MCP servers directory ([paths] mcp) nor a grants directory beside which it lies", path)
+	case !filepath.IsAbs(dir):
+		return "", nil, fmt.Errorf("%s: the MCP servers directory %q is not an absolute path", path, dir)
 	}
 	return dir, policy.BrokerdHarness(cfg, path), nil
 }
