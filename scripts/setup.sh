@@ -6,8 +6,9 @@
 # the SDK is pinned by core/testpeer/fakehoncho/sdk/package-lock.json and
 # installed there with npm ci) and install TypeBox, which yaag embeds
 # (scripts/build.sh), systemd-analyze (the units' checks) and debootstrap
-# (the boot test's Debian), and tmux (bxctl chat's tests on a real
-# terminal). Does nothing for what is there.
+# (the boot test's Debian), tmux (bxctl chat's tests on a real
+# terminal) and sudo (the first hour as an ordinary user runs it). Does
+# nothing for what is there.
 set -euo pipefail
 need=()
 command -v podman >/dev/null || need+=(podman)
@@ -21,6 +22,7 @@ command -v jq >/dev/null || need+=(jq)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 command -v tmux >/dev/null || need+=(tmux)
+command -v sudo >/dev/null || need+=(sudo)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: need ${need[*]}; run as root or install them" >&2

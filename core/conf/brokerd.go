@@ -159,7 +159,9 @@ admin = "{{.Sockets.BrokerAdmin}}"
 # memoryd's questions about a session's state.
 state = "{{.Sockets.BrokerState}}"
 # Users besides brokerd's own that may connect (uids). Empty: same user only.
-allow_uids = []
+# A home init makes as root names the owner: their bxctl reaches the
+# sockets, which are then open to the home's group (README, "The first hour").
+allow_uids = [{{.AllowUIDs}}]
 
 [runner]
 # Tools run in a Podman container from the tools image; see docs/runner.md.

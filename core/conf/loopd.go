@@ -100,5 +100,7 @@ min_cache_reuse = 0.9
 # Turns from gatewayd and bxctl chat.
 loop = "{{.Sockets.Loop}}"
 # Users besides loopd's own that may connect (uids). Empty: same user only.
-allow_uids = []
+# A home init makes as root names the owner: their bxctl reaches the
+# sockets, which are then open to the home's group (README, "The first hour").
+allow_uids = [{{.AllowUIDs}}]
 `

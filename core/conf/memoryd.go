@@ -109,7 +109,9 @@ broker = "{{.Sockets.MemoryTools}}"
 # The operator's commands (bxctl memory, reindex).
 admin = "{{.Sockets.MemoryAdmin}}"
 # Users besides memoryd's own that may connect (uids). Empty: same user only.
-allow_uids = []
+# A home init makes as root names the owner: their bxctl reaches the
+# sockets, which are then open to the home's group (README, "The first hour").
+allow_uids = [{{.AllowUIDs}}]
 
 [memory]
 # true (the default): the agent's writes to memory.md and user.md wait for

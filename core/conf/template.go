@@ -89,6 +89,10 @@ type TemplateData struct {
 	// OwnerUID and OwnerGID are [runner] owner_uid and owner_gid: the
 	// user brokerd acts for (0: not known yet).
 	OwnerUID, OwnerGID int
+	// AllowUIDs is brokerd's, loopd's and memoryd's [sockets] allow_uids,
+	// the uids between the brackets ("1000"; empty: none): init as root
+	// names the owner, whose bxctl then reaches the home (D880).
+	AllowUIDs string
 	// Upstream is inferproxy's upstream and Model loopd's model (the
 	// defaults when empty); ExpectSHA256, ExpectNCtx and ExpectSlots are
 	// loopd's [expect] (empty and 0: not known yet). init --model-url

@@ -21,6 +21,24 @@ const MaxSocketPath = 107
 // socket is made 0600. Errors are the texts of the start-failed entries,
 // for the role to wrap with its own entry.
 func Listen(lock *Lock, path string) (*net.UnixListener, error) {
+	return listen(lock, path, false)
+}
+
+// ListenShared is Listen for a socket whose daemon's config allows other
+// users (allow_uids): the directory is 0711 and the socket 0666, so that
+// those users can connect at all, and the peer check (SO_PEERCRED) is what
+// admits them. What keeps everyone else from the door is the directory
+// above, the home's run/, which init makes 0750 for the owner's group
+// (D880); a peer that gets in anyway is refused by uid.
+func ListenShared(lock *Lock, path string) (*net.UnixListener, error) {
+	return listen(lock, path, true)
+}
+
+func listen(lock *Lock, path string, shared bool) (*net.UnixListener, error) {
+	dirMode, sockMode := os.FileMode(0o700), os.FileMode(0o600)
+	if shared {
+		dirMode, sockMode = 0o711, 0o666
+	}
 	if lock == nil {
 		return nil, errors.New("daemon.Listen needs the daemon's lock")
 	}
@@ -30,7 +48,7 @@ func Listen(lock *Lock, path string) (*net.UnixListener, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("cannot prepare %s: a socket path must be absolute", path)
 	}
-	if err := prepareDir(path); err != nil {
+	if err := prepareDir(path, dirMode); err != nil {
 		return nil, err
 	}
 	if err := removeStale(path); err != nil {
@@ -43,7 +61,7 @@ func Listen(lock *Lock, path string) (*net.UnixListener, error) {
 	// Close must not unlink: a later lock holder removes what is stale, and
 	// unlinking here could remove a socket a newer daemon bound meanwhile.
 	ln.SetUnlinkOnClose(false)
-	if err := os.Chmod(path, 0o600); err != nil {
+	if err := os.Chmod(path, sockMode); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("cannot listen on %s: %w", path, syscallError(err))
 	}
@@ -52,7 +70,7 @@ func Listen(lock *Lock, path string) (*net.UnixListener, error) {
 
 // prepareDir makes the socket's directory, or checks the existing one, and
 // sets it to 0700. The directory must be the socket's own and real.
-func prepareDir(path string) error {
+func prepareDir(path string, mode os.FileMode) error {
 	dir := filepath.Dir(path)
 	if dir == "/" {
 		return fmt.Errorf("cannot prepare %s: a socket needs a directory of its own, not /", path)
@@ -76,7 +94,7 @@ func prepareDir(path string) error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
 		return fmt.Errorf("cannot prepare %s: it is owned by uid %d, not by uid %d that this daemon runs as", dir, st.Uid, os.Geteuid())
 	}
-	if err := os.Chmod(dir, 0o700); err != nil {
+	if err := os.Chmod(dir, mode); err != nil {
 		return fmt.Errorf("cannot prepare %s: %w", dir, syscallError(err))
 	}
 	return nil

@@ -230,11 +230,11 @@ func createTarget(path string, uid, gid int) (h *held, c *created, exists bool, 
 // is started in it stopped at its exec (ptrace), never runs, and is
 // killed once the namespace is held.
 func idmapUserns(owner, ownerGID, tool int) (int, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return -1, fmt.Errorf("cannot make the tools' user namespace: %v", err)
-	}
-	cmd := exec.Command(exe)
+	// The process never runs; it stops at its exec. It execs this binary
+	// through /proc/self/exe, not by its path: in the new namespace root
+	// is unmapped and has no right to search the directories above a
+	// binary in its owner's 0700 home (issue 25 item 1, D883).
+	cmd := exec.Command("/proc/self/exe")
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags:  syscall.CLONE_NEWUSER,
 		Ptrace:      true,

@@ -96,6 +96,9 @@ func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 			},
 			Action: rolecli.NoArgs(func(c *cli.Context) error {
 				dir := homeOf(c)
+				if err := rootShape("init", dir); err != nil {
+					return err
+				}
 				uid, gid, err := initOwner(c.String("owner"))
 				if err != nil {
 					return err
@@ -160,6 +163,17 @@ func links(dir string, roles []role.Role) error {
 	return nil
 }
 
+// rootShape refuses, before anything is done, what Boxmaker does not
+// support (D880): verb run as another user than root, or on a home an
+// ordinary user made.
+func rootShape(verb, dir string) error {
+	if uid := os.Geteuid(); uid != 0 {
+		return runbook.Refuse(runbook.RunAsRoot,
+			"boxmaker %s runs as uid %d, and Boxmaker's daemons run as root: the tools run in root's Podman (rootless Podman is not supported); run it with sudo (sudo env PATH=\"$PATH\" boxmaker %s ...), and your own bxctl reaches the home", verb, uid, verb)
+	}
+	return home.Home{Dir: dir}.RootOwned()
+}
+
 // initOwner is the owner init writes: --owner UID:GID, else the user
 // running init, else (root) the user sudo names; 0:0 when none is known.
 func initOwner(flag string) (uid, gid int, err error) {
@@ -202,6 +216,12 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ownerGiven bool, m
 		fmt.Printf("init: [runner] image left empty: %v\n", err)
 	}
 	keptBroker := ""
+	// The owner's bxctl reaches the home (D880): its uid in the daemons'
+	// allow_uids, and the home shared with its group once written.
+	peers, configs := "", []string{}
+	if ownerUID > 0 && os.Geteuid() == 0 {
+		peers = strconv.Itoa(ownerUID)
+	}
 	for _, r := range conf.Files() {
 		p := h.Config(r.Name)
 		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
@@ -214,18 +234,20 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ownerGiven bool, m
 			if r.Name == role.Brokerd {
 				keptBroker = p
 			}
+			configs = append(configs, p)
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		_, werr := f.WriteString(r.RenderWith(ms.fill(conf.TemplateData{Home: abs, ToolsImage: toolsImage, OwnerUID: ownerUID, OwnerGID: ownerGID})))
+		_, werr := f.WriteString(r.RenderWith(ms.fill(conf.TemplateData{Home: abs, ToolsImage: toolsImage, OwnerUID: ownerUID, OwnerGID: ownerGID, AllowUIDs: peers})))
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
 		if werr != nil {
 			return werr
 		}
+		configs = append(configs, p)
 		fmt.Printf("init: wrote %s\n", p)
 		if r.Name == role.Memoryd {
 			fmt.Println("init: [memory] review = true: the agent's writes to memory.md and user.md wait for you (bxctl memory review, bxctl memory accept EDIT)")
@@ -242,6 +264,12 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ownerGiven bool, m
 		fmt.Println("init: [runner] owner_uid and owner_gid left 0: brokerd runs no file tool until they name the user it acts for (init --owner UID:GID)")
 	} else {
 		fmt.Printf("init: [runner] tools act for the owner %d:%d; their files belong to that user\n", ownerUID, ownerGID)
+	}
+	if peers != "" {
+		if err := h.Share(ownerGID, configs); err != nil {
+			return err
+		}
+		fmt.Printf("init: the home is root's, shared with group %d: the owner's bxctl reads its configs and reaches its daemons (allow_uids = [%d] in brokerd.toml, loopd.toml and memoryd.toml it wrote)\n", ownerGID, ownerUID)
 	}
 	ms.report(h)
 	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Grants())

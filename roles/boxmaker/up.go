@@ -55,6 +55,9 @@ func upCommand(roles []role.Role) *cli.Command {
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
 			dir := homeOf(c)
+			if err := rootShape("up", dir); err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return up(ctx, home.Home{Dir: dir}, roles, os.Stdout, upOptions{AcceptBreak: c.Bool(rolecli.AcceptBreakFlag)})

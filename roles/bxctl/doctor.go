@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -111,6 +112,12 @@ func (d *doctor) run(c *cli.Context) {
 			v any
 		}{{brokerConfig, &b}, {memoryConfig, &m}, {inferproxyConfig, &ip}, {loopConfig, &l}}
 	)
+	// The shape first (D880): what follows is what root's daemons see.
+	if uid := os.Geteuid(); uid != 0 {
+		d.problem("shape", runbook.RunAsRoot, runbook.Refuse(runbook.RunAsRoot,
+			"bxctl doctor runs as uid %d: Boxmaker's daemons run as root, and the doctor checks what they see (root's Podman and the tools image, the audit log): run it with sudo (sudo env PATH=\"$PATH\" BOXMAKER_HOME=\"$BOXMAKER_HOME\" bxctl doctor)", uid))
+		return
+	}
 	for _, cf := range configs {
 		r := cf.role.Name
 		path, err := cf.path(c)
@@ -133,6 +140,12 @@ func (d *doctor) run(c *cli.Context) {
 	var gw *gateway.Config
 	if path, err := gatewayConfig.path(c); err == nil {
 		gw = d.gatewaydConfig(path)
+	}
+	if have[role.Brokerd] {
+		if err := (home.Home{Dir: b.Home}).RootOwned(); err != nil {
+			d.problem("shape", runbook.RunAsRoot, err)
+			return
+		}
 	}
 	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
 	defer cancel()

@@ -148,7 +148,11 @@ func (d *Daemon) Start() error {
 		return err
 	}
 	for _, s := range d.sockets {
-		ln, err := daemon.Listen(d.lock, s.Path)
+		listen := daemon.Listen
+		if len(s.AllowUIDs) > 0 {
+			listen = daemon.ListenShared
+		}
+		ln, err := listen(d.lock, s.Path)
 		if err != nil {
 			d.Close()
 			return runbook.Wrap(d.role.StartFailed, err)
