@@ -423,7 +423,7 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 				continue
 			}
 			if !it.interrupt {
-				if v.asking != "" && v.answerKey(ctx, it.keys) {
+				if v.asking != "" && !it.paste && v.answerKey(ctx, it.keys) {
 					continue
 				}
 				ch.ed.input.pending = append(ch.ed.input.pending, it)

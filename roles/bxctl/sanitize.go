@@ -30,15 +30,19 @@ func sanitizeCommands() []*cli.Command {
 				"From a terminal, end the text with Ctrl-D on a line of its own.",
 			Flags: []cli.Flag{rolecli.JSONFlag},
 			Action: func(c *cli.Context) error {
-				if c.NArg() > 1 {
+				args, err := rolecli.ArgsAndLateFlags(c) // "TEXT --json"
+				if err != nil {
+					return err
+				}
+				if len(args) > 1 {
 					return rolecli.Usagef("at most one argument, TEXT (quote it; without it the text is read from standard input)")
 				}
 				report := sanitizeReport
 				if rolecli.WantsJSON(c) {
 					report = sanitizeReportJSON
 				}
-				if c.NArg() == 1 {
-					refusals, flags := sanitize.Check(c.Args().First())
+				if len(args) == 1 {
+					refusals, flags := sanitize.Check(args[0])
 					return report(c.App.Writer, refusals, flags)
 				}
 				if f, ok := c.App.Reader.(*os.File); ok && isTerminal(f) {
