@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -88,15 +87,19 @@ func (s Store) Update(id string, f func(r *Record) error) error {
 	return s.Write(r)
 }
 
+// maxLineage bounds the Runs checkLeft walks back from a lost Run: the
+// Runs it continued, one resume each.
+const maxLineage = 4096
+
 // checkLeft says whether d, read from path, is the document the Run of
 // rec left: the one it published when it ended (the identity its record
 // keeps), or, for a Run killed before it published (lost) or whose
 // publish failed (its record names no Cassette), its journal, which may
-// name only that Run's sessions. A
-// completed Run's Cassette is a recording and is not checked, unless its
-// record says the Run left a document to continue (a Checkpoint
-// rewritten as completed).
-func checkLeft(path string, d *cassette.Doc, rec Record) error {
+// name only that Run's sessions and those of the Runs it continued (see
+// lineage). A completed Run's Cassette is a recording and is not
+// checked, unless its record says the Run left a document to continue
+// (a Checkpoint rewritten as completed).
+func (s Store) checkLeft(path string, d *cassette.Doc, rec Record) error {
 	if rec.Identity != "" {
 		switch {
 		case cassette.Identity(d) == rec.Identity:
@@ -114,16 +117,43 @@ func checkLeft(path string, d *cassette.Doc, rec Record) error {
 	case d.End.Status != cassette.EndInterrupted:
 		return notTheRunsDocument(path, d, fmt.Sprintf("the Run left no document, only its journal, and this one says the Run %s", d.End.Status))
 	}
-	var own []string
-	for _, a := range rec.Agents {
-		own = append(own, a.Session)
-	}
-	for _, s := range cassette.Sessions(d) {
-		if !slices.Contains(own, s) {
-			return notTheRunsDocument(path, d, fmt.Sprintf("it names session %s, which is none of that Run's", s))
+	own := s.lineage(rec)
+	for _, sess := range cassette.Sessions(d) {
+		if !own[sess] {
+			return notTheRunsDocument(path, d, fmt.Sprintf("it names session %s, which is none of that Run's", sess))
 		}
 	}
 	return nil
+}
+
+// lineage is the sessions a lost Run's journal may name: the Run's own
+// (its record's Agents) and those of each Run it continued, walking its
+// record's predecessor back while that Run's record says it was resumed
+// by the Run after it. A resumed Run carries its predecessor's sessions
+// from its start, and its record learns them only as the engine plays
+// them back: killed before that, its journal names sessions its
+// predecessor's record has. Only the home's records are read, which no
+// Agent writes; the walk stops at a Run the next one did not claim.
+func (s Store) lineage(rec Record) map[string]bool {
+	own := map[string]bool{}
+	seen := map[string]bool{}
+	for range maxLineage {
+		seen[rec.ID] = true
+		for _, a := range rec.Agents {
+			if a.Session != "" {
+				own[a.Session] = true
+			}
+		}
+		if rec.Predecessor == "" || seen[rec.Predecessor] {
+			break
+		}
+		prev, err := s.Read(rec.Predecessor)
+		if err != nil || prev.ResumedBy != rec.ID {
+			break
+		}
+		rec = prev
+	}
+	return own
 }
 
 // ownersAnswers is the answers a resume gives: those the home recorded
@@ -166,7 +196,7 @@ func (s Store) Answer(path string, given map[string]string) (*cassette.Doc, erro
 	return cassette.RecordAnswers(path, func(d *cassette.Doc) (map[string]string, error) {
 		var answers map[string]string
 		err := s.Update(d.Run.ID, func(rec *Record) error {
-			if err := checkLeft(path, d, *rec); err != nil {
+			if err := s.checkLeft(path, d, *rec); err != nil {
 				return err
 			}
 			if rec.ResumedBy != "" {
@@ -203,7 +233,7 @@ func (r *run) claim(ctx context.Context, path string) error {
 	d, err := cassette.Claim(path, r.id, func(d *cassette.Doc) error {
 		claimed := false
 		err := r.store.Update(d.Run.ID, func(rec *Record) error {
-			if err := checkLeft(path, d, *rec); err != nil {
+			if err := r.store.checkLeft(path, d, *rec); err != nil {
 				return err
 			}
 			if !d.Resumable() {

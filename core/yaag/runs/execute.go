@@ -155,22 +155,37 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 		UserInputProtocol: cassette.UserInputProtocol, Program: spec.Program, ProgramHash: spec.ProgramHash, KeepPrompts: spec.KeepPrompts,
 		ResumedFrom: abs(spec.Resume), Host: spec.Host}
 	opts.KeepPrompts = spec.KeepPrompts
+	r.rec = Record{ID: r.id, Status: StatusRunning, PID: os.Getpid(), StartedAt: info.StartedAt, Program: spec.Program,
+		Mode: mode, Cassette: r.dest, Events: r.store.EventsPath(r.id), Host: spec.Host}
+	if opts.Mode == engine.Resume {
+		r.rec.ResumedFrom, r.rec.Predecessor = abs(path), r.tape.Run.ID
+	}
 	switch opts.Mode {
 	case engine.Resume:
 		// The Profile is the recorded one (another is refused now, before
 		// the claim consumes anything), so the journal starts before the
 		// claim: a Run killed right after it still leaves its successor's
-		// journal to continue from.
+		// journal to continue from. The home's record of this Run, with
+		// its predecessor, is written before both: the journal of a Run
+		// killed at any moment names a Run this home recorded, which the
+		// claim then names too (checkLeft walks it back). A refusal
+		// removes the record again: a Run that did not start is not
+		// recorded.
 		if err := engine.CheckProfile(r.tape, opts.Profile, opts.ProfileOrigin); err != nil {
+			return End{}, err
+		}
+		if err := r.store.Write(r.rec); err != nil {
 			return End{}, err
 		}
 		j, err := cassette.CreateJournal(r.dest, info)
 		if err != nil {
+			os.Remove(r.store.Path(r.id))
 			return End{}, err
 		}
 		r.journal, opts.Journal = j, j
 		if err := r.claim(ctx, path); err != nil {
 			j.Remove()
+			os.Remove(r.store.Path(r.id))
 			return End{}, err
 		}
 	case engine.Live:
@@ -194,11 +209,6 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 			}
 			return End{}, err
 		}
-	}
-	r.rec = Record{ID: r.id, Status: StatusRunning, PID: os.Getpid(), StartedAt: info.StartedAt, Program: spec.Program,
-		Mode: mode, Cassette: r.dest, Events: r.store.EventsPath(r.id), Host: spec.Host}
-	if opts.Mode == engine.Resume {
-		r.rec.ResumedFrom, r.rec.Predecessor = abs(path), r.tape.Run.ID
 	}
 	if err := r.open(); err != nil {
 		r.abandon()

@@ -502,3 +502,149 @@ func TestCopiesResumedAtOnceContinueTheRunOnce(t *testing.T) {
 		t.Fatalf("continued by %v; the record names %q", won, rec.ResumedBy)
 	}
 }
+
+// killedResume makes, by hand, what a resume of the document at from
+// leaves when it is killed after its claim and before its record learns
+// any session: its record (running, nobody holding its lock), the claim
+// in its predecessor's record, and its journal at a path of its own,
+// which has played back every Agent and step of the document it
+// continues (their sessions are the predecessor's) and no document.
+func killedResume(t *testing.T, s Store, id, from string) string {
+	t.Helper()
+	d, _, err := cassette.Read(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), "killed.json")
+	if err := s.Write(Record{ID: id, Status: StatusRunning, Program: "inline", Mode: "resume", Cassette: dest,
+		Events: s.EventsPath(id), ResumedFrom: from, Predecessor: d.Run.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(d.Run.ID, func(r *Record) error { r.ResumedBy = id; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	info := d.Run
+	info.ID, info.ResumedFrom = id, from
+	j, err := cassette.CreateJournal(dest, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range d.Agents {
+		if err := j.Spawned(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, st := range d.Steps {
+		st.Seq = 0
+		if _, err := j.Step(st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	return dest
+}
+
+// A resumed Run carries the sessions of the Runs it continued, and its
+// record learns them only as the engine plays them back: one killed
+// before that leaves a journal naming its predecessors' sessions. It
+// resumes (the home's records say whose Run each continued), and a
+// journal naming them under a Run that did not continue theirs does
+// not. On the old code the resume was refused ("none of that Run's").
+func TestAKilledResumesJournalNamesItsPredecessorsSessions(t *testing.T) {
+	s := home(t)
+	first := "r-20261201-140000-00000001"
+	cp := stopped(t, s, first)
+	second := "r-20261201-140000-00000002"
+	j2 := killedResume(t, s, second, cp)
+	third := "r-20261201-140000-00000003"
+	j3 := killedResume(t, s, third, j2) // two Runs back, through the second's record
+	if rec, _ := s.Read(third); rec.Status != StatusLost || len(rec.Agents) != 0 {
+		t.Fatalf("the killed resume's record: %+v", rec)
+	}
+	// A Run that says it continued the first, which the first's record
+	// does not name: its journal may not name the first's sessions.
+	liar := "r-20261201-140000-00000004"
+	jl := killedResume(t, s, liar, cp)
+	s.Update(first, func(r *Record) error { r.ResumedBy = second; return nil })
+	if _, err := resumeOf(t, s, "r-20261201-140001-00000001", jl); err == nil || !strings.Contains(err.Error(), "which is none of that Run's") {
+		t.Fatalf("a journal naming sessions of a Run its own did not continue: %v", err)
+	}
+	next := "r-20261201-140001-00000002"
+	if end, err := resumeOf(t, s, next, j3); err != nil || end.Status != cassette.EndCompleted {
+		t.Fatalf("the resume of the killed resume's journal: %+v %v", end, err)
+	}
+	if rec, _ := s.Read(third); rec.ResumedBy != next {
+		t.Fatalf("the killed resume's record names %q as the Run that continued it", rec.ResumedBy)
+	}
+	if _, err := resumeOf(t, s, "r-20261201-140001-00000003", j2); err == nil || !strings.Contains(err.Error(), "was already resumed by "+third) {
+		t.Fatalf("the second's journal again: %v", err)
+	}
+}
+
+// hostKill is Agents whose host copy, made after a resume's claim and
+// before the Run's record was written by the old code, keeps what a kill
+// there would leave: the home's records and the Run's journal, as they
+// are then.
+type hostKill struct {
+	agents
+	s     Store
+	files map[string][]byte // path: contents, nil for a file not there
+}
+
+func (h *hostKill) ForkHost(context.Context, string, agent.Spec) (agent.Session, error) {
+	for path := range h.files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			data = nil
+		}
+		h.files[path] = data
+	}
+	return nil, errors.New("killed here")
+}
+
+// restore puts the files back as the kill left them.
+func (h *hostKill) restore(t *testing.T) {
+	t.Helper()
+	for path, data := range h.files {
+		os.Remove(path)
+		if data != nil {
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// A resume killed after its claim and before the rest of its start
+// leaves its journal and the claim: the journal resumes, as the Run's
+// continuation (the Checkpoint it claimed does not again). On the old
+// code the Run's record was written after the claim, and the journal was
+// refused as a Run this home has no record of.
+func TestAResumeKilledRightAfterItsClaimLeavesAJournalThatResumes(t *testing.T) {
+	s := home(t)
+	first := "r-20261201-150000-00000001"
+	cp := stopped(t, s, first)
+	second := "r-20261201-150000-00000002"
+	dest := filepath.Join(t.TempDir(), "second.json")
+	h := &hostKill{s: s, files: map[string][]byte{s.Path(first): nil, s.Path(second): nil, cassette.JournalPath(dest): nil}}
+	sp := spec(t, s, second, `"go"`)
+	sp.Engine.Agents, sp.Host, sp.ForkHost = h, "host-session", true
+	sp.Resume, sp.Record = cp, dest
+	if _, err := Execute(context.Background(), sp); err == nil || !strings.Contains(err.Error(), "killed here") {
+		t.Fatalf("the resume was not stopped at its host copy: %v", err)
+	}
+	if h.files[cassette.JournalPath(dest)] == nil {
+		t.Fatal("the claim was made before the journal was")
+	}
+	h.restore(t)
+	if rec, _ := s.Read(first); rec.ResumedBy != second {
+		t.Fatalf("the killed resume's claim: %q", rec.ResumedBy)
+	}
+	next := "r-20261201-150001-00000001"
+	if end, err := resumeOf(t, s, next, dest); err != nil || end.Status != cassette.EndCompleted {
+		t.Fatalf("the resume of the journal the killed resume left: %+v %v", end, err)
+	}
+	if _, err := resumeOf(t, s, "r-20261201-150001-00000002", cp); err == nil || !strings.Contains(err.Error(), "was already resumed by "+second) {
+		t.Fatalf("the claimed Checkpoint again: %v", err)
+	}
+}
