@@ -43,7 +43,8 @@ type watcher struct {
 	retry time.Time       // when a watcher that failed is made again
 	index fileID          // the index file the last Sync brought up to date
 
-	overflows int // queues that overflowed (tests check the fallback ran)
+	buf       []byte // events are read into it
+	overflows int    // queues that overflowed (tests check the fallback ran)
 }
 
 // watched is what one watch descriptor is on.
@@ -171,9 +172,12 @@ func (w *watcher) drain() {
 		w.all = true
 		return
 	}
-	var buf [64 << 10]byte
+	if w.buf == nil {
+		w.buf = make([]byte, 64<<10)
+	}
+	buf := w.buf
 	for {
-		n, err := unix.Read(w.fd, buf[:])
+		n, err := unix.Read(w.fd, buf)
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}
