@@ -60,6 +60,18 @@ const textNeedsProgram runbook.Quoted = "needs the program too: give <program.ts
 const ExitPaused = 3
 
 // usage is a usage error, with the command's usage text printed first.
+// jsonWhere is a JSON parse error in words, with the byte it stopped at.
+func jsonWhere(err error) string {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "it ends too soon"
+	}
+	return err.Error()
+}
+
 func usage(c *cli.Context, format string, args ...any) error {
 	cli.HelpPrinter(c.App.ErrWriter, cli.CommandHelpTemplate, c.Command)
 	return rolecli.Usagef(format, args...)
@@ -296,8 +308,11 @@ func runAction(c *cli.Context) error {
 	var input json.RawMessage
 	if c.IsSet(runs.FlagInput) {
 		input = json.RawMessage(c.String(runs.FlagInput))
-		if !json.Valid(input) {
-			return usage(c, "--input is not JSON: %s", clip(c.String(runs.FlagInput), 80))
+		// The parser's own words and where, not the usage: the command
+		// line was right, the JSON in it was not.
+		var v any
+		if err := json.Unmarshal(input, &v); err != nil {
+			return rolecli.Usagef("--input is not JSON: %s: %s", jsonWhere(err), clip(c.String(runs.FlagInput), 80))
 		}
 	}
 	var answers map[string]string
