@@ -518,7 +518,8 @@ func (p *printer) end(end runs.End) error {
 		case end.Status == cassette.EndPaused:
 			return &rolecli.StatusError{Code: ExitPaused}
 		case end.Error != "":
-			return errors.New(end.Error)
+			msg, _ := engine.SplitStack(end.Error) // the stack is in the run_end line
+			return errors.New(msg)
 		}
 		return nil
 	}
@@ -545,6 +546,15 @@ func (p *printer) end(end runs.End) error {
 		}
 		fmt.Fprintf(p.w, "%s\n", termsafe.JSON(end.Result))
 		return nil
+	}
+	if msg, frames := engine.SplitStack(end.Error); len(frames) > 0 {
+		// The error on its line, as every error is, then its stack (the
+		// engine's own lines, each made safe too).
+		fmt.Fprintf(p.errw, "yaag: %s\n", l(msg))
+		for _, f := range frames {
+			fmt.Fprintf(p.errw, "yaag: %s\n", l(f))
+		}
+		return &rolecli.StatusError{Code: 1}
 	}
 	return errors.New(end.Error)
 }

@@ -20,11 +20,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 
 	"boxmaker/core/loopwire"
 	"boxmaker/core/yaag/agent"
@@ -239,6 +242,25 @@ func (v *vm) installGlobals() error {
 	if _, err := call(goja.Undefined(), enc); err != nil {
 		return err
 	}
+	// console.log and its kin write a line on the Run's event stream, as
+	// ctx.log does: strings as they are, other values as JSON.
+	consoleInstall, err := v.rt.RunString(`(function (emit) {
+  const show = (a) => {
+    if (typeof a === "string") return a;
+    try { const j = JSON.stringify(a); return j === undefined ? String(a) : j; } catch (e) { return String(a); }
+  };
+  const line = (...args) => { emit(args.map(show).join(" ")); };
+  globalThis.console = Object.freeze({ log: line, info: line, warn: line, error: line, debug: line });
+})`)
+	if err != nil {
+		return err
+	}
+	callConsole, _ := goja.AssertFunction(consoleInstall)
+	if _, err := callConsole(goja.Undefined(), v.rt.ToValue(func(msg string) {
+		v.emit(Event{Event: EventLog, Run: v.opts.Run, Text: msg})
+	})); err != nil {
+		return err
+	}
 	g.Set("__yaagModules", v.rt.NewObject())
 	return g.Set("__yaagHost", v.host())
 }
@@ -428,10 +450,95 @@ func (v *vm) thrown(val goja.Value) error {
 			if name := obj.Get("name"); name != nil && name.String() != "YaagError" && name.String() != "" && obj.Get("code") == nil {
 				text = name.String() + ": " + text
 			}
+			if obj.Get("code") == nil {
+				// The program's own error: where, in its TypeScript.
+				text += stackOf(obj)
+			}
 			return &jsThrown{value: val, text: text}
 		}
 	}
 	return &jsThrown{value: val, text: "the program threw " + val.String()}
+}
+
+// compileBundle compiles a bundle esbuild wrote. Its source map is the
+// inline one esbuild put at its end (program.build), so that positions in
+// errors and stacks name the TypeScript file, line and column; goja would
+// read a map that a URL names from the file system, which a Run must never
+// do, so any map but an inline one is refused (the bundle runs without it).
+func compileBundle(name, code string) (*goja.Program, error) {
+	ast, err := goja.Parse(name, code, parser.WithSourceMapLoader(func(string) ([]byte, error) {
+		return nil, errors.New("a yaag bundle's source map is inline")
+	}))
+	if err != nil {
+		return nil, err
+	}
+	return goja.CompileAST(ast, false)
+}
+
+// shownFrame is a line stackOf writes.
+var shownFrame = regexp.MustCompile(`^    (at .*:\d+:\d+\)?|\.\.\.)$`)
+
+// SplitStack parts an error's text into its message and the stack lines
+// stackOf put at its end ("    at name (file:line:col)"); no frames when
+// it has none.
+func SplitStack(text string) (msg string, frames []string) {
+	lines := strings.Split(text, "\n")
+	i := len(lines)
+	for i > 1 && shownFrame.MatchString(lines[i-1]) {
+		i--
+	}
+	if i == len(lines) {
+		return text, nil
+	}
+	return strings.Join(lines[:i], "\n"), lines[i:]
+}
+
+// stackFrame is a line of goja's stack: "\tat name (file:line:col(pc))".
+var stackFrame = regexp.MustCompile(`^\s*at (.*?):(\d+):(\d+)\(\d+\)(\)?)$`)
+
+// bundleNamespace is the esbuild namespace of an inline program or a
+// confined Run's files (program's nsInline, nsRoot), which a source names
+// before its path.
+var bundleNamespace = regexp.MustCompile(`\byaag-(inline|root):`)
+
+// unmapped are the frames of code compiled without a source map (the
+// TypeBox prelude, the engine's own globals), whose columns goja counts
+// from 1 already.
+var unmapped = regexp.MustCompile(`(^|\()(typebox-prelude\.js|<eval>)$`)
+
+// maxFrames is how many frames of a stack an error names.
+const maxFrames = 12
+
+// stackOf is an Error's stack as lines "\n    at name (file:line:col)",
+// positions through the bundle's source map, without goja's program
+// counters; "" when it has none.
+func stackOf(obj *goja.Object) string {
+	st := obj.Get("stack")
+	if st == nil || goja.IsUndefined(st) {
+		return ""
+	}
+	var b strings.Builder
+	n := 0
+	for _, l := range strings.Split(st.String(), "\n") {
+		m := stackFrame.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if n == maxFrames {
+			b.WriteString("\n    ...")
+			break
+		}
+		where := bundleNamespace.ReplaceAllString(m[1], "")
+		col, _ := strconv.Atoi(m[3])
+		if !unmapped.MatchString(where) {
+			// goja gives a source map's column as the map has it, from 0;
+			// file:line:col counts from 1, as tsc and editors do.
+			col++
+		}
+		fmt.Fprintf(&b, "\n    at %s:%s:%d%s", where, m[2], col, m[4])
+		n++
+	}
+	return b.String()
 }
 
 // evaluate runs the bundle: the module's top level, to its end.
@@ -439,7 +546,7 @@ func (v *vm) evaluate() (*goja.Object, error) {
 	if err := v.needTypebox(v.opts.Bundle.Code); err != nil {
 		return nil, err
 	}
-	prog, err := goja.Compile(v.opts.Bundle.Name, v.opts.Bundle.Code, false)
+	prog, err := compileBundle(v.opts.Bundle.Name, v.opts.Bundle.Code)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", v.opts.Bundle.Name, err)
 	}

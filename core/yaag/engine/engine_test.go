@@ -280,8 +280,52 @@ func TestUncaughtErrorEndsTheRunWithItsMessage(t *testing.T) {
 	_, err := run(t, `
 import { defineProgram } from "@yaag/runtime";
 export default defineProgram({ name: "x", async run() { throw new Error("it broke"); } });`, Options{})
-	if err == nil || err.Error() != "Error: it broke" {
+	// Where, in the TypeScript (line 3, the column of "new"), with a stack.
+	if err == nil || err.Error() != "Error: it broke\n    at run (inline.ts:3:63)" {
 		t.Fatalf("got %q", err)
+	}
+}
+
+func TestErrorStackNamesTheTypeScript(t *testing.T) {
+	_, err := run(t, `
+import { defineProgram } from "@yaag/runtime";
+
+function helper(x: number): number {
+  const o: any = undefined;
+  return o.field + x;
+}
+
+export default defineProgram({ name: "x", async run() {
+  return helper(1);
+} });`, Options{})
+	msg, frames := SplitStack(fmt.Sprint(err))
+	if diff := cmp.Diff([]string{"    at helper (inline.ts:6:12)", "    at run (inline.ts:10:17)"}, frames); diff != "" || msg != "TypeError: Cannot read property 'field' of undefined" {
+		t.Errorf("message %q, frames (-want +got):\n%s", msg, diff)
+	}
+}
+
+func TestConsoleLogIsALogEvent(t *testing.T) {
+	var mu sync.Mutex
+	var logs []string
+	_, err := run(t, `
+import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "x", async run(ctx) {
+  ctx.log("ctx");
+  console.log("a", 1, { b: [2] }, undefined);
+  console.error("e");
+  return 0;
+} });`, Options{Events: func(e Event) {
+		if e.Event == EventLog {
+			mu.Lock()
+			logs = append(logs, e.Text)
+			mu.Unlock()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"ctx", `a 1 {"b":[2]} undefined`, "e"}, logs); diff != "" {
+		t.Error(diff)
 	}
 }
 

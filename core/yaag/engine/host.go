@@ -125,7 +125,7 @@ func (v *vm) importAgent(scope, name string) goja.Value {
 	if err := v.needTypebox(code); err != nil {
 		return v.rejected(err)
 	}
-	prog, err := goja.Compile(found.Module, code, false)
+	prog, err := compileBundle(found.Module, code)
 	if err != nil {
 		return v.rejected(unresolvable(scope, found, err))
 	}
