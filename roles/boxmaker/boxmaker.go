@@ -77,6 +77,12 @@ func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 				"memoryd.toml has [memory] review = true: the agent's writes to memory.md and\n" +
 				"user.md wait for bxctl memory accept (review = false lets a public, trusted\n" +
 				"session write them directly; the runbook's memory-write-staged says more).\n\n" +
+				"init runs as root (with sudo), as the daemons do; run as another user, or on a\n" +
+				"home a user made, it refuses at once (the runbook's run-as-root). With an owner\n" +
+				"it names the owner's uid in brokerd's, loopd's and memoryd's allow_uids and\n" +
+				"shares the home, etc/ and run/ (0750) and the configs (0640) with the owner's\n" +
+				"group, so that the owner's own bxctl reaches the home. On a home whose\n" +
+				"brokerd.toml exists, --owner is written into it and init says so.\n\n" +
 				"brokerd.toml's [runner] owner_uid and owner_gid name the user brokerd acts\n" +
 				"for: the files tools write belong to them. init writes --owner, else the\n" +
 				"user running it (the one sudo names, when run with sudo as root); run as\n" +

@@ -48,7 +48,10 @@ func upCommand(roles []role.Role) *cli.Command {
 			"config exists in the home's etc/ and whose role is in this binary, by running\n" +
 			"this binary as that role; their output is prefixed with [role]. It waits for\n" +
 			"each to answer on its socket before starting the next. Ctrl-C or SIGTERM stops\n" +
-			"them all; if one exits, up says which and its runbook entry, and stops the rest.",
+			"them all; if one exits, up says which and its runbook entry, and stops the rest.\n\n" +
+			"up runs as root, on a home root made (sudo boxmaker init): the tools run in root's\n" +
+			"Podman (rootless Podman is not supported). Run as another user, or on a home a\n" +
+			"user made, it refuses at once (the runbook's run-as-root).",
 		Flags: []cli.Flag{
 			homeFlag,
 			&cli.BoolFlag{Name: rolecli.AcceptBreakFlag, Usage: "start brokerd with --accept-break: accept a broken audit chain (the runbook's audit-chain-broken: copy the log first)"},
