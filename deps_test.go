@@ -280,6 +280,63 @@ func TestDependencyRulesFail(t *testing.T) {
 	}
 }
 
+// linkRules are packages that must not link certain others (their
+// dependencies, transitive, outside tests), each with why.
+var linkRules = []linkRule{
+	{"boxmaker/runbook", []string{"go/parser", "go/types"},
+		"every daemon links runbook; the gate, which parses Go source, lives in runbook/gate, which only `boxmaker gate` imports"},
+}
+
+// linkRule forbids pkg to link any package of forbidden (a package path,
+// or a prefix of paths ending in "/").
+type linkRule struct {
+	pkg       string
+	forbidden []string
+	why       string
+}
+
+// TestPackagesLinkOnlyWhatTheyNeed holds linkRules against go list -deps.
+func TestPackagesLinkOnlyWhatTheyNeed(t *testing.T) {
+	for _, r := range linkRules {
+		out, err := exec.Command("go", "list", "-deps", "-tags", os.Getenv("BOXMAKER_TAGS"), r.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", r.pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, r.pkg) {
+			t.Fatalf("go list -deps %s does not list %s itself: %q", r.pkg, r.pkg, out)
+		}
+		for _, problem := range linkProblems(r, deps) {
+			t.Error(problem)
+		}
+	}
+}
+
+// linkProblems are the dependencies of r.pkg (deps) that r forbids.
+func linkProblems(r linkRule, deps []string) []string {
+	var problems []string
+	for _, dep := range deps {
+		for _, f := range r.forbidden {
+			if dep == f || strings.HasSuffix(f, "/") && strings.HasPrefix(dep, f) {
+				problems = append(problems, fmt.Sprintf("%s links %s: %s", r.pkg, dep, r.why))
+			}
+		}
+	}
+	return problems
+}
+
+func TestLinkRulesFail(t *testing.T) {
+	r := linkRule{"boxmaker/runbook", []string{"go/types", "github.com/dop251/"}, "why"}
+	deps := []string{"fmt", "go/types", "go/typesx", "github.com/dop251/goja", "github.com/dop251", "boxmaker/runbook"}
+	want := []string{
+		"boxmaker/runbook links go/types: why",
+		"boxmaker/runbook links github.com/dop251/goja: why",
+	}
+	if diff := cmp.Diff(want, linkProblems(r, deps)); diff != "" {
+		t.Errorf("link problems (-want +got):\n%s", diff)
+	}
+}
+
 // notRoles are the production files whose string literals may spell a
 // role's name, each with what the word means there instead.
 var notRoles = map[string]string{

@@ -6,7 +6,7 @@
 // entries*.go files: a misspelt entry does not compile, no other package
 // can make one from a string (Entry's field is unexported; a name that
 // crossed a socket or a process becomes an Entry again only through
-// Lookup, which knows only these), and `boxmaker gate` (see gate.go)
+// Lookup, which knows only these), and `boxmaker gate` (see runbook/gate)
 // checks that each has a heading in docs/runbook.md, that each heading is
 // used by code, and that quoted messages still stand in the files they
 // quote.
@@ -155,3 +155,16 @@ func EntryOf(err error) (Entry, bool) {
 	}
 	return Entry{}, false
 }
+
+// Problem is one finding of `boxmaker gate` (runbook/gate) or of a
+// further check it runs, reported as file:line: text.
+type Problem struct {
+	File string
+	Line int
+	Text string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Text) }
+
+// RunbookPath is where the runbook lives, relative to the repository root.
+const RunbookPath = "docs/runbook.md"

@@ -19,6 +19,7 @@ import (
 	"boxmaker/core/role"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
+	"boxmaker/runbook/gate"
 )
 
 // Build says what was built: set by main from the linker flags.
@@ -131,7 +132,7 @@ func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 				&cli.StringFlag{Name: "root", Value: ".", Usage: "the repository `DIR`"},
 			},
 			Action: rolecli.NoArgs(func(c *cli.Context) error {
-				return gate(c.String("root"), checks)
+				return runGate(c.String("root"), checks)
 			}),
 		},
 		toolsImageCommand(),
@@ -288,8 +289,8 @@ const gateHint = "each line above is <file>:<line>: <problem>; an entry needs it
 // GateCheck is one further check of the gate.
 type GateCheck func(root string) ([]runbook.Problem, error)
 
-func gate(root string, checks []GateCheck) error {
-	problems, err := runbook.Gate(root)
+func runGate(root string, checks []GateCheck) error {
+	problems, err := gate.Check(root)
 	if err != nil {
 		return err
 	}

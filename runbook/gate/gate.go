@@ -1,4 +1,9 @@
-package runbook
+// Package gate is `boxmaker gate`: it checks the runbook against the code
+// (every entry the runbook package declares has its heading, every heading
+// is used, no file writes the runbook link by hand, every quoted message
+// still stands). It parses Go source, so it lives apart from the runbook
+// package, which every daemon links: only the gate command imports it.
+package gate
 
 import (
 	"bufio"
@@ -16,19 +21,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"boxmaker/runbook"
 )
 
-// Problem is one finding of the gate, reported as file:line: text.
-type Problem struct {
-	File string
-	Line int
-	Text string
-}
-
-func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Text) }
-
-// RunbookPath is where the runbook lives, relative to the repository root.
-const RunbookPath = "docs/runbook.md"
+// Problem is one finding of the gate.
+type Problem = runbook.Problem
 
 // procedureMarker marks an entry that no code refers to because it is a
 // procedure for people (such as sanitizer-rules), not a state of the code.
@@ -39,11 +37,11 @@ var (
 	quoteRE   = regexp.MustCompile(`^<!-- quote: (\S+) -->\s*$`)
 )
 
-// Gate checks the tree at root: every entry constant has a heading, every
+// Check checks the tree at root: every entry constant has a heading, every
 // heading is used by production code or marked a procedure, no file outside
 // runbook/ writes the runbook link by hand, and every quoted message still
 // stands in the file it quotes. It returns every problem, not the first.
-func Gate(root string) ([]Problem, error) {
+func Check(root string) ([]Problem, error) {
 	consts, err := entryConstants(filepath.Join(root, "runbook"))
 	if err != nil {
 		return nil, err
@@ -57,7 +55,7 @@ func Gate(root string) ([]Problem, error) {
 		return nil, err
 	}
 
-	problems := matchEntries(consts, headings, used, RunbookPath)
+	problems := matchEntries(consts, headings, used, runbook.RunbookPath)
 	problems = append(problems, linkWriters...)
 	yaag, err := yaagPage(root, quotes)
 	if err != nil {
@@ -68,9 +66,9 @@ func Gate(root string) ([]Problem, error) {
 		data, err := os.ReadFile(filepath.Join(root, q.path))
 		switch {
 		case err != nil:
-			problems = append(problems, Problem{q.file, q.line, fmt.Sprintf("quoted file %s cannot be read: %v", q.path, err)})
+			problems = append(problems, Problem{File: q.file, Line: q.line, Text: fmt.Sprintf("quoted file %s cannot be read: %v", q.path, err)})
 		case !bytes.Contains(data, []byte(q.text)):
-			problems = append(problems, Problem{q.file, q.line, fmt.Sprintf("quoted text %q no longer appears in %s", q.text, q.path)})
+			problems = append(problems, Problem{File: q.file, Line: q.line, Text: fmt.Sprintf("quoted text %q no longer appears in %s", q.text, q.path)})
 		}
 	}
 	sort.SliceStable(problems, func(i, j int) bool {
@@ -91,8 +89,8 @@ func matchEntries(consts []entryConst, headings map[string]heading, used map[str
 	for _, c := range consts {
 		byEntry[c.entry] = c
 		if _, ok := headings[c.entry]; !ok {
-			problems = append(problems, Problem{c.file, c.line,
-				fmt.Sprintf("entry %q (%s) has no heading \"## %s\" in %s", c.entry, c.name, c.entry, page)})
+			problems = append(problems, Problem{File: c.file, Line: c.line,
+				Text: fmt.Sprintf("entry %q (%s) has no heading \"## %s\" in %s", c.entry, c.name, c.entry, page)})
 		}
 	}
 	for entry, h := range headings {
@@ -102,11 +100,11 @@ func matchEntries(consts []entryConst, headings map[string]heading, used map[str
 		c, ok := byEntry[entry]
 		switch {
 		case !ok:
-			problems = append(problems, Problem{page, h.line,
-				fmt.Sprintf("entry %q has no constant in runbook/ and no code uses it (mark a procedure with %s)", entry, procedureMarker)})
+			problems = append(problems, Problem{File: page, Line: h.line,
+				Text: fmt.Sprintf("entry %q has no constant in runbook/ and no code uses it (mark a procedure with %s)", entry, procedureMarker)})
 		case !used[c.name]:
-			problems = append(problems, Problem{page, h.line,
-				fmt.Sprintf("entry %q is used by no code (runbook.%s is never referred to)", entry, c.name)})
+			problems = append(problems, Problem{File: page, Line: h.line,
+				Text: fmt.Sprintf("entry %q is used by no code (runbook.%s is never referred to)", entry, c.name)})
 		}
 	}
 	return problems
@@ -210,7 +208,7 @@ func readRunbook(root string) (map[string]heading, []quote, error) {
 		lines := strings.Split(string(data), "\n")
 		var current string
 		for i, l := range lines {
-			if rel == RunbookPath {
+			if rel == runbook.RunbookPath {
 				if m := headingRE.FindStringSubmatch(l); m != nil {
 					current = m[1]
 					headings[current] = heading{line: i + 1}
@@ -269,7 +267,7 @@ func entryFromString(fset *token.FileSet, rel string, n ast.Node, rb string, con
 		return nil
 	}
 	problem := func(what string) *Problem {
-		return &Problem{rel, fset.Position(n.Pos()).Line, "names a runbook entry by a string (" + what + "): use its value, runbook.<Entry>"}
+		return &Problem{File: rel, Line: fset.Position(n.Pos()).Line, Text: "names a runbook entry by a string (" + what + "): use its value, runbook.<Entry>"}
 	}
 	call, ok := n.(*ast.CallExpr)
 	if !ok || len(call.Args) != 1 || !writtenInCode(call.Args[0], consts) {
@@ -407,7 +405,7 @@ func scanCode(root string) (map[string]bool, []Problem, error) {
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for n := 1; sc.Scan(); n++ {
 			if bytes.Contains(sc.Bytes(), linkText) {
-				problems = append(problems, Problem{rel, n, "writes the runbook link by hand; use runbook.Link or a runbook.Refusal"})
+				problems = append(problems, Problem{File: rel, Line: n, Text: "writes the runbook link by hand; use runbook.Link or a runbook.Refusal"})
 			}
 		}
 		if filepath.Ext(path) != ".go" || strings.HasSuffix(path, "_test.go") {

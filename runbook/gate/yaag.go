@@ -1,4 +1,4 @@
-package runbook
+package gate
 
 import (
 	"errors"
@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"boxmaker/runbook"
 )
 
-// yaagPage checks docs/yaag/troubleshooting.md as Gate checks the
+// yaagPage checks docs/yaag/troubleshooting.md as Check checks the
 // runbook: every entry newYaagEntry makes has a heading "## <entry>", every
 // heading is used by code, and, the other way round from the quote check
 // every page gets, every constant of type Quoted in production code is
@@ -25,7 +27,7 @@ func yaagPage(root string, quotes []quote) ([]Problem, error) {
 	}
 	headings := map[string]heading{}
 	var problems []Problem
-	data, err := os.ReadFile(filepath.Join(root, YaagPagePath))
+	data, err := os.ReadFile(filepath.Join(root, runbook.YaagPagePath))
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && len(consts) == 0:
 	case err != nil:
@@ -35,8 +37,8 @@ func yaagPage(root string, quotes []quote) ([]Problem, error) {
 		body := 0
 		end := func() {
 			if current != "" && body > maxEntryLines {
-				problems = append(problems, Problem{YaagPagePath, headings[current].line,
-					fmt.Sprintf("entry %q has %d lines; an entry of this page has at most %d (markers and blank lines not counted)", current, body, maxEntryLines)})
+				problems = append(problems, Problem{File: runbook.YaagPagePath, Line: headings[current].line,
+					Text: fmt.Sprintf("entry %q has %d lines; an entry of this page has at most %d (markers and blank lines not counted)", current, body, maxEntryLines)})
 			}
 		}
 		for i, l := range strings.Split(string(data), "\n") {
@@ -63,15 +65,15 @@ func yaagPage(root string, quotes []quote) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	problems = append(problems, matchEntries(consts, headings, used, YaagPagePath)...)
+	problems = append(problems, matchEntries(consts, headings, used, runbook.YaagPagePath)...)
 	quoted := map[[2]string]bool{}
 	for _, q := range quotes {
 		quoted[[2]string{q.path, q.text}] = true
 	}
 	for _, t := range texts {
 		if !quoted[[2]string{t.file, t.text}] {
-			problems = append(problems, Problem{t.file, t.line,
-				fmt.Sprintf("message %q (%s) is quoted by no page: add it under a \"<!-- quote: %s -->\" marker", t.text, t.name, t.file)})
+			problems = append(problems, Problem{File: t.file, Line: t.line,
+				Text: fmt.Sprintf("message %q (%s) is quoted by no page: add it under a \"<!-- quote: %s -->\" marker", t.text, t.name, t.file)})
 		}
 	}
 	return problems, nil
