@@ -1,6 +1,8 @@
 package approval
 
 import (
+	"bytes"
+	"encoding/json"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -145,4 +147,35 @@ func TestNewChangeSummarises(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzChange: whatever the file and the content, the diff applies back to
+// the content, and the rendering of the call holds no control character.
+func FuzzChange(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\nd")
+	f.Add("\x1b[2J\n\r\n", "\u202e\n\x9b\n")
+	f.Add("", "x")
+	f.Add("x\n", "\xff")
+	f.Fuzz(func(t *testing.T, old, content string) {
+		c := NewChange("/p/\x1b.txt", []byte(old), int64(len(old)), SHA256([]byte(old)), content)
+		if c.Diff != "" && !strings.Contains(c.Diff, "[the diff is cut") {
+			if got := applyDiff(t, old, c.Diff); got != content {
+				t.Fatalf("the diff of %q -> %q applies to %q:\n%s", old, content, got, c.Diff)
+			}
+		}
+		b, _ := json.Marshal(map[string]string{"path": "/p/x.txt", "content": content})
+		p := pending("write_file", string(b))
+		p.Change = c
+		var out bytes.Buffer
+		if err := Render(&out, p, Options{Now: t0, ContentLimit: -1}); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{Summary(p), out.String()} {
+			for _, r := range s {
+				if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x202e || r == 0x2028 {
+					t.Fatalf("output holds %U for %q -> %q: %q", r, old, content, s)
+				}
+			}
+		}
+	})
 }
