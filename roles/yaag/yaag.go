@@ -575,7 +575,8 @@ func describeCommand() *cli.Command {
 			"outside run is refused. Keep the top level free of side effects; a Catalog\n" +
 			"Resolve (await $yaag.<scope>.importAgent(name)) is the one top-level await,\n" +
 			"and describe runs it. --export NAME describes another export than default\n" +
-			"(it imports the module too).",
+			"(it imports the module too). The Agents listed are defineProgram's agents,\n" +
+			"else the Agent and Profiled Definitions the module exports.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "export", Usage: "describe the export `NAME` (default: default)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the description as JSON"},
@@ -620,6 +621,11 @@ func printDescription(w io.Writer, d engine.Description) {
 		if s.raw != nil {
 			fmt.Fprintf(w, "%s: %s\n", s.name, termsafe.JSON(s.raw))
 		}
+	}
+	if len(d.Agents) == 0 {
+		// Agents spawned from plain options inside run cannot be known
+		// without running it: say where describe looks.
+		fmt.Fprintln(w, "agents: none declared (describe lists defineProgram's agents, else the module's exported definitions)")
 	}
 	for _, a := range d.Agents {
 		kind := "agent"
