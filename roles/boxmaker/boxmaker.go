@@ -225,7 +225,7 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ownerGiven bool, m
 	keptBroker := ""
 	// The owner's bxctl reaches the home (D880): its uid in the daemons'
 	// allow_uids, and the home shared with its group once written.
-	peers, configs := "", []string{}
+	peers, configs, kept := "", []string{}, []string{}
 	if ownerUID > 0 && os.Geteuid() == 0 {
 		peers = strconv.Itoa(ownerUID)
 	}
@@ -240,6 +240,9 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ownerGiven bool, m
 			fmt.Printf("init: kept %s (it exists; --force replaces it)\n", p)
 			if r.Name == role.Brokerd {
 				keptBroker = p
+			}
+			if r.Name == role.Brokerd || r.Name == role.Loopd || r.Name == role.Memoryd {
+				kept = append(kept, p)
 			}
 			configs = append(configs, p)
 			continue
@@ -277,6 +280,11 @@ func initHome(dir string, force bool, ownerUID, ownerGID int, ownerGiven bool, m
 			return err
 		}
 		fmt.Printf("init: the home is root's, shared with group %d: the owner's bxctl reads its configs and reaches its daemons (allow_uids = [%d] in brokerd.toml, loopd.toml and memoryd.toml it wrote)\n", ownerGID, ownerUID)
+		for _, p := range kept {
+			if !allowsUID(p, uint32(ownerUID)) {
+				fmt.Printf("init: %s was kept, and its [sockets] allow_uids does not name the owner %d: the daemon refuses the owner's bxctl until it does (add %d there, then restart the daemon)\n", p, ownerUID, ownerUID)
+			}
+		}
 	}
 	ms.report(h)
 	fmt.Printf("init: home %s is ready; grants go in %s\n", abs, h.Grants())

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/pelletier/go-toml/v2"
 
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/conf"
@@ -72,4 +75,19 @@ func orUIDGID(uid, gid int) string {
 		return "UID:GID"
 	}
 	return fmt.Sprintf("%d:%d", uid, gid)
+}
+
+// allowsUID says whether the daemon config at path names uid in its
+// [sockets] allow_uids (each of brokerd, loopd and memoryd has one).
+func allowsUID(path string, uid uint32) bool {
+	var v struct {
+		Sockets struct {
+			AllowUIDs []uint32 `toml:"allow_uids"`
+		} `toml:"sockets"`
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || toml.Unmarshal(data, &v) != nil {
+		return false
+	}
+	return slices.Contains(v.Sockets.AllowUIDs, uid)
 }
