@@ -103,6 +103,12 @@ func readLog(j readJob, ch chan<- logChunk, done <-chan struct{}) bool {
 		default:
 			continue
 		}
+		if rec.Type == sessionlog.TypeTool && rec.Name == recallTool {
+			// A recall's answer quotes the hits of its words: indexed,
+			// each later recall of them would find the earlier recall
+			// (and the one before it) ahead of what it found.
+			continue
+		}
 		if rec.Text == "" {
 			continue
 		}
@@ -167,3 +173,6 @@ func indexNotes(ins *sql.Stmt, home string, f file, s source, p *Progress) (int6
 	}
 	return int64(len(b)), nil
 }
+
+// recallTool is the tool whose results recall does not index.
+const recallTool = "recall"

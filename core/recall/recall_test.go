@@ -151,6 +151,21 @@ func TestSearchFindsRecordsAndNotes(t *testing.T) {
 	}
 }
 
+// A recall's own answer is not indexed: a later recall of the same words
+// finds what the first one found, not the first recall (issue 25 item 9).
+func TestRecallDoesNotFindItsOwnEarlierAnswers(t *testing.T) {
+	home := t.TempDir()
+	answer := `{"seq":3,"time":"2026-12-01T09:00:03Z","type":"tool","call_id":"c1","name":"recall","outcome":"allowed","text":"1 hit for kestrel: the project is called kestrel"}` + "\n"
+	appendFile(t, logPath(home, "s1", 0), logLine(1, "user", "the project is called kestrel")+logLine(2, "assistant", "noted")+answer+
+		logLine(4, "tool", "kestrel.txt holds the name"))
+	ix := openIndex(t, home)
+	got, _ := search(t, ix, "kestrel")
+	want := []hitKey{{"s1", "user", 1, false}, {"s1", "tool", 4, false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kestrel (-want +got):\n%s", diff)
+	}
+}
+
 func TestSyncFollowsTheLogs(t *testing.T) {
 	home := t.TempDir()
 	p := logPath(home, "s1", 0)

@@ -53,4 +53,5 @@ type TextRecord struct {
 	Time string `json:"time"`
 	Type string `json:"type"`
 	Text string `json:"text"`
+	Name string `json:"name,omitempty"` // a tool record's tool
 }
