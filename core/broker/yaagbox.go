@@ -24,6 +24,7 @@ import (
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
+	"boxmaker/core/role"
 	"boxmaker/core/yaag/cassette"
 	"boxmaker/core/yaag/runs"
 	"boxmaker/runbook"
@@ -92,7 +93,7 @@ func (b *box) remove() {
 // (their containers are gone: runner.CleanLeftovers), keeping what each
 // held as keep does, and returns their ids. brokerd calls it at start.
 func (y *YaagRuns) CleanBoxes() []string {
-	dir := filepath.Join(y.Home, "run", "yaag")
+	dir := y.store().ControlDirs()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -366,7 +367,7 @@ func (y *YaagRuns) serveRelay(run *yaagRun, b *box, host, domain string) (path s
 		return "", nil, fmt.Errorf("cannot give %s to the Run: %v", path, err)
 	}
 	rl := &relay{run: run, loop: y.LoopSocket, host: host, domain: domain, sessions: map[string]bool{}}
-	sock := &daemon.Socket{Role: "brokerd", Name: "yaag-relay", Path: path, Kinds: rl.kinds(), AllowUIDs: []uint32{uint32(uid)},
+	sock := &daemon.Socket{Role: role.Brokerd.String(), Name: "yaag-relay", Path: path, Kinds: rl.kinds(), AllowUIDs: []uint32{uint32(uid)},
 		ListenerLost: runbook.ListenerLost, Log: y.logWriter()}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

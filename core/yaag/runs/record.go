@@ -101,9 +101,10 @@ func (s Store) EventsPath(id string) string { return filepath.Join(s.Dir(), id+"
 func (s Store) CassettePath(id string) string { return filepath.Join(s.Dir(), id+".cassette.json") }
 
 // ControlDir is a Run's Control Channel's directory.
-func (s Store) ControlDir(id string) string {
-	return filepath.Join(s.Home, "run", role.Yaag.String(), id)
-}
+func (s Store) ControlDir(id string) string { return filepath.Join(s.ControlDirs(), id) }
+
+// ControlDirs is the directory of every Run's control directory.
+func (s Store) ControlDirs() string { return filepath.Join(s.Home, "run", role.Yaag.String()) }
 
 // SocketPath is a Run's Control Channel.
 func (s Store) SocketPath(id string) string { return filepath.Join(s.ControlDir(id), "control.sock") }
