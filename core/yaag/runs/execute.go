@@ -246,6 +246,8 @@ func Execute(ctx context.Context, spec Spec) (End, error) {
 			prog(e)
 		}
 	}
+	// The record learns each session before the journal names it.
+	opts.Agents = r.recorded(opts.Agents)
 	var report engine.Report
 	opts.Report = &report
 	result, err := engine.Run(ctx, *opts)
@@ -351,18 +353,10 @@ func (r *run) event(e engine.Event) {
 		r.events.Write(append(data, '\n'))
 	}
 	if e.Event == engine.EventSpawned {
-		r.recMu.Lock()
-		r.rec.Agents = append(r.rec.Agents, AgentRef{Agent: e.Agent, Definition: e.Name, Session: e.Session})
-		rec := r.rec
-		r.recMu.Unlock()
-		r.store.Write(rec)
+		r.noteAgent(AgentRef{Agent: e.Agent, Definition: e.Name, Session: e.Session})
 	}
 	if e.Event == engine.EventLive {
-		r.recMu.Lock()
-		r.rec.Agents = append(r.rec.Agents, AgentRef{Agent: e.Agent, Definition: "(live from " + e.Ask + ")", Session: e.Session})
-		rec := r.rec
-		r.recMu.Unlock()
-		r.store.Write(rec)
+		r.noteAgent(AgentRef{Agent: e.Agent, Definition: "(live from " + e.Ask + ")", Session: e.Session})
 	}
 }
 

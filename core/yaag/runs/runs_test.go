@@ -648,3 +648,77 @@ func TestAResumeKilledRightAfterItsClaimLeavesAJournalThatResumes(t *testing.T) 
 		t.Fatalf("the claimed Checkpoint again: %v", err)
 	}
 }
+
+// forkAgents also forks (a resumed Agent goes live on a fork of its
+// recorded session) and answers.
+type forkAgents struct{ agents }
+
+func (a *forkAgents) Fork(ctx context.Context, _ loopwire.SessionAt, s agent.Spec) (agent.Session, error) {
+	return a.Spawn(ctx, s)
+}
+
+func (a *forkAgents) Compact(context.Context, agent.Session, string) error { return nil }
+
+func (a *forkAgents) Answer(_ context.Context, at loopwire.SessionAt, _ []loopwire.CallAnswer) (loopwire.SessionAt, error) {
+	return at, nil
+}
+
+// The engine journals a spawn when loopd returns the session, and tells
+// the Run (its spawned event) later, on the program's loop. A Run killed
+// in between leaves a journal naming a session it made: the record must
+// have it already. The first spawned event holds the loop here until
+// the other Agent's spawn is in the journal, and the home's record and
+// the journal are kept as a kill then would leave them. On the old code
+// the record learned the session from the event only, and the journal
+// was refused ("which is none of that Run's").
+func TestASessionIsInTheRecordBeforeTheJournalNamesIt(t *testing.T) {
+	s := home(t)
+	id := "r-20261201-160000-00000001"
+	b, err := program.Inline([]byte(`import { defineProgram } from "@yaag/runtime";
+export default defineProgram({ name: "p", async run(ctx) {
+  const [a, b] = await Promise.all([ctx.spawn({ name: "w" }), ctx.spawn({ name: "v" })]);
+  const r = await Promise.all([a.ask("one"), b.ask("two")]);
+  return r.map((x) => x.text).join(",");
+} });`), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), "c.json")
+	var once sync.Once
+	var record, journal []byte
+	sp := Spec{Store: s, Program: "inline", Record: dest, Engine: engine.Options{Bundle: b, Run: id, Agents: &forkAgents{}, Input: json.RawMessage(`"go"`),
+		Events: func(e engine.Event) {
+			if e.Event != engine.EventSpawned {
+				return
+			}
+			once.Do(func() {
+				for range 1000 {
+					data, _ := os.ReadFile(cassette.JournalPath(dest))
+					if bytes.Count(data, []byte(`"spawned"`)) == 2 {
+						record, _ = os.ReadFile(s.Path(id))
+						journal = data
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			})
+		}}}
+	if end, err := Execute(context.Background(), sp); err != nil || end.Status != cassette.EndCompleted {
+		t.Fatalf("%+v %v", end, err)
+	}
+	if journal == nil {
+		t.Fatal("the second spawn never reached the journal while the first's event was handled")
+	}
+	// As the kill left them: the journal and no document, the record
+	// still running.
+	os.Remove(dest)
+	os.WriteFile(cassette.JournalPath(dest), journal, 0o600)
+	os.WriteFile(s.Path(id), record, 0o600)
+	sp2 := spec(t, s, "r-20261201-160000-00000002", `"go"`)
+	sp2.Engine.Agents, sp2.Engine.Bundle = &forkAgents{}, b
+	sp2.Resume, sp2.Record = dest, filepath.Join(t.TempDir(), "next.json")
+	end, err := Execute(context.Background(), sp2)
+	if err != nil || end.Status != cassette.EndCompleted || string(end.Result) != `"echo: one,echo: two"` {
+		t.Fatalf("the resume of the journal: %+v %v", end, err)
+	}
+}
