@@ -683,6 +683,11 @@ func TestVerifyListsUnfinishedCallsAndPendingApprovals(t *testing.T) {
 		{Type: TypeDecision, Call: "late", Tool: "write_file", Target: "/g", Effect: "ask"},
 		{Type: TypeApprovalRequested, Call: "late", Approval: "k6"},
 		{Type: TypeApprovalExpired, Call: "late", Approval: "k6"},
+		// Withdrawn (the caller went): the approval and its call end, as
+		// an expired one's do.
+		{Type: TypeDecision, Call: "stopped", Tool: "write_file", Target: "/h", Effect: "ask"},
+		{Type: TypeApprovalRequested, Call: "stopped", Approval: "k7"},
+		{Type: TypeApprovalWithdrawn, Call: "stopped", Approval: "k7"},
 	} {
 		if _, err := l.Append(r); err != nil {
 			t.Fatal(err)
