@@ -76,7 +76,7 @@ func TestScripts(t *testing.T) {
 		},
 	}
 	for _, cmds := range []map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		brokerdCmds, memorydCmds, honchoCmds, loopdCmds, yaagCmds, fetchCmds, readmeCmds, containmentCmds, auditCmds, gatewaydCmds,
+		brokerdCmds, memorydCmds, honchoCmds, loopdCmds, yaagCmds, fetchCmds, readmeCmds, containmentCmds, auditCmds, gatewaydCmds, mcpCmds,
 	} {
 		for name, cmd := range cmds {
 			params.Cmds[name] = cmd

@@ -5,4 +5,7 @@ var (
 	// A server's file has a problem: that server is unavailable, the
 	// others are not.
 	MCPServerInvalid = newEntry("mcp-server-invalid")
+	// A server's tool list is not the one the owner accepted (or was
+	// never accepted): its tools are withheld.
+	MCPToolsWithheld = newEntry("mcp-tools-withheld")
 )

@@ -23,8 +23,8 @@ import (
 func mcpCommands() []*cli.Command {
 	return []*cli.Command{{
 		Name:  "mcp",
-		Usage: "check the MCP servers the owner declares",
-		Subcommands: []*cli.Command{{
+		Usage: "check the MCP servers the owner declares, show and accept their tools",
+		Subcommands: append([]*cli.Command{{
 			Name:  "check",
 			Usage: "report every problem of the MCP server files",
 			Description: "check reads every file of the MCP servers directory ([paths] mcp in\n" +
@@ -40,7 +40,7 @@ func mcpCommands() []*cli.Command {
 				}
 				return mcpCheck(c.App.Writer, dir, harness, rolecli.WantsJSON(c))
 			}),
-		}},
+		}}, mcpToolsCommands()...),
 	}}
 }
 
