@@ -7,10 +7,11 @@
 // An acceptance is one JSON file per server, <home>/broker/mcp/<server>.json,
 // written atomically (mode 0600, its directory 0700):
 //
-//	{"server":"notes","image":"localhost/mcp-ref@sha256:...","command":["node","..."],
+//	{"server":"notes","image":"localhost/mcp-ref@sha256:...","command":["node","..."],"env":{...},
 //	 "hash":"sha256:...","tools":{"read_text_file":"sha256:...", ...}}
 //
-// Not wired yet (docs/mcp.md): no command writes or reads these files.
+// bxctl mcp accept writes them and bxctl mcp tools judges against them;
+// nothing offers tools to the model yet (docs/mcp.md).
 package mcppin
 
 import (
@@ -34,6 +35,7 @@ type Acceptance struct {
 	Server  string            `json:"server"`
 	Image   string            `json:"image"`
 	Command []string          `json:"command"`
+	Env     map[string]string `json:"env"`   // the plain variables
 	Hash    string            `json:"hash"`  // the list's pin
 	Tools   map[string]string `json:"tools"` // each tool's name and hash
 }
@@ -50,7 +52,11 @@ func Accept(s mcpconf.Server, l Listed) Acceptance {
 	for k, v := range l.Tools {
 		tools[k] = v
 	}
-	return Acceptance{Server: s.Name, Image: s.Image, Command: slices.Clone(s.Command), Hash: l.Hash, Tools: tools}
+	env := make(map[string]string, len(s.Env))
+	for k, v := range s.Env {
+		env[k] = v
+	}
+	return Acceptance{Server: s.Name, Image: s.Image, Command: slices.Clone(s.Command), Env: env, Hash: l.Hash, Tools: tools}
 }
 
 // Path is where the acceptance of server is kept in home.
@@ -114,8 +120,9 @@ type Verdict struct {
 // Judge compares the server's declaration s and its list as listed now
 // with what was accepted (nil: never accepted). Any change withholds
 // every tool of the server, not only the changed ones: a changed
-// description can speak of the other tools (shadowing), and an image or
-// command other than the one accepted is another program.
+// description can speak of the other tools (shadowing), and an image,
+// command or [env] other than the one accepted is another program (or
+// the same one told to behave otherwise).
 func Judge(a *Acceptance, s mcpconf.Server, now Listed) Verdict {
 	var v Verdict
 	switch {
@@ -127,6 +134,8 @@ func Judge(a *Acceptance, s mcpconf.Server, now Listed) Verdict {
 		v.Withheld = "its image is not the one accepted"
 	case !slices.Equal(a.Command, s.Command):
 		v.Withheld = "its command is not the one accepted"
+	case !sameEnv(a.Env, s.Env):
+		v.Withheld = "its environment is not the one accepted"
 	}
 	for name, h := range now.Tools {
 		switch old, ok := a.Tools[name]; {
@@ -151,6 +160,19 @@ func Judge(a *Acceptance, s mcpconf.Server, now Listed) Verdict {
 		v.Offer = sortedKeys(now.Tools)
 	}
 	return v
+}
+
+// sameEnv compares two [env] tables; none and empty are the same.
+func sameEnv(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -19,6 +19,8 @@ func TestJudge(t *testing.T) {
 	a := Accept(server, accepted)
 	otherImage := server
 	otherImage.Image = "localhost/mcp@sha256:" + strings.Repeat("b", 64)
+	otherEnv := server
+	otherEnv.Env = map[string]string{"MODE": "v2"}
 	otherCommand := server
 	otherCommand.Command = []string{"node", "/app/index.js", "--all"}
 	for _, tc := range []struct {
@@ -42,6 +44,8 @@ func TestJudge(t *testing.T) {
 			Verdict{Withheld: "its image is not the one accepted"}},
 		{"another command, the same list", &a, otherCommand, accepted,
 			Verdict{Withheld: "its command is not the one accepted"}},
+		{"another environment, the same list", &a, otherEnv, accepted,
+			Verdict{Withheld: "its environment is not the one accepted"}},
 		{"the list's pin alone differs", &a, server,
 			Listed{Hash: "sha256:other", Tools: accepted.Tools},
 			Verdict{Withheld: "its tool list is not the one accepted"}},
