@@ -193,6 +193,11 @@ func (e *Engine) Ask(ctx context.Context, req loopwire.AskRequest, emit func(loo
 		err = aerr
 	}
 	var mf *ModelFailure
+	if errors.As(err, &mf) && ctx.Err() != nil {
+		// Stopped (the Run stopped it, or its caller went away) while
+		// the model answered: the model server did not fail.
+		return res, ctx.Err()
+	}
 	if errors.As(err, &mf) {
 		me := &loopwire.ModelError{Message: mf.Err.Error()}
 		var he *HTTPError

@@ -193,6 +193,41 @@ func TestAskReportsTheModelServersRefusal(t *testing.T) {
 	}
 }
 
+func chatRequested(calls []llamastandin.Call) bool {
+	for _, c := range calls {
+		if strings.HasSuffix(c.Path, "/chat/completions") {
+			return true
+		}
+	}
+	return false
+}
+
+// An Ask stopped while the model answers (yaag stop: the caller goes
+// away) is logged as stopped, not as the model server failing.
+func TestAStoppedAskIsLoggedAsStopped(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "never"}}})
+	sock := agentSocket(t, r)
+	id := spawnOn(t, sock, spawnA1)
+	r.srv.SetStall(llamastandin.StallNever, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- daemon.Call(ctx, sock, loopwire.KindAgentAsk, loopwire.AskRequest{Session: id, Text: "Hi."}, nil, nil)
+	}()
+	for !chatRequested(r.srv.Calls()) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(r.log.String(), "the ask was stopped") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if log := r.log.String(); !strings.Contains(log, "session "+id+": the ask was stopped before it ended") || strings.Contains(log, "model server failed") {
+		t.Errorf("loopd's log:\n%s", log)
+	}
+}
+
 func TestRequestUserInputEndsTheTurnOnAQuestion(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
 		{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/a"}`), call(RequestUserInput, `{"question":"which?"}`)}},

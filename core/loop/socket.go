@@ -78,7 +78,10 @@ func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, req loopwir
 	ctx, stop := whileClientStays(ctx, s)
 	defer stop()
 	res, err := e.Ask(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
-	if err != nil && !errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled):
+		e.logf("session %s: the ask was stopped before it ended (its Run stopped it, or its caller went away)", req.Session)
+	case err != nil:
 		e.logf("session %s: %v", req.Session, err)
 	}
 	if res.ModelError != nil {
