@@ -291,3 +291,21 @@ func TestFlagsFindInstructionsInDescriptionsAndParameters(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+func TestInvisibleTextIsFlaggedAndShown(t *testing.T) {
+	desc := "Adds two numbers.\u200b\U000E0049\U000E0047\u202e"
+	l, err := Pin([]*sdk.Tool{{Name: "add", Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range l.Tools[0].Flags() {
+		rules = append(rules, f.Rule)
+	}
+	if !slices.Contains(rules, "invisible") || !slices.Contains(rules, "bidi") {
+		t.Errorf("flags %v, want invisible and bidi", rules)
+	}
+	if got, want := Visible(desc), `Adds two numbers.\u200b\U000e0049\U000e0047\u202e`; got != want {
+		t.Errorf("Visible: %q, want %q", got, want)
+	}
+}

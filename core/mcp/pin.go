@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -126,11 +127,15 @@ func (l ToolList) Hashes() (list string, tools map[string]string) {
 	return l.Hash, tools
 }
 
-// Flags are the sanitizer's flag rules that fire on what the model would
-// read of the tool: its title, its description, and every string of its
-// input schema (parameters carry descriptions of their own, where
-// instructions hide as well as in the tool's). The owner is shown a
-// flagged tool as such before accepting it.
+// Flags are the sanitizer's rules that fire on what the model would read
+// of the tool: its title, its description, and every string of its input
+// schema (parameters carry descriptions of their own, where instructions
+// hide as well as in the tool's). Both kinds of rule count: the flag
+// rules (instructions, exfiltration), and the refuse rules, which here
+// flag too (invisible and direction-changing characters, chat-template
+// tags, what looks like a secret), since a description is not written
+// anywhere to be refused. The owner is shown a flagged tool as such
+// before accepting it.
 func (t Tool) Flags() []sanitize.Finding {
 	texts := []string{t.Title, t.Description}
 	var tree any
@@ -142,7 +147,7 @@ func (t Tool) Flags() []sanitize.Finding {
 	seen := map[string]bool{}
 	var out []sanitize.Finding
 	for _, text := range texts {
-		for _, f := range sanitize.Flags(text) {
+		for _, f := range append(sanitize.Refusals(text), sanitize.Flags(text)...) {
 			if !seen[f.Rule] {
 				seen[f.Rule] = true
 				out = append(out, f)
@@ -173,4 +178,23 @@ func appendStrings(out []string, v any) []string {
 		}
 	}
 	return out
+}
+
+// Visible is s with every format character (zero-width, direction
+// changes, Unicode tags: text a reader cannot see but the model reads)
+// written as its escape, \u200b or \U000e0041, so the owner sees all a
+// description holds. Control characters are left to core/termsafe.
+func Visible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r > 0xffff && unicode.Is(unicode.Cf, r):
+			fmt.Fprintf(&b, "\\U%08x", r)
+		case unicode.Is(unicode.Cf, r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -195,12 +195,12 @@ func writeTools(w io.Writer, name string, l listed, pin string, v mcppin.Verdict
 	fmt.Fprintf(w, "protocol: %s\n", termsafe.Line(l.protocol))
 	fmt.Fprintf(w, "tools: %d\n", len(l.list.Tools))
 	for _, t := range l.list.Tools {
-		fmt.Fprintf(w, "tool %s %s\n", termsafe.Line(t.Name), t.Hash)
+		fmt.Fprintf(w, "tool %s %s\n", termsafe.Line(mcp.Visible(t.Name)), t.Hash)
 		if t.Title != "" {
-			fmt.Fprintf(w, "  title: %s\n", termsafe.Line(t.Title))
+			fmt.Fprintf(w, "  title: %s\n", termsafe.Line(mcp.Visible(t.Title)))
 		}
-		fmt.Fprintf(w, "  description: %s\n", termsafe.Line(t.Description))
-		fmt.Fprintf(w, "  input: %s\n", termsafe.Line(string(t.InputSchema)))
+		fmt.Fprintf(w, "  description: %s\n", termsafe.Line(mcp.Visible(t.Description)))
+		fmt.Fprintf(w, "  input: %s\n", termsafe.Line(mcp.Visible(string(t.InputSchema))))
 		for _, f := range t.Flags() {
 			fmt.Fprintf(w, "  FLAGGED %s: %s\n", f.Rule, f.Reason)
 		}
