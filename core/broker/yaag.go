@@ -228,20 +228,8 @@ func (r *yaagRun) kill(why string, limit error) {
 func (y *YaagRuns) reserve(session string) (*yaagRun, error) {
 	y.mu.Lock()
 	defer y.mu.Unlock()
-	var all, mine int
-	for _, r := range y.runs {
-		if !r.ended() {
-			all++
-			if r.session == session {
-				mine++
-			}
-		}
-	}
-	switch {
-	case all >= y.Limits.MaxRuns:
-		return nil, runbook.Refuse(runbook.YaagRunLimit, "%d Run(s) %s in this home, [yaag] max_runs = %d: wait for one to end (yaag_status), or end one (yaag_stop)", all, textRunsBusy, y.Limits.MaxRuns)
-	case mine >= y.Limits.MaxRunsPerSession:
-		return nil, runbook.Refuse(runbook.YaagRunLimit, "%d Run(s) %s from this session, [yaag] max_runs_per_session = %d: wait for one to end (yaag_status), or end one (yaag_stop)", mine, textRunsBusy, y.Limits.MaxRunsPerSession)
+	if err := y.room(session); err != nil {
+		return nil, err
 	}
 	if y.runs == nil {
 		y.runs = map[string]*yaagRun{}
@@ -253,6 +241,36 @@ func (y *YaagRuns) reserve(session string) (*yaagRun, error) {
 	r := &yaagRun{id: id, session: session, done: make(chan struct{})}
 	y.runs[id] = r
 	return r, nil
+}
+
+// hasRoom says whether a new Run of session would be counted now, without
+// counting it: a yaag_run that waits for the owner is refused before the
+// owner is asked when it could not start (reserve counts it again).
+func (y *YaagRuns) hasRoom(session string) error {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	return y.room(session)
+}
+
+// room refuses a new Run of session over [yaag] max_runs or
+// max_runs_per_session; y.mu is held.
+func (y *YaagRuns) room(session string) error {
+	var all, mine int
+	for _, r := range y.runs {
+		if !r.ended() {
+			all++
+			if r.session == session {
+				mine++
+			}
+		}
+	}
+	switch {
+	case all >= y.Limits.MaxRuns:
+		return runbook.Refuse(runbook.YaagRunLimit, "%d Run(s) %s in this home, [yaag] max_runs = %d: wait for one to end (yaag_status), or end one (yaag_stop)", all, textRunsBusy, y.Limits.MaxRuns)
+	case mine >= y.Limits.MaxRunsPerSession:
+		return runbook.Refuse(runbook.YaagRunLimit, "%d Run(s) %s from this session, [yaag] max_runs_per_session = %d: wait for one to end (yaag_status), or end one (yaag_stop)", mine, textRunsBusy, y.Limits.MaxRunsPerSession)
+	}
+	return nil
 }
 
 func (y *YaagRuns) forget(id string) {
@@ -539,12 +557,17 @@ func (b *Broker) yaagCall(ctx context.Context, c brokerwire.ToolCall, a argument
 
 // yaagProgram gives a yaag_run that waits for the owner the manifest of
 // the files its Run would read (c.v.program), for the approval to show
-// and the approved Run to check (D801); a Run whose files cannot be read
+// and the approved Run to check (D801); a Run whose files cannot be read,
+// or that brokerd could not start now (no yaag, [yaag] max_runs reached),
 // is refused before the owner is asked.
 func (b *Broker) yaagProgram(ctx context.Context, c *call) error {
 	y := b.cfg.Yaag
 	if y == nil {
-		return nil // yaagCall refuses it after the approval
+		return runbook.Refuse(runbook.YaagRunRefused, "brokerd runs no yaag programs (it was started without a binary for them)")
+	}
+	// A Run that could not start now is not put to the owner (D907).
+	if err := y.hasRoom(c.Session); err != nil {
+		return err
 	}
 	m, err := y.manifest(ctx, yaagStartOf(c.ToolCall, c.args, c.v))
 	if err != nil {

@@ -48,6 +48,7 @@ func CheckWithWarnings(dir string, harness ...Harness) CheckReport {
 	}
 	rep.Warnings = append(rep.Warnings, launderWarnings(valid)...)
 	rep.Warnings = append(rep.Warnings, yaagWarnings(valid)...)
+	rep.Warnings = append(rep.Warnings, neverWarnings(valid)...)
 	if len(rep.Problems) == 0 && rep.Grants == 0 {
 		rep.Warnings = append(rep.Warnings, Problem{File: dir,
 			Text: "no grant files: every call is denied until a grant allows it (docs/specs/grants.md)"})
@@ -192,6 +193,25 @@ func yaagWarnings(grants []*cached) []Problem {
 			}
 			ws = append(ws, Problem{File: yg.Name, Line: valueLine(y.data, "paths", topAt), Text: text})
 		}
+	}
+	return ws
+}
+
+// neverWarnings finds a run or yaag_run grant (allow or ask) whose class
+// is above its own max_taint. Such a call is decided at the taint it
+// would leave behind, the grant's class, where the grant no longer
+// applies: it can never allow a call, and an ask would never reach the
+// owner (D907).
+func neverWarnings(grants []*cached) []Problem {
+	var ws []Problem
+	for _, c := range grants {
+		g := c.grant
+		if (g.Tool != Run && g.Tool != YaagRun) || g.Effect == Deny || g.Class <= g.MaxTaint {
+			continue
+		}
+		ws = append(ws, Problem{File: g.Name, Line: keyLine(c.data, "class"), Text: fmt.Sprintf(
+			"this grant never %s a %s call: the call is decided at the taint it would leave behind, the grant's class %s, above its max_taint %s, where it no longer applies; raise max_taint to %s or lower the class",
+			map[Effect]string{Allow: "allows", Ask: "asks for"}[g.Effect], g.Tool, g.Class, g.MaxTaint, g.Class)})
 	}
 	return ws
 }
