@@ -285,7 +285,18 @@ func TestDependencyRulesFail(t *testing.T) {
 var linkRules = []linkRule{
 	{"boxmaker/runbook", []string{"go/parser", "go/types"},
 		"every daemon links runbook; the gate, which parses Go source, lives in runbook/gate, which only `boxmaker gate` imports"},
+	{"boxmaker/core/broker", yaagEngine, noYaagEngine},
+	{"boxmaker/roles/brokerd", yaagEngine, noYaagEngine},
+	{"boxmaker/core/approval", yaagEngine, noYaagEngine},
+	{"boxmaker/core/yaagwire", yaagEngine, "the wire is a leaf: it imports no yaag package, no goja, no esbuild"},
 }
+
+// yaagEngine are yaag's own packages and the JavaScript runtime and
+// bundler they link.
+var yaagEngine = []string{"boxmaker/core/yaag/", "github.com/dop251/", "github.com/evanw/esbuild/"}
+
+// noYaagEngine is why brokerd links none of yaagEngine.
+const noYaagEngine = "brokerd decides on a Run and starts it in a container (yaag run --manifest gives it the files); what it needs of a Run is core/yaagwire's, and only yaag's own packages link goja and esbuild"
 
 // linkRule forbids pkg to link any package of forbidden (a package path,
 // or a prefix of paths ending in "/").

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"boxmaker/core/memory"
-	"boxmaker/core/yaag/snapshot"
+	"boxmaker/core/yaagwire"
 )
 
 // Pending is an approval waiting for the owner, as brokerd's admin socket
@@ -44,7 +44,7 @@ type Pending struct {
 	// its directory that it reads (the program, its imports, .yaag/ and
 	// the Registry File's modules), each with its SHA-256, and the
 	// SHA-256 over them that the approved Run must read again or refuse.
-	Program *snapshot.Manifest `json:"program,omitempty"`
+	Program *yaagwire.Manifest `json:"program,omitempty"`
 	// Change is, for a write_file, what it changes: a new file, or the
 	// diff against the file as brokerd read it when it asked.
 	Change *Change `json:"change,omitempty"`

@@ -9,7 +9,7 @@ import (
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/policy"
-	"boxmaker/core/yaag/snapshot"
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -22,7 +22,7 @@ type verdict struct {
 	topTarget, topGrant string
 	// program is, for an approved yaag_run, the manifest of the files the
 	// owner approved: the Run must read exactly these.
-	program *snapshot.Manifest
+	program *yaagwire.Manifest
 	// denied is, for a deny, the target as the call named it (Target is
 	// where it resolved).
 	denied string

@@ -11,7 +11,7 @@ import (
 	"boxmaker/core/approval"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
-	"boxmaker/core/yaag/program"
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -268,7 +268,7 @@ func yaagArguments(a arguments) (arguments, []string, any, string) {
 	case a.Script != nil && a.File != "":
 		return a, nil, nil, "yaag_run takes a file or a script, not both"
 	case a.Script != nil:
-		if err := program.CheckInline([]byte(*a.Script)); err != nil {
+		if err := yaagwire.CheckInline([]byte(*a.Script)); err != nil {
 			return a, nil, nil, err.Error()
 		}
 		if a.Dir == "" {

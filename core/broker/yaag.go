@@ -19,11 +19,7 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/policy"
 	"boxmaker/core/runner"
-	"boxmaker/core/yaag/cassette"
-	"boxmaker/core/yaag/control"
-	"boxmaker/core/yaag/engine"
-	"boxmaker/core/yaag/runs"
-	"boxmaker/core/yaag/snapshot"
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -85,7 +81,7 @@ type yaagRun struct {
 
 	mu       sync.Mutex
 	agents   []string // the Agents' sessions, as the relay saw loopd make them
-	end      *runs.End
+	end      *yaagwire.End
 	stderr   []string // its last lines
 	exitText string
 	killed   string // why brokerd ended it (a limit, yaag_stop), or ""
@@ -119,7 +115,7 @@ func yaagStartOf(c brokerwire.ToolCall, a arguments, v verdict) yaagStart {
 
 // spec is the container of a Run of s: its command line, the decided
 // directory, its limits.
-func (y *YaagRuns) spec(s yaagStart, line runs.Command, id string) runner.YaagSpec {
+func (y *YaagRuns) spec(s yaagStart, line yaagwire.Command, id string) runner.YaagSpec {
 	line.Root, line.HostSession, line.ForkHost, line.Input, line.Profile = s.dir, s.session, s.forkHost, s.input, s.profile
 	line.Inline, line.EvalFD, line.File, line.Approved = s.script != nil, 0, s.file, s.approved
 	spec := runner.YaagSpec{ID: id, Dir: s.dir, Args: line.Args(), Workdir: s.dir,
@@ -142,8 +138,8 @@ const manifestWait = 2 * time.Minute
 // approval of the Run shows, and what the approved Run must read again.
 // It reads them as a Run does: in a container of its own, as the tools'
 // uid, with the Run's limits.
-func (y *YaagRuns) manifest(ctx context.Context, s yaagStart) (*snapshot.Manifest, error) {
-	spec := y.spec(s, runs.Command{Manifest: true}, "m"+newRunID()[1:])
+func (y *YaagRuns) manifest(ctx context.Context, s yaagStart) (*yaagwire.Manifest, error) {
+	spec := y.spec(s, yaagwire.Command{Manifest: true}, "m"+newRunID()[1:])
 	spec.Wall = min(spec.Wall, manifestWait)
 	c, err := y.Runner.StartYaag(spec)
 	if err != nil {
@@ -173,7 +169,7 @@ func (y *YaagRuns) manifest(ctx context.Context, s yaagStart) (*snapshot.Manifes
 		}
 		return nil, fmt.Errorf("yaag ended before its Run began: %s", strings.TrimPrefix(lines[len(lines)-1], "yaag: "))
 	}
-	var m snapshot.Manifest
+	var m yaagwire.Manifest
 	if err := json.Unmarshal(stdout.Bytes(), &m); err != nil || m.SHA256 == "" {
 		return nil, fmt.Errorf("yaag gave no manifest of the program's files: %v", err)
 	}
@@ -304,7 +300,7 @@ func (y *YaagRuns) start(s yaagStart) (*yaagRun, error) {
 		return nil, err
 	}
 	uid := os.Geteuid()
-	spec := y.spec(s, runs.Command{ID: run.id, LoopSocket: loop, ControlUID: &uid}, run.id)
+	spec := y.spec(s, yaagwire.Command{ID: run.id, LoopSocket: loop, ControlUID: &uid}, run.id)
 	spec.Mounts = []runner.Mount{{Source: b.dir, Dest: b.dir}, {Source: b.runs, Dest: y.store().Dir()}}
 	c, err := y.Runner.StartYaag(spec)
 	if err != nil {
@@ -423,20 +419,20 @@ func (r *yaagRun) limitErr() error {
 
 // event reads one line of the Run's events.
 func (r *yaagRun) event(line []byte, idc chan<- string) {
-	var e engine.Event
-	var end runs.End
-	if json.Unmarshal(line, &e) != nil || (e.Event == engine.EventRunEnd && json.Unmarshal(line, &end) != nil) {
+	var e yaagwire.Event
+	var end yaagwire.End
+	if json.Unmarshal(line, &e) != nil || (e.Event == yaagwire.EventRunEnd && json.Unmarshal(line, &end) != nil) {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch e.Event {
-	case engine.EventRunStart:
+	case yaagwire.EventRunStart:
 		select {
 		case idc <- e.Run:
 		default:
 		}
-	case engine.EventRunEnd:
+	case yaagwire.EventRunEnd:
 		r.end = &end
 		select { // a Run that failed before run_start (a bad program)
 		case idc <- e.Run:
@@ -477,9 +473,9 @@ func (r *yaagRun) text() string {
 	end := r.end
 	r.mu.Unlock()
 	switch {
-	case end != nil && end.Status == cassette.EndCompleted:
+	case end != nil && end.Status == yaagwire.EndCompleted:
 		return fmt.Sprintf("Run %s completed: %s", r.id, end.Result)
-	case end != nil && end.Status == cassette.EndPaused:
+	case end != nil && end.Status == yaagwire.EndPaused:
 		return fmt.Sprintf("Run %s paused: its Checkpoint waits to be resumed; yaag_status({\"id\": %q}) reads it", r.id, r.id)
 	default:
 		return fmt.Sprintf("Run %s failed: %s", r.id, r.failure())
@@ -577,7 +573,7 @@ func (b *Broker) yaagProgram(ctx context.Context, c *call) error {
 	return nil
 }
 
-func (y *YaagRuns) store() runs.Store { return runs.Store{Home: y.Home} }
+func (y *YaagRuns) store() yaagwire.Store { return yaagwire.Store{Home: y.Home} }
 
 // agentSessions are the sessions of a Run brokerd started.
 func (r *yaagRun) agentSessions() []string {
@@ -586,7 +582,7 @@ func (r *yaagRun) agentSessions() []string {
 	return append([]string(nil), r.agents...)
 }
 
-func recordSessions(rec runs.Record) []string {
+func recordSessions(rec yaagwire.Record) []string {
 	var out []string
 	for _, a := range rec.Agents {
 		if a.Session != "" {
@@ -598,7 +594,7 @@ func recordSessions(rec runs.Record) []string {
 
 // orphan says that a Run's host session is not the caller's: the session
 // that started it was replaced.
-func orphan(rec runs.Record, session string) string {
+func orphan(rec yaagwire.Record, session string) string {
 	if rec.Host == "" || rec.Host == session {
 		return ""
 	}
@@ -627,7 +623,7 @@ func (y *YaagRuns) list(session string) string {
 // status is a Run as its record says, with its Agents' taint.
 func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (string, policy.State, error) {
 	rec, err := y.readRecord(id)
-	if run, ok := y.lookup(id); ok && err == nil && rec.Status == runs.StatusLost {
+	if run, ok := y.lookup(id); ok && err == nil && rec.Status == yaagwire.StatusLost {
 		// Its process is gone and brokerd is keeping what it left: the
 		// record says how it ended once that is done.
 		select {
@@ -637,7 +633,7 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 		}
 		rec, err = y.readRecord(id)
 	}
-	var nr *runs.NoRunError
+	var nr *yaagwire.NoRunError
 	if errors.As(err, &nr) {
 		if run, ok := y.lookup(id); ok && !run.ended() {
 			return fmt.Sprintf("Run %s is starting; yaag_stop ends it", id), b.runState(run.id, run.agentSessions()), nil
@@ -650,9 +646,9 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 	st := b.runState(id, y.sessionsOf(id, rec))
 	var text string
 	switch rec.Status {
-	case runs.StatusCompleted:
+	case yaagwire.StatusCompleted:
 		text = fmt.Sprintf("Run %s completed: %s", id, rec.Result)
-	case runs.StatusPaused:
+	case yaagwire.StatusPaused:
 		text = fmt.Sprintf("Run %s paused: its Checkpoint is %s", id, rec.Checkpoint)
 		for _, q := range rec.Questions {
 			text += fmt.Sprintf("; question %s: %s", q.Key, q.Question)
@@ -660,10 +656,10 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 		if len(rec.Questions) > 0 {
 			text += "; the owner answers with yaag answer, then resumes it"
 		}
-	case runs.StatusRunning:
-		var s control.Status
+	case yaagwire.StatusRunning:
+		var s yaagwire.Status
 		cctx, cancel := context.WithTimeout(ctx, stopGrace)
-		err := control.Call(cctx, y.store().SocketPath(id), control.KindStatus, struct{}{}, &s)
+		err := yaagwire.Call(cctx, y.store().SocketPath(id), yaagwire.KindStatus, struct{}{}, &s)
 		cancel()
 		if err == nil {
 			text = fmt.Sprintf("Run %s is %s, %d Agent(s)", id, s.State, len(s.Agents))
@@ -671,7 +667,7 @@ func (y *YaagRuns) status(ctx context.Context, session, id string, b *Broker) (s
 			text = fmt.Sprintf("Run %s is running (its Control Channel: %v)", id, err)
 		}
 		text += "; yaag_stop ends it, yaag_pause pauses it"
-	case runs.StatusLost:
+	case yaagwire.StatusLost:
 		text = fmt.Sprintf("Run %s is lost: its process is gone without its end; the owner continues it with yaag run --resume %s", id, rec.Cassette)
 	default:
 		text = fmt.Sprintf("Run %s %s: %s", id, rec.Status, rec.Error)
@@ -688,18 +684,18 @@ const stopGrace = 10 * time.Second
 // within stopGrace (a program that never yields, or a Run that has not
 // begun), is ended by yaag_stop with its whole container.
 func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string, b *Broker) (string, policy.State, error) {
-	kind, verb := control.KindStop, "stop"
+	kind, verb := yaagwire.KindStop, "stop"
 	if c.Tool == string(policy.YaagPause) {
-		kind, verb = control.KindPause, "pause"
+		kind, verb = yaagwire.KindPause, "pause"
 	}
 	if run, ok := y.lookup(id); ok && !run.ended() {
 		rec, _ := y.readRecord(id)
-		var ans control.Answer
+		var ans yaagwire.Answer
 		cctx, cancel := context.WithTimeout(ctx, stopGrace)
 		// The socket's path is the home's, never one the Run's record names.
-		err := control.Call(cctx, y.store().SocketPath(id), kind, control.Request{}, &ans)
+		err := yaagwire.Call(cctx, y.store().SocketPath(id), kind, yaagwire.Request{}, &ans)
 		cancel()
-		if err == nil && kind == control.KindStop {
+		if err == nil && kind == yaagwire.KindStop {
 			select {
 			case <-run.done:
 			case <-time.After(stopGrace):
@@ -708,29 +704,29 @@ func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string
 		}
 		switch {
 		case err == nil:
-		case kind == control.KindStop:
+		case kind == yaagwire.KindStop:
 			run.kill("yaag_stop", nil)
 			<-run.done
 			return fmt.Sprintf("Run %s stopped: it %s with its whole container (it did not stop when asked: %v)%s", id, textStopped, err, orphan(rec, c.Session)),
 				b.runState(id, y.sessionsOf(id, rec)), nil
 		default:
-			return control.Failed(verb, err).Error(), b.runState(id, y.sessionsOf(id, rec)), nil
+			return yaagwire.Failed(verb, err).Error(), b.runState(id, y.sessionsOf(id, rec)), nil
 		}
 		if ans.Checkpoint != "" {
 			return fmt.Sprintf("Run %s %s: its Checkpoint is %s%s", id, ans.Status, ans.Checkpoint, orphan(rec, c.Session)), b.runState(id, y.sessionsOf(id, rec)), nil
 		}
 		return fmt.Sprintf("Run %s %s%s", id, ans.Status, orphan(rec, c.Session)), b.runState(id, y.sessionsOf(id, rec)), nil
 	}
-	var ans control.Answer
-	rec, err := runs.Request(ctx, y.store(), id, kind, control.Request{}, &ans)
+	var ans yaagwire.Answer
+	rec, err := y.store().Request(ctx, id, kind, yaagwire.Request{}, &ans)
 	st := b.runState(id, y.sessionsOf(id, rec))
-	var nr *runs.NoRunError
-	var ended *runs.EndedError
+	var nr *yaagwire.NoRunError
+	var ended *yaagwire.EndedError
 	switch {
 	case errors.As(err, &nr), errors.As(err, &ended):
 		return err.Error(), st, nil
 	case err != nil:
-		return control.Failed(verb, err).Error(), st, nil
+		return yaagwire.Failed(verb, err).Error(), st, nil
 	}
 	if ans.Checkpoint != "" {
 		return fmt.Sprintf("Run %s %s: its Checkpoint is %s%s", id, ans.Status, ans.Checkpoint, orphan(rec, c.Session)), st, nil
@@ -740,7 +736,7 @@ func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string
 
 // sessionsOf are a Run's Agents' sessions: those brokerd's relay saw
 // loopd make for it, when brokerd started it, and those its record names.
-func (y *YaagRuns) sessionsOf(id string, rec runs.Record) []string {
+func (y *YaagRuns) sessionsOf(id string, rec yaagwire.Record) []string {
 	out := recordSessions(rec)
 	if run, ok := y.lookup(id); ok {
 		for _, s := range run.agentSessions() {

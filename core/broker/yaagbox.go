@@ -25,8 +25,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/role"
-	"boxmaker/core/yaag/cassette"
-	"boxmaker/core/yaag/runs"
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -101,7 +100,7 @@ func (y *YaagRuns) CleanBoxes() []string {
 	var ids []string
 	for _, e := range entries {
 		id := e.Name()
-		if !cassette.ValidRunID(id) || !isMount(filepath.Join(dir, id)) {
+		if !yaagwire.ValidRunID(id) || !isMount(filepath.Join(dir, id)) {
 			continue
 		}
 		b := &box{dir: filepath.Join(dir, id), runs: filepath.Join(dir, id, boxRunsDirName)}
@@ -167,12 +166,12 @@ func (y *YaagRuns) keep(id string, b *box, session, why string) {
 			total += int64(len(data))
 		}
 	}
-	var rec runs.Record
+	var rec yaagwire.Record
 	if data := files[id+".json"]; data == nil || json.Unmarshal(data, &rec) != nil || rec.ID != id {
 		if why == "" && len(files) == 0 {
 			return // it ended by itself before it began: no Run started
 		}
-		rec = runs.Record{ID: id, Status: runs.StatusFailed, Program: "(unknown)", Mode: "live", Host: session}
+		rec = yaagwire.Record{ID: id, Status: yaagwire.StatusFailed, Program: "(unknown)", Mode: "live", Host: session}
 		if why == "" {
 			why = "the Run left no record"
 		}
@@ -209,11 +208,11 @@ func (y *YaagRuns) keep(id string, b *box, session, why string) {
 	if session != "" {
 		rec.Host = session
 	}
-	if !rec.Ended() || why != "" && rec.Status == runs.StatusCompleted && files == nil {
+	if !rec.Ended() || why != "" && rec.Status == yaagwire.StatusCompleted && files == nil {
 		if !rec.Ended() {
-			rec.Status = runs.StatusFailed
+			rec.Status = yaagwire.StatusFailed
 			if why != "" && strings.Contains(why, "yaag_stop") {
-				rec.Status = runs.StatusStopped
+				rec.Status = yaagwire.StatusStopped
 			}
 		}
 		if why != "" {
@@ -388,4 +387,4 @@ func (y *YaagRuns) logWriter() io.Writer {
 
 // readRecord is the record of Run id, on its disk while it runs, in
 // the home's Runs once it ended.
-func (y *YaagRuns) readRecord(id string) (runs.Record, error) { return y.store().Read(id) }
+func (y *YaagRuns) readRecord(id string) (yaagwire.Record, error) { return y.store().Read(id) }

@@ -284,7 +284,7 @@ func answerCommand() *cli.Command {
 			default:
 				return usage(c, "answer takes a Checkpoint and KEY TEXT, or a Checkpoint and --answers FILE")
 			}
-			d, err := store().Answer(args[0], answers)
+			d, err := runs.Answer(store(), args[0], answers)
 			if err != nil {
 				return err
 			}

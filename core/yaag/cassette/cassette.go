@@ -56,6 +56,8 @@ import (
 	"boxmaker/core/jsonkeys"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/sessionid"
+
+	"boxmaker/core/yaagwire"
 )
 
 // Format and Version name the Cassette document; JournalFormat the
@@ -183,19 +185,10 @@ type Withheld struct {
 }
 
 // Question is one request_user_input call of a paused Ask.
-type Question struct {
-	Key      string `json:"key"` // A<k>/<n>/q<m>
-	Agent    string `json:"agent,omitempty"`
-	N        int    `json:"n,omitempty"`
-	CallID   string `json:"callId"` // the model's call id: where the answer goes, never the key
-	Question string `json:"question"`
-}
+type Question = yaagwire.Question
 
 // Resume says how to continue a paused Run.
-type Resume struct {
-	AnswersTemplate map[string]string `json:"answersTemplate"`
-	Command         string            `json:"command"`
-}
+type Resume = yaagwire.Resume
 
 // End is how a Run ended. Status: completed, failed, stopped, paused, or
 // interrupted (a journal recovered after its Run was killed).
@@ -212,11 +205,11 @@ type End struct {
 
 // End statuses.
 const (
-	EndCompleted   = "completed"
-	EndFailed      = "failed"
-	EndStopped     = "stopped"
-	EndPaused      = "paused"
-	EndInterrupted = "interrupted"
+	EndCompleted   = yaagwire.EndCompleted
+	EndFailed      = yaagwire.EndFailed
+	EndStopped     = yaagwire.EndStopped
+	EndPaused      = yaagwire.EndPaused
+	EndInterrupted = yaagwire.EndInterrupted
 )
 
 var (
@@ -320,7 +313,7 @@ func (d *Doc) Check() error {
 	}
 	seen := map[string]bool{}
 	for i, q := range d.Questions {
-		if err := q.check(true); err != nil {
+		if err := checkQuestion(q, true); err != nil {
 			return fmt.Errorf("questions[%d]: %v", i, err)
 		}
 		if seen[q.Key] {
@@ -369,12 +362,10 @@ func (d *Doc) Check() error {
 // Compiled at its first use, not at package init: a counted repetition
 // compiles to a copy of its class per count, and every role's start paid
 // for it (D362).
-var runIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^r-[0-9]{8}-[0-9]{6}-[0-9a-f]{8}$`) })
-
-func validRunID(s string) bool { return runIDRE().MatchString(s) }
+func validRunID(s string) bool { return yaagwire.ValidRunID(s) }
 
 // ValidRunID reports whether s is a Run's id.
-func ValidRunID(s string) bool { return validRunID(s) }
+func ValidRunID(s string) bool { return yaagwire.ValidRunID(s) }
 
 func (r RunInfo) check() error {
 	switch {
@@ -436,7 +427,7 @@ func (a Agent) check() error {
 	return checkSession(a.ForkOf, "forkOf")
 }
 
-func (q Question) check(inDoc bool) error {
+func checkQuestion(q Question, inDoc bool) error {
 	m := questionKeyRE().FindStringSubmatch(q.Key)
 	switch {
 	case m == nil:
@@ -518,7 +509,7 @@ func (s Step) check() error {
 		return errors.New("a paused ask without its session")
 	}
 	for i, q := range s.Questions {
-		if err := q.check(false); err != nil {
+		if err := checkQuestion(q, false); err != nil {
 			return fmt.Errorf("questions[%d]: %v", i, err)
 		}
 		if !strings.HasPrefix(q.Key, fmt.Sprintf("%s/%d/", s.Agent, s.N)) {

@@ -25,34 +25,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"strings"
 	"sync"
 	"time"
 
 	"boxmaker/core/daemon"
 	"boxmaker/core/yaag/engine"
-	"boxmaker/runbook"
+	"boxmaker/core/yaagwire"
 )
 
 // Texts the troubleshooting page quotes.
-const textPauseFailed runbook.Quoted = "Pause failed:"
-
 // The codes.
 const (
-	Busy          = "BUSY"
-	RunEnded      = "RUN_ENDED"
-	RunSettling   = "RUN_SETTLING"
-	FlushBudget   = "FLUSH_BUDGET"
-	ConnectFailed = "CONNECT_FAILED"
-	ChannelClosed = "CHANNEL_CLOSED"
+	Busy          = yaagwire.Busy
+	RunEnded      = yaagwire.RunEnded
+	RunSettling   = yaagwire.RunSettling
+	FlushBudget   = yaagwire.FlushBudget
+	ConnectFailed = yaagwire.ConnectFailed
+	ChannelClosed = yaagwire.ChannelClosed
 )
 
 // The request kinds.
 const (
-	KindStatus = "status"
-	KindPause  = "pause"
-	KindStop   = "stop"
+	KindStatus = yaagwire.KindStatus
+	KindPause  = yaagwire.KindPause
+	KindStop   = yaagwire.KindStop
 )
 
 // DefaultWait is how long a pause or a stop waits for the Run to settle
@@ -60,22 +56,13 @@ const (
 const DefaultWait = 10 * time.Second
 
 // Request is the body of pause and stop.
-type Request struct {
-	WaitMS int64 `json:"wait_ms,omitempty"`
-}
+type Request = yaagwire.Request
 
 // Status is the answer to status.
-type Status struct {
-	Run    string               `json:"run"`
-	State  string               `json:"state"`
-	Agents []engine.AgentStatus `json:"agents"`
-}
+type Status = yaagwire.Status
 
 // Answer is the answer to pause and stop.
-type Answer struct {
-	Status     string `json:"status"`
-	Checkpoint string `json:"checkpoint,omitempty"`
-}
+type Answer = yaagwire.Answer
 
 // Server answers one Run's Control Channel.
 type Server struct {
@@ -185,63 +172,13 @@ func (s *Server) stop(ctx context.Context, _ daemon.Peer, r Request, _ *daemon.S
 }
 
 // Error is a request the Control Channel refused or did not answer.
-type Error struct {
-	Code  string
-	Text  string
-	Cause error // the socket's refusal, when the answer was one
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Text }
-
-// Unwrap is the socket's refusal, when the answer was one.
-func (e *Error) Unwrap() error { return e.Cause }
+type Error = yaagwire.ControlError
 
 // Call sends one request to a Run's Control Channel.
 func Call(ctx context.Context, socket, kind string, body, out any) error {
-	err := daemon.Call(ctx, socket, kind, body, out, nil)
-	if err == nil {
-		return nil
-	}
-	var re *daemon.RemoteError
-	var oe *net.OpError
-	switch {
-	case errors.As(err, &re):
-		code, text, ok := strings.Cut(re.Text, ": ")
-		if ok && isCode(code) {
-			return &Error{Code: code, Text: text}
-		}
-		if r := re.Refusal(); r != nil {
-			// The socket's own refusal (its peer check): its entry is kept,
-			// and Failed ends the message with it.
-			return &Error{Code: "REFUSED", Text: r.Text, Cause: err}
-		}
-		return &Error{Code: "REFUSED", Text: re.Text}
-	case errors.As(err, &oe) && oe.Op == "dial":
-		return &Error{Code: ConnectFailed, Text: fmt.Sprintf("cannot connect to the Run's Control Channel %s: %v (its process may be gone: yaag runs shows it lost)", socket, oe.Err)}
-	}
-	return &Error{Code: ChannelClosed, Text: fmt.Sprintf("the Control Channel %s closed before it answered: %v", socket, err)}
-}
-
-func isCode(s string) bool {
-	switch s {
-	case Busy, RunEnded, RunSettling, FlushBudget:
-		return true
-	}
-	return false
+	return yaagwire.Call(ctx, socket, kind, body, out)
 }
 
 // Failed words a refused pause (or stop, status: verb) for the person:
 // "Pause failed: CODE: ...", with the entry's link.
-func Failed(verb string, err error) error {
-	prefix := string(textPauseFailed)
-	if verb != "pause" {
-		prefix = strings.ToUpper(verb[:1]) + verb[1:] + " failed:"
-	}
-	text := fmt.Sprintf("%s %v; the Run's record is unchanged (yaag status reads it, yaag stop still ends it)", prefix, err)
-	if e, ok := runbook.EntryOf(err); ok {
-		// A refusal of the socket itself names the cause: its entry
-		// ends the message, alone (D411).
-		return runbook.WithCause(e, text, err)
-	}
-	return runbook.Refuse(runbook.YaagPauseRefused, "%s", text)
-}
+func Failed(verb string, err error) error { return yaagwire.Failed(verb, err) }

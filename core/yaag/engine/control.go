@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"boxmaker/core/yaag/cassette"
+
+	"boxmaker/core/yaagwire"
 )
 
 // Control is how a Run is paused and read while it goes, from any
@@ -41,15 +43,7 @@ var (
 )
 
 // AgentStatus is one Agent as status shows it.
-type AgentStatus struct {
-	Agent      string `json:"agent"`
-	Definition string `json:"definition"`
-	Session    string `json:"session,omitempty"`
-	Asks       int    `json:"asks"`
-	InFlight   int    `json:"inFlight"`
-	Playback   bool   `json:"playback,omitempty"`
-	Killed     bool   `json:"killed,omitempty"`
-}
+type AgentStatus = yaagwire.AgentStatus
 
 // NewControl is a Control for one Run.
 func NewControl() *Control {

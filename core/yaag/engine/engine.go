@@ -38,6 +38,7 @@ import (
 	"boxmaker/core/yaag/schema"
 	"boxmaker/core/yaag/snapshot"
 	"boxmaker/core/yaag/typebox"
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -99,20 +100,7 @@ type AskDefaults struct {
 }
 
 // Event is one thing that happened in a Run, for --json and the log.
-type Event struct {
-	Event   string          `json:"event"`
-	Run     string          `json:"run,omitempty"`
-	Agent   string          `json:"agent,omitempty"`
-	Ask     string          `json:"ask,omitempty"`
-	Name    string          `json:"definition,omitempty"`
-	Session string          `json:"session,omitempty"`
-	Hash    string          `json:"hash,omitempty"`
-	Status  string          `json:"status,omitempty"`
-	Text    string          `json:"text,omitempty"`
-	Tool    string          `json:"tool,omitempty"`
-	Outcome string          `json:"outcome,omitempty"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
+type Event = yaagwire.Event
 
 // The events of a Run (docs/json.md, "yaag run --json"), one JSON line
 // each: yaag run --json and yaag reattach print them, and brokerd's
@@ -120,20 +108,20 @@ type Event struct {
 // results, questions and model fallbacks come under the names its Agent
 // gave them (agent.Event.Kind).
 const (
-	EventRunStart = "run_start"
-	EventSpawn    = "spawn"
-	EventSpawned  = "spawned"
-	EventAsk      = "ask"
-	EventReplayed = "replayed"
-	EventLive     = "live"
-	EventAnswer   = "answer"
-	EventWithheld = "withheld"
-	EventUnused   = "unused"
-	EventLog      = "log"
-	EventRunEnd   = "run_end" // the last: runs.End
+	EventRunStart = yaagwire.EventRunStart
+	EventSpawn    = yaagwire.EventSpawn
+	EventSpawned  = yaagwire.EventSpawned
+	EventAsk      = yaagwire.EventAsk
+	EventReplayed = yaagwire.EventReplayed
+	EventLive     = yaagwire.EventLive
+	EventAnswer   = yaagwire.EventAnswer
+	EventWithheld = yaagwire.EventWithheld
+	EventUnused   = yaagwire.EventUnused
+	EventLog      = yaagwire.EventLog
+	EventRunEnd   = yaagwire.EventRunEnd // the last: runs.End
 	// EventSuccessor is yaag reattach --successor going on to the Run
 	// that resumed the one it followed (runs.Follow).
-	EventSuccessor = "successor"
+	EventSuccessor = yaagwire.EventSuccessor
 )
 
 // errWall and errStopped interrupt the program.

@@ -22,6 +22,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"boxmaker/core/yaag/typebox"
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -33,12 +34,11 @@ var RuntimeDeclarations string
 
 // MaxInline is the largest inline program (--eval, --eval-fd, yaag_run's
 // script), in bytes.
-const MaxInline = 65536
+const MaxInline = yaagwire.MaxInline
 
 // Texts the troubleshooting page quotes.
 const (
-	textInlineTooLarge runbook.Quoted = "yaag_run: script is too large"
-	textInlineImport   runbook.Quoted = "an inline program may import @yaag/runtime and typebox only"
+	textInlineImport runbook.Quoted = "an inline program may import @yaag/runtime and typebox only"
 )
 
 // Bundle is a program ready to run.
@@ -56,13 +56,7 @@ func (e *Error) Error() string { return e.Text }
 
 // CheckInline refuses an inline program over MaxInline bytes. It is the
 // first check an inline program gets.
-func CheckInline(src []byte) error {
-	if len(src) > MaxInline {
-		return runbook.Refuse(runbook.YaagInlineLimits, "%s: an inline program is at most %d bytes (64 KiB), and this one is larger; write it to a file and run the file",
-			textInlineTooLarge, MaxInline)
-	}
-	return nil
-}
+func CheckInline(src []byte) error { return yaagwire.CheckInline(src) }
 
 // File bundles the program at path, the owner's (yaag run without
 // --root); it may import any module that resolves from its directory

@@ -72,7 +72,7 @@ func TestInlineSizeIsCheckedFirst(t *testing.T) {
 	src := []byte(strings.Repeat("@", MaxInline+1))
 	_, err := Inline(src, t.TempDir())
 	r, ok := err.(*runbook.Refusal)
-	if !ok || r.Entry != runbook.YaagInlineLimits || !strings.HasPrefix(err.Error(), string(textInlineTooLarge)) {
+	if !ok || r.Entry != runbook.YaagInlineLimits || !strings.HasPrefix(err.Error(), "yaag_run: script is too large") {
 		t.Fatalf("got %v", err)
 	}
 	if err := CheckInline(make([]byte, MaxInline)); err != nil {

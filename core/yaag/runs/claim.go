@@ -49,19 +49,19 @@ func notTheRunsDocument(path string, d *cassette.Doc, why string) error {
 
 // lockPath is the lock every writer of a Run's record takes once the
 // Run has ended: an answer, a claim.
-func (s Store) lockPath(id string) string { return filepath.Join(s.Dir(), id+".lock") }
+func lockPath(s Store, id string) string { return filepath.Join(s.Dir(), id+".lock") }
 
 // Update changes the record of the ended Run id under its lock: f is
 // given the record as read and may change it; it is written when f
 // returns nil and changed it. A missing record is NoRunError.
-func (s Store) Update(id string, f func(r *Record) error) error {
+func Update(s Store, id string, f func(r *Record) error) error {
 	if !cassette.ValidRunID(id) {
 		return &NoRunError{ID: id}
 	}
 	if _, err := os.Stat(s.Path(id)); err != nil {
 		return &NoRunError{ID: id}
 	}
-	lf, err := os.OpenFile(s.lockPath(id), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	lf, err := os.OpenFile(lockPath(s, id), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot lock the record of %s: %v", id, err)
 	}
@@ -99,7 +99,7 @@ const maxLineage = 4096
 // lineage). A completed Run's Cassette is a recording and is not
 // checked, unless its record says the Run left a document to continue
 // (a Checkpoint rewritten as completed).
-func (s Store) checkLeft(path string, d *cassette.Doc, rec Record) error {
+func checkLeft(s Store, path string, d *cassette.Doc, rec Record) error {
 	if rec.Identity != "" {
 		switch {
 		case cassette.Identity(d) == rec.Identity:
@@ -117,7 +117,7 @@ func (s Store) checkLeft(path string, d *cassette.Doc, rec Record) error {
 	case d.End.Status != cassette.EndInterrupted:
 		return notTheRunsDocument(path, d, fmt.Sprintf("the Run left no document, only its journal, and this one says the Run %s", d.End.Status))
 	}
-	own := s.lineage(rec)
+	own := lineage(s, rec)
 	for _, sess := range cassette.Sessions(d) {
 		if !own[sess] {
 			return notTheRunsDocument(path, d, fmt.Sprintf("it names session %s, which is none of that Run's", sess))
@@ -134,7 +134,7 @@ func (s Store) checkLeft(path string, d *cassette.Doc, rec Record) error {
 // them back: killed before that, its journal names sessions its
 // predecessor's record has. Only the home's records are read, which no
 // Agent writes; the walk stops at a Run the next one did not claim.
-func (s Store) lineage(rec Record) map[string]bool {
+func lineage(s Store, rec Record) map[string]bool {
 	own := map[string]bool{}
 	seen := map[string]bool{}
 	for range maxLineage {
@@ -192,11 +192,11 @@ func clip(s string) string {
 // home's record of its Run, where a resume takes them from, and in the
 // document, for the person to read. The Checkpoint must be one a Run of
 // this home left, not resumed yet.
-func (s Store) Answer(path string, given map[string]string) (*cassette.Doc, error) {
+func Answer(s Store, path string, given map[string]string) (*cassette.Doc, error) {
 	return cassette.RecordAnswers(path, func(d *cassette.Doc) (map[string]string, error) {
 		var answers map[string]string
-		err := s.Update(d.Run.ID, func(rec *Record) error {
-			if err := s.checkLeft(path, d, *rec); err != nil {
+		err := Update(s, d.Run.ID, func(rec *Record) error {
+			if err := checkLeft(s, path, d, *rec); err != nil {
 				return err
 			}
 			if rec.ResumedBy != "" {
@@ -232,8 +232,8 @@ func (r *run) claim(ctx context.Context, path string) error {
 	answered := map[string]*loopwire.SessionAt{}
 	d, err := cassette.Claim(path, r.id, func(d *cassette.Doc) error {
 		claimed := false
-		err := r.store.Update(d.Run.ID, func(rec *Record) error {
-			if err := r.store.checkLeft(path, d, *rec); err != nil {
+		err := Update(r.store, d.Run.ID, func(rec *Record) error {
+			if err := checkLeft(r.store, path, d, *rec); err != nil {
 				return err
 			}
 			if !d.Resumable() {
@@ -272,7 +272,7 @@ func (r *run) claim(ctx context.Context, path string) error {
 		}
 		if err := r.answer(ctx, path, d, forker, answered); err != nil {
 			if claimed {
-				r.store.Update(d.Run.ID, func(rec *Record) error {
+				Update(r.store, d.Run.ID, func(rec *Record) error {
 					if rec.ResumedBy != r.id {
 						return errors.New("not ours")
 					}

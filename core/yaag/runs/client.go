@@ -13,7 +13,6 @@ import (
 
 	"boxmaker/core/clock"
 	"boxmaker/core/yaag/cassette"
-	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
 	"boxmaker/runbook"
 )
@@ -26,17 +25,7 @@ const textCheckpointDiffers runbook.Quoted = "Checkpoint path of run_end differs
 // "already ended." (neither reaches a socket); a refusal of the socket,
 // or a socket that cannot be reached, is a *control.Error.
 func Request(ctx context.Context, s Store, id, kind string, body, out any) (Record, error) {
-	r, err := s.Read(id)
-	if err != nil {
-		return r, err
-	}
-	if r.Ended() {
-		return r, &EndedError{Record: r}
-	}
-	if r.Control == "" {
-		return r, &control.Error{Code: control.ConnectFailed, Text: fmt.Sprintf("Run %s has no Control Channel (a replay has none: it ends by itself)", id)}
-	}
-	return r, control.Call(ctx, r.Control, kind, body, out)
+	return s.Request(ctx, id, kind, body, out)
 }
 
 // Follow writes the events of Run id as they come, to its end, and

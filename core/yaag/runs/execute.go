@@ -18,6 +18,7 @@ import (
 	"boxmaker/core/yaag/control"
 	"boxmaker/core/yaag/engine"
 	"boxmaker/core/yaag/runerr"
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -57,27 +58,7 @@ type Spec struct {
 
 // End is the last event of a Run: how it ended, where its Cassette or
 // Checkpoint is.
-type End struct {
-	Event          string              `json:"event"` // run_end
-	Run            string              `json:"run"`
-	Status         string              `json:"status"` // completed, failed, stopped, paused
-	Result         json.RawMessage     `json:"result,omitempty"`
-	Error          string              `json:"error,omitempty"`
-	Cassette       string              `json:"cassette,omitempty"`
-	Checkpoint     string              `json:"checkpoint,omitempty"`
-	CheckpointLost bool                `json:"checkpointLost"`
-	Questions      []cassette.Question `json:"questions,omitempty"`
-	Resume         *cassette.Resume    `json:"resume,omitempty"`
-	Unused         []string            `json:"unused,omitempty"`
-}
-
-// Err is the Run's error, when it failed.
-func (e End) Err() error {
-	if e.Error == "" {
-		return nil
-	}
-	return errors.New(e.Error)
-}
+type End = yaagwire.End
 
 func (s *Spec) now() time.Time {
 	if s.Now != nil {

@@ -520,7 +520,7 @@ func killedResume(t *testing.T, s Store, id, from string) string {
 		Events: s.EventsPath(id), ResumedFrom: from, Predecessor: d.Run.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(d.Run.ID, func(r *Record) error { r.ResumedBy = id; return nil }); err != nil {
+	if err := Update(s, d.Run.ID, func(r *Record) error { r.ResumedBy = id; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	info := d.Run
@@ -565,7 +565,7 @@ func TestAKilledResumesJournalNamesItsPredecessorsSessions(t *testing.T) {
 	// does not name: its journal may not name the first's sessions.
 	liar := "r-20261201-140000-00000004"
 	jl := killedResume(t, s, liar, cp)
-	s.Update(first, func(r *Record) error { r.ResumedBy = second; return nil })
+	Update(s, first, func(r *Record) error { r.ResumedBy = second; return nil })
 	if _, err := resumeOf(t, s, "r-20261201-140001-00000001", jl); err == nil || !strings.Contains(err.Error(), "which is none of that Run's") {
 		t.Fatalf("a journal naming sessions of a Run its own did not continue: %v", err)
 	}

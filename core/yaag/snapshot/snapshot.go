@@ -28,11 +28,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
 
@@ -40,7 +40,6 @@ import (
 const (
 	textRefused  runbook.Quoted = "is not a file this Run may read"
 	textTooLarge runbook.Quoted = "over a confined Run's limit"
-	textChanged  runbook.Quoted = "changed after the owner approved it"
 )
 
 // Limits bound what a Run reads: each file, all files together, and how
@@ -298,18 +297,10 @@ func (t *Tree) Seal() {
 
 // Manifest is what a Run read: its files, each with its SHA-256, and one
 // SHA-256 over the list.
-type Manifest struct {
-	Dir    string    `json:"dir"`
-	SHA256 string    `json:"sha256"`
-	Files  []FileSum `json:"files"`
-}
+type Manifest = yaagwire.Manifest
 
 // FileSum is one file a Run read.
-type FileSum struct {
-	Path   string `json:"path"` // beneath Dir
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"`
-}
+type FileSum = yaagwire.FileSum
 
 // Manifest is the files read so far, by path. Its SHA-256 is of the
 // lines "<sha256>  <path>\n" in that order (sha256sum's form, so that an
@@ -324,25 +315,6 @@ func (t *Tree) Manifest() Manifest {
 		}
 	}
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
-	m.SHA256 = m.hash()
+	m.SHA256 = m.Sum()
 	return m
-}
-
-func (m Manifest) hash() string {
-	var b strings.Builder
-	for _, f := range m.Files {
-		fmt.Fprintf(&b, "%s  %s\n", f.SHA256, f.Path)
-	}
-	sum := sha256.Sum256([]byte(b.String()))
-	return hex.EncodeToString(sum[:])
-}
-
-// Check refuses a Manifest whose hash is not approved: the files a Run
-// read are not those the owner approved.
-func (m Manifest) Check(approved string) error {
-	if m.SHA256 == approved {
-		return nil
-	}
-	return runbook.Refuse(runbook.YaagProgramChanged, "the program's files in %s %s: the approval was for files of sha256 %s, and the Run read files of sha256 %s (%d files); nothing ran",
-		m.Dir, textChanged, approved, m.SHA256, len(m.Files))
 }

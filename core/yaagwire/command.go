@@ -1,4 +1,4 @@
-package runs
+package yaagwire
 
 import (
 	"encoding/json"

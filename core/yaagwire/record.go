@@ -1,13 +1,4 @@
-// Package runs keeps yaag's Runs: a record of each under
-// $BOXMAKER_HOME/yaag/runs/ (<id>.json, replaced atomically as the Run
-// goes: running, then completed, failed, stopped or paused), the Run's
-// events as JSON lines beside it (<id>.events.jsonl, for reattach), and
-// its Control Channel under $BOXMAKER_HOME/run/yaag/<id>/ (control.sock,
-// and the lock the Run's process holds while it lives, which tells a
-// running record from one whose process is gone). Execute runs one Run
-// with all of it: the Cassette's journal, the resume's claim, the host's
-// copy, the engine, the publish.
-package runs
+package yaagwire
 
 import (
 	"encoding/json"
@@ -24,7 +15,6 @@ import (
 
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/role"
-	"boxmaker/core/yaag/cassette"
 	"boxmaker/runbook"
 )
 
@@ -38,33 +28,33 @@ const (
 // process is gone (nobody holds its lock).
 const (
 	StatusRunning   = "running"
-	StatusCompleted = cassette.EndCompleted
-	StatusFailed    = cassette.EndFailed
-	StatusStopped   = cassette.EndStopped
-	StatusPaused    = cassette.EndPaused
+	StatusCompleted = EndCompleted
+	StatusFailed    = EndFailed
+	StatusStopped   = EndStopped
+	StatusPaused    = EndPaused
 	StatusLost      = "lost"
 )
 
 // Record is what is known of one Run.
 type Record struct {
-	ID          string              `json:"id"`
-	Status      string              `json:"status"`
-	PID         int                 `json:"pid"`
-	StartedAt   string              `json:"startedAt"`
-	EndedAt     string              `json:"endedAt,omitempty"`
-	Program     string              `json:"program"`
-	Profile     string              `json:"profile,omitempty"`
-	Mode        string              `json:"mode"` // live, replay, resume
-	Cassette    string              `json:"cassette,omitempty"`
-	Checkpoint  string              `json:"checkpoint,omitempty"`
-	Control     string              `json:"control,omitempty"`
-	Events      string              `json:"events"`
-	Host        string              `json:"host,omitempty"`
-	ResumedFrom string              `json:"resumedFrom,omitempty"` // the document it continued
-	Predecessor string              `json:"predecessor,omitempty"` // that document's Run
-	ResumedBy   string              `json:"resumedBy,omitempty"`
-	Agents      []AgentRef          `json:"agents"`
-	Questions   []cassette.Question `json:"questions,omitempty"`
+	ID          string     `json:"id"`
+	Status      string     `json:"status"`
+	PID         int        `json:"pid"`
+	StartedAt   string     `json:"startedAt"`
+	EndedAt     string     `json:"endedAt,omitempty"`
+	Program     string     `json:"program"`
+	Profile     string     `json:"profile,omitempty"`
+	Mode        string     `json:"mode"` // live, replay, resume
+	Cassette    string     `json:"cassette,omitempty"`
+	Checkpoint  string     `json:"checkpoint,omitempty"`
+	Control     string     `json:"control,omitempty"`
+	Events      string     `json:"events"`
+	Host        string     `json:"host,omitempty"`
+	ResumedFrom string     `json:"resumedFrom,omitempty"` // the document it continued
+	Predecessor string     `json:"predecessor,omitempty"` // that document's Run
+	ResumedBy   string     `json:"resumedBy,omitempty"`
+	Agents      []AgentRef `json:"agents"`
+	Questions   []Question `json:"questions,omitempty"`
 	// Identity is cassette.Identity of the document the Run published
 	// to be continued (stopped, paused, failed): a resume must present
 	// that document. Answers are the person's answers to its questions,
@@ -208,7 +198,7 @@ func (e *EndedError) Error() string {
 // Read is a Run's record, with StatusLost for a running one whose
 // process is gone.
 func (s Store) Read(id string) (Record, error) {
-	if !cassette.ValidRunID(id) {
+	if !ValidRunID(id) {
 		return Record{}, &NoRunError{ID: id}
 	}
 	data, err := os.ReadFile(s.Path(id))
@@ -244,7 +234,7 @@ func (s Store) List() ([]Record, error) {
 	seen := map[string]bool{}
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !cassette.ValidRunID(id) {
+		if !ok || !ValidRunID(id) {
 			continue
 		}
 		r, err := s.Read(id)
@@ -257,7 +247,7 @@ func (s Store) List() ([]Record, error) {
 	// The Runs brokerd started that still run on their own disks.
 	boxes, _ := os.ReadDir(filepath.Dir(s.ControlDir("x")))
 	for _, e := range boxes {
-		if id := e.Name(); cassette.ValidRunID(id) && !seen[id] {
+		if id := e.Name(); ValidRunID(id) && !seen[id] {
 			if r, err := s.Read(id); err == nil {
 				out = append(out, r)
 			}
