@@ -1,4 +1,4 @@
-# just build | links DIR | test | gate  (just is the npm package rust-just)
+# just build | links DIR | test | test-short | gate  (just is the npm package rust-just)
 
 build:
     scripts/build.sh
@@ -8,6 +8,11 @@ links dir: build
 
 test:
     scripts/test.sh
+
+# go test -short: every test but the crash, race and soak suites (the
+# scripts that skip themselves under -short; go test without it runs them)
+test-short: build
+    . scripts/env.sh && go test -short -tags "$BOXMAKER_TAGS" ./...
 
 gate: build
     bin/boxmaker gate
