@@ -439,6 +439,12 @@ func (r *run) document(end End) (*cassette.Doc, error) {
 			prog = "--eval-fd N"
 		}
 		res := &cassette.Resume{AnswersTemplate: map[string]string{}, Command: fmt.Sprintf("yaag run %s --resume %s", prog, r.dest)}
+		if in := r.spec.Engine.Input; len(in) > 0 && string(in) != "null" {
+			// The Cassette does not keep the input (it may be private):
+			// the resume needs it again, and the command says so rather
+			// than copy it here.
+			res.Command = fmt.Sprintf("yaag run %s --input '<the same input>' --resume %s", prog, r.dest)
+		}
 		if len(end.Questions) > 0 {
 			for _, q := range end.Questions {
 				res.AnswersTemplate[q.Key] = ""
