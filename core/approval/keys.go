@@ -72,4 +72,6 @@ var toolFields = map[policy.Tool][]string{
 	policy.YaagStatus: {"id"},
 	policy.YaagStop:   {"id"},
 	policy.YaagPause:  {"id"},
+	// It reads dir alone.
+	policy.YaagSetupWorkspace: {"dir"},
 }

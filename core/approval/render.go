@@ -70,6 +70,8 @@ func Summary(p Pending) string {
 		if a.ForkHost {
 			s += " with forkHost (it may fork this conversation)"
 		}
+	case policy.YaagSetupWorkspace:
+		s = "yaag_setup_workspace in " + shownPath(a.Dir, p.Target) + " (writes .yaag/, and tsconfig.json when there is none)"
 	default:
 		s = p.Tool + " " + p.Arguments
 	}
@@ -256,6 +258,9 @@ func Render(w io.Writer, p Pending, o Options) error {
 				r.linef("  | %s  %s (%s)", termsafe.Line(f.SHA256), termsafe.Line(f.Path), size(int(f.Size)))
 			}
 		}
+	case policy.YaagSetupWorkspace:
+		r.field("  dir", a.Dir)
+		r.field("  writes", ".yaag/types/ and .yaag/tsconfig.json (replaced whole), and tsconfig.json when there is none")
 	case policy.Recall:
 		r.field("  query", quote(a.Query))
 		if a.Limit != 0 {
