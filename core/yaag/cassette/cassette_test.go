@@ -548,3 +548,49 @@ func TestDocumentsRefuseKeysTwiceOrInAnotherCase(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A Run killed at any moment leaves no journal or one that reads: a
+// reader watching the journal's path while journals are started there
+// never finds one without its Run line (which a kill would leave). On
+// the old code the file was made empty and the line written after, and
+// the reader caught it between (yaag-crash: "the journal has no Run
+// line").
+func TestAJournalAppearsWithItsRunLine(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "c.json")
+	path := JournalPath(dest)
+	stop := make(chan struct{})
+	found := make(chan string, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				found <- ""
+				return
+			default:
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				continue
+			}
+			if _, err := ParseJournal(path, data); err != nil {
+				found <- err.Error()
+				return
+			}
+		}
+	}()
+	for range 3000 {
+		j, err := CreateJournal(dest, runInfo())
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.Remove()
+	}
+	close(stop)
+	if why := <-found; why != "" {
+		t.Fatalf("a journal was seen without its Run line: %s", why)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left in the directory: %v", entries)
+	}
+}

@@ -70,27 +70,39 @@ func unwrapPath(err error) error {
 
 // CreateJournal starts the journal of a Run recording to dest, with its
 // first line. A journal already there is an interrupted Run's: it is not
-// overwritten.
+// overwritten. The journal appears with its Run line already in it (a
+// file of its own, written and synced, then linked at the journal's
+// path, which fails if one is there): a Run killed at any moment leaves
+// no journal or one that reads, never an empty one. A kill before the
+// link leaves the unlinked file's name (.<journal>.new-*) behind.
 func CreateJournal(dest string, run RunInfo) (*Journal, error) {
 	if err := MakeDir(dest); err != nil {
 		return nil, err
 	}
 	path := JournalPath(dest)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("%s exists: a Run that recorded to %s was interrupted; continue it with --resume %s, or remove the journal", path, dest, dest)
-	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the journal: %v", unwrapPath(err))
 	}
-	j := &Journal{Path: path, Dest: dest, f: f}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	j := &Journal{Path: path, Dest: dest, f: f} // writes go to its end: only j writes, in order
 	if err := j.write(line{Step: Step{Kind: KindRun}, Run: &run}); err != nil {
 		f.Close()
-		os.Remove(path)
 		return nil, err
+	}
+	err = os.Link(tmp, path)
+	if errors.Is(err, fs.ErrExist) {
+		f.Close()
+		return nil, fmt.Errorf("%s exists: a Run that recorded to %s was interrupted; continue it with --resume %s, or remove the journal", path, dest, dest)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot start the journal: %v", unwrapPath(err))
 	}
 	if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 		f.Close()
+		os.Remove(path)
 		return nil, err
 	}
 	return j, nil
