@@ -698,6 +698,9 @@ func (y *YaagRuns) control(ctx context.Context, c brokerwire.ToolCall, id string
 		if err == nil && kind == yaagwire.KindStop {
 			select {
 			case <-run.done:
+				// It ended when asked: it is stopped, whatever word it
+				// answered with while it was still stopping.
+				ans.Status = yaagwire.StatusStopped
 			case <-time.After(stopGrace):
 				err = fmt.Errorf("it answered %s but did not end within %s", ans.Status, stopGrace)
 			}
