@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/approval"
+	"boxmaker/core/openat2"
 )
 
 // maxHashed bounds how much of a file brokerd reads to hash it for an
@@ -43,7 +44,7 @@ func (b *Broker) writeChange(target string, arguments []byte) *approval.Change {
 	if target == "" || !filepath.IsAbs(target) || filepath.Clean(target) != target {
 		return note("brokerd has no decided path to read the file at")
 	}
-	dir, err := openat2(unix.AT_FDCWD, filepath.Dir(target), unix.O_PATH|unix.O_DIRECTORY, unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
+	dir, err := openat2.Open(unix.AT_FDCWD, filepath.Dir(target), unix.O_PATH|unix.O_DIRECTORY, unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
 	if errors.Is(err, unix.ENOENT) {
 		return &approval.Change{Creates: true} // the runner makes the directory's absence its refusal
 	}
@@ -51,7 +52,7 @@ func (b *Broker) writeChange(target string, arguments []byte) *approval.Change {
 		return note("brokerd could not open the file's directory to compare: %s", openWhy(err))
 	}
 	defer unix.Close(dir)
-	fd, err := openat2(dir, filepath.Base(target), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW,
+	fd, err := openat2.Open(dir, filepath.Base(target), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW,
 		unix.RESOLVE_BENEATH|unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
 	if errors.Is(err, unix.ENOENT) {
 		return &approval.Change{Creates: true}
@@ -110,16 +111,6 @@ func (b *Broker) ownerMayRead(st unix.Stat_t) bool {
 		return st.Mode&unix.S_IRGRP != 0
 	}
 	return st.Mode&unix.S_IROTH != 0
-}
-
-func openat2(dir int, path string, flags, resolve uint64) (int, error) {
-	for {
-		fd, err := unix.Openat2(dir, path, &unix.OpenHow{Flags: flags | unix.O_CLOEXEC, Resolve: resolve})
-		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
-			continue // a rename raced the walk: the kernel asks to try again
-		}
-		return fd, err
-	}
 }
 
 // openWhy is an open's failure in words.

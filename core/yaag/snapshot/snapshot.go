@@ -32,6 +32,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"boxmaker/core/openat2"
 	"boxmaker/core/yaagwire"
 	"boxmaker/runbook"
 )
@@ -87,22 +88,12 @@ func Open(root string, l Limits) (*Tree, error) {
 	if !filepath.IsAbs(root) || filepath.Clean(root) != root {
 		return nil, fmt.Errorf("the Run's directory %q is not an absolute, clean path", root)
 	}
-	fd, err := openat2(unix.AT_FDCWD, root, unix.O_PATH|unix.O_DIRECTORY, unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
+	fd, err := openat2.Open(unix.AT_FDCWD, root, unix.O_PATH|unix.O_DIRECTORY, unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
 	if err != nil {
 		return nil, runbook.WithCause(runbook.YaagProgramFileRefused,
 			fmt.Sprintf("the Run's directory %s %s (%s)", root, textRefused, why(err)), err)
 	}
 	return &Tree{root: root, limits: l, dir: fd, nodes: map[string]*node{}}, nil
-}
-
-func openat2(dir int, path string, flags, resolve uint64) (int, error) {
-	for {
-		fd, err := unix.Openat2(dir, path, &unix.OpenHow{Flags: flags | unix.O_CLOEXEC, Resolve: resolve})
-		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
-			continue // a rename raced the walk: the kernel asks to try again
-		}
-		return fd, err
-	}
 }
 
 // why is an open's failure in words.
@@ -217,7 +208,7 @@ func (t *Tree) lookup(path string) (*node, error) {
 // It holds t.mu.
 func (t *Tree) read(rel string) (*node, error) {
 	abs := t.Abs(rel)
-	fd, err := openat2(t.dir, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, unix.RESOLVE_BENEATH|unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
+	fd, err := openat2.Open(t.dir, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, unix.RESOLVE_BENEATH|unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
 	switch {
 	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
 		return &node{kind: Absent}, nil
