@@ -19,8 +19,8 @@ func TestStartFailsWhenTheStarterSoulCannotBeWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	s := &server{home: home, log: &log}
-	err := s.open(false)
+	s := New(Options{Home: home, Log: &log})
+	err := s.Open(false)
 	if err == nil {
 		s.store.Close()
 		t.Fatal("memoryd opened its memory without a soul.md")
@@ -45,7 +45,7 @@ func TestStartFailsWhenTheStarterSoulCannotBeWritten(t *testing.T) {
 	if err := os.Remove(soul + ".tmp"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.open(false); err != nil {
+	if err := s.Open(false); err != nil {
 		t.Fatalf("after the fix: %v", err)
 	}
 	defer s.store.Close()

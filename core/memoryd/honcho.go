@@ -36,10 +36,10 @@ func (h *honchoSide) key(name string) (secrets.Value, error) {
 	return secrets.Read(name, src, secrets.ProcessEnv())
 }
 
-// startHoncho prints the plaintext warnings, says which keys cannot be
+// StartHoncho prints the plaintext warnings, says which keys cannot be
 // read now, opens the outbox and runs it until ctx ends. Nothing of it
 // stops memoryd: local memory and recall do not need Honcho.
-func (s *server) startHoncho(ctx context.Context, cfg *honcho.Config) {
+func (s *Server) StartHoncho(ctx context.Context, cfg *honcho.Config) {
 	h := &honchoSide{cfg: cfg, client: &honcho.Client{URL: cfg.URL, Timeout: cfg.Timeout}}
 	s.honcho = h
 	names := make([]string, 0, len(cfg.Keys))
@@ -104,7 +104,7 @@ func (s *server) startHoncho(ctx context.Context, cfg *honcho.Config) {
 	go ob.Run(ctx)
 }
 
-func (s *server) closeHoncho() {
+func (s *Server) closeHoncho() {
 	if s.honcho != nil && s.honcho.outbox != nil {
 		s.honcho.outbox.Close()
 	}
@@ -112,7 +112,7 @@ func (s *server) closeHoncho() {
 
 // sync answers bxctl memory sync: the outbox's state, after a feed and
 // drain when asked for now.
-func (s *server) sync(ctx context.Context, _ daemon.Peer, q memorywire.SyncRequest, _ *daemon.Stream) (any, error) {
+func (s *Server) sync(ctx context.Context, _ daemon.Peer, q memorywire.SyncRequest, _ *daemon.Stream) (any, error) {
 	h := s.honcho
 	switch {
 	case h == nil:
@@ -136,7 +136,7 @@ func (s *server) sync(ctx context.Context, _ daemon.Peer, q memorywire.SyncReque
 // gives Honcho's part of the answer; nil without [honcho] or a query.
 // The query leaves the machine, so it is sent only for a session whose
 // taint is at most [honcho] max_class, as brokerd says.
-func (s *server) searchHoncho(ctx context.Context, q memorywire.ToolRequest, limit int) func() (string, policy.Taint, bool) {
+func (s *Server) searchHoncho(ctx context.Context, q memorywire.ToolRequest, limit int) func() (string, policy.Taint, bool) {
 	h := s.honcho
 	if h == nil || recall.Query(q.Arguments.Query, false) == "" {
 		return nil
