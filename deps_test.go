@@ -29,7 +29,7 @@ var testOnly = []string{"boxmaker/core/testpeer/", "boxmaker/core/testsupport"}
 // reviewedModules are the module's direct dependencies, each with the
 // decision that says why it is one (docs/decisions.md). A new direct
 // dependency fails TestDirectDependenciesAreReviewed until it is listed
-// here and a row of docs/decisions.md names it. testOnly modules are for
+// here and a decision of docs/decisions.md names it. testOnly modules are for
 // tests (and code generators) only: production code imports none.
 var reviewedModules = []reviewedModule{
 	{"github.com/coder/websocket", false},
@@ -141,7 +141,8 @@ func testOnlyModule(pkg string) string {
 }
 
 // TestDirectDependenciesAreReviewed holds go.mod's direct requirements to
-// the reviewed list, and each to a row of docs/decisions.md that names it.
+// the reviewed list, and each to a decision of docs/decisions.md that
+// names it.
 func TestDirectDependenciesAreReviewed(t *testing.T) {
 	out, err := exec.Command("go", "mod", "edit", "-json").Output()
 	if err != nil {
@@ -180,7 +181,7 @@ func dependencyProblems(direct []string, reviewed []reviewedModule, decisions st
 	var problems []string
 	for _, path := range direct {
 		if !slices.ContainsFunc(reviewed, func(m reviewedModule) bool { return m.path == path }) {
-			problems = append(problems, path+" is a direct dependency that is not reviewed: add it to reviewedModules with a row of docs/decisions.md that says why a library does this better than our code")
+			problems = append(problems, path+" is a direct dependency that is not reviewed: add it to reviewedModules with a decision in docs/decisions.md that says why a library does this better than our code")
 		}
 	}
 	for _, m := range reviewed {
@@ -188,17 +189,18 @@ func dependencyProblems(direct []string, reviewed []reviewedModule, decisions st
 			problems = append(problems, "reviewedModules lists "+m.path+", which go.mod no longer requires directly: take it off the list")
 		}
 		if !decisionNames(decisions, m.path) {
-			problems = append(problems, "no row of docs/decisions.md names "+m.path+": say why it is a dependency")
+			problems = append(problems, "no decision of docs/decisions.md names "+m.path+": say why it is a dependency")
 		}
 	}
 	return problems
 }
 
-// decisionNames reports whether a decision row (a line beginning "| D")
-// names the module.
+// decisionNames reports whether a decision of docs/decisions.md (a
+// "### Dn: what" entry and its paragraph, docs_test.go) names the module.
 func decisionNames(decisions, module string) bool {
-	for _, line := range strings.Split(decisions, "\n") {
-		if strings.HasPrefix(line, "| D") && strings.Contains(line, module) {
+	entries, _ := parseDecisions(decisions)
+	for _, e := range entries {
+		if strings.Contains(e.text, module) {
 			return true
 		}
 	}
@@ -268,11 +270,11 @@ func TestDependencyRulesFail(t *testing.T) {
 	}
 
 	reviewed := []reviewedModule{{"github.com/urfave/cli/v2", false}, {"github.com/gone/away", false}, {"github.com/undecided/lib", false}}
-	decisions := "| D1 | urfave: github.com/urfave/cli/v2 | why |\n| D2 | github.com/gone/away | why |\nprose naming github.com/undecided/lib is no row\n"
+	decisions := "# Decisions\n\nprose naming github.com/undecided/lib is no decision\n\n## The house\n\n### D1: urfave\ngithub.com/urfave/cli/v2 for flags.\n\n### D2: gone\ngithub.com/gone/away\n"
 	want = []string{
-		"example.com/new is a direct dependency that is not reviewed: add it to reviewedModules with a row of docs/decisions.md that says why a library does this better than our code",
+		"example.com/new is a direct dependency that is not reviewed: add it to reviewedModules with a decision in docs/decisions.md that says why a library does this better than our code",
 		"reviewedModules lists github.com/gone/away, which go.mod no longer requires directly: take it off the list",
-		"no row of docs/decisions.md names github.com/undecided/lib: say why it is a dependency",
+		"no decision of docs/decisions.md names github.com/undecided/lib: say why it is a dependency",
 	}
 	got := dependencyProblems([]string{"github.com/urfave/cli/v2", "example.com/new", "github.com/undecided/lib"}, reviewed, decisions)
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -60,7 +60,7 @@ type GatewaySockets struct {
 // gatewaydTemplate is written with every key commented out: gatewayd
 // needs a Mattermost server, a token and user ids that only the owner
 // knows, and `boxmaker up` starts gatewayd only once the file sets
-// something (docs/decisions.md, D441).
+// something (docs/decisions-archive.md, D441).
 const gatewaydTemplate = `# gatewayd.toml: the Mattermost bot. It carries conversations between
 # Mattermost and loopd, and posts brokerd's approvals for !approve ID.
 # Reference: docs/specs/gateway.md, section 3.
