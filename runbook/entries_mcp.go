@@ -9,3 +9,10 @@ var (
 	// never accepted): its tools are withheld.
 	MCPToolsWithheld = newEntry("mcp-tools-withheld")
 )
+
+// The tools of MCP servers, called through brokerd.
+var (
+	// A server that would need the network (hosts in its file or in an
+	// mcp grant): remote and networked servers are not supported yet.
+	MCPRemoteUnsupported = newEntry("mcp-remote-unsupported")
+)

@@ -5,9 +5,12 @@
 // hash of the list that changes whenever anything the model or the owner
 // could be shown of a tool changes (ToolList).
 //
-// What this package does not do yet (docs/mcp.md): call tools, run the
-// server in the runner's container, follow list_changed. The process is
-// whatever *exec.Cmd the caller builds; containment is the caller's.
+// It calls tools (Session.Call: a cancelled context sends the server
+// notifications/cancelled) and tells of notifications/tools/list_changed
+// (Options.ToolsChanged). The process is whatever *exec.Cmd the caller
+// builds; containment is the caller's (core/mcpserve, core/runner). A
+// message from the server is bounded by the SDK's frame limit (16 MiB):
+// one longer ends the connection. Resources and prompts are not read.
 //
 // The client advertises no capabilities (no roots, sampling or
 // elicitation), so a server cannot call back into Boxmaker, and a server
@@ -45,6 +48,10 @@ type Options struct {
 	// TerminateAfter is how long Close waits, after closing the server's
 	// stdin, before it sends SIGTERM, and again before SIGKILL [2s].
 	TerminateAfter time.Duration
+	// ToolsChanged, when set, is called when the server sends
+	// notifications/tools/list_changed: its list must be read and judged
+	// again before another call.
+	ToolsChanged func()
 }
 
 // Session is one connected server.
@@ -105,9 +112,11 @@ func Connect(ctx context.Context, cmd *exec.Cmd, opts Options) (*Session, error)
 	if terminate <= 0 {
 		terminate = 2 * time.Second
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "boxmaker"}, &sdk.ClientOptions{
-		Capabilities: &sdk.ClientCapabilities{},
-	})
+	copts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
+	if opts.ToolsChanged != nil {
+		copts.ToolListChangedHandler = func(context.Context, *sdk.ToolListChangedRequest) { opts.ToolsChanged() }
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "boxmaker"}, copts)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cs, err := client.Connect(cctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: terminate}, nil)

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -75,8 +76,12 @@ func (s *snapshot) decideOnce(call Call, state State) Decision {
 	if s.err != nil {
 		return Decision{Verdict: Deny, Reason: GrantsErrorText, Err: s.err}
 	}
+	if strings.HasPrefix(call.Tool, mcpPrefix) {
+		return s.decideMCP(call.Tool, state)
+	}
 	tool, ok := knownTool(call.Tool)
-	if !ok {
+	if !ok || tool == MCP {
+		// "mcp" names the grants of MCP servers' tools, not a tool.
 		return Decision{Verdict: Deny, Reason: fmt.Sprintf("there is no tool %q", call.Tool)}
 	}
 	var r resolved

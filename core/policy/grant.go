@@ -16,6 +16,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/runbook"
 )
 
 // Grant is one valid grant file.
@@ -32,6 +33,10 @@ type Grant struct {
 	// with more than one link (refused otherwise: another name for it may
 	// lie outside every grant).
 	AllowHardLinks bool
+	// Server and MCPTools are an mcp grant's: the MCP server whose tools
+	// it covers, and which of them (nil: all).
+	Server   string
+	MCPTools []string
 }
 
 // Problem is one thing wrong with the grants: a file (its name in the
@@ -74,8 +79,10 @@ type grantFile struct {
 	Hosts     []string `toml:"hosts"`
 	Class     string   `toml:"class"`
 	MaxTaint  string   `toml:"max_taint"`
-	Untrusted bool     `toml:"untrusted"`
+	Untrusted *bool    `toml:"untrusted"`
 	HardLinks bool     `toml:"allow_hard_links"`
+	Server    string   `toml:"server"`
+	MCPTools  []string `toml:"tools"`
 	Secret    any      `toml:"secret"`
 	Patterns  any      `toml:"patterns"`
 }
@@ -133,7 +140,10 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 		add(line("patterns"), "patterns is not supported: grant the directories you mean with paths")
 	}
 
-	g := Grant{Name: name, Untrusted: f.Untrusted, AllowHardLinks: f.HardLinks}
+	g := Grant{Name: name, AllowHardLinks: f.HardLinks}
+	if f.Untrusted != nil {
+		g.Untrusted = *f.Untrusted
+	}
 	tool, toolOK := knownTool(f.Tool)
 	switch {
 	case f.Tool == "":
@@ -185,6 +195,21 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 			if len(f.Paths) == 0 {
 				add(line("paths"), "paths is missing: a %s grant names the absolute paths it covers", tool)
 			}
+		case tool == MCP:
+			// What an MCP server answers is outside text unless the
+			// grant says otherwise (D975).
+			if f.Untrusted == nil {
+				g.Untrusted = true
+			}
+			if f.Hosts != nil {
+				add(line("hosts"), "hosts is not supported for mcp grants yet: a server runs with no network (remote servers are not supported yet; %s)", runbook.Link(runbook.MCPRemoteUnsupported))
+			}
+			if g.Effect == Deny && f.Paths != nil {
+				add(line("paths"), "a deny mcp grant takes no paths: it denies the server's tools, and the paths a server is given come from its allow and ask grants")
+			}
+			for _, msg := range mcpGrantProblems(f.Server, f.MCPTools) {
+				add(line(msg.key), "%s", msg.text)
+			}
 		case tool == HTTPFetch:
 			if f.Paths != nil {
 				add(line("paths"), "paths is not for http_fetch grants: an http_fetch grant names hosts")
@@ -199,6 +224,14 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 			if f.Hosts != nil {
 				add(line("hosts"), "a %s grant takes no hosts: it covers the tool as a whole", tool)
 			}
+		}
+	}
+	if toolOK && tool != MCP {
+		if f.Server != "" {
+			add(line("server"), "server is for mcp grants: a %s grant covers no MCP server", tool)
+		}
+		if f.MCPTools != nil {
+			add(line("tools"), "tools is for mcp grants, naming an MCP server's tools: a %s grant covers %s alone", tool, tool)
 		}
 	}
 	if f.HardLinks && toolOK && tool != ReadFile && tool != WriteFile {
@@ -220,6 +253,10 @@ func Parse(name string, data []byte) (Grant, []Problem) {
 	}
 	g.Paths = append([]string(nil), f.Paths...)
 	g.Hosts = append([]string(nil), f.Hosts...)
+	g.Server = f.Server
+	if f.MCPTools != nil {
+		g.MCPTools = append([]string{}, f.MCPTools...)
+	}
 	return g, nil
 }
 

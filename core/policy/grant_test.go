@@ -90,7 +90,7 @@ func TestParseRefuses(t *testing.T) {
 		{"file name with an underscore", "read_src.toml", validRead,
 			[]string{`read_src.toml: the file name "read_src.toml" has characters outside [a-z0-9-]: grant files are named [a-z0-9-]+.toml`}},
 		{"unknown tool", "a.toml", strings.Replace(validRead, `"read_file"`, `"read_files"`, 1),
-			[]string{`a.toml:1: tool "read_files" is not one of read_file, write_file, list_dir, run, http_fetch, recall, memory, yaag_run, yaag_status, yaag_stop, yaag_pause, yaag_setup_workspace`}},
+			[]string{`a.toml:1: tool "read_files" is not one of read_file, write_file, list_dir, run, http_fetch, recall, memory, yaag_run, yaag_status, yaag_stop, yaag_pause, yaag_setup_workspace, mcp`}},
 		{"unknown effect", "a.toml", strings.Replace(validRead, `"allow"`, `"permit"`, 1),
 			[]string{`a.toml:2: effect "permit" is not allow, ask or deny`}},
 		{"unknown class", "a.toml", strings.Replace(validRead, `class = "private"`, `class = "internal"`, 1),

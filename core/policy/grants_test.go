@@ -196,7 +196,7 @@ func TestOneInvalidFileDeniesEverything(t *testing.T) {
 		d := g.Decide(c, State{})
 		checkProblemsDecision(t, d, []string{
 			"typo.toml:1: unknown key tol",
-			"typo.toml: tool is missing: it is one of read_file, write_file, list_dir, run, http_fetch, recall, memory, yaag_run, yaag_status, yaag_stop, yaag_pause, yaag_setup_workspace",
+			"typo.toml: tool is missing: it is one of read_file, write_file, list_dir, run, http_fetch, recall, memory, yaag_run, yaag_status, yaag_stop, yaag_pause, yaag_setup_workspace, mcp",
 			"typo.toml: effect is missing: it is allow, ask or deny",
 			"typo.toml: max_taint is missing: the highest session taint at which this grant applies (public, private or secret)",
 		})

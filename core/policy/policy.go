@@ -15,6 +15,8 @@
 //	class = "private"            # what the data it yields is: public, private or secret
 //	max_taint = "private"        # applies only while the session's taint is at most this
 //	untrusted = false            # results through it make the session untrusted
+//	server = "notes"             # mcp only: the MCP server whose tools it covers
+//	tools = ["read_text_file"]   # mcp only: those tools (absent: all of them)
 //
 // Hidden files and editor leftovers (names starting with "." or "#", or
 // ending in "~") are ignored; every other entry of the directory must be a
@@ -50,10 +52,14 @@ const (
 	// a directory, as `yaag setup-workspace` does: a path tool, decided on
 	// the directory, run in the tools container as write_file is.
 	YaagSetupWorkspace Tool = "yaag_setup_workspace"
+	// MCP is the grants' name for the tools of MCP servers (mcp.go): a
+	// grant of it names a server and some or all of its tools; a call
+	// names one as mcp__<server>__<tool>.
+	MCP Tool = "mcp"
 )
 
 // Tools lists every tool, in the order the docs give them.
-var Tools = []Tool{ReadFile, WriteFile, ListDir, Run, HTTPFetch, Recall, Memory, YaagRun, YaagStatus, YaagStop, YaagPause, YaagSetupWorkspace}
+var Tools = []Tool{ReadFile, WriteFile, ListDir, Run, HTTPFetch, Recall, Memory, YaagRun, YaagStatus, YaagStop, YaagPause, YaagSetupWorkspace, MCP}
 
 // takesPaths reports whether a tool's grants name paths (and its target is
 // a path on the host).

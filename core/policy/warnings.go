@@ -21,6 +21,7 @@ type CheckReport struct {
 	Problems []Problem
 	Warnings []Problem
 	Grants   int // valid grant files
+	mcp      []*cached
 }
 
 // CheckWithWarnings reads dir once, as Check does, and also looks at each
@@ -45,6 +46,9 @@ func CheckWithWarnings(dir string, harness ...Harness) CheckReport {
 		rep.Grants++
 		rep.Warnings = append(rep.Warnings, pathWarnings(c)...)
 		valid = append(valid, c)
+		if c.grant.Tool == MCP {
+			rep.mcp = append(rep.mcp, c)
+		}
 	}
 	rep.Warnings = append(rep.Warnings, launderWarnings(valid)...)
 	rep.Warnings = append(rep.Warnings, yaagWarnings(valid)...)

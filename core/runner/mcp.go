@@ -1,9 +1,17 @@
 package runner
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os/exec"
+	"strings"
+	"sync"
 	"time"
+
+	"boxmaker/core/policy"
+	"boxmaker/runbook"
 )
 
 // MCPListTimeout bounds a container that lists an MCP server's tools:
@@ -42,3 +50,132 @@ func (r *Runner) MCPCommand(name, image string, argv, env []string) (*exec.Cmd, 
 // RemoveContainer removes the container name, whatever its state, and
 // what a killed Podman client may have left of it.
 func (r *Runner) RemoveContainer(name string) { r.remove(name) }
+
+// MCPServe is an MCP server's container for one session (StartMCP).
+type MCPServe struct {
+	Name  string   // the container's name (ContainerName)
+	Image string   // name@sha256:..., never pulled
+	Argv  []string // the server's command in the image
+	Env   []string // plain variables, KEY=VALUE, on podman's command line
+	// Secrets are KEY=VALUE too, but given to podman through its own
+	// environment (--env KEY, no value): a command line can be read by
+	// any process, an environment by its user alone.
+	Secrets []string
+	// Mounts are the paths the server is given, as decided
+	// (policy.MCPPlan): each staged by descriptor as a file tool's,
+	// read-only unless Write, with its masks.
+	Mounts []policy.MCPMount
+	// Lifetime is podman's --timeout for the container: whatever else
+	// happens, it is killed then.
+	Lifetime time.Duration
+}
+
+// MCPStarted is a server's container ready to start: Cmd is the podman
+// command (not started: core/mcp takes its stdin and stdout), Mounted
+// says what each mount is (device and inode held), and Release, once
+// the command has ended, removes the container, detaches the staged
+// mounts and gives back the container's slot.
+type MCPStarted struct {
+	Cmd     *exec.Cmd
+	Mounted []string
+	Release func()
+}
+
+// StartMCP prepares the container of an MCP server for a session, in the
+// tools' lockdown (lockdown: no network, read-only root, no
+// capabilities, no new privileges, the tools' uid and seccomp profile,
+// the limits of [runner], --pull never), with a /tmp tmpfs and exactly
+// the decided paths, staged as the file tools' are: each opened without
+// following a link, checked against the harness by identity, and its
+// mount cloned, so that the object decided is the object mounted.
+func (r *Runner) StartMCP(ctx context.Context, s MCPServe) (*MCPStarted, error) {
+	switch {
+	case len(s.Argv) == 0:
+		return nil, fmt.Errorf("an MCP server needs a command")
+	case len(s.Mounts) > 0 && r.ownerProblem() != "":
+		return nil, runbook.Refuse(runbook.OwnerNotSet, "%s", NoOwnerText)
+	}
+	switch {
+	case r.cfg.SeccompProfile == "":
+		return nil, unavailable(nil, "the runner has no seccomp profile for the tools")
+	case r.seccomp() != nil:
+		return nil, unavailable(nil, r.seccomp().Error())
+	}
+	for _, m := range s.Mounts {
+		if err := checkMountable(m.Path); err != nil {
+			return nil, err
+		}
+	}
+	slot, err := r.admit(ctx, 1)
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.newStage(s.Name)
+	if err != nil {
+		slot()
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			st.release()
+			slot()
+		}
+	}()
+	for _, m := range s.Mounts {
+		h, err := hold(m.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, targetChanged(m.Path, "no longer exists")
+		}
+		if err != nil {
+			return nil, err
+		}
+		st.held = append(st.held, h)
+		if !h.isDir() && !h.isRegular() {
+			return nil, fmt.Errorf("%s is not a regular file or a directory", m.Path)
+		}
+		if err := r.checkHarness(h); err != nil {
+			return nil, err
+		}
+		if err := st.attach(h, m.Path, !m.Write); err != nil {
+			return nil, err
+		}
+		if h.isDir() {
+			if err := st.maskUnder(st.trees[len(st.trees)-1], m.Path, m.Masks); err != nil {
+				return nil, err
+			}
+		}
+	}
+	args := append(r.lockdown(s.Name, "none", s.Lifetime), "-i",
+		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", r.cfg.TmpMB))
+	for _, m := range st.mounts {
+		mode := "rw"
+		if m.ReadOnly {
+			mode = "ro"
+		}
+		args = append(args, "-v", m.Source+":"+m.Dest+":"+mode+",rbind,nosuid,nodev")
+	}
+	for _, e := range s.Env {
+		args = append(args, "--env", e)
+	}
+	var secretEnv []string
+	for _, e := range s.Secrets {
+		k, _, _ := strings.Cut(e, "=")
+		args = append(args, "--env", k)
+		secretEnv = append(secretEnv, e)
+	}
+	args = append(append(args, s.Image), s.Argv...)
+	cmd := exec.Command(r.cfg.Podman, args...)
+	if len(secretEnv) > 0 {
+		cmd.Env = append(cmd.Environ(), secretEnv...)
+	}
+	ok = true
+	var once sync.Once
+	return &MCPStarted{Cmd: cmd, Mounted: st.mounted, Release: func() {
+		once.Do(func() {
+			r.remove(s.Name)
+			st.release()
+			slot()
+		})
+	}}, nil
+}

@@ -8,6 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/conf"
+	"boxmaker/core/mcpconf"
+	"boxmaker/core/mcppin"
 	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
 	"boxmaker/roles/rolecli"
@@ -42,7 +44,7 @@ func grantsCommands() []*cli.Command {
 				if err != nil {
 					return err
 				}
-				return grantsCheck(c.App.Writer, dir, harness, c.Bool("strict"), rolecli.WantsJSON(c))
+				return grantsCheck(c.App.Writer, dir, harness, mcpServersOf(c), c.Bool("strict"), rolecli.WantsJSON(c))
 			}),
 		}, {
 			Name:      "test",
@@ -128,8 +130,35 @@ func warningLine(p policy.Problem) string {
 	return p.String()
 }
 
-func grantsCheck(w io.Writer, dir string, harness []policy.Harness, strict, asJSON bool) error {
+// mcpServersOf is what grants check holds mcp grants against: the
+// servers of the MCP servers directory and what the owner accepted of
+// each (docs/mcp.md). A directory that cannot be found declares none.
+func mcpServersOf(c *cli.Context) policy.MCPServers {
+	k := policy.MCPServers{Declared: map[string]bool{}, Invalid: map[string]bool{}, Accepted: map[string][]string{}}
+	var cfg conf.Brokerd
+	if _, err := brokerConfig.load(c, &cfg); err != nil {
+		return k
+	}
+	dir, harness, err := mcpDir(c)
+	if err != nil {
+		return k
+	}
+	rep := mcpconf.Load(dir, harness...)
+	for name := range rep.Servers {
+		k.Declared[name] = true
+		if a, ok, err := mcppin.Load(cfg.Home, name); err == nil && ok {
+			k.Accepted[name] = sortedNames(a.Tools)
+		}
+	}
+	for name := range rep.Invalid {
+		k.Invalid[name] = true
+	}
+	return k
+}
+
+func grantsCheck(w io.Writer, dir string, harness []policy.Harness, servers policy.MCPServers, strict, asJSON bool) error {
 	rep := policy.CheckWithWarnings(dir, harness...)
+	rep.Warnings = append(rep.Warnings, rep.MCPWarnings(servers)...)
 	failed := len(rep.Problems) > 0 || strict && len(rep.Warnings) > 0
 	if asJSON {
 		if err := rolecli.WriteJSON(w, grantsCheckJSON{OK: !failed, Dir: dir, Grants: rep.Grants,
