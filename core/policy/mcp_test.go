@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/runbook"
 )
 
 func writeFile(t *testing.T, dir, name, body string) {
@@ -28,7 +30,7 @@ func TestMCPGrantParse(t *testing.T) {
 		{"empty tools", "tool = \"mcp\"\nserver = \"a\"\ntools = []\neffect = \"allow\"\nclass = \"private\"\nmax_taint = \"private\"\n", []string{"tools is empty"}},
 		{"bad tool", "tool = \"mcp\"\nserver = \"a\"\ntools = [\"a b\"]\neffect = \"allow\"\nclass = \"private\"\nmax_taint = \"private\"\n", []string{`"a b" is not an MCP tool's name`}},
 		{"too long", "tool = \"mcp\"\nserver = \"a\"\ntools = [\"" + strings.Repeat("x", 60) + "\"]\neffect = \"allow\"\nclass = \"private\"\nmax_taint = \"private\"\n", []string{"longer than 64 bytes"}},
-		{"hosts", "tool = \"mcp\"\nserver = \"a\"\nhosts = [\"example.org\"]\neffect = \"allow\"\nclass = \"private\"\nmax_taint = \"private\"\n", []string{"see docs/runbook.md#mcp-remote-unsupported"}},
+		{"hosts", "tool = \"mcp\"\nserver = \"a\"\nhosts = [\"example.org\"]\neffect = \"allow\"\nclass = \"private\"\nmax_taint = \"private\"\n", []string{runbook.Link(runbook.MCPRemoteUnsupported)}},
 		{"deny with paths", "tool = \"mcp\"\nserver = \"a\"\npaths = [\"/srv\"]\neffect = \"deny\"\nmax_taint = \"secret\"\n", []string{"a deny mcp grant takes no paths"}},
 		{"server on read_file", "tool = \"read_file\"\nserver = \"a\"\ntools = [\"x\"]\npaths = [\"/srv\"]\neffect = \"allow\"\nclass = \"private\"\nmax_taint = \"private\"\n", []string{"server is for mcp grants", "tools is for mcp grants"}},
 		{"unknown key", "tool = \"mcp\"\nserver = \"a\"\ntool_names = [\"x\"]\neffect = \"allow\"\nclass = \"private\"\nmax_taint = \"private\"\n", []string{"unknown key"}},
