@@ -350,6 +350,134 @@ func TestLinkRulesFail(t *testing.T) {
 	}
 }
 
+// leaves are the module's packages a socket's contract (a wire) may link
+// besides other wires: each holds no daemon's state and makes no
+// decision, and links no in-module package but other leaves (the test
+// holds that too, so a leaf cannot start linking an engine unnoticed).
+// They are vocabularies and plumbing: the runbook's entries and message
+// helper, the role names, the id syntax, the JSON key check, a clock,
+// a path error's words, an atomic file write, and core/daemon's framing
+// of one request and its answer on a socket, which every wire describes
+// and a wire's client (yaagwire's Control Channel) calls.
+var leaves = []string{
+	"boxmaker/runbook",
+	"boxmaker/core/role",
+	"boxmaker/core/sessionid",
+	"boxmaker/core/jsonkeys",
+	"boxmaker/core/clock",
+	"boxmaker/core/patherror",
+	"boxmaker/core/atomicfile",
+	"boxmaker/core/daemon",
+}
+
+// notYetLeaves are wires that still link an engine, each with what is
+// left to do. A listed wire that has become a leaf is a problem too:
+// take it off the list, so that the rule holds it from then on.
+var notYetLeaves = map[string]string{
+	"boxmaker/core/memorywire": "its bodies embed core/memory's Action, LogEntry and StagedEdit and core/honchosync's Status until memoryd's engine leaves roles/memoryd (issue 26 items 1 and 2)",
+}
+
+// isWire reports whether pkg is a socket's contract: core/<name>wire.
+func isWire(pkg string) bool {
+	name, ok := strings.CutPrefix(pkg, "boxmaker/core/")
+	return ok && !strings.Contains(name, "/") && strings.HasSuffix(name, "wire")
+}
+
+// TestWiresAreLeaves holds every socket's contract (core/*wire) to the
+// leaves: a client links the wire of the daemon it talks to, never that
+// daemon's engine (its memory store, its grants, its approvals, its
+// Mattermost client), and nothing an engine changes inside changes a
+// wire's bytes. go list -deps gives each package's dependencies.
+func TestWiresAreLeaves(t *testing.T) {
+	out, err := exec.Command("go", "list", "-tags", os.Getenv("BOXMAKER_TAGS"), "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		deps[f[0]] = f[1:]
+	}
+	wires := 0
+	for pkg := range deps {
+		if isWire(pkg) {
+			wires++
+		}
+	}
+	if wires < 5 {
+		t.Fatalf("go list found %d core/*wire packages, want at least brokerwire, gatewaywire, loopwire, memorywire, yaagwire", wires)
+	}
+	for _, problem := range leafProblems(deps, leaves, notYetLeaves) {
+		t.Error(problem)
+	}
+}
+
+// leafProblems are the in-module dependencies of wires and leaves that
+// are neither a leaf nor a wire, and the wires notYet lists that need
+// no longer be listed. deps maps each package to all it links.
+func leafProblems(deps map[string][]string, leaves []string, notYet map[string]string) []string {
+	var problems []string
+	var pkgs []string
+	for pkg := range deps {
+		pkgs = append(pkgs, pkg)
+	}
+	slices.Sort(pkgs)
+	for _, leaf := range leaves {
+		if _, ok := deps[leaf]; !ok {
+			problems = append(problems, fmt.Sprintf("the leaf %s is not a package of the module: take it off leaves", leaf))
+		}
+	}
+	for _, pkg := range pkgs {
+		if !isWire(pkg) && !slices.Contains(leaves, pkg) {
+			continue
+		}
+		var engines []string
+		for _, dep := range deps[pkg] {
+			if (dep == "boxmaker" || strings.HasPrefix(dep, "boxmaker/")) && !isWire(dep) && !slices.Contains(leaves, dep) {
+				engines = append(engines, dep)
+			}
+		}
+		_, listed := notYet[pkg]
+		switch {
+		case listed && len(engines) == 0:
+			problems = append(problems, fmt.Sprintf("%s links only leaves now: take it off notYetLeaves", pkg))
+		case listed:
+			continue
+		case len(engines) > 0 && isWire(pkg):
+			problems = append(problems, fmt.Sprintf("the wire %s links %s: a wire declares its own bodies and links only leaves (%s) and other wires; the engine converts at the socket", pkg, strings.Join(engines, ", "), strings.Join(leaves, ", ")))
+		case len(engines) > 0:
+			problems = append(problems, fmt.Sprintf("the leaf %s links %s: a leaf links only other leaves", pkg, strings.Join(engines, ", ")))
+		}
+	}
+	return problems
+}
+
+func TestLeafRulesFail(t *testing.T) {
+	deps := map[string][]string{
+		"boxmaker/core/brokerwire":  {"encoding/json", "boxmaker/core/approval", "boxmaker/core/memory", "boxmaker/runbook"},
+		"boxmaker/core/gatewaywire": {"boxmaker/core/brokerwire", "boxmaker/runbook"},
+		"boxmaker/core/loopwire":    {"fmt"},
+		"boxmaker/core/memorywire":  {"boxmaker/core/memory"},
+		"boxmaker/core/yaagwire":    {"boxmaker/core/daemon"},
+		"boxmaker/core/daemon":      {"boxmaker/runbook", "boxmaker/core/policy"},
+		"boxmaker/runbook":          {"fmt"},
+		"boxmaker/core/approval":    {"boxmaker/core/memory"},
+		"boxmaker/core/yaag/wire":   {"boxmaker/core/yaag/engine"},
+		"boxmaker":                  {"boxmaker/core/memory"},
+	}
+	leaves := []string{"boxmaker/runbook", "boxmaker/core/daemon", "boxmaker/core/gone"}
+	notYet := map[string]string{"boxmaker/core/memorywire": "why", "boxmaker/core/loopwire": "why"}
+	want := []string{
+		"the leaf boxmaker/core/gone is not a package of the module: take it off leaves",
+		"the wire boxmaker/core/brokerwire links boxmaker/core/approval, boxmaker/core/memory: a wire declares its own bodies and links only leaves (boxmaker/runbook, boxmaker/core/daemon, boxmaker/core/gone) and other wires; the engine converts at the socket",
+		"the leaf boxmaker/core/daemon links boxmaker/core/policy: a leaf links only other leaves",
+		"boxmaker/core/loopwire links only leaves now: take it off notYetLeaves",
+	}
+	if diff := cmp.Diff(want, leafProblems(deps, leaves, notYet)); diff != "" {
+		t.Errorf("leaf problems (-want +got):\n%s", diff)
+	}
+}
+
 // notRoles are the production files whose string literals may spell a
 // role's name, each with what the word means there instead.
 var notRoles = map[string]string{

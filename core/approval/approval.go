@@ -1,5 +1,7 @@
-// Package approval is a pending approval as it leaves brokerd, and the one
-// way it is shown to the owner: a summary line (bxctl approvals) and the
+// Package approval makes a pending approval's pieces (the arguments'
+// compact text and hash, a write_file's Change) and is the one way a
+// pending approval (core/brokerwire's Pending, as brokerd's admin socket
+// and gateway.sock carry it) is shown to the owner: a summary line (bxctl approvals) and the
 // whole call (bxctl approvals show ID; later the Mattermost approval post).
 // Both are written for an owner who is about to let something run: they
 // show what will run (run's command words, write_file's size, SHA-256 and
@@ -14,48 +16,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"time"
 
 	"boxmaker/core/memory"
-	"boxmaker/core/yaagwire"
-)
-
-// Pending is an approval waiting for the owner, as brokerd's admin socket
-// lists it.
-type Pending struct {
-	ID      string `json:"id"`
-	Call    string `json:"call"`
-	Session string `json:"session"`
-	Tool    string `json:"tool"`
-	Target  string `json:"target"` // the resolved target(s) the decision named
-	Grant   string `json:"grant"`
-	// CallHash is the SHA-256 of the exact call (session, call id, tool,
-	// arguments) that the approval answers.
-	CallHash string `json:"call_sha256"`
-	// Arguments is the call's arguments as compact JSON text (Compact),
-	// carried as a string so that no encoder on the way changes a byte;
-	// ArgumentsHash is its SHA-256, as the approval_requested record has
-	// it.
-	Arguments     string    `json:"arguments"`
-	ArgumentsHash string    `json:"arguments_sha256"`
-	Requested     time.Time `json:"requested"`
-	Expires       time.Time `json:"expires"`
-	// Program is, for a yaag_run, what the Run will read: every file of
-	// its directory that it reads (the program, its imports, .yaag/ and
-	// the Registry File's modules), each with its SHA-256, and the
-	// SHA-256 over them that the approved Run must read again or refuse.
-	Program *yaagwire.Manifest `json:"program,omitempty"`
-	// Change is, for a write_file, what it changes: a new file, or the
-	// diff against the file as brokerd read it when it asked.
-	Change *Change `json:"change,omitempty"`
-}
-
-// The answers to a pending approval: the owner's with bxctl on brokerd's
-// admin socket (brokerwire.ApprovalAnswer), an approver's in Mattermost
-// on gateway.sock (gatewaywire.Answered).
-const (
-	Approve = "approve"
-	Refuse  = "refuse"
 )
 
 // Arguments are a call's arguments as brokerd reads them: only the fields
@@ -81,7 +43,7 @@ type Arguments struct {
 }
 
 // Compact is raw with the spaces outside strings removed and nothing else
-// changed: the form Pending carries and ArgumentsHash hashes. Text that is
+// changed: the form brokerwire.Pending carries and ArgumentsHash hashes. Text that is
 // not JSON is returned as it is.
 func Compact(raw []byte) string {
 	var b bytes.Buffer

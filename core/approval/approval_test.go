@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/testsupport"
 	"boxmaker/core/yaag/snapshot"
 
@@ -16,8 +17,8 @@ import (
 
 var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 
-func pending(tool, args string) Pending {
-	return Pending{ID: "abcdef", Call: "call_0", Session: "s1", Tool: tool, Target: "/home/o/src", Grant: "ask.toml",
+func pending(tool, args string) brokerwire.Pending {
+	return brokerwire.Pending{ID: "abcdef", Call: "call_0", Session: "s1", Tool: tool, Target: "/home/o/src", Grant: "ask.toml",
 		CallHash: strings.Repeat("c", 64), Arguments: Compact([]byte(args)), ArgumentsHash: ArgumentsHash([]byte(args)),
 		Requested: t0, Expires: t0.Add(10 * time.Minute)}
 }
@@ -81,7 +82,7 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-func render(t *testing.T, p Pending, o Options) string {
+func render(t *testing.T, p brokerwire.Pending, o Options) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Render(&b, p, o); err != nil {

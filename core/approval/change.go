@@ -4,32 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-)
 
-// Change is what an asked write_file will change, as brokerd found its
-// target when it asked (core/broker reads it beneath a descriptor, with
-// no link followed): a new file, or the file there now against the
-// content the call writes, as a unified diff when both are text of a
-// size a person reads, else summarised with sizes and hashes. It is
-// shown to the owner and the approvers only, never to the model.
-type Change struct {
-	// Creates: nothing is at the target; the call creates a new file.
-	Creates bool `json:"creates,omitempty"`
-	// Size and SHA256 are the file's now (SHA256 "" when it was not
-	// hashed: too large, or not a file the owner may read).
-	Size   int64  `json:"size,omitempty"`
-	SHA256 string `json:"sha256,omitempty"`
-	// Diff is the unified diff from the file now to the content written;
-	// "" when Note says why there is none.
-	Diff string `json:"diff,omitempty"`
-	// Added and Removed count the diff's lines.
-	Added   int `json:"added,omitempty"`
-	Removed int `json:"removed,omitempty"`
-	// Note says why the change is summarised instead of shown (binary,
-	// too large, not a regular file, more than one link, not the
-	// owner's to read).
-	Note string `json:"note,omitempty"`
-}
+	"boxmaker/core/brokerwire"
+)
 
 // Limits of a diff: a file or a content above MaxDiffBytes, or a pair
 // whose diff needs more than maxEdits changed lines, is summarised; a
@@ -49,8 +26,8 @@ const Identical = "the content is the file's as it is now: the call changes noth
 
 // NewChange is the change from the file's text now (old, of size and
 // hash as read) to the content written, for a file at path.
-func NewChange(path string, old []byte, oldSize int64, sum, content string) *Change {
-	c := &Change{Size: oldSize, SHA256: sum}
+func NewChange(path string, old []byte, oldSize int64, sum, content string) *brokerwire.Change {
+	c := &brokerwire.Change{Size: oldSize, SHA256: sum}
 	switch {
 	case int64(len(old)) != oldSize:
 		c.Note = fmt.Sprintf("the file is over %s: compare with its size and sha256", size(MaxDiffBytes))

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/memory"
 	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
@@ -25,7 +26,7 @@ const maxProgramFiles = 40
 // directory it works in; write_file its path, size and the first line of
 // its content; http_fetch its URL; memory its actions; the rest their
 // target. It is escaped and never holds a line feed.
-func Summary(p Pending) string {
+func Summary(p brokerwire.Pending) string {
 	a, err := parse(p.Arguments)
 	if err != nil {
 		return termsafe.Line(cut(p.Tool+" with arguments that are not valid: "+p.Arguments, summaryWidth))
@@ -79,7 +80,7 @@ func Summary(p Pending) string {
 }
 
 // changeWords is what a write_file changes, for its summary line.
-func changeWords(c *Change) string {
+func changeWords(c *brokerwire.Change) string {
 	switch {
 	case c == nil:
 		return ""
@@ -96,7 +97,7 @@ func changeWords(c *Change) string {
 }
 
 // currentFile is the file a write_file replaces, as brokerd read it.
-func currentFile(c *Change) string {
+func currentFile(c *brokerwire.Change) string {
 	s := "the file now: " + size(int(c.Size))
 	if c.SHA256 != "" {
 		s += ", sha256 " + c.SHA256
@@ -150,7 +151,7 @@ const DefaultContentLimit = 4096
 // argument, write_file's content and memory's texts in full up to the
 // limit. Text from the model is shown in lines that begin with "  | ",
 // so none of it can pass for a line of bxctl's own.
-func Render(w io.Writer, p Pending, o Options) error {
+func Render(w io.Writer, p brokerwire.Pending, o Options) error {
 	limit := o.ContentLimit
 	if limit == 0 {
 		limit = DefaultContentLimit

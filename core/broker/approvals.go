@@ -11,13 +11,12 @@ import (
 	"strings"
 	"sync"
 
-	"boxmaker/core/approval"
 	"boxmaker/core/brokerwire"
 )
 
 // Pending is an approval waiting for the owner, as bxctl approvals lists
 // it (core/approval renders it).
-type Pending = approval.Pending
+type Pending = brokerwire.Pending
 
 // answer is what an approval brings to its waiting call.
 type answer struct {

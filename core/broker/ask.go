@@ -19,7 +19,7 @@ import (
 func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, asked func(string)) (*pending, *answer, error) {
 	now := b.cfg.Now()
 	target := v.recordTarget(nil)
-	var change *approval.Change
+	var change *brokerwire.Change
 	if policy.Tool(c.Tool) == policy.WriteFile && len(v.targets) == 1 {
 		change = b.writeChange(v.targets[0], c.Arguments)
 	}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/openat2"
 )
 
@@ -21,7 +22,7 @@ import (
 const maxHashed = 64 << 20
 
 // writeChange is what an asked write_file changes at its decided target,
-// for the owner's approval (approval.Change): brokerd reads the file
+// for the owner's approval (brokerwire.Change): brokerd reads the file
 // there now as the runner opens targets (D100): its directory from the
 // root with no symbolic link at any component, then the file beneath
 // that descriptor, again with no link, never by a name the model could
@@ -29,7 +30,7 @@ const maxHashed = 64 << 20
 // only (bxctl, gatewayd's box), never to the model: the call's result
 // is the runner's as before. A file that is not the owner's to read,
 // not a regular file, or linked more than once is summarised, not shown.
-func (b *Broker) writeChange(target string, arguments []byte) *approval.Change {
+func (b *Broker) writeChange(target string, arguments []byte) *brokerwire.Change {
 	var a struct {
 		Content *string `json:"content"`
 	}
@@ -38,15 +39,15 @@ func (b *Broker) writeChange(target string, arguments []byte) *approval.Change {
 	if a.Content != nil {
 		content = *a.Content
 	}
-	note := func(format string, args ...any) *approval.Change {
-		return &approval.Change{Note: fmt.Sprintf(format, args...)}
+	note := func(format string, args ...any) *brokerwire.Change {
+		return &brokerwire.Change{Note: fmt.Sprintf(format, args...)}
 	}
 	if target == "" || !filepath.IsAbs(target) || filepath.Clean(target) != target {
 		return note("brokerd has no decided path to read the file at")
 	}
 	dir, err := openat2.Open(unix.AT_FDCWD, filepath.Dir(target), unix.O_PATH|unix.O_DIRECTORY, unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
 	if errors.Is(err, unix.ENOENT) {
-		return &approval.Change{Creates: true} // the runner makes the directory's absence its refusal
+		return &brokerwire.Change{Creates: true} // the runner makes the directory's absence its refusal
 	}
 	if err != nil {
 		return note("brokerd could not open the file's directory to compare: %s", openWhy(err))
@@ -55,7 +56,7 @@ func (b *Broker) writeChange(target string, arguments []byte) *approval.Change {
 	fd, err := openat2.Open(dir, filepath.Base(target), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW,
 		unix.RESOLVE_BENEATH|unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
 	if errors.Is(err, unix.ENOENT) {
-		return &approval.Change{Creates: true}
+		return &brokerwire.Change{Creates: true}
 	}
 	if err != nil {
 		return note("brokerd could not open the file to compare: %s", openWhy(err))
@@ -70,9 +71,9 @@ func (b *Broker) writeChange(target string, arguments []byte) *approval.Change {
 	case st.Mode&unix.S_IFMT != unix.S_IFREG:
 		return note("what is at the path is not a regular file: the runner will refuse to write it")
 	case st.Nlink > 1:
-		return &approval.Change{Size: st.Size, Note: fmt.Sprintf("the file has %d links: the runner will refuse to write it (its content is not shown)", st.Nlink)}
+		return &brokerwire.Change{Size: st.Size, Note: fmt.Sprintf("the file has %d links: the runner will refuse to write it (its content is not shown)", st.Nlink)}
 	case !b.ownerMayRead(st):
-		return &approval.Change{Size: st.Size, Note: "the file is not the owner's to read: only its size is shown"}
+		return &brokerwire.Change{Size: st.Size, Note: "the file is not the owner's to read: only its size is shown"}
 	}
 	// At most MaxDiffBytes for the diff, and the rest hashed up to
 	// maxHashed: what a hostile model's huge file costs is bounded.
@@ -90,7 +91,7 @@ func (b *Broker) writeChange(target string, arguments []byte) *approval.Change {
 			return note("brokerd could not read the file to compare: %v", err)
 		}
 		if n > maxHashed {
-			return &approval.Change{Size: st.Size, Note: fmt.Sprintf("the file is over %d MiB: only its size is shown", maxHashed>>20)}
+			return &brokerwire.Change{Size: st.Size, Note: fmt.Sprintf("the file is over %d MiB: only its size is shown", maxHashed>>20)}
 		}
 		head = nil
 	}

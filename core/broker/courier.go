@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/clock"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gatewaywire"
@@ -251,8 +251,8 @@ func (c *Courier) carry(ctx context.Context, r *carried) {
 		if w.a.Answer == "" {
 			continue
 		}
-		approve := w.a.Answer == approval.Approve
-		if !approve && w.a.Answer != approval.Refuse {
+		approve := w.a.Answer == brokerwire.Approve
+		if !approve && w.a.Answer != brokerwire.Refuse {
 			c.Log("approval %s: gatewayd sent the answer %q, which is neither approve nor refuse; ignored", id, w.a.Answer)
 			continue
 		}

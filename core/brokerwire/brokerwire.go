@@ -64,10 +64,11 @@
 // # The admin socket (brokerd [sockets] admin; bxctl is the client)
 //
 // approvals.list (no body -> ApprovalsList), approvals.show (ApprovalShow ->
-// approval.Pending, an error when it is not pending) and approvals.answer
+// Pending, an error when it is not pending) and approvals.answer
 // (ApprovalAnswer -> the approval as it was). A pending approval's
 // arguments are compact JSON text, a string, with their SHA-256
-// (core/approval).
+// (core/approval computes them and renders a Pending for the owner).
+// gatewayd's socket carries the same Pending (core/gatewaywire).
 //
 // # The state socket (brokerd [sockets] state; memoryd is the client)
 //
@@ -84,8 +85,9 @@ package brokerwire
 
 import (
 	"encoding/json"
+	"time"
 
-	"boxmaker/core/approval"
+	"boxmaker/core/yaagwire"
 )
 
 // The request kinds, by socket.
@@ -94,8 +96,8 @@ const (
 	KindSessionStart   = "session.start" // tool socket: SessionStart -> SessionState
 	KindToolsGranted   = "tools.granted" // tool socket: {} -> ToolsGranted
 	KindApprovalsList  = "approvals.list"
-	KindApprovalShow   = "approvals.show"   // admin socket: ApprovalShow -> approval.Pending
-	KindApprovalAnswer = "approvals.answer" // admin socket: ApprovalAnswer -> approval.Pending
+	KindApprovalShow   = "approvals.show"   // admin socket: ApprovalShow -> Pending
+	KindApprovalAnswer = "approvals.answer" // admin socket: ApprovalAnswer -> Pending
 	KindSessionState   = "session.state"    // state socket: SessionStateRequest -> SessionState
 )
 
@@ -186,7 +188,7 @@ type ToolsGranted struct {
 
 // ApprovalsList is the answer to approvals.list, oldest first.
 type ApprovalsList struct {
-	Approvals []approval.Pending `json:"approvals"`
+	Approvals []Pending `json:"approvals"`
 }
 
 // ApprovalShow asks for one pending approval, whole.
@@ -197,6 +199,70 @@ type ApprovalShow struct {
 // ApprovalAnswer is bxctl's approve or refuse.
 type ApprovalAnswer struct {
 	ID     string `json:"id"`
-	Answer string `json:"answer"` // approval.Approve or approval.Refuse
+	Answer string `json:"answer"` // Approve or Refuse
 	Why    string `json:"why,omitempty"`
+}
+
+// The answers to a pending approval: the owner's with bxctl on the admin
+// socket (ApprovalAnswer), an approver's in Mattermost on gateway.sock
+// (gatewaywire.Answered).
+const (
+	Approve = "approve"
+	Refuse  = "refuse"
+)
+
+// Pending is an approval waiting for the owner, as the admin socket lists
+// it and gateway.sock posts it.
+type Pending struct {
+	ID      string `json:"id"`
+	Call    string `json:"call"`
+	Session string `json:"session"`
+	Tool    string `json:"tool"`
+	Target  string `json:"target"` // the resolved target(s) the decision named
+	Grant   string `json:"grant"`
+	// CallHash is the SHA-256 of the exact call (session, call id, tool,
+	// arguments) that the approval answers.
+	CallHash string `json:"call_sha256"`
+	// Arguments is the call's arguments as compact JSON text
+	// (approval.Compact), carried as a string so that no encoder on the
+	// way changes a byte; ArgumentsHash is its SHA-256, as the
+	// approval_requested record has it.
+	Arguments     string    `json:"arguments"`
+	ArgumentsHash string    `json:"arguments_sha256"`
+	Requested     time.Time `json:"requested"`
+	Expires       time.Time `json:"expires"`
+	// Program is, for a yaag_run, what the Run will read: every file of
+	// its directory that it reads (the program, its imports, .yaag/ and
+	// the Registry File's modules), each with its SHA-256, and the
+	// SHA-256 over them that the approved Run must read again or refuse.
+	Program *yaagwire.Manifest `json:"program,omitempty"`
+	// Change is, for a write_file, what it changes: a new file, or the
+	// diff against the file as brokerd read it when it asked.
+	Change *Change `json:"change,omitempty"`
+}
+
+// Change is what an asked write_file will change, as brokerd found its
+// target when it asked (core/broker reads it beneath a descriptor, with
+// no link followed; approval.NewChange compares): a new file, or the file
+// there now against the content the call writes, as a unified diff when
+// both are text of a size a person reads, else summarised with sizes and
+// hashes. It is shown to the owner and the approvers only, never to the
+// model.
+type Change struct {
+	// Creates: nothing is at the target; the call creates a new file.
+	Creates bool `json:"creates,omitempty"`
+	// Size and SHA256 are the file's now (SHA256 "" when it was not
+	// hashed: too large, or not a file the owner may read).
+	Size   int64  `json:"size,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Diff is the unified diff from the file now to the content written;
+	// "" when Note says why there is none.
+	Diff string `json:"diff,omitempty"`
+	// Added and Removed count the diff's lines.
+	Added   int `json:"added,omitempty"`
+	Removed int `json:"removed,omitempty"`
+	// Note says why the change is summarised instead of shown (binary,
+	// too large, not a regular file, more than one link, not the
+	// owner's to read).
+	Note string `json:"note,omitempty"`
 }

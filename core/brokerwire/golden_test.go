@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/approval"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/yaagwire"
 )
@@ -17,7 +16,7 @@ var update = flag.Bool("update", false, "write the golden files")
 
 // pendings are approvals as the admin socket sends them: one with every
 // field set, one with only what every approval has.
-var pendings = []approval.Pending{
+var pendings = []brokerwire.Pending{
 	{
 		ID: "k7q2m", Call: "call_7", Session: "s1", Tool: "yaag_run", Target: "/home/owner/prog", Grant: "yaag.toml",
 		CallHash: "c0ffee", Arguments: `{"dir":"/home/owner/prog","file":"main.ts"}`, ArgumentsHash: "beef",
@@ -26,10 +25,10 @@ var pendings = []approval.Pending{
 		Program: &yaagwire.Manifest{Dir: "/home/owner/prog", SHA256: "abc", Files: []yaagwire.FileSum{
 			{Path: "main.ts", Size: 12, SHA256: "d1"}, {Path: ".yaag/registry.json", Size: 0, SHA256: "d2"},
 		}},
-		Change: &approval.Change{Creates: true, Size: 40, SHA256: "e3", Diff: "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+<y> & \"z\"\n", Added: 1, Removed: 1, Note: "n"},
+		Change: &brokerwire.Change{Creates: true, Size: 40, SHA256: "e3", Diff: "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+<y> & \"z\"\n", Added: 1, Removed: 1, Note: "n"},
 	},
 	{ID: "a1", Call: "c", Session: "s", Tool: "read_file", Target: "/t", Grant: "g.toml", CallHash: "h", Arguments: `{"path":"/t"}`, ArgumentsHash: "ah"},
-	{ID: "a2", Tool: "write_file", Change: &approval.Change{}},
+	{ID: "a2", Tool: "write_file", Change: &brokerwire.Change{}},
 }
 
 // TestBodiesEncodeAsBefore holds the admin and tool sockets' bodies to
@@ -44,7 +43,7 @@ func TestBodiesEncodeAsBefore(t *testing.T) {
 		{"approvals_list", brokerwire.ApprovalsList{Approvals: pendings}},
 		{"approvals_list_empty", brokerwire.ApprovalsList{}},
 		{"approval_show", pendings[0]},
-		{"approval_answer", brokerwire.ApprovalAnswer{ID: "k7q2m", Answer: approval.Refuse, Why: "not now"}},
+		{"approval_answer", brokerwire.ApprovalAnswer{ID: "k7q2m", Answer: brokerwire.Refuse, Why: "not now"}},
 		{"answer", brokerwire.Answer{Outcome: brokerwire.OutcomeDenied, Text: "denied: x", Notes: []string{"cut"}, Decision: brokerwire.Decision{Effect: "deny", Grant: "a.toml", Resolved: "/r"}, Approval: "k7q2m"}},
 		{"asked", brokerwire.Asked{Approval: "k7q2m", Event: brokerwire.EventAsked}},
 		{"tool_call", brokerwire.ToolCall{Session: "s1", CallID: "call_7", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/a"}`)}},

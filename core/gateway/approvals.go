@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gatewaywire"
 	"boxmaker/core/policy"
@@ -19,7 +20,7 @@ import (
 // liveApproval is an approval brokerd's courier is attached to: its
 // answer from Mattermost is handed over at the courier's next wait.
 type liveApproval struct {
-	p      approval.Pending
+	p      brokerwire.Pending
 	answer chan gatewaywire.Answered // buffered 1: the held command, once
 	sent   bool                      // the held command is in answer, or was taken from it
 }
@@ -103,7 +104,7 @@ func (g *Gateway) handlePost(ctx context.Context, _ daemon.Peer, req gatewaywire
 // came from Mattermost, else as a DM to each approver. A thread where the
 // session's text may not be posted (D842) gets the request without the
 // call's arguments, and each approver the whole of it by DM.
-func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]ApprovalPost, error) {
+func (g *Gateway) postApproval(ctx context.Context, p brokerwire.Pending) ([]ApprovalPost, error) {
 	g.mu.Lock()
 	me := g.me
 	g.mu.Unlock()
@@ -173,7 +174,7 @@ func (g *Gateway) postApproval(ctx context.Context, p approval.Pending) ([]Appro
 // (core/approval), its expiry, and how to answer. The rendering is in a
 // code block whose fence is longer than any run of backticks in it, so
 // nothing the model wrote can end it.
-func approvalMessage(p approval.Pending, bot string, now time.Time) (string, map[string]any) {
+func approvalMessage(p brokerwire.Pending, bot string, now time.Time) (string, map[string]any) {
 	var b strings.Builder
 	approval.Render(&b, p, approval.Options{Now: now, More: "bxctl approvals show " + p.ID + " --full shows it all"})
 	body := b.String()
@@ -195,7 +196,7 @@ func approvalMessage(p approval.Pending, bot string, now time.Time) (string, map
 // redactedApprovalMessage is an approval's post in a thread where the
 // session's text may not be shown: its tool, not its arguments, and where
 // the whole call is.
-func redactedApprovalMessage(p approval.Pending, bot string, now time.Time, why string) (string, map[string]any) {
+func redactedApprovalMessage(p brokerwire.Pending, bot string, now time.Time, why string) (string, map[string]any) {
 	head := fmt.Sprintf("**Boxmaker asks for approval `%s`**: %s (the call is sent to the approvers by direct message)\n", p.ID, codeSpan(termsafe.Line(p.Tool)))
 	text := fmt.Sprintf("The call's arguments are not shown in this thread: %s. Each approver has the whole call by direct message, "+
 		"and `bxctl approvals show %s` shows it; %s.\n\n", why, p.ID, runbook.Link(runbook.GatewayReplyMoved)) + answerLine(p, bot, now)
@@ -204,7 +205,7 @@ func redactedApprovalMessage(p approval.Pending, bot string, now time.Time, why 
 }
 
 // answerLine says when an approval expires and how to answer it.
-func answerLine(p approval.Pending, bot string, now time.Time) string {
+func answerLine(p brokerwire.Pending, bot string, now time.Time) string {
 	return fmt.Sprintf("It expires at %s (in %s). Answer in this thread with `!approve %s` or `!refuse %s [reason]`; "+
 		"where two Boxmakers share the thread, `@%s !approve %s`.", p.Expires.UTC().Format(time.RFC3339),
 		p.Expires.Sub(now).Round(time.Second), p.ID, p.ID, termsafe.Line(bot), p.ID)
@@ -413,10 +414,10 @@ func (g *Gateway) command(ctx context.Context, p Post, msg Message, channelType,
 	if name == "" {
 		name = strings.TrimPrefix(g.who(ctx, p.UserID), "mattermost:@")
 	}
-	hc := HeldCommand{Post: p.ID, Approval: cmd.ID, CallHash: a.CallHash, Answer: approval.Refuse, Why: cmd.Reason,
+	hc := HeldCommand{Post: p.ID, Approval: cmd.ID, CallHash: a.CallHash, Answer: brokerwire.Refuse, Why: cmd.Reason,
 		By: fmt.Sprintf("mattermost @%s (user %s)", termsafe.Line(name), p.UserID), At: g.o.Now().UnixMilli()}
 	if cmd.Approve {
-		hc.Answer = approval.Approve
+		hc.Answer = brokerwire.Approve
 	}
 	// On disk before brokerd can have it: a gatewayd killed from here on
 	// hands it over again when brokerd's courier comes back (D451).
@@ -505,6 +506,6 @@ func (g *Gateway) sweepHeld(ctx context.Context, started time.Time) {
 
 // showsCurrentFile says whether p's box shows something of the file a
 // write_file replaces (its diff), beyond what the call itself carries.
-func showsCurrentFile(p approval.Pending) bool {
+func showsCurrentFile(p brokerwire.Pending) bool {
 	return p.Change != nil && p.Change.Diff != ""
 }

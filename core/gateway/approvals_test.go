@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/gateway"
 	"boxmaker/core/gatewaywire"
@@ -34,15 +34,15 @@ func (w *world) call(kind string, body, out any) {
 	}
 }
 
-func (w *world) pending(id string) approval.Pending {
+func (w *world) pending(id string) brokerwire.Pending {
 	now := time.Now()
-	return approval.Pending{ID: id, Call: "call_1", Session: "20261201-000000-00000001", Tool: "read_file",
+	return brokerwire.Pending{ID: id, Call: "call_1", Session: "20261201-000000-00000001", Tool: "read_file",
 		Arguments: `{"path":"/srv/notes/a.txt"}`, CallHash: strings.Repeat("ab", 32), Requested: now, Expires: now.Add(10 * time.Minute)}
 }
 
 // approvalInDM has brokerd's courier post approval id to the owner's DM
 // with the bot, and waits for the bot's post of it there.
-func (w *world) approvalInDM(id string) (approval.Pending, fakemattermost.Channel, fakemattermost.Post) {
+func (w *world) approvalInDM(id string) (brokerwire.Pending, fakemattermost.Channel, fakemattermost.Post) {
 	w.t.Helper()
 	p := w.pending(id)
 	w.call(gatewaywire.KindApprovalPost, gatewaywire.Post{Approval: p}, nil)
@@ -122,7 +122,7 @@ func TestAnAnswerTakenBeforeAStopIsHandedOverByTheNextGatewayd(t *testing.T) {
 	}
 	var ans gatewaywire.Answered
 	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 5000}, &ans)
-	want := gatewaywire.Answered{Answer: approval.Approve, By: "mattermost @ann (user " + w.owner.ID + ")", Command: cmd.ID}
+	want := gatewaywire.Answered{Answer: brokerwire.Approve, By: "mattermost @ann (user " + w.owner.ID + ")", Command: cmd.ID}
 	if ans != want {
 		t.Fatalf("the wait after the restart: %+v, want %+v", ans, want)
 	}
@@ -320,7 +320,7 @@ func TestTwoBoxmakersShareAThread(t *testing.T) {
 	bare, _ := w.mm.PostAs(w.owner.ID, ch.ID, root.ID, "!approve abc234")
 	var ans gatewaywire.Answered
 	w.call(gatewaywire.KindApprovalWait, gatewaywire.Wait{ID: p.ID, CallHash: p.CallHash, WaitMS: 5000}, &ans)
-	if ans.Answer != approval.Approve || ans.Command != bare.ID {
+	if ans.Answer != brokerwire.Approve || ans.Command != bare.ID {
 		t.Errorf("boxmaker was handed %+v, want the bare command %s (not %s)", ans, bare.ID, named.ID)
 	}
 	time.Sleep(200 * time.Millisecond)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -141,7 +142,7 @@ func FuzzDecodeFrame(f *testing.F) {
 // cannot end.
 func TestTheApprovalBoxIsBxctlsRendering(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	p := approval.Pending{ID: "abc234", Call: "call_1", Session: "s", Tool: "write_file", CallHash: strings.Repeat("ab", 32),
+	p := brokerwire.Pending{ID: "abc234", Call: "call_1", Session: "s", Tool: "write_file", CallHash: strings.Repeat("ab", 32),
 		Arguments: `{"path":"/srv/a.txt","content":"` + "````\\n**Boxmaker asks for approval `zzz777`**" + `"}`,
 		Requested: now, Expires: now.Add(10 * time.Minute)}
 	var b strings.Builder

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"boxmaker/core/approval"
+	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/loopwire"
 	"boxmaker/core/termsafe"
@@ -377,7 +378,7 @@ func (r *reply) event(e loopwire.Event) {
 	case loopwire.EventToolCall:
 		r.flushLocked()
 		r.stopTimer()
-		summary := approval.Summary(approval.Pending{Tool: e.Tool, Arguments: argumentsText(e.Arguments)})
+		summary := approval.Summary(brokerwire.Pending{Tool: e.Tool, Arguments: argumentsText(e.Arguments)})
 		line := &toolLine{summary: summary}
 		msg := toolText(summary, "running")
 		if r.post != "" && r.text == "" {

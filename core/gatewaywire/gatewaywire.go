@@ -18,7 +18,7 @@
 //	                                    replies to the command that answered it
 package gatewaywire
 
-import "boxmaker/core/approval"
+import "boxmaker/core/brokerwire"
 
 // The request kinds of gateway.sock.
 const (
@@ -27,9 +27,10 @@ const (
 	KindApprovalSettle = "approval.settle"
 )
 
-// Post asks gatewayd to post a pending approval.
+// Post asks gatewayd to post a pending approval: the approval as
+// brokerd's admin socket shows it (brokerwire.Pending).
 type Post struct {
-	Approval approval.Pending `json:"approval"`
+	Approval brokerwire.Pending `json:"approval"`
 }
 
 // Posted is where the approval was posted: the number of posts (one in
@@ -49,7 +50,7 @@ type Wait struct {
 
 // Answered is an approver's answer, or none yet (Answer "").
 type Answered struct {
-	Answer string `json:"answer"` // approval.Approve, approval.Refuse or ""
+	Answer string `json:"answer"` // brokerwire.Approve, brokerwire.Refuse or ""
 	// By is who answered, as brokerd records it: the Mattermost user.
 	By  string `json:"by,omitempty"`
 	Why string `json:"why,omitempty"`

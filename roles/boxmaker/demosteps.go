@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"boxmaker/audit"
-	"boxmaker/core/approval"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
@@ -249,7 +248,7 @@ func (d *demoRun) approve(ctx context.Context, id, call string) error {
 	if err := daemon.Call(ctx, admin, brokerwire.KindApprovalsList, nil, &list, nil); err != nil {
 		return fmt.Errorf("bxctl approvals: %w", err)
 	}
-	var p *approval.Pending
+	var p *brokerwire.Pending
 	for i := range list.Approvals {
 		if list.Approvals[i].ID == id {
 			p = &list.Approvals[i]
@@ -262,8 +261,8 @@ func (d *demoRun) approve(ctx context.Context, id, call string) error {
 		return fmt.Errorf("the approval %s is for call %s, not %s", id, p.Call, call)
 	}
 	d.say("  demo, as the owner: bxctl approvals lists %s (%s on %s); running 'bxctl approve %s'", id, p.Tool, d.short(p.Target), id)
-	var ans approval.Pending
-	if err := daemon.Call(ctx, admin, brokerwire.KindApprovalAnswer, brokerwire.ApprovalAnswer{ID: id, Answer: approval.Approve}, &ans, nil); err != nil {
+	var ans brokerwire.Pending
+	if err := daemon.Call(ctx, admin, brokerwire.KindApprovalAnswer, brokerwire.ApprovalAnswer{ID: id, Answer: brokerwire.Approve}, &ans, nil); err != nil {
 		return fmt.Errorf("bxctl approve %s: %w", id, err)
 	}
 	d.say("  approve: %s approved (call %s: %s on %s)", ans.ID, ans.Call, ans.Tool, d.short(ans.Target))

@@ -14,7 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/audit"
-	"boxmaker/core/approval"
 	"boxmaker/core/broker"
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/conf"
@@ -217,11 +216,11 @@ func approvalShow(b *broker.Broker) daemon.Handler {
 
 func approvalAnswer(b *broker.Broker) daemon.Handler {
 	return daemon.Takes(func(_ context.Context, peer daemon.Peer, a brokerwire.ApprovalAnswer, _ *daemon.Stream) (any, error) {
-		if a.Answer != approval.Approve && a.Answer != approval.Refuse {
+		if a.Answer != brokerwire.Approve && a.Answer != brokerwire.Refuse {
 			return nil, fmt.Errorf("the answer %q is neither approve nor refuse", a.Answer)
 		}
 		by := fmt.Sprintf("bxctl (uid %d, pid %d)", peer.UID, peer.PID)
-		return b.AnswerApproval(a.ID, a.Answer == approval.Approve, by, a.Why)
+		return b.AnswerApproval(a.ID, a.Answer == brokerwire.Approve, by, a.Why)
 	})
 }
 

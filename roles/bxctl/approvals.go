@@ -56,14 +56,14 @@ func approvalCommands() []*cli.Command {
 			Name:      "approve",
 			Usage:     "let the call waiting on approval ID run",
 			ArgsUsage: "ID",
-			Action:    func(c *cli.Context) error { return answerApproval(c, approval.Approve) },
+			Action:    func(c *cli.Context) error { return answerApproval(c, brokerwire.Approve) },
 		},
 		{
 			Name:      "refuse",
 			Usage:     "refuse the call waiting on approval ID",
 			ArgsUsage: "ID",
 			Flags:     []cli.Flag{&cli.StringFlag{Name: "why", Usage: "the reason, for the model and the audit log (`TEXT`)"}},
-			Action:    func(c *cli.Context) error { return answerApproval(c, approval.Refuse) },
+			Action:    func(c *cli.Context) error { return answerApproval(c, brokerwire.Refuse) },
 		},
 	}
 }
@@ -98,7 +98,7 @@ func listApprovals(c *cli.Context) error {
 	w := c.App.Writer
 	if rolecli.WantsJSON(c) {
 		if list.Approvals == nil {
-			list.Approvals = []approval.Pending{}
+			list.Approvals = []brokerwire.Pending{}
 		}
 		return rolecli.WriteJSON(w, list)
 	}
@@ -128,7 +128,7 @@ func showApproval(c *cli.Context) error {
 		return rolecli.Usagef("%s takes one argument, the approval's ID (bxctl approvals lists them)", c.Command.FullName())
 	}
 	id := args[0]
-	var p approval.Pending
+	var p brokerwire.Pending
 	if err := adminCall(c, brokerwire.KindApprovalShow, brokerwire.ApprovalShow{ID: id}, &p); err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func terminalWidth(w io.Writer) int {
 // narrowApprovals lists the approvals in width columns: the ID, how long
 // each has waited, when it expires and what the call will do, cut at the
 // edge; approvals show has the rest.
-func narrowApprovals(w io.Writer, width int, ps []approval.Pending, now time.Time) error {
+func narrowApprovals(w io.Writer, width int, ps []brokerwire.Pending, now time.Time) error {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tWAITING\tEXPIRES IN\tWHAT")
@@ -197,12 +197,12 @@ func answerApproval(c *cli.Context, answer string) error {
 		return err
 	}
 	req := brokerwire.ApprovalAnswer{ID: c.Args().First(), Answer: answer, Why: c.String("why")}
-	var p approval.Pending
+	var p brokerwire.Pending
 	if err := adminCall(c, brokerwire.KindApprovalAnswer, req, &p); err != nil {
 		return err
 	}
 	word := "approved"
-	if answer == approval.Refuse {
+	if answer == brokerwire.Refuse {
 		word = "refused"
 	}
 	fmt.Fprintf(c.App.Writer, "%s: %s %s (call %s, session %s): %s\n", answer, p.ID, word, p.Call, p.Session, approval.Summary(p))

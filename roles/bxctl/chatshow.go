@@ -245,7 +245,7 @@ func showEvent(e loopwire.Event) string {
 // it does not, the chat's line already says to answer elsewhere.
 func (v *turnView) offerAnswer(ctx context.Context, id string) {
 	ch := v.ch
-	var p approval.Pending
+	var p brokerwire.Pending
 	if err := (peer{role.Brokerd, ch.admin}).call(ctx, 5*time.Second, brokerwire.KindApprovalShow, brokerwire.ApprovalShow{ID: id}, &p, nil); err != nil {
 		return
 	}
@@ -267,22 +267,22 @@ func (v *turnView) answerKey(ctx context.Context, keys string) bool {
 	var answer string
 	switch strings.TrimRight(keys, "\r\n") {
 	case "y", "Y":
-		answer = approval.Approve
+		answer = brokerwire.Approve
 	case "n", "N":
-		answer = approval.Refuse
+		answer = brokerwire.Refuse
 	default:
 		return false
 	}
 	ch, id := v.ch, v.asking
 	v.asking = ""
-	var p approval.Pending
+	var p brokerwire.Pending
 	err := (peer{role.Brokerd, ch.admin}).call(ctx, 30*time.Second, brokerwire.KindApprovalAnswer, brokerwire.ApprovalAnswer{ID: id, Answer: answer}, &p, nil)
 	v.clear()
 	if err != nil {
 		rolecli.WriteError(ch.errOut, role.Bxctl.String(), err)
 	} else {
 		word := "approved"
-		if answer == approval.Refuse {
+		if answer == brokerwire.Refuse {
 			word = "refused"
 		}
 		fmt.Fprintf(ch.out, "%s: %s %s in the chat\n", answer, termsafe.Line(id), word)
