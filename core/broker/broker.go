@@ -261,6 +261,27 @@ func (b *Broker) StartSession(s brokerwire.SessionStart) (policy.State, error) {
 	return after, nil
 }
 
+// SessionStates is the state of each of the sessions (bxctl sessions'
+// taint column): a damaged state file is its session's Problem. An id
+// that is not a session id refuses them all, before any is read.
+func (b *Broker) SessionStates(ids []string) (brokerwire.SessionsState, error) {
+	for _, id := range ids {
+		if err := sessionid.Check(id); err != nil {
+			return brokerwire.SessionsState{}, err
+		}
+	}
+	out := brokerwire.SessionsState{States: make([]brokerwire.SessionStateOf, 0, len(ids))}
+	for _, id := range ids {
+		st, err := b.SessionState(id)
+		if err != nil {
+			out.States = append(out.States, brokerwire.SessionStateOf{Session: id, Problem: err.Error()})
+			continue
+		}
+		out.States = append(out.States, brokerwire.SessionStateOf{Session: id, Taint: st.Taint.String(), Untrusted: st.Untrusted})
+	}
+	return out, nil
+}
+
 // SessionState is a session's state as memoryd asks for it.
 func (b *Broker) SessionState(id string) (policy.State, error) {
 	if err := sessionid.Check(id); err != nil {

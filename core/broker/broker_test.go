@@ -411,3 +411,38 @@ func TestApprovalCarriesTheArguments(t *testing.T) {
 		t.Fatalf("a key in two cases: %+v %v", a, err)
 	}
 }
+
+// sessions.state (bxctl sessions' taint column) says each session's state
+// in the order asked, a session with no state public, a damaged state file
+// a problem of its own session only; an id that is not a session id (a
+// path) refuses the request before any state is read.
+func TestSessionStatesSaysEachInOrder(t *testing.T) {
+	f := newFixture(t, map[string]string{"recall.toml": grant("recall", "allow", "public", "private", false)}, time.Minute)
+	if a, err := f.b.Call(context.Background(), brokerwire.ToolCall{Session: "s1", CallID: "c1", Tool: "recall",
+		Arguments: json.RawMessage(`{"query":"tainted"}`)}, nil); err != nil || a.Outcome != brokerwire.OutcomeAllowed {
+		t.Fatalf("%+v %v", a, err)
+	}
+	if err := os.WriteFile(filepath.Join(f.dir, "sessions", "s3.json"), []byte("{torn"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.b.SessionStates([]string{"s2", "s1", "s3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.States) == 3 && got.States[2].Problem == "" {
+		t.Errorf("the damaged state has no problem: %+v", got.States[2])
+	}
+	if len(got.States) == 3 {
+		got.States[2].Problem = "damaged"
+	}
+	want := brokerwire.SessionsState{States: []brokerwire.SessionStateOf{
+		{Session: "s2", Taint: "public"}, {Session: "s1", Taint: "public", Untrusted: true}, {Session: "s3", Problem: "damaged"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	for _, id := range []string{"../sessions/s1", "s1.json", ""} {
+		if got, err := f.b.SessionStates([]string{"s1", id}); err == nil {
+			t.Errorf("%q: answered %+v", id, got)
+		}
+	}
+}

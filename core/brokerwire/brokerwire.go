@@ -70,6 +70,12 @@
 // (core/approval computes them and renders a Pending for the owner).
 // gatewayd's socket carries the same Pending (core/gatewaywire).
 //
+// sessions.state (SessionsStateRequest -> SessionsState) is the state of
+// each session named, in their order, for bxctl sessions' taint column:
+// as session.state says it (no state file: public and trusted), a damaged
+// state file a Problem of its own session. An id that is not a session id
+// refuses the request.
+//
 // # The state socket (brokerd [sockets] state; memoryd is the client)
 //
 // session.state (SessionStateRequest -> SessionState): a session's taint
@@ -99,6 +105,7 @@ const (
 	KindApprovalShow   = "approvals.show"   // admin socket: ApprovalShow -> Pending
 	KindApprovalAnswer = "approvals.answer" // admin socket: ApprovalAnswer -> Pending
 	KindSessionState   = "session.state"    // state socket: SessionStateRequest -> SessionState
+	KindSessionsState  = "sessions.state"   // admin socket: SessionsStateRequest -> SessionsState
 )
 
 // EventAsked is the event a tool.call sends when the call waits for the
@@ -179,6 +186,27 @@ type SessionStateRequest struct {
 type SessionState struct {
 	Taint     string `json:"taint"`
 	Untrusted bool   `json:"untrusted"`
+}
+
+// SessionsStateRequest asks for the state of several sessions.
+type SessionsStateRequest struct {
+	Sessions []string `json:"sessions"`
+}
+
+// SessionsState is the answer to sessions.state: one SessionStateOf for
+// each session asked about, in the request's order.
+type SessionsState struct {
+	States []SessionStateOf `json:"states"`
+}
+
+// SessionStateOf is one session's state in SessionsState; Problem is why
+// brokerd cannot say it (a damaged state file), and the state is then
+// empty.
+type SessionStateOf struct {
+	Session   string `json:"session"`
+	Taint     string `json:"taint,omitempty"`
+	Untrusted bool   `json:"untrusted,omitempty"`
+	Problem   string `json:"problem,omitempty"`
 }
 
 // ToolsGranted is the answer to tools.granted.

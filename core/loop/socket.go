@@ -8,8 +8,9 @@ import (
 	"boxmaker/core/loopwire"
 )
 
-// Handlers is the loop socket's kinds (core/loopwire) answered by e: turn
-// and the agent.* kinds of yaag's Agents. loopd serves this map, and the
+// Handlers is the loop socket's kinds (core/loopwire) answered by e: turn,
+// the agent.* kinds of yaag's Agents, and sessions.list and
+// session.history for a person's view of the sessions. loopd serves this map, and the
 // tests of loop and of yaag's loopd client serve it too, so they test the
 // handlers loopd runs. A request body is read by daemon.Takes (an
 // unknown field, a key twice... refused as socket-forbidden); turn and
@@ -23,6 +24,9 @@ func (e *Engine) Handlers() map[string]daemon.Handler {
 		loopwire.KindAgentFork:    answer(e.Fork),
 		loopwire.KindAgentCompact: daemon.Takes(e.agentCompactHandler),
 		loopwire.KindAgentAnswer:  answer(e.Answer),
+		// A person's view of the sessions (bxctl sessions, chat --last).
+		loopwire.KindSessionsList:   answer(e.Sessions),
+		loopwire.KindSessionHistory: answer(e.History),
 	}
 }
 

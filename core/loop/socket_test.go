@@ -27,22 +27,25 @@ func TestHandlersReadBodiesStrictly(t *testing.T) {
 	sock := daemontest.Serve(t, &daemon.Socket{Role: "loopd", Name: "loop", Path: filepath.Join(r.dir, "run", "loop", "loop.sock"),
 		Kinds: r.eng.Handlers(), ListenerLost: runbook.ListenerLost, Log: log})
 	twice := map[string]string{ // a key of each kind's request, twice
-		loopwire.KindTurn:         `{"session":"a","session":"b"}`,
-		loopwire.KindAgentSpawn:   `{"run":"a","run":"b"}`,
-		loopwire.KindAgentAsk:     `{"session":"a","session":"b"}`,
-		loopwire.KindAgentFork:    `{"run":"a","run":"b"}`,
-		loopwire.KindAgentCompact: `{"session":"a","session":"b"}`,
-		loopwire.KindAgentAnswer:  `{"answers":[],"answers":[]}`,
+		loopwire.KindTurn:           `{"session":"a","session":"b"}`,
+		loopwire.KindAgentSpawn:     `{"run":"a","run":"b"}`,
+		loopwire.KindAgentAsk:       `{"session":"a","session":"b"}`,
+		loopwire.KindAgentFork:      `{"run":"a","run":"b"}`,
+		loopwire.KindAgentCompact:   `{"session":"a","session":"b"}`,
+		loopwire.KindAgentAnswer:    `{"answers":[],"answers":[]}`,
+		loopwire.KindSessionHistory: `{"turns":1,"turns":2}`,
+		loopwire.KindSessionsList:   ``, // takes no field at all
 	}
 	if len(twice) != len(r.eng.Handlers()) {
 		t.Fatalf("the test knows %d kinds, the socket serves %d", len(twice), len(r.eng.Handlers()))
 	}
 	for kind, dup := range twice {
-		key, _, _ := strings.Cut(dup[2:], `"`)
-		for body, problem := range map[string]string{
-			`{"bogus":1}`: `json: unknown field "bogus"`,
-			dup:           `the key "` + key + `" appears twice`,
-		} {
+		bodies := map[string]string{`{"bogus":1}`: `json: unknown field "bogus"`}
+		if dup != "" {
+			key, _, _ := strings.Cut(dup[2:], `"`)
+			bodies[dup] = `the key "` + key + `" appears twice`
+		}
+		for body, problem := range bodies {
 			err := daemon.Call(context.Background(), sock, kind, json.RawMessage(body), nil, nil)
 			want := fmt.Sprintf(`a %q request arrived on the loop socket %s with a body it does not take (from pid %d, uid %d): %s; %s`,
 				kind, sock, os.Getpid(), os.Geteuid(), problem, runbook.Link(runbook.SocketForbidden))

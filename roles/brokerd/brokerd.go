@@ -124,7 +124,10 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		})})
 	d.Socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
 		brokerwire.KindApprovalsList: daemon.NoBody(approvalsList(b)), brokerwire.KindApprovalShow: approvalShow(b),
-		brokerwire.KindApprovalAnswer: approvalAnswer(b)})
+		brokerwire.KindApprovalAnswer: approvalAnswer(b),
+		brokerwire.KindSessionsState: daemon.Takes(func(_ context.Context, _ daemon.Peer, q brokerwire.SessionsStateRequest, _ *daemon.Stream) (any, error) {
+			return b.SessionStates(q.Sessions)
+		})})
 	d.Socket("state", cfg.Sockets.State, map[string]daemon.Handler{brokerwire.KindSessionState: sessionState(b)})
 	d.Ready = fmt.Sprintf("brokerd: serving tools on %s and approvals on %s", cfg.Sockets.Broker, cfg.Sockets.Admin)
 	if err := d.Start(); err != nil {

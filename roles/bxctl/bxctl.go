@@ -17,6 +17,7 @@ import (
 	"boxmaker/core/daemon"
 	"boxmaker/core/role"
 	"boxmaker/roles/rolecli"
+	"boxmaker/runbook"
 )
 
 // App is bxctl's command line.
@@ -123,7 +124,7 @@ func callError(r role.Role, sock string, err error) error {
 		}
 		return errors.New(re.Text)
 	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ECONNREFUSED):
-		return rolecli.WithHint(fmt.Errorf("cannot reach %s at %s", r, sock),
+		return rolecli.WithHint(runbook.Refuse(runbook.DaemonNotRunning, "cannot reach %s at %s", r, sock),
 			fmt.Sprintf("nothing listens on that socket: start %s (boxmaker up --home DIR, or %s serve --config PATH)", r, r),
 			fmt.Sprintf("pgrep -a -x %s shows whether one runs, and its --config which home it serves", r))
 	case errors.Is(err, syscall.EACCES):

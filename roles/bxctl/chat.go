@@ -72,7 +72,7 @@ func chatCommands() []*cli.Command {
 				if session != "" {
 					return rolecli.Usagef("--last and --session name a session each: give one")
 				}
-				list, err := readSessions(cfg.Home)
+				list, err := sessionsOf(c.Context, cfg)
 				if err != nil {
 					return err
 				}
@@ -260,7 +260,7 @@ func (ch *chatter) run(ctx context.Context, in io.Reader, interrupts <-chan os.S
 		fmt.Fprintf(ch.out, "bxctl chat: home %s, session %s\n", ch.home, s)
 		fmt.Fprintln(ch.out, "bxctl chat: /help lists the commands; Ctrl-D or /quit ends the chat")
 		if ch.session != "" {
-			showHistory(ch.out, ch.home, ch.session, historyTurns)
+			ch.showHistory(ctx, historyTurns)
 		}
 	} else if ch.session != "" {
 		fmt.Fprintf(ch.out, "session %s\n", ch.session)
