@@ -342,7 +342,7 @@ func TestChatSaysWhyATurnCouldNotReachLoopd(t *testing.T) {
 	if err := ch.run(context.Background(), strings.NewReader("hello\nagain\n"), nil); err == nil {
 		t.Error("on a pipe, a failed turn makes the chat fail at its end")
 	}
-	one := "bxctl: cannot reach loopd at " + sock + "; see docs/runbook.md#daemon-not-running\n" +
+	one := "bxctl: cannot reach loopd at " + sock + "; " + runbook.Link(runbook.DaemonNotRunning) + "\n" +
 		"bxctl: hint: nothing listens on that socket: start loopd (boxmaker up --home DIR, or loopd serve --config PATH)\n" +
 		"bxctl: hint: pgrep -a -x loopd shows whether one runs, and its --config which home it serves\n"
 	if errOut.String() != one+one || out.String() != "" {
