@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,11 +9,15 @@ import (
 	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"boxmaker/core/mcpimage"
+	"boxmaker/core/testsupport"
 )
 
 // The scripts' commands for MCP servers.
 var mcpCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"mcpimage": cmdMcpimage,
+	"mcpimage":    cmdMcpimage,
+	"mcprefimage": cmdMcprefimage,
 }
 
 var mcpImage struct {
@@ -58,4 +63,48 @@ func buildMCPImage() (string, error) {
 		return "", err
 	}
 	return "localhost/boxmaker-test-mcp@" + strings.TrimSpace(string(out)), nil
+}
+
+var mcpRefImage struct {
+	once sync.Once
+	ref  string // localhost/boxmaker-mcp-ref@sha256:...
+	err  error
+}
+
+// cmdMcprefimage builds and loads the image of the MCP reference servers
+// with the static binary's `boxmaker mcp-image`, as an operator would,
+// once for the test binary, and sets $MCP_REF_IMAGE to the reference it
+// printed (pinned by digest) and $MCP_NODE, $MCP_EVERYTHING,
+// $MCP_FILESYSTEM and $MCP_MEMORY to node's path and each server's
+// script in the image.
+//
+//	mcprefimage
+func cmdMcprefimage(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: mcprefimage")
+	}
+	mcpRefImage.once.Do(func() {
+		bin, err := testsupport.StaticBinary()
+		if err != nil {
+			mcpRefImage.err = err
+			return
+		}
+		out, err := exec.Command(bin, "mcp-image").Output()
+		if err != nil {
+			mcpRefImage.err = fmt.Errorf("boxmaker mcp-image: %v", err)
+			if ee, ok := err.(*exec.ExitError); ok {
+				mcpRefImage.err = fmt.Errorf("boxmaker mcp-image: %v: %s", err, ee.Stderr)
+			}
+			return
+		}
+		mcpRefImage.ref = strings.TrimSpace(string(out))
+	})
+	if mcpRefImage.err != nil {
+		ts.Fatalf("mcprefimage: %v", mcpRefImage.err)
+	}
+	ts.Setenv("MCP_REF_IMAGE", mcpRefImage.ref)
+	ts.Setenv("MCP_NODE", mcpimage.NodePath)
+	for _, s := range mcpimage.Servers {
+		ts.Setenv("MCP_"+strings.ToUpper(s), mcpimage.EntryPoint(s))
+	}
 }

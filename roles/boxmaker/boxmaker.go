@@ -1,5 +1,5 @@
 // Package boxmaker holds the commands of the binary itself, as opposed to
-// its roles: version, links, init, gate, tools-image and the hidden
+// its roles: version, links, init, gate, tools-image, mcp-image and the hidden
 // tool-exec (and, as they are built, up and demo).
 package boxmaker
 
@@ -136,6 +136,7 @@ func Commands(b Build, roles []role.Role, checks ...GateCheck) []*cli.Command {
 			}),
 		},
 		toolsImageCommand(),
+		mcpImageCommand(),
 		toolExecCommand(),
 		egressProxyCommand(),
 	)
