@@ -40,7 +40,7 @@ import (
 // and system time and that of the podman processes it waited for (from
 // /proc/<pid>/stat); for the bare side, the podman process's and its
 // children's (from the child's rusage). Neither counts conmon, which
-// podman starts detached, in either case. docs/performance.md ("brokerd")
+// podman starts detached, in either case. docs/performance.md ("brokerd: a tool call")
 // has the figures.
 func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	_, image, err := staticToolsImage()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -242,5 +243,284 @@ func TestDecisionRulesFail(t *testing.T) {
 	got := unresolved([]citation{{"D2", "a.go:1"}, {"D9", "b.go:4"}, {"D7", "c.md:2"}}, []string{"D2"}, []string{"D7"})
 	if len(got) != 1 || !strings.HasPrefix(got[0], "b.go:4: cites D9") {
 		t.Errorf("unresolved: %q", got)
+	}
+}
+
+// maxPerformanceLines is issue 26's bar for docs/performance.md: the
+// current figures only, the dated rounds in docs/bench/.
+const maxPerformanceLines = 450
+
+// performanceProblems says what is wrong with docs/performance.md: over
+// its length, or a measure's section (## ...) without a command that gives
+// its figures.
+func performanceProblems(text string) []string {
+	var problems []string
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > maxPerformanceLines {
+		problems = append(problems, fmt.Sprintf("docs/performance.md has %d lines, over %d: keep the current figure of each measure and move the rounds it replaces to docs/bench/<measure>.md", len(lines), maxPerformanceLines))
+	}
+	sections := 0
+	for _, section := range strings.Split(text, "\n## ")[1:] {
+		sections++
+		title, body, _ := strings.Cut(section, "\n")
+		if !strings.Contains(body, "go test ") {
+			problems = append(problems, fmt.Sprintf("docs/performance.md: the section %q gives no command (go test ...) for its figures", title))
+		}
+	}
+	if sections < 8 {
+		problems = append(problems, fmt.Sprintf("docs/performance.md has %d sections: one for each measure is the form", sections))
+	}
+	return problems
+}
+
+// benchPath finds a path into docs/bench/ named in a text (a raw output, a
+// history, a folder); a * in it is a glob.
+var benchPath = regexp.MustCompile(`docs/bench/[A-Za-z0-9._*/-]*[A-Za-z0-9_*/]`)
+
+// TestPerformanceStaysShort holds docs/performance.md to issue 26's bar,
+// and every path into docs/bench/ that the repository names to a file or
+// folder that is there.
+func TestPerformanceStaysShort(t *testing.T) {
+	text, err := os.ReadFile("docs/performance.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range performanceProblems(string(text)) {
+		t.Error(p)
+	}
+	named := 0
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != "." && slices.Contains(skipDirs, d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			for _, p := range benchPath.FindAllString(line, -1) {
+				named++
+				if m, _ := filepath.Glob(strings.TrimSuffix(p, "/")); len(m) == 0 {
+					t.Errorf("%s:%d: names %s, which is not there", path, n+1, p)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if named < 10 {
+		t.Errorf("found %d paths into docs/bench/: the pattern no longer finds them", named)
+	}
+}
+
+// TestPerformanceRulesFail shows the checks finding a long page and a
+// section without its command.
+func TestPerformanceRulesFail(t *testing.T) {
+	long := "# Performance\n\n## Decisions\n\n    go test ./core/policy\n\n## Recall\n\nfigures, no command\n" + strings.Repeat("a line\n", maxPerformanceLines)
+	got := performanceProblems(long)
+	if len(got) != 3 || !strings.Contains(got[0], "lines, over 450") || !strings.Contains(got[1], `"Recall" gives no command`) || !strings.Contains(got[2], "2 sections") {
+		t.Errorf("problems: %q", got)
+	}
+}
+
+// markdownLink finds a Markdown link's target.
+var markdownLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocsIndexListsEveryDocument holds docs/README.md, the index, to a
+// link to every Markdown document under docs/, and every relative link of
+// the documents under docs/ (the index's included) to a file that is there.
+func TestDocsIndexListsEveryDocument(t *testing.T) {
+	index, err := os.ReadFile("docs/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	var docs []string
+	err = filepath.WalkDir("docs", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		docs = append(docs, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			for _, m := range markdownLink.FindAllStringSubmatch(line, -1) {
+				target, _, _ := strings.Cut(m[1], "#")
+				if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				resolved := filepath.Join(filepath.Dir(path), target)
+				if _, err := os.Stat(resolved); err != nil {
+					t.Errorf("%s:%d: links to %s, which is not there", path, n+1, m[1])
+				}
+				if path == "docs/README.md" {
+					linked[filepath.ToSlash(resolved)] = true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) < 20 || len(index) == 0 {
+		t.Fatalf("found %d documents under docs/", len(docs))
+	}
+	for _, d := range docs {
+		if d != "docs/README.md" && !linked[filepath.ToSlash(d)] {
+			t.Errorf("docs/README.md does not list %s: add a row saying which question it answers", d)
+		}
+	}
+}
+
+// corePackages are the directories under core/ that hold a package of the
+// module (a non-test .go file), nested modules left out.
+func corePackages() ([]string, error) {
+	var pkgs []string
+	err := filepath.WalkDir("core", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if slices.Contains(skipDirs, d.Name()) || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // a module of its own
+			}
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && !slices.Contains(pkgs, dir) {
+			pkgs = append(pkgs, dir)
+		}
+		return nil
+	})
+	return pkgs, err
+}
+
+// coreKinds reads core/README.md: each listed package ("- `core/x`: ...")
+// and the kind (## heading) it is listed under.
+func coreKinds(text string) map[string][]string {
+	kinds := map[string][]string{}
+	kind := ""
+	item := regexp.MustCompile("^- `(core/[a-z0-9/]+)`")
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "## ") {
+			kind = strings.TrimPrefix(line, "## ")
+		} else if m := item.FindStringSubmatch(line); m != nil && kind != "" {
+			kinds[m[1]] = append(kinds[m[1]], kind)
+		}
+	}
+	return kinds
+}
+
+// kindProblems says what breaks core/README.md's rules: a package listed
+// under no kind or several, a listed one that is not there, a leaf that
+// imports what is not a leaf, an engine imported by what is not a role.
+// imports maps each package of the module (as core/x, roles/x, ...) to the
+// module's packages it imports.
+func kindProblems(pkgs []string, kinds map[string][]string, imports map[string][]string) []string {
+	var problems []string
+	for _, p := range pkgs {
+		switch k := kinds[p]; len(k) {
+		case 0:
+			problems = append(problems, "core/README.md does not list "+p+": add it under its kind (Engines, Parts, Wires, Leaves, Test support)")
+		case 1:
+		default:
+			problems = append(problems, fmt.Sprintf("core/README.md lists %s %d times (%s)", p, len(k), strings.Join(k, ", ")))
+		}
+	}
+	var listed []string
+	for p := range kinds {
+		listed = append(listed, p)
+	}
+	slices.Sort(listed)
+	for _, p := range listed {
+		if !slices.Contains(pkgs, p) {
+			problems = append(problems, "core/README.md lists "+p+", which is no package of the module")
+		}
+	}
+	isKind := func(p, kind string) bool { return slices.Contains(kinds[p], kind) }
+	var importers []string
+	for p := range imports {
+		importers = append(importers, p)
+	}
+	slices.Sort(importers)
+	for _, p := range importers {
+		for _, q := range imports[p] {
+			if isKind(p, "Leaves") && strings.HasPrefix(q, "core/") && !isKind(q, "Leaves") {
+				problems = append(problems, fmt.Sprintf("%s is a leaf and imports %s, which is not one", p, q))
+			}
+			if isKind(q, "Engines") && !strings.HasPrefix(p, "roles/") && !isKind(p, "Test support") {
+				problems = append(problems, fmt.Sprintf("%s imports the engine %s: only a role (or test support) may", p, q))
+			}
+		}
+	}
+	return problems
+}
+
+// TestCoreREADMEListsEveryPackage holds core/README.md to the packages of
+// core/, each under one kind, and the leaves and engines to their rules.
+func TestCoreREADMEListsEveryPackage(t *testing.T) {
+	text, err := os.ReadFile("core/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := corePackages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) < 40 {
+		t.Fatalf("found %d packages under core/", len(pkgs))
+	}
+	out, err := exec.Command("go", "list", "-tags", os.Getenv("BOXMAKER_TAGS"), "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		var mine []string
+		for _, q := range fields[1:] {
+			if rest, ok := strings.CutPrefix(q, "boxmaker/"); ok {
+				mine = append(mine, rest)
+			}
+		}
+		imports[strings.TrimPrefix(fields[0], "boxmaker/")] = mine
+	}
+	for _, p := range kindProblems(pkgs, coreKinds(string(text)), imports) {
+		t.Error(p)
+	}
+}
+
+// TestKindRulesFail shows each of core/README.md's rules finding what it
+// is for.
+func TestKindRulesFail(t *testing.T) {
+	readme := "# core/\n\n## Engines\n\n- `core/e`: x\n\n## Parts\n\n- `core/d`: x\n\n## Leaves\n\n- `core/l`: x\n- `core/d`: again\n- `core/gone`: x\n"
+	imports := map[string][]string{"core/l": {"core/p", "runbook"}, "core/p": {"core/e"}, "roles/r": {"core/e"}}
+	got := kindProblems([]string{"core/e", "core/l", "core/d", "core/p"}, coreKinds(readme), imports)
+	want := []string{
+		"core/README.md lists core/d 2 times (Parts, Leaves)",
+		"core/README.md does not list core/p: add it under its kind (Engines, Parts, Wires, Leaves, Test support)",
+		"core/README.md lists core/gone, which is no package of the module",
+		"core/l is a leaf and imports core/p, which is not one",
+		"core/p imports the engine core/e: only a role (or test support) may",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

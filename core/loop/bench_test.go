@@ -56,7 +56,7 @@ func benchSession(b *testing.B, turns int) string {
 // turn. The whole= variants do the turn as loopd did before: the whole
 // request encoded (Messages and json.Marshal of every record) and the
 // session's records copied to append the turn's: the anchor of
-// docs/performance.md's "Long sessions".
+// docs/performance.md's "loopd: a turn".
 func BenchmarkTurnOverhead(b *testing.B) {
 	for _, at := range []int{1, 100, 1000} {
 		for _, whole := range []bool{false, true} {

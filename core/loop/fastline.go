@@ -16,7 +16,7 @@ import (
 // DisallowUnknownFields decodes to the same fields (FuzzFastLine).
 //
 // It exists because decoding with encoding/json was most of a turn's own
-// time when a session's records are not kept (docs/performance.md, loopd).
+// time when a session's records are not kept (docs/performance.md, "loopd: a turn").
 //
 // text is the same line as a string: the strings decoded without escapes
 // are slices of it, so the caller makes one string of the whole log
