@@ -1,13 +1,13 @@
 // Package brokerd is the brokerd role's wiring: its flags, its config and
-// its sockets. The decision path itself is core/broker; the ledger is
-// package audit.
+// its sockets. The decision path itself is core/broker, and so is its time
+// of service (Broker.Serve: leftovers, start-up checks, the start and stop
+// records); the ledger is package audit.
 package brokerd
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -113,11 +113,6 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	if err != nil {
 		return err
 	}
-	if courier != nil {
-		courier.Answer = b.AnswerApproval
-		courier.Start(c.Context)
-	}
-
 	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{brokerwire.KindToolCall: toolCall(b), brokerwire.KindSessionStart: sessionStart(b),
 		brokerwire.KindToolsGranted: daemon.NoBody(func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return b.Granted(), nil
@@ -133,49 +128,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	if err := d.Start(); err != nil {
 		return err
 	}
-	// Only the lock holder removes containers: another brokerd's would
-	// otherwise go with them.
-	ctx, cancel := context.WithTimeout(c.Context, time.Minute)
-	left, err := run.CleanLeftovers(ctx)
-	cancel()
-	switch {
-	case err != nil:
-		fmt.Fprintf(rolecli.Log, "brokerd: cannot remove the containers a stopped brokerd left behind: %v\n", err)
-	case len(left) > 0:
-		fmt.Fprintf(rolecli.Log, "brokerd: removed %d containers a stopped brokerd left behind: %s\n", len(left), strings.Join(left, " "))
-	}
-	// Their disks after them: the containers that wrote there are gone.
-	if ids := yaag.CleanBoxes(); len(ids) > 0 {
-		fmt.Fprintf(rolecli.Log, "brokerd: ended %d yaag Runs a stopped brokerd left behind: %s\n", len(ids), strings.Join(ids, " "))
-	}
-	// Podman and the tools image are asked about now, so that a wrong
-	// [runner] is seen at start, not at the first call; brokerd still
-	// serves (the grants may need no container, and the calls that do are
-	// refused as runner-unavailable).
-	ctx, cancel = context.WithTimeout(c.Context, time.Minute)
-	for _, w := range run.Check(ctx) {
-		fmt.Fprintf(rolecli.Log, "brokerd: warning: %v\n", w)
-	}
-	cancel()
-	if _, err := led.Append(audit.Record{Type: audit.TypeStart, Note: "brokerd serving"}); err != nil {
-		d.Close()
-		return err
-	}
-	serveErr := d.Serve(c.Context)
-	if courier != nil {
-		courier.Stop()
-	}
-	// The Runs end with the brokerd that started them (their relay and
-	// their limits are its): each container, and each disk kept.
-	if n := yaag.Close(); n > 0 {
-		fmt.Fprintf(rolecli.Log, "brokerd: ended %d yaag Runs\n", n)
-	}
-	// Serve returns once every connection is done: approvals still
-	// pending were recorded as abandoned by their calls.
-	if _, err := led.Append(audit.Record{Type: audit.TypeStop, Note: stopNote(serveErr)}); err != nil && serveErr == nil {
-		serveErr = err
-	}
-	return serveErr
+	return b.Serve(c.Context, run, d)
 }
 
 // freeSpace measures what the file system of dir has free for an
@@ -188,13 +141,6 @@ func freeSpace(dir string) func() (int64, error) {
 		}
 		return int64(st.Bavail) * st.Bsize, nil
 	}
-}
-
-func stopNote(err error) string {
-	if err != nil {
-		return "stopped: " + err.Error()
-	}
-	return "stopped by a signal"
 }
 
 func toolCall(b *broker.Broker) daemon.Handler {
