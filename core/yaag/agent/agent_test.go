@@ -313,3 +313,37 @@ func TestLoopdsRefusalKeepsItsEntry(t *testing.T) {
 		}
 	}
 }
+
+// An Ask its Run's stop cuts while the model answers (yaag stop cancels
+// the Run's context) is RUN_STOPPED, saying the Ask was stopped: not a
+// model failure, not loopd's, not a bare "context canceled".
+func TestAStoppedAskSaysItWasStopped(t *testing.T) {
+	r := newRig(t, llamastandin.Options{Script: llamastandin.Script{Turns: []llamastandin.Turn{{Content: "never"}}}})
+	if err := r.srv.SetStall(llamastandin.StallNever, 0); err != nil {
+		t.Fatal(err)
+	}
+	sess := r.spawn(t, Spec{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for !modelAsked(r.srv.Calls()) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	_, err := sess.Ask(ctx, Ask{Key: "A1/1", Prompt: "Hi.", Stall: time.Minute}, nil)
+	if code(err) != runerr.RunStopped || err.Error() != "RUN_STOPPED: ask A1/1 was stopped before it ended: its Run was stopped" {
+		t.Fatalf("got %v (code %q)", err, code(err))
+	}
+	if runerr.Recorded(code(err)) {
+		t.Error("a stopped Ask would be recorded in the Cassette")
+	}
+}
+
+func modelAsked(calls []llamastandin.Call) bool {
+	for _, c := range calls {
+		if strings.HasSuffix(c.Path, "/chat/completions") {
+			return true
+		}
+	}
+	return false
+}

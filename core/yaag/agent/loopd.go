@@ -329,7 +329,10 @@ func (s *session) call(ctx context.Context, cancel context.CancelCauseFunc, a As
 		return res, runerr.New(runerr.AskStalled, runbook.YaagAskFailed,
 			"ask %s: loopd was silent for stallMs=%d; the turn was aborted", a.Key, a.Stall.Milliseconds())
 	case ctx.Err() != nil:
-		return res, ctx.Err()
+		// The Run was stopped (yaag stop, Ctrl-C, yaag_stop) while the Ask
+		// was in flight: its connection was closed, and loopd dropped the
+		// turn. Nothing failed, least of all the model server.
+		return res, Stopped(a.Key, "ended")
 	}
 	var re *daemon.RemoteError
 	if errors.As(err, &re) {
@@ -337,6 +340,14 @@ func (s *session) call(ctx context.Context, cancel context.CancelCauseFunc, a As
 		return res, runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: loopd refused it: %s", a.Key, re.Text).WithCause(err)
 	}
 	return res, runerr.New(runerr.AskFailed, runbook.Entry{}, "ask %s: cannot reach loopd at %s: %v", a.Key, s.socket, err)
+}
+
+// Stopped is the error of an Ask its Run's stop cut (before it "began",
+// or before it "ended"): the Run's own, RunStopped, so that the Run ends
+// stopped and a program that reads it is told so, not that the model or
+// loopd failed. A Cassette does not record it: a resume asks again.
+func Stopped(key, before string) error {
+	return runerr.New(runerr.RunStopped, runbook.Entry{}, "ask %s was stopped before it %s: its Run was stopped", key, before)
 }
 
 func clip(s string, n int) string {

@@ -514,7 +514,7 @@ func (v *vm) ask(a *agentState, promptVal, optsVal goja.Value) goja.Value {
 			select {
 			case <-prev:
 			case <-ctx.Done():
-				return nil, ctx.Err()
+				return nil, agent.Stopped(key, "began")
 			}
 		}
 		if !v.control.park(ctx) {
