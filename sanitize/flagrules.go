@@ -36,6 +36,7 @@ const (
 	RuleFlagConceal            = "flag-conceal-from-user"
 	RuleFlagPromptware         = "flag-promptware"
 	RuleFlagInstructionPhrase  = "flag-instruction-phrase"
+	RuleFlagSecretRequest      = "flag-secret-request"
 )
 
 var flagReasons = map[string]string{
@@ -58,6 +59,7 @@ var flagReasons = map[string]string{
 	RuleFlagExfilCode:          "code that sends the environment, credentials or cookies elsewhere",
 	RuleFlagEncoded:            "an instruction hidden in encoded text",
 	RuleFlagSplitPayload:       "an instruction assembled from pieces",
+	RuleFlagSecretRequest:      "a request for the agent's password, key or secret, or for the words that grant access",
 }
 
 // Pieces of the expressions.
