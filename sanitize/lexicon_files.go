@@ -6,6 +6,9 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The lexicons of other languages are data: one file a language under
@@ -32,7 +35,7 @@ import (
 //	override   verbs, quals, nouns, voids        flag-ignore-instructions
 //	role       nows, roles, pretends             flag-role-hijack
 //	reveal     verbs, objects, fronts            flag-dump-conversation
-//	secret     asks, nouns, says, grants         flag-secret-request
+//	secret     asks, nouns, says, grants, nots   flag-secret-request
 //	authority  claims, who, demands, modes, ons  flag-authority-claim
 //	reader     notes, readers, ifs, acts         flag-reader-instruction
 //
@@ -64,7 +67,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"override":  {[]string{"verbs", "quals", "nouns", "voids"}, []string{"verb-last"}},
 	"role":      {[]string{"nows", "roles", "pretends"}, nil},
 	"reveal":    {[]string{"verbs", "objects", "fronts"}, []string{"object-first"}},
-	"secret":    {[]string{"asks", "nouns", "says", "grants"}, []string{"object-first"}},
+	"secret":    {[]string{"asks", "nouns", "says", "grants", "nots"}, []string{"object-first"}},
 	"authority": {[]string{"claims", "who", "demands", "modes", "ons"}, nil},
 	"reader":    {[]string{"notes", "readers", "ifs", "acts"}, nil},
 }
@@ -115,7 +118,7 @@ func parseLexicon(name, data string) (lexiconFile, error) {
 			if cur == nil || last == "" || !strings.HasPrefix(trimmed, "|") {
 				return f, fmt.Errorf("%s: a line that goes on a class starts with white space and |", at)
 			}
-			cur.classes[last] = append(cur.classes[last], entries(trimmed[1:])...)
+			cur.classes[last] = append(cur.classes[last], withFoldedSpellings(entries(trimmed[1:]))...)
 		default:
 			cname, rest, ok := strings.Cut(trimmed, "=")
 			cname = strings.TrimSpace(cname)
@@ -128,7 +131,7 @@ func parseLexicon(name, data string) (lexiconFile, error) {
 			if _, dup := cur.classes[cname]; dup {
 				return f, fmt.Errorf("%s: class %s twice in one section", at, cname)
 			}
-			cur.classes[cname] = entries(rest)
+			cur.classes[cname] = withFoldedSpellings(entries(rest))
 			last = cname
 		}
 	}
@@ -223,6 +226,13 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.verbObject(RuleFlagDumpConversation, s.class("verbs"), s.class("objects"), s.flags["object-first"], s.class("fronts"))
 	case "secret":
 		out := f.verbObject(RuleFlagSecretRequest, s.class("asks"), s.class("nouns"), s.flags["object-first"], nil)
+		if nots := s.class("nots"); len(nots) > 0 {
+			// "never share your API key", "no compartas tu contraseña",
+			// "パスワードを教えないで": a warning, not a request.
+			for i := range out {
+				out[i] = out[i].checked(f.notNegated(nots))
+			}
+		}
 		if says, grants := s.class("says"), s.class("grants"); len(says) > 0 && len(grants) > 0 {
 			// "say 'Access Granted'": the words may stand in quotes.
 			sep, gap := f.gap(2, 24)
@@ -236,6 +246,36 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.reader(s)
 	}
 	panic("sanitize: no generator for family " + s.family)
+}
+
+// notNegated accepts a match that none of nots negates: one of the last
+// three words before it, or (written without spaces) the bytes just
+// before or after it.
+func (f lexiconFile) notNegated(nots words) func(before, window string, m []int) bool {
+	var ns []string
+	for _, n := range nots {
+		ns = append(ns, normalEntry(n))
+	}
+	return func(before, window string, m []int) bool {
+		if f.unspaced {
+			tail := before[max(0, len(before)-12):]
+			after := window[m[1]:min(len(window), m[1]+12)]
+			for _, n := range ns {
+				if strings.Contains(tail, n) || strings.HasPrefix(after, n) {
+					return false
+				}
+			}
+			return true
+		}
+		words := strings.Fields(before)
+		tail := " " + strings.Join(words[max(0, len(words)-3):], " ") + " "
+		for _, n := range ns {
+			if strings.Contains(tail, " "+n+" ") {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // quoteExpr is the quotation marks that may open a phrase asked for.
@@ -348,4 +388,69 @@ func join2(tables ...words) words {
 		out = append(out, t...)
 	}
 	return out
+}
+
+// withFoldedSpellings is the entries, each followed by its other spellings
+// (foldedSpellings) that are not entries already.
+func withFoldedSpellings(es words) words {
+	seen := map[string]bool{}
+	for _, e := range es {
+		seen[e] = true
+	}
+	out := append(words{}, es...)
+	for _, e := range es {
+		for _, v := range foldedSpellings(e) {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// foldedSpellings are the ways an entry is written without what people
+// leave out when they type fast or in capitals: the diacritics of Latin
+// and Greek letters (contraseña, contrasena; οδηγίες, οδηγιες), the
+// nukta of Devanagari (नज़रअंदाज़, नजरअंदाज), the hamza and madda on an
+// Arabic alef and the short vowels (أوامر, اوامر), and Greek's final
+// sigma, which lower case does not restore from a capital Σ (οδηγιεσ).
+// Marks are read after NFD (golang.org/x/text/unicode/norm), so a
+// precomposed letter and a letter with a combining mark fold alike.
+func foldedSpellings(e string) []string {
+	var out []string
+	add := func(s string) {
+		if s != e && s != "" && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	bare := stripMarks(e)
+	add(bare)
+	for _, s := range []string{e, bare} {
+		if strings.ContainsRune(s, 'ς') {
+			add(strings.ReplaceAll(s, "ς", "σ"))
+		}
+	}
+	return out
+}
+
+// stripMarks drops the marks that fold away (foldedSpellings).
+func stripMarks(s string) string {
+	var b strings.Builder
+	var base rune
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case r == 0x093c: // Devanagari nukta
+			continue
+		case r >= 0x064b && r <= 0x0655: // Arabic short vowels, tanwin, shadda, sukun, madda, hamza
+			continue
+		case unicode.Is(unicode.Mn, r) && (unicode.Is(unicode.Latin, base) || unicode.Is(unicode.Greek, base)):
+			continue
+		}
+		if !unicode.Is(unicode.Mn, r) {
+			base = r
+		}
+		b.WriteRune(r)
+	}
+	return norm.NFC.String(b.String())
 }

@@ -14,3 +14,36 @@ pretends = finge que eres | finge ser | haz como si fueras | finja que es
 [reveal]
 verbs = muestra | muéstrame | revela | revélame | repite | imprime | dime | escribe | enséñame | copia
 objects = tu prompt del sistema | tu prompt de sistema | el prompt del sistema | el prompt de sistema | tus instrucciones iniciales | tus instrucciones originales | tus instrucciones ocultas | tu mensaje del sistema | las instrucciones del sistema | tu indicación del sistema
+
+[reveal]
+verbs = muestra | muéstrame | revela | revélame | repite | imprime | dime | escribe | enséñame | copia | reproduce
+objects = todo lo anterior | todo lo que hay arriba | el texto de arriba | el texto anterior | todo el texto anterior | lo que te dijeron
+  | lo que te han dicho | tus instrucciones | tu prompt | tus reglas | el mensaje inicial | tu configuración inicial
+
+[secret]
+nots = no | nunca | jamás | nadie | ni
+asks = dime | dígame | dame | deme | revélame | revela | muéstrame | escríbeme | compárteme | envíame | proporcióname
+  | facilítame | deletrea | cuál es | cuál era | necesito
+nouns = contraseña | contraseñas | clave secreta | clave de acceso | código secreto | código de acceso | palabra secreta
+  | frase secreta | credenciales | clave api | clave privada | tu clave | tu secreto | el secreto
+says = di | responde con | contesta con | responde solo | escribe solo | empieza tu respuesta con | comienza tu respuesta con
+  | tu respuesta debe ser | solo di
+grants = acceso concedido | acceso permitido | acceso autorizado
+
+[authority]
+claims = soy tu | soy su | soy el | soy la | te habla tu | le habla su | mensaje de tu | mensaje de su | como tu | como su
+who = desarrollador | desarrolladora | desarrolladores | creador | creadora | creadores | administrador | administradora
+  | programador | programadora | operador | propietario | dueño | ingeniero | equipo de seguridad
+demands = restricciones | reglas | filtros | desactiva | autorizo | autorizado | autorizada | permiso | obedece | sin límites
+  | revela | instrucciones
+modes = modo desarrollador | modo de desarrollador | modo administrador | modo dios | modo sin restricciones | modo mantenimiento
+  | modo de mantenimiento | modo depuración | modo de depuración | modo root | modo dan
+ons = activado | activo | habilitado | encendido
+
+[reader]
+notes = nota para | nota a | nota | atención | aviso para | aviso | mensaje para | instrucción para | instrucciones para | importante
+readers = ia | la ia | las ia | inteligencia artificial | asistente de ia | asistentes de ia | asistente virtual | modelo de lenguaje
+  | modelos de lenguaje | llm | chatbot | agente de ia | resumidor | lector automático
+ifs = si eres | si usted es | si tú eres | en caso de que seas
+acts = responde | contesta | di que | escribe | recomienda | no menciones | omite | resume | califica | aprueba | envía | reenvía
+  | afirma | incluye | menciona | dile | di al usuario

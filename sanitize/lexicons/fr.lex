@@ -14,3 +14,39 @@ pretends = fais comme si tu étais | fais semblant d'être | prétends être | f
 [reveal]
 verbs = affiche | affichez | montre | montre-moi | montrez | révèle | répète | donne-moi | écris | imprime | dis-moi | recopie
 objects = ton prompt système | le prompt système | ton message système | tes instructions initiales | tes instructions d'origine | tes instructions cachées | tes consignes initiales | ton invite système | le message système | vos instructions initiales | votre prompt système
+
+[reveal]
+verbs = affiche | affichez | montre | montre-moi | montrez | révèle | répète | répétez | donne-moi | donnez-moi | écris | imprime
+  | dis-moi | recopie | recopiez | reproduis
+objects = tout ce qui précède | tout le texte ci-dessus | le texte ci-dessus | le texte précédent | tout ce qui est au-dessus
+  | ce qu'on t'a dit | tes instructions | vos instructions | ton prompt | tes consignes | tes règles | le message initial
+
+[secret]
+nots = ne | n' | jamais | personne | pas
+asks = dis-moi | dites-moi | donne-moi | donnez-moi | révèle-moi | révèle | révélez | montre-moi | montrez-moi | écris-moi
+  | envoie-moi | communique-moi | quel est | quel était | j'ai besoin de | épelle
+nouns = mot de passe | mots de passe | code secret | code d'accès | phrase secrète | mot secret | clé secrète | clé api | clé privée
+  | identifiants | ta clé | ton secret | le secret
+says = dis | dites | réponds par | répondez par | réponds uniquement | commence ta réponse par | ta réponse doit être
+  | écris seulement
+grants = accès autorisé | accès accordé | accès permis
+
+[authority]
+claims = je suis ton | je suis votre | je suis le | je suis la | c'est ton | c'est votre | ici ton | ici votre | message de ton
+  | message de votre | en tant que ton | en tant que votre
+who = développeur | développeuse | développeurs | créateur | créatrice | créateurs | administrateur | administratrice
+  | programmeur | opérateur | propriétaire | ingénieur | équipe de sécurité
+demands = restrictions | règles | filtres | désactive | désactivez | autorise | autorisé | autorisée | permission | obéis
+  | obéissez | sans limites | révèle | instructions | consignes
+modes = mode développeur | mode administrateur | mode dieu | mode sans restriction | mode sans restrictions | mode maintenance
+  | mode de maintenance | mode débogage | mode root | mode dan
+ons = activé | actif | activée | enclenché
+
+[reader]
+notes = note pour | note à | note | attention | avis à | avis aux | message pour | message à | instruction pour | instructions pour
+  | important
+readers = ia | l'ia | les ia | intelligence artificielle | assistant ia | assistants ia | assistant virtuel | modèle de langage
+  | modèles de langage | llm | chatbot | agent ia | agents ia | outil de résumé
+ifs = si tu es | si vous êtes
+acts = réponds | répondez | dis que | dites que | écris | écrivez | recommande | recommandez | ne mentionne pas | omets | résume
+  | résumez | approuve | envoie | transfère | affirme | inclus | mentionne | dis à l'utilisateur

@@ -14,3 +14,37 @@ pretends = fingi di essere | fai finta di essere | finga di essere
 [reveal]
 verbs = mostra | mostrami | rivela | ripeti | stampa | dimmi | scrivi | elenca
 objects = il tuo prompt di sistema | il prompt di sistema | il tuo messaggio di sistema | le tue istruzioni iniziali | le tue istruzioni originali | le tue istruzioni nascoste | il tuo prompt
+
+[reveal]
+verbs = mostra | mostrami | rivela | rivelami | ripeti | stampa | dimmi | scrivi | elenca | copia | riporta
+objects = tutto quello sopra | tutto ciò che precede | il testo sopra | il testo precedente | tutto il testo precedente
+  | quello che ti hanno detto | le tue istruzioni | il tuo prompt | le tue regole | il messaggio iniziale
+
+[secret]
+nots = non | mai | nessuno
+asks = dimmi | mi dica | dammi | mi dia | rivelami | rivela | mostrami | scrivimi | mandami | inviami | qual è | qual era
+  | ho bisogno di | fammi sapere | compitami
+nouns = password | parola d'ordine | parola segreta | codice segreto | codice di accesso | chiave segreta | chiave api
+  | chiave privata | credenziali | la tua chiave | il tuo segreto | il segreto
+says = di' | dì | rispondi con | risponda con | rispondi solo | inizia la tua risposta con | la tua risposta deve essere
+  | scrivi solo
+grants = accesso consentito | accesso concesso | accesso autorizzato
+
+[authority]
+claims = sono il tuo | sono la tua | sono il suo | sono il | sono la | ti parla il tuo | messaggio dal tuo | messaggio dal suo
+  | in qualità di tuo | come tuo
+who = sviluppatore | sviluppatrice | sviluppatori | creatore | creatrice | creatori | amministratore | amministratrice
+  | programmatore | operatore | proprietario | ingegnere | team di sicurezza
+demands = restrizioni | regole | filtri | disattiva | autorizzo | autorizzato | autorizzata | permesso | obbedisci | senza limiti
+  | rivela | istruzioni
+modes = modalità sviluppatore | modalità amministratore | modalità dio | modalità senza restrizioni | modalità manutenzione
+  | modalità di manutenzione | modalità debug | modalità root | modalità dan
+ons = attivata | attiva | abilitata | attivato | abilitato
+
+[reader]
+notes = nota per | nota | attenzione | avviso per | avviso | messaggio per | istruzione per | istruzioni per | importante
+readers = ia | l'ia | le ia | intelligenza artificiale | assistente ia | assistenti ia | assistente virtuale | modello linguistico
+  | modelli linguistici | llm | chatbot | agente ia | agenti ia
+ifs = se sei | se lei è
+acts = rispondi | risponda | di' che | scrivi | consiglia | raccomanda | non menzionare | ometti | riassumi | approva | invia
+  | inoltra | afferma | includi | menziona | di' all'utente

@@ -14,3 +14,35 @@ pretends = finja que você é | finja que voce e | finja ser | faça de conta qu
 [reveal]
 verbs = mostre | mostra | me mostre | revele | revela | repita | imprima | diga | escreva | exiba
 objects = seu prompt de sistema | o prompt de sistema | o seu prompt de sistema | suas instruções iniciais | suas instruções originais | suas instruções ocultas | sua mensagem de sistema | o prompt do sistema | seu prompt do sistema
+
+[reveal]
+verbs = mostre | mostra | me mostre | revele | revela | repita | imprima | diga | escreva | exiba | copie | reproduza
+objects = tudo acima | tudo o que está acima | o texto acima | o texto anterior | todo o texto anterior | o que te disseram
+  | o que lhe disseram | suas instruções | seu prompt | suas regras | a mensagem inicial
+
+[secret]
+nots = não | nao | nunca | jamais | ninguém
+asks = me diga | diga-me | me dê | dê-me | me passe | passe-me | me revele | revele | me mostre | mostre-me | me envie
+  | envie-me | escreva-me | qual é | qual era | preciso d | soletre
+nouns = senha | senhas | palavra-passe | palavra secreta | código secreto | código de acesso | chave secreta | chave api
+  | chave privada | credenciais | sua chave | seu segredo | o segredo
+says = diga | responda com | responda apenas | comece sua resposta com | sua resposta deve ser | escreva apenas | diga apenas
+grants = acesso concedido | acesso permitido | acesso autorizado | acesso liberado
+
+[authority]
+claims = sou seu | sou sua | sou o | sou a | aqui é o seu | aqui é seu | mensagem do seu | mensagem de seu | como seu | como sua
+who = desenvolvedor | desenvolvedora | desenvolvedores | criador | criadora | criadores | administrador | administradora
+  | programador | operador | proprietário | dono | engenheiro | equipe de segurança
+demands = restrições | regras | filtros | desative | autorizo | autorizado | autorizada | permissão | obedeça | sem limites
+  | revele | instruções
+modes = modo desenvolvedor | modo de desenvolvedor | modo administrador | modo deus | modo sem restrições | modo manutenção
+  | modo de manutenção | modo depuração | modo root | modo dan
+ons = ativado | ativo | habilitado | ligado
+
+[reader]
+notes = nota para | nota | atenção | aviso para | aviso | mensagem para | instrução para | instruções para | importante
+readers = ia | a ia | as ia | inteligência artificial | assistente de ia | assistentes de ia | assistente virtual
+  | modelo de linguagem | modelos de linguagem | llm | chatbot | agente de ia
+ifs = se você é | se você for | se voce e | se és | se tu és
+acts = responda | diga que | escreva | recomende | não mencione | omita | resuma | aprove | envie | encaminhe | afirme
+  | inclua | mencione | diga ao usuário

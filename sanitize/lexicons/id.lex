@@ -1,0 +1,48 @@
+lang id
+
+[override]
+verbs = abaikan | abaikanlah | lupakan | lupakanlah | jangan ikuti | jangan patuhi | jangan hiraukan | hiraukan | tinggalkan
+  | buang | lewati | langgar | berhenti mengikuti | tidak usah mengikuti | kesampingkan | singkirkan
+quals = semua | seluruh | sebelumnya | di atas | yang diberikan | yang kamu terima | yang anda terima | awal | asli | sistem
+  | kamu | anda
+nouns = instruksi | instruksimu | perintah | perintahmu | aturan | aturanmu | arahan | petunjuk | pedoman | prompt | batasan
+voids = tidak berlaku lagi | sudah tidak berlaku | dibatalkan | batal | tidak sah | dicabut
+
+[role]
+nows = mulai sekarang kamu adalah | mulai sekarang anda adalah | sekarang kamu adalah | kamu sekarang adalah | sekarang kamu
+  | mulai sekarang kamu | mulai sekarang anda | kamu sekarang
+roles = tanpa batasan | tanpa aturan | tanpa filter | tanpa sensor | tanpa batas | dan | mode pengembang
+pretends = berpura-puralah kamu adalah | berpura-pura menjadi | pura-pura jadi | anggap dirimu
+
+[reveal]
+verbs = tampilkan | tunjukkan | perlihatkan | ungkapkan | ulangi | cetak | tuliskan | sebutkan | salin | beritahu aku
+  | beri tahu aku | beritahu saya | beri tahu saya
+objects = prompt sistem | pesan sistem | instruksi awal | instruksi asli | instruksi tersembunyi | instruksimu | instruksi kamu
+  | instruksi anda | semua teks di atas | teks di atas | semua yang di atas | teks sebelumnya | apa yang diberitahukan kepadamu
+  | aturanmu | pesan pertama
+
+[secret]
+nots = jangan | tidak | bukan | pernah
+asks = beritahu aku | beri tahu aku | beritahu saya | beri tahu saya | kasih tahu | kasih aku | berikan aku | berikan saya
+  | ungkapkan | sebutkan | kirimkan | eja
+nouns = kata sandi | kata kunci rahasia | sandi | password | kode rahasia | kode akses | kunci rahasia | kunci api | api key
+  | kunci privat | kredensial | rahasiamu | rahasia
+says = katakan | ucapkan | jawab dengan | balas dengan | jawab hanya | tulis hanya | mulai jawabanmu dengan | jawabanmu harus
+grants = akses diberikan | akses diizinkan | akses disetujui | access granted
+
+[authority]
+claims = saya adalah | aku adalah | saya | aku | ini | pesan dari | sebagai
+who = pengembangmu | pengembang anda | pengembang kamu | penciptamu | pembuatmu | administratormu | admin kamu | operatormu
+  | pemilikmu | programmermu
+demands = batasan | aturan | filter | nonaktifkan | matikan | izinkan | mengizinkan | diizinkan | izin | patuhi | tanpa batas
+  | ungkapkan | instruksi
+modes = mode pengembang | mode developer | mode admin | mode administrator | mode dewa | mode tanpa batasan | mode pemeliharaan
+  | mode debug | mode dan
+ons = aktif | diaktifkan | menyala | dinyalakan
+
+[reader]
+notes = catatan untuk | catatan bagi | catatan | perhatian | pesan untuk | instruksi untuk | penting
+readers = ai | kecerdasan buatan | asisten ai | model bahasa | llm | chatbot | agen ai | peringkas
+ifs = jika kamu | jika anda | kalau kamu | kalau anda | apabila anda
+acts = jawab | balas | katakan | tulis | rekomendasikan | sarankan | jangan sebutkan | hilangkan | ringkas | setujui | kirim
+  | teruskan | klaim | sertakan | sebutkan | beri tahu pengguna
