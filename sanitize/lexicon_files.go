@@ -249,7 +249,7 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 }
 
 // notNegated accepts a match that none of nots negates: one of the last
-// three words before it, or (written without spaces) the bytes just
+// three words before it or a word of its own, or (written without spaces) the bytes just
 // before or after it.
 func (f lexiconFile) notNegated(nots words) func(before, window string, m []int) bool {
 	var ns []string
@@ -267,8 +267,10 @@ func (f lexiconFile) notNegated(nots words) func(before, window string, m []int)
 			}
 			return true
 		}
+		// The three words before the match, and the match's own (the
+		// verb last: "पासवर्ड किसी को मत बताओ").
 		words := strings.Fields(before)
-		tail := " " + strings.Join(words[max(0, len(words)-3):], " ") + " "
+		tail := " " + strings.Join(words[max(0, len(words)-3):], " ") + " " + window[m[0]:m[1]] + " "
 		for _, n := range ns {
 			if strings.Contains(tail, " "+n+" ") {
 				return false

@@ -179,7 +179,9 @@ func TestCodeWorkFalsePositives(t *testing.T) {
 // The corpora hold, for each family of attack, at least 40 attack cases
 // and as many benign look-alikes, a third of each held out; and, for the
 // family of other languages, attack and benign cases in each of the twelve
-// languages of the lexicons, developed and held out.
+// languages of the lexicons, developed and held out; and for issue 28's
+// family intl (the lexicon files' new sections), attack and benign cases
+// in each of its twelve languages, developed or held out.
 func TestCorporaFamilies(t *testing.T) {
 	count := func(file string) map[string][]string {
 		data, err := os.ReadFile(filepath.Join("testdata", file))
@@ -199,7 +201,7 @@ func TestCorporaFamilies(t *testing.T) {
 	}
 	attack, heldAttack := count(sanitize.AttackCorpus), count(filepath.Join("heldout", sanitize.AttackCorpus))
 	benign, heldBenign := count(sanitize.CodeWorkCorpus), count(filepath.Join("heldout", sanitize.CodeWorkCorpus))
-	for _, family := range []string{"para", "lang", "data", "auth", "enc", "split", "exfil", "many"} {
+	for _, family := range []string{"para", "lang", "data", "auth", "enc", "split", "exfil", "many", "intl"} {
 		for _, kind := range []struct {
 			what      string
 			dev, held []string
@@ -215,7 +217,7 @@ func TestCorporaFamilies(t *testing.T) {
 		}
 	}
 	// lang-<code>-..., lang-ok-<code>-..., lang-h<n>-<code>, lang-b<n>-<code>.
-	numbered := regexp.MustCompile(`^[hb][0-9]+$`)
+	numbered := regexp.MustCompile(`^(?:h|b|hb)[0-9]+$`)
 	language := func(name string) string {
 		parts := strings.Split(name, "-")
 		if len(parts) > 2 && (parts[1] == "ok" || numbered.MatchString(parts[1])) {
@@ -234,6 +236,20 @@ func TestCorporaFamilies(t *testing.T) {
 		for _, code := range []string{"ru", "zh", "es", "de", "fr", "pt", "ja", "ko", "ar", "hi", "it", "tr"} {
 			if !seen[code] {
 				t.Errorf("no %s case in %s (lang-...-%s)", set.what, code, code)
+			}
+		}
+	}
+	for _, set := range []struct {
+		what  string
+		names []string
+	}{{"intl attack", append(attack["intl"], heldAttack["intl"]...)}, {"intl benign", append(benign["intl"], heldBenign["intl"]...)}} {
+		seen := map[string]bool{}
+		for _, n := range set.names {
+			seen[language(n)] = true
+		}
+		for _, code := range []string{"es", "fr", "de", "it", "pt", "ru", "el", "hi", "ja", "zh", "ar", "id"} {
+			if !seen[code] {
+				t.Errorf("no %s case in %s (intl-...-%s)", set.what, code, code)
 			}
 		}
 	}
