@@ -60,6 +60,7 @@ var flagReasons = map[string]string{
 	RuleFlagEncoded:            "an instruction hidden in encoded text",
 	RuleFlagSplitPayload:       "an instruction assembled from pieces",
 	RuleFlagSecretRequest:      "a request for the agent's password, key or secret, or for the words that grant access",
+	RuleFlagAnswerInsertion:    "an instruction to put code, a link or a claim into the agent's answer",
 }
 
 // Pieces of the expressions.

@@ -207,6 +207,10 @@ func byStarts(p flagPattern, t words) []flagPattern {
 	for _, e := range t {
 		n := normalEntry(unstar(e))
 		if w, _, phrase := strings.Cut(n, " "); !phrase || !isASCII(w) || strings.HasSuffix(e, "*") {
+			// The start is the word as the scan reads it: up to
+			// punctuation ("désormais," of "désormais, tu es") or, in a
+			// script written without spaces, the whole run.
+			w = firstScanWord(n)
 			if !single[w] {
 				single[w] = true
 				singles = append(singles, w)

@@ -216,10 +216,10 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		var out []flagPattern
 		if nows, roles := s.class("nows"), s.class("roles"); len(nows) > 0 && len(roles) > 0 {
 			sep, gap := f.gap(6, 48)
-			out = append(out, f.need(fp(RuleFlagRoleHijack, firstWords(nows), 400, alt(nows)+sep+gap+alt(roles)), roles))
+			out = append(out, byStarts(f.need(fp(RuleFlagRoleHijack, firstWords(nows), 400, alt(nows)+sep+gap+alt(roles)), roles), nows)...)
 		}
 		if p := s.class("pretends"); len(p) > 0 {
-			out = append(out, fp(RuleFlagRoleHijack, firstWords(p), 200, alt(p)))
+			out = append(out, byStarts(fp(RuleFlagRoleHijack, firstWords(p), 200, alt(p)), p)...)
 		}
 		return out
 	case "reveal":
@@ -236,8 +236,8 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		if says, grants := s.class("says"), s.class("grants"); len(says) > 0 && len(grants) > 0 {
 			// "say 'Access Granted'": the words may stand in quotes.
 			sep, gap := f.gap(2, 24)
-			out = append(out, f.need(fp(RuleFlagSecretRequest, firstWords(says), 200,
-				alt(says)+sep+gap+quoteExpr+alt(grants)), grants))
+			out = append(out, byStarts(f.need(fp(RuleFlagSecretRequest, firstWords(says), 200,
+				alt(says)+sep+gap+quoteExpr+alt(grants)), grants), says)...)
 		}
 		return out
 	case "authority":
@@ -327,12 +327,12 @@ func (f lexiconFile) verbObject(rule string, verbs, objects words, objectFirst b
 	}
 	sep, short := f.gap(4, 36)
 	verb, object := alt(verbs), alt(objects)
-	out := []flagPattern{f.need(fp(rule, firstWords(verbs), 400, verb+sep+short+object), objects)}
+	out := byStarts(f.need(fp(rule, firstWords(verbs), 400, verb+sep+short+object), objects), verbs)
 	if objectFirst {
-		out = append(out, f.need(fp(rule, firstWords(objects), 400, object+sep+short+verb), verbs))
+		out = append(out, byStarts(f.need(fp(rule, firstWords(objects), 400, object+sep+short+verb), verbs), objects)...)
 	}
 	if len(fronts) > 0 {
-		out = append(out, f.need(fp(rule, firstWords(fronts), 400, alt(fronts)+bytesGap(12)+object+bytesGap(24)+verb), objects))
+		out = append(out, byStarts(f.need(fp(rule, firstWords(fronts), 400, alt(fronts)+bytesGap(12)+object+bytesGap(24)+verb), objects), fronts)...)
 	}
 	return out
 }
@@ -352,10 +352,10 @@ func (f lexiconFile) authority(s lexiconSection) []flagPattern {
 	sep, gap := f.gap(2, 12)
 	var out []flagPattern
 	if claims, who := s.class("claims"), s.class("who"); len(claims) > 0 && len(who) > 0 {
-		out = append(out, f.need(fp(RuleFlagAuthorityClaim, firstWords(claims), 300, alt(claims)+sep+gap+alt(who)+demand), who))
+		out = append(out, byStarts(f.need(fp(RuleFlagAuthorityClaim, firstWords(claims), 300, alt(claims)+sep+gap+alt(who)+demand), who), claims)...)
 	}
 	if modes, ons := s.class("modes"), s.class("ons"); len(modes) > 0 && len(ons) > 0 {
-		out = append(out, f.need(fp(RuleFlagAuthorityClaim, firstWords(modes), 300, alt(modes)+sep+gap+alt(ons)+demand), ons))
+		out = append(out, byStarts(f.need(fp(RuleFlagAuthorityClaim, firstWords(modes), 300, alt(modes)+sep+gap+alt(ons)+demand), ons), modes)...)
 	}
 	return out
 }
@@ -374,12 +374,12 @@ func (f lexiconFile) reader(s lexiconSection) []flagPattern {
 	act := alt(acts)
 	var out []flagPattern
 	if notes := s.class("notes"); len(notes) > 0 {
-		out = append(out, f.need(fp(RuleFlagReaderInstruction, firstWords(notes), 300,
-			alt(notes)+sep+gap+alt(readers)+`\s?[:,]`+`[^\n]{0,60}?`+act), readers))
+		out = append(out, byStarts(f.need(fp(RuleFlagReaderInstruction, firstWords(notes), 300,
+			alt(notes)+sep+gap+alt(readers)+`\s?[:,]`+`[^\n]{0,60}?`+act), readers), notes)...)
 	}
 	if ifs := s.class("ifs"); len(ifs) > 0 {
-		out = append(out, f.need(fp(RuleFlagReaderInstruction, firstWords(ifs), 300,
-			alt(ifs)+sep+gap+alt(readers)+`[^\n]{0,120}?`+act), readers))
+		out = append(out, byStarts(f.need(fp(RuleFlagReaderInstruction, firstWords(ifs), 300,
+			alt(ifs)+sep+gap+alt(readers)+`[^\n]{0,120}?`+act), readers), ifs)...)
 	}
 	return out
 }
