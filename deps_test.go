@@ -350,33 +350,6 @@ func TestLinkRulesFail(t *testing.T) {
 	}
 }
 
-// leaves are the module's packages a socket's contract (a wire) may link
-// besides other wires: each holds no daemon's state and makes no
-// decision, and links no in-module package but other leaves (the test
-// holds that too, so a leaf cannot start linking an engine unnoticed).
-// They are vocabularies and plumbing: the runbook's entries and message
-// helper, the role names, the id syntax, the JSON key check, a clock,
-// a path error's words, an atomic file write, and core/daemon's framing
-// of one request and its answer on a socket, which every wire describes
-// and a wire's client (yaagwire's Control Channel) calls.
-var leaves = []string{
-	"boxmaker/runbook",
-	"boxmaker/core/role",
-	"boxmaker/core/sessionid",
-	"boxmaker/core/jsonkeys",
-	"boxmaker/core/clock",
-	"boxmaker/core/patherror",
-	"boxmaker/core/atomicfile",
-	"boxmaker/core/daemon",
-}
-
-// notYetLeaves are wires that still link an engine, each with what is
-// left to do. A listed wire that has become a leaf is a problem too:
-// take it off the list, so that the rule holds it from then on.
-var notYetLeaves = map[string]string{
-	"boxmaker/core/memorywire": "its bodies embed core/memory's Action, LogEntry and StagedEdit and core/honchosync's Status until memoryd's engine leaves roles/memoryd (issue 26 items 1 and 2)",
-}
-
 // isWire reports whether pkg is a socket's contract: core/<name>wire.
 func isWire(pkg string) bool {
 	name, ok := strings.CutPrefix(pkg, "boxmaker/core/")
@@ -387,7 +360,12 @@ func isWire(pkg string) bool {
 // leaves: a client links the wire of the daemon it talks to, never that
 // daemon's engine (its memory store, its grants, its approvals, its
 // Mattermost client), and nothing an engine changes inside changes a
-// wire's bytes. go list -deps gives each package's dependencies.
+// wire's bytes. A leaf, here, is precisely: runbook, or a package
+// core/README.md lists under Leaves (one small job each, no daemon's
+// state, no decision: core/daemon's framing, core/role, core/sessionid,
+// core/jsonkeys, ...). Everything a wire links in the module, however
+// deep (go list's Deps), is a leaf or another wire, so a leaf that came
+// to link the sanitizer or an engine would fail it here too.
 func TestWiresAreLeaves(t *testing.T) {
 	out, err := exec.Command("go", "list", "-tags", os.Getenv("BOXMAKER_TAGS"), "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}", "./...").Output()
 	if err != nil {
@@ -398,55 +376,51 @@ func TestWiresAreLeaves(t *testing.T) {
 		f := strings.Fields(line)
 		deps[f[0]] = f[1:]
 	}
-	wires := 0
-	for pkg := range deps {
-		if isWire(pkg) {
-			wires++
+	readme, err := os.ReadFile("core/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := []string{"boxmaker/runbook"}
+	for p, kinds := range coreKinds(string(readme)) {
+		if slices.Contains(kinds, "Leaves") {
+			leaves = append(leaves, "boxmaker/"+p)
 		}
 	}
-	if wires < 5 {
-		t.Fatalf("go list found %d core/*wire packages, want at least brokerwire, gatewaywire, loopwire, memorywire, yaagwire", wires)
+	var wires []string
+	for pkg := range deps {
+		if isWire(pkg) {
+			wires = append(wires, pkg)
+		}
 	}
-	for _, problem := range leafProblems(deps, leaves, notYetLeaves) {
+	if len(wires) < 5 || len(leaves) < 8 {
+		t.Fatalf("found wires %v and leaves %v: want at least brokerwire, gatewaywire, loopwire, memorywire, yaagwire, and core/README.md's Leaves", wires, leaves)
+	}
+	for _, problem := range leafProblems(deps, leaves) {
 		t.Error(problem)
 	}
 }
 
-// leafProblems are the in-module dependencies of wires and leaves that
-// are neither a leaf nor a wire, and the wires notYet lists that need
-// no longer be listed. deps maps each package to all it links.
-func leafProblems(deps map[string][]string, leaves []string, notYet map[string]string) []string {
+// leafProblems are the in-module dependencies of the wires in deps that
+// are neither a leaf nor a wire. deps maps each package to all it links.
+func leafProblems(deps map[string][]string, leaves []string) []string {
 	var problems []string
-	var pkgs []string
+	var wires []string
 	for pkg := range deps {
-		pkgs = append(pkgs, pkg)
-	}
-	slices.Sort(pkgs)
-	for _, leaf := range leaves {
-		if _, ok := deps[leaf]; !ok {
-			problems = append(problems, fmt.Sprintf("the leaf %s is not a package of the module: take it off leaves", leaf))
+		if isWire(pkg) {
+			wires = append(wires, pkg)
 		}
 	}
-	for _, pkg := range pkgs {
-		if !isWire(pkg) && !slices.Contains(leaves, pkg) {
-			continue
-		}
-		var engines []string
-		for _, dep := range deps[pkg] {
+	slices.Sort(wires)
+	for _, wire := range wires {
+		var others []string
+		for _, dep := range deps[wire] {
 			if (dep == "boxmaker" || strings.HasPrefix(dep, "boxmaker/")) && !isWire(dep) && !slices.Contains(leaves, dep) {
-				engines = append(engines, dep)
+				others = append(others, dep)
 			}
 		}
-		_, listed := notYet[pkg]
-		switch {
-		case listed && len(engines) == 0:
-			problems = append(problems, fmt.Sprintf("%s links only leaves now: take it off notYetLeaves", pkg))
-		case listed:
-			continue
-		case len(engines) > 0 && isWire(pkg):
-			problems = append(problems, fmt.Sprintf("the wire %s links %s: a wire declares its own bodies and links only leaves (%s) and other wires; the engine converts at the socket", pkg, strings.Join(engines, ", "), strings.Join(leaves, ", ")))
-		case len(engines) > 0:
-			problems = append(problems, fmt.Sprintf("the leaf %s links %s: a leaf links only other leaves", pkg, strings.Join(engines, ", ")))
+		if len(others) > 0 {
+			problems = append(problems, fmt.Sprintf("the wire %s links %s: a wire declares its own bodies and links only leaves (runbook, core/README.md's Leaves) and other wires; the engine converts at the socket",
+				wire, strings.Join(others, ", ")))
 		}
 	}
 	return problems
@@ -455,25 +429,22 @@ func leafProblems(deps map[string][]string, leaves []string, notYet map[string]s
 func TestLeafRulesFail(t *testing.T) {
 	deps := map[string][]string{
 		"boxmaker/core/brokerwire":  {"encoding/json", "boxmaker/core/approval", "boxmaker/core/memory", "boxmaker/runbook"},
+		"boxmaker/core/memorywire":  {"boxmaker/runbook", "boxmaker/core/daemon", "boxmaker/sanitize"},
+		"boxmaker/core/yaagwire":    {"boxmaker/core/daemon", "boxmaker/core/role"},
 		"boxmaker/core/gatewaywire": {"boxmaker/core/brokerwire", "boxmaker/runbook"},
 		"boxmaker/core/loopwire":    {"fmt"},
-		"boxmaker/core/memorywire":  {"boxmaker/core/memory"},
-		"boxmaker/core/yaagwire":    {"boxmaker/core/daemon"},
-		"boxmaker/core/daemon":      {"boxmaker/runbook", "boxmaker/core/policy"},
-		"boxmaker/runbook":          {"fmt"},
-		"boxmaker/core/approval":    {"boxmaker/core/memory"},
-		"boxmaker/core/yaag/wire":   {"boxmaker/core/yaag/engine"},
-		"boxmaker":                  {"boxmaker/core/memory"},
+		// Not wires: they may link what they need.
+		"boxmaker/core/approval":  {"boxmaker/core/memory"},
+		"boxmaker/core/yaag/wire": {"boxmaker/core/yaag/engine"},
+		"boxmaker":                {"boxmaker/core/memory"},
 	}
-	leaves := []string{"boxmaker/runbook", "boxmaker/core/daemon", "boxmaker/core/gone"}
-	notYet := map[string]string{"boxmaker/core/memorywire": "why", "boxmaker/core/loopwire": "why"}
+	leaves := []string{"boxmaker/runbook", "boxmaker/core/daemon"}
 	want := []string{
-		"the leaf boxmaker/core/gone is not a package of the module: take it off leaves",
-		"the wire boxmaker/core/brokerwire links boxmaker/core/approval, boxmaker/core/memory: a wire declares its own bodies and links only leaves (boxmaker/runbook, boxmaker/core/daemon, boxmaker/core/gone) and other wires; the engine converts at the socket",
-		"the leaf boxmaker/core/daemon links boxmaker/core/policy: a leaf links only other leaves",
-		"boxmaker/core/loopwire links only leaves now: take it off notYetLeaves",
+		"the wire boxmaker/core/brokerwire links boxmaker/core/approval, boxmaker/core/memory: a wire declares its own bodies and links only leaves (runbook, core/README.md's Leaves) and other wires; the engine converts at the socket",
+		"the wire boxmaker/core/memorywire links boxmaker/sanitize: a wire declares its own bodies and links only leaves (runbook, core/README.md's Leaves) and other wires; the engine converts at the socket",
+		"the wire boxmaker/core/yaagwire links boxmaker/core/role: a wire declares its own bodies and links only leaves (runbook, core/README.md's Leaves) and other wires; the engine converts at the socket",
 	}
-	if diff := cmp.Diff(want, leafProblems(deps, leaves, notYet)); diff != "" {
+	if diff := cmp.Diff(want, leafProblems(deps, leaves)); diff != "" {
 		t.Errorf("leaf problems (-want +got):\n%s", diff)
 	}
 }

@@ -17,21 +17,21 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"boxmaker/core/memory"
+	"boxmaker/core/memorywire"
 )
 
 // Arguments are a call's arguments as brokerd reads them: only the fields
 // of its tool. Anything else the model writes (a grant name, a taint) is
 // not read by brokerd; the full rendering lists it as not used.
 type Arguments struct {
-	Path    string          `json:"path"`
-	Content *string         `json:"content"`
-	Command []string        `json:"command"`
-	Paths   []string        `json:"paths"`
-	URL     string          `json:"url"`
-	Actions []memory.Action `json:"actions"` // memory's steps, as memoryd reads them
-	Query   string          `json:"query"`
-	Limit   int             `json:"limit"`
+	Path    string              `json:"path"`
+	Content *string             `json:"content"`
+	Command []string            `json:"command"`
+	Paths   []string            `json:"paths"`
+	URL     string              `json:"url"`
+	Actions []memorywire.Action `json:"actions"` // memory's steps, as memoryd reads them
+	Query   string              `json:"query"`
+	Limit   int                 `json:"limit"`
 	// yaag_run, yaag_status, yaag_stop, yaag_pause (Dir: yaag_setup_workspace's too)
 	File     string          `json:"file"`
 	Script   *string         `json:"script"`

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"boxmaker/core/brokerwire"
-	"boxmaker/core/memory"
+	"boxmaker/core/memorywire"
 	"boxmaker/core/policy"
 	"boxmaker/core/termsafe"
 )
@@ -117,15 +117,15 @@ func shownPath(written, target string) string {
 	return target + " (written " + written + ")"
 }
 
-func actionSummary(x memory.Action) string {
+func actionSummary(x memorywire.Action) string {
 	switch x.Action {
-	case memory.ActionAdd:
+	case memorywire.ActionAdd:
 		return fmt.Sprintf("add to %s: %s", x.File, quote(x.Text))
-	case memory.ActionReplace:
+	case memorywire.ActionReplace:
 		return fmt.Sprintf("replace in %s %s with %s", x.File, quote(x.Old), quote(x.Text))
-	case memory.ActionRemove:
+	case memorywire.ActionRemove:
 		return fmt.Sprintf("remove from %s %s", x.File, quote(x.Old))
-	case memory.ActionNote:
+	case memorywire.ActionNote:
 		return "note " + quote(x.Text)
 	}
 	return quote(x.Action) + " " + quote(x.Text)

@@ -18,14 +18,15 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/atomicfile"
+	"boxmaker/core/memorywire"
 )
 
 // The files and their limits in characters.
 const (
 	SoulFile    = "soul.md"
-	MemoryFile  = "memory.md"
-	UserFile    = "user.md"
-	NotesFile   = "notes.md"
+	MemoryFile  = memorywire.MemoryFile // the files an action names are the wire's words
+	UserFile    = memorywire.UserFile
+	NotesFile   = memorywire.NotesFile
 	JournalFile = "journal.jsonl"
 
 	SoulLimit   = 4000

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"boxmaker/core/memorywire"
 	"boxmaker/core/policy"
 	"boxmaker/core/sessionid"
 	"boxmaker/runbook"
@@ -78,18 +79,16 @@ func (r Result) Event() error {
 // MaxActions is the most actions one call may hold.
 const MaxActions = 32
 
-// The actions of a memory call, as the tool names them.
+// The actions of a memory call and the files an action's File names, as
+// the tool names them: memoryd's wire declares the words.
 const (
-	ActionAdd     = "add"
-	ActionReplace = "replace"
-	ActionRemove  = "remove"
-	ActionNote    = "note"
-)
+	ActionAdd     = memorywire.ActionAdd
+	ActionReplace = memorywire.ActionReplace
+	ActionRemove  = memorywire.ActionRemove
+	ActionNote    = memorywire.ActionNote
 
-// The files an action's File names, as the tool names them.
-const (
-	FileMemory = "memory" // memory.md
-	FileUser   = "user"   // user.md
+	FileMemory = memorywire.FileMemory // memory.md
+	FileUser   = memorywire.FileUser   // user.md
 )
 
 // Write does one `memory` call. Its error is for the caller (a bad session
@@ -240,15 +239,7 @@ func cleanAction(a Action) (Action, string) {
 
 // Target is the file the action changes: memory.md, user.md or, for a
 // note, notes.md.
-func (a Action) Target() string {
-	switch {
-	case a.Action == ActionNote:
-		return NotesFile
-	case a.File == FileUser:
-		return UserFile
-	}
-	return MemoryFile
-}
+func (a Action) Target() string { return memorywire.Action(a).Target() }
 
 // planned is what a call will do to the identity files: the new text of
 // each changed file, and what it wrote into each.

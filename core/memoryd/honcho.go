@@ -121,10 +121,10 @@ func (s *Server) sync(ctx context.Context, _ daemon.Peer, q memorywire.SyncReque
 		return memorywire.SyncAnswer{Configured: true}.WithError(h.err), nil
 	}
 	if !q.Now {
-		return memorywire.SyncAnswer{Configured: true, Status: h.outbox.Status()}, nil
+		return memorywire.SyncAnswer{Configured: true, OutboxStatus: statusToWire(h.outbox.Status())}, nil
 	}
 	st, err := h.outbox.Now(ctx)
-	ans := memorywire.SyncAnswer{Configured: true, Status: st}
+	ans := memorywire.SyncAnswer{Configured: true, OutboxStatus: statusToWire(st)}
 	if err != nil {
 		ans = ans.WithError(err)
 	}

@@ -225,7 +225,7 @@ func (s *Server) memoryCall(ctx context.Context, _ daemon.Peer, q memorywire.Too
 		s.logf("call %s: cannot ask brokerd at %s about session %s: %s; nothing was written%s", q.CallID, s.stateSocket, q.Session, why, link)
 		return memorywire.ToolAnswer{Text: stateText}, nil
 	}
-	call := memory.Call{Session: q.Session, Class: st.Taint, Untrusted: st.Untrusted, Actions: q.Arguments.Actions}
+	call := memory.Call{Session: q.Session, Class: st.Taint, Untrusted: st.Untrusted, Actions: actionsFromWire(q.Arguments.Actions)}
 	res, err := s.store.Write(call)
 	if err != nil {
 		s.logf("call %s: the memory write failed: %v", q.CallID, err)
@@ -357,10 +357,7 @@ func (s *Server) journal(context.Context, daemon.Peer, json.RawMessage, *daemon.
 	if err != nil {
 		return nil, err
 	}
-	if edits == nil {
-		edits = []memory.LogEntry{}
-	}
-	return memorywire.LogAnswer{Edits: edits}, nil
+	return memorywire.LogAnswer{Edits: logToWire(edits)}, nil
 }
 
 func (s *Server) review(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
@@ -368,10 +365,7 @@ func (s *Server) review(context.Context, daemon.Peer, json.RawMessage, *daemon.S
 	if err != nil {
 		return nil, err
 	}
-	if staged == nil {
-		staged = []memory.StagedEdit{}
-	}
-	return memorywire.ReviewAnswer{Staged: staged}, nil
+	return memorywire.ReviewAnswer{Staged: stagedToWire(staged)}, nil
 }
 
 func (s *Server) accept(_ context.Context, peer daemon.Peer, q memorywire.EditRequest, _ *daemon.Stream) (any, error) {

@@ -14,7 +14,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxmaker/core/conf"
-	"boxmaker/core/memory"
 	"boxmaker/core/memorywire"
 	"boxmaker/core/role"
 	"boxmaker/core/termsafe"
@@ -91,7 +90,7 @@ func memoryLog(c *cli.Context) error {
 	}
 	if rolecli.WantsJSON(c) {
 		if ans.Edits == nil {
-			ans.Edits = []memory.LogEntry{}
+			ans.Edits = []memorywire.LogEntry{}
 		}
 		return rolecli.WriteJSON(c.App.Writer, ans)
 	}
@@ -123,7 +122,7 @@ func memoryReview(c *cli.Context) error {
 	}
 	if rolecli.WantsJSON(c) {
 		if ans.Staged == nil {
-			ans.Staged = []memory.StagedEdit{}
+			ans.Staged = []memorywire.StagedEdit{}
 		}
 		return rolecli.WriteJSON(c.App.Writer, ans)
 	}
@@ -133,7 +132,7 @@ func memoryReview(c *cli.Context) error {
 
 // writeReview shows each staged edit and its actions, texts indented so
 // that a text's own lines cannot pass for the listing's.
-func writeReview(w io.Writer, staged []memory.StagedEdit) {
+func writeReview(w io.Writer, staged []memorywire.StagedEdit) {
 	if len(staged) == 0 {
 		fmt.Fprintln(w, "memory: nothing staged for review")
 		return
@@ -147,13 +146,13 @@ func writeReview(w io.Writer, staged []memory.StagedEdit) {
 		for _, a := range e.Actions {
 			file := a.Target()
 			switch a.Action {
-			case memory.ActionAdd:
+			case memorywire.ActionAdd:
 				fmt.Fprintf(w, "  add to %s:\n", file)
-			case memory.ActionReplace:
+			case memorywire.ActionReplace:
 				fmt.Fprintf(w, "  replace in %s the entry holding %s with:\n", file, termsafe.Line(strconv.Quote(a.Old)))
-			case memory.ActionRemove:
+			case memorywire.ActionRemove:
 				fmt.Fprintf(w, "  remove from %s the entry holding %s\n", file, termsafe.Line(strconv.Quote(a.Old)))
-			case memory.ActionNote:
+			case memorywire.ActionNote:
 				fmt.Fprintf(w, "  note in notes.md:\n")
 			}
 			for _, line := range strings.Split(a.Text, "\n") {

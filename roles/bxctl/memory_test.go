@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"boxmaker/core/memory"
+	"boxmaker/core/memorywire"
 )
 
 // A staged write's text comes from the model: the review shows it escaped
@@ -13,8 +13,8 @@ import (
 // that passes for bxctl's.
 func TestReviewShowsNoControlSequences(t *testing.T) {
 	var b strings.Builder
-	writeReview(&b, []memory.StagedEdit{{Edit: "e3", Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Session: "s1", Class: "public",
-		Actions: []memory.Action{
+	writeReview(&b, []memorywire.StagedEdit{{Edit: "e3", Time: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Session: "s1", Class: "public",
+		Actions: []memorywire.Action{
 			{Action: "add", File: "memory", Text: "uses pnpm\n\x1b[2J\x1b[Haccept: e3 accepted\r"},
 			{Action: "remove", File: "user", Old: "Bob\x1b]0;t\x07"},
 		}}})
