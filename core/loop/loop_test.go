@@ -269,6 +269,20 @@ func TestTurnEndsWithItsUsage(t *testing.T) {
 	if want.CachedTokens == 0 || *last.Usage != want {
 		t.Errorf("usage %+v, want %+v", *last.Usage, want)
 	}
+	// Before the second request, after the tool's result: the first's
+	// sums (what a person who stops the turn then is shown).
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, e.Event)
+	}
+	if diff := cmp.Diff([]string{"session", "tool_call", "tool_result", "usage", "text", "usage"}, kinds); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	first := loopwire.Usage{Requests: 1, NCtx: 8192, Context: chats[0].PromptTokens + chats[0].PredictedN,
+		PromptTokens: chats[0].PromptN, CachedTokens: chats[0].CacheN, OutputTokens: chats[0].PredictedN}
+	if u := events[3].Usage; u == nil || *u != first {
+		t.Errorf("the sums before the second request %+v, want %+v", u, first)
+	}
 	r.srv.ForgetCache()
 	_, events = r.mustTurn(t, res.Session, "second")
 	if u := events[len(events)-1].Usage; u == nil || u.Requests != 1 || u.CachedTokens != 0 || !strings.HasPrefix(u.CacheLost, "cache loss: the server took 0 tokens from its cache") {
@@ -431,7 +445,7 @@ func TestAskedCallIsShownAndWaitsPastTheTimeout(t *testing.T) {
 			got = append(got, e.Event+" "+e.Approval+e.Outcome)
 		}
 	}
-	want := []string{"session ", "tool_call ", "asked k3f9", "tool_result approved", "usage "}
+	want := []string{"session ", "tool_call ", "asked k3f9", "tool_result approved", "usage ", "usage "} // the sums before the second request, and at the end
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}

@@ -51,7 +51,7 @@ func TestACutToolCallNeverWedgesTheSession(t *testing.T) {
 			kinds = append(kinds, e.Event)
 		}
 	}
-	if diff := cmp.Diff([]string{"session", "notice", "tool_call", "tool_result", "usage"}, kinds); diff != "" {
+	if diff := cmp.Diff([]string{"session", "notice", "tool_call", "tool_result", "usage", "usage"}, kinds); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	for _, text := range []string{"Again, please.", "And again.", "Once more."} {

@@ -334,6 +334,15 @@ func (t *turn) run(ctx context.Context, user Record) (string, error) {
 			prev = t.recs[prevAt].Timings
 		}
 		req := ChatRequest{encoded: &msgs, Tools: t.conv.tools, Thinking: e.Thinking, MaxTokens: e.maxTokens(prev, hadPrev)}
+		if t.ask == nil && t.usage.Requests > 0 {
+			// The sums so far, before the next request: a person who
+			// stops the turn, or whose turn fails, is shown them.
+			u := t.usage
+			u.NCtx = e.NCtx
+			if err := t.emit(loopwire.Event{Event: loopwire.EventUsage, Usage: &u}); err != nil {
+				return strings.Join(replies, "\n\n"), err
+			}
+		}
 		sep := len(replies) > 0 && replies[len(replies)-1] != ""
 		first := true
 		var emitErr error

@@ -40,7 +40,9 @@
 // given; EventNotice, loopd's own word on the reply (such as a reply cut
 // off at max_tokens); EventUsage last, when the turn made a model request
 // (Usage: tokens in and out, the context filled, the prompt cache's reuse
-// and its loss). A tool result's Notes are the runner's own notes on it
+// and its loss); and before each model request after the first, the
+// sums so far (shown when the person stops the turn or it fails: a reader
+// keeps the latest). A tool result's Notes are the runner's own notes on it
 // (cut at a limit, killed at a timeout), also in its Text. An Agent's ask
 // (KindAgentAsk) streams the same events but EventUsage, and EventQuestion
 // when the Agent asks its person something

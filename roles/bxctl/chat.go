@@ -446,9 +446,10 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 		}
 		if v.asking != "" {
 			fmt.Fprintf(ch.out, "(reply stopped; brokerd withdraws its approval %s)\n", termsafe.Line(v.asking))
-			return
+		} else {
+			fmt.Fprintln(ch.out, "(reply stopped)")
 		}
-		fmt.Fprintln(ch.out, "(reply stopped)")
+		v.stopped()
 		return
 	}
 }

@@ -399,3 +399,37 @@ func TestChatShowsWhatItWaitsFor(t *testing.T) {
 		t.Errorf("on a pipe: %q, want %q", out2.String(), want)
 	}
 }
+
+// A turn stopped after a tool round shows what its model requests took
+// before the stop (the sums loopd sent before the next request); the
+// usage of a turn that ends is shown as before.
+func TestAStoppedTurnShowsItsUsageSoFar(t *testing.T) {
+	streaming := make(chan struct{})
+	f := serveLoop(t, func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-1"})
+		st.Send(loopwire.Event{Event: loopwire.EventToolCall, CallID: "c1", Tool: "read_file", Arguments: json.RawMessage(`{"path":"/p/a"}`)})
+		st.Send(loopwire.Event{Event: loopwire.EventToolResult, CallID: "c1", Outcome: "allowed", Text: "a"})
+		st.Send(loopwire.Event{Event: loopwire.EventUsage, Usage: &loopwire.Usage{Requests: 1, PromptTokens: 10, OutputTokens: 2, Context: 12, NCtx: 100}})
+		close(streaming)
+		for st.Send(loopwire.Event{Event: loopwire.EventText, Text: "on and on "}) == nil {
+			time.Sleep(5 * time.Millisecond)
+		}
+		return nil, context.Canceled
+	})
+	ch, out, _ := newChatter(f.sock, true)
+	inR, inW := io.Pipe()
+	interrupts := make(chan os.Signal, 1)
+	done := make(chan error, 1)
+	go func() { done <- ch.run(context.Background(), inR, interrupts) }()
+	io.WriteString(inW, "read a\n")
+	<-streaming
+	waitShown(t, out, "on and on")
+	interrupts <- os.Interrupt
+	waitShown(t, out, "(reply stopped)\n")
+	inW.Close()
+	chatEnds(t, done, "the end of the input")
+	want := "(reply stopped)\n  [turn] stopped after 1 model request: tokens 10 in, 2 out; cache reused 0 of 10 prompt tokens (0%); context 12 of 100 tokens (12%)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output:\n%s\nwant it to hold %q", out.String(), want)
+	}
+}

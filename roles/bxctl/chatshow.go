@@ -137,7 +137,18 @@ func (v *turnView) finish() {
 		v.midLine = false
 	}
 	if v.usage != nil {
-		for _, l := range usageLines(*v.usage) {
+		for _, l := range usageLines(*v.usage, false) {
+			fmt.Fprintln(v.ch.out, l)
+		}
+	}
+}
+
+// stopped ends the view of a turn the person stopped: what its model
+// requests took before the stop, when one had ended (loopd sends the sums
+// before each request after the first); the request cut is not counted.
+func (v *turnView) stopped() {
+	if v.usage != nil {
+		for _, l := range usageLines(*v.usage, true) {
 			fmt.Fprintln(v.ch.out, l)
 		}
 	}
@@ -173,8 +184,8 @@ func callSummary(tool string, args json.RawMessage) string {
 
 // usageLines is the end of a turn in the terminal: the tokens in and out,
 // the prompt cache's reuse and the context used, and loopd's note when
-// the cache was lost.
-func usageLines(u loopwire.Usage) []string {
+// the cache was lost; of a turn stopped, the requests before the stop.
+func usageLines(u loopwire.Usage, stopped bool) []string {
 	prompt := u.PromptTokens + u.CachedTokens
 	reuse := 0
 	if prompt > 0 {
@@ -185,7 +196,12 @@ func usageLines(u loopwire.Usage) []string {
 		ctx = fmt.Sprintf("context %d of %d tokens (%d%%)", u.Context, u.NCtx, u.Context*100/u.NCtx)
 	}
 	reqs := ""
-	if u.Requests > 1 {
+	switch {
+	case stopped && u.Requests == 1:
+		reqs = "stopped after 1 model request: "
+	case stopped:
+		reqs = fmt.Sprintf("stopped after %d model requests: ", u.Requests)
+	case u.Requests > 1:
 		reqs = fmt.Sprintf("%d model requests: ", u.Requests)
 	}
 	lines := []string{fmt.Sprintf("  [turn] %stokens %d in, %d out; cache reused %d of %d prompt tokens (%d%%); %s",
