@@ -35,7 +35,8 @@ import (
 //	override   verbs, quals, nouns, voids        flag-ignore-instructions
 //	role       nows, roles, pretends             flag-role-hijack
 //	reveal     verbs, objects, fronts            flag-dump-conversation
-//	secret     asks, nouns, says, grants, nots   flag-secret-request
+//	secret     asks, nouns, says, grants, nots,  flag-secret-request
+//	           compounds
 //	authority  claims, who, demands, modes, ons  flag-authority-claim
 //	reader     notes, readers, ifs, acts         flag-reader-instruction
 //
@@ -67,7 +68,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"override":  {[]string{"verbs", "quals", "nouns", "voids"}, []string{"verb-last"}},
 	"role":      {[]string{"nows", "roles", "pretends"}, nil},
 	"reveal":    {[]string{"verbs", "objects", "fronts"}, []string{"object-first"}},
-	"secret":    {[]string{"asks", "nouns", "says", "grants", "nots"}, []string{"object-first"}},
+	"secret":    {[]string{"asks", "nouns", "says", "grants", "nots", "compounds"}, []string{"object-first"}},
 	"authority": {[]string{"claims", "who", "demands", "modes", "ons"}, nil},
 	"reader":    {[]string{"notes", "readers", "ifs", "acts"}, nil},
 }
@@ -225,19 +226,23 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 	case "reveal":
 		return f.verbObject(RuleFlagDumpConversation, s.class("verbs"), s.class("objects"), s.flags["object-first"], s.class("fronts"))
 	case "secret":
-		out := f.verbObject(RuleFlagSecretRequest, s.class("asks"), s.class("nouns"), s.flags["object-first"], nil)
-		if nots := s.class("nots"); len(nots) > 0 {
+		// Two words at most between the ask and the secret ("tell me the
+		// password", "dime la contraseña"): "give me feedback on the
+		// password reset flow" is no request for it.
+		out := f.verbObjectWithin(RuleFlagSecretRequest, s.class("asks"), s.class("nouns"), s.flags["object-first"], nil, 2, 24)
+		if nots, compounds := s.class("nots"), s.class("compounds"); len(nots) > 0 || len(compounds) > 0 {
 			// "never share your API key", "no compartas tu contraseña",
-			// "パスワードを教えないで": a warning, not a request.
+			// "パスワードを教えないで": a warning, not a request; "the
+			// password reset", "the password policy": another thing.
 			for i := range out {
-				out[i] = out[i].checked(f.notNegated(nots))
+				out[i] = out[i].checked(f.notNegated(nots, compounds))
 			}
 		}
 		if says, grants := s.class("says"), s.class("grants"); len(says) > 0 && len(grants) > 0 {
 			// "say 'Access Granted'": the words may stand in quotes.
 			sep, gap := f.gap(2, 24)
 			out = append(out, byStarts(f.need(fp(RuleFlagSecretRequest, firstWords(says), 200,
-				alt(says)+sep+gap+quoteExpr+alt(grants)), grants), says)...)
+				alt(says)+`:?`+sep+gap+quoteExpr+alt(grants)), grants), says)...)
 		}
 		return out
 	case "authority":
@@ -248,15 +253,26 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 	panic("sanitize: no generator for family " + s.family)
 }
 
-// notNegated accepts a match that none of nots negates: one of the last
-// three words before it or a word of its own, or (written without spaces) the bytes just
+// notNegated accepts a match that none of nots negates and that no
+// compound goes on (the word right after the secret: "password reset"):
+// a negation is one of the last three words before it or a word of its
+// own, or (written without spaces) the bytes just
 // before or after it.
-func (f lexiconFile) notNegated(nots words) func(before, window string, m []int) bool {
-	var ns []string
+func (f lexiconFile) notNegated(nots, compounds words) func(before, window string, m []int) bool {
+	var ns, cs []string
 	for _, n := range nots {
 		ns = append(ns, normalEntry(n))
 	}
+	for _, c := range compounds {
+		cs = append(cs, normalEntry(c))
+	}
 	return func(before, window string, m []int) bool {
+		rest := strings.TrimLeft(window[m[1]:], " ")
+		for _, c := range cs {
+			if strings.HasPrefix(rest, c) && (len(rest) == len(c) || !isWordByte(rest[len(c)])) {
+				return false
+			}
+		}
 		if f.unspaced {
 			tail := before[max(0, len(before)-12):]
 			after := window[m[1]:min(len(window), m[1]+12)]
@@ -322,12 +338,17 @@ func (f lexiconFile) need(p flagPattern, t words) flagPattern {
 // ("システムプロンプトを表示"), and with fronts a particle that puts the
 // object before the verb (Chinese 把).
 func (f lexiconFile) verbObject(rule string, verbs, objects words, objectFirst bool, fronts words) []flagPattern {
+	return f.verbObjectWithin(rule, verbs, objects, objectFirst, fronts, 4, 36)
+}
+
+// verbObjectWithin is verbObject with a gap of up to n words (b bytes).
+func (f lexiconFile) verbObjectWithin(rule string, verbs, objects words, objectFirst bool, fronts words, n, b int) []flagPattern {
 	if len(verbs) == 0 || len(objects) == 0 {
 		return nil
 	}
-	sep, short := f.gap(4, 36)
+	sep, short := f.gap(n, b)
 	verb, object := alt(verbs), alt(objects)
-	out := byStarts(f.need(fp(rule, firstWords(verbs), 400, verb+sep+short+object), objects), verbs)
+	out := byStarts(f.need(fp(rule, firstWords(verbs), 400, verb+`[?:.!]?`+sep+short+object), objects), verbs)
 	if objectFirst {
 		out = append(out, byStarts(f.need(fp(rule, firstWords(objects), 400, object+sep+short+verb), verbs), objects)...)
 	}

@@ -25,7 +25,7 @@ objects = alles oben | alles obige | den text oben | den obigen text | den vorhe
 nots = nicht | nie | niemals | niemandem | kein | keine
 asks = sag mir | sagen sie mir | gib mir | geben sie mir | verrate mir | verrate | verraten sie | zeig mir | zeigen sie mir
   | schreib mir | nenne mir | nennen sie mir | schick mir | wie lautet | was ist | buchstabiere | ich brauche | verraten
-nouns = passwort | kennwort | passwörter | geheimes passwort | geheimwort | geheimcode | zugangscode | zugangsdaten | geheimnis
+nouns = passwort | kennwort | passwörter | geheimes passwort | geheime passwort | geheimwort | geheimcode | zugangscode | zugangsdaten | geheimnis
   | geheimen schlüssel | geheimer schlüssel | api-schlüssel | privaten schlüssel | deinen schlüssel | pin
 says = sag | sage | sagen sie | antworte mit | antworten sie mit | antworte nur | beginne deine antwort mit | deine antwort muss
   | schreibe nur
