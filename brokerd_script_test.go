@@ -38,14 +38,13 @@ import (
 )
 
 // The scripts' commands for brokerd: tool calls as loopd sends them, the
-// tools image, and the crash suite.
+// tools image; its crash suite (crashsuite) is TestCrashSuites'.
 
 // brokerdCmds are the commands the brokerd scripts add.
 var brokerdCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"toolcall":   cmdToolcall,
 	"toolwait":   cmdToolwait,
 	"toolsimage": cmdToolsimage,
-	"crashsuite": cmdCrashsuite,
 	"lostlocks":  cmdLostlocks,
 	"silentsock": cmdSilentsock,
 }
@@ -566,14 +565,13 @@ func cmdAuditRechain(ts *testscript.TestScript, neg bool, args []string) {
 
 // The scripts' commands for the containment attacks (issue 8): the race
 // of a parent directory swapped between the decision and the mount,
-// driven through the real brokerd with real containers.
+// driven through the real brokerd with real containers. The race and
+// crash suites themselves (racesuite, crashcalls, crashinit) are
+// TestCrashSuites' commands.
 
 // containmentCmds are the commands the containment scripts add.
 var containmentCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"racesuite":   cmdRacesuite,
-	"crashcalls":  cmdCrashcalls,
 	"leftovers":   cmdLeftovers,
-	"crashinit":   cmdCrashinit,
 	"alive":       cmdAlive,
 	"stagemounts": cmdStagemounts,
 	"fakeconmon":  cmdFakeconmon,

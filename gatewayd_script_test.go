@@ -27,7 +27,6 @@ import (
 var gatewaydCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"fakemm":       cmdFakemm,
 	"waitlog":      cmdWaitlog,
-	"gatewaycrash": cmdGatewaycrash,
 }
 
 // mmWorld is one script's fake Mattermost and its people.

@@ -172,7 +172,6 @@ func cmdCachecheck(ts *testscript.TestScript, neg bool, args []string) {
 // yaagCmds are the commands the yaag scripts add.
 var yaagCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"addrvar":   cmdAddrvar,
-	"yaagcrash": cmdYaagcrash,
 	"forkcache": cmdForkcache,
 }
 

@@ -37,52 +37,96 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, cmds)
 }
 
+// scriptCmd is a command of the script harness (testdata/script/README.md).
+type scriptCmd = func(ts *testscript.TestScript, neg bool, args []string)
+
+// TestScripts runs the end-to-end scripts of testdata/script against the
+// real binary; the crash and race suites are TestCrashSuites'. With
+// -role NAME it runs only that role's scripts (scriptRole).
 func TestScripts(t *testing.T) {
-	root := testsupport.ShortDir(t)
+	testscript.Run(t, scriptParams(t, "testdata/script"))
+}
+
+// scriptParams is the harness every script runs in: the scripts of dir
+// (only -role's, when it is set), each in a short work directory, with
+// the conditions of scriptConds, the variables Setup sets and the
+// commands of scriptCmds and of more.
+func scriptParams(t *testing.T, dir string, more ...map[string]scriptCmd) testscript.Params {
 	params := testscript.Params{
-		Dir:                 "testdata/script",
-		WorkdirRoot:         root, // short: socket paths must stay under 108 bytes
+		Dir:                 dir,
+		WorkdirRoot:         testsupport.ShortDir(t), // short: socket paths must stay under 108 bytes
 		RequireExplicitExec: true,
-		// [exists:PATH]: a file of the machine's own (a deployed config)
-		// that a script must not trip over.
-		Condition: func(cond string) (bool, error) {
-			if p, ok := strings.CutPrefix(cond, "exists:"); ok {
-				_, err := os.Stat(p)
-				return err == nil, nil
-			}
-			if cond == "podmanlocks" { // Podman 4.3's lock table can be counted (lostlocks)
-				_, err := testsupport.CountLostPodmanLocks()
-				return err == nil, nil
-			}
-			return false, fmt.Errorf("unknown condition %q", cond)
-		},
+		Condition:           scriptCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BOXMAKER_HOME", filepath.Join(env.WorkDir, "h"))
 			env.Setenv("REPO", readmeDir) // the checkout, for files scripts take from it
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":        cmdExits,
-			"waitsock":     cmdWaitsock,
-			"sockreq":      cmdSockreq,
-			"dialas":       cmdDialas,
-			"waitconn":     cmdWaitconn,
-			"holdconns":    cmdHoldconns,
-			"releaseconns": cmdReleaseconns,
-			"cachecheck":   cmdCachecheck,
-			"jsonq":        cmdJSONQ,
-			"ttyscript":    cmdTTYScript,
-			"freeport":     cmdFreeport,
-		},
+		Cmds: map[string]scriptCmd{},
 	}
-	for _, cmds := range []map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		brokerdCmds, memorydCmds, honchoCmds, loopdCmds, yaagCmds, fetchCmds, readmeCmds, containmentCmds, auditCmds, gatewaydCmds, mcpCmds,
-	} {
+	if *scriptsRole != "" {
+		params.Dir, params.Files = "", roleScripts(t, dir, *scriptsRole)
+	}
+	for _, cmds := range append(scriptCmds(), more...) {
 		for name, cmd := range cmds {
+			if _, dup := params.Cmds[name]; dup {
+				t.Fatalf("the script command %s is registered twice", name)
+			}
 			params.Cmds[name] = cmd
 		}
 	}
-	testscript.Run(t, params)
+	return params
+}
+
+// scriptCmds are the commands every script may run, by the file that
+// defines them.
+func scriptCmds() []map[string]scriptCmd {
+	return []map[string]scriptCmd{
+		mainCmds, brokerdCmds, honchoCmds, loopdCmds, yaagCmds, fetchCmds, readmeCmds, containmentCmds, auditCmds, gatewaydCmds, mcpCmds,
+	}
+}
+
+var mainCmds = map[string]scriptCmd{
+	"exits":        cmdExits,
+	"waitsock":     cmdWaitsock,
+	"sockreq":      cmdSockreq,
+	"dialas":       cmdDialas,
+	"waitconn":     cmdWaitconn,
+	"holdconns":    cmdHoldconns,
+	"releaseconns": cmdReleaseconns,
+	"cachecheck":   cmdCachecheck,
+	"jsonq":        cmdJSONQ,
+	"ttyscript":    cmdTTYScript,
+	"freeport":     cmdFreeport,
+}
+
+// scriptConds are the harness's own conditions: [NAME], or [NAME:ARG]
+// for one that takes an argument; testscript's own ([short], [exec:PROG],
+// [root], ...) are answered before these are asked.
+var scriptConds = map[string]struct {
+	arg bool
+	f   func(arg string) (bool, error)
+}{
+	// [exists:PATH]: a file of the machine's own (a deployed config)
+	// that a script must not trip over.
+	"exists": {true, func(p string) (bool, error) {
+		_, err := os.Stat(p)
+		return err == nil, nil
+	}},
+	// [podmanlocks]: Podman 4.3's lock table can be counted (lostlocks).
+	"podmanlocks": {false, func(string) (bool, error) {
+		_, err := testsupport.CountLostPodmanLocks()
+		return err == nil, nil
+	}},
+}
+
+func scriptCondition(cond string) (bool, error) {
+	name, arg, hasArg := strings.Cut(cond, ":")
+	c, ok := scriptConds[name]
+	if !ok || c.arg != hasArg {
+		return false, fmt.Errorf("unknown condition %q (testdata/script/README.md lists them)", cond)
+	}
+	return c.f(arg)
 }
 
 // exits N prog args...: runs prog and requires exit status N; its output

@@ -24,13 +24,8 @@ import (
 	"boxmaker/core/testsupport"
 )
 
-// The scripts' commands for memoryd: the crash suite (memory writes
-// through brokerd while memoryd is killed with SIGKILL).
-
-// memorydCmds are the commands the memoryd scripts add.
-var memorydCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"memcrash": cmdMemcrash,
-}
+// The crash suite of memoryd (memcrash: memory writes through brokerd
+// while memoryd is killed with SIGKILL), a command of TestCrashSuites.
 
 // memorydCrash is what memoryd's crash suites (memcrash, honchocrash)
 // share: HOME, memoryd's config and environment there, and a start of
@@ -356,7 +351,6 @@ func (c *crashReport) String() string {
 var honchoCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"fakehoncho":  cmdFakehoncho,
 	"standinup":   cmdStandinup,
-	"honchocrash": cmdHonchocrash,
 }
 
 var (
