@@ -25,8 +25,8 @@ import (
 )
 
 var gatewaydCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"fakemm":       cmdFakemm,
-	"waitlog":      cmdWaitlog,
+	"fakemm":  cmdFakemm,
+	"waitlog": cmdWaitlog,
 }
 
 // mmWorld is one script's fake Mattermost and its people.

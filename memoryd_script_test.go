@@ -349,8 +349,8 @@ func (c *crashReport) String() string {
 // kills memoryd with SIGKILL while it syncs.
 
 var honchoCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"fakehoncho":  cmdFakehoncho,
-	"standinup":   cmdStandinup,
+	"fakehoncho": cmdFakehoncho,
+	"standinup":  cmdStandinup,
 }
 
 var (
