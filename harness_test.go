@@ -189,6 +189,12 @@ func TestHarnessReadme(t *testing.T) {
 		}
 	}
 
+	skips, err := shortSkippers("testdata/script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare("Skipped under -short", skips)
+
 	data, err := os.ReadFile(harnessReadme)
 	if err != nil {
 		t.Fatal(err)
@@ -315,6 +321,46 @@ func TestCrashSuitesAreTheirOwn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// shortSkippers are the scripts of dir whose first command is
+// "[short] skip": those go test -short skips.
+func shortSkippers(dir string) ([]string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if firstCommand(scriptPart(string(data))) == "[short] skip" {
+			names = append(names, strings.TrimSuffix(filepath.Base(p), ".txtar"))
+		}
+	}
+	return names, nil
+}
+
+// firstCommand is a script's first command line, its conditions and
+// command name only ("[short] skip"), or "".
+func firstCommand(script string) string {
+	for _, line := range strings.Split(script, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		var words []string
+		for _, w := range f {
+			words = append(words, w)
+			if !strings.HasPrefix(w, "[") {
+				break
+			}
+		}
+		return strings.Join(words, " ")
+	}
+	return ""
 }
 
 // scriptPart is a txtar's script: what comes before its first file.
