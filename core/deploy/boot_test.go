@@ -40,6 +40,9 @@ const bootSuite = "bookworm"
 const bootCache = "/var/cache/boxmaker-boottest"
 
 func TestBootDebian12(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow Podman suite (66 s at load 15, a Debian boot): go test without -short runs it")
+	}
 	if os.Getenv("BOXMAKER_BOOT_TEST") == "0" {
 		t.Skip("BOXMAKER_BOOT_TEST=0")
 	}

@@ -104,6 +104,9 @@ func startEgressSite(t *testing.T) egressSite {
 // TestFetchThroughPodman fetches through a real proxy container on a real
 // network, from a tool container that has none.
 func TestFetchThroughPodman(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow Podman suite (21 s at load 15): go test without -short runs it")
+	}
 	site := startEgressSite(t)
 	egress := func(allowPrivate bool) func(*Config) {
 		return func(c *Config) {

@@ -23,6 +23,9 @@ import (
 // time while Podman creates, starts and runs their containers must give
 // back every lock they took (D740).
 func TestCancelledCallsLoseNoPodmanLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow Podman suite (31 s at load 15, 20 cancelled calls): go test without -short runs it")
+	}
 	r := newTestRunner(t, nil)
 	before := testsupport.LostPodmanLocks(t)
 	const calls, atOnce = 20, 4
