@@ -291,7 +291,17 @@ var linkRules = []linkRule{
 	{"boxmaker/roles/brokerd", yaagEngine, noYaagEngine},
 	{"boxmaker/core/approval", yaagEngine, noYaagEngine},
 	{"boxmaker/core/yaagwire", yaagEngine, "the wire is a leaf: it imports no yaag package, no goja, no esbuild"},
+	{"boxmaker/core/broker", mcpProtocol, noMCPProtocol},
+	{"boxmaker/core/approval", mcpProtocol, noMCPProtocol},
+	{"boxmaker/core/brokerwire", mcpProtocol, noMCPProtocol},
+	{"boxmaker/core/loop", mcpProtocol, "loopd offers the MCP tools brokerd lists on its tool socket (mcp.tools); it speaks no MCP"},
 }
+
+// mcpProtocol is the MCP SDK and the package that speaks through it.
+var mcpProtocol = []string{"github.com/modelcontextprotocol/", "boxmaker/core/mcp", "boxmaker/core/mcpserve"}
+
+// noMCPProtocol is why the decision path links none of mcpProtocol.
+const noMCPProtocol = "brokerd decides an MCP call on the grants and runs it through core/broker's MCP interface (core/mcpserve implements it); only core/mcp speaks the protocol"
 
 // yaagEngine are yaag's own packages and the JavaScript runtime and
 // bundler they link.

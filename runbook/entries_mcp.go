@@ -15,4 +15,8 @@ var (
 	// A server that would need the network (hosts in its file or in an
 	// mcp grant): remote and networked servers are not supported yet.
 	MCPRemoteUnsupported = newEntry("mcp-remote-unsupported")
+	// A call of an MCP server's tool got no answer: the server did not
+	// start, hung past the call's time, ended during the call or wrote
+	// a message over the limit; or its caller went.
+	MCPCallFailed = newEntry("mcp-call-failed")
 )

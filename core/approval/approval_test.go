@@ -284,3 +284,33 @@ func TestALongListOfFilesIsCutWhereTheTextIs(t *testing.T) {
 		t.Errorf("in full: %d files listed", n)
 	}
 }
+
+// An MCP tool's approval names the server and the tool, and shows every
+// argument whole, escaped: none is "not read", and a long value is not
+// cut in show --full (a negative limit).
+func TestAnMCPCallIsShownWhole(t *testing.T) {
+	long := strings.Repeat("n", 300)
+	p := pending("mcp__notes__write_note", `{"path":"/srv/notes/a.md","text":"`+long+`","opts":{"mode":"\u001b[2J"}}`)
+	if got, want := Summary(p), `mcp__notes__write_note (MCP server notes, tool write_note) {"path":"/srv/notes/a.md","text":"nnnnnnnnn`; !strings.HasPrefix(got, want) {
+		t.Errorf("summary %q, want it to begin %q", got, want)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, p, Options{Now: t0, ContentLimit: -1}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"    MCP server       notes\n",
+		"    tool             write_note\n",
+		`  |   "path": "/srv/notes/a.md",` + "\n",
+		`  |   "text": "` + long + `",` + "\n",
+		`  |     "mode": "\u001b[2J"` + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "not read by") || strings.Contains(out, "\x1b") {
+		t.Errorf("render:\n%s", out)
+	}
+}

@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -27,6 +28,9 @@ const maxProgramFiles = 40
 // its content; http_fetch its URL; memory its actions; the rest their
 // target. It is escaped and never holds a line feed.
 func Summary(p brokerwire.Pending) string {
+	if server, tool, ok := policy.SplitMCP(p.Tool); ok {
+		return termsafe.Line(cut(fmt.Sprintf("%s (MCP server %s, tool %s) %s", p.Tool, server, tool, p.Arguments), summaryWidth))
+	}
 	a, err := parse(p.Arguments)
 	if err != nil {
 		return termsafe.Line(cut(p.Tool+" with arguments that are not valid: "+p.Arguments, summaryWidth))
@@ -167,6 +171,21 @@ func Render(w io.Writer, p brokerwire.Pending, o Options) error {
 	r.field("call sha256", p.CallHash)
 	r.field("arguments sha256", p.ArgumentsHash)
 	r.linef("arguments:")
+	if server, tool, ok := policy.SplitMCP(p.Tool); ok {
+		// The server reads every key, so every key is shown, each value
+		// whole: one argument per line, the JSON indented.
+		r.field("  MCP server", server)
+		r.field("  tool", tool)
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, []byte(p.Arguments), "", "  "); err != nil {
+			r.field("  not valid", err.Error())
+			r.text(p.Arguments)
+			return r.err
+		}
+		r.field("  arguments", fmt.Sprintf("%s of JSON, sha256 %s", size(len(p.Arguments)), p.ArgumentsHash))
+		r.text(pretty.String() + "\n")
+		return r.err
+	}
 	a, err := parse(p.Arguments)
 	if err != nil {
 		r.field("  not valid", err.Error())

@@ -19,6 +19,10 @@ import (
 func (b *Broker) ask(ctx context.Context, c brokerwire.ToolCall, v verdict, asked func(string)) (*pending, *answer, error) {
 	now := b.cfg.Now()
 	target := v.recordTarget(nil)
+	if v.mcpPlan != nil {
+		// What the server can reach while it runs the call.
+		target = "the server is given " + mcpGiven(*v.mcpPlan)
+	}
 	var change *brokerwire.Change
 	if policy.Tool(c.Tool) == policy.WriteFile && len(v.targets) == 1 {
 		change = b.writeChange(v.targets[0], c.Arguments)

@@ -77,6 +77,8 @@ type Config struct {
 	// Courier, when brokerd.toml has [gateway], carries each pending
 	// approval to gatewayd (nil: none).
 	Courier *Courier
+	// MCP runs the tools of MCP servers (nil: none is called).
+	MCP MCP
 }
 
 // Broker decides, records and runs tool calls. It is safe for concurrent

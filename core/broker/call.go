@@ -140,11 +140,14 @@ func (b *Broker) decideCall(c *call) (done bool, err error) {
 	if c.problem != "" {
 		c.v = verdict{Decision: policy.Decision{Verdict: policy.Deny, Reason: c.problem}}
 	} else {
-		c.v = b.decide(c.Tool, c.targets, state)
+		c.v = b.decideFor(c.ToolCall, c.targets, state)
 	}
 	note := c.v.Reason
 	if c.Tool == string(policy.Run) && len(c.args.Command) > 0 && c.problem == "" {
 		note += "; command: " + shellQuote(c.args.Command) // what runs is part of what was decided
+	}
+	if isMCP(c.Tool) && c.problem == "" {
+		note += mcpNote(c.v, c.Arguments) // what the server is given, and what it is sent
 	}
 	if len(c.v.masks) > 0 {
 		note += "; masked: " + maskNote(c.v.masks) // what deny grants keep from the container

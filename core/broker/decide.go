@@ -26,6 +26,18 @@ type verdict struct {
 	// denied is, for a deny, the target as the call named it (Target is
 	// where it resolved).
 	denied string
+	// mcpPlan is, for a call of an MCP server's tool, what the server's
+	// container is given (decideMCP).
+	mcpPlan *policy.MCPPlan
+}
+
+// decideFor decides a call: an MCP server's tool by decideMCP, any
+// other by its targets.
+func (b *Broker) decideFor(c brokerwire.ToolCall, targets []string, st policy.State) verdict {
+	if isMCP(c.Tool) {
+		return b.decideMCP(c, st)
+	}
+	return b.decide(c.Tool, targets, st)
 }
 
 // resolvedElsewhere is where a denied path resolved, when a link made it
@@ -143,7 +155,7 @@ func (b *Broker) redecide(c brokerwire.ToolCall, targets []string, was verdict, 
 		b.logf("%v", err)
 		return redecided{}, entryText(runbook.BrokerStateDamaged, StateDamagedText)
 	}
-	v := b.decide(c.Tool, targets, st)
+	v := b.decideFor(c, targets, st)
 	switch {
 	case v.Verdict == policy.Deny && v.Err != nil:
 		b.reportGrants(v.Err)

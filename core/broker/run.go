@@ -21,6 +21,10 @@ import (
 // tainted memory (Untrusted). mounted is what the runner says it gave the
 // container.
 func (b *Broker) execute(ctx context.Context, c brokerwire.ToolCall, a arguments, v verdict, forward any) (text string, notes []string, found policy.State, mounted []string, err error) {
+	if isMCP(c.Tool) {
+		text, notes, mounted, err := b.runMCP(ctx, c, v)
+		return text, notes, policy.State{}, mounted, err
+	}
 	switch policy.Tool(c.Tool) {
 	case policy.ReadFile, policy.ListDir, policy.WriteFile, policy.Run, policy.YaagSetupWorkspace:
 		rc := runner.Call{ID: runID(c), Tool: c.Tool, Paths: v.targets, Masks: v.masks, AllowHardLinks: v.HardLinks}

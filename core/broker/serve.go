@@ -76,6 +76,12 @@ func (b *Broker) Serve(ctx context.Context, podman Podman, sockets Sockets) erro
 	}
 	// The Runs end with the brokerd that started them (their relay and
 	// their limits are its): each container, and each disk kept.
+	// So do the MCP servers: none outlives its brokerd.
+	if b.cfg.MCP != nil {
+		if n := b.cfg.MCP.Close(); n > 0 {
+			b.logf("stopped %d MCP servers", n)
+		}
+	}
 	if b.cfg.Yaag != nil {
 		if n := b.cfg.Yaag.Close(); n > 0 {
 			b.logf("ended %d yaag Runs", n)

@@ -125,6 +125,14 @@ func parseArguments(tool string, raw json.RawMessage) (a arguments, targets []st
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")
 	}
+	if isMCP(tool) {
+		// An MCP tool's arguments are the server's to read, passed on
+		// as they are.
+		if why := overLimit(tool, arguments{}); why != "" {
+			return a, nil, nil, why
+		}
+		return a, []string{""}, nil, mcpArguments(tool, raw)
+	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return a, nil, nil, fmt.Sprintf("the arguments of %s are not valid: %v", tool, jsonProblem(err))
 	}

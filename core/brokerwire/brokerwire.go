@@ -61,6 +61,17 @@
 // yaag_setup_workspace) to a new session
 // only when granted. It decides nothing.
 //
+// mcp.tools (MCPToolsRequest -> MCPTools) lists, for a new session, the
+// tools of MCP servers loopd may offer it (docs/mcp.md): every tool the
+// owner accepted (bxctl mcp accept) of a server whose file is valid and
+// still the one accepted, that an allow or ask grant covers at the
+// session's taint, named mcp__<server>__<tool> (at most 64 bytes), with
+// its accepted description and input schema. It decides nothing: every
+// call is decided, and a server whose running list changed is withheld
+// then. A tool.call of one has the model's arguments, a JSON object
+// passed on to the server as it is (at most 1 MiB; a key twice in an
+// object is denied).
+//
 // # The admin socket (brokerd [sockets] admin; bxctl is the client)
 //
 // approvals.list (no body -> ApprovalsList), approvals.show (ApprovalShow ->
@@ -101,6 +112,7 @@ const (
 	KindToolCall       = "tool.call"     // tool socket: ToolCall -> Answer
 	KindSessionStart   = "session.start" // tool socket: SessionStart -> SessionState
 	KindToolsGranted   = "tools.granted" // tool socket: {} -> ToolsGranted
+	KindMCPTools       = "mcp.tools"     // tool socket: MCPToolsRequest -> MCPTools
 	KindApprovalsList  = "approvals.list"
 	KindApprovalShow   = "approvals.show"   // admin socket: ApprovalShow -> Pending
 	KindApprovalAnswer = "approvals.answer" // admin socket: ApprovalAnswer -> Pending
@@ -207,6 +219,27 @@ type SessionStateOf struct {
 	Taint     string `json:"taint,omitempty"`
 	Untrusted bool   `json:"untrusted,omitempty"`
 	Problem   string `json:"problem,omitempty"`
+}
+
+// MCPToolsRequest asks which MCP servers' tools a session may be
+// offered.
+type MCPToolsRequest struct {
+	Session string `json:"session"`
+}
+
+// MCPTools is the answer to mcp.tools: the tools, sorted by name.
+type MCPTools struct {
+	Tools []MCPTool `json:"tools"`
+}
+
+// MCPTool is one MCP server's tool as the model is offered it: its name
+// mcp__<server>__<tool>, and its description and input schema as the
+// owner accepted them (the description's chat-template tags
+// neutralised).
+type MCPTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
 }
 
 // ToolsGranted is the answer to tools.granted.

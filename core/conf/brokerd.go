@@ -13,6 +13,7 @@ type Brokerd struct {
 	Audit     BrokerdAudit     `toml:"audit"`
 	Memory    BrokerdMemory    `toml:"memory"`
 	Yaag      BrokerdYaag      `toml:"yaag"`
+	MCP       BrokerdMCP       `toml:"mcp"`
 	// Gateway, when present, sends each pending approval to gatewayd to
 	// be posted in Mattermost (docs/specs/gateway.md, section 6).
 	Gateway *BrokerdGateway `toml:"gateway"`
@@ -21,6 +22,15 @@ type Brokerd struct {
 // BrokerdGateway is brokerd's courier to gatewayd.
 type BrokerdGateway struct {
 	Socket string `toml:"socket"` // gatewayd's [approvals] socket ("": <home>/run/gateway/gateway.sock)
+}
+
+// BrokerdMCP is how brokerd runs the MCP servers' tools (docs/mcp.md):
+// one container per (session, server). 0 (or no key): the default in
+// brackets.
+type BrokerdMCP struct {
+	IdleMS        int `toml:"idle_ms"`         // a server unused this long is stopped [600000]
+	CallTimeoutMS int `toml:"call_timeout_ms"` // one call's answer, the start included [120000]
+	LifetimeMS    int `toml:"lifetime_ms"`     // a server's container is killed this long after its start [3600000]
 }
 
 // BrokerdYaag is how brokerd runs the yaag programs of yaag_run.
@@ -259,6 +269,17 @@ run_wall_ms = 1800000
 disk_mb = 64
 max_runs = 4
 max_runs_per_session = 2
+
+[mcp]
+# The MCP servers' tools (docs/mcp.md): a server runs in a container of its
+# own image for each session that calls it, in the tools' lockdown.
+# A server unused this long is stopped (the next call starts it again).
+idle_ms = 600000
+# How long one call, a start included, may take; past it the call fails
+# (mcp-call-failed) and the server is stopped.
+call_timeout_ms = 120000
+# A server's container is killed this long after its start, whatever it does.
+lifetime_ms = 3600000
 
 # Mattermost approvals (optional): with [gateway], each pending approval is
 # handed to gatewayd, which posts it in Mattermost for !approve ID. bxctl

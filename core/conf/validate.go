@@ -58,6 +58,9 @@ func (c *Brokerd) Validate() error {
 	if c.Gateway != nil && !filepath.IsAbs(c.Gateway.SocketIn(c.Home)) {
 		return fmt.Errorf("[gateway] socket %q is not an absolute path", c.Gateway.Socket)
 	}
+	if err := c.MCP.validate(); err != nil {
+		return err
+	}
 	return c.Yaag.validate()
 }
 
@@ -86,6 +89,27 @@ func (a BrokerdAudit) MinFree() int64 { return int64(orDefault(a.MinFreeMB, 64))
 
 // Wait is wait_ms (0: one minute).
 func (y BrokerdYaag) Wait() time.Duration { return millis(y.WaitMS, 60000) }
+
+// Idle is [mcp] idle_ms (0: ten minutes).
+func (m BrokerdMCP) Idle() time.Duration { return millis(m.IdleMS, 600000) }
+
+// CallTimeout is [mcp] call_timeout_ms (0: two minutes).
+func (m BrokerdMCP) CallTimeout() time.Duration { return millis(m.CallTimeoutMS, 120000) }
+
+// Lifetime is [mcp] lifetime_ms (0: an hour).
+func (m BrokerdMCP) Lifetime() time.Duration { return millis(m.LifetimeMS, 3600000) }
+
+func (m BrokerdMCP) validate() error {
+	for _, k := range []struct {
+		name   string
+		v, max int
+	}{{"idle_ms", m.IdleMS, 86400000}, {"call_timeout_ms", m.CallTimeoutMS, 86400000}, {"lifetime_ms", m.LifetimeMS, 86400000 * 7}} {
+		if k.v < 0 || k.v > k.max {
+			return fmt.Errorf("[mcp] %s %d is not between 0 (its default) and %d", k.name, k.v, k.max)
+		}
+	}
+	return nil
+}
 
 // YaagLimits are [yaag]'s limits of one Run, defaults applied.
 type YaagLimits struct {

@@ -197,7 +197,7 @@ func (e *Engine) Turn(ctx context.Context, req loopwire.TurnRequest, emit func(l
 		if err != nil {
 			return loopwire.TurnResult{}, fmt.Errorf("cannot create the session: %w", err)
 		}
-		tools := e.sessionTools(ctx)
+		tools := e.sessionTools(ctx, id)
 		base := Record{Time: e.now(), Type: TypeBaseline, System: e.System, Memory: sanitize.Neutralise(block), Tools: tools}
 		if err := log.Append(&base); err != nil {
 			return loopwire.TurnResult{}, err

@@ -8,6 +8,7 @@ import (
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/daemon"
 	"boxmaker/core/policy"
+	"boxmaker/sanitize"
 )
 
 // yaagTools are the chat tools that run yaag programs, offered to a new
@@ -40,9 +41,43 @@ func (b Broker) granted(ctx context.Context) []string {
 	return out.Tools
 }
 
+// mcpTools asks brokerd which MCP servers' tools the session may be
+// offered (mcp.tools); none when it cannot say (no broker, no answer in
+// 2 s).
+func (b Broker) mcpTools(ctx context.Context, session string) []brokerwire.MCPTool {
+	if b.Socket == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var out brokerwire.MCPTools
+	if err := daemon.Call(ctx, b.Socket, brokerwire.KindMCPTools, brokerwire.MCPToolsRequest{Session: session}, &out, nil); err != nil {
+		return nil
+	}
+	return out.Tools
+}
+
+// mcpDef is an MCP server's tool as a function the model may call: its
+// name mcp__<server>__<tool>, and the description and input schema the
+// owner accepted (a schema that is not an object is offered as an empty
+// object: the server still judges its arguments).
+func mcpDef(t brokerwire.MCPTool) (json.RawMessage, bool) {
+	params := t.InputSchema
+	var schema map[string]json.RawMessage
+	if json.Unmarshal(params, &schema) != nil || schema == nil {
+		params = json.RawMessage(`{"type":"object"}`)
+	}
+	def := map[string]any{"type": "function", "function": map[string]any{
+		"name": t.Name, "description": sanitize.Neutralise(t.Description), "parameters": params}}
+	b, err := json.Marshal(def)
+	return b, err == nil
+}
+
 // sessionTools is a new session's tools array: loopd's own, then each
-// yaag tool that a grant names.
-func (e *Engine) sessionTools(ctx context.Context) json.RawMessage {
+// yaag tool that a grant names, then the MCP servers' tools that brokerd
+// offers the session (accepted and granted at its taint), in brokerd's
+// order.
+func (e *Engine) sessionTools(ctx context.Context, session string) json.RawMessage {
 	if e.Tools != nil {
 		return e.Tools
 	}
@@ -54,6 +89,13 @@ func (e *Engine) sessionTools(ctx context.Context) json.RawMessage {
 	for _, t := range yaagTools {
 		if granted[string(t.name)] {
 			extra = append(extra, t.def)
+		}
+	}
+	if granted[string(policy.MCP)] {
+		for _, t := range e.Broker.mcpTools(ctx, session) {
+			if def, ok := mcpDef(t); ok {
+				extra = append(extra, def)
+			}
 		}
 	}
 	if len(extra) == 0 {

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,7 +34,7 @@ const (
 	WhyTimeout   = "timeout"   // no answer within the call's time
 	WhyCancelled = "cancelled" // the caller stopped waiting (the model's turn was cut)
 	WhyEnded     = "ended"     // the server's process or its stream ended (a message over the frame limit ends it too)
-	WhyProtocol  = "protocol"  // the server answered with a protocol error
+	WhyProtocol  = "protocol"  // the server answered with a JSON-RPC error; the connection stands
 )
 
 func (e *CallError) Error() string {
@@ -71,16 +71,21 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (
 	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	switch {
 	case err == nil:
+		return Result{Text: contentText(res), IsError: res.IsError}, nil
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return Result{}, &CallError{Why: WhyTimeout}
 	case ctx.Err() != nil:
 		return Result{}, &CallError{Why: WhyCancelled}
-	case errors.Is(err, sdk.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return Result{}, &CallError{Why: WhyEnded, Stderr: s.stderr.String(), Err: err}
-	default:
+	}
+	var werr *jsonrpc.Error
+	if errors.As(err, &werr) {
+		// The server's own error answer: the connection stands.
 		return Result{}, &CallError{Why: WhyProtocol, Err: err}
 	}
-	return Result{Text: contentText(res), IsError: res.IsError}, nil
+	// Anything else broke the connection: the process or its stream
+	// ended (io.EOF, sdk.ErrConnectionClosed), or it wrote what is not
+	// the protocol (a frame over the SDK's limit among them).
+	return Result{}, &CallError{Why: WhyEnded, Stderr: s.stderr.String(), Err: err}
 }
 
 // contentText renders a result's contents as text.

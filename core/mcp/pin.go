@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"boxmaker/core/mcppin"
 	"boxmaker/sanitize"
 )
 
@@ -125,6 +126,17 @@ func (l ToolList) Hashes() (list string, tools map[string]string) {
 		tools[t.Name] = t.Hash
 	}
 	return l.Hash, tools
+}
+
+// Listed is the list as core/mcppin judges and accepts it: the pin, each
+// tool's hash, and each tool's definition as the model is offered it.
+func (l ToolList) Listed() mcppin.Listed {
+	list, tools := l.Hashes()
+	defs := make([]mcppin.Def, len(l.Tools))
+	for i, t := range l.Tools {
+		defs[i] = mcppin.Def{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+	}
+	return mcppin.Listed{Hash: list, Tools: tools, Defs: defs}
 }
 
 // Flags are the sanitizer's rules that fire on what the model would read

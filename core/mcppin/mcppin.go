@@ -8,10 +8,12 @@
 // written atomically (mode 0600, its directory 0700):
 //
 //	{"server":"notes","image":"localhost/mcp-ref@sha256:...","command":["node","..."],"env":{...},
-//	 "hash":"sha256:...","tools":{"read_text_file":"sha256:...", ...}}
+//	 "hash":"sha256:...","tools":{"read_text_file":"sha256:...", ...},
+//	 "defs":[{"name":"read_text_file","description":"...","inputSchema":{...}}, ...]}
 //
 // bxctl mcp accept writes them and bxctl mcp tools judges against them;
-// nothing offers tools to the model yet (docs/mcp.md).
+// brokerd offers the model the accepted tools (defs, as the owner read
+// them) and judges a server it starts against them (core/mcpserve).
 package mcppin
 
 import (
@@ -38,12 +40,26 @@ type Acceptance struct {
 	Env     map[string]string `json:"env"`   // the plain variables
 	Hash    string            `json:"hash"`  // the list's pin
 	Tools   map[string]string `json:"tools"` // each tool's name and hash
+	// Defs are the tools as the owner read them, by name: what brokerd
+	// offers the model (name, description, input schema) without
+	// starting the server. An acceptance written before they were kept
+	// has none, and offers nothing until the owner accepts again.
+	Defs []Def `json:"defs,omitempty"`
+}
+
+// Def is one accepted tool as the model is offered it.
+type Def struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
 // Listed is a server's tool list as it is now: its pin and each tool's.
 type Listed struct {
 	Hash  string
 	Tools map[string]string
+	Defs  []Def // what Accept keeps of each tool
 }
 
 // Accept is the Acceptance of the list l, shown by server s.
@@ -56,7 +72,7 @@ func Accept(s mcpconf.Server, l Listed) Acceptance {
 	for k, v := range s.Env {
 		env[k] = v
 	}
-	return Acceptance{Server: s.Name, Image: s.Image, Command: slices.Clone(s.Command), Env: env, Hash: l.Hash, Tools: tools}
+	return Acceptance{Server: s.Name, Image: s.Image, Command: slices.Clone(s.Command), Env: env, Hash: l.Hash, Tools: tools, Defs: slices.Clone(l.Defs)}
 }
 
 // Path is where the acceptance of server is kept in home.

@@ -19,9 +19,11 @@ import (
 	"boxmaker/core/conf"
 	"boxmaker/core/daemon"
 	"boxmaker/core/home"
+	"boxmaker/core/mcpserve"
 	"boxmaker/core/policy"
 	"boxmaker/core/role"
 	"boxmaker/core/runner"
+	"boxmaker/core/secrets"
 	"boxmaker/roles/rolecli"
 	"boxmaker/runbook"
 )
@@ -95,7 +97,16 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	}
 	yaag := &broker.YaagRuns{Runner: run, Limits: cfg.Yaag.Limits(), LoopSocket: loopSocket(cfg.Home), Wait: cfg.Yaag.Wait(), Home: cfg.Home,
 		Log: rolecli.Log, Free: freeSpace(cfg.Home), MinFree: cfg.Audit.MinFree()}
+	// The MCP servers' tools: one container per (session, server), started
+	// at a session's first call (docs/mcp.md); broker.Serve stops them.
+	mcpPool := mcpserve.New(mcpserve.Config{Runner: run, Home: cfg.Home, Dir: cfg.Paths.MCPDir(), Harness: harness,
+		Secrets: secrets.ProcessEnv(), Idle: cfg.MCP.Idle(), CallTimeout: cfg.MCP.CallTimeout(), Lifetime: cfg.MCP.Lifetime(),
+		OutputLimit: rcfg.OutputLimit, Log: func(format string, args ...any) {
+			fmt.Fprintf(rolecli.Log, "brokerd: "+format+"\n", args...)
+		}})
+	defer mcpPool.Close()
 	b, err := broker.New(broker.Config{
+		MCP:    mcpPool,
 		Yaag:   yaag,
 		Ledger: led, Grants: grants, Runner: run,
 		SessionsDir:   h.Path(home.DirBrokerSessions),
@@ -116,6 +127,9 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	d.Socket("broker", cfg.Sockets.Broker, map[string]daemon.Handler{brokerwire.KindToolCall: toolCall(b), brokerwire.KindSessionStart: sessionStart(b),
 		brokerwire.KindToolsGranted: daemon.NoBody(func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
 			return b.Granted(), nil
+		}),
+		brokerwire.KindMCPTools: daemon.Takes(func(_ context.Context, _ daemon.Peer, q brokerwire.MCPToolsRequest, _ *daemon.Stream) (any, error) {
+			return b.MCPTools(q.Session)
 		})})
 	d.Socket("admin", cfg.Sockets.Admin, map[string]daemon.Handler{
 		brokerwire.KindApprovalsList: daemon.NoBody(approvalsList(b)), brokerwire.KindApprovalShow: approvalShow(b),

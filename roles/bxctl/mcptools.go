@@ -234,12 +234,12 @@ func mcpAccept(c *cli.Context, name, want string) error {
 	if err != nil {
 		return err
 	}
-	pin, hashes := l.list.Hashes()
+	pin, _ := l.list.Hashes()
 	if pin != want {
 		return rolecli.WithHint(fmt.Errorf("the tool list of the MCP server %s is now %s, not %s: nothing was accepted", name, pin, termsafe.Line(want)),
 			fmt.Sprintf("read the list again with bxctl mcp tools %s", name))
 	}
-	if err := mcppin.Save(l.cfg.Home, mcppin.Accept(l.server, mcppin.Listed{Hash: pin, Tools: hashes})); err != nil {
+	if err := mcppin.Save(l.cfg.Home, mcppin.Accept(l.server, l.list.Listed())); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "accepted: %d tools of %s, pin %s\n", len(l.list.Tools), name, pin)

@@ -3,8 +3,9 @@
 // tests of `bxctl mcp tools` and `accept` run in the runner's container.
 // Its first argument is its mode: "v1" lists two tools; "v2" lists the
 // same tools with echo's description changed to a poisoned one (a rug
-// pull); "exit" writes a line to stderr and exits 3. $MCPSERVER_MODE,
-// when set, is the mode whatever the argument.
+// pull); "exit" writes a line to stderr and exits 3; "calls" lists the
+// tools of calls.go, which brokerd's tests call. $MCPSERVER_MODE, when
+// set, is the mode whatever the argument.
 package main
 
 import (
@@ -27,6 +28,15 @@ func main() {
 	if mode == "exit" {
 		fmt.Fprintln(os.Stderr, "mcpserver: cannot open /data/config.json")
 		os.Exit(3)
+	}
+	if mode == "calls" {
+		s := sdk.NewServer(&sdk.Implementation{Name: "boxmaker-mcpserver", Version: "1"}, nil)
+		addCallTools(s)
+		if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
 	}
 	echo := "Echoes its text."
 	if mode == "v2" {
