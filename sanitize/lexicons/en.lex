@@ -58,15 +58,16 @@ claims = i am your | i'm your | im your | this is your | it's your | it is your 
 who = developer | developers | creator | creators | administrator | admin | sysadmin | operator | owner | maker | programmer
   | engineer | supervisor | trainer | lead developer | system administrator
 demands = system check | diagnostic | diagnostics | security check | routine check | self-test | test mode | override
-  | clearance | authorization | authorisation | unlock | bypass | your restrictions | your rules | your instructions
+  | clearance | authorization | authorisation | unlock | unlocking | unlocked | bypass | your restrictions | your rules | your instructions
   | your prompt | your configuration | your guidelines | your safety
 
 [authority]
 modes = maintenance | system | debug | developer | god | admin | diagnostic | test | service | root | sudo | override
-  | jailbreak | unrestricted | superuser | law enforcement | emergency
+  | jailbreak | unrestricted | superuser | law enforcement | police | government | federal | court | <system | [system
 ons = mode enabled | mode activated | mode engaged | mode on | mode active | mode initiated | mode entered | mode is on
   | mode is now on | mode is enabled | mode is active | mode is now active | mode has been enabled | mode has been activated
   | mode unlocked | override engaged | override activated | override enabled | override accepted | override authorized
+  | mode: | override: | override | mode activated: | mode enabled: | mode>
 demands = your restrictions | your rules | your instructions | your guidelines | your filters | your safety | no restrictions
   | no rules | no limits | unrestricted | unfiltered | without restrictions | restrictions lifted | restrictions are lifted
   | restrictions have been lifted | safety off | filters off | filters disabled | you can now | you must now | you will now
