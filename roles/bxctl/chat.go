@@ -11,11 +11,13 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"boxmaker/core/conf"
@@ -48,7 +50,8 @@ func chatCommands() []*cli.Command {
 			"or one of several lines shows as [pasted text #N: ...] and is sent whole.\n" +
 			"Ctrl-C during a reply stops showing it and returns to the prompt (loopd drops a\n" +
 			"reply it cannot send, and logs nothing of it); Ctrl-C on a line with text drops\n" +
-			"the text; Ctrl-C at an empty prompt, or Ctrl-D, ends the chat.\n\n" +
+			"the text; Ctrl-C at an empty prompt, or Ctrl-D, ends the chat. Ctrl-Z suspends the\n" +
+			"chat (the terminal as it was), and the shell's fg resumes it.\n\n" +
 			"From a pipe or a file: each line is one message (of any length), empty lines\n" +
 			"are skipped, and the chat ends with the input; it exits 1 if any turn failed.\n\n" +
 			"Commands, alone on a line: /help, /session (the session's id), /new (the next\n" +
@@ -164,6 +167,32 @@ func (ch *chatter) onTerminal(in, screen *os.File, signals <-chan os.Signal) (re
 		return w
 	}
 	ch.status = screen == os.Stdout // the status line is drawn where the reply is
+	ch.suspend = func() {
+		// As the kernel would at a Ctrl-Z: the terminal as it was, then
+		// the whole job stopped (SIGTSTP to the process group), until a
+		// SIGCONT (fg); then raw mode again, from the terminal as the
+		// shell gave it back. Where nothing could resume it (an orphaned
+		// group, whose SIGTSTP the kernel drops), the chat goes on.
+		if !resumable() {
+			fmt.Fprint(screen, "^Z (nothing here could resume the chat: no shell with job control runs it)\r\n")
+			return
+		}
+		cont := make(chan os.Signal, 1)
+		signal.Notify(cont, syscall.SIGCONT)
+		defer signal.Stop(cont)
+		ch.ed.term.SetBracketedPasteMode(false)
+		fmt.Fprint(screen, "^Z\r\n")
+		term.Restore(fd, old)
+		syscall.Kill(0, syscall.SIGTSTP)
+		<-cont
+		if st, err := term.MakeRaw(fd); err == nil {
+			old = st
+		}
+		ch.ed.term.SetBracketedPasteMode(true)
+		size()
+	}
+	ch.ed.input.suspend = ch.suspend
+	ch.ed.input.resumed = func() { fmt.Fprintln(ch.ed.term, "(resumed)") }
 	for _, w := range []*io.Writer{&ch.out, &ch.errOut} {
 		if f, ok := (*w).(*os.File); ok && isTerminal(f) {
 			*w = crlfWriter{f}
@@ -175,6 +204,55 @@ func (ch *chatter) onTerminal(in, screen *os.File, signals <-chan os.Signal) (re
 		ch.ed.term.SetBracketedPasteMode(false)
 		term.Restore(fd, old)
 	}, nil
+}
+
+// resumable reports whether the chat's process group, once stopped,
+// could be resumed: POSIX calls a group orphaned when none of its
+// processes has a parent in another group of the same session (the shell
+// whose job it is), and the kernel drops a SIGTSTP sent to an orphaned
+// group. It reads /proc.
+func resumable() bool {
+	pgrp := syscall.Getpgrp()
+	sid, err := unix.Getsid(0)
+	if err != nil {
+		return false
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pg, err := unix.Getpgid(pid); err != nil || pg != pgrp {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		ppid, err := strconv.Atoi(f[1])
+		if err != nil || ppid == 0 {
+			continue
+		}
+		ppg, err1 := unix.Getpgid(ppid)
+		psid, err2 := unix.Getsid(ppid)
+		if err1 == nil && err2 == nil && ppg != pgrp && psid == sid {
+			return true
+		}
+	}
+	return false
 }
 
 // crlfWriter writes to a terminal in raw mode: \r\n for each \n.
@@ -197,11 +275,13 @@ type chatter struct {
 	failed                     bool // a turn failed (the exit status on a pipe)
 
 	// On a terminal: the line editor, and the status line drawn while
-	// the chat waits (width is the terminal's).
-	ed     *lineEditor
-	status bool
-	width  func() int
-	now    func() time.Time
+	// the chat waits (width is the terminal's); suspend stops the chat at
+	// a Ctrl-Z and returns when it is resumed.
+	ed      *lineEditor
+	status  bool
+	width   func() int
+	now     func() time.Time
+	suspend func()
 
 	// Without the editor: the lines read.
 	msgs <-chan message
@@ -247,7 +327,7 @@ const chatHelp = `/help     this list
 Anything else is a message for the agent; end a line with \ (or press
 Alt-Enter) to go on to another line of it. Up and Down go through the
 messages sent. Ctrl-C during a reply stops it; Ctrl-C on a line you are
-typing drops the line.`
+typing drops the line. Ctrl-Z suspends the chat (fg resumes it).`
 
 // run is the conversation. It ends at the end of the input, /quit or an
 // interrupt at the prompt: nil, or on a pipe an error when a turn failed.
@@ -420,6 +500,14 @@ func (ch *chatter) turn(ctx context.Context, text string, interrupts <-chan os.S
 		case it, ok := <-keys:
 			if !ok {
 				keys = nil
+				continue
+			}
+			if it.suspend && ch.suspend != nil {
+				v.clear()
+				ch.suspend()
+				fmt.Fprintln(ch.out, "(resumed)")
+				v.midLine = false
+				v.draw()
 				continue
 			}
 			if !it.interrupt {

@@ -179,16 +179,16 @@ func TestChatTakesAnyInput(t *testing.T) {
 }
 
 // TestKeyScannerCutsPastesAndInterrupts: the markers of a paste split
-// across reads, a Ctrl-C inside a paste (text) and outside (an
-// interrupt), Alt-Enter, and a paste the input ends inside.
+// across reads, a Ctrl-C or a Ctrl-Z inside a paste (text) and outside
+// (an interrupt, a suspend), Alt-Enter, and a paste the input ends inside.
 func TestKeyScannerCutsPastesAndInterrupts(t *testing.T) {
 	var s keyScanner
 	var items []keyItem
-	for _, chunk := range []string{"ab\x1b", "[20", "0~x\x03y\x1b[2", "01~c\x03", "\x1b\rd", "\x1b[200~tail"} {
+	for _, chunk := range []string{"ab\x1b", "[20", "0~x\x03\x1ay\x1b[2", "01~c\x03", "\x1b\rd\x1ae", "\x1b[200~tail"} {
 		items = append(items, s.feed([]byte(chunk), false)...)
 	}
 	items = append(items, s.feed(nil, true)...)
-	want := []keyItem{{keys: "ab"}, {keys: "x\x03y", paste: true}, {keys: "c"}, {interrupt: true}, {keys: "\\\rd"}, {keys: "tail", paste: true}}
+	want := []keyItem{{keys: "ab"}, {keys: "x\x03\x1ay", paste: true}, {keys: "c"}, {interrupt: true}, {keys: "\\\rd"}, {suspend: true}, {keys: "e"}, {keys: "tail", paste: true}}
 	if len(items) != len(want) {
 		t.Fatalf("items %+v, want %+v", items, want)
 	}

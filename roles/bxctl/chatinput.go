@@ -17,10 +17,12 @@ import (
 // which the chat puts in front of it for what x/term leaves to its
 // caller: a paste of any size and of several lines is one piece of the
 // message (shown as a placeholder when it is long or has several lines),
-// Ctrl-C is the chat's (clear the line; at an empty prompt, end), and the
-// keys typed while a reply runs wait for the next prompt. The terminal
-// is in raw mode for the whole chat, so no line limit of the kernel's
-// applies, and a Ctrl-C reaches the chat as a key, not a signal.
+// Ctrl-C is the chat's (clear the line; at an empty prompt, end), Ctrl-Z
+// suspends the chat as the kernel would (the terminal put back first, and
+// raw again on resume), and the keys typed while a reply runs wait for
+// the next prompt. The terminal is in raw mode for the whole chat, so no
+// line limit of the kernel's applies, and Ctrl-C and Ctrl-Z reach the
+// chat as keys, not signals.
 
 // Bracketed paste: the terminal wraps pasted text in these.
 const (
@@ -31,16 +33,18 @@ const (
 // The keys the chat takes for itself.
 const (
 	ctrlC = '\x03'
+	ctrlZ = '\x1a'
 	esc   = '\x1b'
 )
 
 // keyItem is one piece of what the terminal sent: keys for the editor, a
-// paste whole (Keys is its text, without the markers), a Ctrl-C outside
-// a paste, or the end of the input.
+// paste whole (Keys is its text, without the markers), a Ctrl-C or a
+// Ctrl-Z outside a paste, or the end of the input.
 type keyItem struct {
 	keys      string
 	paste     bool
 	interrupt bool
+	suspend   bool
 	err       error
 }
 
@@ -88,6 +92,10 @@ func (s *keyScanner) feed(data []byte, atEnd bool) []keyItem {
 		case b[i] == ctrlC:
 			flush()
 			items = append(items, keyItem{interrupt: true})
+			i++
+		case b[i] == ctrlZ:
+			flush()
+			items = append(items, keyItem{suspend: true})
 			i++
 		case bytes.HasPrefix(rest, []byte(pasteStart)):
 			flush()
@@ -161,6 +169,11 @@ type keyInput struct {
 	pastes      *pastes
 	buf         []byte
 	interrupted bool // the last line x/term was given ended at a Ctrl-C
+	// suspend stops the chat at a Ctrl-Z and returns once it is resumed,
+	// the terminal raw again; nil: a Ctrl-Z is ignored.
+	suspend func()
+	// resumed shows the prompt and the line again after a suspend.
+	resumed func()
 }
 
 func (in *keyInput) Read(p []byte) (int, error) {
@@ -187,6 +200,15 @@ func (in *keyInput) Read(p []byte) (int, error) {
 			// escape sequence cut short ends at the F.
 			in.interrupted = true
 			in.buf = []byte("\x1b[F\r")
+		case it.suspend:
+			// x/term does not hold its lock while it reads: the prompt
+			// and the line can be drawn again from here.
+			if in.suspend != nil {
+				in.suspend()
+				if in.resumed != nil {
+					in.resumed()
+				}
+			}
 		case it.paste:
 			in.buf = []byte(pasteStart + in.pastes.shown(it.keys) + pasteEnd)
 		default:
