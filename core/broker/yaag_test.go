@@ -302,6 +302,10 @@ func TestTheRelayGivesLoopdTheDomainsKeyAndOnlyTheRunsSessions(t *testing.T) {
 		{loopwire.KindAgentFork, loopwire.ForkRequest{Run: run.id, From: loopwire.SessionAt{ID: "someone-elses"}}},
 		{loopwire.KindAgentSpawn, loopwire.SpawnRequest{Run: "r-20261207-000000-11111111", Agent: "A9"}},
 		{"turn", map[string]string{"text": "hi"}},
+		// A person's view of the sessions is loopd's to the owner, never
+		// the Run's: the relay does not take its kinds.
+		{loopwire.KindSessionsList, struct{}{}},
+		{loopwire.KindSessionHistory, loopwire.HistoryRequest{Session: "host-1", Turns: 1}},
 	} {
 		if err := call(refused.kind, refused.body); err == nil {
 			t.Errorf("%s %+v went through", refused.kind, refused.body)
@@ -379,3 +383,59 @@ func (fakeYaagRunner) StartYaag(runner.YaagSpec) (*runner.YaagContainer, error) 
 	return nil, errors.New("no containers here")
 }
 func (fakeYaagRunner) ToolUID() int { return 65533 }
+
+// A Run that goes while its Ask is in flight (stopped; its Ask timed out
+// or stalled) ends the relay's request to loopd with it: loopd's turn
+// sees its client go, as it does for the owner's yaag.
+func TestTheRelayEndsAnAskItsRunLeft(t *testing.T) {
+	dir := t.TempDir()
+	reached, gone := make(chan struct{}), make(chan struct{})
+	loop := filepath.Join(dir, "loop.sock")
+	ln, err := net.Listen("unix", loop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	kinds := map[string]daemon.Handler{
+		loopwire.KindAgentSpawn: func(context.Context, daemon.Peer, json.RawMessage, *daemon.Stream) (any, error) {
+			return map[string]any{"session": "agent-1", "at": map[string]any{"id": "agent-1"}}, nil
+		},
+		loopwire.KindAgentAsk: func(_ context.Context, _ daemon.Peer, _ json.RawMessage, s *daemon.Stream) (any, error) {
+			close(reached)
+			select {
+			case <-s.Gone():
+				close(gone)
+			case <-time.After(20 * time.Second):
+			}
+			return nil, errors.New("stopped")
+		},
+	}
+	go (&daemon.Socket{Role: "loopd", Name: "loop", Path: loop, Kinds: kinds, Log: io.Discard}).Serve(ctx, ln)
+	y := &YaagRuns{Runner: fakeYaagRunner{}, LoopSocket: loop, Home: dir}
+	run := &yaagRun{id: "r-20261207-000000-00000000", done: make(chan struct{})}
+	boxDir := filepath.Join(dir, "box")
+	os.Mkdir(boxDir, 0o700)
+	relay, stop, err := y.serveRelay(run, &box{dir: boxDir}, "", strings.Repeat("ab", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	var out json.RawMessage
+	if err := daemon.Call(context.Background(), relay, loopwire.KindAgentSpawn, loopwire.SpawnRequest{Run: run.id, Agent: "A1"}, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	askCtx, stopAsk := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- daemon.Call(askCtx, relay, loopwire.KindAgentAsk, loopwire.AskRequest{Session: "agent-1", Text: "hi"}, &out, nil)
+	}()
+	<-reached
+	stopAsk() // the Run stopped: its connection closes
+	<-done
+	select {
+	case <-gone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("loopd's ask went on after the Run left it")
+	}
+}

@@ -293,6 +293,19 @@ func notRuns(id string) error {
 
 // forward sends a checked request to loopd, its events back to the Run.
 func forward[Q, A any](rl *relay, ctx context.Context, kind string, req Q, s *daemon.Stream, sessionOf func(A) string) (any, error) {
+	// The request ends when the Run's connection does (the Run was
+	// stopped, or its Ask timed out or stalled): so does loopd's turn,
+	// which would otherwise go on writing an Agent's session nobody waits
+	// for, and hold its lock against the next Ask.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.Gone():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	var ans A
 	err := daemon.Call(ctx, rl.loop, kind, req, &ans, func(ev json.RawMessage) error { return s.Send(ev) })
 	if err != nil {
