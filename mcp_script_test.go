@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"boxmaker/core/mcpimage"
-	"boxmaker/core/testsupport"
 )
 
 // The scripts' commands for MCP servers.
@@ -83,22 +81,7 @@ func cmdMcprefimage(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: mcprefimage")
 	}
-	mcpRefImage.once.Do(func() {
-		bin, err := testsupport.StaticBinary()
-		if err != nil {
-			mcpRefImage.err = err
-			return
-		}
-		out, err := exec.Command(bin, "mcp-image").Output()
-		if err != nil {
-			mcpRefImage.err = fmt.Errorf("boxmaker mcp-image: %v", err)
-			if ee, ok := err.(*exec.ExitError); ok {
-				mcpRefImage.err = fmt.Errorf("boxmaker mcp-image: %v: %s", err, ee.Stderr)
-			}
-			return
-		}
-		mcpRefImage.ref = strings.TrimSpace(string(out))
-	})
+	mcpRefImage.once.Do(func() { mcpRefImage.ref, mcpRefImage.err = buildMCPRefImage() })
 	if mcpRefImage.err != nil {
 		ts.Fatalf("mcprefimage: %v", mcpRefImage.err)
 	}
