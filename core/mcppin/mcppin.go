@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"boxmaker/core/atomicfile"
 	"boxmaker/core/mcpconf"
@@ -93,8 +94,51 @@ func Save(home string, a Acceptance) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(Path(home, a.Server), append(b, '\n'), 0o600)
+	if err := atomicfile.WriteFile(Path(home, a.Server), append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	// An acceptance made again answers a drift seen before it.
+	if err := os.Remove(driftPath(home, a.Server)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
+
+// A drift is brokerd's note that a running server listed tools other than
+// the ones accepted (a rug pull after acceptance): <home>/broker/mcp/
+// <server>.drift, one line saying what differed. While it exists the
+// server's tools are withheld, even from a server started again that
+// lists the accepted tools; Save (bxctl mcp accept) removes it.
+func driftPath(home, server string) string {
+	return filepath.Join(home, "broker", "mcp", server+".drift")
+}
+
+// SaveDrift records that server's list was seen to differ: why.
+func SaveDrift(home, server, why string) error {
+	if !ValidServer(server) {
+		return fmt.Errorf("%q is not a server's name", server)
+	}
+	if err := os.MkdirAll(filepath.Dir(driftPath(home, server)), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(driftPath(home, server), []byte(why+"\n"), 0o600)
+}
+
+// Drift is what a recorded drift of server says; ok is false when there
+// is none. One that cannot be read counts as a drift.
+func Drift(home, server string) (why string, ok bool) {
+	b, err := os.ReadFile(driftPath(home, server))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", false
+	case err != nil:
+		return "its drift record cannot be read: " + err.Error(), true
+	}
+	return strings.TrimSpace(string(b)), true
+}
+
+// ValidServer says whether name can be a server's.
+func ValidServer(name string) bool { return mcpconf.ValidName(name) }
 
 // Load reads the acceptance of server; ok is false when there is none.
 // A file that does not read as an acceptance of that server is an error:

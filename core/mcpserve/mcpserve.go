@@ -144,6 +144,9 @@ func (p *Pool) accepted(server string) (mcpconf.Server, mcppin.Acceptance, error
 	if v := mcppin.Judge(&acc, s, mcppin.Listed{Hash: acc.Hash, Tools: acc.Tools}); v.Withheld != "" {
 		return s, acc, runbook.Refuse(runbook.MCPToolsWithheld, "the tools of the MCP server %s are withheld: %s", server, v.Withheld)
 	}
+	if why, drifted := mcppin.Drift(p.cfg.Home, server); drifted {
+		return s, acc, runbook.Refuse(runbook.MCPToolsWithheld, "the tools of the MCP server %s are withheld: %s; they stay withheld until they are accepted again", server, why)
+	}
 	return s, acc, nil
 }
 
@@ -336,7 +339,14 @@ func (p *Pool) judge(ctx context.Context, pr *proc, s mcpconf.Server, acc mcppin
 		return runbook.WithCause(runbook.MCPCallFailed, fmt.Sprintf("the MCP server %s did not list its tools", s.Name), err)
 	}
 	if v := mcppin.Judge(&acc, s, l.Listed()); v.Withheld != "" {
-		return runbook.Refuse(runbook.MCPToolsWithheld, "the tools of the MCP server %s are withheld: %s%s", s.Name, v.Withheld, changes(v))
+		why := v.Withheld + changes(v)
+		// A server that showed another list once may show it again:
+		// every session's calls of it wait for the owner, across
+		// brokerd's restarts (core/mcppin's drift record).
+		if err := mcppin.SaveDrift(p.cfg.Home, s.Name, "while it ran, it listed tools other than the ones accepted"+changes(v)); err != nil {
+			p.cfg.Log("MCP server %s: the drift of its list cannot be recorded: %v", s.Name, err)
+		}
+		return runbook.Refuse(runbook.MCPToolsWithheld, "the tools of the MCP server %s are withheld: %s", s.Name, why)
 	}
 	return nil
 }

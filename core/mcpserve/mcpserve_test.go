@@ -221,6 +221,29 @@ func TestAListChangedAfterTheStartIsWithheld(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// A server started again lists what was accepted; it stays withheld,
+	// for every session and in the offer, until the owner accepts again.
+	for _, session := range []string{"s1", "s2"} {
+		if _, err := w.call(session, "echo", `{"text":"x"}`); entryOf(err) != runbook.MCPToolsWithheld || !strings.Contains(err.Error(), "until they are accepted again") {
+			t.Fatalf("%s after the drift: %v", session, err)
+		}
+	}
+	if _, err := w.pool.Server("s2", "notes", "echo"); entryOf(err) != runbook.MCPToolsWithheld {
+		t.Errorf("Server after the drift: %v", err)
+	}
+	if got := w.pool.Offer(); len(got) != 0 {
+		t.Errorf("offered after the drift: %v", got)
+	}
+	acc, _, err := mcppin.Load(w.home, "notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mcppin.Save(w.home, acc); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.call("s1", "echo", `{"text":"again"}`); err != nil || got != "echo: again" {
+		t.Fatalf("accepted again: %q, %v", got, err)
+	}
 }
 
 func TestAHungServerFailsTheCallAndIsStopped(t *testing.T) {

@@ -164,6 +164,11 @@ func mcpTools(c *cli.Context, name string) error {
 	}
 	pin, hashes := l.list.Hashes()
 	v := mcppin.Judge(accepted, l.server, mcppin.Listed{Hash: pin, Tools: hashes})
+	if why, drifted := mcppin.Drift(l.cfg.Home, name); drifted && v.Withheld == "" {
+		// brokerd saw a running server list other tools (a rug pull
+		// after acceptance): the owner accepts again to clear it.
+		v.Withheld = why
+	}
 	w := c.App.Writer
 	if rolecli.WantsJSON(c) {
 		out := mcpToolsJSON{Server: name, Image: l.server.Image, Command: l.server.Command, Protocol: l.protocol, Pin: pin,
