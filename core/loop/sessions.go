@@ -101,7 +101,10 @@ func (e *Engine) History(_ context.Context, req loopwire.HistoryRequest) (loopwi
 // summarise is a session's summary from its records.
 func summarise(id string, recs []shownRecord) loopwire.SessionSummary {
 	s := loopwire.SessionSummary{ID: id}
-	for _, r := range recs {
+	for i, r := range recs {
+		if r.Type == TypeNote && ((i == 1 && strings.HasPrefix(r.Text, yaagNotePrefix)) || strings.HasPrefix(r.Text, yaagForkPrefix)) {
+			s.Agent = true // as hermetic says
+		}
 		t, err := time.Parse(time.RFC3339Nano, r.Time)
 		if err != nil {
 			continue

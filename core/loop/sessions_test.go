@@ -46,6 +46,32 @@ func TestSessionsListsEachSessionLatestFirst(t *testing.T) {
 	if list.Sessions[1].Turns != 2 {
 		t.Errorf("the garden has %d turns, want 2", list.Sessions[1].Turns)
 	}
+	for _, s := range list.Sessions {
+		if s.Agent {
+			t.Errorf("%s is said to be an Agent's", s.ID)
+		}
+	}
+	// A yaag Agent's session is listed, and said to be one.
+	agent, err := r.eng.Spawn(context.Background(), spawnA1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err = r.eng.Sessions(context.Background(), struct{}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := 0
+	for _, s := range list.Sessions {
+		if s.Agent {
+			agents++
+			if s.ID != agent.Session {
+				t.Errorf("%s is said to be an Agent's", s.ID)
+			}
+		}
+	}
+	if agents != 1 {
+		t.Errorf("%d Agents' sessions in %+v, want 1", agents, list.Sessions)
+	}
 
 	h, err := r.eng.History(context.Background(), loopwire.HistoryRequest{Session: garden.Session, Turns: 1})
 	if err != nil {

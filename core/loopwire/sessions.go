@@ -31,13 +31,16 @@ const MaxHistoryTurns = 100
 // SessionSummary is one session as sessions.list gives it: when it began
 // (its first record) and when its last turn was (the person's or the
 // model's last message; its beginning if it has none), how many messages
-// of a person it holds and the first line of the first.
+// it holds (of a person, or of the yaag Run for an Agent) and the first
+// line of the first. Agent says it is a yaag Agent's session (made by
+// agent.spawn or agent.fork), not a person's to come back to.
 type SessionSummary struct {
 	ID        string    `json:"id"`
 	Started   time.Time `json:"started"`
 	LastTurn  time.Time `json:"last_turn"`
 	Turns     int       `json:"turns"`
 	FirstLine string    `json:"first_line"`
+	Agent     bool      `json:"agent,omitempty"`
 }
 
 // SessionsList is sessions.list's answer, the latest last turn first.

@@ -59,7 +59,7 @@ func chatCommands() []*cli.Command {
 			"the chat goes on; the session goes on with --session next time.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "continue session `ID` (default: a new one); bxctl sessions lists them"},
-			&cli.BoolFlag{Name: "last", Usage: "continue the session with the latest turn"},
+			&cli.BoolFlag{Name: "last", Usage: "continue the session with the latest turn (a person's, not a yaag Agent's)"},
 			&cli.StringFlag{Name: "who", Value: "owner", Usage: "the `NAME` the turns are from"},
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
@@ -79,10 +79,15 @@ func chatCommands() []*cli.Command {
 				if err != nil {
 					return err
 				}
-				if len(list) == 0 {
+				for _, s := range list { // the latest first; a yaag Agent's is the Run's
+					if !s.Agent {
+						session = s.ID
+						break
+					}
+				}
+				if session == "" {
 					return rolecli.WithHint(fmt.Errorf("chat --last: the home %s has no session yet", cfg.Home), "bxctl chat begins one")
 				}
-				session = list[0].ID
 			}
 			if err := (peer{role.Loopd, cfg.Sockets.Loop}).call(c.Context, 10*time.Second, daemon.PingKind, nil, nil, nil); err != nil {
 				return err

@@ -26,9 +26,12 @@ func sessionsCommands() []*cli.Command {
 			"when it started, its last turn, the taint brokerd holds for it (and\n" +
 			"'untrusted' when it read from an untrusted grant; '?' when brokerd cannot\n" +
 			"say it, with a line saying why) and the first line of its first message. Continue one with\n" +
-			"'bxctl chat --session ID', or the latest with 'bxctl chat --last'.\n" +
-			"Everything the model or a person wrote is shown with control characters escaped.",
-		Flags:  []cli.Flag{rolecli.JSONFlag},
+			"'bxctl chat --session ID', or the latest with 'bxctl chat --last'. The sessions\n" +
+			"of yaag Agents (a Run's, not yours to come back to) are shown with --all only,\n" +
+			"marked 'agent'. Everything the model or a person wrote is shown with control\n" +
+			"characters escaped.",
+		Flags: []cli.Flag{rolecli.JSONFlag,
+			&cli.BoolFlag{Name: "all", Usage: "the sessions of yaag Agents too"}},
 		Action: rolecli.NoArgs(listSessions),
 	}}
 }
@@ -43,6 +46,7 @@ type sessionInfo struct {
 	Problem   string    `json:"problem,omitempty"` // why brokerd cannot say the taint
 	Turns     int       `json:"turns"`             // the person's messages in its logs
 	FirstLine string    `json:"first_line"`
+	Agent     bool      `json:"agent,omitempty"` // a yaag Agent's session (--all)
 }
 
 func listSessions(c *cli.Context) error {
@@ -50,9 +54,17 @@ func listSessions(c *cli.Context) error {
 	if _, err := loopConfig.load(c, &cfg); err != nil {
 		return err
 	}
-	list, err := sessionsOf(c.Context, cfg)
+	all, err := sessionsOf(c.Context, cfg)
 	if err != nil {
 		return err
+	}
+	list, agents := all[:0:0], 0
+	for _, s := range all {
+		if s.Agent && !c.Bool("all") {
+			agents++
+			continue
+		}
+		list = append(list, s)
 	}
 	infos := make([]sessionInfo, 0, len(list))
 	if len(list) > 0 {
@@ -78,7 +90,7 @@ func listSessions(c *cli.Context) error {
 				return fmt.Errorf("brokerd answered the state of session %q where %q was asked about", st.Session, s.ID)
 			}
 			infos = append(infos, sessionInfo{ID: s.ID, Started: s.Started, LastTurn: s.LastTurn,
-				Taint: st.Taint, Untrusted: st.Untrusted, Problem: st.Problem, Turns: s.Turns, FirstLine: s.FirstLine})
+				Taint: st.Taint, Untrusted: st.Untrusted, Problem: st.Problem, Turns: s.Turns, FirstLine: s.FirstLine, Agent: s.Agent})
 		}
 	}
 	w := c.App.Writer
@@ -87,8 +99,15 @@ func listSessions(c *cli.Context) error {
 			Sessions []sessionInfo `json:"sessions"`
 		}{infos})
 	}
+	hidden := ""
+	if agents > 0 {
+		hidden = fmt.Sprintf("(and %d sessions of yaag Agents: bxctl sessions --all shows them)", agents)
+	}
 	if len(infos) == 0 {
 		fmt.Fprintln(w, "sessions: none yet; bxctl chat begins one")
+		if hidden != "" {
+			fmt.Fprintln(w, hidden)
+		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -101,6 +120,9 @@ func listSessions(c *cli.Context) error {
 		if s.Untrusted {
 			taint += ",untrusted"
 		}
+		if s.Agent {
+			taint += ",agent"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, shortTime(s.Started), shortTime(s.LastTurn), taint, cut(termsafe.Line(s.FirstLine), 50))
 	}
 	if err := tw.Flush(); err != nil {
@@ -110,6 +132,9 @@ func listSessions(c *cli.Context) error {
 		if s.Problem != "" {
 			fmt.Fprintf(w, "session %s: brokerd cannot say its taint: %s\n", s.ID, termsafe.Line(s.Problem))
 		}
+	}
+	if hidden != "" {
+		fmt.Fprintln(w, hidden)
 	}
 	return nil
 }
