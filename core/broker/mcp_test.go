@@ -194,3 +194,20 @@ func TestMCPToolsOffersWhatTheGrantsAllow(t *testing.T) {
 		t.Errorf("at private: %s", got)
 	}
 }
+
+// A caller that goes (the person stops the reply, loopd's connection
+// closes) cancels the call: the server is told, the call fails with its
+// entry, and the session's server goes on.
+func TestAnMCPCallIsCancelledWhenItsCallerGoes(t *testing.T) {
+	f := mcpFixture(t, map[string]string{"notes.toml": mcpGrant("allow", "public", "secret", "")})
+	gone := make(chan struct{})
+	go func() { time.Sleep(300 * time.Millisecond); close(gone) }()
+	a, err := f.b.Call(WithCallerGone(context.Background(), gone),
+		brokerwire.ToolCall{Session: "s1", CallID: "c1", Tool: "mcp__notes__sleep", Arguments: json.RawMessage(`{}`)}, nil)
+	if err != nil || a.Outcome != brokerwire.OutcomeFailed || !strings.Contains(a.Text, "the call of mcp__notes__sleep was cancelled: its caller went") {
+		t.Fatalf("sleep: %+v, %v", a, err)
+	}
+	if a := callMCP(t, f, "c2", "mcp__notes__echo", `{"text":"on"}`); a.Outcome != brokerwire.OutcomeAllowed || a.Text != "echo: on" {
+		t.Fatalf("after: %+v", a)
+	}
+}
