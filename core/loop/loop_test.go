@@ -290,6 +290,26 @@ func TestTurnEndsWithItsUsage(t *testing.T) {
 	}
 }
 
+// A turn whose model request fails after a tool round still ends with
+// the usage of the requests that ended (a person is shown what is known),
+// then the failure.
+func TestAFailedTurnEndsWithTheUsageKnown(t *testing.T) {
+	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{
+		{ToolCalls: []llamastandin.ToolCall{call("read_file", `{"path":"/x"}`)}}, {Content: "never"}}})
+	r.answer = func(c brokerwire.ToolCall, _ *daemon.Stream) (any, error) {
+		r.srv.SetLoading(true) // the next request is answered 503
+		return map[string]any{"outcome": "allowed", "text": "x", "decision": map[string]string{"effect": "allow", "grant": "src.toml"}}, nil
+	}
+	_, events, err := r.turn(t, "", "read x")
+	if err == nil {
+		t.Fatal("the turn succeeded")
+	}
+	last := events[len(events)-1]
+	if last.Event != loopwire.EventUsage || last.Usage == nil || last.Usage.Requests != 1 || last.Usage.OutputTokens == 0 {
+		t.Errorf("last event %+v (usage %+v)", last, last.Usage)
+	}
+}
+
 func TestCacheLossIsLogged(t *testing.T) {
 	r := newRig(t, llamastandin.Script{Turns: []llamastandin.Turn{{Content: "one"}, {Content: "two"}}})
 	res, _ := r.mustTurn(t, "", "first")

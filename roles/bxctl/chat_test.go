@@ -3,6 +3,7 @@ package bxctl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -431,5 +432,26 @@ func TestAStoppedTurnShowsItsUsageSoFar(t *testing.T) {
 	want := "(reply stopped)\n  [turn] stopped after 1 model request: tokens 10 in, 2 out; cache reused 0 of 10 prompt tokens (0%); context 12 of 100 tokens (12%)\n"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output:\n%s\nwant it to hold %q", out.String(), want)
+	}
+}
+
+// A turn that fails after a model request ended shows the usage loopd
+// sent for it (its sums until the failure), then the error.
+func TestAFailedTurnShowsItsUsage(t *testing.T) {
+	f := serveLoop(t, func(n int, req loopwire.TurnRequest, st *daemon.Stream) (any, error) {
+		st.Send(loopwire.Event{Event: loopwire.EventSession, Session: "s-1"})
+		st.Send(loopwire.Event{Event: loopwire.EventUsage, Usage: &loopwire.Usage{Requests: 1, PromptTokens: 10, OutputTokens: 2, Context: 12}})
+		st.Send(loopwire.Event{Event: loopwire.EventUsage, Usage: &loopwire.Usage{Requests: 1, PromptTokens: 10, OutputTokens: 2, Context: 12}})
+		return nil, errors.New("the model server failed: HTTP 503")
+	})
+	ch, out, errOut := newChatter(f.sock, false)
+	if err := ch.run(context.Background(), strings.NewReader("hi\n"), nil); err == nil {
+		t.Error("on a pipe, a failed turn makes the chat fail at its end")
+	}
+	if want := "session s-1\n  [turn] tokens 10 in, 2 out; cache reused 0 of 10 prompt tokens (0%); context 12 tokens\n"; out.String() != want {
+		t.Errorf("stdout %q, want %q", out.String(), want)
+	}
+	if !strings.Contains(errOut.String(), "the model server failed: HTTP 503") {
+		t.Errorf("stderr %q", errOut.String())
 	}
 }
