@@ -67,8 +67,15 @@ func mcpDef(t brokerwire.MCPTool) (json.RawMessage, bool) {
 	if json.Unmarshal(params, &schema) != nil || schema == nil {
 		params = json.RawMessage(`{"type":"object"}`)
 	}
-	def := map[string]any{"type": "function", "function": map[string]any{
-		"name": t.Name, "description": sanitize.Neutralise(t.Description), "parameters": params}}
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}
+	def := struct {
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}{"function", function{t.Name, sanitize.Neutralise(t.Description), params}}
 	b, err := json.Marshal(def)
 	return b, err == nil
 }
