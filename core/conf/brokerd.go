@@ -31,6 +31,7 @@ type BrokerdMCP struct {
 	IdleMS        int `toml:"idle_ms"`         // a server unused this long is stopped [600000]
 	CallTimeoutMS int `toml:"call_timeout_ms"` // one call's answer, the start included [120000]
 	LifetimeMS    int `toml:"lifetime_ms"`     // a server's container is killed this long after its start [3600000]
+	MaxServers    int `toml:"max_servers"`     // servers running at once, each holding a container slot [8]
 }
 
 // BrokerdYaag is how brokerd runs the yaag programs of yaag_run.
@@ -280,6 +281,9 @@ idle_ms = 600000
 call_timeout_ms = 120000
 # A server's container is killed this long after its start, whatever it does.
 lifetime_ms = 3600000
+# At most this many servers run at once (each holds one of [runner]'s
+# container slots): the one unused longest is stopped to make room.
+max_servers = 8
 
 # Mattermost approvals (optional): with [gateway], each pending approval is
 # handed to gatewayd, which posts it in Mattermost for !approve ID. bxctl

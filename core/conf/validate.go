@@ -103,7 +103,7 @@ func (m BrokerdMCP) validate() error {
 	for _, k := range []struct {
 		name   string
 		v, max int
-	}{{"idle_ms", m.IdleMS, 86400000}, {"call_timeout_ms", m.CallTimeoutMS, 86400000}, {"lifetime_ms", m.LifetimeMS, 86400000 * 7}} {
+	}{{"idle_ms", m.IdleMS, 86400000}, {"call_timeout_ms", m.CallTimeoutMS, 86400000}, {"lifetime_ms", m.LifetimeMS, 86400000 * 7}, {"max_servers", m.MaxServers, 1024}} {
 		if k.v < 0 || k.v > k.max {
 			return fmt.Errorf("[mcp] %s %d is not between 0 (its default) and %d", k.name, k.v, k.max)
 		}

@@ -62,7 +62,10 @@ type Config struct {
 	Idle, CallTimeout, Lifetime time.Duration
 	// OutputLimit bounds the text of one answer ([runner] output_limit).
 	OutputLimit int
-	Log         func(format string, args ...any)
+	// MaxServers bounds the servers running at once ([mcp] max_servers;
+	// 0: 8), each holding one of the runner's container slots.
+	MaxServers int
+	Log        func(format string, args ...any)
 }
 
 // Pool holds the running servers. It is safe for concurrent use.
@@ -92,6 +95,9 @@ type proc struct {
 func New(cfg Config) *Pool {
 	if cfg.Log == nil {
 		cfg.Log = func(string, ...any) {}
+	}
+	if cfg.MaxServers <= 0 {
+		cfg.MaxServers = 8
 	}
 	if cfg.OutputLimit <= 0 {
 		cfg.OutputLimit = 1 << 20
@@ -261,6 +267,20 @@ func (p *Pool) proc(ctx context.Context, k key, s mcpconf.Server, acc mcppin.Acc
 	for {
 		p.mu.Lock()
 		pr := p.procs[k]
+		if pr == nil && len(p.procs) >= p.cfg.MaxServers {
+			// Each server holds a container slot of [runner]'s budget as
+			// long as it runs: the oldest idle one makes room, or the
+			// call fails rather than starve the file tools.
+			old, oldKey := p.leastUsedIdle()
+			p.mu.Unlock()
+			if old == nil {
+				return nil, nil, runbook.Refuse(runbook.MCPCallFailed, "the MCP server %s cannot start: %d servers run ([mcp] max_servers), each busy with a call", k.server, p.cfg.MaxServers)
+			}
+			p.cfg.Log("MCP server %s of session %s stopped to make room ([mcp] max_servers %d)", oldKey.server, oldKey.session, p.cfg.MaxServers)
+			p.stop(oldKey, old)
+			old.mu.Unlock()
+			continue
+		}
 		if pr == nil {
 			pr = &proc{}
 			pr.mu.Lock()
@@ -292,6 +312,27 @@ func (p *Pool) proc(ctx context.Context, k key, s mcpconf.Server, acc mcppin.Acc
 		}
 		return pr, nil, nil
 	}
+}
+
+// leastUsedIdle is the running server unused the longest that no call
+// holds, locked, with its key; nil when every one is busy. p.mu is held.
+func (p *Pool) leastUsedIdle() (*proc, key) {
+	var best *proc
+	var bestKey key
+	for k, pr := range p.procs {
+		if !pr.mu.TryLock() {
+			continue
+		}
+		if best == nil || pr.used.Before(best.used) {
+			if best != nil {
+				best.mu.Unlock()
+			}
+			best, bestKey = pr, k
+			continue
+		}
+		pr.mu.Unlock()
+	}
+	return best, bestKey
 }
 
 // start starts the server's container and judges its list.

@@ -361,3 +361,61 @@ func TestOfferIsTheAcceptedList(t *testing.T) {
 		t.Errorf("a changed declaration: %v", err)
 	}
 }
+
+// Each server holds a container slot: at [mcp] max_servers the one idle
+// longest makes room, and when every one is busy the call fails rather
+// than wait for the file tools' slots.
+func TestMaxServersStopsTheIdlestOrRefuses(t *testing.T) {
+	w := newWorld(t, time.Hour, "")
+	w.pool.cfg.MaxServers = 2
+	for _, s := range []string{"s1", "s2", "s3"} {
+		if _, err := w.call(s, "echo", `{"text":"x"}`); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if n, r := w.pool.Running(), w.start.releases.Load(); n != 2 || r != 1 {
+		t.Fatalf("%d running, %d released; want 2 and 1 (s1's)", n, r)
+	}
+	w.pool.mu.Lock()
+	_, s1 := w.pool.procs[key{"s1", "notes"}]
+	w.pool.mu.Unlock()
+	if s1 {
+		t.Error("s1, the idlest, still runs")
+	}
+	// s2 and s3 busy: s4 is refused.
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, s := range []string{"s2", "s3"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.pool.Call(ctx, s, "c", "notes", "sleep", []byte(`{}`), policy.MCPPlan{})
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		busy := 0
+		w.pool.mu.Lock()
+		for _, pr := range w.pool.procs {
+			if !pr.mu.TryLock() {
+				busy++
+			} else {
+				pr.mu.Unlock()
+			}
+		}
+		w.pool.mu.Unlock()
+		if busy == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sleeps did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err := w.call("s4", "echo", `{"text":"x"}`)
+	if entryOf(err) != runbook.MCPCallFailed || !strings.Contains(err.Error(), "2 servers run ([mcp] max_servers), each busy with a call") {
+		t.Errorf("s4 with every server busy: %v", err)
+	}
+	cancel()
+	wg.Wait()
+}

@@ -101,7 +101,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	// at a session's first call (docs/mcp.md); broker.Serve stops them.
 	mcpPool := mcpserve.New(mcpserve.Config{Runner: run, Home: cfg.Home, Dir: cfg.Paths.MCPDir(), Harness: harness,
 		Secrets: secrets.ProcessEnv(), Idle: cfg.MCP.Idle(), CallTimeout: cfg.MCP.CallTimeout(), Lifetime: cfg.MCP.Lifetime(),
-		OutputLimit: rcfg.OutputLimit, Log: func(format string, args ...any) {
+		MaxServers: cfg.MCP.MaxServers, OutputLimit: rcfg.OutputLimit, Log: func(format string, args ...any) {
 			fmt.Fprintf(rolecli.Log, "brokerd: "+format+"\n", args...)
 		}})
 	defer mcpPool.Close()
