@@ -100,5 +100,7 @@ func (e *Engine) agentAskHandler(ctx context.Context, _ daemon.Peer, req loopwir
 // agentCompactHandler answers agent.compact, streaming the summary turn's
 // events.
 func (e *Engine) agentCompactHandler(ctx context.Context, _ daemon.Peer, req loopwire.CompactRequest, s *daemon.Stream) (any, error) {
+	ctx, stop := whileClientStays(ctx, s) // a Run stopped meanwhile wants no summary
+	defer stop()
 	return e.Compact(ctx, req, func(ev loopwire.Event) error { return s.Send(ev) })
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -346,4 +347,25 @@ func modelAsked(calls []llamastandin.Call) bool {
 		}
 	}
 	return false
+}
+
+// A spawn its Run's stop cuts while loopd makes the session is
+// RUN_STOPPED, not "cannot reach loopd" (loopd is there; the Run closed
+// the connection).
+func TestAStoppedSpawnSaysItWasStopped(t *testing.T) {
+	dir := testsupport.ShortDir(t)
+	reached := make(chan struct{})
+	sock := daemontest.Peer(t, dir, "loop", map[string]daemon.Handler{
+		loopwire.KindAgentSpawn: func(_ context.Context, _ daemon.Peer, _ json.RawMessage, s *daemon.Stream) (any, error) {
+			close(reached)
+			<-s.Gone()
+			return nil, errors.New("gone")
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-reached; cancel() }()
+	_, err := Loopd{Socket: sock}.Spawn(ctx, Spec{Run: "r-test", Key: "A1", Definition: "tester"})
+	if code(err) != runerr.RunStopped || err.Error() != "RUN_STOPPED: the session was not made: its Run was stopped while loopd made it" {
+		t.Fatalf("got %v (code %q)", err, code(err))
+	}
 }

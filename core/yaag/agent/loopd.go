@@ -32,7 +32,7 @@ func (l Loopd) Spawn(ctx context.Context, s Spec) (Session, error) {
 		System: s.System, Tools: nonNil(s.Tools), Models: nonNil(s.Models), Memory: s.Memory,
 	}, &res, nil)
 	if err != nil {
-		return nil, remote(l.Socket, "the session", err)
+		return nil, remote(ctx, l.Socket, "the session", err)
 	}
 	return &session{socket: l.Socket, id: res.Session, key: s.Key, models: s.Models, hasTools: len(s.Tools) > 0, at: res.At}, nil
 }
@@ -45,7 +45,7 @@ func (l Loopd) Fork(ctx context.Context, from loopwire.SessionAt, s Spec) (Sessi
 		From: from, Host: s.Host, Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash, Models: nonNil(s.Models),
 	}, &res, nil)
 	if err != nil {
-		return nil, remote(l.Socket, "the fork", err)
+		return nil, remote(ctx, l.Socket, "the fork", err)
 	}
 	if res.Problem != nil {
 		return nil, &SessionError{At: from, Problem: *res.Problem}
@@ -61,7 +61,7 @@ func (l Loopd) ForkHost(ctx context.Context, host string, s Spec) (Session, erro
 		From: loopwire.SessionAt{ID: host}, Host: true, Latest: true, Run: s.Run, Agent: s.Key, Definition: s.Definition, SpawnHash: s.SpawnHash, Models: nonNil(s.Models),
 	}, &res, nil)
 	if err != nil {
-		return nil, remote(l.Socket, "the host's copy", err)
+		return nil, remote(ctx, l.Socket, "the host's copy", err)
 	}
 	if res.Problem != nil {
 		return nil, &SessionError{At: loopwire.SessionAt{ID: host}, Problem: *res.Problem}
@@ -74,7 +74,7 @@ func (l Loopd) Compact(ctx context.Context, sess Session, model string) error {
 	s := sess.(*session)
 	var res loopwire.CompactResult
 	if err := daemon.Call(ctx, l.Socket, loopwire.KindAgentCompact, loopwire.CompactRequest{Session: s.id, Model: model}, &res, nil); err != nil {
-		return remote(l.Socket, "the compaction", err)
+		return remote(ctx, l.Socket, "the compaction", err)
 	}
 	if res.Failed != "" {
 		return &CompactError{Why: res.Failed}
@@ -89,7 +89,7 @@ func (l Loopd) Compact(ctx context.Context, sess Session, model string) error {
 func (l Loopd) Answer(ctx context.Context, at loopwire.SessionAt, answers []loopwire.CallAnswer) (loopwire.SessionAt, error) {
 	var res loopwire.AnswerResult
 	if err := daemon.Call(ctx, l.Socket, loopwire.KindAgentAnswer, loopwire.AnswerRequest{At: at, Answers: answers}, &res, nil); err != nil {
-		return loopwire.SessionAt{}, remote(l.Socket, "the answer", err)
+		return loopwire.SessionAt{}, remote(ctx, l.Socket, "the answer", err)
 	}
 	if res.Problem != nil {
 		return loopwire.SessionAt{}, &SessionError{At: at, Problem: *res.Problem}
@@ -98,11 +98,16 @@ func (l Loopd) Answer(ctx context.Context, at loopwire.SessionAt, answers []loop
 }
 
 // remote is what a failed call to loopd says: loopd's refusal of what (its
-// entry kept), or that loopd could not be reached.
-func remote(socket, what string, err error) error {
+// entry kept), that the Run was stopped while it waited (its context
+// ended: the connection was closed, not lost), or that loopd could not be
+// reached.
+func remote(ctx context.Context, socket, what string, err error) error {
 	var re *daemon.RemoteError
-	if errors.As(err, &re) {
+	switch {
+	case errors.As(err, &re):
 		return fmt.Errorf("loopd refused %s: %w", what, err) // its refusal, entry kept
+	case ctx.Err() != nil:
+		return runerr.New(runerr.RunStopped, runbook.Entry{}, "%s was not made: its Run was stopped while loopd made it", what)
 	}
 	return fmt.Errorf("cannot reach loopd at %s: %v", socket, err)
 }
