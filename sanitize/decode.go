@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
+	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -32,13 +34,46 @@ const (
 	maxSpansPerLine = 8
 )
 
-// decodeSignals are words that ROT13 or reversed text of an instruction
-// holds: when the text holds one, each of its lines is read decoded too.
+// signalWords are words that an instruction of one family or another
+// holds (an override, a request for the prompt or a password, a claim of
+// authority, a fake turn, an answer to change, a standing approval). A
+// line holding one of them shifted (ROT13, or any Caesar shift) or
+// written backwards is read decoded too: decoded text is checked against
+// every family, so the words that mark it must come from every family.
+// None of their shifts or reversals is a word of 40 MB of the Go
+// distribution (the test of D1006).
+var signalWords = []string{
+	"ignore", "disregard", "instructions", "previous", "forget", "everything", "prompt", "reveal", "password", "pretend",
+	"secret", "granted", "developer", "administrator", "override", "maintenance", "system", "assistant", "following",
+	"approve", "approved", "requests", "conversation", "credentials", "unrestricted", "summary", "answer", "reply",
+	"visit", "include", "reader", "history", "verbatim", "owner", "pre-approved",
+}
+
+// signalReversed is the bit of signalShifts for a word written backwards;
+// bit k (1 to 25) is for a word shifted k letters on.
+const signalReversed = 0
+
+// signalShifts maps each signal word shifted or reversed to the ways it
+// was: the decoders try only those.
+var signalShifts = func() map[string]uint32 {
+	out := map[string]uint32{}
+	for _, w := range signalWords {
+		for k := 1; k < 26; k++ {
+			out[caesar(w, k)] |= 1 << k
+		}
+		out[reverse(w)] |= 1 << signalReversed
+	}
+	return out
+}()
+
+// decodeSignals are the words that mark a line for the shift and
+// backwards decoders.
 var decodeSignals = func() []string {
 	var out []string
-	for _, w := range []string{"ignore", "disregard", "instructions", "previous", "forget", "everything", "prompt", "reveal", "password", "pretend"} {
-		out = append(out, rot13(w), reverse(w))
+	for w := range signalShifts {
+		out = append(out, w)
 	}
+	sort.Strings(out)
 	return out
 }()
 
@@ -164,6 +199,9 @@ func (f *findings) decodeLine(line string, at int, bits uint16) {
 		if n := j - i; n >= minEncoded {
 			run := line[i:min(j, i+maxDecoded)]
 			switch {
+			case all&runDigit != 0 && (n%8 == 0 || n%7 == 0) && binaryWord(run):
+				// Binary, the bytes written together: 0110100101100111...
+				hit(i, "binary", text(packedBinary(run)))
 			case all&runHex != 0 && n%2 == 0:
 				if b, err := hex.DecodeString(run); err == nil {
 					hit(i, "hex-encoded", text(b))
@@ -218,15 +256,66 @@ func (f *findings) decodeLine(line string, at int, bits uint16) {
 			hit(i, "Morse-coded", s)
 		}
 	}
-	// The line holds a word of an instruction in ROT13 or backwards.
-	if bits&markSignal != 0 && len(line) >= minEncoded {
-		if s := rot13(line); instructionIn(s) {
-			f.addDetail(RuleFlagEncoded, at, "an instruction hidden in ROT13 text")
-		}
-		if s := reverse(line); instructionIn(s) {
-			f.addDetail(RuleFlagEncoded, at, "an instruction hidden in text written backwards")
+	// Binary written as words apart: 01101001 01100111 ...
+	if bits&markBinWords != 0 && spans < maxSpansPerLine {
+		if i, b := spacedBinary(line); len(b) >= minBinWords {
+			hit(i, "binary", text(b))
 		}
 	}
+	// Character codes in decimal: 105 103 110 ... or 105, 103, 110.
+	if bits&markDecWords != 0 && spans < maxSpansPerLine {
+		if i, b := decimalCodes(line); len(b) >= minDecWords {
+			hit(i, "decimal character-code", text(b))
+		}
+	}
+	// The line holds a word of an instruction shifted (ROT13 or another
+	// Caesar shift) or written backwards: each way its signal words were
+	// written is undone, and only those.
+	if bits&markSignal != 0 && len(line) >= minEncoded {
+		ways := lineSignals(line)
+		for k := 1; k < 26; k++ {
+			if ways&(1<<k) == 0 {
+				continue
+			}
+			if s := caesar(line, 26-k); instructionIn(s) {
+				how := "an instruction hidden in text shifted " + strconv.Itoa(k) + " letters on (a Caesar cipher)"
+				if k == 13 {
+					how = "an instruction hidden in ROT13 text"
+				}
+				f.addDetail(RuleFlagEncoded, at, how)
+			}
+		}
+		if ways&(1<<signalReversed) != 0 {
+			if s := reverse(line); instructionIn(s) {
+				f.addDetail(RuleFlagEncoded, at, "an instruction hidden in text written backwards")
+			}
+		}
+	}
+}
+
+// lineSignals is the union of signalShifts of the line's words, read in
+// lower case.
+func lineSignals(line string) uint32 {
+	var ways uint32
+	for i := 0; i < len(line); {
+		if lowerASCII[line[i]] < 'a' || lowerASCII[line[i]] > 'z' {
+			i++
+			continue
+		}
+		j := i
+		var buf [16]byte
+		for j < len(line) && lowerASCII[line[j]] >= 'a' && lowerASCII[line[j]] <= 'z' {
+			if j-i < len(buf) {
+				buf[j-i] = lowerASCII[line[j]]
+			}
+			j++
+		}
+		if n := j - i; n <= len(buf) {
+			ways |= signalShifts[string(buf[:n])]
+		}
+		i = j
+	}
+	return ways
 }
 
 // instructionIn reports whether a flag rule that reads instructions fires
@@ -347,14 +436,17 @@ func morse(line string) (int, string) {
 	return start, b.String()
 }
 
-func rot13(s string) string {
+func rot13(s string) string { return caesar(s, 13) }
+
+// caesar shifts each ASCII letter of s k places on (0 < k < 26).
+func caesar(s string, k int) string {
 	b := []byte(s)
 	for i, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z':
-			b[i] = 'a' + (c-'a'+13)%26
+			b[i] = 'a' + byte((int(c-'a')+k)%26)
 		case c >= 'A' && c <= 'Z':
-			b[i] = 'A' + (c-'A'+13)%26
+			b[i] = 'A' + byte((int(c-'A')+k)%26)
 		}
 	}
 	return string(b)
@@ -438,4 +530,114 @@ func spacedHex(line string) (int, []byte) {
 		bestAt, best = curAt, cur
 	}
 	return bestAt, best
+}
+
+// minBinWords is the fewest binary words (seven or eight digits each) in a
+// line that the spaced binary decoder reads: eight letters.
+const minBinWords = 8
+
+// minDecWords is the fewest decimal codes (two or three digits each) in a
+// line that the character-code decoder reads.
+const minDecWords = 12
+
+// binaryWord reports whether w is made of 0 and 1 only.
+func binaryWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '0' && w[i] != '1' {
+			return false
+		}
+	}
+	return true
+}
+
+// spacedBinary decodes the longest run of binary bytes written apart in
+// the line (seven or eight digits each, a space, comma or comma and space
+// between them), as spacedHex does hex.
+func spacedBinary(line string) (int, []byte) {
+	return longestRun(line, func(w string) (byte, bool) {
+		if (len(w) != 7 && len(w) != 8) || !binaryWord(w) {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(w, 2, 8)
+		return byte(v), err == nil
+	})
+}
+
+// decimalCodes decodes the longest run of character codes in decimal
+// (printable ASCII, tab and line feed), written apart as spacedBinary's.
+func decimalCodes(line string) (int, []byte) {
+	return longestRun(line, func(w string) (byte, bool) {
+		if len(w) < 1 || len(w) > 3 {
+			return 0, false
+		}
+		v, err := strconv.Atoi(w)
+		if err != nil || (v < 32 || v > 126) && v != 9 && v != 10 {
+			return 0, false
+		}
+		return byte(v), true
+	})
+}
+
+// longestRun is the longest run of the line's words that byteOf reads,
+// each apart from the next by a space, a comma or a comma and a space: where
+// it starts, and its bytes (at most maxDecoded).
+func longestRun(line string, byteOf func(string) (byte, bool)) (int, []byte) {
+	bestAt, best := 0, []byte(nil)
+	var cur []byte
+	curAt := 0
+	flush := func() {
+		if len(cur) > len(best) {
+			bestAt, best = curAt, cur
+		}
+		cur = nil
+	}
+	for i := 0; i < len(line); {
+		j := i
+		for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		if j == i || i > 0 && isWordByte(lowerASCII[line[i-1]]) || j < len(line) && isWordByte(lowerASCII[line[j]]) {
+			flush()
+			i = max(j, i+1)
+			continue
+		}
+		b, ok := byteOf(line[i:j])
+		if !ok {
+			flush()
+			i = j
+			continue
+		}
+		if len(cur) == 0 {
+			curAt = i
+		}
+		if len(cur) < maxDecoded {
+			cur = append(cur, b)
+		}
+		switch {
+		case j+1 < len(line) && line[j] == ',' && line[j+1] == ' ':
+			i = j + 2
+		case j < len(line) && (line[j] == ' ' || line[j] == ','):
+			i = j + 1
+		default:
+			flush()
+			i = j
+		}
+	}
+	flush()
+	return bestAt, best
+}
+
+// packedBinary decodes binary digits written together, eight to a byte
+// (or seven, when eight do not divide them).
+func packedBinary(run string) []byte {
+	size := 8
+	if len(run)%8 != 0 {
+		size = 7
+	}
+	b := make([]byte, 0, len(run)/size)
+	for i := 0; i+size <= len(run); i += size {
+		v, _ := strconv.ParseUint(run[i:i+size], 2, 8)
+		b = append(b, byte(v))
+	}
+	return b
 }

@@ -82,10 +82,12 @@ const (
 	markLiteral                     // two or more quote characters: a string literal
 	markCut                         // a literal's first word that makes a vocabulary word after the last literal's last word
 	markKey                         // a key word of split payloads (splitKeys)
+	markBinWords                    // eight or more words of seven or eight binary digits: spaced binary
+	markDecWords                    // twelve or more words of two or three digits: character codes in decimal
 
 	// decodeMarks call for a decoder; a literal calls for the split
 	// payload window with markCut or markKey.
-	decodeMarks = markRun | markEscapes | markPercent | markMorse | markSignal | markHexWords
+	decodeMarks = markRun | markEscapes | markPercent | markMorse | markSignal | markHexWords | markBinWords | markDecWords
 )
 
 var scanners = sync.Pool{New: func() any {
@@ -162,6 +164,7 @@ func (s *scanner) read(text string, withMarks bool) {
 		bits                           uint16
 		run                            int // the run of base64 characters so far
 		quotes, percents, escapes, hex int
+		bins, decs                     int
 		tail                           string // the last word before a quote character
 	)
 	endLine := func() {
@@ -169,7 +172,7 @@ func (s *scanner) read(text string, withMarks bool) {
 			s.marks = append(s.marks, lineMark{line, bits})
 		}
 		line++
-		bits, run, quotes, percents, escapes, hex = 0, 0, 0, 0, 0, 0
+		bits, run, quotes, percents, escapes, hex, bins, decs = 0, 0, 0, 0, 0, 0, 0, 0
 		mayFold = false
 	}
 	for i := 0; i < len(text); i++ {
@@ -288,6 +291,18 @@ func (s *scanner) read(text string, withMarks bool) {
 				n == 4 && word[0] == '0' && word[1] == 'x' && isHexByte(word[2]) && isHexByte(word[3]) {
 				if hex++; hex >= minHexWords {
 					bits |= markHexWords
+				}
+			}
+			if class&(wcDigit|wcLetter) == wcDigit {
+				switch n := j - i; {
+				case (n == 7 || n == 8) && binaryWord(word):
+					if bins++; bins >= minBinWords {
+						bits |= markBinWords
+					}
+				case n == 2 || n == 3:
+					if decs++; decs >= minDecWords {
+						bits |= markDecWords
+					}
 				}
 			}
 			if i > 0 && isQuote(text[i-1]) && tail != "" && mayMakeWord(tail, word) && cutMakesWord(tail, word) {

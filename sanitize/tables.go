@@ -62,6 +62,11 @@ func splitVocabOf(patterns []flagPattern) map[string]bool {
 	for _, w := range splitKeys {
 		add(w)
 	}
+	// The decoders' marker words are every family's (signalWords): a cut
+	// inside one of them ("vis" + "it") is read as one too.
+	for _, w := range signalWords {
+		add(w)
+	}
 	for _, w := range []string{"conversation", "history", "memory", "secrets", "password", "passwords", "cookies", "environment", "everything"} {
 		add(w)
 	}
