@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // An MCP server's tool is named, in a call and to the model, as
@@ -125,6 +127,10 @@ type MCPMount struct {
 	Path  string
 	Write bool   // a write_file grant allows writing it, and no deny reaches it
 	Masks []Mask // below it, what deny grants keep from the server
+	// Dev and Ino are the object Path was when it was planned: the
+	// runner mounts that object or none, and a plan of another object at
+	// the same path is another plan (a running server is started again).
+	Dev, Ino uint64
 }
 
 // MCPPlan is what a server's container for one session is given, decided
@@ -186,7 +192,12 @@ func (s *snapshot) mcpMounts(server string, declared []string, state State) MCPP
 			plan.Skipped = append(plan.Skipped, fmt.Sprintf("%s: the grant %s denies %s there", p, deny.Name, deny.Tool))
 			continue
 		}
-		m := MCPMount{Path: p, Masks: s.masks(p, Run)}
+		var st unix.Stat_t
+		if unix.Lstat(p, &st) != nil {
+			plan.Skipped = append(plan.Skipped, fmt.Sprintf("%s: it cannot be looked at", p))
+			continue
+		}
+		m := MCPMount{Path: p, Masks: s.masks(p, Run), Dev: st.Dev, Ino: st.Ino}
 		w := s.decideOnce(Call{Tool: string(WriteFile), Target: p}, state)
 		m.Write = w.Verdict == Allow && !slices.ContainsFunc(m.Masks, func(x Mask) bool { return x.Tool == WriteFile })
 		if gr, _ := s.reachClass(p); gr != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"boxmaker/runbook"
 )
@@ -146,8 +147,20 @@ func TestMCPMounts(t *testing.T) {
 		Class:   Private, // read-notes.toml says notes/ is private
 		Skipped: []string{root + "/other (notes.toml): not inside the paths the server's file declares"},
 	}
-	if diff := cmp.Diff(want, plan); diff != "" {
+	if diff := cmp.Diff(want, plan, cmpopts.IgnoreFields(MCPMount{}, "Dev", "Ino")); diff != "" {
 		t.Errorf("at public: -want +got\n%s", diff)
+	}
+	// Another directory put at the same path is another plan: the server
+	// given the first one is started again with the second.
+	if err := os.Rename(root+"/secret", root+"/secret-was"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(root+"/secret", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	swapped := g.MCPMounts("notes", []string{root + "/notes", root + "/secret"}, State{})
+	if cmp.Equal(plan, swapped) || swapped.Mounts[1].Ino == plan.Mounts[1].Ino || swapped.Mounts[1].Path != plan.Mounts[1].Path {
+		t.Errorf("a swapped directory plans the same: %+v", swapped.Mounts)
 	}
 	// At private: the ask grant of secret/ no longer applies.
 	plan = g.MCPMounts("notes", []string{root + "/notes", root + "/secret"}, State{Taint: Private})

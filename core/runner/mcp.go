@@ -131,6 +131,9 @@ func (r *Runner) StartMCP(ctx context.Context, s MCPServe) (*MCPStarted, error) 
 			return nil, err
 		}
 		st.held = append(st.held, h)
+		if m.Ino != 0 && (h.st.Dev != m.Dev || h.st.Ino != m.Ino) {
+			return nil, targetChanged(m.Path, "is another object than the one decided")
+		}
 		if !h.isDir() && !h.isRegular() {
 			return nil, fmt.Errorf("%s is not a regular file or a directory", m.Path)
 		}

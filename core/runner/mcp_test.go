@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"boxmaker/core/policy"
+	"boxmaker/runbook"
 )
 
 // An MCP server's container: the lockdown, exactly the decided paths
@@ -77,5 +78,24 @@ func TestStartMCPGivesTheDecidedPathsAndHidesTheSecret(t *testing.T) {
 	}
 	if out, err := exec.Command("podman", "ps", "-a", "--filter", "name="+name, "--format", "{{.Names}}").Output(); err != nil || len(out) != 0 {
 		t.Errorf("the container is left after Release: %q, %v", out, err)
+	}
+}
+
+// The object decided is the object mounted: a path that is another object
+// by the time the runner holds it is refused, nothing started.
+func TestStartMCPRefusesAnotherObjectAtTheDecidedPath(t *testing.T) {
+	d := resolvedTempDir(t)
+	r := newTestRunner(t, nil)
+	var st syscall.Stat_t
+	if err := syscall.Stat(d, &st); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.StartMCP(context.Background(), MCPServe{Name: r.ContainerName(callID(t)), Image: testImage, Argv: []string{"/bin/true"},
+		Lifetime: time.Minute, Mounts: []policy.MCPMount{{Path: d, Dev: st.Dev, Ino: st.Ino + 1}}})
+	if e, _ := runbook.EntryOf(err); e != runbook.TargetChanged {
+		t.Fatalf("another object: %v", err)
+	}
+	if entries, _ := os.ReadDir(r.cfg.StageDir); len(entries) != 0 {
+		t.Errorf("the staging directory holds %d entries after the refusal", len(entries))
 	}
 }
