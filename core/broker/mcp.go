@@ -20,7 +20,7 @@ type MCP interface {
 	// Server is the paths server's file declares, or why none of its
 	// tools may be called (its file, its acceptance, the tool not
 	// accepted): a refusal whose text is the reason.
-	Server(session, server, tool string) (declared []string, err error)
+	Server(server, tool string) (declared []string, err error)
 	// Call runs one call with the container given plan.
 	Call(ctx context.Context, session, callID, server, tool string, args json.RawMessage, plan policy.MCPPlan) (text string, notes, mounted []string, err error)
 	// Offer is every tool the owner accepted of the servers as they are
@@ -70,7 +70,7 @@ func (b *Broker) decideMCP(tc brokerwire.ToolCall, st policy.State) verdict {
 	if b.cfg.MCP == nil {
 		why = fmt.Errorf("this brokerd runs no MCP servers")
 	} else {
-		declared, why = b.cfg.MCP.Server(tc.Session, server, tool)
+		declared, why = b.cfg.MCP.Server(server, tool)
 	}
 	at := st
 	var plan policy.MCPPlan

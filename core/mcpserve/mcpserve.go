@@ -112,9 +112,11 @@ func New(cfg Config) *Pool {
 // Server is what brokerd decides a call of server's tool on: its
 // declared paths. An error says why no tool of it may be called: its
 // file is invalid or missing, it needs the network, its tools were never
-// accepted or its declaration changed since, the tool is not one
-// accepted, or the server running for the session changed its list.
-func (p *Pool) Server(session, server, tool string) (declared []string, err error) {
+// accepted or its declaration changed since, a running server was seen
+// to list others (a drift), or the tool is not one accepted. (A list
+// that changes during a session is judged by Call, before it sends
+// anything.)
+func (p *Pool) Server(server, tool string) (declared []string, err error) {
 	s, acc, err := p.accepted(server)
 	if err != nil {
 		return nil, err

@@ -161,17 +161,17 @@ func TestACallStartsTheServerOnceForItsSession(t *testing.T) {
 
 func TestOnlyAcceptedToolsOfAnAcceptedServer(t *testing.T) {
 	w := newWorld(t, time.Hour, "")
-	if _, err := w.pool.Server("s1", "notes", "grown"); entryOf(err) != runbook.MCPToolsWithheld {
+	if _, err := w.pool.Server("notes", "grown"); entryOf(err) != runbook.MCPToolsWithheld {
 		t.Errorf("a tool not accepted: %v", err)
 	}
-	if _, err := w.pool.Server("s1", "notes", "echo"); err != nil {
+	if _, err := w.pool.Server("notes", "echo"); err != nil {
 		t.Errorf("an accepted tool: %v", err)
 	}
-	if _, err := w.pool.Server("s1", "other", "echo"); entryOf(err) != runbook.MCPServerInvalid {
+	if _, err := w.pool.Server("other", "echo"); entryOf(err) != runbook.MCPServerInvalid {
 		t.Errorf("no such server: %v", err)
 	}
 	os.Remove(mcppin.Path(w.home, "notes"))
-	if _, err := w.pool.Server("s1", "notes", "echo"); entryOf(err) != runbook.MCPToolsWithheld || !strings.Contains(err.Error(), "never accepted") {
+	if _, err := w.pool.Server("notes", "echo"); entryOf(err) != runbook.MCPToolsWithheld || !strings.Contains(err.Error(), "never accepted") {
 		t.Errorf("never accepted: %v", err)
 	}
 	if _, err := w.call("s1", "echo", `{}`); entryOf(err) != runbook.MCPToolsWithheld || w.start.starts.Load() != 0 {
@@ -181,7 +181,7 @@ func TestOnlyAcceptedToolsOfAnAcceptedServer(t *testing.T) {
 
 func TestAServerWithHostsIsRefused(t *testing.T) {
 	w := newWorld(t, time.Hour, "hosts = [\"api.example.org\"]\n")
-	if _, err := w.pool.Server("s1", "notes", "echo"); entryOf(err) != runbook.MCPRemoteUnsupported {
+	if _, err := w.pool.Server("notes", "echo"); entryOf(err) != runbook.MCPRemoteUnsupported {
 		t.Errorf("hosts: %v", err)
 	}
 }
@@ -228,7 +228,7 @@ func TestAListChangedAfterTheStartIsWithheld(t *testing.T) {
 			t.Fatalf("%s after the drift: %v", session, err)
 		}
 	}
-	if _, err := w.pool.Server("s2", "notes", "echo"); entryOf(err) != runbook.MCPToolsWithheld {
+	if _, err := w.pool.Server("notes", "echo"); entryOf(err) != runbook.MCPToolsWithheld {
 		t.Errorf("Server after the drift: %v", err)
 	}
 	if got := w.pool.Offer(); len(got) != 0 {
@@ -357,7 +357,7 @@ func TestOfferIsTheAcceptedList(t *testing.T) {
 	if got := w.pool.Offer(); len(got) != 0 {
 		t.Errorf("offered %v of a changed declaration", got)
 	}
-	if _, err := w.pool.Server("s1", "notes", "echo"); !errors.Is(err, err) || entryOf(err) != runbook.MCPToolsWithheld {
+	if _, err := w.pool.Server("notes", "echo"); !errors.Is(err, err) || entryOf(err) != runbook.MCPToolsWithheld {
 		t.Errorf("a changed declaration: %v", err)
 	}
 }
