@@ -97,11 +97,90 @@ func (f *findings) decoded(text string, from, to int, lines []int, marks []lineM
 		end := lineEnd(text, start)
 		if start < to {
 			f.decodeLine(text[start:end], start, m.bits)
+			if m.bits&markRun != 0 {
+				f.decodeWrapped(text, start, end)
+			}
 		}
 		if m.bits&markLiteral != 0 && m.bits&(markCut|markKey) != 0 {
 			f.splitWindow(text, start, end)
 		}
 	}
+}
+
+// wrapReach is the most text a wrapped run is read over, from the start of
+// its first line: less than the flag rules' context after a chunk (their
+// longest span), so that a chunk decodes a run that starts in it as the
+// whole text does.
+const wrapReach = 2048
+
+// decodeWrapped decodes a run of base64 or hex wrapped over lines, as
+// e-mail and PEM wrap them (76 or 64 characters a line): the line of doc
+// that starts at start ends with a run of minEncoded or more characters, the
+// lines after it are runs and nothing else, and together they are read as
+// one (each line alone is decodeLine's, and cuts the text inside words).
+// A line that is itself wrapped from the one before is not a start.
+func (f *findings) decodeWrapped(doc string, start, end int) {
+	first := trailingRun(doc[start:end])
+	if first < minEncoded || end >= len(doc) {
+		return
+	}
+	if start > 0 {
+		prevStart := strings.LastIndexByte(doc[:start-1], '\n') + 1
+		if prev := strings.TrimRight(doc[prevStart:start-1], " \r"); len(prev) >= minEncoded && trailingRun(prev) == len(prev) {
+			return
+		}
+	}
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(doc[end-first:end], "\r "))
+	lines := 1
+	for ls := end + 1; ls < len(doc) && ls-start < wrapReach; {
+		le := lineEnd(doc, ls)
+		line := strings.TrimRight(doc[ls:le], " \r")
+		if n := trailingRun(line); n < 4 || n != len(line) || ls+len(line)-start > wrapReach {
+			break
+		}
+		b.WriteString(line)
+		lines++
+		ls = le + 1
+	}
+	if lines < 2 {
+		return
+	}
+	run := b.String()
+	var decoded []byte
+	switch {
+	case binaryWord(run) && len(run)%8 == 0:
+		decoded = packedBinary(run)
+	case isHexRun(run) && len(run)%2 == 0:
+		decoded, _ = hex.DecodeString(run)
+	default:
+		decoded, _ = unbase64(run)
+	}
+	if t := text(decoded); t != "" && instructionIn(t) {
+		f.addDetail(RuleFlagEncoded, end-first, "an instruction hidden in base64, hex or binary wrapped over lines")
+	}
+}
+
+// trailingRun is the length of the run of base64 or hex characters (and
+// its = padding) that ends line.
+func trailingRun(line string) int {
+	i := len(line)
+	for i > 0 && line[i-1] == '=' && len(line)-i < 3 {
+		i--
+	}
+	for i > 0 && runClass[line[i-1]]&runB64 != 0 {
+		i--
+	}
+	return len(line) - i
+}
+
+func isHexRun(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if runClass[s[i]]&runHex == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeEveryLine is decoded without the scan's marks: every line is read

@@ -56,6 +56,18 @@ var encodings = []struct {
 		return string(r)
 	}, false},
 	{"Morse", morseOf, true},
+	// Wrapped over lines, as e-mail and PEM wrap them.
+	{"base64 wrapped", func(s string) string { return wrapped(base64.StdEncoding.EncodeToString([]byte(s)), 40) }, false},
+	{"hex wrapped", func(s string) string { return wrapped(hex.EncodeToString([]byte(s)), 64) }, false},
+}
+
+func wrapped(s string, width int) string {
+	var lines []string
+	for len(s) > width {
+		lines = append(lines, s[:width])
+		s = s[width:]
+	}
+	return strings.Join(append(lines, s), "\n")
 }
 
 func spaced(s, format string) string {
@@ -125,8 +137,8 @@ func morseOf(s string) string {
 
 // TestEncodingsAreReadForEveryFamily holds the decoders to every family:
 // an instruction of each family, hidden in each encoding the decoders
-// undo (binary, decimal codes and Caesar shifts other than ROT13 since
-// issue 28), is flag-encoded-instruction. The instruction is first checked
+// undo (binary, decimal codes, Caesar shifts other than ROT13 and runs
+// wrapped over lines since issue 28), is flag-encoded-instruction. The instruction is first checked
 // to fire its rule written plainly, and, for Morse, written as Morse keeps
 // it (letters, digits and spaces).
 func TestEncodingsAreReadForEveryFamily(t *testing.T) {
