@@ -178,3 +178,23 @@ func TestMCPMounts(t *testing.T) {
 		t.Errorf("another server: %+v", plan)
 	}
 }
+
+// SplitMCP reads back exactly what MCPName writes, and nothing it would
+// not write: a call's name names one server's one tool.
+func FuzzSplitMCP(f *testing.F) {
+	for _, s := range []string{"mcp__notes__read", "mcp__a__b__c", "mcp____x", "mcp__Notes__x", "mcp__n__", "mcp__n__a b", "read_file", "mcp_n_x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		server, tool, ok := SplitMCP(name)
+		if !ok {
+			return
+		}
+		if MCPName(server, tool) != name || len(name) > MaxMCPName || strings.Contains(server, "_") || server == "" || tool == "" {
+			t.Fatalf("SplitMCP(%q) = %q, %q", name, server, tool)
+		}
+		if ps := mcpGrantProblems(server, []string{tool}); len(ps) != 0 {
+			t.Fatalf("a callable name %q that no grant could name: %v", name, ps)
+		}
+	})
+}
