@@ -639,6 +639,26 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 			ids, names = append(ids, id), append(names, name)
 		}
 	}
+	// A podman client killed while it created a container leaves the
+	// container in the image store with no record in Podman's own
+	// database, so with no label to find it by: only its name, which
+	// begins with this instance's prefix. Every later podman process reads
+	// and rewrites the store's files, so each one left makes every tool
+	// call on the machine slower (D1001).
+	args = []string{"ps", "-a", "--external", "--no-trunc", "--format", "{{.ID}} {{.Names}}"}
+	if out, err = exec.CommandContext(ctx, r.cfg.Podman, args...).Output(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, unavailable(args, said(ee.Stderr, err))
+		}
+		return nil, unavailable(args, err.Error())
+	}
+	prefix := NamePrefix(r.cfg.Instance)
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if id, name, ok := strings.Cut(l, " "); ok && strings.HasPrefix(name, prefix) && !slices.Contains(ids, id) {
+			ids, names = append(ids, id), append(names, name)
+		}
+	}
 	var rmErr error
 	if len(names) > 0 {
 		if out, err := r.podmanRemove(names...); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -312,6 +313,49 @@ func TestCleanLeftoversRemovesThisInstancesContainersOnly(t *testing.T) {
 	}
 	if got, err := r.CleanLeftovers(context.Background()); err != nil || len(got) != 0 {
 		t.Errorf("a second clean found %v, %v", got, err)
+	}
+}
+
+// A podman client killed while it created a container leaves it in the
+// image store only (D1001): the clean-up removes this instance's, found by
+// name, and leaves another's. buildah, which Debian's podman recommends,
+// makes such a container without killing anything (a killed podman
+// would also lose a lock of the machine's table, D740).
+func TestCleanLeftoversRemovesThisInstancesStorageOnlyContainers(t *testing.T) {
+	if _, err := exec.LookPath("buildah"); err != nil {
+		t.Fatalf("buildah (Debian's podman recommends it) makes the storage-only container this test needs: %v", err)
+	}
+	r := newTestRunner(t, func(c *Config) { c.Instance = testInstance + "-storage" })
+	other := newTestRunner(t, func(c *Config) { c.Instance = testInstance + "-storage-other" })
+	mine, theirs := r.ContainerName("left-in-store"), other.ContainerName("left-in-store")
+	for _, name := range []string{mine, theirs} {
+		if out, err := exec.Command("buildah", "from", "--pull=never", "--name", name, testImage).CombinedOutput(); err != nil {
+			t.Fatalf("buildah from: %v: %s", err, out)
+		}
+	}
+	defer exec.Command("buildah", "rm", theirs, mine).Run()
+	inStore := func(name string) bool {
+		out, err := exec.Command("podman", "ps", "-a", "--external", "--format", "{{.Names}}").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Contains(strings.Fields(string(out)), name)
+	}
+	if !inStore(mine) {
+		t.Fatalf("buildah's container %s is not in the store", mine)
+	}
+	got, err := r.CleanLeftovers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{mine}, got); diff != "" {
+		t.Errorf("removed (-want +got):\n%s", diff)
+	}
+	if inStore(mine) {
+		t.Errorf("this instance's storage-only container %s is still in the store", mine)
+	}
+	if !inStore(theirs) {
+		t.Errorf("another instance's storage-only container was removed")
 	}
 }
 

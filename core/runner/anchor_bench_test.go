@@ -1,0 +1,290 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"boxmaker/core/testsupport"
+)
+
+// BenchmarkReadFileAgainstRunc sets a read_file through the runner against
+// its floor, `runc run` of the same OCI bundle, and against the podman
+// command lines that were tried to come closer to it (docs/performance.md,
+// "brokerd: a tool call"). Each iteration runs every variant once, the
+// first one rotating, so that the drifting load of a shared machine weighs
+// on all alike.
+//
+// The bundle is Podman's own: `podman create` and `podman init` of the
+// runner's command line for the call (the read-only file mounted directly,
+// as the bare podman side of BenchmarkReadFileThroughBrokerd mounts it),
+// the config.json Podman wrote for runc, the container's root file system
+// as Podman prepared it and the files Podman made for it (/etc/passwd,
+// /etc/group, /etc/hosts, /etc/hostname, /run/.containerenv, /dev/shm)
+// copied into the benchmark's directory, then the container removed. The
+// same namespaces, mounts, rlimits, seccomp profile, capabilities, user
+// and cgroup limits; only the cgroup path and the id are new at each run.
+//
+// CPU is the whole process tree's: the benchmark makes itself a child
+// subreaper, so conmon (which Podman's client double-forks), the runc
+// processes conmon starts, and the `podman container cleanup` that conmon
+// runs when the container ends are reaped here and counted, as runc's
+// children are for the anchor.
+func BenchmarkReadFileAgainstRunc(b *testing.B) {
+	d := resolvedTempDir(b)
+	file := d + "/file.txt"
+	writeTestFile(b, file, "a line of text\n")
+	if err := os.Chmod(d, 0o755); err != nil { // the direct mount is not idmapped
+		b.Fatal(err)
+	}
+	r := newTestRunner(b, nil)
+	if why := r.ready(true); why != "" {
+		b.Fatal(why)
+	}
+	call := func(id string) Call { return Call{ID: id, Tool: "read_file", Paths: []string{file}} }
+	bare := func(c Call) []string { return r.Args(c, r.ContainerName(c.ID), directMounts(c)) }
+	bundle := runcBundle(b, r, bare(call("bench-anchor")))
+	store := privateStore(b)
+	execIn := longLivedContainer(b, r, bare(call("bench-exec")))
+
+	// beforeImage puts more options just before the image.
+	beforeImage := func(args []string, more ...string) []string {
+		i := slices.Index(args, r.cfg.Image)
+		return slices.Concat(args[:i], more, args[i:])
+	}
+	podman := func(global ...string) func(i int, name string, args []string) []byte {
+		return func(i int, name string, args []string) []byte {
+			return output(b, name, exec.Command("podman", append(global, args...)...))
+		}
+	}
+	type variant struct {
+		name string
+		run  func(i int) []byte
+	}
+	variants := []variant{
+		{"runc", func(i int) []byte {
+			id := fmt.Sprintf("boxmaker-bench-runc-%d-%d", os.Getpid(), i)
+			bundle.cgroup("/libpod_parent/" + id)
+			return output(b, "runc", exec.Command("runc", "run", "--bundle", bundle.dir, id))
+		}},
+		{"runner", func(i int) []byte {
+			res, err := r.Run(context.Background(), call(fmt.Sprintf("bench-rr-%d", i)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return []byte(res.Content)
+		}},
+		{"podman", func(i int) []byte { return podman()(i, "podman", bare(call(fmt.Sprintf("bench-rp-%d", i)))) }},
+		{"events-none", func(i int) []byte {
+			return podman("--events-backend", "none")(i, "events-none", bare(call(fmt.Sprintf("bench-re-%d", i))))
+		}},
+		{"no-files", func(i int) []byte {
+			return podman()(i, "no-files", beforeImage(bare(call(fmt.Sprintf("bench-rf-%d", i))), "--no-hosts", "--passwd=false"))
+		}},
+		{"no-conmon-cgroup", func(i int) []byte {
+			return podman()(i, "no-conmon-cgroup", beforeImage(bare(call(fmt.Sprintf("bench-rc-%d", i))), "--cgroups", "no-conmon"))
+		}},
+		{"own-store", func(i int) []byte {
+			return podman(store...)(i, "own-store", bare(call(fmt.Sprintf("bench-rs-%d", i))))
+		}},
+		{"exec", func(i int) []byte {
+			return output(b, "exec", exec.Command("podman", slices.Concat([]string{"exec"}, execIn)...))
+		}},
+		{"podman-version", func(i int) []byte {
+			return output(b, "podman-version", exec.Command("podman", "version"))
+		}},
+	}
+	// After the long-lived container started: its conmon must not be
+	// reparented here.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		b.Fatal(err)
+	}
+	defer unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+	wall := make([]time.Duration, len(variants))
+	cpu := make([]time.Duration, len(variants))
+	for i := 0; b.Loop(); i++ {
+		for k := range variants {
+			j := (i + k) % len(variants)
+			v := variants[j]
+			before := childrenCPU(b)
+			t0 := time.Now()
+			out := v.run(i)
+			wall[j] += time.Since(t0)
+			reapOrphans(b)
+			cpu[j] += childrenCPU(b) - before
+			if v.name != "podman-version" && !bytes.Contains(out, []byte("a line of text")) {
+				b.Fatalf("%s: %q", v.name, out)
+			}
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / float64(b.N) }
+	for j, v := range variants {
+		b.ReportMetric(ms(wall[j]), v.name+"-ms/op")
+		b.ReportMetric(ms(cpu[j]), v.name+"-cpu-ms/op")
+		if j > 0 {
+			b.ReportMetric(float64(wall[j])/float64(wall[0]), v.name+"/runc")
+			b.ReportMetric(float64(cpu[j])/float64(cpu[0]), v.name+"-cpu/runc")
+		}
+	}
+}
+
+// output runs cmd and returns its standard output; the benchmark fails
+// when it fails.
+func output(b *testing.B, name string, cmd *exec.Cmd) []byte {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("%s: %v: %s", name, err, stderr.Bytes())
+	}
+	return out
+}
+
+// childrenCPU is the user and system time of every child this process
+// has reaped.
+func childrenCPU(b *testing.B) time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_CHILDREN, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reapOrphans waits for every process that was reparented to this
+// process (a child subreaper) while a variant ran: conmon, and what
+// conmon started. Every child of the benchmark's own has been waited
+// for by then, so none is taken from os/exec.
+func reapOrphans(b *testing.B) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.ECHILD):
+			return
+		case err != nil && !errors.Is(err, syscall.EINTR):
+			b.Fatal(err)
+		case pid == 0 && time.Now().After(deadline):
+			b.Fatal("a process left by a variant did not end within a minute")
+		case pid == 0:
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// anchorBundle is an OCI bundle for `runc run`: Podman's config.json
+// and copies of what it names.
+type anchorBundle struct {
+	dir    string
+	config map[string]any
+	b      *testing.B
+}
+
+// cgroup writes config.json with a cgroup path of its own, so that two
+// runs never share one.
+func (a *anchorBundle) cgroup(path string) {
+	a.config["linux"].(map[string]any)["cgroupsPath"] = path
+	data, err := json.Marshal(a.config)
+	if err != nil {
+		a.b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a.dir, "config.json"), data, 0o600); err != nil {
+		a.b.Fatal(err)
+	}
+}
+
+// runcBundle makes the bundle Podman would hand runc for args (a `podman
+// run` command line), copied so that it outlives the container.
+func runcBundle(b *testing.B, r *Runner, args []string) *anchorBundle {
+	name := args[slices.Index(args, "--name")+1]
+	create := slices.Concat([]string{"create"}, slices.DeleteFunc(slices.Clone(args[1:]), func(s string) bool { return s == "--rm" }))
+	podmanOK(b, create...)
+	defer podmanOK(b, "rm", "-f", "-t", "0", name)
+	podmanOK(b, "init", name)
+	path := strings.TrimSpace(string(podmanOK(b, "inspect", "--format", "{{.OCIConfigPath}}", name)))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var config map[string]any
+	if err := json.Unmarshal(data, &config); err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	copyTree := func(from, to string) {
+		if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
+			b.Fatalf("cp -a %s %s: %v %s", from, to, err, out)
+		}
+	}
+	root := config["root"].(map[string]any)
+	copyTree(root["path"].(string), filepath.Join(dir, "rootfs"))
+	root["path"] = filepath.Join(dir, "rootfs")
+	for i, m := range config["mounts"].([]any) {
+		m := m.(map[string]any)
+		if src, _ := m["source"].(string); m["type"] == "bind" && strings.Contains(src, "/overlay-containers/") {
+			to := filepath.Join(dir, fmt.Sprintf("file%d-%s", i, filepath.Base(src)))
+			copyTree(src, to)
+			m["source"] = to
+		}
+	}
+	if got := config["process"].(map[string]any)["args"].([]any)[0]; got != ExecutorPath {
+		b.Fatalf("the bundle runs %v, not the executor", got)
+	}
+	return &anchorBundle{dir: dir, config: config, b: b}
+}
+
+// privateStore is a Podman store of the benchmark's own holding the tools
+// image only, as global options: Podman's cost with none of the machine's
+// other images, layers and containers in its files.
+func privateStore(b *testing.B) []string {
+	dir := testsupport.ShortDir(b) // Podman wants a run root under 50 bytes
+	store := []string{"--root", dir + "/root", "--runroot", dir + "/run", "--tmpdir", dir + "/tmp"}
+	archive := filepath.Join(dir, "tools.tar")
+	podmanOK(b, "save", "--format", "oci-archive", "-o", archive, testImage)
+	podmanOK(b, append(store, "load", "-q", "-i", archive)...)
+	b.Cleanup(func() {
+		exec.Command("podman", append(store, "rm", "-a", "-f", "-t", "0")...).Run()
+		exec.Command("podman", append(store, "rmi", "-a", "-f")...).Run()
+	})
+	return store
+}
+
+// longLivedContainer starts a container with the runner's confinement for
+// args whose process only sleeps, and returns the rest of a `podman exec`
+// command line that runs the call's executor in it: the per-session
+// container that was considered and set aside (D1002).
+func longLivedContainer(b *testing.B, r *Runner, args []string) []string {
+	name := args[slices.Index(args, "--name")+1]
+	i := slices.Index(args, r.cfg.Image)
+	// Without the call's --timeout: it lives for the whole benchmark.
+	t := slices.Index(args, "--timeout")
+	detached := slices.Concat([]string{"run", "-d"}, args[2:t], args[t+2:i+1], []string{"/bin/sleep", "3600"})
+	podmanOK(b, detached...)
+	b.Cleanup(func() { exec.Command("podman", "rm", "-f", "-t", "0", name).Run() })
+	return slices.Concat([]string{name}, args[i+1:])
+}
+
+func podmanOK(b *testing.B, args ...string) []byte {
+	out, err := exec.Command("podman", args...).Output()
+	if err != nil {
+		var stderr []byte
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			stderr = ee.Stderr
+		}
+		b.Fatalf("podman %s: %v: %s", strings.Join(args, " "), err, stderr)
+	}
+	return out
+}
