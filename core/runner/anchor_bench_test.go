@@ -11,13 +11,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"boxmaker/core/testsupport"
 )
 
 // BenchmarkReadFileAgainstRunc sets a read_file through the runner against
@@ -56,7 +55,8 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 	call := func(id string) Call { return Call{ID: id, Tool: "read_file", Paths: []string{file}} }
 	bare := func(c Call) []string { return r.Args(c, r.ContainerName(c.ID), directMounts(c)) }
 	bundle := runcBundle(b, r, bare(call("bench-anchor")))
-	store := privateStore(b)
+	store := privateStore(b, 0)
+	leftStore := privateStore(b, storeLeftovers)
 	execIn := longLivedContainer(b, r, bare(call("bench-exec")))
 
 	// beforeImage puts more options just before the image.
@@ -98,6 +98,9 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 		}},
 		{"own-store", func(i int) []byte {
 			return podman(store...)(i, "own-store", bare(call(fmt.Sprintf("bench-rs-%d", i))))
+		}},
+		{"own-store-leftovers", func(i int) []byte {
+			return podman(leftStore...)(i, "own-store-leftovers", bare(call(fmt.Sprintf("bench-rl-%d", i))))
 		}},
 		{"exec", func(i int) []byte {
 			return output(b, "exec", exec.Command("podman", slices.Concat([]string{"exec"}, execIn)...))
@@ -245,20 +248,63 @@ func runcBundle(b *testing.B, r *Runner, args []string) *anchorBundle {
 	return &anchorBundle{dir: dir, config: config, b: b}
 }
 
+// storeLeftovers is how many storage-only containers privateStore
+// leaves in the store it makes for "own-store-leftovers": as many as the
+// shared store of the machine the figures were taken on held, every one
+// a boxmaker container left there by a podman killed while it created it
+// (D1001).
+const storeLeftovers = 712
+
 // privateStore is a Podman store of the benchmark's own holding the tools
-// image only, as global options: Podman's cost with none of the machine's
-// other images, layers and containers in its files.
-func privateStore(b *testing.B) []string {
-	dir := testsupport.ShortDir(b) // Podman wants a run root under 50 bytes
+// image and, made by buildah, leftovers storage-only containers, as
+// global options: Podman's cost with none of the machine's other images,
+// layers and containers in its files. The stores are made once for every
+// run of the benchmark (buildah makes about ten containers a second) and
+// removed when the tests end.
+func privateStore(b *testing.B, leftovers int) []string {
+	privateStores.Lock()
+	defer privateStores.Unlock()
+	if s, ok := privateStores.made[leftovers]; ok {
+		return s
+	}
+	dir, err := os.MkdirTemp("/tmp", "bxs") // Podman wants a run root under 50 bytes
+	if err != nil {
+		b.Fatal(err)
+	}
 	store := []string{"--root", dir + "/root", "--runroot", dir + "/run", "--tmpdir", dir + "/tmp"}
+	privateStores.cleanups = append(privateStores.cleanups, func() {
+		exec.Command("podman", append(store, "rm", "-a", "-f", "-t", "0")...).Run()
+		if leftovers > 0 {
+			exec.Command("buildah", "--root", dir+"/root", "--runroot", dir+"/run", "rm", "-a").Run()
+		}
+		exec.Command("podman", append(store, "rmi", "-a", "-f")...).Run()
+		os.RemoveAll(dir)
+	})
 	archive := filepath.Join(dir, "tools.tar")
 	podmanOK(b, "save", "--format", "oci-archive", "-o", archive, testImage)
 	podmanOK(b, append(store, "load", "-q", "-i", archive)...)
-	b.Cleanup(func() {
-		exec.Command("podman", append(store, "rm", "-a", "-f", "-t", "0")...).Run()
-		exec.Command("podman", append(store, "rmi", "-a", "-f")...).Run()
-	})
+	for i := range leftovers {
+		cmd := exec.Command("buildah", "--root", dir+"/root", "--runroot", dir+"/run", "from", "--pull=never", "--name", fmt.Sprintf("left-%d", i), testImage)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("buildah from: %v: %s", err, out)
+		}
+	}
+	privateStores.made[leftovers] = store
 	return store
+}
+
+// privateStores are the benchmark's stores, by their number of leftovers.
+var privateStores = struct {
+	sync.Mutex
+	made     map[int][]string
+	cleanups []func()
+}{made: map[int][]string{}}
+
+// removePrivateStores removes the stores privateStore made.
+func removePrivateStores() {
+	for _, f := range privateStores.cleanups {
+		f()
+	}
 }
 
 // longLivedContainer starts a container with the runner's confinement for

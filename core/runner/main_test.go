@@ -46,6 +46,7 @@ func mainWithImage(m *testing.M) int {
 	rand.Read(b[:])
 	testInstance = "test-" + hex.EncodeToString(b[:])
 	code := m.Run()
+	removePrivateStores()
 	r, _ := New(testConfig())
 	if left, err := r.CleanLeftovers(context.Background()); err != nil || len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "runner tests: containers left behind: %v %v\n", left, err)
