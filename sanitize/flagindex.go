@@ -122,8 +122,10 @@ type wordEntry struct {
 // entry in eight slots, so that a word that is in no pattern (most words)
 // costs a hash and a look at one empty slot.
 type wordTable struct {
-	// bloom has a bit for each word's hash: most words of a text are in
-	// no table, and this answers for them from a small array.
+	// bloom has two bits for each word's hash (from its low and its high
+	// half): most words of a text are in no table, and this answers for
+	// them from a small array. With some 2,500 words, one bit let about 4 %
+	// of the other words through to a probe of slots; two let 0.6 %.
 	bloom [1 << 10]uint64
 	// slots hold a word's hash in the high half and its index in entries
 	// plus one in the low half; 0 is an empty slot. A probe compares the
@@ -152,6 +154,7 @@ func newWordTable(words map[string]*wordEntry) wordTable {
 		}
 		t.slots[h] = uint64(hash)<<32 | uint64(len(t.entries)+1)
 		t.bloom[hash>>6&(1<<10-1)] |= 1 << (hash & 63)
+		t.bloom[hash>>16&(1<<10-1)] |= 1 << (hash >> 26)
 		t.entries = append(t.entries, *words[w])
 	}
 	return t
@@ -159,7 +162,7 @@ func newWordTable(words map[string]*wordEntry) wordTable {
 
 func (t *wordTable) find(w string) *wordEntry {
 	hash := wordHash(w)
-	if t.bloom[hash>>6&(1<<10-1)]&(1<<(hash&63)) == 0 {
+	if t.bloom[hash>>6&(1<<10-1)]&(1<<(hash&63)) == 0 || t.bloom[hash>>16&(1<<10-1)]&(1<<(hash>>26)) == 0 {
 		return nil
 	}
 	for h := hash & t.mask; ; h = (h + 1) & t.mask {
