@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -142,9 +141,8 @@ func (c *chain) take(l *line) {
 		if c.seqKnown && r.Seq != c.seq+1 {
 			problems = append(problems, fmt.Sprintf("seq %d should be %d", r.Seq, c.seq+1))
 		}
-		var want [64]byte
-		hex.Encode(want[:], c.hash[:])
-		if r.Prev != string(want[:]) {
+		if l.prevSum != c.hash { // r.Prev is the hex of c.hash
+
 			if c.hasLast {
 				problems = append(problems, fmt.Sprintf("prev is not the hash of %s", c.lastPos))
 			} else {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"io"
 	"runtime"
@@ -12,12 +13,22 @@ import (
 // parsedLine is one complete line of the log, hashed and decoded. The hash
 // of a line does not depend on the line before it, nor does its parse, so
 // Verify does both on every core and only the chain's checks in order.
+//
+// What the chain reads of every line in order comes first (err, the
+// hashes, then the record's seq, prev, time and type), so that the
+// checking goroutine touches as few cache lines of a line another core
+// wrote as it can.
 type parsedLine struct {
-	line   string // the line itself (a piece of its chunk's string)
+	err    error
 	length int
 	hash   [32]byte
-	rec    Record
-	err    error
+	// prevSum is the record's prev decoded (a valid record's prev is 64
+	// lower-case hex digits, so it equals the hex of a hash exactly when
+	// prevSum equals that hash): the chain compares 32 bytes in order,
+	// and the decoding is done on every core.
+	prevSum [32]byte
+	rec     Record
+	line    string // the line itself (a piece of its chunk's string)
 }
 
 func (p *parsedLine) parse(raw []byte) { p.parseIn(raw, string(raw)) }
@@ -27,6 +38,15 @@ func (p *parsedLine) parse(raw []byte) { p.parseIn(raw, string(raw)) }
 func (p *parsedLine) parseIn(raw []byte, str string) {
 	p.line, p.length, p.hash = str, len(raw), lineHash(raw)
 	p.err = decodeLineIn(raw, str, &p.rec)
+	if p.err == nil {
+		decodeHash(&p.prevSum, p.rec.Prev)
+	}
+}
+
+// decodeHash decodes s, which isHash has accepted (64 lower-case hex
+// digits), into sum: encoding/hex reads s's bytes in place.
+func decodeHash(sum *[32]byte, s string) {
+	hex.Decode(sum[:], unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // chunkSize is how much of a file one worker takes at a time: large enough

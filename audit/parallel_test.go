@@ -133,3 +133,55 @@ func TestNothingOfAReleasedChunkIsKept(t *testing.T) {
 		t.Errorf("the report changed when released chunks were overwritten (-clean +poisoned):\n%s", diff)
 	}
 }
+
+// The chain compares a record's prev as the bytes it spells (decoded on
+// the worker goroutines), not as text: a change of any one of its 64
+// digits is still found, and the right hash spelt in upper case is not a
+// record, as before.
+func TestEveryDigitOfPrevIsChecked(t *testing.T) {
+	var lines [][]byte
+	var hash [32]byte
+	for i := 1; i <= 3; i++ {
+		r := result(i)
+		r.Seq, r.Prev, r.Time = uint64(i), hashHex(hash), testTime
+		line := appendLine(nil, &r)
+		hash = lineHash(line)
+		lines = append(lines, line)
+	}
+	verifyWith := func(second string) []string {
+		t.Helper()
+		dir := t.TempDir()
+		data := string(lines[0]) + "\n" + second + "\n" + string(lines[2]) + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "000001.jsonl"), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Verify(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range rep.Errors {
+			got = append(got, f.String())
+		}
+		return got
+	}
+	if got := verifyWith(string(lines[1])); len(got) != 0 {
+		t.Fatalf("the whole chain: %v", got)
+	}
+	prev := hashHex(lineHash(lines[0]))
+	const field = `"prev":"`
+	at := strings.Index(string(lines[1]), field) + len(field)
+	for i := range 64 {
+		digit := "0123456789abcdef"[(strings.IndexByte("0123456789abcdef", prev[i])+1)%16]
+		second := string(lines[1][:at+i]) + string(digit) + string(lines[1][at+i+1:])
+		want := []string{"000001.jsonl:2: prev is not the hash of 000001.jsonl:1", "000001.jsonl:3: prev is not the hash of 000001.jsonl:2"}
+		if diff := cmp.Diff(want, verifyWith(second)); diff != "" {
+			t.Errorf("digit %d of prev changed (-want +got):\n%s", i, diff)
+		}
+	}
+	upper := string(lines[1][:at]) + strings.ToUpper(prev) + string(lines[1][at+64:])
+	want := []string{"000001.jsonl:2: not a record: prev is not 64 lower-case hex digits", "000001.jsonl:3: prev is not the hash of 000001.jsonl:2"}
+	if diff := cmp.Diff(want, verifyWith(upper)); diff != "" {
+		t.Errorf("prev in upper case (-want +got):\n%s", diff)
+	}
+}
