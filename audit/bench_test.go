@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -198,4 +199,60 @@ func BenchmarkParseLine(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkLineWork splits what Verify's workers do for each line of a
+// chunk of the log (writeBenchLog's records, decisions and results in
+// turn) into its two parts, one after the other on one goroutine in each
+// iteration: the line's SHA-256 (the floor: the chain is made of the
+// lines' hashes) and its decoding with every check of a record
+// (parsedLine.decode). It reports the CPU time of each per line and
+// decode/hash, their ratio: the cost of parsing against the hash in the
+// same run, which the machine's load moves less than wall-clock time.
+//
+//	go test -tags '...' -run '^$' -bench LineWork -count 10 ./audit/
+func BenchmarkLineWork(b *testing.B) {
+	var data []byte
+	var hash [32]byte
+	for i := 1; len(data) < chunkSize; i++ {
+		r := benchRecord(i)
+		if i%2 == 0 {
+			r = Record{Type: TypeResult, Call: fmt.Sprintf("call-%08d", i-1), Session: "s-20260918-0001", Outcome: "ran", TaintAfter: "private"}
+		}
+		r.Seq, r.Prev, r.Time = uint64(i), hashHex(hash), testTime.Add(time.Duration(i)*time.Millisecond)
+		line := appendLine(nil, &r)
+		hash = lineHash(line)
+		data = append(append(data, line...), '\n')
+	}
+	var lines [][]byte
+	for rest := data; len(rest) > 0; {
+		end := bytes.IndexByte(rest, '\n')
+		lines = append(lines, rest[:end])
+		rest = rest[end+1:]
+	}
+	str := string(data)
+	var p parsedLine
+	var hashCPU, decodeCPU time.Duration
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		start := testsupport.CPUTime()
+		for _, l := range lines {
+			p.hash = lineHash(l)
+		}
+		mid := testsupport.CPUTime()
+		off := 0
+		for _, l := range lines {
+			p.decode(l, str[off:off+len(l)])
+			if p.err != nil {
+				b.Fatal(p.err)
+			}
+			off += len(l) + 1
+		}
+		hashCPU, decodeCPU = hashCPU+mid-start, decodeCPU+testsupport.CPUTime()-mid
+	}
+	n := float64(b.N * len(lines))
+	b.ReportMetric(float64(hashCPU.Nanoseconds())/n, "hash-cpu-ns/line")
+	b.ReportMetric(float64(decodeCPU.Nanoseconds())/n, "decode-cpu-ns/line")
+	b.ReportMetric(decodeCPU.Seconds()/hashCPU.Seconds(), "decode/hash")
 }

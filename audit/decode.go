@@ -582,7 +582,23 @@ func parseUTC(s string) (time.Time, bool) {
 		}
 		nsec = n
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+	// What time.Date would give for these fields, all in range: the days
+	// since 1970-01-01 of the civil date (Howard Hinnant's days_from_civil),
+	// without Date's normalising.
+	y := year
+	if month <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 {
+		era = (y - 399) / 400
+	}
+	yoe := y - era*400
+	mp := (month + 9) % 12
+	doy := (153*mp+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	days := int64(era)*146097 + int64(doe) - 719468
+	return time.Unix(days*86400+int64(hour*3600+minute*60+sec), int64(nsec)).UTC(), true
 }
 
 func daysIn(m time.Month, year int) int {

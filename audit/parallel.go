@@ -2,7 +2,6 @@ package audit
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"io"
 	"runtime"
@@ -37,16 +36,12 @@ func (p *parsedLine) parse(raw []byte) { p.parseIn(raw, string(raw)) }
 // bytes: the record's strings are pieces of str.
 func (p *parsedLine) parseIn(raw []byte, str string) {
 	p.line, p.length, p.hash = str, len(raw), lineHash(raw)
-	p.err = decodeLineIn(raw, str, &p.rec)
-	if p.err == nil {
-		decodeHash(&p.prevSum, p.rec.Prev)
-	}
+	p.decode(raw, str)
 }
 
-// decodeHash decodes s, which isHash has accepted (64 lower-case hex
-// digits), into sum: encoding/hex reads s's bytes in place.
-func decodeHash(sum *[32]byte, s string) {
-	hex.Decode(sum[:], unsafe.Slice(unsafe.StringData(s), len(s)))
+// decode is parseIn without the hash.
+func (p *parsedLine) decode(raw []byte, str string) {
+	p.err = decodeLineSum(raw, str, &p.rec, &p.prevSum)
 }
 
 // chunkSize is how much of a file one worker takes at a time: large enough

@@ -247,7 +247,21 @@ func decodeLineIn(line []byte, str string, r *Record) error {
 	return r.check()
 }
 
-func (r *Record) check() error {
+// decodeLineSum is decodeLineIn that also decodes the record's prev into
+// prevSum, in the same pass as the check that it is 64 lower-case hex
+// digits (Verify's chain compares the bytes).
+func decodeLineSum(line []byte, str string, r *Record, prevSum *[32]byte) error {
+	*r = Record{}
+	if err := decodeFlatIn(line, str, r); err != nil {
+		return err
+	}
+	return r.checkPrev(decodeHash(prevSum, r.Prev))
+}
+
+func (r *Record) check() error { return r.checkPrev(isHash(r.Prev)) }
+
+// checkPrev is check, told whether r.Prev is 64 lower-case hex digits.
+func (r *Record) checkPrev(prevIsHash bool) error {
 	switch {
 	case r.Type == "":
 		return fmt.Errorf("no type")
@@ -255,7 +269,7 @@ func (r *Record) check() error {
 		return fmt.Errorf("unknown type %q", r.Type)
 	case r.Seq == 0:
 		return fmt.Errorf("no seq")
-	case !isHash(r.Prev):
+	case !prevIsHash:
 		return fmt.Errorf("prev is not 64 lower-case hex digits")
 	case r.Time.IsZero():
 		return fmt.Errorf("no time")
@@ -278,10 +292,15 @@ func (r *Record) check() error {
 
 // yearWritable reports whether t's year can be written back in UTC as
 // RFC 3339 (1 to 9999).
+// Compared as instants, which costs less than working out the year.
 func yearWritable(t time.Time) bool {
-	y := t.UTC().Year()
-	return y >= 1 && y <= 9999
+	return !t.Before(firstWritable) && t.Before(pastWritable)
 }
+
+var (
+	firstWritable = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	pastWritable  = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+)
 
 func isHash(s string) bool {
 	if len(s) != 64 {
@@ -293,6 +312,37 @@ func isHash(s string) bool {
 	}
 	return bad == 0
 }
+
+// decodeHash decodes s into sum and reports whether s is 64 lower-case
+// hex digits (isHash); sum is then their value, else anything.
+func decodeHash(sum *[32]byte, s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	var bad byte
+	for i := range sum {
+		hi, lo := hexValue[s[2*i]], hexValue[s[2*i+1]]
+		bad |= hi | lo
+		sum[i] = hi<<4 | lo
+	}
+	return bad&0xf0 == 0
+}
+
+// hexValue is the value of a lower-case hex digit, and 0xff for every
+// other byte.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		switch {
+		case i >= '0' && i <= '9':
+			t[i] = byte(i - '0')
+		case i >= 'a' && i <= 'f':
+			t[i] = byte(i - 'a' + 10)
+		default:
+			t[i] = 0xff
+		}
+	}
+	return t
+}()
 
 // notHex is 1 for every byte that is not a lower-case hex digit.
 var notHex = func() (t [256]byte) {

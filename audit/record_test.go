@@ -2,7 +2,9 @@ package audit
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -190,6 +192,44 @@ func FuzzASCIIPlain(f *testing.F) {
 		}
 		if got := asciiPlain(b); got != want {
 			t.Fatalf("asciiPlain(%q) = %v", b, got)
+		}
+	})
+}
+
+// parseUTC's own arithmetic gives what time.Date gives, to the nanosecond
+// and the location, on every day of years 0 to 9999 at every hour.
+func TestParseUTCIsTimeDate(t *testing.T) {
+	for y := 0; y <= 9999; y += 1 + y%7 {
+		for m := time.January; m <= time.December; m++ {
+			for d := 1; d <= daysIn(m, y); d++ {
+				h, mi, s, ns := d%24, (d*7)%60, (d*13)%60, d*12345
+				text := fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d.%09dZ", y, m, d, h, mi, s, ns)
+				got, ok := parseUTC(text)
+				want := time.Date(y, m, d, h, mi, s, ns, time.UTC)
+				if !ok || got != want {
+					t.Fatalf("parseUTC(%q) = %v, %v; time.Date gives %v", text, got, ok, want)
+				}
+			}
+		}
+	}
+}
+
+// decodeHash says what isHash says of every text, and when it accepts one,
+// gives what encoding/hex gives.
+func FuzzDecodeHash(f *testing.F) {
+	f.Add(zeroPrev)
+	f.Add(hashHex(lineHash([]byte("x"))))
+	f.Add(strings.ToUpper(hashHex(lineHash([]byte("x")))))
+	f.Add(zeroPrev[:63] + "g")
+	f.Add(zeroPrev[:63] + "\xb0")
+	f.Fuzz(func(t *testing.T, s string) {
+		var sum [32]byte
+		ok := decodeHash(&sum, s)
+		if ok != isHash(s) {
+			t.Fatalf("decodeHash(%q) = %v, isHash %v", s, ok, isHash(s))
+		}
+		if want, err := hex.DecodeString(s); ok && (err != nil || !bytes.Equal(sum[:], want)) {
+			t.Fatalf("decodeHash(%q) = %x, encoding/hex %x, %v", s, sum, want, err)
 		}
 	})
 }
