@@ -49,7 +49,7 @@ func (p *parsedLine) decode(raw []byte, str string) {
 // small enough that the chunk and its parses (about 140 KiB) stay in the
 // cache of the core that made them until the chain reads them. Against
 // 1 MiB, verify's CPU per byte fell by a tenth and its wall-clock time at
-// load by half (BenchmarkVerify, docs/performance.md).
+// load by half (BenchmarkVerify, docs/performance.md; D968).
 const chunkSize = 1 << 16
 
 // lineChunk is whole lines of a file, and once done, their parses.
