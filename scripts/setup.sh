@@ -13,6 +13,9 @@ set -euo pipefail
 need=()
 command -v podman >/dev/null || need+=(podman)
 command -v runc >/dev/null || need+=(runc)
+# buildah (Debian's podman recommends it; named here in case recommends are
+# off) makes the storage-only container core/runner's leftovers test needs.
+command -v buildah >/dev/null || need+=(buildah)
 [ -x /bin/busybox ] || need+=(busybox-static)
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
 command -v systemd-analyze >/dev/null || need+=(systemd)
