@@ -324,6 +324,11 @@ func (f lexiconFile) need(p flagPattern, t words) flagPattern {
 	var ws, subs []string
 	for _, e := range t {
 		w := longestWord(normalEntry(unstar(e)))
+		if isASCII(w) && !allWords([]string{w}) && !f.unspaced {
+			// "mode:", "<system": the word in it, which the scan notes,
+			// rather than a string looked for in every window.
+			w = longestWordRun(w)
+		}
 		if f.unspaced || strings.HasSuffix(e, "*") || !isASCII(w) || !allWords([]string{w}) {
 			subs = append(subs, w)
 		} else {
@@ -348,9 +353,19 @@ func (f lexiconFile) verbObjectWithin(rule string, verbs, objects words, objectF
 	}
 	sep, short := f.gap(n, b)
 	verb, object := alt(verbs), alt(objects)
-	out := byStarts(f.need(fp(rule, firstWords(verbs), 400, verb+`[?:.!]?`+sep+short+object), objects), verbs)
+	// The window is what the expression can match, no more: the verb, the
+	// gap and the object. A needed word further on cannot make it match,
+	// and the expression is the costliest part of a window that is read.
+	span := longestEntry(verbs) + longestEntry(objects) + 8
+	if f.unspaced {
+		span += b
+	} else {
+		span += n * 42
+	}
+	within := func(p flagPattern) flagPattern { p.span, p.needsWithin = span, span; return p }
+	out := byStarts(within(f.need(fp(rule, firstWords(verbs), span, verb+`[?:.!]?`+sep+short+object), objects)), verbs)
 	if objectFirst {
-		out = append(out, byStarts(f.need(fp(rule, firstWords(objects), 400, object+sep+short+verb), verbs), objects)...)
+		out = append(out, byStarts(within(f.need(fp(rule, firstWords(objects), span, object+sep+short+verb), verbs)), objects)...)
 	}
 	if len(fronts) > 0 {
 		out = append(out, byStarts(f.need(fp(rule, firstWords(fronts), 400, alt(fronts)+bytesGap(12)+object+bytesGap(24)+verb), objects), fronts)...)
@@ -372,11 +387,16 @@ func (f lexiconFile) authority(s lexiconSection) []flagPattern {
 	demand := `[^\n]{0,200}?` + alt(demands)
 	sep, gap := f.gap(2, 12)
 	var out []flagPattern
+	// The word needed (who, on) is right after the claim or the mode.
+	near := func(p flagPattern, first, second words) flagPattern {
+		p.needsWithin = longestEntry(first) + longestEntry(second) + 2*42 + 8
+		return p
+	}
 	if claims, who := s.class("claims"), s.class("who"); len(claims) > 0 && len(who) > 0 {
-		out = append(out, byStarts(f.need(fp(RuleFlagAuthorityClaim, firstWords(claims), 300, alt(claims)+sep+gap+alt(who)+demand), who), claims)...)
+		out = append(out, byStarts(near(f.need(fp(RuleFlagAuthorityClaim, firstWords(claims), 300, alt(claims)+sep+gap+alt(who)+demand), who), claims, who), claims)...)
 	}
 	if modes, ons := s.class("modes"), s.class("ons"); len(modes) > 0 && len(ons) > 0 {
-		out = append(out, byStarts(f.need(fp(RuleFlagAuthorityClaim, firstWords(modes), 300, alt(modes)+sep+gap+alt(ons)+demand), ons), modes)...)
+		out = append(out, byStarts(near(f.need(fp(RuleFlagAuthorityClaim, firstWords(modes), 300, alt(modes)+sep+gap+alt(ons)+demand), ons), modes, ons), modes)...)
 	}
 	return out
 }
@@ -476,4 +496,31 @@ func stripMarks(s string) string {
 		b.WriteRune(r)
 	}
 	return norm.NFC.String(b.String())
+}
+
+// longestWordRun is the longest run of word bytes in s ("mode" of "mode:").
+func longestWordRun(s string) string {
+	best, start := "", -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isWordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start > len(best) {
+			best = s[start:i]
+		}
+		start = -1
+	}
+	return best
+}
+
+// longestEntry is the length in bytes of the longest entry as normalised.
+func longestEntry(t words) int {
+	n := 0
+	for _, e := range t {
+		n = max(n, len(normalEntry(unstar(e))))
+	}
+	return n
 }
