@@ -29,16 +29,25 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// sleepForever blocks without reading or answering. A bare select {} is
+// not enough: with no other goroutine the runtime ends the process as a
+// deadlock (exit 2), which is a server that exits, not one that hangs.
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
 func runTestServer(mode string) int {
 	switch mode {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "test server: cannot open /etc/nowhere.conf")
 		return 3
 	case "hang":
-		select {} // reads nothing, answers nothing
+		sleepForever() // reads nothing, answers nothing
 	case "banner":
 		fmt.Println("Welcome to the test server!")
-		select {}
+		sleepForever()
 	}
 	if mode == "calls" {
 		return runCallServer()
