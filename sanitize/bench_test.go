@@ -89,6 +89,8 @@ func BenchmarkMemoryWriteCheck(b *testing.B) {
 	for _, tt := range []struct{ name, unit string }{
 		{"prose", "The project builds with make; tests run with go test -race ./... and the CI config is in .github/workflows/ci.yml. "},
 		{"russian", "Проект собирается командой make, тесты запускаются через go test, настройки лежат в каталоге etc. "},
+		{"chinese", "项目用 make 构建，测试用 go test 运行，配置文件在 etc 目录下，不要忽略 CI 的警告。"},
+		{"arabic", "يُبنى المشروع بالأمر make، وتُشغَّل الاختبارات عبر go test، والإعدادات في المجلد etc. "},
 	} {
 		text := strings.Repeat(tt.unit, 2200/len([]rune(tt.unit))+1)
 		text = string([]rune(text)[:2200])
