@@ -415,8 +415,12 @@ func (f lexiconFile) reader(s lexiconSection) []flagPattern {
 	act := alt(acts)
 	var out []flagPattern
 	if notes := s.class("notes"); len(notes) > 0 {
-		out = append(out, byStarts(f.need(fp(RuleFlagReaderInstruction, firstWords(notes), 300,
-			alt(notes)+sep+gap+alt(readers)+`\s?[:,]`+`[^\n]{0,60}?`+act), readers), notes)...)
+		// The reader is named right after the note ("note" is an English
+		// word too: the window is read only when a reader is that near).
+		p := f.need(fp(RuleFlagReaderInstruction, firstWords(notes), 300,
+			alt(notes)+`:?`+sep+gap+alt(readers)+`\s?[:,]`+`[^\n]{0,60}?`+act), readers)
+		p.needsWithin = longestEntry(notes) + longestEntry(readers) + 3*42 + 8
+		out = append(out, byStarts(p, notes)...)
 	}
 	if ifs := s.class("ifs"); len(ifs) > 0 {
 		out = append(out, byStarts(f.need(fp(RuleFlagReaderInstruction, firstWords(ifs), 300,

@@ -14,3 +14,17 @@ pretends = olduğunu farz et | olduğunu varsay ve
 [reveal object-first]
 verbs = göster | yazdır | söyle | tekrarla | yaz | listele
 objects = sistem istem* | sistem mesaj* | sistem talimat* | ilk talimat* | orijinal talimat* | gizli talimat*
+
+[authority]
+claims = ben senin | ben sizin | ben | burası senin | bu mesaj senin
+who = geliştiricinim | geliştiricinizim | geliştiricin | yaratıcınım | yaratıcın | yöneticinim | yöneticin | sahibinim
+  | operatörünüm | programcınım
+demands = kısıtlama* | kural* | filtre* | kaldır | devre dışı | izin | yetki* | itaat | talimat* | göster
+modes = geliştirici modu | yönetici modu | tanrı modu | kısıtlamasız mod | jailbreak modu | bakım modu
+ons = etkinleştirildi | etkin | açık | açıldı | aktif
+
+[reader]
+notes = not | dikkat | uyarı | mesaj | talimat
+readers = yapay zeka | yapay zekâ | ai | yz | dil modeli | llm | sohbet botu | asistan | yapay zeka asistanı
+ifs = eğer sen | eğer siz | sen bir | eğer bir
+acts = yanıtla | cevap ver | söyle | yaz | öner | bahsetme | atla | özetle | onayla | gönder | ilet | belirt
