@@ -27,10 +27,12 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/mcp"
@@ -153,7 +155,9 @@ func (p *Pool) accepted(server string) (mcpconf.Server, mcppin.Acceptance, error
 		return s, acc, runbook.Refuse(runbook.MCPToolsWithheld, "the tools of the MCP server %s are withheld: %s", server, v.Withheld)
 	}
 	if why, drifted := mcppin.Drift(p.cfg.Home, server); drifted {
-		return s, acc, runbook.Refuse(runbook.MCPToolsWithheld, "the tools of the MCP server %s are withheld: %s; they stay withheld until they are accepted again", server, why)
+		// The record names the server's tools, its own words: the
+		// owner's to read (bxctl mcp tools), never the model's.
+		return s, acc, runbook.WithCause(runbook.MCPToolsWithheld, fmt.Sprintf("the tools of the MCP server %s are withheld: while it ran, it listed tools other than the ones accepted; they stay withheld until they are accepted again", server), errors.New(why))
 	}
 	return s, acc, nil
 }
@@ -258,6 +262,36 @@ func (p *Pool) callFailed(k key, pr *proc, tool string, err error) error {
 		return runbook.WithCause(runbook.MCPCallFailed, fmt.Sprintf("the MCP server %s ended during the call, or wrote a message over the limit", k.server), err)
 	}
 	return runbook.WithCause(runbook.MCPCallFailed, fmt.Sprintf("the MCP server %s answered the call with a protocol error", k.server), err)
+}
+
+const (
+	maxNamedChanges = 8
+	maxNamedBytes   = 64
+)
+
+// operatorName is a tool's name as a server gave it, for a log line and
+// a record: as it is when it is made of a tool name's characters
+// (letters, digits, _ . -), else quoted (control and invisible characters escaped);
+// cut at maxNamedBytes either way.
+func operatorName(n string) string {
+	cut := len(n) > maxNamedBytes
+	if cut {
+		n = n[:maxNamedBytes]
+		for len(n) > 0 && !utf8.ValidString(n) {
+			n = n[:len(n)-1]
+		}
+	}
+	if n == "" || strings.TrimFunc(n, isToolNameRune) != "" {
+		n = strconv.QuoteToASCII(n)
+	}
+	if cut {
+		n += "..."
+	}
+	return n
+}
+
+func isToolNameRune(r rune) bool {
+	return r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
@@ -382,27 +416,42 @@ func (p *Pool) judge(ctx context.Context, pr *proc, s mcpconf.Server, acc mcppin
 		return runbook.WithCause(runbook.MCPCallFailed, fmt.Sprintf("the MCP server %s did not list its tools", s.Name), err)
 	}
 	if v := mcppin.Judge(&acc, s, l.Listed()); v.Withheld != "" {
-		why := v.Withheld + changes(v)
 		// A server that showed another list once may show it again:
 		// every session's calls of it wait for the owner, across
 		// brokerd's restarts (core/mcppin's drift record).
 		if err := mcppin.SaveDrift(p.cfg.Home, s.Name, "while it ran, it listed tools other than the ones accepted"+changes(v)); err != nil {
 			p.cfg.Log("MCP server %s: the drift of its list cannot be recorded: %v", s.Name, err)
 		}
-		return runbook.Refuse(runbook.MCPToolsWithheld, "the tools of the MCP server %s are withheld: %s", s.Name, why)
+		// The names of the tools are the server's words, and may hold
+		// what it read from its paths: a failed call raises no taint,
+		// so they go to the operator (the cause), never to the model.
+		return runbook.WithCause(runbook.MCPToolsWithheld, fmt.Sprintf("the tools of the MCP server %s are withheld: %s (bxctl mcp tools %s names the differences)", s.Name, v.Withheld, s.Name),
+			errors.New(v.Withheld+changes(v)))
 	}
 	return nil
 }
 
+// changes names what differs, for the operator: at most
+// maxNamedChanges names of each kind, each at most maxNamedBytes, quoted
+// when it is not a plain tool's name (a server's list is up to 16 MiB of
+// its own text).
 func changes(v mcppin.Verdict) string {
 	var parts []string
 	for _, d := range []struct {
 		what  string
 		names []string
 	}{{"new", v.Added}, {"removed", v.Removed}, {"changed", v.Changed}} {
-		if len(d.names) > 0 {
-			parts = append(parts, d.what+": "+strings.Join(d.names, ", "))
+		if len(d.names) == 0 {
+			continue
 		}
+		shown := make([]string, 0, min(len(d.names), maxNamedChanges)+1)
+		for _, n := range d.names[:min(len(d.names), maxNamedChanges)] {
+			shown = append(shown, operatorName(n))
+		}
+		if more := len(d.names) - maxNamedChanges; more > 0 {
+			shown = append(shown, fmt.Sprintf("and %d more", more))
+		}
+		parts = append(parts, d.what+": "+strings.Join(shown, ", "))
 	}
 	if len(parts) == 0 {
 		return ""
