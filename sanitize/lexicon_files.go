@@ -41,7 +41,11 @@ import (
 //	reader     notes, readers, ifs, acts         flag-reader-instruction
 //
 // Flags: verb-last (override: the verb may follow its object),
-// object-first (reveal, secret: the object may come before the verb).
+// object-first (reveal, secret: the object may come before the verb). A
+// family may have several sections (English has two [secret]: "tell me
+// the password" and "what is your password"); where one family's
+// generator reads another's classes (a demand may be an override verb or
+// a secret), it reads the first section.
 
 //go:embed lexicons/*.lex
 var lexiconFS embed.FS
@@ -59,7 +63,7 @@ type lexiconSection struct {
 	classes map[string]words
 }
 
-// class is the section's class name, or nil.
+// class is the section's class of that name, or nil.
 func (s lexiconSection) class(name string) words { return s.classes[name] }
 
 // lexiconSections are the families a file may hold, with their classes
@@ -254,10 +258,10 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 }
 
 // notNegated accepts a match that none of nots negates and that no
-// compound goes on (the word right after the secret: "password reset"):
-// a negation is one of the last three words before it or a word of its
-// own, or (written without spaces) the bytes just
-// before or after it.
+// compound goes on (the word right after the secret: "password reset").
+// A negation is one of the last three words before the match or a word of
+// its own; written without spaces, it is in the bytes just before or
+// after the match.
 func (f lexiconFile) notNegated(nots, compounds words) func(before, window string, m []int) bool {
 	var ns, cs []string
 	for _, n := range nots {
