@@ -4,6 +4,7 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"html"
 	"net/url"
 	"sort"
 	"strconv"
@@ -333,6 +334,22 @@ func (f *findings) decodeLine(line string, at int, bits uint16) {
 	if bits&markMorse != 0 && spans < maxSpansPerLine && (strings.Contains(line, ".-") || strings.Contains(line, "-.")) {
 		if i, s := morse(line); s != "" {
 			hit(i, "Morse-coded", s)
+		}
+	}
+	// HTML character references and \u escapes, as an HTML e-mail, a web
+	// page or JSON writes text: &#73;&#103; ... or \u0049\u0067 ...; the
+	// tags between words go too (Ignore<br>all ...).
+	if bits&(markEntities|markUEscapes) != 0 && spans < maxSpansPerLine {
+		s := line[:min(len(line), maxDecoded)]
+		how := "HTML-escaped or tag-split"
+		if bits&markUEscapes != 0 {
+			s, how = unescapeU(s), `\u-escaped`
+		}
+		if bits&markEntities != 0 {
+			s = htmlTags.get().ReplaceAllString(html.UnescapeString(s), " ")
+		}
+		if s != line {
+			hit(0, how, s)
 		}
 	}
 	// Binary written as words apart: 01101001 01100111 ...
@@ -719,4 +736,77 @@ func packedBinary(run string) []byte {
 		b = append(b, byte(v))
 	}
 	return b
+}
+
+// isEntity reports whether s starts with an HTML character reference:
+// &#105; &#x69; or a name and a semicolon (&nbsp;).
+func isEntity(s string) bool {
+	if len(s) < 4 || s[0] != '&' {
+		return false
+	}
+	i := 1
+	if s[1] == '#' {
+		i = 2
+		if s[2] == 'x' || s[2] == 'X' {
+			i = 3
+		}
+	}
+	j := i
+	for j < len(s) && j-i < 8 && (isWordByte(lowerASCII[s[j]])) {
+		j++
+	}
+	return j > i && j < len(s) && s[j] == ';'
+}
+
+// htmlTags are the tags between words of a line: <br>, <span class=x>.
+var htmlTags = compileAtFirstUse(`</?[a-zA-Z][^<>\n]{0,64}>`)
+
+// unescapeU replaces each \uXXXX escape of s (and \UXXXXXXXX) by its
+// character; surrogates and invalid escapes stay as they are.
+func unescapeU(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U') {
+			n := 4
+			if s[i+1] == 'U' {
+				n = 8
+			}
+			if i+2+n <= len(s) {
+				if v, err := strconv.ParseUint(s[i+2:i+2+n], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+					b.WriteRune(rune(v))
+					i += 2 + n
+					continue
+				}
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// tagBetweenLetters reports whether the < at i of normalised text (lower
+// case) opens an HTML tag (or up to four tags in a row: <span></span>)
+// that has a letter right before it and right after the last >.
+func tagBetweenLetters(s string, i int) bool {
+	if i == 0 || !isLetterByte(s[i-1]) {
+		return false
+	}
+	for tags := 0; tags < 4; tags++ {
+		if i+2 >= len(s) || s[i] != '<' || !(isLetterByte(s[i+1]) || s[i+1] == '/') {
+			return false
+		}
+		j := i + 1
+		for j < len(s) && j-i <= 64 && s[j] != '>' && s[j] != '<' && s[j] != '\n' {
+			j++
+		}
+		if j >= len(s) || s[j] != '>' || j+1 >= len(s) {
+			return false
+		}
+		if isLetterByte(s[j+1]) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }

@@ -56,6 +56,11 @@ var encodings = []struct {
 		return string(r)
 	}, false},
 	{"Morse", morseOf, true},
+	// As an HTML e-mail, a web page or JSON writes text.
+	{"HTML decimal references", func(s string) string { return refs(s, "&#%d;") }, false},
+	{"HTML hex references", func(s string) string { return refs(s, "&#x%x;") }, false},
+	{"u escapes", func(s string) string { return refs(s, `\u%04x`) }, false},
+	{"words apart by tags", func(s string) string { return strings.ReplaceAll(s, " ", "<br>") }, false},
 	// Wrapped over lines, as e-mail and PEM wrap them.
 	{"base64 wrapped", func(s string) string { return wrapped(base64.StdEncoding.EncodeToString([]byte(s)), 40) }, false},
 	{"hex wrapped", func(s string) string { return wrapped(hex.EncodeToString([]byte(s)), 64) }, false},
@@ -137,10 +142,11 @@ func morseOf(s string) string {
 
 // TestEncodingsAreReadForEveryFamily holds the decoders to every family:
 // an instruction of each family, hidden in each encoding the decoders
-// undo (binary, decimal codes, Caesar shifts other than ROT13 and runs
-// wrapped over lines since issue 28), is flag-encoded-instruction. The instruction is first checked
-// to fire its rule written plainly, and, for Morse, written as Morse keeps
-// it (letters, digits and spaces).
+// undo (binary, decimal codes, Caesar shifts other than ROT13, runs
+// wrapped over lines, HTML references, tags between words and \u escapes
+// since issue 28), is flag-encoded-instruction. The instruction is first
+// checked to fire its rule written plainly, and, for Morse, written as
+// Morse keeps it (letters, digits and spaces).
 func TestEncodingsAreReadForEveryFamily(t *testing.T) {
 	fires := func(text, rule string) bool {
 		for _, f := range sanitize.Flags(text) {
@@ -165,4 +171,17 @@ func TestEncodingsAreReadForEveryFamily(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refs writes each letter of s in format, the rest as it is.
+func refs(s, format string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			fmt.Fprintf(&b, format, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -84,10 +84,12 @@ const (
 	markKey                         // a key word of split payloads (splitKeys)
 	markBinWords                    // eight or more words of seven or eight binary digits: spaced binary
 	markDecWords                    // twelve or more words of two or three digits: character codes in decimal
+	markEntities                    // three or more HTML character references (&#105; &#x69; &amp;), or two tags between letters
+	markUEscapes                    // four or more \u escapes
 
 	// decodeMarks call for a decoder; a literal calls for the split
 	// payload window with markCut or markKey.
-	decodeMarks = markRun | markEscapes | markPercent | markMorse | markSignal | markHexWords | markBinWords | markDecWords
+	decodeMarks = markRun | markEscapes | markPercent | markMorse | markSignal | markHexWords | markBinWords | markDecWords | markEntities | markUEscapes
 )
 
 var scanners = sync.Pool{New: func() any {
@@ -116,7 +118,7 @@ var nonWordKind = func() (t [256]uint8) {
 	for _, c := range "+/-" {
 		t[c] |= nwRunSep
 	}
-	for _, c := range "\n%\\.-\"'`@$!|" {
+	for _, c := range "\n%\\.-\"'`@$!|&<" {
 		t[c] |= nwMark
 	}
 	return t
@@ -164,7 +166,8 @@ func (s *scanner) read(text string, withMarks bool) {
 		bits                           uint16
 		run                            int // the run of base64 characters so far
 		quotes, percents, escapes, hex int
-		bins, decs                     int
+		bins, decs, entities, uescapes int
+		tags                           int
 		tail                           string // the last word before a quote character
 	)
 	endLine := func() {
@@ -172,7 +175,7 @@ func (s *scanner) read(text string, withMarks bool) {
 			s.marks = append(s.marks, lineMark{line, bits})
 		}
 		line++
-		bits, run, quotes, percents, escapes, hex, bins, decs = 0, 0, 0, 0, 0, 0, 0, 0
+		bits, run, quotes, percents, escapes, hex, bins, decs, entities, uescapes, tags = 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 		mayFold = false
 	}
 	for i := 0; i < len(text); i++ {
@@ -208,6 +211,25 @@ func (s *scanner) read(text string, withMarks bool) {
 				if i+1 < len(text) && text[i+1] == 'x' {
 					if escapes++; escapes >= 8 {
 						bits |= markEscapes
+					}
+				}
+				if i+1 < len(text) && text[i+1] == 'u' {
+					if uescapes++; uescapes >= 4 {
+						bits |= markUEscapes
+					}
+				}
+			case '&':
+				if isEntity(text[i:]) {
+					if entities++; entities >= 3 {
+						bits |= markEntities
+					}
+				}
+			case '<':
+				// A tag between two letters splits a word or two
+				// (Ignore<br>all): two of them call for the tags to go.
+				if tagBetweenLetters(text, i) {
+					if tags++; tags >= 2 {
+						bits |= markEntities
 					}
 				}
 			case '.', '-':
