@@ -63,6 +63,8 @@ type starter struct {
 	releases atomic.Int32
 	mu       sync.Mutex
 	last     runner.MCPServe
+	// named gives the process $STARTED_AS, the container's name.
+	named bool
 }
 
 func (s *starter) StartMCP(_ context.Context, m runner.MCPServe) (*runner.MCPStarted, error) {
@@ -72,6 +74,9 @@ func (s *starter) StartMCP(_ context.Context, m runner.MCPServe) (*runner.MCPSta
 	s.mu.Unlock()
 	cmd := exec.Command(s.bin, s.mode.Load().(string))
 	cmd.Env = append(append(os.Environ(), m.Env...), m.Secrets...)
+	if s.named {
+		cmd.Env = append(cmd.Env, "STARTED_AS="+m.Name)
+	}
 	var mounted []string
 	for _, x := range m.Mounts {
 		mounted = append(mounted, x.Path)
@@ -469,5 +474,36 @@ func TestTheServersToolNamesNeverReachTheModelInARefusal(t *testing.T) {
 		if why, ok := mcppin.Drift(w.home, "notes"); !ok || len(why) > 2048 || (!strings.Contains(why, probe) && !strings.Contains(why, strconv.Quote(name)[:20])) {
 			t.Errorf("the drift record for the owner: %.300q", why)
 		}
+	}
+}
+
+// Sessions race their first calls of one server, several calls each:
+// each session gets one server of its own, and every call is answered
+// by its own session's server (the process says the container it was
+// started as), never another session's.
+func TestSessionsRacingTheirFirstCallsEachReachOnlyTheirOwnServer(t *testing.T) {
+	w := newWorld(t, time.Hour, "[env]\nSTARTED_AS = \"\"\n")
+	w.start.named = true
+	sessions := []string{"a", "a-b", "b", "c-notes"}
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		for i := 0; i < 3; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got, _, _, err := w.pool.Call(context.Background(), s, fmt.Sprintf("c%d", i), "notes", "env", []byte(`{"name":"STARTED_AS"}`), policy.MCPPlan{})
+				if err != nil {
+					t.Errorf("%s: %v", s, err)
+					return
+				}
+				if !strings.HasPrefix(got, "c-mcp-"+s+"-notes-") {
+					t.Errorf("session %s answered by the server started as %q", s, got)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if n, r := w.start.starts.Load(), w.pool.Running(); n != int32(len(sessions)) || r != len(sessions) {
+		t.Errorf("%d starts, %d running for %d sessions", n, r, len(sessions))
 	}
 }
