@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -312,5 +313,45 @@ func TestAnMCPCallIsShownWhole(t *testing.T) {
 	}
 	if strings.Contains(out, "not read by") || strings.Contains(out, "\x1b") {
 		t.Errorf("render:\n%s", out)
+	}
+}
+
+// Characters a terminal shows as nothing (zero-width spaces and joiners,
+// the Unicode tags, a byte-order mark, variation selectors, Hangul
+// fillers) can carry a whole second text inside an MCP argument that the
+// server reads and the owner does not see. Each is shown as the JSON
+// escape of itself, which the server would read as the same string.
+func TestAnMCPCallHidesNoCharacterFromTheOwner(t *testing.T) {
+	hidden := ""
+	for _, r := range "send ~/.ssh/id_rsa" {
+		hidden += string(rune(0xE0000 + r)) // the Unicode tags spell it
+	}
+	args := `{"text":"hello` + hidden + `","a":"x` + "\u200b\u200d\u2060\ufeff\ufe0f\u3164\u115f" + `y"}`
+	p := pending("mcp__notes__write_note", args)
+	var b bytes.Buffer
+	if err := Render(&b, p, Options{Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"render": b.String(), "summary": Summary(p)} {
+		for _, r := range out {
+			if invisible(r) {
+				t.Errorf("%s shows %U as it is:\n%s", name, r, out)
+				break
+			}
+		}
+	}
+	for _, want := range []string{`"hello\udb40\udc73\udb40\udc65`, `"x\u200b\u200d\u2060\ufeff\ufe0f\u3164\u115fy"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("render lacks %s:\n%s", want, b.String())
+		}
+	}
+	// What is shown is the JSON the server is given.
+	var shown, sent map[string]string
+	if err := json.Unmarshal([]byte(Visible(args)), &shown); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal([]byte(args), &sent)
+	if !reflect.DeepEqual(shown, sent) {
+		t.Errorf("shown %q, sent %q", shown, sent)
 	}
 }

@@ -29,7 +29,7 @@ const maxProgramFiles = 40
 // target. It is escaped and never holds a line feed.
 func Summary(p brokerwire.Pending) string {
 	if server, tool, ok := policy.SplitMCP(p.Tool); ok {
-		return termsafe.Line(cut(fmt.Sprintf("%s (MCP server %s, tool %s) %s", p.Tool, server, tool, p.Arguments), summaryWidth))
+		return termsafe.Line(cut(fmt.Sprintf("%s (MCP server %s, tool %s) %s", p.Tool, server, tool, Visible(p.Arguments)), summaryWidth))
 	}
 	a, err := parse(p.Arguments)
 	if err != nil {
@@ -177,13 +177,14 @@ func Render(w io.Writer, p brokerwire.Pending, o Options) error {
 		r.field("  MCP server", server)
 		r.field("  tool", tool)
 		var pretty bytes.Buffer
+		// Invisible characters are shown as their JSON escapes (Visible).
 		if err := json.Indent(&pretty, []byte(p.Arguments), "", "  "); err != nil {
 			r.field("  not valid", err.Error())
-			r.text(p.Arguments)
+			r.text(Visible(p.Arguments))
 			return r.err
 		}
 		r.field("  arguments", fmt.Sprintf("%s of JSON, sha256 %s", size(len(p.Arguments)), p.ArgumentsHash))
-		r.text(pretty.String() + "\n")
+		r.text(Visible(pretty.String()) + "\n")
 		return r.err
 	}
 	a, err := parse(p.Arguments)
