@@ -247,7 +247,10 @@ func (s *Server) acquire(ctx context.Context, req ChatRequest, ids []int) (*slot
 			return nil, 0, 0, errors.New("closing")
 		default:
 		}
-		if sl := s.choose(req, ids); sl != nil {
+		if sl, displaced := s.choose(req, ids); sl != nil {
+			if displaced && !s.opts.NoPromptCache {
+				s.swapPrompt(sl, ids)
+			}
 			cacheN := 0
 			if (req.CachePrompt == nil || *req.CachePrompt) && !s.sw.cacheDisabled {
 				cacheN = commonPrefix(sl.cache, ids)
@@ -263,14 +266,21 @@ func (s *Server) acquire(ctx context.Context, req ChatRequest, ids []int) (*slot
 	}
 }
 
-func (s *Server) choose(req ChatRequest, ids []int) *slot {
+// choose picks the slot for a request as llama-server's
+// get_available_slot does, and reports whether the slot's prompt is to
+// be displaced (the prompt cache then keeps it): a slot taken as the
+// least recently used, or for its common prefix when that keeps less than
+// half of what it holds.
+func (s *Server) choose(req ChatRequest, ids []int) (*slot, bool) {
+	displaces := func(sl *slot, n int) bool { return len(sl.cache) > 0 && float64(n)/float64(len(sl.cache)) < 0.5 }
 	if req.IDSlot != nil && *req.IDSlot >= 0 {
 		// A slot id past the slots is taken modulo their number, as the
 		// real server takes it.
 		if sl := s.slots[*req.IDSlot%len(s.slots)]; !sl.processing {
-			return sl
+			n := commonPrefix(sl.cache, ids)
+			return sl, len(ids) > 0 && float64(n)/float64(len(ids)) > 0.1 && displaces(sl, n)
 		}
-		return nil
+		return nil, false
 	}
 	var best, lru *slot
 	bestN := 0
@@ -286,9 +296,9 @@ func (s *Server) choose(req ChatRequest, ids []int) *slot {
 		}
 	}
 	if best != nil {
-		return best
+		return best, displaces(best, bestN)
 	}
-	return lru
+	return lru, lru != nil
 }
 
 type result struct {

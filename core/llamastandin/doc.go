@@ -84,7 +84,13 @@
 // Each slot keeps the tokens of its last prompt and reply. A request
 // without id_slot takes the idle slot whose cache shares the most with its
 // prompt (at least a tenth of it), else the one used least recently, and
-// waits when every slot is busy.
+// waits when every slot is busy. As llama-server's prompt cache in host
+// memory does (--cache-ram, on by default; Options.NoPromptCache is
+// --cache-ram 0), a prompt the request displaces (its slot taken as the
+// least recently used, or for a prefix that keeps under half of it) is
+// saved, and a saved prompt that fits the request better than the slot's
+// own is put back in the slot: a conversation pushed out by another takes
+// its prompt from the cache again (promptcache.go).
 //
 // # Switches
 //

@@ -45,6 +45,12 @@ type Options struct {
 	// is full; the tests turn this on so that a request loopd sends
 	// without its bound fails instead of passing unnoticed.
 	RequireMaxTokens bool
+	// NoPromptCache is llama-server's --cache-ram 0: a prompt displaced
+	// from its slot is gone. Without it, as the real server by default,
+	// the displaced prompt is kept in the server's memory and a later
+	// request it fits better than the slot's own is given it back
+	// (promptcache.go).
+	NoPromptCache bool
 }
 
 // DefaultIdleTimeout is how long llama-server keeps an idle connection
@@ -66,6 +72,7 @@ type Server struct {
 	calls    []Call
 	nextID   int
 	useClock int
+	saved    [][]int // the prompt cache in host memory, oldest first (promptcache.go)
 	closing  chan struct{}
 
 	srv *http.Server

@@ -833,3 +833,35 @@ func TestScriptCheckRefusesTurnsThatCannotBeUsed(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A conversation pushed out of the only slot by another takes its prompt
+// back from the prompt cache at its next request, as llama-server's
+// prompt cache in host memory gives it back (--cache-ram, on by default;
+// measured on build 9928, docs/inference-contract.md); with the cache
+// off (--cache-ram 0) only the prefix it shares with the other is left.
+func TestADisplacedPromptComesBackFromThePromptCache(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		s := start(t, Options{Slots: 1, NoPromptCache: off, Script: Script{Turns: []Turn{{Content: "Hello."}, {Content: "Other."}, {Content: "Fine."}}}})
+		body := func(msgs ...map[string]any) map[string]any {
+			b := chatBody(false, msgs...)
+			delete(b, "tools")
+			return b
+		}
+		a1 := []map[string]any{msg("system", "You keep the notes of the garden."), msg("user", "what grows in the north bed?")}
+		chat(t, s, body(a1...))
+		chat(t, s, body(msg("system", "Another conversation entirely."), msg("user", "hello")))
+		c := chat(t, s, body(append(a1, msg("assistant", "Hello."), msg("user", "and the south bed?"))...))
+		chats := s.Chats()
+		// The reply is replayed without the generation prompt's think
+		// block (TestCacheNIsTheCommonPrefixWithTheSlotsLastPromptAndReply).
+		restored := chats[0].PromptTokens - len(Tokenize("<think>\n\n</think>\n\n", true))
+		shared := commonPrefix(Tokenize(chats[1].Prompt, true), Tokenize(chats[2].Prompt, true))
+		want := restored
+		if off {
+			want = shared
+		}
+		if c.Timings.CacheN != want || shared >= restored {
+			t.Errorf("prompt cache off %v: cache_n %d, want %d (restored %d, shared with the other %d)", off, c.Timings.CacheN, want, restored, shared)
+		}
+	}
+}

@@ -90,6 +90,7 @@ func (s *Server) Set(sw Switch) error {
 		for _, sl := range s.slots {
 			sl.cache = nil
 		}
+		s.saved = nil
 	}
 	setGiven(&s.sw.cacheDisabled, sw.CacheDisabled)
 	setGiven(&s.sw.stall, sw.Stall)

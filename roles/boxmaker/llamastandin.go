@@ -62,6 +62,7 @@ func llamaStandinCommand() *cli.Command {
 			&cli.StringFlag{Name: "api-key", Usage: "refuse requests without `KEY`, as llama-server --api-key does"},
 			&cli.StringFlag{Name: "addr-file", Usage: "write the address it listens on to `FILE` (for --listen 127.0.0.1:0)"},
 			&cli.StringFlag{Name: "request-log", Usage: "append a JSON line to `FILE` for each chat request: its last message (role, content), max_tokens (null when it has none), prompt_tokens, cache_n, and why it was refused"},
+			&cli.BoolFlag{Name: "no-prompt-cache", Usage: "keep no prompt displaced from its slot, as llama-server --cache-ram 0 (by default it keeps them and gives one back to a request it fits)"},
 			&cli.BoolFlag{Name: "require-max-tokens", Usage: "test mode, not llama-server's behaviour: refuse (400) a chat request without max_tokens, which llama-server takes and generates until the context is full"},
 		},
 		Action: rolecli.NoArgs(func(c *cli.Context) error {
@@ -88,7 +89,7 @@ func llamaStandinCommand() *cli.Command {
 			opts := llamastandin.Options{
 				Model: c.String("model"), Slots: c.Int("slots"), NCtx: c.Int("n-ctx"),
 				Script: script, Loading: c.Duration("loading-for") > 0, APIKey: c.String("api-key"),
-				RequireMaxTokens: c.Bool("require-max-tokens"),
+				RequireMaxTokens: c.Bool("require-max-tokens"), NoPromptCache: c.Bool("no-prompt-cache"),
 			}
 			if p := c.String("request-log"); p != "" {
 				f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
