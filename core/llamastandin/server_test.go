@@ -865,3 +865,22 @@ func TestADisplacedPromptComesBackFromThePromptCache(t *testing.T) {
 		}
 	}
 }
+
+// Nothing is saved when the newcomer's common prefix keeps at least half
+// of what the slot holds, as two of loopd's sessions share the tools
+// block and the system prompt: the first session's next turn then takes
+// only that prefix from the cache (a loss loopd notes), as build 9928 did
+// (docs/inference-contract.md, 2026-12-07).
+func TestAPromptSharingOverHalfIsNotSaved(t *testing.T) {
+	s := start(t, Options{Slots: 1, Script: Script{Turns: []Turn{{Content: "Hello."}, {Content: "Other."}, {Content: "Fine."}}}})
+	sys := msg("system", strings.Repeat("You keep the notes of the garden, bed by bed and seed by seed. ", 10))
+	a1 := []map[string]any{sys, msg("user", "what grows in the north bed?")}
+	chat(t, s, chatBody(false, a1...))
+	chat(t, s, chatBody(false, sys, msg("user", "and the weather?")))
+	c := chat(t, s, chatBody(false, append(a1, msg("assistant", "Hello."), msg("user", "and the south bed?"))...))
+	chats := s.Chats()
+	shared := commonPrefix(Tokenize(chats[1].Prompt, true), Tokenize(chats[2].Prompt, true))
+	if c.Timings.CacheN != shared || shared*2 < chats[0].PromptTokens {
+		t.Errorf("cache_n %d, want the shared prefix %d of turn 1's %d", c.Timings.CacheN, shared, chats[0].PromptTokens)
+	}
+}
