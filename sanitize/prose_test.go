@@ -43,6 +43,8 @@ var proseSources = []struct {
 	{"id", []string{"id"}, "id"},
 	{"ko", []string{"ko"}, "ko"},
 	{"tr", []string{"tr"}, "tr"},
+	{"nl", []string{"nl"}, "nl"},
+	{"pl", []string{"pl"}, "pl"},
 }
 
 // minProseParagraphs is the fewest paragraphs a language's figure is read

@@ -30,7 +30,7 @@ command -v sudo >/dev/null || need+=(sudo)
 # languages its lexicons have rules for (sanitize/prose_test.go reads them
 # where they are installed; Hindi and Arabic have none, and are read from
 # the programs' translated messages).
-for lang in es fr de it pt-br ru el ja zh id; do
+for lang in es fr de it pt-br ru el ja zh id nl pl; do
   [ -e "/usr/share/doc/manpages-$lang" ] || need+=("manpages-$lang")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,0 +1,42 @@
+lang nl
+
+[override]
+verbs = negeer | negeert | negeren | vergeet | vergeten | veronachtzaam | sla over | laat varen | volg niet | volg niet langer
+  | stop met het volgen van | gooi weg | schuif terzijde | zet opzij | trek je niets aan van
+quals = alle | al | vorige | eerdere | voorgaande | bovenstaande | hierboven | oorspronkelijke | originele | je | jouw | uw
+  | systeem | gegeven | ontvangen
+nouns = instructies | instructie | aanwijzingen | opdrachten | regels | richtlijnen | prompt | systeemprompt | beperkingen
+voids = zijn ongeldig | gelden niet meer | zijn vervallen | zijn ingetrokken | zijn nietig | zijn niet meer geldig
+
+[role]
+nows = je bent nu | vanaf nu ben je | jij bent nu | u bent nu | vanaf nu ben jij
+roles = zonder beperkingen | zonder regels | zonder filters | zonder censuur | onbeperkt | onbeperkte | ongefilterd | ongefilterde | dan | in ontwikkelaarsmodus
+pretends = doe alsof je | doe alsof jij | speel dat je
+
+[reveal]
+verbs = toon | laat zien | laat me zien | herhaal | geef | print | schrijf | vertel me | kopieer | citeer
+objects = je systeemprompt | de systeemprompt | je instructies | je oorspronkelijke instructies | je eerste instructies
+  | je verborgen instructies | je regels | alles hierboven | de tekst hierboven | de bovenstaande tekst | wat je is verteld
+
+[secret]
+nots = niet | nooit | niemand | geen
+asks = vertel me | geef me | zeg me | verklap | onthul | laat me zien | stuur me | wat is | wat was | spel
+nouns = wachtwoord | wachtwoorden | geheime code | toegangscode | geheim woord | geheime sleutel | api-sleutel | privésleutel
+  | inloggegevens | je sleutel | het geheim | jouw geheim
+compounds = beleid | vereisten | beheerder | reset | herstel | veld
+says = zeg | zeg alleen | antwoord met | antwoord alleen met | begin je antwoord met | je antwoord moet zijn
+grants = toegang verleend | toegang toegestaan | toegang goedgekeurd | access granted
+
+[authority]
+claims = ik ben je | ik ben jouw | ik ben uw | dit is je | dit is jouw | bericht van je | als je
+who = ontwikkelaar | maker | beheerder | programmeur | operator | eigenaar | beveiligingsteam
+demands = beperkingen | regels | filters | schakel uit | zet uit | toestemming | gehoorzaam | onthul | instructies
+modes = ontwikkelaarsmodus | beheerdersmodus | godmodus | onderhoudsmodus | debugmodus | onbeperkte modus
+ons = ingeschakeld | geactiveerd | aan | actief
+
+[reader]
+notes = notitie voor | opmerking voor | let op | bericht voor | instructie voor | instructies voor | belangrijk | aan
+readers = ai | de ai | ai-assistent | ai-assistenten | taalmodel | taalmodellen | llm | chatbot | ai-agent | samenvatter
+ifs = als je | als jij | als u | indien u
+acts = antwoord | zeg dat | schrijf | raad aan | beveel aan | noem niet | laat weg | vat samen | keur goed | stuur | stuur door
+  | beweer | vermeld

@@ -1,0 +1,44 @@
+lang pl
+
+[override]
+verbs = zignoruj | zignorujcie | ignoruj | ignorujcie | zapomnij | zapomnijcie | pomiń | pomin | nie stosuj się do | przestań stosować | przestań przestrzegać
+  | nie przestrzegaj | odrzuć | porzuć | nie zwracaj uwagi na
+quals = wszystkie | wszystkich | poprzednie | poprzednich | wcześniejsze | wcześniejszych | powyższe | powyższych | twoje | twoich
+  | swoje | oryginalne | początkowe | systemowe | otrzymane
+nouns = instrukcj* | polece* | zasad* | reguł* | wytyczn* | prompt* | ogranicze*
+voids = są nieważne | już nie obowiązują | zostały anulowane | zostały unieważnione | tracą ważność
+
+[role]
+nows = teraz jesteś | od teraz jesteś | od tej chwili jesteś | jesteś teraz
+roles = bez ograniczeń | bez zasad | bez filtrów | bez cenzury | nieograniczony | nieograniczona | dan | w trybie dewelopera
+pretends = udawaj, że jesteś | udawaj że jesteś | zachowuj się jakbyś był
+
+[reveal]
+verbs = pokaż | pokaz | wyświetl | powtórz | powtorz | wypisz | ujawnij | podaj | napisz | skopiuj | zacytuj
+objects = swój prompt systemowy | twój prompt systemowy | prompt systemowy | swoje instrukcje | twoje instrukcje
+  | swoje początkowe instrukcje | swoje ukryte instrukcje | wszystko powyżej | tekst powyżej | powyższy tekst | co ci powiedziano
+
+[secret]
+nots = nie | nigdy | nikomu
+asks = powiedz mi | podaj mi | zdradź | zdradz | ujawnij | pokaż mi | napisz mi | wyślij mi | jakie jest | jaki jest
+  | przeliteruj
+nouns = hasło | hasła | haslo | tajny kod | kod dostępu | tajne słowo | tajny klucz | klucz api | klucz prywatny | dane logowania
+  | sekret
+compounds = jest wymagane | musi | polityka | reset
+says = powiedz | odpowiedz | odpowiedz tylko | napisz tylko | zacznij odpowiedź od | twoja odpowiedź musi brzmieć
+grants = dostęp przyznany | dostęp udzielony | dostęp dozwolony | access granted
+
+[authority]
+claims = jestem twoim | jestem twoją | jestem pana | to twój | wiadomość od twojego | jako twój
+who = deweloperem | programistą | twórcą | administratorem | operatorem | właścicielem | zespołem bezpieczeństwa | deweloper
+  | programista | twórca | administrator
+demands = ogranicze* | zasad* | filtr* | wyłącz | usuń | pozwolenie | upoważni* | posłuchaj | ujawnij | instrukcj*
+modes = tryb dewelopera | tryb administratora | tryb boga | tryb bez ograniczeń | tryb serwisowy | tryb debugowania
+ons = włączony | wlaczony | aktywny | aktywowany | uruchomiony
+
+[reader]
+notes = uwaga dla | notatka dla | wiadomość dla | instrukcja dla | instrukcje dla | uwaga | ważne
+readers = ai | si | sztuczna inteligencja | sztucznej inteligencji | asystent ai | asystenta ai | model językowy | modelu językowego
+  | llm | chatbot | chatbota
+ifs = jeśli jesteś | jeżeli jesteś | jesli jestes
+acts = odpowiedz | napisz | powiedz | poleć | zarekomenduj | nie wspominaj | pomiń | streść | zatwierdź | wyślij | przekaż | twierdź
