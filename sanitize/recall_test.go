@@ -171,8 +171,8 @@ func TestCodeWorkFalsePositives(t *testing.T) {
 		}
 	}
 	t.Logf("flagged %d of %d paragraphs (%.3f%%), refused %d, %d bytes of the Go distribution and %v", flagged, n, 100*float64(flagged)/float64(n), refused, total, roots[1:])
-	if flagged*200 > n {
-		t.Errorf("flag rules fire on %d of %d code-work paragraphs, over 0.5%%", flagged, n)
+	if flagged*1000 > n {
+		t.Errorf("flag rules fire on %d of %d code-work paragraphs, over 0.1%% (issue 28's bar)", flagged, n)
 	}
 }
 
