@@ -91,7 +91,7 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
-// TestCodeWorkFalsePositives holds the flag rules to at most 0.5 % of the
+// TestCodeWorkFalsePositives holds the flag rules to at most 0.1 % of the
 // paragraphs of code work, and the secret and tag rules to none (each is
 // an error): the code-work
 // corpus and the Go distribution's own source and documents (Go, Markdown,
