@@ -97,6 +97,16 @@ func (b *Broker) Call(ctx context.Context, tc brokerwire.ToolCall, asked func(ap
 	b.grantsValid()
 	text, notes, found, mounted, err := b.execute(ctx, tc, c.args, c.v, c.forward)
 	if err != nil {
+		if isMCP(c.Tool) {
+			// How an MCP call fails is the server's choice, and so a few
+			// bits of what it was given: the session rises as for an
+			// answer (D1019).
+			after, ok := b.raise(c, policy.State{})
+			if !ok {
+				return c.ans, nil
+			}
+			c.state = after
+		}
 		b.recordFailure(c, err)
 		return c.ans, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -146,5 +147,25 @@ func TestAnMCPServersMountsComeFromTheGrantsNotTheArguments(t *testing.T) {
 	}
 	if st, _ := f.b.SessionState("s1"); st.Taint != policy.Secret {
 		t.Errorf("the session's taint %v, want secret", st.Taint)
+	}
+}
+
+// A call's failure is the server's to choose (it ends, hangs, answers a
+// protocol error, lists other tools), so its kind is a few bits of what
+// the server read, given to the model with no answer to raise the taint:
+// a failed call raises the session as an answered one does.
+func TestAFailedMCPCallRaisesTheTaintAsAnAnsweredOne(t *testing.T) {
+	f := mcpFixture(t, map[string]string{"notes.toml": mcpGrant("allow", "secret", "secret", "")})
+	a := callMCP(t, f, "c1", "mcp__notes__crash", `{}`)
+	if a.Outcome != brokerwire.OutcomeFailed || !strings.HasSuffix(a.Text, runbook.Link(runbook.MCPCallFailed)) {
+		t.Fatalf("crash: %+v", a)
+	}
+	if st, err := f.b.SessionState("s1"); err != nil || st != (policy.State{Taint: policy.Secret, Untrusted: true}) {
+		t.Errorf("after a failed call: %+v, %v; want secret and untrusted", st, err)
+	}
+	for _, r := range f.records(t) {
+		if r.Call == "c1" && r.Type == audit.TypeResult && (r.Outcome != brokerwire.OutcomeFailed || r.TaintAfter != "secret" || !r.Untrusted) {
+			t.Errorf("result record %+v", r)
+		}
 	}
 }
