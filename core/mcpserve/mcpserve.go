@@ -18,6 +18,7 @@
 package mcpserve
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -186,11 +187,50 @@ func (p *Pool) Offer() []brokerwire.MCPTool {
 			if desc == "" {
 				desc = d.Title
 			}
-			out = append(out, brokerwire.MCPTool{Name: name, Description: sanitize.Neutralise(desc), InputSchema: d.InputSchema})
+			out = append(out, brokerwire.MCPTool{Name: name, Description: sanitize.Neutralise(desc), InputSchema: neutraliseSchema(d.InputSchema)})
 		}
 	}
 	slices.SortFunc(out, func(a, b brokerwire.MCPTool) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// neutraliseSchema is an input schema with the chat-template tags of
+// every string in it (keys, descriptions, enums, however the JSON
+// spells them) neutralised: the chat template writes the schema into
+// the prompt as it writes the description. One that does not read as
+// JSON is an empty object's schema (loopd offers such a one anyway).
+func neutraliseSchema(raw json.RawMessage) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if dec.Decode(&tree) != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(neutraliseTree(tree)) != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+func neutraliseTree(v any) any {
+	switch v := v.(type) {
+	case string:
+		return sanitize.Neutralise(v)
+	case []any:
+		for i := range v {
+			v[i] = neutraliseTree(v[i])
+		}
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[sanitize.Neutralise(k)] = neutraliseTree(x)
+		}
+		return out
+	}
+	return v
 }
 
 // Call runs one call of a server's tool for a session, starting the
