@@ -1293,7 +1293,7 @@ func killGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) 
 // brokerd had forked and not yet exec'd (a podman client being started,
 // the user namespace's holder) still holds its copy of brokerd's
 // descriptors, the audit log's lock among them, and a brokerd started in
-// that moment is refused as already running (docs/decisions.md, D696).
+// that moment is refused as already running (docs/decisions-archive.md, D696).
 // After timeout it says what is left.
 func groupGone(pgid int, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)

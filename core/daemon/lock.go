@@ -26,7 +26,7 @@ import (
 // copy of it until the child execs or exits (close-on-exec closes it only
 // at exec): after a kill of the daemon and its children, the lock is free
 // once all of them are gone, as systemd waits for before a restart
-// (docs/decisions.md, D696).
+// (docs/decisions-archive.md, D696).
 type Lock struct {
 	Path string
 	f    *os.File
