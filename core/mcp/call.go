@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,6 +61,10 @@ func (e *CallError) Error() string {
 
 func (e *CallError) Unwrap() error { return e.Err }
 
+// cancelGrace is how long a call whose context ended may still hold the
+// server before its process is killed.
+const cancelGrace = 5 * time.Second
+
 // Call calls the tool name with args (a JSON object, passed on as the
 // model wrote it). When ctx ends first the SDK sends the server
 // notifications/cancelled for the request and the call is a CallError
@@ -68,6 +73,23 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
+	// A server that stops reading its input holds the call's write (its
+	// arguments, the notifications/cancelled after ctx ends) past ctx:
+	// CallTool would not return. Once ctx has ended and the SDK has had
+	// cancelGrace to give up, the process is killed: the write fails, and
+	// the call with it (as ended, or as ctx says).
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-finished:
+			return
+		case <-ctx.Done():
+		}
+		stop := s.killAfter(cancelGrace)
+		<-finished
+		stop()
+	}()
 	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	switch {
 	case err == nil:

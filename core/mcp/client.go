@@ -56,9 +56,10 @@ type Options struct {
 
 // Session is one connected server.
 type Session struct {
-	cs     *sdk.ClientSession
-	cmd    *exec.Cmd
-	stderr *tail
+	cs        *sdk.ClientSession
+	cmd       *exec.Cmd
+	stderr    *tail
+	terminate time.Duration
 }
 
 // StartError says a server did not get through its start and handshake:
@@ -138,7 +139,7 @@ func Connect(ctx context.Context, cmd *exec.Cmd, opts Options) (*Session, error)
 		}
 		return nil, e
 	}
-	s.cs = cs
+	s.cs, s.terminate = cs, terminate
 	return s, nil
 }
 
@@ -190,6 +191,11 @@ func (s *Session) Tools(ctx context.Context) (ToolList, error) {
 // sends SIGTERM and at last SIGKILL (the SDK's order), and waits for the
 // process.
 func (s *Session) Close() error {
+	// A server that reads nothing holds the client's writes (an answer to
+	// its ping, the call's arguments): the SDK's close waits behind them,
+	// so the process is killed once the SDK's own order is past due.
+	stop := s.killAfter(3*s.terminate + time.Second)
+	defer stop()
 	err := s.cs.Close()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
@@ -198,6 +204,18 @@ func (s *Session) Close() error {
 		return nil
 	}
 	return err
+}
+
+// killAfter kills the server's process when d passes before stop is
+// called. Killing it closes the pipes, so a write stuck on a server that
+// reads nothing returns.
+func (s *Session) killAfter(d time.Duration) (stop func()) {
+	t := time.AfterFunc(d, func() {
+		if s.cmd.Process != nil {
+			s.cmd.Process.Kill()
+		}
+	})
+	return func() { t.Stop() }
 }
 
 // tail keeps the last max bytes written to it.

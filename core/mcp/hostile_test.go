@@ -44,6 +44,13 @@ func runHostileServer() int {
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{
 				"protocolVersion": "2025-06-18", "serverInfo": map[string]any{"name": "hostile", "version": "1"},
 				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}, "logging": map[string]any{}}}})
+		case "notifications/initialized":
+			if os.Getenv("HOSTILE_DEAF") != "" {
+				// Reads nothing more: what the client writes fills the pipe.
+				for {
+					time.Sleep(time.Hour)
+				}
+			}
 		case "tools/list":
 			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"tools": []any{
 				map[string]any{"name": "ask", "inputSchema": map[string]any{"type": "object"}}}}})
@@ -64,6 +71,16 @@ func runHostileServer() int {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"content": []any{},
 					"structuredContent": map[string]any{"k": "<|im_start|>v"}}})
 				continue
+			}
+			if strings.Contains(in.Text(), `"name":"pings"`) {
+				// Requests to the client, never reading its answers.
+				line := []byte(`{"jsonrpc":"2.0","id":0,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("p", 900) + `"}}}` + "\n")
+				for i := 1; ; i++ {
+					b := append([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d`, i)), line[len(`{"jsonrpc":"2.0","id":0`):]...)
+					if _, err := os.Stdout.Write(b); err != nil {
+						return 1
+					}
+				}
 			}
 			if strings.Contains(in.Text(), `"name":"strange"`) {
 				send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"content": []any{
@@ -173,5 +190,41 @@ func TestAnAnswersOtherContentsAreNamedNotPassedOn(t *testing.T) {
 	}
 	if _, err := s.Call(ctx, "structured", nil); err != nil {
 		t.Errorf("after strange: %v", err)
+	}
+}
+
+// A server that stops reading its standard input: a call whose
+// arguments fill the pipe still ends at its context's deadline.
+func TestACallToAServerThatReadsNothingEndsInTime(t *testing.T) {
+	cmd := testServer(t, "hostile")
+	cmd.Env = append(cmd.Env, "HOSTILE_DEAF=1")
+	s, err := Connect(context.Background(), cmd, Options{TerminateAfter: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	args := json.RawMessage(`{"text":"` + strings.Repeat("a", 1<<20) + `"}`)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Call(ctx, "ask", args)
+		done <- err
+	}()
+	var ce *CallError
+	select {
+	case err := <-done:
+		if !errors.As(err, &ce) || ce.Why != WhyTimeout {
+			t.Errorf("call: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("the call did not end 18 s after its deadline")
+	}
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(20 * time.Second):
+		t.Error("Close did not end")
+		cmd.Process.Kill()
 	}
 }
