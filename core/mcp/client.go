@@ -25,8 +25,10 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -120,7 +122,7 @@ func Connect(ctx context.Context, cmd *exec.Cmd, opts Options) (*Session, error)
 	client := sdk.NewClient(&sdk.Implementation{Name: "boxmaker"}, copts)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cs, err := client.Connect(cctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: terminate}, nil)
+	cs, err := client.Connect(cctx, boundedTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: terminate}}, nil)
 	if err != nil {
 		if cmd.Process != nil && cmd.ProcessState == nil {
 			// The SDK closes the session on a failed handshake, but not
@@ -216,6 +218,47 @@ func (s *Session) killAfter(d time.Duration) (stop func()) {
 		}
 	})
 	return func() { t.Stop() }
+}
+
+// MaxServerRequests bounds the requests from a server (ping, roots/list,
+// what the client refuses) that the client has read and not yet
+// answered: the SDK queues each one it reads, without a bound, behind
+// the answer it is writing, and a server that sends them without
+// reading the answers would grow brokerd's memory until the call's
+// timeout. One more ends the connection.
+const MaxServerRequests = 64
+
+// boundedTransport is a transport whose connection counts the server's
+// requests against their answers (MaxServerRequests).
+type boundedTransport struct{ sdk.Transport }
+
+func (t boundedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &boundedConn{Connection: c}, nil
+}
+
+type boundedConn struct {
+	sdk.Connection
+	open atomic.Int64
+}
+
+func (c *boundedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if r, ok := m.(*jsonrpc.Request); ok && err == nil && r.IsCall() && c.open.Add(1) > MaxServerRequests {
+		return nil, fmt.Errorf("the server sent more than %d requests whose answers it did not wait for", MaxServerRequests)
+	}
+	return m, err
+}
+
+func (c *boundedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, m)
+	if _, ok := m.(*jsonrpc.Response); ok {
+		c.open.Add(-1)
+	}
+	return err
 }
 
 // tail keeps the last max bytes written to it.

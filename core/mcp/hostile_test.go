@@ -228,3 +228,22 @@ func TestACallToAServerThatReadsNothingEndsInTime(t *testing.T) {
 		cmd.Process.Kill()
 	}
 }
+
+// A server that floods the client with requests (ping) and reads none of
+// the answers: the SDK would queue them without a bound while it waits
+// to write an answer; past MaxServerRequests unanswered the connection
+// ends, and the call with it, long before its timeout.
+func TestAServerFloodingRequestsEndsTheConnection(t *testing.T) {
+	s := connect(t, testServer(t, "hostile"), Options{TerminateAfter: 200 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := s.Call(ctx, "pings", nil)
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Why != WhyEnded || !strings.Contains(err.Error(), "requests whose answers it did not wait for") {
+		t.Errorf("pings: %v", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the flood was read for %v", d)
+	}
+}
