@@ -3,12 +3,11 @@ package brokerwire_test
 import (
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"boxmaker/core/brokerwire"
+	"boxmaker/core/testsupport"
 	"boxmaker/core/yaagwire"
 )
 
@@ -57,22 +56,5 @@ func TestBodiesEncodeAsBefore(t *testing.T) {
 
 func golden(t *testing.T, name string, v any) {
 	t.Helper()
-	got, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", name+".json")
-	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got)+"\n" != string(want) {
-		t.Errorf("%s encodes as\n%s\nwant (%s)\n%s", name, got, path, want)
-	}
+	testsupport.GoldenJSON(t, name, v, *update)
 }

@@ -1,15 +1,13 @@
 package gatewaywire_test
 
 import (
-	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"boxmaker/core/brokerwire"
 	"boxmaker/core/gatewaywire"
+	"boxmaker/core/testsupport"
 	"boxmaker/core/yaagwire"
 )
 
@@ -40,24 +38,7 @@ func TestBodiesEncodeAsBefore(t *testing.T) {
 		{"settled", gatewaywire.Settled{Edited: 1}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(tt.v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join("testdata", tt.name+".json")
-			if *update {
-				if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got)+"\n" != string(want) {
-				t.Errorf("%s encodes as\n%s\nwant (%s)\n%s", tt.name, got, path, want)
-			}
+			testsupport.GoldenJSON(t, tt.name, tt.v, *update)
 		})
 	}
 }

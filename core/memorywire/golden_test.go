@@ -1,15 +1,13 @@
 package memorywire_test
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"boxmaker/core/memorywire"
+	"boxmaker/core/testsupport"
 )
 
 var update = flag.Bool("update", false, "write the golden files")
@@ -52,24 +50,7 @@ func TestBodiesEncodeAsBefore(t *testing.T) {
 		{"sync_unconfigured", memorywire.SyncAnswer{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(tt.v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join("testdata", tt.name+".json")
-			if *update {
-				if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got)+"\n" != string(want) {
-				t.Errorf("%s encodes as\n%s\nwant (%s)\n%s", tt.name, got, path, want)
-			}
+			testsupport.GoldenJSON(t, tt.name, tt.v, *update)
 		})
 	}
 }
