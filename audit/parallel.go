@@ -73,7 +73,8 @@ var poisonReleased bool
 // on the calling goroutine. A line longer than a chunk is read whole.
 //
 // done, when not nil, is told the bytes of each chunk once its lines were
-// given to fn.
+// given to fn, before the chunk before it goes back to the pool: what fn
+// kept of that chunk's lines without a copy must be copied there.
 func eachParsedLine(r io.Reader, fn func(lineNo int, l *parsedLine), done func(bytes int)) (tail []byte, lines int, err error) {
 	workers := runtime.GOMAXPROCS(0)
 	work := make(chan *lineChunk)

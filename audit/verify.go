@@ -197,14 +197,17 @@ func scan(dir string, o VerifyOptions) (*Report, scanEnd, error) {
 		}
 		o.Progress(0, total)
 	}
-	progress := func(n int) {
+	calls := newCallTracker()
+	// chunkDone is told of every chunk once its lines were given to the
+	// chain, before the chunk before it goes back to the pool.
+	chunkDone := func(n int) {
+		calls.settle()
 		if o.Progress != nil {
 			done += int64(n)
 			o.Progress(done, total)
 		}
 	}
 	wc := newWitnessCheck(o.Witnesses)
-	calls := newCallTracker()
 	c := &chain{onRecord: func(pos Position, r *Record) {
 		rep.Records++
 		calls.record(pos, r)
@@ -231,7 +234,7 @@ func scan(dir string, o VerifyOptions) (*Report, scanEnd, error) {
 				r, _ := ParseLine([]byte(l.line)) // a copy: l's strings are pieces of a whole chunk
 				rep.CallRecords = append(rep.CallRecords, CallRecord{Position: pos, Line: strings.Clone(l.line), Record: r})
 			}
-		}, progress)
+		}, chunkDone)
 		wc.lines[name] = lines
 		f.Close()
 		if err != nil {
@@ -293,108 +296,4 @@ func scan(dir string, o VerifyOptions) (*Report, scanEnd, error) {
 
 func sortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Position.before(fs[j].Position) })
-}
-
-// callKey names one call in the log: the session and the model's call id
-// (models reuse ids such as call_0 from one session to the next).
-type callKey struct{ session, call string }
-
-// callTracker follows calls and approvals through the log to find those
-// left open. What it keeps is cloned: the records' strings are pieces of
-// a whole chunk of the log (eachParsedLine).
-type callTracker struct {
-	decided   map[callKey]Call // calls decided ask, waiting for an answer
-	running   map[callKey]Call // the record that let each run
-	approvals map[string]*Approval
-	order     []string // approval ids in the order requested
-}
-
-func newCallTracker() *callTracker {
-	return &callTracker{decided: map[callKey]Call{}, running: map[callKey]Call{}, approvals: map[string]*Approval{}}
-}
-
-// effectAsk is the decision effect of a call that waits for the owner.
-const effectAsk = "ask"
-
-func keyOf(r *Record) callKey { return callKey{r.Session, r.Call} }
-
-func clonedKey(r *Record) callKey { return callKey{strings.Clone(r.Session), strings.Clone(r.Call)} }
-
-func (t *callTracker) record(pos Position, r *Record) {
-	switch r.Type {
-	case TypeDecision:
-		if r.Effect != EffectAllow && r.Effect != effectAsk {
-			return // denied: nothing left open
-		}
-		// One allocation for all the call keeps: its strings are pieces
-		// of one copy.
-		var b strings.Builder
-		b.Grow(len(r.Session) + len(r.Call) + len(r.Tool) + len(r.Target) + len(r.ContentSHA256))
-		for _, x := range [...]string{r.Session, r.Call, r.Tool, r.Target, r.ContentSHA256} {
-			b.WriteString(x)
-		}
-		all := b.String()
-		cut := func(n int) string { s := all[:n]; all = all[n:]; return s }
-		c := Call{Position: pos, Session: cut(len(r.Session)), Call: cut(len(r.Call)), Tool: cut(len(r.Tool)),
-			Target: cut(len(r.Target)), ContentSHA256: cut(len(r.ContentSHA256))}
-		k := callKey{c.Session, c.Call}
-		switch r.Effect {
-		case EffectAllow:
-			t.running[k] = c
-		case effectAsk: // waits for an answer; a denied call is done
-			t.decided[k] = c
-		}
-	case TypeApprovalAnswered:
-		k := keyOf(r)
-		if r.Answer == AnswerApproved {
-			c, ok := t.decided[k]
-			if !ok {
-				k = clonedKey(r)
-				c = Call{Session: k.session, Call: k.call}
-			}
-			c.Position = pos
-			t.running[k] = c
-		}
-		delete(t.decided, k)
-		t.close(r.Approval)
-	case TypeApprovalExpired, TypeApprovalWithdrawn:
-		delete(t.decided, keyOf(r))
-		t.close(r.Approval)
-	case TypeResult:
-		k := keyOf(r)
-		if _, ok := t.running[k]; ok {
-			delete(t.running, k)
-		} else {
-			delete(t.decided, k)
-		}
-	case TypeApprovalRequested:
-		id := strings.Clone(r.Approval)
-		if _, ok := t.approvals[id]; !ok {
-			t.order = append(t.order, id)
-		}
-		t.approvals[id] = &Approval{Position: pos, Approval: id, Session: strings.Clone(r.Session), Call: strings.Clone(r.Call),
-			CallSHA256: strings.Clone(r.CallSHA256), ArgumentsSHA256: strings.Clone(r.ArgumentsSHA256)}
-	case TypeApprovalAbandoned:
-		if a, ok := t.approvals[r.Approval]; ok {
-			a.Abandoned = true
-		}
-	}
-}
-
-func (t *callTracker) close(approval string) { delete(t.approvals, approval) }
-
-func (t *callTracker) open() ([]Call, []Approval) {
-	var calls []Call
-	for _, c := range t.running {
-		calls = append(calls, c)
-	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i].Position.before(calls[j].Position) })
-	var approvals []Approval
-	for _, id := range t.order {
-		if a, ok := t.approvals[id]; ok && a.Position != (Position{}) {
-			approvals = append(approvals, *a)
-			delete(t.approvals, id)
-		}
-	}
-	return calls, approvals
 }
