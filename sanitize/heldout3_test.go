@@ -25,14 +25,14 @@ var heldOut3Groups = []struct {
 }{
 	{"en.txt", 140, `^(override|authority|delim|leak|secret|insert|enc|standing)-[0-9]+$`, []string{"family"},
 		[]string{"family:override", "family:authority", "family:delim", "family:leak", "family:secret", "family:insert", "family:enc", "family:standing"}},
-	{"tr.txt", 188, `^(override|authority|delim|leak|secret|insert|enc|standing)-(` + heldOut3Langs + `)-[0-9]+$`, []string{"family", "lang"},
+	{"tr.txt", 236, `^(override|authority|delim|leak|secret|insert|enc|standing)-(` + heldOut3Langs + `)-[0-9]+$`, []string{"family", "lang"},
 		[]string{"family:override", "family:authority", "family:delim", "family:leak", "family:secret", "family:insert", "family:enc", "family:standing",
 			"lang:es", "lang:fr", "lang:de", "lang:it", "lang:pt", "lang:ru", "lang:el", "lang:hi", "lang:ja", "lang:zh", "lang:ar", "lang:id"}},
 	{"game.txt", 134, `^(hijack|extract|password|roleplay)-[0-9]+$`, []string{"family"},
 		[]string{"family:hijack", "family:extract", "family:password", "family:roleplay"}},
 	{"indirect.txt", 110, `^(email|table|code)-(payload|link|claim|override|leak|exfil)-[0-9]+$`, []string{"carrier", "family"},
 		[]string{"carrier:email", "carrier:table", "carrier:code", "family:payload", "family:link", "family:claim"}},
-	{"benign.txt", 198, `^(email|table|code|doc|article|i18n|chat|note)-(` + heldOut3Langs + `)-[0-9]+$`, []string{"carrier", "lang"},
+	{"benign.txt", 210, `^(email|table|code|doc|article|i18n|chat|note)-(` + heldOut3Langs + `)-[0-9]+$`, []string{"carrier", "lang"},
 		[]string{"carrier:email", "carrier:table", "carrier:code", "carrier:doc", "carrier:article", "carrier:i18n",
 			"lang:en", "lang:es", "lang:fr", "lang:de", "lang:it", "lang:pt", "lang:ru", "lang:el", "lang:hi", "lang:ja", "lang:zh", "lang:ar", "lang:id"}},
 }
