@@ -26,17 +26,27 @@ func decodeFlat(line []byte, r *Record) error { return decodeFlatIn(line, string
 // string of the same bytes, whose pieces the record's strings are (Verify
 // gives a piece of one string per chunk of lines).
 func decodeFlatIn(line []byte, str string, r *Record) error {
+	var prevSum [32]byte
+	_, err := decodeFlatSum(line, str, r, &prevSum)
+	return err
+}
+
+// decodeFlatSum is decodeFlatIn that, when the line is in the encoder's
+// own form, decodes its prev into prevSum too, in the same pass that
+// checks it is 64 lower-case hex digits (prevDecoded); a line in any other
+// form is decoded by the general decoder, and its prev is left as text.
+func decodeFlatSum(line []byte, str string, r *Record, prevSum *[32]byte) (prevDecoded bool, err error) {
 	// One look at the whole line tells whether any string in it can hold
 	// an escape, a control character or a byte outside ASCII; the
 	// encoder's lines almost never do, and then each string simply ends
 	// at the next quote.
 	d := flatDecoder{s: str, plain: asciiPlain(line)}
-	if d.plain && d.canonical(r) {
-		return nil
+	if d.plain && d.canonical(r, prevSum) {
+		return true, nil
 	}
 	*r = Record{}
 	d.i = 0
-	return d.general(r)
+	return false, d.general(r)
 }
 
 // general decodes any JSON object of the record's fields.
@@ -199,20 +209,50 @@ var keyLits = func() (lits [numFields]string) {
 
 // canonical decodes a line written the way the encoder writes it: no
 // spaces, the fields in the encoder's order (so none twice), every string
-// plain. It reports false for any other line, which the general decoder
-// then reads (and judges) from the start; a line it accepts, the general
-// decoder reads the same way (FuzzParseLine checks both).
-func (d *flatDecoder) canonical(r *Record) bool {
-	const first = `{"seq":`
+// plain, and the envelope as only the encoder writes it: a seq of at most
+// 19 digits, a prev of 64 lower-case hex digits (decoded into prevSum), a
+// time in UTC as RFC 3339 with 0 to 9 digits of fraction. It reports
+// false for any other line, which the general decoder then reads (and
+// judges) from the start; a line it accepts, the general decoder reads
+// the same way (FuzzParseLine checks both).
+func (d *flatDecoder) canonical(r *Record, prevSum *[32]byte) bool {
 	s := d.s
-	if !strings.HasPrefix(s, first) {
+	const seqKey, prevKey, timeKey, typeKey = `{"seq":`, `,"prev":"`, `,"time":"`, `","type":"`
+	if !strings.HasPrefix(s, seqKey) {
 		return false
 	}
-	d.i = len(first)
-	if d.value(fSeq, "seq", r) != nil {
+	i := len(seqKey)
+	r.Seq, i = canonicalUint(s, i)
+	if i < 0 || !strings.HasPrefix(s[i:], prevKey) {
 		return false
 	}
-	for f := fSeq + 1; d.i < len(s); f++ {
+	i += len(prevKey)
+	if len(s)-i < 64+len(timeKey)+1 || s[i+64] != '"' || !decodeHash(prevSum, s[i:i+64]) {
+		return false
+	}
+	r.Prev = s[i : i+64]
+	i += 65
+	if s[i:i+len(timeKey)] != timeKey {
+		return false
+	}
+	i += len(timeKey)
+	end := timeEnd(s, i)
+	if end < 0 {
+		return false
+	}
+	t, ok := parseUTC(s[i:end])
+	if !ok || !strings.HasPrefix(s[end:], typeKey) {
+		return false
+	}
+	r.Time = t
+	i = end + len(typeKey)
+	n := strings.IndexByte(s[i:], '"')
+	if n < 0 {
+		return false
+	}
+	r.Type = Type(s[i : i+n])
+	d.i = i + n + 1
+	for f := fType + 1; d.i < len(s); f++ {
 		if s[d.i] == '}' {
 			return d.i == len(s)-1
 		}
@@ -244,6 +284,43 @@ func (d *flatDecoder) canonical(r *Record) bool {
 		}
 	}
 	return false
+}
+
+// canonicalUint reads the whole number at s[i:] as the encoder writes a
+// seq: digits without a leading zero, at most 19 of them (so that it
+// cannot overflow; a longer one is the general decoder's). It returns the
+// number and where its digits end, or -1.
+func canonicalUint(s string, i int) (uint64, int) {
+	start := i
+	var n uint64
+	for ; i < len(s) && i-start < 20; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if digits := i - start; digits == 0 || digits > 19 || (digits > 1 && s[start] == '0') {
+		return 0, -1
+	}
+	return n, i
+}
+
+// timeEnd is where the time the encoder writes at s[i:] ends (after its
+// Z, before the closing quote): 19 bytes, then an optional fraction, then
+// Z. It is -1 when s[i:] is not shaped so; parseUTC checks the rest.
+func timeEnd(s string, i int) int {
+	j := i + 19
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+	}
+	if j+1 >= len(s) || s[j] != 'Z' || s[j+1] != '"' {
+		return -1
+	}
+	return j + 1
 }
 
 var fieldIndex = map[string]int{

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -252,10 +253,11 @@ func decodeLineIn(line []byte, str string, r *Record) error {
 // digits (Verify's chain compares the bytes).
 func decodeLineSum(line []byte, str string, r *Record, prevSum *[32]byte) error {
 	*r = Record{}
-	if err := decodeFlatIn(line, str, r); err != nil {
+	decoded, err := decodeFlatSum(line, str, r, prevSum)
+	if err != nil {
 		return err
 	}
-	return r.checkPrev(decodeHash(prevSum, r.Prev))
+	return r.checkPrev(decoded || decodeHash(prevSum, r.Prev))
 }
 
 func (r *Record) check() error { return r.checkPrev(isHash(r.Prev)) }
@@ -315,34 +317,34 @@ func isHash(s string) bool {
 
 // decodeHash decodes s into sum and reports whether s is 64 lower-case
 // hex digits (isHash); sum is then their value, else anything.
+//
+// Eight digits at a time, each byte c of a word tested as a lane of its
+// own: for c below 0x80, (c|0x80) - n has its high bit set exactly when
+// c >= n, and no lane borrows from the next.
 func decodeHash(sum *[32]byte, s string) bool {
 	if len(s) != 64 {
 		return false
 	}
-	var bad byte
-	for i := range sum {
-		hi, lo := hexValue[s[2*i]], hexValue[s[2*i+1]]
-		bad |= hi | lo
-		sum[i] = hi<<4 | lo
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	bad := uint64(0)
+	for i := 0; i < 64; i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56 // one load
+		h := x | high
+		digit := (h - '0'*ones) &^ (h - ('9'+1)*ones) & high
+		lower := (h - 'a'*ones) &^ (h - ('f'+1)*ones) & high
+		bad |= x&high | ((digit | lower) ^ high)
+		// A digit's value is its low nibble; a letter's is its low
+		// nibble plus 9. Then each even byte becomes its digit and the
+		// next one's, and the even bytes are gathered.
+		v := x&(0x0f*ones) + (lower>>7)*9
+		v = (v<<4 | v>>8) & 0x00ff00ff00ff00ff
+		v = (v | v>>8) & 0x0000ffff0000ffff
+		binary.LittleEndian.PutUint32(sum[i/2:], uint32(v|v>>16))
 	}
-	return bad&0xf0 == 0
+	return bad == 0
 }
-
-// hexValue is the value of a lower-case hex digit, and 0xff for every
-// other byte.
-var hexValue = func() (t [256]byte) {
-	for i := range t {
-		switch {
-		case i >= '0' && i <= '9':
-			t[i] = byte(i - '0')
-		case i >= 'a' && i <= 'f':
-			t[i] = byte(i - 'a' + 10)
-		default:
-			t[i] = 0xff
-		}
-	}
-	return t
-}()
 
 // notHex is 1 for every byte that is not a lower-case hex digit.
 var notHex = func() (t [256]byte) {

@@ -131,11 +131,28 @@ func FuzzParseLine(f *testing.F) {
 		if (err == nil) != (gerr == nil) {
 			t.Fatalf("ParseLine(%q) = %v, the general decoder %v", line, err, gerr)
 		}
+		var scratch [32]byte
+		if verr := decodeLineSum(line, string(line), new(Record), &scratch); (verr == nil) != (err == nil) {
+			t.Fatalf("ParseLine(%q) = %v, decodeLineSum %v", line, err, verr)
+		}
 		if err != nil {
 			return
 		}
 		if diff := cmp.Diff(g, r); diff != "" {
 			t.Fatalf("the fast path and the general decoder disagree on %q:\n%s", line, diff)
+		}
+		// Verify's decoder, which decodes prev as it goes, reads the same
+		// record and the bytes prev spells.
+		var v Record
+		var sum [32]byte
+		if err := decodeLineSum(line, string(line), &v, &sum); err != nil {
+			t.Fatalf("ParseLine accepts %q, decodeLineSum does not: %v", line, err)
+		}
+		if diff := cmp.Diff(r, v); diff != "" {
+			t.Fatalf("ParseLine and decodeLineSum disagree on %q (-ParseLine +decodeLineSum):\n%s", line, diff)
+		}
+		if hex.EncodeToString(sum[:]) != r.Prev {
+			t.Fatalf("decodeLineSum(%q) decodes prev as %x", line, sum)
 		}
 		var std Record
 		if err := json.Unmarshal(line, &std); err != nil {
@@ -232,4 +249,23 @@ func FuzzDecodeHash(f *testing.F) {
 			t.Fatalf("decodeHash(%q) = %x, encoding/hex %x, %v", s, sum, want, err)
 		}
 	})
+}
+
+// decodeHash, eight digits at a time, judges every byte at every place of
+// a hash as isHash does, and decodes what it accepts as encoding/hex does.
+func TestDecodeHashEveryByteAtEveryPlace(t *testing.T) {
+	h := []byte(hashHex(lineHash([]byte("x"))))
+	for i := range h {
+		for c := range 256 {
+			s := string(h[:i]) + string([]byte{byte(c)}) + string(h[i+1:])
+			var sum [32]byte
+			ok := decodeHash(&sum, s)
+			if ok != isHash(s) {
+				t.Fatalf("decodeHash(%q) = %v, isHash %v", s, ok, isHash(s))
+			}
+			if want, err := hex.DecodeString(s); ok && (err != nil || !bytes.Equal(sum[:], want)) {
+				t.Fatalf("decodeHash(%q) = %x, encoding/hex %x, %v", s, sum, want, err)
+			}
+		}
+	}
 }
