@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -36,16 +37,15 @@ func decodeFlatIn(line []byte, str string, r *Record) error {
 // checks it is 64 lower-case hex digits (prevDecoded); a line in any other
 // form is decoded by the general decoder, and its prev is left as text.
 func decodeFlatSum(line []byte, str string, r *Record, prevSum *[32]byte) (prevDecoded bool, err error) {
-	// One look at the whole line tells whether any string in it can hold
-	// an escape, a control character or a byte outside ASCII; the
-	// encoder's lines almost never do, and then each string simply ends
-	// at the next quote.
-	d := flatDecoder{s: str, plain: asciiPlain(line)}
-	if d.plain && d.canonical(r, prevSum) {
+	d := flatDecoder{s: str}
+	if d.canonical(r, prevSum) {
 		return true, nil
 	}
 	*r = Record{}
-	d.i = 0
+	// One look at the whole line tells whether any string in it can hold
+	// an escape, a control character or a byte outside ASCII; if none
+	// does, each string simply ends at the next quote.
+	d.i, d.plain = 0, asciiPlain(line)
 	return false, d.general(r)
 }
 
@@ -209,7 +209,7 @@ var keyLits = func() (lits [numFields]string) {
 
 // canonical decodes a line written the way the encoder writes it: no
 // spaces, the fields in the encoder's order (so none twice), every string
-// plain, and the envelope as only the encoder writes it: a seq of at most
+// plain (printable ASCII, no escape: plainEnd), and the envelope as only the encoder writes it: a seq of at most
 // 19 digits, a prev of 64 lower-case hex digits (decoded into prevSum), a
 // time in UTC as RFC 3339 with 0 to 9 digits of fraction. It reports
 // false for any other line, which the general decoder then reads (and
@@ -246,12 +246,12 @@ func (d *flatDecoder) canonical(r *Record, prevSum *[32]byte) bool {
 	}
 	r.Time = t
 	i = end + len(typeKey)
-	n := strings.IndexByte(s[i:], '"')
-	if n < 0 {
+	j := plainEnd(s, i)
+	if j < 0 {
 		return false
 	}
-	r.Type = Type(s[i : i+n])
-	d.i = i + n + 1
+	r.Type = Type(s[i:j])
+	d.i = j + 1
 	for f := fType + 1; d.i < len(s); f++ {
 		if s[d.i] == '}' {
 			return d.i == len(s)-1
@@ -267,16 +267,14 @@ func (d *flatDecoder) canonical(r *Record, prevSum *[32]byte) bool {
 		}
 		d.i += len(keyLits[f])
 		if isString[f] {
-			// The line is plain: the string is what stands before the
-			// next quote.
 			if d.i >= len(s) || s[d.i] != '"' {
 				return false
 			}
-			n := strings.IndexByte(s[d.i+1:], '"')
-			if n < 0 || setString(f, s[d.i+1:d.i+1+n], r) != nil {
+			j := plainEnd(s, d.i+1)
+			if j < 0 || setString(f, s[d.i+1:j], r) != nil {
 				return false
 			}
-			d.i += n + 2
+			d.i = j + 1
 			continue
 		}
 		if d.value(f, fieldNames[f], r) != nil {
@@ -284,6 +282,48 @@ func (d *flatDecoder) canonical(r *Record, prevSum *[32]byte) bool {
 		}
 	}
 	return false
+}
+
+// plainEnd is where the plain string that begins at s[i] ends: the index
+// of the first quote from i, when every byte before it is printable ASCII
+// (or DEL) and no backslash, as asciiPlain says; else -1 (the string may
+// hold an escape, or bytes that are not UTF-8, which the general decoder
+// reads).
+//
+// Eight bytes at a time, each byte a lane: (v - 0x01..) &^ v has the high
+// bit of the first zero lane of v set (lanes above it may be set too, by
+// the borrow, but never one below), so the lowest set bit of each test is
+// a true find.
+func plainEnd(s string, i int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56 // one load
+		q, b := x^('"'*ones), x^('\\'*ones)
+		quote := (q - ones) &^ q & high
+		bad := ((b-ones)&^b | (x-0x20*ones)&^x | x) & high
+		if quote == 0 {
+			if bad != 0 {
+				return -1
+			}
+			continue
+		}
+		first := quote & -quote
+		if bad&(first-1) != 0 {
+			return -1
+		}
+		return i + bits.TrailingZeros64(first)/8
+	}
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			return i
+		case c < 0x20 || c >= utf8.RuneSelf || c == '\\':
+			return -1
+		}
+	}
+	return -1
 }
 
 // canonicalUint reads the whole number at s[i:] as the encoder writes a

@@ -213,6 +213,35 @@ func FuzzASCIIPlain(f *testing.F) {
 	})
 }
 
+// plainEnd, eight bytes at a time, finds what a byte loop finds: the first
+// quote from where the string begins, or -1 when a byte before it is not
+// printable ASCII or is a backslash (or there is no quote).
+func FuzzPlainEnd(f *testing.F) {
+	f.Add("abc\"def", 0)
+	f.Add("/home/owner/src/boxmaker/core/policy/decide.go\",\"effect\"", 0)
+	f.Add("0123456\x1f\"abcdef\"", 1)
+	f.Add("01234567\\\"", 0)
+	f.Add("\"\x01\x80abcdefgh", 0)
+	f.Add("abcdefg\xc3\xa9\"", 2)
+	f.Fuzz(func(t *testing.T, s string, i int) {
+		if i < 0 || i > len(s) {
+			return
+		}
+		want := -1
+		for j := i; j < len(s); j++ {
+			if c := s[j]; c == '"' {
+				want = j
+				break
+			} else if c < 0x20 || c >= 0x80 || c == '\\' {
+				break
+			}
+		}
+		if got := plainEnd(s, i); got != want {
+			t.Fatalf("plainEnd(%q, %d) = %d, want %d", s, i, got, want)
+		}
+	})
+}
+
 // parseUTC's own arithmetic gives what time.Date gives, to the nanosecond
 // and the location, on every day of years 0 to 9999 at every hour.
 func TestParseUTCIsTimeDate(t *testing.T) {
@@ -266,6 +295,58 @@ func TestDecodeHashEveryByteAtEveryPlace(t *testing.T) {
 			if want, err := hex.DecodeString(s); ok && (err != nil || !bytes.Equal(sum[:], want)) {
 				t.Fatalf("decodeHash(%q) = %x, encoding/hex %x, %v", s, sum, want, err)
 			}
+		}
+	}
+}
+
+// plainEnd judges every byte at every place of a word and its tail, before
+// and after a quote, as a byte loop does.
+func TestPlainEndEveryByteAtEveryPlace(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		for p := range n {
+			for q := range n + 1 {
+				for c := range 256 {
+					b := bytes.Repeat([]byte("a"), n)
+					if q < n {
+						b[q] = '"'
+					}
+					b[p] = byte(c)
+					s := string(b)
+					want := -1
+					for j := range len(s) {
+						if s[j] == '"' {
+							want = j
+							break
+						} else if s[j] < 0x20 || s[j] >= 0x80 || s[j] == '\\' {
+							break
+						}
+					}
+					if got := plainEnd(s, 0); got != want {
+						t.Fatalf("plainEnd(%q, 0) = %d, want %d", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The encoder's own lines, every field set and plain, and every time it
+// writes (whole seconds, and one to nine digits of fraction), are read by
+// the canonical decoder, not handed to the general one.
+func TestTheEncodersLinesAreCanonical(t *testing.T) {
+	r := fullRecord()
+	r.Target, r.Why = "/home/owner/src/plain", "fine"
+	for _, ns := range []int{0, 100_000_000, 120_000_000, 123_456_789, 1} {
+		r.Time = time.Date(2026, 9, 18, 12, 30, 45, ns, time.UTC)
+		line := appendLine(nil, &r)
+		var got Record
+		var sum [32]byte
+		d := flatDecoder{s: string(line)}
+		if !d.canonical(&got, &sum) {
+			t.Fatalf("the canonical decoder leaves %s to the general one", line)
+		}
+		if diff := cmp.Diff(r, got); diff != "" {
+			t.Fatalf("canonical(%s) (-want +got):\n%s", line, diff)
 		}
 	}
 }
