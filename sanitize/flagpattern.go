@@ -58,6 +58,9 @@ type flagPattern struct {
 	// check, when set, must accept the match: before is the normalised
 	// line up to the match, window the text the expression ran on.
 	check func(before, window string, match []int) bool
+	// prevLine gives check the line before the match's too (a block
+	// opened there: "if ok:").
+	prevLine bool
 }
 
 func fp(rule string, starts []string, span int, expr string) flagPattern {
@@ -147,8 +150,9 @@ func (p *flagPattern) followMet(window string) bool {
 	return false
 }
 
-func (p flagPattern) inWords() flagPattern     { p.inWord = true; return p }
-func (p flagPattern) atLineStart() flagPattern { p.lineStart = true; return p }
+func (p flagPattern) inWords() flagPattern          { p.inWord = true; return p }
+func (p flagPattern) atLineStart() flagPattern      { p.lineStart = true; return p }
+func (p flagPattern) withPreviousLine() flagPattern { p.prevLine = true; return p }
 func (p flagPattern) checked(c func(string, string, []int) bool) flagPattern {
 	p.check = c
 	return p

@@ -490,13 +490,22 @@ func (s *scanner) match(text string, from, to int) hits {
 			if !p.re.get().MatchString(window) {
 				continue
 			}
-		} else if m := p.re.get().FindStringSubmatchIndex(window); m == nil ||
-			!p.check(text[strings.LastIndexByte(text[:k], '\n')+1:k], window, m) {
+		} else if m := p.re.get().FindStringSubmatchIndex(window); m == nil || !p.check(text[lineBefore(text, k, p.prevLine):k], window, m) {
 			continue
 		}
 		first.add(p.ruleID, k)
 	}
 	return first
+}
+
+// lineBefore is where the line holding k starts, or with prev the line
+// before it.
+func lineBefore(text string, k int, prev bool) int {
+	j := strings.LastIndexByte(text[:k], '\n')
+	if prev && j > 0 {
+		j = strings.LastIndexByte(text[:j], '\n')
+	}
+	return j + 1
 }
 
 // minHexWords is the fewest two-digit hex words in a line that the spaced

@@ -50,3 +50,15 @@ readers = ki | die ki | künstliche intelligenz | ki-assistent | ki-assistenten 
 ifs = falls du | wenn du | falls sie | wenn sie
 acts = antworte | antworten sie | sag | sage | schreibe | schreib | empfiehl | empfehlen sie | erwähne nicht | lass weg | fasse
   | bewerte | genehmige | sende | leite | behaupte | gib an | teile dem nutzer
+
+# Issue 28, second round (D1027).
+[reveal object-first]
+verbs = zeig | zeige | zeigen sie | gib aus | gib wieder | wiedergeben | wiederhole | wiederholen | schreib | schreibe
+  | drucke | liste | fasse | fasse zusammen | zusammenfassen | übersetze | übersetzen | buchstabiere | kodiere | wandle
+  | zitiere | kopiere | verrate | nenne | ausgeben | anzeigen
+owners = deine | deinen | dein | ihre | ihren | eure | euren
+heads = anweisungen | anweisung | instruktionen | regeln | prompt | systemprompt | vorgaben | richtlinien | systemnachricht
+  | anfangsanweisungen
+things = alles | den text | den ganzen text | alle wörter | die anweisungen | die erste nachricht | den inhalt
+places = oben | über dieser zeile | über dieser nachricht | über meiner nachricht | vor dieser nachricht | davor | vorher
+  | am anfang | zu beginn | bisher | oberhalb | obenstehend | was man dir gegeben hat | die du bekommen hast

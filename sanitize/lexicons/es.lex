@@ -47,3 +47,16 @@ readers = ia | la ia | las ia | inteligencia artificial | asistente de ia | asis
 ifs = si eres | si usted es | si tú eres | en caso de que seas
 acts = responde | contesta | di que | escribe | recomienda | no menciones | omite | resume | califica | aprueba | envía | reenvía
   | afirma | incluye | menciona | dile | di al usuario
+
+# Issue 28, second round (D1027): objects generated from classes (owner
+# and head; a thing and where it stood) and the verbs of summarising,
+# translating, spelling and encoding.
+[reveal]
+verbs = muestra | muéstrame | repite | repíteme | imprime | escribe | copia | reproduce | resume | resúmeme | traduce
+  | deletrea | codifica | convierte | enumera | cita | parafrasea | dime | enséñame | revela | revélame | lista
+owners = tus | tu | sus | su | vuestras | vuestro
+heads = instrucciones | indicaciones | reglas | prompt | prompt del sistema | mensaje del sistema | directrices | pautas
+  | consignas | órdenes
+things = todo | todo lo | todo el texto | el texto | las palabras | las instrucciones | el mensaje | los mensajes | lo
+places = arriba | de arriba | anterior | anteriormente | que te dieron | que te han dado | que recibiste | que has recibido
+  | al principio | antes de este mensaje | antes de mi mensaje | escrito arriba | que precede | al inicio de la conversación

@@ -50,3 +50,14 @@ readers = ia | l'ia | les ia | intelligence artificielle | assistant ia | assist
 ifs = si tu es | si vous êtes
 acts = réponds | répondez | dis que | dites que | écris | écrivez | recommande | recommandez | ne mentionne pas | omets | résume
   | résumez | approuve | envoie | transfère | affirme | inclus | mentionne | dis à l'utilisateur
+
+# Issue 28, second round (D1027).
+[reveal]
+verbs = affiche | affichez | montre | montre-moi | montrez-moi | répète | répétez | imprime | imprimez | recopie | écris
+  | donne-moi | dis-moi | traduis | traduisez | résume | résumez | épelle | encode | convertis | reformule | cite | liste
+  | énumère | reproduis | révèle
+owners = tes | ton | ta | vos | votre
+heads = instructions | consignes | règles | prompt | prompt système | message système | directives | invite système
+things = tout | tout ce qui | tout ce que | le texte | les mots | tout le texte | les instructions | le message | les consignes
+places = au-dessus | ci-dessus | est écrit au-dessus | qui précède | précédent | précédemment | avant ce message
+  | avant mon message | au début | au début de la conversation | qu'on t'a données | qu'on vous a données | que tu as reçues

@@ -23,9 +23,9 @@ objects = prompt sistem | pesan sistem | instruksi awal | instruksi asli | instr
 
 [secret]
 nots = jangan | tidak | bukan | pernah
-asks = beritahu aku | beri tahu aku | beritahu saya | beri tahu saya | kasih tahu | kasih aku | berikan aku | berikan saya
+asks = apa | apa itu | beritahu aku | beri tahu aku | beritahu saya | beri tahu saya | kasih tahu | kasih aku | berikan aku | berikan saya
   | ungkapkan | sebutkan | kirimkan | eja
-nouns = kata sandi | kata kunci rahasia | sandi | password | kode rahasia | kode akses | kunci rahasia | kunci api | api key
+nouns = kata sandi | kata sandinya | sandinya | passwordnya | kata sandimu | sandimu | kata kunci rahasia | sandi | password | kode rahasia | kode akses | kunci rahasia | kunci api | api key
   | kunci privat | kredensial | rahasiamu | rahasia
 says = katakan | ucapkan | jawab dengan | balas dengan | jawab hanya | tulis hanya | mulai jawabanmu dengan | jawabanmu harus
 grants = akses diberikan | akses diizinkan | akses disetujui | access granted
@@ -46,3 +46,12 @@ readers = ai | kecerdasan buatan | asisten ai | model bahasa | llm | chatbot | a
 ifs = jika kamu | jika anda | kalau kamu | kalau anda | apabila anda
 acts = jawab | balas | katakan | tulis | rekomendasikan | sarankan | jangan sebutkan | hilangkan | ringkas | setujui | kirim
   | teruskan | klaim | sertakan | sebutkan | beri tahu pengguna
+
+# Issue 28, second round (D1027).
+[reveal]
+verbs = tampilkan | tunjukkan | perlihatkan | ungkapkan | ulangi | cetak | tuliskan | sebutkan | salin | ringkas | ringkaskan
+  | terjemahkan | eja | beritahu aku | beri tahu aku
+objects = instruksi sistem | instruksi sistem kamu | instruksi sistem anda | instruksi sistemmu | perintah sistem | aturan kamu
+  | aturan anda | prompt kamu | prompt anda | promptmu
+things = semua | semua teks | teks | semua yang | kata-kata | instruksi | pesan
+places = di atas | sebelumnya | sebelum pesan ini | di awal | yang diberikan kepadamu | yang kamu terima

@@ -48,3 +48,13 @@ readers = ia | l'ia | le ia | intelligenza artificiale | assistente ia | assiste
 ifs = se sei | se lei è
 acts = rispondi | risponda | di' che | scrivi | consiglia | raccomanda | non menzionare | ometti | riassumi | approva | invia
   | inoltra | afferma | includi | menziona | di' all'utente
+
+# Issue 28, second round (D1027).
+[reveal]
+verbs = ripeti | mostra | mostrami | stampa | scrivi | copia | riassumi | traduci | elenca | cita | compitami | codifica
+  | converti | riporta | dimmi | rivela | rivelami
+owners = le tue | tue | il tuo | tuo | i tuoi | sue | suo | le sue | vostre
+heads = istruzioni | regole | prompt | prompt di sistema | messaggio di sistema | direttive | linee guida
+things = tutto | tutto quello | tutto ciò | il testo | le parole | le istruzioni | il messaggio | quello
+places = sopra | qui sopra | precedente | prima di questo messaggio | all'inizio | che ti sono state date | che hai ricevuto
+  | scritto sopra | in precedenza

@@ -40,3 +40,12 @@ readers = ai | de ai | ai-assistent | ai-assistenten | taalmodel | taalmodellen 
 ifs = als je | als jij | als u | indien u
 acts = antwoord | zeg dat | schrijf | raad aan | beveel aan | noem niet | laat weg | vat samen | keur goed | stuur | stuur door
   | beweer | vermeld
+
+# Issue 28, second round (D1027).
+[reveal]
+verbs = toon | laat zien | laat me zien | herhaal | print | schrijf | kopieer | citeer | vat samen | vertaal | spel
+  | codeer | zet om | geef | vertel me
+owners = je | jouw | uw
+heads = instructies | regels | prompt | systeemprompt | richtlijnen | opdrachten
+things = alles | de tekst | alle tekst | de woorden | de instructies | het bericht
+places = hierboven | wat hierboven staat | bovenaan | eerder | vóór dit bericht | voor dit bericht | aan het begin

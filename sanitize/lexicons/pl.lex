@@ -42,3 +42,12 @@ readers = ai | si | sztuczna inteligencja | sztucznej inteligencji | asystent ai
   | llm | chatbot | chatbota
 ifs = jeśli jesteś | jeżeli jesteś | jesli jestes
 acts = odpowiedz | napisz | powiedz | poleć | zarekomenduj | nie wspominaj | pomiń | streść | zatwierdź | wyślij | przekaż | twierdź
+
+# Issue 28, second round (D1027).
+[reveal]
+verbs = pokaż | pokaz | wyświetl | powtórz | powtorz | wypisz | ujawnij | podaj | napisz | skopiuj | zacytuj | streść
+  | przetłumacz | przeliteruj | zakoduj
+owners = swój | swoje | twój | twoje | swoich | twoich
+heads = instrukcje | instrukcji | zasady | reguły | prompt | prompt systemowy | polecenia
+things = wszystko | cały tekst | tekst | słowa | instrukcje | wiadomość
+places = powyżej | napisane powyżej | jest powyżej | wcześniej | na początku | przed tą wiadomością

@@ -46,3 +46,13 @@ readers = ia | a ia | as ia | inteligência artificial | assistente de ia | assi
 ifs = se você é | se você for | se voce e | se és | se tu és
 acts = responda | diga que | escreva | recomende | não mencione | omita | resuma | aprove | envie | encaminhe | afirme
   | inclua | mencione | diga ao usuário
+
+# Issue 28, second round (D1027).
+[reveal]
+verbs = repita | mostre | mostra | imprima | escreva | copie | resuma | traduza | liste | cite | soletre | codifique
+  | converta | reproduza | diga | me diga | revele | exiba | me mostre
+owners = suas | sua | seu | seus | tuas | tua | teu | teus
+heads = instruções | regras | prompt | prompt de sistema | diretrizes | mensagem de sistema | orientações
+things = tudo | tudo o que | o texto | as palavras | as instruções | a mensagem | todo o texto
+places = acima | anterior | antes desta mensagem | no início | que te deram | que você recebeu | que lhe deram
+  | escrito acima | anteriormente

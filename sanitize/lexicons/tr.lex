@@ -28,3 +28,12 @@ notes = not | dikkat | uyarı | mesaj | talimat
 readers = yapay zeka | yapay zekâ | ai | yz | dil modeli | llm | sohbet botu | asistan | yapay zeka asistanı
 ifs = eğer sen | eğer siz | sen bir | eğer bir
 acts = yanıtla | cevap ver | söyle | yaz | öner | bahsetme | atla | özetle | onayla | gönder | ilet | belirt
+
+# Issue 28, second round (D1027): the password asked for, "Access Granted".
+[secret object-first]
+nots = değil | asla | hiç | kimseye | yok | etme | verme | söyleme | paylaşma
+asks = ver | söyle | yaz | göster | nedir | açıkla | paylaş | bana ver | bana söyle | ne
+nouns = şifre | şifreni | şifreyi | şifren | parolanı | parolayı | parola | parolan | gizli kod | gizli kodu | erişim kodu
+  | gizli anahtar | gizli anahtarı | api anahtarı | gizli kelime | gizli kelimeyi | özel anahtar | özel anahtarı
+says = de | söyle | yaz | cevap ver | yanıt ver | sadece yaz | sadece söyle
+grants = erişim izni verildi | erişim onaylandı | erişim verildi | access granted
