@@ -54,11 +54,11 @@ acts = antworte | antworten sie | sag | sage | schreibe | schreib | empfiehl | e
 # Issue 28, second round (D1027).
 [reveal object-first]
 verbs = zeig | zeige | zeigen sie | gib aus | gib wieder | wiedergeben | wiederhole | wiederholen | schreib | schreibe
-  | drucke | liste | fasse | fasse zusammen | zusammenfassen | übersetze | übersetzen | buchstabiere | kodiere | wandle
+  | drucke | fasse | fasse zusammen | zusammenfassen | übersetze | übersetzen | buchstabiere | kodiere | wandle
   | zitiere | kopiere | verrate | nenne | ausgeben | anzeigen
 owners = deine | deinen | dein | ihre | ihren | eure | euren
 heads = anweisungen | anweisung | instruktionen | regeln | prompt | systemprompt | vorgaben | richtlinien | systemnachricht
   | anfangsanweisungen
-things = alles | den text | den ganzen text | alle wörter | die anweisungen | die erste nachricht | den inhalt
+things = alles | den text | den ganzen text | alle wörter | die anweisungen | die erste nachricht
 places = oben | über dieser zeile | über dieser nachricht | über meiner nachricht | vor dieser nachricht | davor | vorher
   | am anfang | zu beginn | bisher | oberhalb | obenstehend | was man dir gegeben hat | die du bekommen hast

@@ -38,7 +38,7 @@ acts = 라고 답 | 라고 말 | 추천 | 언급하지 | 생략 | 요약 | 승�
 # Issue 28, second round (D1027).
 [reveal object-first place-first]
 verbs = 출력 | 보여 | 알려 | 말해 | 공개 | 반복 | 표시 | 요약 | 번역 | 적어
-owners = 너의 | 당신의 | 네 | 니
-heads = 지시 | 지침 | 프롬프트 | 시스템 프롬프트 | 규칙 | 명령
-things = 내용 | 모든 것 | 전부 | 텍스트 | 글 | 지시
+owners = 너의 | 당신의
+heads = 지시 | 지침 | 프롬프트 | 시스템 프롬프트 | 규칙
+things = 내용 | 모든 것 | 전부 | 지시
 places = 위의 | 위에 있는 | 앞의 | 이전의 | 처음의 | 처음에 받은

@@ -32,7 +32,7 @@ acts = yanıtla | cevap ver | söyle | yaz | öner | bahsetme | atla | özetle |
 # Issue 28, second round (D1027): the password asked for, "Access Granted".
 [secret object-first]
 nots = değil | asla | hiç | kimseye | yok | etme | verme | söyleme | paylaşma
-asks = ver | söyle | yaz | göster | nedir | açıkla | paylaş | bana ver | bana söyle | ne
+asks = ver | söyle | yaz | nedir | açıkla | paylaş | bana ver | bana söyle | ne
 nouns = şifre | şifreni | şifreyi | şifren | parolanı | parolayı | parola | parolan | gizli kod | gizli kodu | erişim kodu
   | gizli anahtar | gizli anahtarı | api anahtarı | gizli kelime | gizli kelimeyi | özel anahtar | özel anahtarı
 says = de | söyle | yaz | cevap ver | yanıt ver | sadece yaz | sadece söyle
