@@ -119,31 +119,19 @@ func gapOr(f lexiconFile, n, b int) string { _, g := f.gap(n, b); return g }
 
 // grantedToldNotNarrated accepts "say 'Access Granted'" said to the agent,
 // not a program's, an exercise's or a story's words: it refuses a match
-// whose line, or the line before it, is code or a condition (if, else,
-// ==, a call's parenthesis, a block opened on the line before), whose
-// line names the program or game that says it, or whose text goes on to
-// the other outcome (access denied): a program prints both, an attack
-// asks for one.
+// whose line is code or a condition (if, else, ==, &&, a call's
+// parenthesis), whose line before opens a block ("if ok:", "then", "{"),
+// or whose line names the program or game that says it. A line of its
+// own after any other text is read: "Instructions:" before it opens no
+// block.
 func grantedToldNotNarrated(before, window string, m []int) bool {
-	rest := window[m[1]:]
-	if j := strings.IndexByte(rest, '\n'); j >= 0 {
-		// The next lines too: the else branch of a program.
-		rest = rest[:min(len(rest), j+120)]
-	}
-	for _, w := range []string{"denied", "deny", "refused", "rejected", "invalid"} {
-		if containsWord(rest, w) || containsWord(before, w) {
-			return false
-		}
-	}
 	prev, line := "", before
 	if j := strings.LastIndexByte(before, '\n'); j >= 0 {
-		prev, line = before[:j], before[j+1:]
+		prev, line = strings.TrimSpace(before[:j]), before[j+1:]
 	}
-	prev = strings.TrimRight(prev, " ")
-	for _, end := range []string{":", "{", " then", " do", ")"} {
-		if prev != "" && strings.HasSuffix(prev, end) {
-			return false
-		}
+	if strings.HasSuffix(prev, "{") || strings.HasSuffix(prev, " then") || strings.HasSuffix(prev, " do") ||
+		strings.HasSuffix(prev, ":") && startsWithAny(prev, "if ", "elif ", "else", "for ", "while ", "when ", "case ", "def ", "unless ") {
+		return false
 	}
 	for _, code := range []string{"==", "!=", "&&", "||", "(", "{", "=>", "->"} {
 		if strings.Contains(line, code) {
@@ -152,12 +140,21 @@ func grantedToldNotNarrated(before, window string, m []int) bool {
 	}
 	for _, w := range []string{"if", "else", "elif", "otherwise", "when", "whenever", "unless", "program", "script",
 		"function", "method", "code", "game", "level", "app", "application", "server", "terminal", "panel", "door",
-		"screen", "player", "character", "computer", "machine", "system"} {
+		"screen", "player", "character", "computer", "machine", "endpoint", "api", "service", "handler"} {
 		if containsWord(line, w) {
 			return false
 		}
 	}
 	return true
+}
+
+func startsWithAny(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // containsWord reports whether s holds w as a whole ASCII word.
