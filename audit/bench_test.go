@@ -232,6 +232,7 @@ func BenchmarkLineWork(b *testing.B) {
 	}
 	str := string(data)
 	var p parsedLine
+	var minutes minuteCache
 	var hashCPU, decodeCPU time.Duration
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
@@ -243,7 +244,7 @@ func BenchmarkLineWork(b *testing.B) {
 		mid := testsupport.CPUTime()
 		off := 0
 		for _, l := range lines {
-			p.decode(l, str[off:off+len(l)])
+			p.decode(l, str[off:off+len(l)], &minutes)
 			if p.err != nil {
 				b.Fatal(p.err)
 			}

@@ -28,7 +28,7 @@ func decodeFlat(line []byte, r *Record) error { return decodeFlatIn(line, string
 // gives a piece of one string per chunk of lines).
 func decodeFlatIn(line []byte, str string, r *Record) error {
 	var prevSum [32]byte
-	_, err := decodeFlatSum(line, str, r, &prevSum)
+	_, err := decodeFlatSum(line, str, r, &prevSum, nil)
 	return err
 }
 
@@ -36,8 +36,10 @@ func decodeFlatIn(line []byte, str string, r *Record) error {
 // own form, decodes its prev into prevSum too, in the same pass that
 // checks it is 64 lower-case hex digits (prevDecoded); a line in any other
 // form is decoded by the general decoder, and its prev is left as text.
-func decodeFlatSum(line []byte, str string, r *Record, prevSum *[32]byte) (prevDecoded bool, err error) {
-	d := flatDecoder{s: str}
+// minutes, when not nil, reads the line's time (lines decoded one after
+// the other share one).
+func decodeFlatSum(line []byte, str string, r *Record, prevSum *[32]byte, minutes *minuteCache) (prevDecoded bool, err error) {
+	d := flatDecoder{s: str, minutes: minutes}
 	if d.canonical(r, prevSum) {
 		return true, nil
 	}
@@ -240,7 +242,7 @@ func (d *flatDecoder) canonical(r *Record, prevSum *[32]byte) bool {
 	if end < 0 {
 		return false
 	}
-	t, ok := parseUTC(s[i:end])
+	t, ok := d.minutes.parseUTC(s[i:end])
 	if !ok || !strings.HasPrefix(s[end:], typeKey) {
 		return false
 	}
@@ -297,9 +299,7 @@ func (d *flatDecoder) canonical(r *Record, prevSum *[32]byte) bool {
 func plainEnd(s string, i int) int {
 	const ones, high = 0x0101010101010101, 0x8080808080808080
 	for ; i+8 <= len(s); i += 8 {
-		w := s[i : i+8]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56 // one load
+		x := load64(s[i:])
 		q, b := x^('"'*ones), x^('\\'*ones)
 		quote := (q - ones) &^ q & high
 		bad := ((b-ones)&^b | (x-0x20*ones)&^x | x) & high
@@ -489,9 +489,10 @@ func setString(f int, s string, r *Record) error {
 }
 
 type flatDecoder struct {
-	s     string // the line as one string, which plain values are pieces of
-	plain bool   // the line holds only printable ASCII and no backslash
-	i     int
+	s       string // the line as one string, which plain values are pieces of
+	plain   bool   // the line holds only printable ASCII and no backslash
+	i       int
+	minutes *minuteCache // what the canonical decoder reads times with
 }
 
 func (d *flatDecoder) errorf(format string, args ...any) error {
@@ -660,44 +661,54 @@ func (d *flatDecoder) unquote(raw string, plain bool) (string, error) {
 // with 0 to 9 digits of fraction (RFC 3339 in UTC), as time.Parse would;
 // ok is false for any other text, which time.Parse then judges.
 func parseUTC(s string) (time.Time, bool) {
-	if len(s) < 20 || s[len(s)-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+	start, ok := parseMinute(s)
+	if !ok {
 		return time.Time{}, false
 	}
-	num := func(a, b int) (int, bool) {
-		n := 0
-		for i := a; i < b; i++ {
-			c := s[i]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
+	return inMinute(start, s)
+}
+
+// minuteCache is parseUTC that remembers the minute it read last: the
+// lines of a log follow each other closely, so most share their minute
+// with the line before, and only their seconds are left to read.
+type minuteCache struct {
+	text  [2]uint64 // the minute, 2006-01-02T15:04, as two words of text
+	start int64     // its first second since 1970
+	set   bool
+}
+
+// parseUTC is parseUTC(s) (FuzzMinuteCache); a nil m is no cache.
+func (m *minuteCache) parseUTC(s string) (time.Time, bool) {
+	if m == nil {
+		return parseUTC(s)
 	}
-	year, ok1 := num(0, 4)
-	month, ok2 := num(5, 7)
-	day, ok3 := num(8, 10)
-	hour, ok4 := num(11, 13)
-	minute, ok5 := num(14, 16)
-	sec, ok6 := num(17, 19)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
-		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 || sec > 59 {
+	if len(s) < 20 {
 		return time.Time{}, false
 	}
-	nsec := 0
-	switch frac := s[19 : len(s)-1]; {
-	case frac == "":
-	case len(frac) < 2 || len(frac) > 10 || frac[0] != '.':
-		return time.Time{}, false
-	default:
-		n, ok := num(20, len(s)-1)
+	if text := [2]uint64{load64(s), load64(s[8:])}; !m.set || text != m.text {
+		start, ok := parseMinute(s)
 		if !ok {
 			return time.Time{}, false
 		}
-		for k := len(frac) - 1; k < 9; k++ {
-			n *= 10
-		}
-		nsec = n
+		*m = minuteCache{text: text, start: start, set: true}
+	}
+	return inMinute(m.start, s)
+}
+
+// parseMinute reads the minute of a time parseUTC reads, s[:16], and
+// returns its first second since 1970.
+func parseMinute(s string) (int64, bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' {
+		return 0, false
+	}
+	year, ok1 := digits(s, 0, 4)
+	month, ok2 := digits(s, 5, 7)
+	day, ok3 := digits(s, 8, 10)
+	hour, ok4 := digits(s, 11, 13)
+	minute, ok5 := digits(s, 14, 16)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(time.Month(month), year) || hour > 23 || minute > 59 {
+		return 0, false
 	}
 	// What time.Date would give for these fields, all in range: the days
 	// since 1970-01-01 of the civil date (Howard Hinnant's days_from_civil),
@@ -715,7 +726,56 @@ func parseUTC(s string) (time.Time, bool) {
 	doy := (153*mp+2)/5 + day - 1
 	doe := yoe*365 + yoe/4 - yoe/100 + doy
 	days := int64(era)*146097 + int64(doe) - 719468
-	return time.Unix(days*86400+int64(hour*3600+minute*60+sec), int64(nsec)).UTC(), true
+	return days*86400 + int64(hour*3600+minute*60), true
+}
+
+// inMinute reads the rest of a time parseUTC reads, s[16:] (:05, the
+// fraction, Z), in the minute that starts at start.
+func inMinute(start int64, s string) (time.Time, bool) {
+	if len(s) < 20 || s[16] != ':' || s[len(s)-1] != 'Z' {
+		return time.Time{}, false
+	}
+	sec, ok := digits(s, 17, 19)
+	if !ok || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	switch frac := s[19 : len(s)-1]; {
+	case frac == "":
+	case len(frac) < 2 || len(frac) > 10 || frac[0] != '.':
+		return time.Time{}, false
+	default:
+		n, ok := digits(s, 20, len(s)-1)
+		if !ok {
+			return time.Time{}, false
+		}
+		for k := len(frac) - 1; k < 9; k++ {
+			n *= 10
+		}
+		nsec = n
+	}
+	return time.Unix(start+int64(sec), int64(nsec)).UTC(), true
+}
+
+// digits is the number s[a:b] spells in decimal digits (at most 9).
+func digits(s string, a, b int) (int, bool) {
+	n := 0
+	for i := a; i < b; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// load64 is the first eight bytes of s as one little-endian word (the
+// compiler makes it one load).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func daysIn(m time.Month, year int) int {

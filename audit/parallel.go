@@ -30,18 +30,19 @@ type parsedLine struct {
 	line    string // the line itself (a piece of its chunk's string)
 }
 
-func (p *parsedLine) parse(raw []byte) { p.parseIn(raw, string(raw)) }
+func (p *parsedLine) parse(raw []byte) { p.parseIn(raw, string(raw), nil) }
 
 // parseIn is parse of a line given as bytes and as a string of the same
-// bytes: the record's strings are pieces of str.
-func (p *parsedLine) parseIn(raw []byte, str string) {
+// bytes: the record's strings are pieces of str. minutes, when not nil,
+// reads its time (the lines of a chunk share one).
+func (p *parsedLine) parseIn(raw []byte, str string, minutes *minuteCache) {
 	p.line, p.length, p.hash = str, len(raw), lineHash(raw)
-	p.decode(raw, str)
+	p.decode(raw, str, minutes)
 }
 
 // decode is parseIn without the hash.
-func (p *parsedLine) decode(raw []byte, str string) {
-	p.err = decodeLineSum(raw, str, &p.rec, &p.prevSum)
+func (p *parsedLine) decode(raw []byte, str string, minutes *minuteCache) {
+	p.err = decodeLineSum(raw, str, &p.rec, &p.prevSum, minutes)
 }
 
 // chunkSize is how much of a file one worker takes at a time: large enough
@@ -193,9 +194,10 @@ func (c *lineChunk) parseAll() {
 	}
 	c.parsed = c.parsed[:n]
 	data, str := c.data, unsafe.String(unsafe.SliceData(c.data), len(c.data))
+	var minutes minuteCache
 	for i := range c.parsed {
 		end := bytes.IndexByte(data, '\n')
-		c.parsed[i].parseIn(data[:end], str[:end])
+		c.parsed[i].parseIn(data[:end], str[:end], &minutes)
 		data, str = data[end+1:], str[end+1:]
 	}
 }

@@ -250,10 +250,11 @@ func decodeLineIn(line []byte, str string, r *Record) error {
 
 // decodeLineSum is decodeLineIn that also decodes the record's prev into
 // prevSum, in the same pass as the check that it is 64 lower-case hex
-// digits (Verify's chain compares the bytes).
-func decodeLineSum(line []byte, str string, r *Record, prevSum *[32]byte) error {
+// digits (Verify's chain compares the bytes); minutes, when not nil, reads
+// its time (decodeFlatSum).
+func decodeLineSum(line []byte, str string, r *Record, prevSum *[32]byte, minutes *minuteCache) error {
 	*r = Record{}
-	decoded, err := decodeFlatSum(line, str, r, prevSum)
+	decoded, err := decodeFlatSum(line, str, r, prevSum, minutes)
 	if err != nil {
 		return err
 	}
@@ -328,9 +329,7 @@ func decodeHash(sum *[32]byte, s string) bool {
 	const ones, high = 0x0101010101010101, 0x8080808080808080
 	bad := uint64(0)
 	for i := 0; i < 64; i += 8 {
-		w := s[i : i+8]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56 // one load
+		x := load64(s[i:])
 		h := x | high
 		digit := (h - '0'*ones) &^ (h - ('9'+1)*ones) & high
 		lower := (h - 'a'*ones) &^ (h - ('f'+1)*ones) & high

@@ -132,7 +132,7 @@ func FuzzParseLine(f *testing.F) {
 			t.Fatalf("ParseLine(%q) = %v, the general decoder %v", line, err, gerr)
 		}
 		var scratch [32]byte
-		if verr := decodeLineSum(line, string(line), new(Record), &scratch); (verr == nil) != (err == nil) {
+		if verr := decodeLineSum(line, string(line), new(Record), &scratch, nil); (verr == nil) != (err == nil) {
 			t.Fatalf("ParseLine(%q) = %v, decodeLineSum %v", line, err, verr)
 		}
 		if err != nil {
@@ -142,17 +142,21 @@ func FuzzParseLine(f *testing.F) {
 			t.Fatalf("the fast path and the general decoder disagree on %q:\n%s", line, diff)
 		}
 		// Verify's decoder, which decodes prev as it goes, reads the same
-		// record and the bytes prev spells.
-		var v Record
-		var sum [32]byte
-		if err := decodeLineSum(line, string(line), &v, &sum); err != nil {
-			t.Fatalf("ParseLine accepts %q, decodeLineSum does not: %v", line, err)
-		}
-		if diff := cmp.Diff(r, v); diff != "" {
-			t.Fatalf("ParseLine and decodeLineSum disagree on %q (-ParseLine +decodeLineSum):\n%s", line, diff)
-		}
-		if hex.EncodeToString(sum[:]) != r.Prev {
-			t.Fatalf("decodeLineSum(%q) decodes prev as %x", line, sum)
+		// record and the bytes prev spells, with the minute of its time
+		// read anew and remembered.
+		var minutes minuteCache
+		for range 2 {
+			var v Record
+			var sum [32]byte
+			if err := decodeLineSum(line, string(line), &v, &sum, &minutes); err != nil {
+				t.Fatalf("ParseLine accepts %q, decodeLineSum does not: %v", line, err)
+			}
+			if diff := cmp.Diff(r, v); diff != "" {
+				t.Fatalf("ParseLine and decodeLineSum disagree on %q (-ParseLine +decodeLineSum):\n%s", line, diff)
+			}
+			if hex.EncodeToString(sum[:]) != r.Prev {
+				t.Fatalf("decodeLineSum(%q) decodes prev as %x", line, sum)
+			}
 		}
 		var std Record
 		if err := json.Unmarshal(line, &std); err != nil {
@@ -213,6 +217,32 @@ func FuzzASCIIPlain(f *testing.F) {
 	})
 }
 
+// minuteCache reads a time as parseUTC does, whatever time it read
+// before: the same minute, another, or a text that is not a time.
+func FuzzMinuteCache(f *testing.F) {
+	for _, s := range [][2]string{
+		{"2026-09-18T12:30:45.123456789Z", "2026-09-18T12:30:59Z"},
+		{"2026-09-18T12:30:45Z", "2026-09-18T12:31:00.5Z"},
+		{"2026-09-18T12:30:45Z", "2026-09-18T12:30:60Z"},
+		{"2026-09-18T12:30:45Z", "2026-09-18T12:30:45.Z"},
+		{"2026-09-18T12:30:45Z", "2026-09-18T12:30:45+00:00"},
+		{"2026-13-18T12:30:45Z", "2026-13-18T12:30:45Z"},
+		{"2024-02-29T00:00:00Z", "2024-02-29T00:00:01.000000001Z"},
+		{"", "2026-09-18T12:30"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, before, s string) {
+		var m minuteCache
+		m.parseUTC(before)
+		got, ok := m.parseUTC(s)
+		want, wok := parseUTC(s)
+		if ok != wok || got != want {
+			t.Fatalf("after %q, minuteCache.parseUTC(%q) = %v, %v; parseUTC gives %v, %v", before, s, got, ok, want, wok)
+		}
+	})
+}
+
 // plainEnd, eight bytes at a time, finds what a byte loop finds: the first
 // quote from where the string begins, or -1 when a byte before it is not
 // printable ASCII or is a backslash (or there is no quote).
@@ -245,6 +275,7 @@ func FuzzPlainEnd(f *testing.F) {
 // parseUTC's own arithmetic gives what time.Date gives, to the nanosecond
 // and the location, on every day of years 0 to 9999 at every hour.
 func TestParseUTCIsTimeDate(t *testing.T) {
+	var cache minuteCache
 	for y := 0; y <= 9999; y += 1 + y%7 {
 		for m := time.January; m <= time.December; m++ {
 			for d := 1; d <= daysIn(m, y); d++ {
@@ -254,6 +285,14 @@ func TestParseUTCIsTimeDate(t *testing.T) {
 				want := time.Date(y, m, d, h, mi, s, ns, time.UTC)
 				if !ok || got != want {
 					t.Fatalf("parseUTC(%q) = %v, %v; time.Date gives %v", text, got, ok, want)
+				}
+				// The cache, told a new minute and then a time in it.
+				for _, sec := range []int{s, 59 - s} {
+					text := fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d, h, mi, sec)
+					got, ok := cache.parseUTC(text)
+					if want := time.Date(y, m, d, h, mi, sec, 0, time.UTC); !ok || got != want {
+						t.Fatalf("minuteCache.parseUTC(%q) = %v, %v; time.Date gives %v", text, got, ok, want)
+					}
 				}
 			}
 		}
