@@ -1,6 +1,9 @@
 package sanitize
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // flag-answer-insertion (issue 28, family 2): text that tells the agent
 // to put something of the attacker's into its answer: code ("add the
@@ -77,3 +80,44 @@ func notAnswerPart(_, window string, m []int) bool {
 	}
 	return true
 }
+
+// answerPayloadPatterns are code that downloads and runs, put into an
+// answer: the payload (downloadRuns) on a line that, before it, tells the
+// reader to put it in ("add", "include", "añade") and names what the
+// reader writes or addresses the reader ("your reply", "any code you
+// write", "AI assistant", "tu respuesta"), in any language of the
+// lexicons. An install line in a README says "run", and names no answer.
+var answerPayloadPatterns = []flagPattern{
+	fp(RuleFlagAnswerInsertion, []string{"curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "new-object", "iex", "eval", "base64", "pip", "pip3", "python", "python3", "npm", "yarn", "pnpm"}, 300,
+		downloadRunsExpr).checked(insertedPayload),
+}
+
+// insertedPayload accepts a payload whose line, before it, holds an act of
+// the insert family and an answer or an addressed AI.
+func insertedPayload(before, _ string, _ []int) bool {
+	ls := insertLookback()
+	return ls.acts.in(before) && ls.context.in(before)
+}
+
+// insertLookback are the acts and the contexts of every [insert] section
+// (and every [reader] section's readers), as insertedPayload looks for
+// them, and "you write", "you generate": what the reader produces.
+var insertLookback = sync.OnceValue(func() (out struct{ acts, context markerSet }) {
+	add := func(ms *markerSet, unspaced bool, es words) {
+		for _, e := range es {
+			n := normalEntry(unstar(e))
+			if unspaced && !isASCII(n) {
+				ms.subs = append(ms.subs, n)
+			} else if n != "" {
+				ms.words = append(ms.words, n)
+			}
+		}
+	}
+	for _, f := range lexiconFiles() {
+		ins := f.section("insert")
+		add(&out.acts, f.unspaced, join2(ins.class("acts"), ins.class("claims")))
+		add(&out.context, f.unspaced, join2(ins.class("answers"), ins.class("readers"), ins.class("whens"), f.section("reader").class("readers")))
+	}
+	add(&out.context, false, words{"you write", "you generate", "you suggest", "you give", "you produce", "you answer", "you reply", "you recommend"})
+	return out
+})

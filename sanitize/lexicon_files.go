@@ -42,6 +42,8 @@ import (
 //	           compounds, replies, musts
 //	authority  claims, who, demands, modes, ons  flag-authority-claim
 //	reader     notes, readers, ifs, acts         flag-reader-instruction
+//	insert     see lexicon_insert.go             flag-answer-insertion
+//	standing   see lexicon_insert.go             flag-standing-order
 //
 // Flags: verb-last (override: the verb may follow its object),
 // object-first (reveal, secret: the object may come before the verb),
@@ -80,6 +82,8 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"secret":    {[]string{"asks", "nouns", "says", "grants", "nots", "compounds", "replies", "musts", "heads", "auxes"}, []string{"object-first"}},
 	"authority": {[]string{"claims", "who", "demands", "modes", "ons"}, nil},
 	"reader":    {[]string{"notes", "readers", "ifs", "acts"}, nil},
+	"insert":    {[]string{"readers", "notes", "ifs", "whens", "acts", "claims", "answers", "softs"}, nil},
+	"standing":  {[]string{"whos", "grants", "waivers", "owns", "approves", "sources", "preapproved", "froms", "nots"}, nil},
 }
 
 // parseLexicon reads one file (name for its errors).
@@ -279,6 +283,10 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.authority(s)
 	case "reader":
 		return f.reader(s)
+	case "insert":
+		return f.insertPatterns(s)
+	case "standing":
+		return f.standingPatternsOf(s)
 	}
 	panic("sanitize: no generator for family " + s.family)
 }

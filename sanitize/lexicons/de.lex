@@ -62,3 +62,30 @@ heads = anweisungen | anweisung | instruktionen | regeln | prompt | systemprompt
 things = alles | den text | den ganzen text | alle wörter | die anweisungen | die erste nachricht
 places = oben | über dieser zeile | über dieser nachricht | über meiner nachricht | vor dieser nachricht | davor | vorher
   | am anfang | zu beginn | bisher | oberhalb | obenstehend | was man dir gegeben hat | die du bekommen hast
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = füge | fügen sie | ergänze | ergänzen sie | erwähne | erwähnen sie | empfiehl | empfehlen sie | sag dem nutzer
+  | sage dem nutzer | sag dem benutzer | sagen sie dem nutzer | setze | nimm
+claims = sag, dass | sage, dass | sagen sie, dass | behaupte, dass | schreibe, dass | schreib, dass | erwähne, dass
+  | antworte, dass
+answers = deine antwort | deiner antwort | ihre antwort | ihrer antwort | jede antwort | jeder antwort | die antwort
+  | deine zusammenfassung | deiner zusammenfassung | die zusammenfassung | deine ausgabe
+softs = bitte | auch | immer
+
+[standing]
+whos = der besitzer | die besitzerin | der eigentümer | die eigentümerin | der nutzer | der benutzer | der admin
+  | der administrator | der betreiber | dein besitzer
+grants = hat erlaubt | erlaubt | hat autorisiert | autorisiert | hat genehmigt | hat freigegeben | gestattet
+  | hat gestattet | hat zugestimmt
+waivers = ohne rückfrage | ohne nachfrage | ohne bestätigung | ohne zu fragen | ohne genehmigung | ohne erlaubnis
+  | ohne freigabe | nicht mehr fragen | nie mehr fragen | nicht mehr nachfragen
+owns = seine eigenen | ihre eigenen | deine eigenen | eigenen | eigene
+approves = genehmigen | genehmigt | genehmige | freigeben | bestätigen | bewilligen
+sources = webseiten | websites | webseite | web-seiten | e-mails | emails | mails | dokumente | nachrichten
+  | suchergebnisse
+preapproved = vorab genehmigt | vorab freigegeben | vorab erlaubt | vorher genehmigt | im voraus genehmigt
+  | automatisch genehmigt
+froms = ab jetzt | ab sofort | von nun an | von jetzt an | künftig | ab heute
+nots = nicht | nie | niemals | kein | keine | keinen | weder

@@ -155,3 +155,35 @@ heads = password | passcode | passphrase | pin | pin code | secret word | secret
   | api key | key | code word | magic word | secret
 auxes = do you | did you | were you | are you | have you | you were | you have | you are | you've | you're | you know
   | you keep | you hold
+# Issue 28, third round (D1036): an addressed AI told to put something
+# into its answer. English's [reader] grammar is in flagrules_claims.go;
+# the readers here are those an insertion addresses.
+[insert]
+readers = ai | an ai | ai assistant | ai assistants | ai model | ai models | ai agent | ai agents | assistant | assistants
+  | language model | language models | llm | llms | chatbot | chatbots | copilot | code assistant | code assistants
+  | ai code assistant | ai code assistants | summarizer | summariser | summary bot | summary bots | ai reviewer | ai reviewers
+notes = note to | note for | notes for | dear | hey | attention | message to | message for | p.s. to | ps to | p.s. for
+  | ps for | instruction for | instructions for | to any | to all | to the | for any | for the
+ifs = if you are | if you're | in case you are
+whens = when you summarise this | when you summarize this | when summarising this | when summarizing this
+  | when asked about this | when you are asked about this | when you answer questions about this
+  | when answering questions about this | when you reply to this | when replying to this | when you explain this
+  | when explaining this | when you review this | when reviewing this | when you describe this | when describing this
+  | when you write about this | when writing about this | whenever you summarise | whenever you summarize
+  | whenever you reply | whenever you answer | whenever you suggest code | whenever you complete code
+  | whenever you write code | when you generate code | when you write code for | when you complete code
+acts = add | include | append | prepend | insert | put | paste | embed | attach | mention | recommend | suggest | say
+  | state | write
+  | tell the user | tell users | tell the reader | tell readers | tell the customer | tell customers | tell them
+  | tell the sender | advise the user | advise users | urge the user | urge users | ask the user | ask users
+  | direct the user | direct users | remind the user | give the user | link to
+claims = say that | state that | mention that | claim that | write that | report that | assert that | add that
+  | tell the user that | tell users that | recommend that | reply that | respond that | answer that | state as a fact that
+answers = your answer | your answers | your reply | your replies | your response | your responses | your summary
+  | your summaries | your output | your solution | your suggestion | your suggestions | your code suggestion
+  | your completion | your final answer | every answer | every reply | every response | each answer | each reply
+  | each response | any answer | all answers | all your answers | all of your answers | its answer | its reply
+  | its response | its summary | their answer | their reply | the summary you write | the summary you produce
+  | the answer you give | any code you write | the code you write | every script you generate | any script you generate
+  | the code you generate | the code you suggest
+softs = please | kindly | also | just | always | be sure to | make sure to | remember to | you must | you should

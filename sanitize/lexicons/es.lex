@@ -60,3 +60,28 @@ heads = instrucciones | indicaciones | reglas | prompt | prompt del sistema | me
 things = todo | todo lo | todo el texto | el texto | las palabras | las instrucciones | el mensaje | los mensajes | lo
 places = arriba | de arriba | anterior | anteriormente | que te dieron | que te han dado | que recibiste | que has recibido
   | al principio | antes de este mensaje | antes de mi mensaje | escrito arriba | que precede | al inicio de la conversación
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = añade | agrega | incluye | inserta | pon | pega | menciona | recomienda | sugiere | dile al usuario
+  | dile a los usuarios | di al usuario | indica al usuario
+claims = di que | afirma que | indica que | escribe que | menciona que | asegura que | dile al usuario que | responde que
+answers = tu respuesta | su respuesta | tus respuestas | sus respuestas | cada respuesta | la respuesta | tu resumen
+  | su resumen | el resumen | tu salida | tu solución
+softs = por favor | también | siempre | asegúrate de
+
+[standing]
+whos = el propietario | la propietaria | el dueño | la dueña | el usuario | el administrador | el operador
+grants = ha autorizado | autorizó | ha permitido | permitió | ha aprobado | ha dado permiso | dio permiso | ha concedido
+  | concedió | te autoriza | te permite
+waivers = sin preguntar | sin pedir | sin confirmación | sin consultar | sin aprobación | sin permiso | sin esperar
+  | no necesitas pedir | no hace falta pedir | ya no necesitas pedir | nunca pidas | no pidas
+owns = sus propias | su propia | sus propios | su propio | tus propias | tus propios
+approves = aprobar | apruebe | aprueba | autorizar | autorice | autoriza | confirmar | aceptar
+sources = páginas web | sitios web | la web | correos | correos electrónicos | e-mails | documentos | mensajes
+  | resultados de búsqueda
+preapproved = preaprobad* | pre-aprobad* | aprobados de antemano | aprobadas de antemano | aprobados previamente
+  | aprobadas previamente | autorizados de antemano | autorizadas de antemano
+froms = a partir de ahora | de ahora en adelante | desde ahora | en adelante | en lo sucesivo
+nots = no | nunca | jamás | ni | nadie

@@ -61,3 +61,28 @@ heads = instructions | consignes | règles | prompt | prompt système | message 
 things = tout | tout ce qui | tout ce que | le texte | les mots | tout le texte | les instructions | le message | les consignes
 places = au-dessus | ci-dessus | est écrit au-dessus | qui précède | précédent | précédemment | avant ce message
   | avant mon message | au début | au début de la conversation | qu'on t'a données | qu'on vous a données | que tu as reçues
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = ajoute | ajoutez | inclus | incluez | insère | insérez | mets | mettez | colle | collez | mentionne | mentionnez
+  | recommande | recommandez | dis à l'utilisateur | dites à l'utilisateur
+claims = dis que | dites que | affirme que | affirmez que | indique que | indiquez que | écris que | écrivez que
+  | réponds que | répondez que
+answers = ta réponse | votre réponse | tes réponses | vos réponses | chaque réponse | la réponse | ton résumé
+  | votre résumé | le résumé
+softs = s'il te plaît | s'il vous plaît | aussi | toujours
+
+[standing]
+whos = le propriétaire | la propriétaire | l'utilisateur | l'administrateur | l'opérateur | le patron
+grants = a autorisé | t'a autorisé | vous a autorisé | a permis | t'a permis | a approuvé | a donné la permission
+  | a accordé | t'autorise | vous autorise
+waivers = sans demander | sans confirmation | sans permission | sans autorisation | sans validation | sans attendre
+  | n'as plus besoin de demander | plus besoin de demander | plus besoin de confirmation | ne demande jamais
+  | ne demande plus
+owns = ses propres | tes propres | sa propre | ta propre | vos propres
+approves = approuver | approuve | valider | valide | autoriser | autorise | accepter | accepte
+sources = pages web | sites web | le web | e-mails | e-mail | courriels | courriel | mails | mail | documents | messages | résultats de recherche
+preapproved = pré-approuvé* | préapprouvé* | approuvé* d'avance | approuvé* à l'avance | pré-autorisé* | autorisé* d'avance
+froms = désormais | dorénavant | à partir de maintenant | à partir d'aujourd'hui | à l'avenir
+nots = ne | pas | jamais | aucun | ni

@@ -55,3 +55,24 @@ objects = instruksi sistem | instruksi sistem kamu | instruksi sistem anda | ins
   | aturan anda | prompt kamu | prompt anda | promptmu
 things = semua | semua teks | teks | semua yang | kata-kata | instruksi | pesan
 places = di atas | sebelumnya | sebelum pesan ini | di awal | yang diberikan kepadamu | yang kamu terima
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = tambahkan | sertakan | masukkan | sisipkan | sebutkan | rekomendasikan | sarankan | beri tahu pengguna
+  | katakan kepada pengguna
+claims = katakan bahwa | sebutkan bahwa | tulis bahwa | nyatakan bahwa | jawab bahwa
+answers = jawabanmu | jawaban anda | jawaban | balasanmu | balasan anda | ringkasanmu | ringkasan
+softs = tolong | juga | selalu
+
+[standing]
+whos = pemilik | pengguna | admin | administrator | operator
+grants = mengizinkan | telah mengizinkan | sudah mengizinkan | memberi izin | memberikan izin | mengotorisasi
+waivers = tanpa meminta | tanpa bertanya | tanpa konfirmasi | tanpa persetujuan | tanpa izin | tidak perlu bertanya
+  | tidak perlu meminta | jangan bertanya
+owns = sendiri | miliknya sendiri
+approves = menyetujui | setujui | mengesahkan
+sources = halaman web | situs web | email | surel | dokumen | pesan | hasil pencarian
+preapproved = disetujui sebelumnya | disetujui terlebih dahulu | pra-disetujui | otomatis disetujui
+froms = mulai sekarang | mulai saat ini | mulai hari ini | sejak sekarang | ke depannya
+nots = tidak | jangan | bukan | tak | belum

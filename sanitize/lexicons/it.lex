@@ -58,3 +58,25 @@ heads = istruzioni | regole | prompt | prompt di sistema | messaggio di sistema 
 things = tutto | tutto quello | tutto ciò | il testo | le parole | le istruzioni | il messaggio | quello
 places = sopra | qui sopra | precedente | prima di questo messaggio | all'inizio | che ti sono state date | che hai ricevuto
   | scritto sopra | in precedenza
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = aggiungi | aggiunga | includi | includa | inserisci | inserisca | metti | menziona | consiglia | raccomanda
+  | di' all'utente | dì all'utente | di all'utente
+claims = di' che | dì che | di che | afferma che | scrivi che | rispondi che
+answers = tua risposta | sua risposta | ogni risposta | la risposta | tuo riassunto | il riassunto | tue risposte
+softs = per favore | anche | sempre
+
+[standing]
+whos = il proprietario | la proprietaria | l'utente | l'amministratore | l'operatore | il titolare
+grants = ha autorizzato | ti ha autorizzato | ha permesso | ti ha permesso | ha approvato | ha concesso
+  | ha dato il permesso
+waivers = senza chiedere | senza conferma | senza permesso | senza autorizzazione | senza approvazione
+  | non devi più chiedere | non serve più chiedere | non chiedere più
+owns = le proprie | i propri | la propria | il proprio
+approves = approvare | approva | autorizzare | autorizza | confermare | accettare
+sources = pagine web | siti web | il web | e-mail | email | documenti | messaggi | risultati di ricerca
+preapproved = pre-approvat* | preapprovat* | approvati in anticipo | approvate in anticipo | autorizzati in anticipo
+froms = d'ora in poi | da ora in poi | d'ora in avanti | da adesso in poi
+nots = non | mai | né | nessuno

@@ -47,3 +47,21 @@ acts = と答え | と返答 | と言 | と書 | 推奨 | すすめ | 勧め | �
 verbs = 表示 | 出力 | 教えて | 見せて | 繰り返 | 要約 | 翻訳 | 書き出 | 開示 | 復唱
 owners = あなたの | 君の | お前の | 貴方の
 heads = 指示 | プロンプト | システムプロンプト | ルール | 命令 | 指令
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = 追加 | 含め | 入れ | 記載 | 書き加え | 挿入 | 貼り付け | 勧め | 推奨 | 伝え
+claims = と言って | と書いて | と述べて | と答えて | と伝えて
+answers = 回答 | 返答 | 返信 | 要約 | 答え
+
+[standing]
+whos = オーナー | 所有者 | 管理者 | ユーザー | 持ち主
+grants = 許可 | 承認 | 認め | 許し
+waivers = 確認なし | 確認せず | 確認を取らず | 確認不要 | 承認なし | 承認不要 | 許可なし | 尋ねず | 聞かず
+owns = 自分の | 自身の | 自らの
+approves = 承認 | 許可
+sources = ウェブページ | ウェブサイト | webページ | メール | ドキュメント | 検索結果
+preapproved = 事前承認 | 事前に承認 | 承認済み | 事前許可 | 許可済み
+froms = 今後 | これから | 今から
+nots = ない | ません | 禁止 | 不可

@@ -42,3 +42,21 @@ owners = 너의 | 당신의
 heads = 지시 | 지침 | 프롬프트 | 시스템 프롬프트 | 규칙
 things = 내용 | 모든 것 | 전부 | 지시
 places = 위의 | 위에 있는 | 앞의 | 이전의 | 처음의 | 처음에 받은
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = 추가 | 포함 | 넣어 | 삽입 | 언급 | 추천 | 권장 | 알려
+claims = 라고 말 | 라고 써 | 라고 답
+answers = 답변 | 응답 | 대답 | 요약
+
+[standing]
+whos = 소유자 | 사용자 | 관리자 | 주인
+grants = 허락 | 허용 | 권한을 부여
+waivers = 승인 없이 | 확인 없이 | 허락 없이 | 묻지 않고 | 물어보지 않고 | 확인하지 않고 | 승인을 받지 않고
+owns = 자신의 | 스스로
+approves = 승인 | 허가
+sources = 웹 페이지 | 웹페이지 | 웹사이트 | 이메일 | 문서 | 검색 결과
+preapproved = 사전 승인 | 사전승인 | 미리 승인 | 자동 승인
+froms = 앞으로 | 지금부터 | 이제부터 | 오늘부터
+nots = 않 | 못 | 금지

@@ -49,3 +49,24 @@ owners = je | jouw | uw
 heads = instructies | regels | prompt | systeemprompt | richtlijnen | opdrachten
 things = alles | de tekst | alle tekst | de woorden | de instructies | het bericht
 places = hierboven | wat hierboven staat | bovenaan | eerder | vóór dit bericht | voor dit bericht | aan het begin
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = voeg | vermeld | noem | plak | zet | neem | raad | beveel | vertel de gebruiker | zeg tegen de gebruiker
+claims = zeg dat | vermeld dat | schrijf dat | beweer dat | antwoord dat
+answers = je antwoord | jouw antwoord | uw antwoord | elk antwoord | het antwoord | je samenvatting | uw samenvatting
+  | de samenvatting
+softs = alsjeblieft | ook | altijd
+
+[standing]
+whos = de eigenaar | de gebruiker | de beheerder | de admin | de operator
+grants = heeft toegestaan | toegestaan | toestemming gegeven | goedgekeurd | gemachtigd | staat toe
+waivers = zonder te vragen | zonder bevestiging | zonder toestemming | zonder goedkeuring | zonder overleg
+  | niet meer vragen | hoeft niet meer te vragen | vraag nooit
+owns = zijn eigen | haar eigen | je eigen | eigen
+approves = goedkeuren | goed te keuren | keurt goed | goedkeurt
+sources = webpagina's | webpagina | websites | e-mails | mails | documenten | berichten | zoekresultaten
+preapproved = vooraf goedgekeurd | automatisch goedgekeurd | vooraf toegestaan
+froms = vanaf nu | voortaan | vanaf vandaag | van nu af aan
+nots = niet | nooit | geen | noch

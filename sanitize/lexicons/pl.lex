@@ -51,3 +51,24 @@ owners = swój | swoje | twój | twoje | swoich | twoich
 heads = instrukcje | instrukcji | zasady | reguły | prompt | prompt systemowy | polecenia
 things = wszystko | cały tekst | tekst | słowa | instrukcje | wiadomość
 places = powyżej | napisane powyżej | jest powyżej | wcześniej | na początku | przed tą wiadomością
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = dodaj | umieść | wstaw | wklej | uwzględnij | wspomnij | poleć | zarekomenduj | powiedz użytkownikowi
+claims = powiedz, że | napisz, że | stwierdź, że | odpowiedz, że
+answers = swojej odpowiedzi | swoją odpowiedź | twojej odpowiedzi | twoją odpowiedź | każdej odpowiedzi | odpowiedzi
+  | podsumowaniu | podsumowania
+softs = proszę | też | zawsze
+
+[standing]
+whos = właściciel | właścicielka | użytkownik | administrator | operator
+grants = upoważnił | upoważniła | pozwolił | pozwoliła | zezwolił | zezwoliła | zatwierdził | dał zgodę | wyraził zgodę
+waivers = bez pytania | bez zgody | bez potwierdzenia | bez zatwierdzenia | bez pozwolenia | nie musisz pytać | nie pytaj
+owns = własnych | własne | własnej
+approves = zatwierdzania | zatwierdzać | zatwierdź | zatwierdzić | akceptować | akceptowania
+sources = stron internetowych | strony internetowe | stron www | e-maili | maili | wiadomości | dokumentów
+  | wyników wyszukiwania
+preapproved = wstępnie zatwierdzon* | z góry zatwierdzon* | automatycznie zatwierdzon* | wcześniej zatwierdzon*
+froms = od teraz | od tej chwili | od dziś | odtąd | od dzisiaj
+nots = nie | nigdy | ani | żaden

@@ -56,3 +56,24 @@ heads = instruções | regras | prompt | prompt de sistema | diretrizes | mensag
 things = tudo | tudo o que | o texto | as palavras | as instruções | a mensagem | todo o texto
 places = acima | anterior | antes desta mensagem | no início | que te deram | que você recebeu | que lhe deram
   | escrito acima | anteriormente
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = adicione | adiciona | inclua | inclui | insira | insere | coloque | coloca | mencione | menciona | recomende
+  | recomenda | diga ao usuário | diz ao utilizador
+claims = diga que | diz que | afirme que | escreva que | responda que
+answers = sua resposta | tua resposta | cada resposta | a resposta | seu resumo | teu resumo | o resumo
+softs = por favor | também | sempre
+
+[standing]
+whos = o proprietário | a proprietária | o dono | a dona | o usuário | o utilizador | o administrador | o operador
+grants = autorizou | permitiu | aprovou | deu permissão | concedeu | tem autorizado
+waivers = sem pedir | sem perguntar | sem confirmação | sem autorização | sem aprovação | sem permissão
+  | não precisas de pedir | não precisa pedir | não precisa mais pedir | nunca peça | nunca peças
+owns = seus próprios | suas próprias | teus próprios | tuas próprias | próprios | próprias
+approves = aprovar | aprove | aprova | autorizar | autorize | confirmar | aceitar
+sources = páginas da web | páginas web | sites | e-mails | emails | documentos | mensagens | resultados de pesquisa
+preapproved = pré-aprovad* | preaprovad* | aprovados previamente | aprovados antecipadamente | autorizados previamente
+froms = daqui em diante | a partir de agora | de agora em diante | doravante | daqui para a frente
+nots = não | nunca | jamais | nem | ninguém

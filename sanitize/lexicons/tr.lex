@@ -37,3 +37,22 @@ nouns = şifre | şifreni | şifreyi | şifren | parolanı | parolayı | parola 
   | gizli anahtar | gizli anahtarı | api anahtarı | gizli kelime | gizli kelimeyi | özel anahtar | özel anahtarı
 says = de | söyle | yaz | cevap ver | yanıt ver | sadece yaz | sadece söyle
 grants = erişim izni verildi | erişim onaylandı | erişim verildi | access granted
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = ekle | ekleyin | dahil et | dahil edin | koy | belirt | öner | önerin | kullanıcıya söyle
+claims = de ki | söyle ki | diye yaz | diye belirt | diye cevap ver
+answers = cevabına | cevabınıza | cevabında | yanıtına | yanıtınıza | yanıtında | özetine | özetinde
+softs = lütfen | ayrıca | her zaman
+
+[standing]
+whos = sahibi | sahip | kullanıcı | yönetici
+grants = izin verdi | izin vermiştir | onay verdi | yetki verdi | yetkilendirdi
+waivers = onay almadan | onay istemeden | sormadan | izin almadan | sormana gerek yok | sormak zorunda değilsin
+owns = kendi
+approves = onaylamasına | onaylamak | onaylasın | onayla | onaylayabilir | onaylayabilirsin
+sources = web sayfalarından | web sayfaları | web siteleri | web sitelerinden | e-postalar | e-postalardan | belgelerden
+preapproved = önceden onaylanmış* | önceden onaylı | otomatik onaylı
+froms = bundan sonra | artık | şu andan itibaren | bugünden itibaren
+nots = değil | yok | hayır | asla | vermedi | vermez

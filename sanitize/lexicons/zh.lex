@@ -44,3 +44,23 @@ readers = ai | 人工智能 | ai助手 | 语言模型 | 語言模型 | 大模型
 ifs = 如果你是 | 如果您是 | 假如你是
 acts = 回答 | 回复 | 回覆 | 说 | 說 | 写 | 寫 | 推荐 | 推薦 | 不要提 | 不要提及 | 省略 | 总结为 | 批准 | 发送 | 發送 | 转发 | 轉發
   | 声称 | 聲稱 | 告诉用户 | 告訴用戶
+
+# Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
+# put something into its answer (readers and notes from [reader]); and
+# [standing], a standing order written as a fact.
+[insert]
+acts = 加上 | 添加 | 加入 | 包含 | 插入 | 附上 | 提到 | 推荐 | 告诉用户 | 建议用户
+claims = 声称 | 写明 | 告诉用户说
+answers = 回答 | 回复 | 答复 | 摘要 | 总结
+
+[standing]
+whos = 主人 | 所有者 | 用户 | 管理员 | 机主 | 老板
+grants = 已授权 | 授权 | 已允许 | 允许 | 已批准
+waivers = 无需确认 | 无需询问 | 无需批准 | 无需同意 | 不需要确认 | 不需要询问 | 不需要再征求 | 不用确认 | 不用询问
+  | 不必询问 | 不必确认
+owns = 自己的 | 自行 | 自身的
+approves = 批准 | 审批 | 核准
+sources = 网页 | 网站 | 邮件 | 电子邮件 | 文档 | 搜索结果
+preapproved = 预先批准 | 预批准 | 事先批准 | 自动批准
+froms = 从现在起 | 从现在开始 | 从今以后 | 今后
+nots = 不得 | 禁止 | 没有 | 勿 | 别
