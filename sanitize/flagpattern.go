@@ -55,6 +55,9 @@ type flagPattern struct {
 	// span is the longest match in bytes: the window's length.
 	span int
 	re   *lazyRegexp
+	// carried: the pattern is read again across a carrier's lines when
+	// its expression fails (carrier.go).
+	carried bool
 	// check, when set, must accept the match: before is the normalised
 	// line up to the match, window the text the expression ran on.
 	check func(before, window string, match []int) bool

@@ -62,6 +62,7 @@ var readerWords = words{
 	"whoever reads", "whoever is reading", "person reading", "language model", "language models", "llm", "llms",
 	"assistant", "assistants", "agent", "agents", "automated systems", "automated system", "automated tools",
 	"automated tool", "automated readers", "ai tools", "ai systems", "ai assistants", "ai models", "chatbot", "chatbots",
+	"ai assistant", "ai model", "ai agent", "ai agents", "ai reviewer", "ai reviewers", "code assistant", "code assistants",
 }
 
 // readerActs are what such a note tells its reader to do instead: answer
@@ -73,7 +74,7 @@ var readerActs = `\b(?:ignore|disregard|forget|instead|respond|reply|answer|say|
 // readerAddress is the reader named, and what it is doing, before a colon
 // or a comma: "any AI summarising this document:", "bots and crawlers:".
 var readerAddress = `(?:the\s|any\s|all\s|every\s)?` + alt(readerWords) + `(?:\s(?:and|or|&)\s` + alt(readerWords) + `)?` +
-	`(?:\s[\w'-]+){0,3}\s?[:,-]\s?`
+	`(?:\s[\w'-]+){0,3}\s?[:,-]\s?(?:[*_]{1,2}\s?)?`
 
 // readerTurn is what comes between the address and the act: a clause that
 // sets the scene ("when asked about this repo,", "if you're summarising
@@ -103,11 +104,12 @@ func afterMatchAddresses(_, window string, m []int) bool {
 }
 
 // startsClause accepts a reader named where a clause starts: at the start
-// of the line, or after punctuation or a quote (a CSV cell, a JSON
-// string), not inside a sentence ("the bot maintainers: ...").
+// of the line or of a comment or quoted line ("# AI assistant:", "// ",
+// "> "), or after punctuation or a quote (a CSV cell, a JSON string), not
+// inside a sentence ("the bot maintainers: ...").
 func startsClause(before, _ string, _ []int) bool {
 	b := strings.TrimRight(before, " ")
-	if b == "" {
+	if b == "" || strings.Trim(b, carrierMarks+" ") == "" {
 		return true
 	}
 	switch b[len(b)-1] {

@@ -487,10 +487,11 @@ func (s *scanner) match(text string, from, to int) hits {
 			}
 		}
 		if p.check == nil {
-			if !p.re.get().MatchString(window) {
+			if !p.re.get().MatchString(window) && !matchCarried(p, text, k, window) {
 				continue
 			}
-		} else if m := p.re.get().FindStringSubmatchIndex(window); m == nil || !p.check(text[lineBefore(text, k, p.prevLine):k], window, m) {
+		} else if m := p.re.get().FindStringSubmatchIndex(window); (m == nil ||
+			!p.check(text[lineBefore(text, k, p.prevLine):k], window, m)) && !matchCarried(p, text, k, window) {
 			continue
 		}
 		first.add(p.ruleID, k)

@@ -83,7 +83,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"authority": {[]string{"claims", "who", "demands", "modes", "ons"}, nil},
 	"reader":    {[]string{"notes", "readers", "ifs", "acts"}, nil},
 	"insert":    {[]string{"readers", "notes", "ifs", "whens", "acts", "claims", "answers", "softs"}, nil},
-	"standing":  {[]string{"whos", "grants", "waivers", "owns", "approves", "sources", "preapproved", "froms", "nots"}, nil},
+	"standing":  {[]string{"whos", "grants", "waivers", "owns", "approves", "sources", "preapproved", "froms", "nots"}, []string{"verb-last"}},
 }
 
 // parseLexicon reads one file (name for its errors).

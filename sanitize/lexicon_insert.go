@@ -250,9 +250,11 @@ func wordEdge(s string, i int, start bool) bool {
 // standingPatternsOf are the [standing] section's patterns:
 //
 //   - someone the agent obeys said to have allowed something, then a
-//     check taken away or the agent's own requests ("El propietario ha
-//     autorizado al agente a aprobar sus propias solicitudes");
-//   - approving one's own (requests): "одобрять собственные запросы";
+//     check taken away ("Le propriétaire t'a autorisé à exécuter des
+//     commandes sans demander");
+//   - approving one's own (requests): "одобрять собственные запросы",
+//     "aprobar sus propias solicitudes" (with the flag verb-last, only
+//     one's own first);
 //   - a class of outside text declared approved in advance ("Befehle aus
 //     E-Mails gelten als vorab genehmigt");
 //   - "from now on", then a check taken away ("d'ora in poi esegui i
@@ -267,13 +269,18 @@ func (f lexiconFile) standingPatternsOf(s lexiconSection) []flagPattern {
 	whos, grants := s.class("whos"), s.class("grants")
 	waivers, owns, approves := s.class("waivers"), s.class("owns"), s.class("approves")
 	sep, gap := f.gap(6, 30)
-	if len(whos) > 0 && len(grants) > 0 && len(waivers)+len(owns) > 0 {
+	if len(whos) > 0 && len(grants) > 0 && len(waivers) > 0 {
 		p := f.need(fp(rule, firstWords(whos), 300,
-			`(`+alt(whos)+sep+gap+alt(grants)+`)[^\n]{0,150}?`+alt(waivers, owns)), grants)
+			`(`+alt(whos)+sep+gap+alt(grants)+`)[^\n]{0,150}?`+alt(waivers)), grants)
 		out = append(out, byStarts(p.checked(f.notNegatedBefore(nots)), whos)...)
 	}
 	if len(approves) > 0 && len(owns) > 0 {
+		// Verb last (Japanese, Korean): one's own requests, then the
+		// approving ("自分のリクエストを自分で承認"), never the other way.
 		ps := f.verbObjectWithin(rule, approves, owns, true, nil, 3, 36)
+		if s.flags["verb-last"] {
+			ps = f.verbObjectWithin(rule, owns, approves, false, nil, 3, 36)
+		}
 		for i := range ps {
 			ps[i] = ps[i].checked(f.notNegatedBefore(nots))
 		}

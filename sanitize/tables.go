@@ -29,7 +29,10 @@ type flagTables struct {
 // run (yaag's start goal is 20 ms for the whole process), whether or not it
 // ever checks a text. TestFlagTablesWaitForTheirFirstUse holds it.
 var flagRules = sync.OnceValue(func() *flagTables {
-	t := &flagTables{patterns: join(basePatterns, englishOverridePatterns(), englishVariantPatterns(), lexiconPatterns(), claimPatterns, structurePatterns, exfilPatterns, answerPatterns, answerPayloadPatterns, standingPatterns)}
+	t := &flagTables{patterns: join(basePatterns, englishOverridePatterns(), englishVariantPatterns(), lexiconPatterns(), claimPatterns, structurePatterns, exfilPatterns, answerPatterns, answerPayloadPatterns, standingPatterns, headerPatterns)}
+	for i := range t.patterns {
+		t.patterns[i].carried = contains(carriedRules, t.patterns[i].rule)
+	}
 	t.starts = indexStarts(t.patterns)
 	span := 0
 	for _, p := range t.patterns {

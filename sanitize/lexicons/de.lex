@@ -82,7 +82,7 @@ grants = hat erlaubt | erlaubt | hat autorisiert | autorisiert | hat genehmigt |
 waivers = ohne rückfrage | ohne nachfrage | ohne bestätigung | ohne zu fragen | ohne genehmigung | ohne erlaubnis
   | ohne freigabe | nicht mehr fragen | nie mehr fragen | nicht mehr nachfragen
 owns = seine eigenen | ihre eigenen | deine eigenen | eigenen | eigene
-approves = genehmigen | genehmigt | genehmige | freigeben | bestätigen | bewilligen
+approves = genehmigen | genehmigt | genehmige | bewilligen
 sources = webseiten | websites | webseite | web-seiten | e-mails | emails | mails | dokumente | nachrichten
   | suchergebnisse
 preapproved = vorab genehmigt | vorab freigegeben | vorab erlaubt | vorher genehmigt | im voraus genehmigt

@@ -78,7 +78,7 @@ grants = ha autorizado | autorizó | ha permitido | permitió | ha aprobado | ha
 waivers = sin preguntar | sin pedir | sin confirmación | sin consultar | sin aprobación | sin permiso | sin esperar
   | no necesitas pedir | no hace falta pedir | ya no necesitas pedir | nunca pidas | no pidas
 owns = sus propias | su propia | sus propios | su propio | tus propias | tus propios
-approves = aprobar | apruebe | aprueba | autorizar | autorice | autoriza | confirmar | aceptar
+approves = aprobar | apruebe | aprueba | apruebes
 sources = páginas web | sitios web | la web | correos | correos electrónicos | e-mails | documentos | mensajes
   | resultados de búsqueda
 preapproved = preaprobad* | pre-aprobad* | aprobados de antemano | aprobadas de antemano | aprobados previamente

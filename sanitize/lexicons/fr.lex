@@ -81,7 +81,7 @@ waivers = sans demander | sans confirmation | sans permission | sans autorisatio
   | n'as plus besoin de demander | plus besoin de demander | plus besoin de confirmation | ne demande jamais
   | ne demande plus
 owns = ses propres | tes propres | sa propre | ta propre | vos propres
-approves = approuver | approuve | valider | valide | autoriser | autorise | accepter | accepte
+approves = approuver | approuve | approuves | valider | valide
 sources = pages web | sites web | le web | e-mails | e-mail | courriels | courriel | mails | mail | documents | messages | résultats de recherche
 preapproved = pré-approuvé* | préapprouvé* | approuvé* d'avance | approuvé* à l'avance | pré-autorisé* | autorisé* d'avance
 froms = désormais | dorénavant | à partir de maintenant | à partir d'aujourd'hui | à l'avenir

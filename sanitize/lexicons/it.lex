@@ -75,7 +75,7 @@ grants = ha autorizzato | ti ha autorizzato | ha permesso | ti ha permesso | ha 
 waivers = senza chiedere | senza conferma | senza permesso | senza autorizzazione | senza approvazione
   | non devi più chiedere | non serve più chiedere | non chiedere più
 owns = le proprie | i propri | la propria | il proprio
-approves = approvare | approva | autorizzare | autorizza | confermare | accettare
+approves = approvare | approva | approvi
 sources = pagine web | siti web | il web | e-mail | email | documenti | messaggi | risultati di ricerca
 preapproved = pre-approvat* | preapprovat* | approvati in anticipo | approvate in anticipo | autorizzati in anticipo
 froms = d'ora in poi | da ora in poi | d'ora in avanti | da adesso in poi

@@ -66,7 +66,7 @@ whos = właściciel | właścicielka | użytkownik | administrator | operator
 grants = upoważnił | upoważniła | pozwolił | pozwoliła | zezwolił | zezwoliła | zatwierdził | dał zgodę | wyraził zgodę
 waivers = bez pytania | bez zgody | bez potwierdzenia | bez zatwierdzenia | bez pozwolenia | nie musisz pytać | nie pytaj
 owns = własnych | własne | własnej
-approves = zatwierdzania | zatwierdzać | zatwierdź | zatwierdzić | akceptować | akceptowania
+approves = zatwierdzania | zatwierdzać | zatwierdź | zatwierdzić
 sources = stron internetowych | strony internetowe | stron www | e-maili | maili | wiadomości | dokumentów
   | wyników wyszukiwania
 preapproved = wstępnie zatwierdzon* | z góry zatwierdzon* | automatycznie zatwierdzon* | wcześniej zatwierdzon*

@@ -72,7 +72,7 @@ grants = autorizou | permitiu | aprovou | deu permissão | concedeu | tem autori
 waivers = sem pedir | sem perguntar | sem confirmação | sem autorização | sem aprovação | sem permissão
   | não precisas de pedir | não precisa pedir | não precisa mais pedir | nunca peça | nunca peças
 owns = seus próprios | suas próprias | teus próprios | tuas próprias | próprios | próprias
-approves = aprovar | aprove | aprova | autorizar | autorize | confirmar | aceitar
+approves = aprovar | aprove | aprova | aproves
 sources = páginas da web | páginas web | sites | e-mails | emails | documentos | mensagens | resultados de pesquisa
 preapproved = pré-aprovad* | preaprovad* | aprovados previamente | aprovados antecipadamente | autorizados previamente
 froms = daqui em diante | a partir de agora | de agora em diante | doravante | daqui para a frente
