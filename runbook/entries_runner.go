@@ -3,6 +3,10 @@ package runbook
 // The tool runner's entries (core/runner, used by brokerd).
 var (
 	RunnerUnavailable = newEntry("runner-unavailable")
+	// The podman service brokerd starts calls through could not be
+	// started, or did not answer a call: that call did not run, or its
+	// answer is withheld; the next call starts the service again.
+	RunnerServiceDown = newEntry("runner-service-down")
 	// brokerd.toml's [runner] owner_uid or owner_gid is 0: brokerd acts
 	// for no user, and no file tool runs.
 	OwnerNotSet = newEntry("owner-not-set")

@@ -95,6 +95,7 @@ type BrokerdMemory struct {
 type Runner struct {
 	Podman       string `toml:"podman"`        // the program
 	Runtime      string `toml:"runtime"`       // the OCI runtime podman is told to use
+	Launch       string `toml:"launch"`        // "service" (empty) or "run": how a call's container starts
 	Image        string `toml:"image"`         // the tools image's ID, sha256:<64 hex>
 	UlimitNofile int    `toml:"ulimit_nofile"` // open files, soft = hard
 	UlimitNproc  int    `toml:"ulimit_nproc"`  // processes of the user, soft = hard
@@ -179,6 +180,10 @@ allow_uids = [{{.AllowUIDs}}]
 podman = "podman"
 # Debian 12 needs runc (crun fails on hybrid cgroups).
 runtime = "runc"
+# How the file tools' and run's containers start: "service", through a
+# 'podman system service' brokerd keeps (its socket in run/podman, root's
+# alone), or "run", a 'podman run' each (a podman process more per call).
+launch = "service"
 # The tools image's ID, as 'boxmaker tools-image' prints it. init writes
 # the ID this binary builds (empty when it cannot); load it with
 # 'boxmaker tools-image' before the first call.

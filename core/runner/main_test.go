@@ -94,11 +94,29 @@ func newTestRunner(t testing.TB, change func(*Config)) *Runner {
 	if change != nil {
 		change(&cfg)
 	}
+	if os.Getenv("BOXMAKER_TEST_LAUNCH") == LaunchService && cfg.ServiceDir == "" && cfg.Launch != LaunchRun {
+		cfg.ServiceDir = testServiceDir(t)
+	}
 	r, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(r.Close)
 	return r
+}
+
+// testServiceDir is a directory for a podman service's socket, short
+// enough for a unix socket's path (a test's TempDir may not be).
+// BOXMAKER_TEST_LAUNCH=service gives one to every test's runner, so that
+// the runner's tests run their calls through a service.
+func testServiceDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "bxsvc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "podman")
 }
 
 // resolvedTempDir is a temporary directory of the owner's with its links

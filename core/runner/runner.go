@@ -53,6 +53,12 @@ type Config struct {
 	// StageDir holds one staging directory per call (stage.go): brokerd's
 	// own, root-only, outside every grant.
 	StageDir string
+	// Launch is how the file tools' and run's containers start
+	// (servicerun.go): LaunchService (or empty) through a podman service
+	// whose socket is in ServiceDir, root's and 0700, or LaunchRun with a
+	// `podman run` each. Without a ServiceDir, every call is a podman run.
+	Launch     string
+	ServiceDir string
 
 	// OwnerUID and OwnerGID are the user brokerd acts for: files a tool
 	// writes belong to them. ToolUID is the unprivileged host uid (and
@@ -98,7 +104,7 @@ type Config struct {
 // tells this brokerd's containers from another home's.
 func ConfigFrom(c conf.Runner, instance string) Config {
 	return Config{
-		Podman: c.Podman, Runtime: c.Runtime, Image: c.Image, Instance: instance,
+		Podman: c.Podman, Runtime: c.Runtime, Launch: c.Launch, Image: c.Image, Instance: instance,
 		UlimitNofile: c.UlimitNofile, UlimitNproc: c.UlimitNproc, PidsLimit: c.PidsLimit,
 		MemoryMB: c.MemoryMB, TmpMB: c.TmpMB,
 		Timeout:       time.Duration(c.TimeoutMS) * time.Millisecond,
@@ -135,6 +141,7 @@ type Runner struct {
 	idmap   func() (int, error) // the user namespace of the owner-to-tool mapping
 	seccomp func() error        // writes the tools' seccomp profile, once
 	budget  *budget             // container slots: pids limits within ulimit_nproc (budget.go)
+	svc     *podmanService      // nil: every call is a podman run (servicerun.go)
 }
 
 // New checks cfg. An empty Image is allowed (brokerd starts, and each call
@@ -169,6 +176,22 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.EgressDir != "" && !filepath.IsAbs(cfg.EgressDir) {
 		bad = append(bad, fmt.Sprintf("egress_dir %q is not an absolute path", cfg.EgressDir))
 	}
+	if cfg.Launch != "" && cfg.Launch != LaunchService && cfg.Launch != LaunchRun {
+		bad = append(bad, fmt.Sprintf("launch %q is neither %q nor %q", cfg.Launch, LaunchService, LaunchRun))
+	}
+	var svc *podmanService
+	if cfg.Launch != LaunchRun && cfg.ServiceDir != "" {
+		var err error
+		global := []string{cfg.Podman}
+		if cfg.Runtime != "" {
+			// Podman 4.3 takes the runtime from the service's command
+			// line; a spec's oci_runtime is read by nothing.
+			global = append(global, "--runtime", cfg.Runtime)
+		}
+		if svc, err = newPodmanService(cfg.ServiceDir, global); err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
 	if cfg.ToolUID == 0 {
 		cfg.ToolUID = conf.DefaultToolUID
 	}
@@ -194,7 +217,7 @@ func New(cfg Config) (*Runner, error) {
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
-	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg))}
+	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg)), svc: svc}
 	r.idmap = sync.OnceValues(func() (int, error) { return idmapUserns(cfg.OwnerUID, cfg.OwnerGID, cfg.ToolUID) })
 	// Written at the first call, not here: New runs before brokerd holds
 	// its home's lock.
@@ -327,8 +350,12 @@ func (r *Runner) Run(ctx context.Context, c Call) (Result, error) {
 		return *answer, nil
 	}
 	defer st.release()
-	args := r.Args(c, name, st.mounts)
-	res, err := r.start(ctx, c, name, args)
+	var res Result
+	if r.svc != nil {
+		res, err = r.startThroughService(ctx, c, name, st.mounts)
+	} else {
+		res, err = r.start(ctx, c, name, r.Args(c, name, st.mounts))
+	}
 	if e, _ := runbook.EntryOf(err); e == runbook.RunnerUnavailable && st.created != nil {
 		st.created.remove() // nothing ran: leave no empty file behind
 	}

@@ -243,10 +243,11 @@ func (s *serviceClient) attach(ctx context.Context, id string, stdin bool) (net.
 	if err != nil {
 		return nil, nil, err
 	}
-	q := url.Values{"stream": {"true"}, "stdout": {"true"}, "stderr": {"true"}}
-	if stdin {
-		q.Set("stdin", "true")
-	}
+	// Every stream named (an unnamed stdin is attached), and no detach
+	// keys: ctrl-p ctrl-q in a file written would otherwise end its
+	// stdin there.
+	q := url.Values{"stream": {"true"}, "stdout": {"true"}, "stderr": {"true"},
+		"stdin": {strconv.FormatBool(stdin)}, "detachKeys": {""}}
 	path := serviceAPI + "/containers/" + url.PathEscape(id) + "/attach?" + q.Encode()
 	req, _ := http.NewRequest(http.MethodPost, "http://d"+path, nil)
 	req.Header.Set("Connection", "Upgrade")
@@ -318,39 +319,74 @@ func (s *serviceClient) remove(ctx context.Context, id string, force bool) error
 	return s.do(ctx, http.MethodDelete, "/containers/"+url.PathEscape(id)+"?"+q.Encode(), nil, nil)
 }
 
+// removeError is a container the service did not remove after its call
+// ran: the call's answer stands, the runner removes it another way.
+type removeError struct{ err error }
+
+func (e *removeError) Error() string {
+	return "podman service: the container was not removed: " + e.err.Error()
+}
+func (e *removeError) Unwrap() error { return e.err }
+
 // run runs one container as `podman run --rm` does: create, attach,
-// start, the streams copied until they end, wait, remove. A container
-// made is removed whatever happens after.
-func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
-	id, err := s.create(ctx, spec)
+// start, stdin written, the streams copied until they end, wait, remove.
+// The service's own work (create, start, remove) is never cut short by
+// ctx, as the runner never kills a podman client that may be creating or
+// removing a container (runPodman); when ctx ends first, the container is
+// removed by force and run answers -1 with no error. A container made is
+// removed whatever happens after; a removal that fails is a *removeError.
+func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte, stdout, stderr io.Writer) (code int, err error) {
+	own, cancel := context.WithTimeout(context.WithoutCancel(ctx), rmWait)
+	defer cancel()
+	id, err := s.create(own, spec)
 	if err != nil {
 		return -1, err
 	}
+	removed := false
 	defer func() {
+		if removed {
+			return
+		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rmWait)
 		defer cancel()
-		if rerr := s.remove(rctx, id, err != nil); rerr != nil && err == nil {
-			err = rerr
+		if rerr := s.remove(rctx, id, err != nil || code == -1); rerr != nil && err == nil {
+			err = &removeError{rerr}
 		}
 	}()
-	conn, br, err := s.attach(ctx, id, spec.Stdin)
+	if ctx.Err() != nil {
+		return -1, nil // removed by force, never started
+	}
+	conn, br, err := s.attach(own, id, spec.Stdin)
 	if err != nil {
 		return -1, err
 	}
 	defer conn.Close()
-	if err := s.start(ctx, id); err != nil {
+	conn.SetDeadline(time.Time{}) // the call's own time is ctx's
+	if err := s.start(own, id); err != nil {
 		return -1, err
 	}
-	if spec.Stdin && stdin != nil {
+	if spec.Stdin {
 		go func() {
-			io.Copy(conn, stdin)
+			conn.Write(stdin)
 			if uc, ok := conn.(*net.UnixConn); ok {
 				uc.CloseWrite()
 			}
 		}()
 	}
-	if err := demux(br, stdout, stderr); err != nil {
-		return -1, fmt.Errorf("podman service: the container's output: %w", err)
+	done := make(chan error, 1)
+	go func() { done <- demux(br, stdout, stderr) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return -1, fmt.Errorf("podman service: the container's output: %w", err)
+		}
+		return s.wait(own, id)
+	case <-ctx.Done():
+		// Killed and removed; its streams end with it.
+		rerr := s.remove(own, id, true)
+		removed = rerr == nil
+		conn.Close()
+		<-done
+		return -1, rerr
 	}
-	return s.wait(ctx, id)
 }

@@ -37,7 +37,7 @@ func BenchmarkReadFileThroughService(b *testing.B) {
 	if err := os.Chmod(d, 0o755); err != nil { // the direct mount is not idmapped
 		b.Fatal(err)
 	}
-	r := newTestRunner(b, nil)
+	r := newTestRunner(b, func(c *Config) { c.Launch = LaunchRun })
 	if why := r.ready(true); why != "" {
 		b.Fatal(why)
 	}
@@ -51,7 +51,14 @@ func BenchmarkReadFileThroughService(b *testing.B) {
 	svcNoEvents := startBenchService(b, "runc", "--events-backend", "none")
 	svcStore := startBenchService(b, "runc", privateStore(b, 0)...)
 	svcLean := startBenchService(b, "runc", append(privateStore(b, 0), "--events-backend", "none")...)
-	services := []*benchService{svc, svcNoEvents, svcStore, svcLean}
+	// The runner itself with launch = "service": staging, the spec, the
+	// service it starts at its first call.
+	rs := newTestRunner(b, func(c *Config) { c.ServiceDir = testServiceDir(b) })
+	if _, err := rs.Run(context.Background(), call("bench-warm")); err != nil {
+		b.Fatal(err)
+	}
+	svcRunner := &benchService{cmd: rs.svc.cmd, socket: rs.svc.socket, stat: fmt.Sprintf("/proc/%d/stat", rs.svc.cmd.Process.Pid)}
+	services := []*benchService{svc, svcNoEvents, svcStore, svcLean, svcRunner}
 	// crun, when BOXMAKER_BENCH_CRUN names it (as for
 	// BenchmarkReadFileAgainstRunc): a second service with that runtime.
 	crun := os.Getenv("BOXMAKER_BENCH_CRUN")
@@ -90,6 +97,13 @@ func BenchmarkReadFileThroughService(b *testing.B) {
 		}},
 		{"runner", nil, func(i int) []byte {
 			res, err := r.Run(context.Background(), call(fmt.Sprintf("bench-sr-%d", i)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return []byte(res.Content)
+		}},
+		{"runner-service", svcRunner, func(i int) []byte {
+			res, err := rs.Run(context.Background(), call(fmt.Sprintf("bench-sv-%d", i)))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -50,6 +50,9 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	// reach through them into the owner's granted directories.
 	rcfg.StageDir = runner.StageDir(rcfg.Instance)
 	rcfg.SeccompProfile = h.Path("run", "tools-seccomp.json")
+	// The podman service's socket: root's alone, in the home, so never
+	// granted or mounted (core/runner/servicerun.go).
+	rcfg.ServiceDir = h.Path("run", "podman")
 	rcfg.PeerUIDs = cfg.Sockets.AllowUIDs
 	harness := append(policy.BrokerdHarness(cfg, path), policy.Harness{What: "the runner's staging directory", Path: rcfg.StageDir})
 	rcfg.Protected = policy.Protect(harness)
@@ -63,6 +66,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	if rolecli.CheckingConfig(c) {
 		return rolecli.Brokerd.ConfigValid(path)
 	}
+	defer run.Close() // the podman service ends with brokerd
 
 	// The home's brokerd lock first, as every daemon's (already-running):
 	// a second brokerd is told which lock it met before it touches the

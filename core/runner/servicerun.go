@@ -1,0 +1,241 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"boxmaker/core/policy"
+	"boxmaker/runbook"
+)
+
+// Launch is how a call's container is started ([runner] launch).
+const (
+	// LaunchService: through a `podman system service` the runner keeps,
+	// its socket in brokerd's root-only run/podman (D1057). The default.
+	LaunchService = "service"
+	// LaunchRun: a `podman run` per call.
+	LaunchRun = "run"
+)
+
+// serviceStartWait bounds a service's start, until it answers.
+const serviceStartWait = 30 * time.Second
+
+// podmanService is the `podman system service` a Runner starts the file
+// tools' and run's containers through. It is started at the first call
+// that needs it, and again at the first call after it ended; a call it
+// cannot answer fails (runner-service-down) and its container is removed
+// with the podman command instead.
+type podmanService struct {
+	dir    string   // root's, 0700: nothing but root reaches the socket
+	socket string   // dir/podman.sock
+	argv   []string // the podman program and its global options
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	ended  chan struct{} // closed once cmd has ended
+	stderr *bounded
+	client *serviceClient
+	closed bool
+}
+
+func newPodmanService(dir string, argv []string) (*podmanService, error) {
+	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir {
+		return nil, fmt.Errorf("the podman service's directory %q is not a clean absolute path", dir)
+	}
+	socket := filepath.Join(dir, "podman.sock")
+	if len(socket) >= 108 {
+		return nil, fmt.Errorf("the podman service's socket %s is %d bytes long: a unix socket's path must be under 108", socket, len(socket))
+	}
+	return &podmanService{dir: dir, socket: socket, argv: argv}, nil
+}
+
+// get returns a client of a running service, starting one when none runs.
+func (s *podmanService) get(ctx context.Context) (*serviceClient, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, runbook.Refuse(runbook.RunnerServiceDown, "the podman service is stopped: brokerd is stopping")
+	}
+	if s.cmd != nil {
+		select {
+		case <-s.ended:
+			s.cmd = nil // it ended: start another
+		default:
+			return s.client, nil
+		}
+	}
+	if said, err := s.start(ctx); err != nil {
+		// Podman's own failure, as a `podman run` that cannot start.
+		if said == "" {
+			said = err.Error()
+		}
+		return nil, unavailable(append(s.argv, "system", "service"), said)
+	}
+	return s.client, nil
+}
+
+// start prepares the socket's directory and starts the service, and
+// waits until it answers; when it cannot, said is what podman said, if
+// anything. The caller holds s.mu.
+func (s *podmanService) start(ctx context.Context) (said string, err error) {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return "", err
+	}
+	// The directory as it is, not as a link says: root's, 0700.
+	var st unix.Stat_t
+	if err := unix.Lstat(s.dir, &st); err != nil {
+		return "", err
+	}
+	switch {
+	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+		return "", fmt.Errorf("the podman service's socket directory %s is not a directory", s.dir)
+	case st.Uid != uint32(os.Geteuid()) || st.Mode&0o077 != 0:
+		return "", fmt.Errorf("the podman service's socket directory %s is not brokerd's own (uid %d, mode %#o; want uid %d, 0700)", s.dir, st.Uid, st.Mode&0o7777, os.Geteuid())
+	}
+	// A socket left by a service that ended; podman does not replace it.
+	if err := os.Remove(s.socket); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	args := append(append([]string(nil), s.argv[1:]...), "system", "service", "--time", "0", "unix://"+s.socket)
+	cmd := exec.Command(s.argv[0], args...)
+	stderr := &bounded{limit: 16 << 10}
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	// It ends with brokerd, even one that is killed. The signal comes
+	// when the thread that started it ends: that thread is kept, locked
+	// to the goroutine that waits for the service, for its whole life.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	ended := make(chan struct{})
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		defer close(ended)
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return "", err
+	}
+	client := newServiceClient(s.socket)
+	wctx, cancel := context.WithTimeout(ctx, serviceStartWait)
+	defer cancel()
+	for {
+		pctx, pcancel := context.WithTimeout(wctx, time.Second)
+		err := client.do(pctx, "GET", "/_ping", nil, nil)
+		pcancel()
+		if err == nil {
+			break
+		}
+		select {
+		case <-ended:
+			return strings.TrimSpace(stderr.buf.String()), errors.New("the podman service ended at once")
+		case <-wctx.Done():
+			cmd.Process.Signal(syscall.SIGTERM)
+			<-ended
+			return "", fmt.Errorf("the podman service did not answer within %s: %v", serviceStartWait, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	s.cmd, s.ended, s.stderr, s.client = cmd, ended, stderr, client
+	return "", nil
+}
+
+// close stops the service and waits for it; no call starts one again.
+func (s *podmanService) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.cmd == nil {
+		return
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.ended:
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.ended
+	}
+	s.cmd = nil
+}
+
+// Close stops what the Runner keeps running between calls: the podman
+// service. brokerd calls it when it stops.
+func (r *Runner) Close() {
+	if r.svc != nil {
+		r.svc.close()
+	}
+}
+
+// startThroughService runs the call's container through the service, as
+// start runs it with `podman run`, and answers as start does.
+func (r *Runner) startThroughService(parent context.Context, c Call, name string, mounts []Mount) (Result, error) {
+	ctx, cancel := context.WithTimeout(parent, r.cfg.Timeout+startGrace)
+	defer cancel()
+	client, err := r.svc.get(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	stdout := &bounded{limit: 12*r.cfg.OutputLimit + 1<<20}
+	stderr := &bounded{limit: 64 << 10}
+	var stdin []byte
+	if c.Tool == string(policy.WriteFile) {
+		stdin = c.Content
+	}
+	code, err := client.run(ctx, r.serviceSpec(c, name, mounts), stdin, stdout, stderr)
+	var se *serviceError
+	var re *removeError
+	if errors.As(err, &re) {
+		// The call ran; its container goes another way.
+		r.remove(name)
+		err = nil
+	}
+	switch {
+	case err == nil && code == 0:
+	case err == nil:
+		if parent.Err() != nil {
+			return Result{}, fmt.Errorf("the call was cancelled; its container was removed: %w", parent.Err())
+		}
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("the tool's container did not end within %s; it was removed", r.cfg.Timeout+startGrace)
+		}
+		return Result{}, fmt.Errorf("the tool's container ended with status %d without a result (killed at a limit?): %s",
+			code, strings.TrimSpace(stderr.buf.String()))
+	case errors.As(err, &se):
+		// The service answered that it could not make or start the
+		// container: nothing ran.
+		return Result{}, unavailable(nil, se.Message)
+	default:
+		// The service did not answer: it ended or hangs. Its container, if
+		// it made one, is removed without it.
+		r.remove(name)
+		if parent.Err() != nil {
+			return Result{}, fmt.Errorf("the call was cancelled; its container was removed: %w", parent.Err())
+		}
+		// The model is told no more than that; brokerd's log has why.
+		return Result{}, runbook.WithCause(runbook.RunnerServiceDown, "the podman service did not answer the call", err)
+	}
+	if stdout.dropped {
+		return Result{}, errors.New("the tool executor's answer was longer than the runner reads")
+	}
+	var res Result
+	if err := json.Unmarshal(stdout.buf.Bytes(), &res); err != nil {
+		return Result{}, fmt.Errorf("the tool executor's answer is not a result: %v", err)
+	}
+	return res, nil
+}
