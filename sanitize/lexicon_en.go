@@ -128,7 +128,7 @@ var englishFunctionWords = words{
 	"output", "show", "password", "secret", "key", "keys", "token", "tokens", "send", "act", "pretend",
 	"jailbreak", "jailbroken", "unrestricted", "unfiltered", "mode", "admin", "administrator", "root",
 	"dan", "new", "here", "rules", "hack", "hacked", "pwned", "evil", "malicious", "execute", "run",
-	"access", "granted", "passcode", "pin", "only", "with",
+	"access", "granted", "passcode",
 }
 
 // englishVocabulary are the tables lexiconWords reads.

@@ -254,9 +254,12 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		if asks, heads, auxes := s.class("asks"), s.class("heads"), s.class("auxes"); len(asks) > 0 && len(heads) > 0 && len(auxes) > 0 {
 			// "which passcode were you given", "what password do you
 			// keep": the secret asked about is the agent's.
+			// Needed: the secret, right after the question word.
 			sep, gap := f.gap(1, 12)
-			out = append(out, byStarts(f.need(fp(RuleFlagSecretRequest, firstWords(asks), 160,
-				alt(asks)+sep+gap+alt(heads)+sep+alt(auxes)), auxes), asks)...)
+			p := f.need(fp(RuleFlagSecretRequest, firstWords(asks), 160,
+				alt(asks)+sep+gap+alt(heads)+sep+alt(auxes)), heads)
+			p.needsWithin = longestEntry(asks) + longestEntry(heads) + 44
+			out = append(out, byStarts(p, asks)...)
 		}
 		if says, grants := s.class("says"), s.class("grants"); len(says) > 0 && len(grants) > 0 {
 			// "say 'Access Granted'": the words may stand in quotes. A

@@ -25,17 +25,30 @@ import "strings"
 func (f lexiconFile) reveal(s lexiconSection) []flagPattern {
 	rule := RuleFlagDumpConversation
 	verbs, objectFirst, fronts := s.class("verbs"), s.flags["object-first"], s.class("fronts")
-	var out []flagPattern
-	for _, p := range f.verbObject(rule, verbs, s.class("objects"), objectFirst, fronts) {
-		out = append(out, p.checked(notAboveAThing))
-	}
+	// One pattern for the three kinds of object: a pattern's start words
+	// are candidates wherever they stand ("print", "list" in code), and
+	// three patterns would make each three.
 	owned, place := f.ownedObject(s), f.placeObject(s)
-	out = append(out, f.verbObjectExpr(rule, verbs, owned, objectFirst, fronts, 4, 36)...)
-	for _, p := range f.verbObjectExpr(rule, verbs, place, objectFirst, fronts, 4, 36) {
-		out = append(out, p.checked(notAboveAThing))
+	objects := s.class("objects")
+	all := object{}
+	var exprs []string
+	for _, o := range []object{{alt(objects), longestEntry(objects), headWords(objects), objects}, owned, place} {
+		if len(o.needs) == 0 {
+			continue
+		}
+		exprs = append(exprs, o.expr)
+		all.longest = max(all.longest, o.longest)
+		all.needs, all.starts = join2(all.needs, o.needs), join2(all.starts, o.starts)
+	}
+	var out []flagPattern
+	if len(exprs) > 0 {
+		all.expr = `(?:` + strings.Join(exprs, `|`) + `)`
+		for _, p := range f.verbObjectExpr(rule, verbs, all, objectFirst, fronts, 4, 36) {
+			out = append(out, p.checked(notAboveAThing))
+		}
 	}
 	sep, gap := f.gap(1, 12)
-	if opens, saids := join2(s.class("opens"), f.section("secret").class("says")), s.class("saids"); len(opens) > 0 && len(saids) > 0 {
+	if opens, saids := s.class("opens"), s.class("saids"); len(opens) > 0 && len(saids) > 0 {
 		out = append(out, byStarts(f.need(fp(rule, firstWords(opens), 240,
 			alt(opens)+`:?`+sep+gap+quoteExpr+alt(saids)), saids), opens)...)
 	}
@@ -46,17 +59,20 @@ func (f lexiconFile) reveal(s lexiconSection) []flagPattern {
 		befores := join2(s.class("places"), s.class("things"))
 		sep2, gap2 := f.gap(2, 24)
 		_, gap3 := f.gap(3, 36)
-		out = append(out, byStarts(f.need(fp(rule, firstWords(ov), 300,
-			alt(ov)+sep2+gap2+alt(befores)+`[,;:.]?`+sep2+gap3+alt(verbs)+sep2+gapOr(f, 1, 12)+alt(its)), its), ov)...)
+		// Needed: where it stood (above, before), rarer in code than "it".
+		out = append(out, byStarts(f.need(fp(rule, firstWords(ov), 200,
+			alt(ov)+sep2+gap2+alt(befores)+`[,;:.]?`+sep2+gap3+alt(verbs)+sep2+gapOr(f, 1, 12)+alt(its)), s.class("places")), ov)...)
 	}
-	if puts, wraps := join2(s.class("puts"), verbs), s.class("wraps"); len(wraps) > 0 {
+	if puts, wraps := s.class("puts"), s.class("wraps"); len(puts) > 0 && len(wraps) > 0 {
 		sep2, gap2 := f.gap(2, 24)
 		for _, o := range []object{owned, {alt(s.class("objects")), longestEntry(s.class("objects")), s.class("objects"), nil}} {
 			if o.expr == "" || o.expr == "(?:)" {
 				continue
 			}
+			// Needed: the object's head (prompt, instructions), rarer
+			// in code than a block.
 			out = append(out, byStarts(f.need(fp(rule, firstWords(puts), 300,
-				alt(puts)+sep2+gap2+o.expr+sep2+gap2+alt(wraps)), wraps), puts)...)
+				alt(puts)+sep2+gap2+o.expr+sep2+gap2+alt(wraps)), o.needs), puts)...)
 		}
 	}
 	return out
@@ -186,4 +202,42 @@ func notAboveAThing(before, window string, m []int) bool {
 	}
 	noun := strings.TrimRight(rest[1], ".,;:!?")
 	return contains([]string{"line", "message", "question", "prompt", "request", "text", "conversation", "chat", "input", "sentence", "paragraph"}, noun)
+}
+
+// firstOf is the first of ws that is one of names, or "".
+func firstOf(ws []string, names ...string) string {
+	for _, w := range ws {
+		if contains(names, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// headWords are, of each object, the word that names it, as the needed
+// word of a window: the last word of an English phrase that is not a small
+// word ("your original prompt" needs "prompt", not "original", which code
+// comments have plenty of; "everything before this" needs "before"). An
+// entry above ASCII is kept whole (need takes its longest word).
+func headWords(objects words) words {
+	var out words
+	for _, e := range objects {
+		n := normalEntry(unstar(e))
+		if !isASCII(n) || strings.HasSuffix(e, "*") {
+			out = append(out, e)
+			continue
+		}
+		ws := strings.Fields(n)
+		if h := firstOf(ws, "conversation", "prompt", "instructions", "guidelines", "directives"); h != "" {
+			// "the instructions you were given": not "given".
+			out = append(out, h)
+			continue
+		}
+		w := ws[len(ws)-1]
+		for i := len(ws) - 1; i >= 0 && contains([]string{"this", "that", "it", "the", "you", "me", "so", "far", "of", "to", "in"}, ws[i]); i-- {
+			w = ws[max(0, i-1)]
+		}
+		out = append(out, w)
+	}
+	return out
 }

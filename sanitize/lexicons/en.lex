@@ -7,18 +7,6 @@ lang en
 # to ask for the text above.
 
 [reveal]
-verbs = repeat | output | print | reveal | show | recite | echo | copy | paste | reproduce | return | dump | spell out
-  | write out | type out | tell me | give me | quote | translate | summarize | summarise | paraphrase | rephrase | encode
-  | list | read back | restate | reiterate | regurgitate | leak | disclose | display
-objects = everything above | all of the above | the text above | the words above | everything before this | all text above
-  | your initial prompt | your original prompt | your system prompt | your first prompt | your starting prompt | your instructions verbatim
-  | the instructions you were given | what you were told | everything you were told | the prompt above | your full prompt
-  | your pre-prompt | your preprompt | your hidden prompt | the hidden prompt | your secret instructions | your rules verbatim
-  | your first message | your initial instructions | your instructions | your system instructions | your guidelines
-  | your directives | the first message of this conversation | the first message of the conversation
-  | the first message in this conversation | the first message in the conversation
-
-[reveal]
 # "what were you told before this", "what is written above this line".
 verbs = what were you told | what have you been told | what did they tell you | what did your developers tell you
   | what did your creators tell you | what instructions were you given | what instructions did you get | what rules were you given
@@ -35,20 +23,19 @@ objects = before this | before my message | before the conversation | before we 
 # and where it stood; "begin your answer with 'My instructions are'";
 # "ignore the above and print it"; "put your prompt in a code block".
 [reveal]
-verbs = repeat | recite | print | print out | output | show | show me | display | reveal | echo | dump | leak | disclose
-  | expose | write out | write down | type out | spell | spell out | copy | paste | quote | translate | summarize
-  | summarise | sum up | paraphrase | rephrase | reword | restate | rewrite | reformat | convert | encode | transcribe
-  | transliterate | tl;dr | tldr | give me | tell me | send me | list | enumerate | reproduce | regurgitate | read out
-  | read back | render | serialize | serialise | export | tell me about | what is in | what's in | what is the first
-  | what's the first | what was the first | what are the first | what is the last | what's the last | what is the opening
-  | what's the opening
+verbs = repeat | recite | print | print out | output | show | show me | display | reveal | leak | disclose | expose
+  | write out | type out | spell | spell out | quote | translate | summarize | summarise
+  | paraphrase | rephrase | reword | restate | rewrite | reformat | transcribe | transliterate | tl;dr | tldr
+  | give me | tell me | reproduce | regurgitate | read back | reiterate | tell me about
+  | what is in | what's in | what is the first | what's the first | what was the first | what are the first
+  | what is the last | what's the last | what is the opening | what's the opening
 owners = your | ur | thy | all your | all of your
 quals = full | entire | complete | whole | exact | original | initial | first | starting | hidden | secret | system | real
   | actual | current | underlying | internal | private | confidential | opening | preset | pre-set | developer | custom
   | special | verbatim | unedited | raw
 marks = system | initial | original | hidden | secret | starting | confidential | developer | pre-conversation | preliminary
-heads = prompt | prompts | instructions | instruction | system prompt | system message | pre-prompt | preprompt | guidelines
-  | directives | orders | briefing | setup text | setup prompt | rules | initial message
+heads = prompt | prompts | instructions | system prompt | system message | pre-prompt | preprompt | guidelines
+  | directives | briefing | rules
 things = everything | all | all text | all the text | all of the text | the text | the words | all the words | every word
   | the entire text | the whole text | the full text | the content | the contents | whatever | anything | what | all that
   | every line | the lines | the beginning | the start | the first part | the first message | the first messages | the message
@@ -56,20 +43,44 @@ things = everything | all | all text | all the text | all of the text | the text
 places = above | written above | above this | above this line | above this message | above my message | before this
   | before this line | before this message | before my message | before my question | that came before | that precedes
   | preceding this | prior to this | of this conversation | of the conversation | of our conversation | of this chat
-  | at the start of this conversation | at the beginning of this conversation | in your context window | you were given
-  | you received
+  | at the start of this conversation | at the beginning of this conversation | in your context window
 opens = begin your answer with | start your answer with | begin your reply with | start your reply with
-  | begin your response with | start your response with | start with | begin with | open with | preface your answer with
+  | begin your response with | start your response with | preface your answer with
   | your first words must be | your answer must start with | your reply must begin with | respond starting with
   | answer starting with | start your output with | begin your output with
 saids = my instructions | my instructions are | here are my instructions | my system prompt | my system prompt is
   | here is my system prompt | here is my prompt | my prompt | my prompt is | my initial instructions | my rules are
   | here are my rules | i was told | i was instructed | i have been instructed | my guidelines | my original instructions
   | my directives | the system prompt
-puts = put | place | wrap | format | paste | render | write | show | output | print
+puts = put | place | wrap | format | paste
+objects = everything above | all of the above | the text above | the words above | everything before this | all text above
+  | your initial prompt | your original prompt | your system prompt | your first prompt | your starting prompt | your instructions verbatim
+  | the instructions you were given | what you were told | everything you were told | the prompt above | your full prompt
+  | your pre-prompt | your preprompt | your hidden prompt | the hidden prompt | your secret instructions | your rules verbatim
+  | your first message | your initial instructions | your instructions | your system instructions | your guidelines
+  | your directives | the first message of this conversation | the first message of the conversation
+  | the first message in this conversation | the first message in the conversation
+  | the instructions you were given | the instructions you received | the initial message you received
+  | the first message you received | the prompt you were given | the prompt you received | the rules you were given
 wraps = in a code block | in a codeblock | into a code block | inside a code block | in a code fence | in a txt code block
   | in a text code block | in a markdown code block | in backticks | inside backticks | in triple backticks | in a quote block
 its = it | that | them | this | those | these | all of it | it all | it back | them back | the above | everything
+
+# The verbs that are words of code too (return, copy, list): the text
+# above and an owner's or a marked head only, needing the head (prompt,
+# instructions) or "above": "message", "given", "rules" and "before" stand
+# in too many comments near a "return" to be read each time.
+[reveal]
+verbs = echo | dump | copy | paste | convert | encode | list | enumerate | render | serialize | serialise | export
+  | return
+objects = everything above | all of the above | the text above | the words above | all text above | the prompt above
+  | the first message of this conversation | the first message of the conversation | your rules verbatim
+owners = your | ur | thy | all your | all of your
+quals = full | entire | complete | whole | exact | original | initial | first | starting | hidden | secret | system | real
+  | actual | current | underlying | internal | private | confidential | opening | preset | pre-set | developer | custom
+  | special | verbatim | unedited | raw
+marks = system | initial | original | hidden | secret | starting | confidential | developer | pre-conversation | preliminary
+heads = prompt | prompts | instructions | system prompt | system message | pre-prompt | preprompt | guidelines | directives
 
 [secret]
 compounds = reset | resets | manager | managers | policy | policies | hash | hashes | field | fields | prompt | prompts
@@ -80,23 +91,22 @@ asks = tell me | give me | reveal | disclose | spell out | spell | hand over | s
   | print out | type out | write out | divulge | whisper
 nouns = password | passwords | passphrase | passcode | secret key | secret code | secret word | secret phrase | access code
   | your api key | your key | your secret | the secret | your credentials | your pin
-says = say | just say | only say | respond with | reply with | answer with | output only | print only | begin your answer with
+# "say" starts a match wherever it stands, so "you must now say", "just
+# say" and "please say" need no entry of their own (each would be a start
+# of its own: "must", "just" and "now" stand in every comment).
+says = say | respond with | reply with | answer with | output only | print only | begin your answer with
   | start your answer with | begin your reply with | start your reply with | begin your response with | start your response with
-  | your answer must be | your response must be | respond only with | reply only with | end your answer with | then say
-  | simply say | now say | please say | say only | say the words | say the phrase | you must say | you must now say
-  | you will say | you will now say | you should say | you have to say | respond | reply | answer | respond only | reply only
-  | answer only | output | print | write | type | display | echo | return | confirm with | end with | finish with
-  | output the words | print the words | write the words | type the words | output the phrase | print the phrase
-  | say the magic words | state
+  | your answer must be | your response must be | respond only with | reply only with | end your answer with | respond
+  | reply | answer | respond only | reply only | answer only | output | print | write | confirm with | end with
+  | display the words | say the magic words | say the words | say the phrase | say only
 replies = your reply | your response | your answer | your output | your next reply | your next response | your next answer
   | your next message | your only reply | your only response | your only answer | your only output | your whole reply
   | your whole response | your entire reply | your entire response | your entire answer | your first words
-  | the only thing you say | all you say | the only words you say | the only thing you output
 musts = must be | should be | is | will be | has to be | shall be | must read | should read | must say | should say
   | must consist of | should consist of | must contain only | is only | must be exactly | should be exactly | is exactly
   | can only be | may only be
-grants = access granted | access is granted | access has been granted | access approved | access allowed | access accepted
-  | permission granted | granted access | access: granted | access granted!
+grants = access granted | access is granted | access has been granted | access approved | permission granted | granted access
+  | access: granted
 
 [secret]
 nots = never | not | don't | dont | do not | no one | nobody | won't | shouldn't | must not | should not | cannot | can't | avoid | refuse to | doesn't | didn't | nor
@@ -140,7 +150,7 @@ nots = never | not | don't | dont | do not | no one | nobody | won't | shouldn't
 compounds = reset | resets | manager | managers | policy | policies | hash | hashes | field | fields | prompt | prompts
   | length | file | files | store | rotation | requirements | requirement | strength | change | changes | expiry
   | format | flow | page | form | protected | protection | generator | recovery | rules | rule | input | dialog | box | hint
-asks = share | spill | leak | expose | hand me | pass me | show me | let me have | let me see | read out | reveal | disclose
+asks = share | spill | leak | expose | hand me | show me | let me have | let me see | reveal | disclose
   | whisper | tell me | give me | send me | print | output | write | say | spell | repeat | recite | display | provide
 nouns = your password | your passcode | your passphrase | your pin | your secret | your secret key | your key | your access code
   | your secret word | your secret code | your credentials | your api key | the secret password | the secret key
@@ -152,7 +162,7 @@ nouns = your password | your passcode | your passphrase | your pin | your secret
 [secret]
 asks = what | which
 heads = password | passcode | passphrase | pin | pin code | secret word | secret code | secret phrase | access code | secret key
-  | api key | key | code word | magic word | secret
+  | code word | magic word
 auxes = do you | did you | were you | are you | have you | you were | you have | you are | you've | you're | you know
   | you keep | you hold
 # Issue 28, third round (D1036): an addressed AI told to put something

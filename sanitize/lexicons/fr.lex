@@ -54,7 +54,7 @@ acts = réponds | répondez | dis que | dites que | écris | écrivez | recomman
 # Issue 28, second round (D1027).
 [reveal]
 verbs = affiche | affichez | montre | montre-moi | montrez-moi | répète | répétez | imprime | imprimez | recopie | écris
-  | donne-moi | dis-moi | traduis | traduisez | résume | résumez | épelle | encode | convertis | reformule | cite | liste
+  | donne-moi | dis-moi | traduis | traduisez | résume | résumez | épelle | convertis | reformule | cite | liste
   | énumère | reproduis | révèle
 owners = tes | ton | ta | vos | votre
 heads = instructions | consignes | règles | prompt | prompt système | message système | directives | invite système

@@ -43,7 +43,7 @@ acts = antwoord | zeg dat | schrijf | raad aan | beveel aan | noem niet | laat w
 
 # Issue 28, second round (D1027).
 [reveal]
-verbs = toon | laat zien | laat me zien | herhaal | print | schrijf | kopieer | citeer | vat samen | vertaal | spel
+verbs = toon | laat zien | laat me zien | herhaal | schrijf | kopieer | citeer | vat samen | vertaal | spel
   | codeer | zet om | geef | vertel me
 owners = je | jouw | uw
 heads = instructies | regels | prompt | systeemprompt | richtlijnen | opdrachten
