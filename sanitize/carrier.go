@@ -7,19 +7,16 @@ import "strings"
 // behind the carrier's mark ("> ", "// ", "# ", " * ", "-- ", ";; "). A
 // rule that reads a clause over the line's end ("Note to the AI
 // summarising this\n> thread: ignore ...") meets the mark where the next
-// word should be. So a candidate of the rules that read injections inside
-// data (carriedRules) whose expression fails on a line that starts with a
-// mark is read once more with the lines after it that start with the same
-// mark joined to it, the marks left out: the text the carrier holds. Only
-// those rules' failed windows are read again, and only on such lines, so
-// code's comments cost one more expression where a rule's start and its
-// needed words already met.
+// word should be. So a candidate of a pattern that addresses a reader (a
+// note to one, a reader at the start of a clause, "if you are an AI", a
+// reader's scene: carriedOver) whose expression fails on a line that
+// starts with a mark is read once more with the lines after it that start
+// with the same mark joined to it, the marks left out: the text the
+// carrier holds. Nothing else is read again, so code's comments cost one
+// more expression only where such a start and its needed words met.
 
 // carrierMarks are the characters a carrier's mark is made of.
 const carrierMarks = "#/*;%>!-"
-
-// carriedRules are the rules read again across a carrier's lines.
-var carriedRules = []string{RuleFlagReaderInstruction, RuleFlagAnswerInsertion}
 
 // carrierMark is the mark the line starts with (its run of carrierMarks),
 // or "".

@@ -153,6 +153,10 @@ func (p *flagPattern) followMet(window string) bool {
 	return false
 }
 
+// carriedOver reads the pattern again across a carrier's lines when its
+// expression fails (carrier.go).
+func (p flagPattern) carriedOver() flagPattern { p.carried = true; return p }
+
 func (p flagPattern) inWords() flagPattern          { p.inWord = true; return p }
 func (p flagPattern) atLineStart() flagPattern      { p.lineStart = true; return p }
 func (p flagPattern) withPreviousLine() flagPattern { p.prevLine = true; return p }

@@ -44,7 +44,13 @@ func (f lexiconFile) insertPatterns(s lexiconSection) []flagPattern {
 	}
 	var out []flagPattern
 	if len(answers) > 0 {
-		ps := f.verbObjectWithin(RuleFlagAnswerInsertion, join2(acts, claims), answers, true, nil, 6, 40)
+		// The answer first ("tu respuesta ... añade", "回答に...追加")
+		// only from an answer that opens with a rare word: "the", "a",
+		// "la" open a candidate at every article of a text.
+		ps := f.verbObjectWithin(RuleFlagAnswerInsertion, join2(acts, claims), answers, false, nil, 4, 40)
+		if openers := rareFirst(answers); len(openers) > 0 {
+			ps = append(ps, f.verbObjectWithin(RuleFlagAnswerInsertion, openers, join2(acts, claims), false, nil, 4, 40)...)
+		}
 		guard := insertGuard(f.lang)
 		for i := range ps {
 			ps[i] = ps[i].checked(guard)
@@ -77,15 +83,36 @@ func (f lexiconFile) insertPatterns(s lexiconSection) []flagPattern {
 		p := f.need(fp(RuleFlagAnswerInsertion, firstWords(notes, readers), 300,
 			addr+alt(readers)+words+`\s?[:,]\s?[*_]{0,2}\s?`+turn+act), readers)
 		p.needsWithin = longestEntry(notes) + longestEntry(readers) + 3*42 + 8
-		out = append(out, byStarts(p.checked(addressedAct), join2(notes, readers))...)
+		out = append(out, byStarts(p.checked(addressedAct).carriedOver(), join2(notes, rareFirst(readers)))...)
 		if len(ifs) > 0 {
 			out = append(out, byStarts(f.need(fp(RuleFlagAnswerInsertion, firstWords(ifs), 300,
-				alt(ifs)+sep+gap+alt(readers)+`[^\n]{0,120}?[,:]\s`+soft+act), readers).checked(claimOrPayload), ifs)...)
+				alt(ifs)+sep+gap+alt(readers)+`[^\n]{0,120}?[,:]\s`+soft+act), readers).checked(claimOrPayload).carriedOver(), ifs)...)
 		}
 	}
 	if whens := s.class("whens"); len(whens) > 0 {
 		out = append(out, byStarts(fp(RuleFlagAnswerInsertion, firstWords(whens), 300,
-			alt(whens)+`[^\n]{0,100}?[,:]\s`+soft+act).checked(claimOrPayload), whens)...)
+			alt(whens)+`[^\n]{0,100}?[,:]\s`+soft+act).checked(claimOrPayload).carriedOver(), whens)...)
+	}
+	return out
+}
+
+// commonFirsts are words too common to open a shape: each would be a
+// candidate at every article, preposition or quantifier of a text.
+var commonFirsts = map[string]bool{
+	"the": true, "a": true, "an": true, "every": true, "each": true, "any": true, "all": true, "its": true, "their": true,
+	"to": true, "for": true, "in": true, "la": true, "el": true, "le": true, "les": true, "los": true, "las": true,
+	"o": true, "os": true, "as": true, "de": true, "da": true, "het": true, "die": true, "der": true, "das": true,
+	"den": true, "il": true, "lo": true, "i": true, "en": true, "et": true, "y": true, "e": true,
+}
+
+// rareFirst are the entries whose first word is not one of commonFirsts.
+func rareFirst(es words) words {
+	var out words
+	for _, e := range es {
+		w, _, _ := strings.Cut(normalEntry(unstar(e)), " ")
+		if !commonFirsts[w] {
+			out = append(out, e)
+		}
 	}
 	return out
 }
@@ -287,9 +314,11 @@ func (f lexiconFile) standingPatternsOf(s lexiconSection) []flagPattern {
 		out = append(out, ps...)
 	}
 	if sources, pre := s.class("sources"), s.class("preapproved"); len(sources) > 0 && len(pre) > 0 {
-		sep, gap := f.gap(6, 48)
-		p := f.need(fp(rule, firstWords(sources), 300, alt(sources)+sep+gap+alt(pre)), pre)
-		out = append(out, byStarts(p.checked(f.notNegatedBefore(nots)), sources)...)
+		// Read from the rarer end: "vorab genehmigt", then the source
+		// in the words before it ("documents", "e-mails" are words of
+		// every program; "preaprobados" is not).
+		p := fp(rule, firstWords(pre), 120, alt(pre))
+		out = append(out, byStarts(p.checked(f.sourceBefore(sources, nots)), pre)...)
 	}
 	if froms := s.class("froms"); len(froms) > 0 && len(waivers) > 0 {
 		p := f.need(fp(rule, firstWords(froms), 200, alt(froms)+`[^\n]{0,80}?`+alt(waivers)), waivers)
@@ -328,5 +357,31 @@ func (f lexiconFile) notNegatedBefore(nots words) func(before, window string, m 
 			}
 		}
 		return true
+	}
+}
+
+// sourceBefore accepts a match that one of sources precedes on its line,
+// with at most six words (48 bytes written without spaces) between, and
+// no negation of nots among the three words before the source nor
+// between it and the match.
+func (f lexiconFile) sourceBefore(sources, nots words) func(before, window string, m []int) bool {
+	re := compileAtFirstUse(alt(sources) + `[^\n]*$`)
+	negated := f.notNegatedBefore(nots)
+	reach := 48 + longestEntry(sources)
+	return func(before, _ string, _ []int) bool {
+		tail := before
+		if f.unspaced {
+			tail = before[max(0, len(before)-reach):]
+		} else {
+			ws := strings.Fields(before)
+			tail = strings.Join(ws[max(0, len(ws)-7):], " ")
+		}
+		loc := re.get().FindStringIndex(tail)
+		if loc == nil {
+			return false
+		}
+		head := strings.TrimSuffix(before, tail)
+		rest := tail[loc[0]:]
+		return negated(head+tail[:loc[0]], rest, []int{0, len(rest)})
 	}
 }

@@ -30,9 +30,6 @@ type flagTables struct {
 // ever checks a text. TestFlagTablesWaitForTheirFirstUse holds it.
 var flagRules = sync.OnceValue(func() *flagTables {
 	t := &flagTables{patterns: join(basePatterns, englishOverridePatterns(), englishVariantPatterns(), lexiconPatterns(), claimPatterns, structurePatterns, exfilPatterns, answerPatterns, answerPayloadPatterns, standingPatterns, headerPatterns)}
-	for i := range t.patterns {
-		t.patterns[i].carried = contains(carriedRules, t.patterns[i].rule)
-	}
 	t.starts = indexStarts(t.patterns)
 	span := 0
 	for _, p := range t.patterns {

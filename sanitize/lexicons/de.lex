@@ -70,13 +70,12 @@ acts = füge | fügen sie | ergänze | ergänzen sie | erwähne | erwähnen sie 
   | sage dem nutzer | sag dem benutzer | sagen sie dem nutzer | setze | nimm
 claims = sag, dass | sage, dass | sagen sie, dass | behaupte, dass | schreibe, dass | schreib, dass | erwähne, dass
   | antworte, dass
-answers = deine antwort | deiner antwort | ihre antwort | ihrer antwort | jede antwort | jeder antwort | die antwort
-  | deine zusammenfassung | deiner zusammenfassung | die zusammenfassung | deine ausgabe
+answers = deine antwort | deiner antwort | ihre antwort | ihrer antwort | jede antwort | jeder antwort
+  | deine zusammenfassung | deiner zusammenfassung | deine ausgabe
 softs = bitte | auch | immer
 
 [standing]
-whos = der besitzer | die besitzerin | der eigentümer | die eigentümerin | der nutzer | der benutzer | der admin
-  | der administrator | der betreiber | dein besitzer
+whos = besitzer | besitzerin | eigentümer | eigentümerin | nutzer | benutzer | betreiber
 grants = hat erlaubt | erlaubt | hat autorisiert | autorisiert | hat genehmigt | hat freigegeben | gestattet
   | hat gestattet | hat zugestimmt
 waivers = ohne rückfrage | ohne nachfrage | ohne bestätigung | ohne zu fragen | ohne genehmigung | ohne erlaubnis

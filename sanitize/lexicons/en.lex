@@ -169,12 +169,11 @@ auxes = do you | did you | were you | are you | have you | you were | you have |
 # into its answer. English's [reader] grammar is in flagrules_claims.go;
 # the readers here are those an insertion addresses.
 [insert]
-readers = ai | an ai | ai assistant | ai assistants | ai model | ai models | ai agent | ai agents | assistant | assistants
-  | language model | language models | llm | llms | chatbot | chatbots | copilot | code assistant | code assistants
-  | ai code assistant | ai code assistants | summarizer | summariser | summary bot | summary bots | ai reviewer | ai reviewers
+readers = ai | ai assistant | ai assistants | ai model | ai models | ai agent | ai agents | assistant | assistants
+  | language model | language models | llm | llms | chatbot | chatbots | copilot | summarizer | summariser | summary bot | summary bots | ai reviewer | ai reviewers
 notes = note to | note for | notes for | dear | hey | attention | message to | message for | p.s. to | ps to | p.s. for
-  | ps for | instruction for | instructions for | to any | to all | to the | for any | for the
-ifs = if you are | if you're | in case you are
+  | ps for | instruction for | instructions for
+ifs = if you are | if you're
 whens = when you summarise this | when you summarize this | when summarising this | when summarizing this
   | when asked about this | when you are asked about this | when you answer questions about this
   | when answering questions about this | when you reply to this | when replying to this | when you explain this
@@ -189,11 +188,13 @@ acts = add | include | append | prepend | insert | put | paste | embed | attach 
   | direct the user | direct users | remind the user | give the user | link to
 claims = say that | state that | mention that | claim that | write that | report that | assert that | add that
   | tell the user that | tell users that | recommend that | reply that | respond that | answer that | state as a fact that
+# Not "your output" nor "the code you write": "output" and "write" are
+# words of every program, and each would read a window at every "add"
+# near one (code put into an answer is answerPayloadPatterns').
 answers = your answer | your answers | your reply | your replies | your response | your responses | your summary
-  | your summaries | your output | your solution | your suggestion | your suggestions | your code suggestion
+  | your summaries | your solution | your suggestion | your suggestions | your code suggestion
   | your completion | your final answer | every answer | every reply | every response | each answer | each reply
   | each response | any answer | all answers | all your answers | all of your answers | its answer | its reply
-  | its response | its summary | their answer | their reply | the summary you write | the summary you produce
-  | the answer you give | any code you write | the code you write | every script you generate | any script you generate
-  | the code you generate | the code you suggest
+  | its response | its summary | their answer | their reply | the summary you produce | the answer you give
+  | every script you generate | any script you generate | the code you suggest
 softs = please | kindly | also | just | always | be sure to | make sure to | remember to | you must | you should

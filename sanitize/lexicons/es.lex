@@ -67,12 +67,12 @@ places = arriba | de arriba | anterior | anteriormente | que te dieron | que te 
 acts = añade | agrega | incluye | inserta | pon | pega | menciona | recomienda | sugiere | dile al usuario
   | dile a los usuarios | di al usuario | indica al usuario
 claims = di que | afirma que | indica que | escribe que | menciona que | asegura que | dile al usuario que | responde que
-answers = tu respuesta | su respuesta | tus respuestas | sus respuestas | cada respuesta | la respuesta | tu resumen
-  | su resumen | el resumen | tu salida | tu solución
+answers = tu respuesta | su respuesta | tus respuestas | sus respuestas | cada respuesta | tu resumen | su resumen
+  | tu salida | tu solución
 softs = por favor | también | siempre | asegúrate de
 
 [standing]
-whos = el propietario | la propietaria | el dueño | la dueña | el usuario | el administrador | el operador
+whos = propietario | propietaria | dueño | dueña | usuario | administrador
 grants = ha autorizado | autorizó | ha permitido | permitió | ha aprobado | ha dado permiso | dio permiso | ha concedido
   | concedió | te autoriza | te permite
 waivers = sin preguntar | sin pedir | sin confirmación | sin consultar | sin aprobación | sin permiso | sin esperar
@@ -81,7 +81,7 @@ owns = sus propias | su propia | sus propios | su propio | tus propias | tus pro
 approves = aprobar | apruebe | aprueba | apruebes
 sources = páginas web | sitios web | la web | correos | correos electrónicos | e-mails | documentos | mensajes
   | resultados de búsqueda
-preapproved = preaprobad* | pre-aprobad* | aprobados de antemano | aprobadas de antemano | aprobados previamente
+preapproved = preaprobados | preaprobadas | preaprobado | preaprobada | pre-aprobados | pre-aprobadas | aprobados de antemano | aprobadas de antemano | aprobados previamente
   | aprobadas previamente | autorizados de antemano | autorizadas de antemano
-froms = a partir de ahora | de ahora en adelante | desde ahora | en adelante | en lo sucesivo
+froms = partir de ahora | ahora en adelante | desde ahora | en lo sucesivo
 nots = no | nunca | jamás | ni | nadie

@@ -69,12 +69,11 @@ acts = ajoute | ajoutez | inclus | incluez | insère | insérez | mets | mettez 
   | recommande | recommandez | dis à l'utilisateur | dites à l'utilisateur
 claims = dis que | dites que | affirme que | affirmez que | indique que | indiquez que | écris que | écrivez que
   | réponds que | répondez que
-answers = ta réponse | votre réponse | tes réponses | vos réponses | chaque réponse | la réponse | ton résumé
-  | votre résumé | le résumé
+answers = ta réponse | votre réponse | tes réponses | vos réponses | chaque réponse | ton résumé | votre résumé
 softs = s'il te plaît | s'il vous plaît | aussi | toujours
 
 [standing]
-whos = le propriétaire | la propriétaire | l'utilisateur | l'administrateur | l'opérateur | le patron
+whos = propriétaire | l'utilisateur | l'administrateur | l'opérateur
 grants = a autorisé | t'a autorisé | vous a autorisé | a permis | t'a permis | a approuvé | a donné la permission
   | a accordé | t'autorise | vous autorise
 waivers = sans demander | sans confirmation | sans permission | sans autorisation | sans validation | sans attendre
@@ -83,6 +82,8 @@ waivers = sans demander | sans confirmation | sans permission | sans autorisatio
 owns = ses propres | tes propres | sa propre | ta propre | vos propres
 approves = approuver | approuve | approuves | valider | valide
 sources = pages web | sites web | le web | e-mails | e-mail | courriels | courriel | mails | mail | documents | messages | résultats de recherche
-preapproved = pré-approuvé* | préapprouvé* | approuvé* d'avance | approuvé* à l'avance | pré-autorisé* | autorisé* d'avance
-froms = désormais | dorénavant | à partir de maintenant | à partir d'aujourd'hui | à l'avenir
+preapproved = pré-approuvées | pré-approuvés | pré-approuvée | pré-approuvé | préapprouvées | préapprouvés | préapprouvée
+  | préapprouvé | approuvées d'avance | approuvés d'avance | approuvées à l'avance | approuvés à l'avance | pré-autorisées
+  | pré-autorisés | autorisées d'avance | autorisés d'avance
+froms = désormais | dorénavant | partir de maintenant
 nots = ne | pas | jamais | aucun | ni

@@ -66,7 +66,7 @@ answers = jawabanmu | jawaban anda | jawaban | balasanmu | balasan anda | ringka
 softs = tolong | juga | selalu
 
 [standing]
-whos = pemilik | pengguna | admin | administrator | operator
+whos = pemilik | pengguna
 grants = mengizinkan | telah mengizinkan | sudah mengizinkan | memberi izin | memberikan izin | mengotorisasi
 waivers = tanpa meminta | tanpa bertanya | tanpa konfirmasi | tanpa persetujuan | tanpa izin | tidak perlu bertanya
   | tidak perlu meminta | jangan bertanya

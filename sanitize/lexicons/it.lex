@@ -65,18 +65,18 @@ places = sopra | qui sopra | precedente | prima di questo messaggio | all'inizio
 acts = aggiungi | aggiunga | includi | includa | inserisci | inserisca | metti | menziona | consiglia | raccomanda
   | di' all'utente | dì all'utente | di all'utente
 claims = di' che | dì che | di che | afferma che | scrivi che | rispondi che
-answers = tua risposta | sua risposta | ogni risposta | la risposta | tuo riassunto | il riassunto | tue risposte
+answers = tua risposta | sua risposta | ogni risposta | tuo riassunto | tue risposte
 softs = per favore | anche | sempre
 
 [standing]
-whos = il proprietario | la proprietaria | l'utente | l'amministratore | l'operatore | il titolare
+whos = proprietario | proprietaria | l'utente | l'amministratore | l'operatore | titolare
 grants = ha autorizzato | ti ha autorizzato | ha permesso | ti ha permesso | ha approvato | ha concesso
   | ha dato il permesso
 waivers = senza chiedere | senza conferma | senza permesso | senza autorizzazione | senza approvazione
   | non devi più chiedere | non serve più chiedere | non chiedere più
-owns = le proprie | i propri | la propria | il proprio
+owns = proprie | propri | propria | proprio
 approves = approvare | approva | approvi
 sources = pagine web | siti web | il web | e-mail | email | documenti | messaggi | risultati di ricerca
-preapproved = pre-approvat* | preapprovat* | approvati in anticipo | approvate in anticipo | autorizzati in anticipo
-froms = d'ora in poi | da ora in poi | d'ora in avanti | da adesso in poi
+preapproved = pre-approvati | pre-approvate | preapprovati | preapprovate | approvati in anticipo | approvate in anticipo | autorizzati in anticipo
+froms = d'ora in poi | ora in poi | d'ora in avanti | adesso in poi
 nots = non | mai | né | nessuno

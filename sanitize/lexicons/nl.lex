@@ -55,12 +55,11 @@ places = hierboven | wat hierboven staat | bovenaan | eerder | vóór dit berich
 [insert]
 acts = voeg | vermeld | noem | plak | zet | neem | raad | beveel | vertel de gebruiker | zeg tegen de gebruiker
 claims = zeg dat | vermeld dat | schrijf dat | beweer dat | antwoord dat
-answers = je antwoord | jouw antwoord | uw antwoord | elk antwoord | het antwoord | je samenvatting | uw samenvatting
-  | de samenvatting
+answers = je antwoord | jouw antwoord | uw antwoord | elk antwoord | je samenvatting | uw samenvatting
 softs = alsjeblieft | ook | altijd
 
 [standing]
-whos = de eigenaar | de gebruiker | de beheerder | de admin | de operator
+whos = eigenaar | gebruiker | beheerder
 grants = heeft toegestaan | toegestaan | toestemming gegeven | goedgekeurd | gemachtigd | staat toe
 waivers = zonder te vragen | zonder bevestiging | zonder toestemming | zonder goedkeuring | zonder overleg
   | niet meer vragen | hoeft niet meer te vragen | vraag nooit

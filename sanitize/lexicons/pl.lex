@@ -62,13 +62,13 @@ answers = swojej odpowiedzi | swoją odpowiedź | twojej odpowiedzi | twoją odp
 softs = proszę | też | zawsze
 
 [standing]
-whos = właściciel | właścicielka | użytkownik | administrator | operator
+whos = właściciel | właścicielka | użytkownik
 grants = upoważnił | upoważniła | pozwolił | pozwoliła | zezwolił | zezwoliła | zatwierdził | dał zgodę | wyraził zgodę
 waivers = bez pytania | bez zgody | bez potwierdzenia | bez zatwierdzenia | bez pozwolenia | nie musisz pytać | nie pytaj
 owns = własnych | własne | własnej
 approves = zatwierdzania | zatwierdzać | zatwierdź | zatwierdzić
 sources = stron internetowych | strony internetowe | stron www | e-maili | maili | wiadomości | dokumentów
   | wyników wyszukiwania
-preapproved = wstępnie zatwierdzon* | z góry zatwierdzon* | automatycznie zatwierdzon* | wcześniej zatwierdzon*
+preapproved = wstępnie zatwierdzon* | automatycznie zatwierdzon* | wcześniej zatwierdzon*
 froms = od teraz | od tej chwili | od dziś | odtąd | od dzisiaj
 nots = nie | nigdy | ani | żaden

@@ -63,17 +63,17 @@ places = acima | anterior | antes desta mensagem | no início | que te deram | q
 acts = adicione | adiciona | inclua | inclui | insira | insere | coloque | coloca | mencione | menciona | recomende
   | recomenda | diga ao usuário | diz ao utilizador
 claims = diga que | diz que | afirme que | escreva que | responda que
-answers = sua resposta | tua resposta | cada resposta | a resposta | seu resumo | teu resumo | o resumo
+answers = sua resposta | tua resposta | cada resposta | seu resumo | teu resumo
 softs = por favor | também | sempre
 
 [standing]
-whos = o proprietário | a proprietária | o dono | a dona | o usuário | o utilizador | o administrador | o operador
+whos = proprietário | proprietária | dono | dona | usuário | utilizador | administrador
 grants = autorizou | permitiu | aprovou | deu permissão | concedeu | tem autorizado
 waivers = sem pedir | sem perguntar | sem confirmação | sem autorização | sem aprovação | sem permissão
   | não precisas de pedir | não precisa pedir | não precisa mais pedir | nunca peça | nunca peças
 owns = seus próprios | suas próprias | teus próprios | tuas próprias | próprios | próprias
 approves = aprovar | aprove | aprova | aproves
 sources = páginas da web | páginas web | sites | e-mails | emails | documentos | mensagens | resultados de pesquisa
-preapproved = pré-aprovad* | preaprovad* | aprovados previamente | aprovados antecipadamente | autorizados previamente
-froms = daqui em diante | a partir de agora | de agora em diante | doravante | daqui para a frente
+preapproved = pré-aprovados | pré-aprovadas | pré-aprovado | pré-aprovada | preaprovados | preaprovadas | aprovados previamente | aprovados antecipadamente | autorizados previamente
+froms = daqui em diante | partir de agora | agora em diante | doravante | daqui para a frente
 nots = não | nunca | jamais | nem | ninguém

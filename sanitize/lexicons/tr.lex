@@ -47,7 +47,7 @@ answers = cevabına | cevabınıza | cevabında | yanıtına | yanıtınıza | y
 softs = lütfen | ayrıca | her zaman
 
 [standing]
-whos = sahibi | sahip | kullanıcı | yönetici
+whos = sahibi | kullanıcı | yönetici
 grants = izin verdi | izin vermiştir | onay verdi | yetki verdi | yetkilendirdi
 waivers = onay almadan | onay istemeden | sormadan | izin almadan | sormana gerek yok | sormak zorunda değilsin
 owns = kendi
