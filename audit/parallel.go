@@ -184,8 +184,8 @@ func readChunks(r io.Reader, send func(*lineChunk) bool) ([]byte, error) {
 // copy: no allocation at all for a chunk's lines. Those bytes are the
 // pool's again once the chunk after it is done (eachParsedLine), so
 // whatever Verify keeps of a line past that (an open call, an approval, a
-// break, a call's records, a message) is copied (callTracker, chain,
-// scan). TestNothingOfAReleasedChunkIsKept overwrites every chunk as it
+// break, a call's records, a message) is copied (callTracker when told the
+// chunk is done, chain, scan). TestNothingOfAReleasedChunkIsKept overwrites every chunk as it
 // goes back to the pool and checks that the report does not change.
 func (c *lineChunk) parseAll() {
 	n := bytes.Count(c.data, []byte{'\n'})
