@@ -205,6 +205,12 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 		r.remove(name)
 		err = nil
 	}
+	if err == nil && code == -1 {
+		// Cut short and removed by force through the service: what the
+		// runtime and conmon may still run of it ends too, as after a
+		// podman run (remove).
+		r.remove(name)
+	}
 	switch {
 	case err == nil && code == 0:
 	case err == nil:
