@@ -123,8 +123,11 @@ var basePatterns = []flagPattern{
 	fp(RuleFlagRoleHijack, []string{"act"}, 120,
 		`act\sas\s(?:(?:a|an|the|my|your)\s)?(?:[\w-]+\s){0,2}(?:system|root|administrator|admin|superuser|sudo|operator|developer\smode|unrestricted|jailbroken|dan)\b`),
 	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\shave\sbeen\s`+filler+`(?:updated|upgraded|patched|reprogrammed|jailbroken)\sto\b`).needing("been"),
+	// God mode and sudo mode are games' and GitHub's too ("type iddqd to
+	// enable god mode"): those count with a claim or a demand
+	// (flagrules_modes.go).
 	fp(RuleFlagRoleHijack, []string{"enable", "enter", "activate", "switch"}, 80,
-		`(?:enable|enter|activate|switch\sto)\s(?:[\w-]+\s){0,2}(?:developer|god|dan|jailbreak|unrestricted|sudo)\smode\b`).needing("mode"),
+		`(?:enable|enter|activate|switch\sto)\s(?:[\w-]+\s){0,2}(?:developer|dan|jailbreak|unrestricted)\smode\b`).needing("mode"),
 	fp(RuleFlagRoleHijack, []string{"name"}, 60, `name\syourself\s\w+`).needing("yourself"),
 	fp(RuleFlagRoleHijack, []string{"respond", "answer", "reply"}, 200,
 		`(?:respond|answer|reply)\swithout\s`+filler+`(?:restrictions|limitations|filters|safety|censorship)`).needing("without"),

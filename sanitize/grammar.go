@@ -179,6 +179,9 @@ type lexicon struct {
 	nouns words
 	// voids declare instructions void: "are void", "no longer apply".
 	voids words
+	// alls point at what the agent was given by themselves, with no noun
+	// for instructions: "everything above", "what you were told".
+	alls words
 	// unspaced: the language writes words without spaces (Chinese,
 	// Japanese) or attaches particles to them (Korean): gaps are bytes.
 	unspaced bool
@@ -260,6 +263,12 @@ func (l lexicon) patterns(rule string) []flagPattern {
 		if len(l.voids) > 0 {
 			out = append(out, fp(rule, firstWords(l.quals), 300, qual+g+noun+g+alt(l.voids)).needingSubstrings(needed(l.voids)...))
 		}
+		if len(l.alls) > 0 {
+			out = append(out, fp(rule, firstWords(l.verbs), 200, verb+bytesGap(12)+alt(l.alls)).needingSubstrings(needed(l.alls)...))
+			if l.verbLast {
+				out = append(out, fp(rule, firstWords(l.alls), 200, alt(l.alls)+bytesGap(24)+verb).needingSubstrings(needed(l.verbs)...))
+			}
+		}
 		return out
 	}
 	need := func(p flagPattern, t words) flagPattern {
@@ -288,6 +297,14 @@ func (l lexicon) patterns(rule string) []flagPattern {
 	}
 	if len(l.voids) > 0 {
 		out = append(out, byStarts(need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(2)+alt(l.voids)), l.voids), l.quals)...)
+	}
+	if len(l.alls) > 0 {
+		// "olvida todo lo anterior", and with the verb last ("alles
+		// oben Gesagte vergessen", "yukarıdaki her şeyi unut").
+		out = append(out, byStarts(need(fp(rule, firstWords(l.verbs), 300, verb+sepExpr+gapExpr(2)+alt(l.alls)), l.alls), l.verbs)...)
+		if l.verbLast {
+			out = append(out, byStarts(need(fp(rule, firstWords(l.alls), 300, alt(l.alls)+sepExpr+gapExpr(3)+verb), l.verbs), l.alls)...)
+		}
 	}
 	return out
 }

@@ -51,6 +51,10 @@ var englishOverride = lexicon{
 		"have been cancelled", "have been lifted", "have been overridden", "are now void", "are now invalid",
 		"are now lifted", "no longer exist", "were a test", "were only a test", "were just a test",
 		"was only a test", "were fake", "were a joke",
+		// Issue 28 (D1073): instructions declared a mistake, or never to
+		// have been.
+		"were a mistake", "was a mistake", "were an error", "were a bug", "was a bug", "were wrong", "were given in error",
+		"were a misunderstanding", "never existed", "don't exist", "do not exist", "no longer exist", "are gone",
 	},
 }
 
@@ -104,20 +108,27 @@ var englishSelfObjects = words{
 	"your rules", "your directives", "your instructions", "your restrictions", "your filters",
 	"your guardrails", "your content policy", "your policies", "your safety", "your principles",
 	"your limitations", "your constraints", "your original purpose", "your creators' rules",
+	// Issue 28 (D1073): what precedes, said every way.
+	"what precedes", "everything that precedes", "all that precedes", "the preceding", "everything preceding",
+	"everything said above", "what was said before", "what was said above", "everything written above",
+	"all of the preceding", "what came earlier", "everything before now", "everything before here", "all before this",
+	"everything you were instructed", "all you have been instructed", "what you have been instructed",
 }
 
 // englishAboveVoid declares what came before void, without a noun: "the
 // above no longer applies".
 var englishAbove = words{
 	"the above", "everything above", "all of the above", "everything before this", "the foregoing",
-	"what came before", "everything prior", "all the above", "anything above",
+	"what came before", "everything prior", "all the above", "anything above", "what precedes",
+	"everything that precedes", "all that precedes", "the preceding text",
 }
 
 var englishAboveVoid = words{
 	"no longer applies", "no longer apply", "is void", "is null", "is cancelled", "is canceled", "is revoked",
 	"is invalid", "is obsolete", "does not apply", "doesn't apply", "is irrelevant", "should be ignored",
 	"must be ignored", "is to be ignored", "was a test", "was just a test", "is no longer valid",
-	"is no longer in effect", "has been revoked", "is now void", "is superseded",
+	"is no longer in effect", "has been revoked", "is now void", "is superseded", "was a mistake", "was an error",
+	"never existed", "did not happen",
 }
 
 // englishFunctionWords are the small words between the tables' words, for
@@ -176,6 +187,23 @@ func englishOverridePatterns() []flagPattern {
 			`skip\s(?:all|every|any)\s(?:of\s(?:the|your)\s)?(?:(?:previous|prior|earlier|initial|original)\s)?`+
 				`(?:instructions?|directives?|guidelines|rules|prompts?)\s(?:before|above|prior|given|you\swere|you've|that\scame|so\sfar)\b`).
 			needing("instruction", "instructions", "directive", "directives", "guidelines", "rules", "prompt", "prompts"))
+	// "this rule overrides all old rules", "the new instructions
+	// supersede your previous ones" (D1073): the plural and "all" or
+	// "your", so that a firewall's "the new rule overrides the old rule"
+	// passes.
+	out = append(out,
+		fp(RuleFlagIgnoreInstructions, []string{"new", "this", "my", "these", "the"}, 200,
+			`(?:(?:the|this|my|these)\s)?(?:new\s)?(?:rule|rules|instruction|instructions|directive|directives|command|commands|order|orders)\s?:?\s`+
+				`(?:this\s(?:rule|instruction)\s)?(?:overrides?|supersedes?|replaces?|cancels?|trumps?|takes?\sprecedence\sover|overrules?)\s`+
+				`(?:all\s(?:of\s)?(?:the\s|your\s)?|any\s|every\s|your\s)(?:(?:old|previous|prior|earlier|existing|original|other|former|system)\s)?`+
+				`(?:rules|instructions|directives|guidelines|commands|orders|prompts|ones)\b`).
+			needing("overrides", "override", "supersedes", "supersede", "replaces", "replace", "cancels", "cancel", "trumps", "trump", "precedence", "overrules", "overrule"),
+		// "act as if you had no instructions", "imagine you have no
+		// system prompt".
+		fp(RuleFlagIgnoreInstructions, []string{"act", "behave", "respond", "answer", "imagine", "pretend", "assume"}, 200,
+			`(?:(?:act|behave|respond|answer)\s(?:as\sif|as\sthough|like)|imagine|pretend|assume)\s(?:that\s)?you\s(?:have|had|'ve|were\sgiven)\s(?:no|never\sbeen\sgiven\s(?:any)?)\s?`+
+				`(?:(?:system|prior|previous|original|initial)\s)?(?:instructions|system\sprompt|prompt|rules|guidelines|programming|restrictions)\b`).
+			needing("no", "never"))
 	// "overrule whatever your developers told you".
 	out = append(out,
 		byStarts(fp(RuleFlagIgnoreInstructions, firstWords(englishOverride.verbs), 300,

@@ -32,7 +32,7 @@ import (
 //
 // The sections, their classes and what each generates (lexiconSections):
 //
-//	override   verbs, quals, nouns, voids        flag-ignore-instructions
+//	override   verbs, quals, nouns, voids, alls  flag-ignore-instructions
 //	role       nows, roles, pretends             flag-role-hijack
 //	reveal     verbs, objects, fronts, owners,   flag-dump-conversation
 //	           quals, marks, heads, things,
@@ -44,6 +44,9 @@ import (
 //	reader     notes, readers, ifs, acts         flag-reader-instruction
 //	insert     see lexicon_insert.go             flag-answer-insertion
 //	standing   see lexicon_insert.go             flag-standing-order
+//	delimiter  ends, users, inputs, systems,     flag-fake-structure
+//	           orders, headers, musts            (every file's at once,
+//	                                             lexicon_delimiters.go)
 //
 // Flags: verb-last (override: the verb may follow its object),
 // object-first (reveal, secret: the object may come before the verb),
@@ -75,7 +78,7 @@ func (s lexiconSection) class(name string) words { return s.classes[name] }
 // lexiconSections are the families a file may hold, with their classes
 // and flags.
 var lexiconSections = map[string]struct{ classes, flags []string }{
-	"override": {[]string{"verbs", "quals", "nouns", "voids"}, []string{"verb-last"}},
+	"override": {[]string{"verbs", "quals", "nouns", "voids", "alls"}, []string{"verb-last"}},
 	"role":     {[]string{"nows", "roles", "pretends"}, nil},
 	"reveal": {[]string{"verbs", "objects", "fronts", "owners", "quals", "marks", "heads", "things", "places", "opens", "saids", "puts", "wraps", "its"},
 		[]string{"object-first", "place-first"}},
@@ -84,6 +87,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"reader":    {[]string{"notes", "readers", "ifs", "acts"}, nil},
 	"insert":    {[]string{"readers", "notes", "ifs", "whens", "acts", "claims", "answers", "softs"}, nil},
 	"standing":  {[]string{"whos", "grants", "waivers", "owns", "approves", "sources", "preapproved", "froms", "nots"}, []string{"verb-last"}},
+	"delimiter": {[]string{"ends", "users", "inputs", "systems", "orders", "headers", "musts"}, nil},
 }
 
 // parseLexicon reads one file (name for its errors).
@@ -211,12 +215,13 @@ func lexiconFiles() []lexiconFile {
 // lexiconPatterns are the patterns every file's sections generate.
 func lexiconPatterns() []flagPattern {
 	var out []flagPattern
-	for _, f := range lexiconFiles() {
+	files := lexiconFiles()
+	for _, f := range files {
 		for _, s := range f.sections {
 			out = append(out, f.patterns(s)...)
 		}
 	}
-	return out
+	return append(out, delimiterPatterns(files)...)
 }
 
 // patterns are the patterns one section generates.
@@ -224,7 +229,7 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 	switch s.family {
 	case "override":
 		l := lexicon{lang: f.lang, unspaced: f.unspaced, verbLast: s.flags["verb-last"],
-			verbs: s.class("verbs"), quals: s.class("quals"), nouns: s.class("nouns"), voids: s.class("voids")}
+			verbs: s.class("verbs"), quals: s.class("quals"), nouns: s.class("nouns"), voids: s.class("voids"), alls: s.class("alls")}
 		return l.patterns(RuleFlagIgnoreInstructions)
 	case "role":
 		var out []flagPattern
@@ -290,6 +295,11 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.insertPatterns(s)
 	case "standing":
 		return f.standingPatternsOf(s)
+	case "delimiter":
+		// Read with every other file's at once (delimiterPatterns): a
+		// forged end of the input in one language is followed by a
+		// header in another as often as in its own.
+		return nil
 	}
 	panic("sanitize: no generator for family " + s.family)
 }

@@ -2,9 +2,15 @@ lang de
 
 [override verb-last]
 verbs = ignoriere | ignorier | ignoriert | ignorieren | vergiss | vergesst | vergessen | missachte | missachtet | missachten | übergehe | übergeht | verwirf | verwerft | verwerfen | befolge nicht | befolgt nicht | hör auf | höre auf | setze außer kraft | übergehen
+  | beachte nicht | beachten sie nicht | lass außer acht | lassen sie außer acht | nicht beachten | ignorieren sie | vergessen sie | verwirf | setz dich hinweg über
 quals = alle | allen | sämtliche | vorherigen | vorherige | bisherigen | bisherige | obigen | obige | früheren | frühere | vorangegangenen | deine | deiner | ihre | ursprünglichen | ursprüngliche | gegebenen | system
 nouns = anweisungen | anweisung | instruktionen | befehle | regeln | vorgaben | richtlinien | anordnungen | systemprompt | prompt | einschränkungen
 voids = sind ungültig | sind nichtig | gelten nicht mehr | sind aufgehoben | sind hinfällig | sind außer kraft | sind widerrufen | sind nicht mehr gültig
+  | waren ein fehler | sind ein fehler | wurden aufgehoben | wurden widerrufen
+# What points at the instructions with no noun (issue 28, D1073).
+alls = alles vorherige | alles bisherige | alles oben | alles obige | alles, was vorher | alles was vorher | alles, was oben | alles was oben
+  | alles, was dir gesagt | alles was dir gesagt | alles, was ihnen gesagt | alles zuvor gesagte | alles bisher gesagte
+  | alles oben gesagte | alles vorher gesagte | alles davor
 
 [role]
 nows = du bist jetzt | du bist ab jetzt | ab jetzt bist du | ab sofort bist du | von nun an bist du | jetzt bist du | sie sind jetzt | ab sofort sind sie
@@ -88,3 +94,14 @@ preapproved = vorab genehmigt | vorab freigegeben | vorab erlaubt | vorher geneh
   | automatisch genehmigt
 froms = ab jetzt | ab sofort | von nun an | von jetzt an | künftig | ab heute
 nots = nicht | nie | niemals | kein | keine | keinen | weder
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = ende | schluss | abschluss | endet
+users = benutzer | benutzers | nutzer | nutzers | anwender | anwenders | kunde | kunden | mensch
+inputs = eingabe | eingaben | benutzereingabe | nutzereingabe | daten | nachricht | text | kontext | inhalt | dokument | anfrage | anweisungen | unterhaltung | prompt
+systems = system | systems | assistent | assistenten | administrator | admin | entwickler | betreiber | ki
+orders = anweisung | anweisungen | nachricht | befehl | befehle | vorgaben | override | überschreibung | hinweis | richtlinie | richtlinien | regeln | modus | prompt
+headers = systemanweisung | systemanweisungen | systemnachricht | systembefehl | systembefehle | systemprompt | systemhinweis | systemmodus | adminanweisung | entwickleranweisung | neue sitzung | neue anweisungen | echte anweisungen | versteckte anweisungen
+musts = du musst | sie müssen | ab jetzt | von nun an | ab sofort | du bist jetzt | antworte nur | antworten sie nur | verrate | gib deine | ohne einschränkungen | deaktiviere | gehorche | deine neue aufgabe | ihre neue aufgabe

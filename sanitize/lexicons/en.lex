@@ -198,3 +198,14 @@ answers = your answer | your answers | your reply | your replies | your response
   | its response | its summary | their answer | their reply | the summary you produce | the answer you give
   | every script you generate | any script you generate | the code you suggest
 softs = please | kindly | also | just | always | be sure to | make sure to | remember to | you must | you should
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = end | ending | close | end of | eof | stop
+users = user | user's | human | customer | untrusted | external
+inputs = input | data | message | text | context | content | document | query | request | prompt | instructions | transcript | conversation | email | turn | section | block
+systems = system | assistant | admin | administrator | developer | operator | root | ai | model
+orders = instructions | instruction | prompt | override | directive | directives | command | commands | orders
+headers = new session | new conversation | session reset | context reset | new instructions | real instructions | actual instructions | hidden instructions | true instructions | priority instructions
+musts = you must | you will | you are now | you're now | from now on | you are an | you have no | respond only | reply only | answer only | output only | ignore | disregard | forget | reveal | no restrictions | without restrictions | no limits | unrestricted | disable | turn off | the real task | your new task | your task is | your only task | obey | comply

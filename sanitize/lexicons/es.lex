@@ -2,9 +2,15 @@ lang es
 
 [override]
 verbs = ignora | ignore | ignoren | ignorar | ignorad | olvida | olvide | olviden | olvidar | olvidad | descarta | descarte | descartar | omite | omita | omitir | pasa por alto | pase por alto | no hagas caso | no haga caso | haz caso omiso | haga caso omiso | deja de seguir | deje de seguir | desobedece | desestima | desatiende | salta
+  | no tengas en cuenta | no tenga en cuenta | no tomes en cuenta | no tome en cuenta | deja de lado | deje de lado | desecha | deseche | por favor ignora
 quals = todas | todos | toda | anteriores | anterior | previas | previos | precedentes | de arriba | arriba | tus | sus | tu | originales | iniciales | del sistema | antes | recibidas | dadas
 nouns = instrucciones | instrucción | indicaciones | órdenes | reglas | directrices | directivas | pautas | prompt | normas | restricciones | consignas
 voids = quedan anuladas | ya no son válidas | ya no aplican | ya no se aplican | son nulas | quedan sin efecto | están anuladas | quedan invalidadas | dejan de tener efecto
+  | fueron un error | eran un error | fueron un fallo | ya no cuentan | quedan revocadas
+# What points at the instructions with no noun (issue 28, D1073).
+alls = todo lo anterior | todo lo de arriba | todo lo que está arriba | todo lo que hay arriba | todo lo que te dijeron | todo lo que se te dijo
+  | lo que te dijeron antes | todo lo dicho | todo lo que precede | lo que precede | todo lo previo | todo lo que te han dicho | cuanto se dijo antes
+  | todo lo que se dijo antes | todo el texto anterior
 
 [role]
 nows = a partir de ahora eres | ahora eres | desde ahora eres | de ahora en adelante eres | a partir de ahora serás | ahora serás | a partir de ahora usted es
@@ -85,3 +91,14 @@ preapproved = preaprobados | preaprobadas | preaprobado | preaprobada | pre-apro
   | aprobadas previamente | autorizados de antemano | autorizadas de antemano
 froms = partir de ahora | ahora en adelante | desde ahora | en lo sucesivo
 nots = no | nunca | jamás | ni | nadie
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = fin | final | cierre | termina | terminan
+users = usuario | usuaria | cliente | humano
+inputs = entrada | datos | mensaje | texto | contexto | contenido | documento | consulta | petición | instrucciones | conversación | prompt
+systems = sistema | asistente | administrador | desarrollador | operador | ia
+orders = instrucciones | instrucción | mensaje | órdenes | orden | anulación | aviso | directiva | directivas | reglas | modo | indicaciones | prompt
+headers = nueva sesión | nueva conversación | nuevas instrucciones | instrucciones reales | instrucciones ocultas
+musts = debes | deberás | a partir de ahora | desde ahora | de ahora en adelante | ahora eres | responde solo | responde únicamente | contesta solo | revela | no tienes restricciones | sin restricciones | desactiva | obedece | tu nueva tarea | tu tarea es

@@ -2,9 +2,14 @@ lang fr
 
 [override]
 verbs = ignore | ignorez | ignorer | oublie | oubliez | oublier | ne tiens pas compte | ne tenez pas compte | fais abstraction | faites abstraction | néglige | négligez | écarte | écartez | laisse tomber | laissez tomber | cesse de suivre | cessez de suivre | passe outre | passez outre | ne suis plus | ne suivez plus
+  | ne pas tenir compte | ne tenez aucun compte | ne tiens aucun compte | veuillez ignorer | veuillez oublier | merci d'ignorer | mets de côté | mettez de côté | rejette | rejetez
 quals = toutes | tous | précédentes | précédents | antérieures | ci-dessus | plus haut | tes | vos | ton | votre | initiales | originales | système | données | reçues
 nouns = instructions | instruction | consignes | consigne | directives | règles | indications | ordres | prompt | restrictions
 voids = sont annulées | ne s'appliquent plus | ne sont plus valables | sont caduques | sont nulles | n'ont plus cours | ne sont plus valides
+  | étaient une erreur | sont une erreur | sont révoquées | sont levées
+# What points at the instructions with no noun (issue 28, D1073).
+alls = tout ce qui précède | ce qui précède | tout ce qui est au-dessus | tout ce qui est ci-dessus | tout ce qu'on t'a dit | tout ce qu'on vous a dit
+  | tout ce qui a été dit avant | tout ce qui a été dit | tout le texte ci-dessus | tout ce qui est écrit plus haut | tout ce qui vient avant
 
 [role]
 nows = tu es maintenant | désormais tu es | désormais, tu es | à partir de maintenant tu es | à partir de maintenant, tu es | vous êtes maintenant | dorénavant tu es | dorénavant, tu es
@@ -87,3 +92,14 @@ preapproved = pré-approuvées | pré-approuvés | pré-approuvée | pré-approu
   | pré-autorisés | autorisées d'avance | autorisés d'avance
 froms = désormais | dorénavant | partir de maintenant
 nots = ne | pas | jamais | aucun | ni
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = fin | clôture | terminé | termine
+users = utilisateur | utilisatrice | client | humain
+inputs = entrée | entrées | données | message | texte | contexte | contenu | document | requête | demande | instructions | conversation | saisie | prompt
+systems = système | assistant | administrateur | développeur | opérateur | ia
+orders = instructions | instruction | message | consignes | consigne | ordres | ordre | dérogation | avis | directive | directives | règles | mode | prompt
+headers = nouvelle session | nouvelle conversation | nouvelles instructions | vraies instructions | instructions cachées
+musts = tu dois | vous devez | désormais | à partir de maintenant | dorénavant | tu es maintenant | réponds uniquement | répondez uniquement | révèle | révélez | sans restriction* | désactive | désactivez | obéis | obéissez | ta nouvelle tâche | votre nouvelle tâche

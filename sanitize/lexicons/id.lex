@@ -3,10 +3,15 @@ lang id
 [override]
 verbs = abaikan | abaikanlah | lupakan | lupakanlah | jangan ikuti | jangan patuhi | jangan hiraukan | hiraukan | tinggalkan
   | buang | lewati | langgar | berhenti mengikuti | tidak usah mengikuti | kesampingkan | singkirkan
+  | jangan pedulikan | acuhkan | tidak perlu mengikuti
 quals = semua | seluruh | sebelumnya | di atas | yang diberikan | yang kamu terima | yang anda terima | awal | asli | sistem
   | kamu | anda
 nouns = instruksi | instruksimu | perintah | perintahmu | aturan | aturanmu | arahan | petunjuk | pedoman | prompt | batasan
 voids = tidak berlaku lagi | sudah tidak berlaku | dibatalkan | batal | tidak sah | dicabut
+  | adalah kesalahan | merupakan kesalahan
+# What points at the instructions with no noun (issue 28, D1073).
+alls = semua yang di atas | semua di atas | semua hal di atas | apa yang dikatakan sebelumnya | semua yang dikatakan sebelumnya
+  | semua yang telah diberitahukan | segala sesuatu sebelumnya | semua sebelumnya | teks di atas | semua yang sudah dikatakan
 
 [role]
 nows = mulai sekarang kamu adalah | mulai sekarang anda adalah | sekarang kamu adalah | kamu sekarang adalah | sekarang kamu
@@ -76,3 +81,14 @@ sources = halaman web | situs web | email | surel | dokumen | pesan | hasil penc
 preapproved = disetujui sebelumnya | disetujui terlebih dahulu | pra-disetujui | otomatis disetujui
 froms = mulai sekarang | mulai saat ini | mulai hari ini | sejak sekarang | ke depannya
 nots = tidak | jangan | bukan | tak | belum
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = akhir | selesai | berakhir | penutup
+users = pengguna | user | pelanggan | manusia
+inputs = input | masukan | data | pesan | teks | konteks | konten | dokumen | permintaan | instruksi | percakapan | prompt
+systems = sistem | asisten | admin | administrator | pengembang | operator | ai
+orders = instruksi | perintah | pesan | arahan | pemberitahuan | direktif | aturan | mode | prompt | penggantian
+headers = sesi baru | percakapan baru | instruksi baru | instruksi sebenarnya | instruksi tersembunyi
+musts = kamu harus | anda harus | mulai sekarang | sekarang kamu | jawab hanya | hanya jawab | ungkapkan | tanpa batasan | nonaktifkan | patuhi | tugas barumu | tugas baru anda

@@ -2,9 +2,14 @@ lang it
 
 [override]
 verbs = ignora | ignori | ignorate | ignorare | dimentica | dimentichi | dimenticate | dimenticare | trascura | trascurate | tralascia | tralasciate | non seguire | smetti di seguire | smettete di seguire | non tenere conto | non considerare | scarta | scartate
+  | non tenere in considerazione | non prendere in considerazione | lascia perdere | metti da parte | si prega di ignorare
 quals = tutte | tutti | precedenti | precedente | sopra | di sopra | tue | tuoi | vostre | sue | originali | iniziali | del sistema | ricevute | date
 nouns = istruzioni | indicazioni | regole | direttive | ordini | prompt | restrizioni | consegne
 voids = non sono più valide | sono annullate | non valgono più | sono nulle | non si applicano più | decadono
+  | erano un errore | sono un errore | sono revocate
+# What points at the instructions with no noun (issue 28, D1073).
+alls = tutto quello che precede | tutto ciò che precede | ciò che precede | tutto quanto sopra | tutto quello sopra | tutto quello che ti è stato detto
+  | tutto ciò che ti è stato detto | quanto detto prima | tutto ciò che è stato detto | tutto il testo sopra | tutto quello detto prima | tutto quello scritto sopra
 
 [role]
 nows = d'ora in poi sei | da ora in poi sei | ora sei | adesso sei | da adesso sei | d'ora in avanti sei | lei è ora
@@ -80,3 +85,14 @@ sources = pagine web | siti web | il web | e-mail | email | documenti | messaggi
 preapproved = pre-approvati | pre-approvate | preapprovati | preapprovate | approvati in anticipo | approvate in anticipo | autorizzati in anticipo
 froms = d'ora in poi | ora in poi | d'ora in avanti | adesso in poi
 nots = non | mai | né | nessuno
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = fine | chiusura | termine | termina
+users = utente | cliente | umano
+inputs = input | ingresso | dati | messaggio | testo | contesto | contenuto | documento | richiesta | istruzioni | conversazione | prompt
+systems = sistema | assistente | amministratore | sviluppatore | operatore | ia
+orders = istruzioni | istruzione | messaggio | ordini | ordine | override | avviso | direttiva | direttive | regole | modalità | prompt
+headers = nuova sessione | nuova conversazione | nuove istruzioni | vere istruzioni | istruzioni nascoste
+musts = devi | dovrai | deve | da ora in poi | d'ora in poi | da adesso | ora sei | rispondi solo | rispondi soltanto | rivela | senza restrizioni | senza filtri | disattiva | obbedisci | il tuo nuovo compito

@@ -2,9 +2,14 @@ lang ko unspaced
 
 [override verb-last]
 verbs = 무시 | 잊어 | 잊고 | 잊으 | 따르지 마 | 따르지 말 | 버려 | 버리 | 신경 쓰지 마
+  | 신경 쓰지 말 | 개의치 말
 quals = 이전 | 앞의 | 앞서 | 위의 | 위에 | 모든 | 기존 | 원래 | 당신의 | 너의 | 시스템 | 지금까지 | 처음
 nouns = 지시 | 지침 | 명령 | 규칙 | 프롬프트 | 안내 | 제약
 voids = 무효 | 취소 | 더 이상 적용되지 | 효력을 잃
+  | 실수였 | 잘못이었
+# What points at the instructions with no noun (issue 28, D1073).
+alls = 위의 모든 내용 | 위의 내용 | 위 내용 | 이전의 모든 내용 | 이전 내용 | 앞의 내용 | 지금까지의 내용 | 지금까지 들은 것
+  | 위에 적힌 모든 것 | 위에 있는 모든 것 | 앞서 말한 모든 것
 
 [role]
 nows = 지금부터 너는 | 이제부터 너는 | 이제 너는 | 지금부터 당신은 | 이제 당신은 | 너는 이제 | 당신은 이제
@@ -60,3 +65,14 @@ sources = 웹 페이지 | 웹페이지 | 웹사이트 | 이메일 | 문서 | 검
 preapproved = 사전 승인 | 사전승인 | 미리 승인 | 자동 승인
 froms = 앞으로 | 지금부터 | 이제부터 | 오늘부터
 nots = 않 | 못 | 금지
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = 끝 | 종료 | 마침 | 여기까지
+users = 사용자 | 유저 | 고객 | 인간
+inputs = 입력 | 데이터 | 메시지 | 텍스트 | 문맥 | 컨텍스트 | 내용 | 문서 | 요청 | 지시 | 대화 | 프롬프트
+systems = 시스템 | 어시스턴트 | 비서 | 관리자 | 개발자 | 운영자
+orders = 지시 | 지침 | 명령 | 메시지 | 알림 | 규칙 | 모드 | 프롬프트 | 재정의
+headers = 새 세션 | 새 대화 | 새로운 지시 | 새 지시 | 진짜 지시 | 숨겨진 지시
+musts = 해야 한다 | 해야 합니다 | 지금부터 | 이제부터 | 이제 너는 | 만 답하 | 만 출력 | 공개하 | 제한 없이 | 제한을 해제 | 비활성화 | 복종 | 너의 새 임무

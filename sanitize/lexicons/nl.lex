@@ -3,10 +3,15 @@ lang nl
 [override]
 verbs = negeer | negeert | negeren | vergeet | vergeten | veronachtzaam | sla over | laat varen | volg niet | volg niet langer
   | stop met het volgen van | gooi weg | schuif terzijde | zet opzij | trek je niets aan van
+  | houd geen rekening met | let niet op | trek je niks aan van
 quals = alle | al | vorige | eerdere | voorgaande | bovenstaande | hierboven | oorspronkelijke | originele | je | jouw | uw
   | systeem | gegeven | ontvangen
 nouns = instructies | instructie | aanwijzingen | opdrachten | regels | richtlijnen | prompt | systeemprompt | beperkingen
 voids = zijn ongeldig | gelden niet meer | zijn vervallen | zijn ingetrokken | zijn nietig | zijn niet meer geldig
+  | waren een fout | zijn een vergissing | waren een vergissing
+# What points at the instructions with no noun (issue 28, D1073).
+alls = alles hierboven | alles wat hierboven staat | alles wat hierboven | alles daarvoor | alles wat je is verteld | alles wat eerder is gezegd
+  | al het voorgaande | het bovenstaande | alles bovenstaande | alles wat voorafging
 
 [role]
 nows = je bent nu | vanaf nu ben je | jij bent nu | u bent nu | vanaf nu ben jij
@@ -69,3 +74,14 @@ sources = webpagina's | webpagina | websites | e-mails | mails | documenten | be
 preapproved = vooraf goedgekeurd | automatisch goedgekeurd | vooraf toegestaan
 froms = vanaf nu | voortaan | vanaf vandaag | van nu af aan
 nots = niet | nooit | geen | noch
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = einde | eind | afsluiting | eindigt
+users = gebruiker | gebruikers | klant | mens
+inputs = invoer | gebruikersinvoer | gegevens | data | bericht | tekst | context | inhoud | document | verzoek | instructies | gesprek | prompt
+systems = systeem | assistent | beheerder | ontwikkelaar | operator | ai
+orders = instructies | instructie | bericht | opdrachten | opdracht | override | melding | richtlijn | richtlijnen | regels | modus | prompt
+headers = systeeminstructies | systeeminstructie | systeembericht | systeemprompt | systeemopdracht | nieuwe sessie | nieuw gesprek | nieuwe instructies | echte instructies | verborgen instructies
+musts = je moet | u moet | vanaf nu | voortaan | je bent nu | antwoord alleen | onthul | zonder beperkingen | schakel uit | gehoorzaam | je nieuwe taak

@@ -3,10 +3,15 @@ lang pl
 [override]
 verbs = zignoruj | zignorujcie | ignoruj | ignorujcie | zapomnij | zapomnijcie | pomiń | pomin | nie stosuj się do | przestań stosować | przestań przestrzegać
   | nie przestrzegaj | odrzuć | porzuć | nie zwracaj uwagi na
+  | nie bierz pod uwagę | nie bierzcie pod uwagę | zlekceważ | olej
 quals = wszystkie | wszystkich | poprzednie | poprzednich | wcześniejsze | wcześniejszych | powyższe | powyższych | twoje | twoich
   | swoje | oryginalne | początkowe | systemowe | otrzymane
 nouns = instrukcj* | polece* | zasad* | reguł* | wytyczn* | prompt* | ogranicze*
 voids = są nieważne | już nie obowiązują | zostały anulowane | zostały unieważnione | tracą ważność
+  | były błędem | są błędem
+# What points at the instructions with no noun (issue 28, D1073).
+alls = wszystko powyżej | wszystko, co powyżej | wszystko co powyżej | wszystko, co było powyżej | wszystko co było powyżej | wszystko wcześniej
+  | wszystko, co ci powiedziano | wszystko co ci powiedziano | całą powyższą treść | wszystko powyższe | wszystko, co napisano wyżej
 
 [role]
 nows = teraz jesteś | od teraz jesteś | od tej chwili jesteś | jesteś teraz
@@ -72,3 +77,14 @@ sources = stron internetowych | strony internetowe | stron www | e-maili | maili
 preapproved = wstępnie zatwierdzon* | automatycznie zatwierdzon* | wcześniej zatwierdzon*
 froms = od teraz | od tej chwili | od dziś | odtąd | od dzisiaj
 nots = nie | nigdy | ani | żaden
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = koniec | zakończenie | kończy
+users = użytkownik* | klient* | człowiek*
+inputs = wejści* | dan* | wiadomoś* | tekst* | kontekst* | treś* | dokument* | zapytani* | instrukcj* | rozmow* | prompt*
+systems = system* | asystent* | administrator* | programist* | operator* | ai
+orders = instrukcj* | polece* | wiadomoś* | rozkaz* | komunikat* | dyrektyw* | zasad* | tryb* | prompt* | nadpisani*
+headers = nowa sesja | nowa rozmowa | nowe instrukcje | prawdziwe instrukcje | ukryte instrukcje
+musts = musisz | od teraz | od tej chwili | teraz jesteś | odpowiadaj tylko | ujawnij | bez ograniczeń | wyłącz | słuchaj się | twoje nowe zadanie

@@ -2,9 +2,14 @@ lang pt
 
 [override]
 verbs = ignore | ignora | ignorem | ignorar | esqueça | esqueca | esquece | esquecer | desconsidere | desconsidera | desconsiderar | descarte | descarta | deixe de seguir | pare de seguir | não siga | nao siga | não obedeça | não obedeca
+  | não leve em conta | nao leve em conta | não leve em consideração | deixe de lado | ponha de lado | por favor ignore
 quals = todas | todos | anteriores | anterior | prévias | previas | acima | suas | seus | sua | teu | tuas | originais | iniciais | do sistema | recebidas | dadas
 nouns = instruções | instrucoes | instrução | orientações | orientacoes | regras | diretrizes | diretivas | ordens | prompt | restrições | restricoes
 voids = não são mais válidas | nao sao mais validas | estão anuladas | foram canceladas | perderam a validade | ficam sem efeito | são nulas | deixam de valer
+  | foram um erro | eram um erro | foram revogadas
+# What points at the instructions with no noun (issue 28, D1073).
+alls = tudo o que foi dito antes | tudo acima | tudo o que está acima | tudo o que te disseram | tudo o que lhe disseram | tudo o que precede
+  | o que foi dito acima | tudo o que foi dito | todo o texto acima | tudo o que veio antes | tudo o que foi escrito acima
 
 [role]
 nows = agora você é | a partir de agora você é | de agora em diante você é | agora tu és | você agora é | a partir de agora voce e | agora voce e
@@ -77,3 +82,14 @@ sources = páginas da web | páginas web | sites | e-mails | emails | documentos
 preapproved = pré-aprovados | pré-aprovadas | pré-aprovado | pré-aprovada | preaprovados | preaprovadas | aprovados previamente | aprovados antecipadamente | autorizados previamente
 froms = daqui em diante | partir de agora | agora em diante | doravante | daqui para a frente
 nots = não | nunca | jamais | nem | ninguém
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = fim | final | encerramento | termina
+users = usuário | usuario | utilizador | cliente | humano
+inputs = entrada | dados | mensagem | texto | contexto | conteúdo | documento | consulta | pedido | instruções | conversa | prompt
+systems = sistema | assistente | administrador | desenvolvedor | operador | ia
+orders = instruções | instrução | mensagem | ordens | ordem | substituição | aviso | diretiva | diretivas | regras | modo | prompt
+headers = nova sessão | nova conversa | novas instruções | instruções reais | instruções ocultas
+musts = você deve | deves | a partir de agora | de agora em diante | agora você é | responda apenas | responda somente | revele | sem restrições | desative | obedeça | sua nova tarefa

@@ -2,9 +2,14 @@ lang tr
 
 [override verb-last]
 verbs = yoksay | yok say | görmezden gel* | unut | unutun | unutmanı | dikkate alma | dikkate almayın | uyma | uymayın | uymayı bırak | geçersiz kıl | boşver | boş ver | aldırma
+  | boşverin | aldırmayın
 quals = önceki | tüm | bütün | yukarıdaki | yukarıda | daha önceki | sana verilen | size verilen | orijinal | sistem | mevcut | ilk
 nouns = talimat* | yönerge* | kural* | komut* | istem* | direktif* | emir* | kısıtlama*
 voids = geçersiz* | iptal edil* | artık geçerli değil | hükümsüz*
+  | bir hataydı | hataydı
+# What points at the instructions with no noun (issue 28, D1073).
+alls = yukarıdaki her şey* | yukarıdakilerin hepsi* | yukarıdakileri | yukarıda yazan* | önceki her şey* | daha önce söylenen*
+  | sana söylenen her şey* | bundan önceki her şey* | yukarıda söylenen*
 
 [role]
 nows = artık sen | bundan sonra sen | şu andan itibaren sen | artık siz | sen artık
@@ -56,3 +61,14 @@ sources = web sayfalarından | web sayfaları | web siteleri | web sitelerinden 
 preapproved = önceden onaylanmış* | önceden onaylı | otomatik onaylı
 froms = bundan sonra | artık | şu andan itibaren | bugünden itibaren
 nots = değil | yok | hayır | asla | vermedi | vermez
+
+# Fake delimiters and headers (issue 28, D1072): what closes the
+# user's part, and what opens a system part (lexicon_delimiters.go).
+[delimiter]
+ends = son | sonu | bitti | bitişi | bitiş
+users = kullanıcı* | müşteri* | insan*
+inputs = girdi* | giriş* | veri* | mesaj* | metin* | metni* | bağlam* | içerik* | belge* | istek* | talimat* | konuşma* | istem*
+systems = sistem* | asistan* | yönetici* | geliştirici* | operatör* | yapay zeka
+orders = talimat* | mesaj* | komut* | emir* | emri* | yönerge* | kural* | mod* | bildiri* | istem*
+headers = yeni oturum | yeni konuşma | yeni talimatlar | gerçek talimatlar | gizli talimatlar
+musts = yapmalısın | zorundasın | artık sen | bundan sonra | şu andan itibaren | sadece cevap ver | yalnızca yanıt ver | açıkla | kısıtlama olmadan | devre dışı bırak | itaat et | yeni görevin
