@@ -99,7 +99,7 @@ type serviceRlimit struct {
 	Soft uint64 `json:"soft"`
 }
 
-// ServiceSpec is the SpecGenerator for a call's container: what Args
+// serviceSpec is the SpecGenerator for a call's container: what Args
 // says on podman's command line, in the service's words. Only the file
 // tools and run (not http_fetch).
 func (r *Runner) serviceSpec(c Call, name string, mounts []Mount) serviceSpec {
