@@ -57,6 +57,26 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 	bundle := runcBundle(b, r, bare(call("bench-anchor")))
 	store := privateStore(b, 0)
 	leftStore := privateStore(b, storeLeftovers)
+	// crun, when BOXMAKER_BENCH_CRUN names it: Podman's --runtime and
+	// `crun run` of the same bundle.
+	crun := os.Getenv("BOXMAKER_BENCH_CRUN")
+	withRuntime := func(args []string, runtime string) []string {
+		args = slices.Clone(args)
+		args[slices.Index(args, "--runtime")+1] = runtime
+		return args
+	}
+	// lean is the per-process work a store of brokerd's own can skip:
+	// events, and a containers.conf of its own (no hooks, no default
+	// mounts, no default ulimits or sysctls).
+	lean := leanConf(b)
+	// rootfs is the tools image's files in a directory: --rootfs DIR:O
+	// gives each container an overlay of its own above it, without the
+	// image store's layers.
+	rootfs := imageRootfs(b, store)
+	withRootfs := func(args []string) []string {
+		i := slices.Index(args, r.cfg.Image)
+		return slices.Concat(args[:i], []string{"--rootfs", rootfs + ":O"}, args[i+1:])
+	}
 	execIn := longLivedContainer(b, r, bare(call("bench-exec")))
 
 	// beforeImage puts more options just before the image.
@@ -108,6 +128,37 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 		{"podman-version", func(i int) []byte {
 			return output(b, "podman-version", exec.Command("podman", "version"))
 		}},
+		{"own-store-events-none", func(i int) []byte {
+			return podman(append(slices.Clone(store), "--events-backend", "none")...)(i, "own-store-events-none", bare(call(fmt.Sprintf("bench-rv-%d", i))))
+		}},
+		{"own-store-lean", func(i int) []byte {
+			cmd := exec.Command("podman", slices.Concat(store, []string{"--events-backend", "none"}, bare(call(fmt.Sprintf("bench-rn-%d", i))))...)
+			cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+lean)
+			return output(b, "own-store-lean", cmd)
+		}},
+	}
+	if crun != "" {
+		variants = append(variants,
+			variant{"crun-bundle", func(i int) []byte {
+				id := fmt.Sprintf("boxmaker-bench-crun-%d-%d", os.Getpid(), i)
+				bundle.cgroup("/libpod_parent/" + id)
+				return output(b, "crun", exec.Command(crun, "run", "--bundle", bundle.dir, id))
+			}},
+			variant{"crun", func(i int) []byte {
+				return podman()(i, "crun", withRuntime(bare(call(fmt.Sprintf("bench-rk-%d", i))), crun))
+			}},
+			variant{"own-store-crun", func(i int) []byte {
+				return podman(store...)(i, "own-store-crun", withRuntime(bare(call(fmt.Sprintf("bench-rw-%d", i))), crun))
+			}},
+			variant{"own-store-crun-rootfs", func(i int) []byte {
+				return podman(store...)(i, "own-store-crun-rootfs", withRootfs(withRuntime(bare(call(fmt.Sprintf("bench-ry-%d", i))), crun)))
+			}},
+			variant{"own-store-crun-lean", func(i int) []byte {
+				cmd := exec.Command("podman", slices.Concat(store, []string{"--events-backend", "none"}, withRuntime(bare(call(fmt.Sprintf("bench-rx-%d", i))), crun))...)
+				cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+lean)
+				return output(b, "own-store-crun-lean", cmd)
+			}},
+		)
 	}
 	// After the long-lived container started: its conmon must not be
 	// reparented here.
@@ -141,6 +192,30 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 			b.ReportMetric(float64(cpu[j])/float64(cpu[0]), v.name+"-cpu/runc")
 		}
 	}
+}
+
+// imageRootfs copies the tools image's files out of store into a
+// directory of the benchmark's.
+func imageRootfs(b *testing.B, store []string) string {
+	mnt := strings.TrimSpace(string(podmanOK(b, append(slices.Clone(store), "image", "mount", testImage)...)))
+	defer podmanOK(b, append(slices.Clone(store), "image", "unmount", testImage)...)
+	dir := filepath.Join(b.TempDir(), "rootfs")
+	if out, err := exec.Command("cp", "-a", mnt, dir).CombinedOutput(); err != nil {
+		b.Fatalf("cp -a %s %s: %v %s", mnt, dir, err, out)
+	}
+	return dir
+}
+
+// leanConf writes a containers.conf that turns off what a tool call does
+// not need of Podman's per-process work: OCI hooks, the default mounts
+// file, the default ulimits and sysctls.
+func leanConf(b *testing.B) string {
+	p := filepath.Join(b.TempDir(), "containers.conf")
+	conf := "[containers]\ndefault_sysctls = []\ndefault_ulimits = []\nmounts = []\ninit = false\n\n[engine]\nhooks_dir = []\nevents_logger = \"none\"\nno_pivot_root = false\n"
+	if err := os.WriteFile(p, []byte(conf), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
 
 // output runs cmd and returns its standard output; the benchmark fails

@@ -32,12 +32,22 @@ func (r *Runner) Check(ctx context.Context) []error {
 	case r.cfg.Image == "":
 		add("[runner] image is empty: boxmaker tools-image builds and loads the tools image and prints the ID to put there")
 	default:
-		if out, err := exec.CommandContext(ctx, r.cfg.Podman, "image", "exists", r.cfg.Image).CombinedOutput(); err != nil {
-			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 && len(strings.TrimSpace(string(out))) == 0 {
-				add("the tools image %s ([runner] image) is not loaded: boxmaker tools-image loads it", r.cfg.Image)
-			} else {
-				add("cannot ask Podman about the tools image %s: %s", r.cfg.Image, said(out, err))
+		// In brokerd's own store, or in the default one, from which
+		// brokerd copies it at start (PrepareStore).
+		has := false
+		for _, s := range r.stores() {
+			ok, err := r.storeHas(ctx, s, r.cfg.Image)
+			if err != nil {
+				add("%v", err)
+				has = true // said already
+				break
 			}
+			if has = ok; has {
+				break
+			}
+		}
+		if !has {
+			add("the tools image %s ([runner] image) is not loaded: boxmaker tools-image loads it", r.cfg.Image)
 		}
 	}
 	if rt := r.cfg.Runtime; rt != "" && !filepath.IsAbs(rt) {

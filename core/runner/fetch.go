@@ -20,7 +20,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -166,7 +165,7 @@ type proxyProcess struct {
 // failure is runner-unavailable: nothing of the call ran.
 func (r *Runner) startProxy(ctx context.Context, name, dir string, hosts []string) (*proxyProcess, error) {
 	args := r.ProxyArgs(name, dir, hosts)
-	cmd := exec.Command(r.cfg.Podman, args...)
+	cmd := r.podman(nil, args...)
 	p := &proxyProcess{r: r, name: name, done: make(chan error, 1), stderr: &bounded{limit: 64 << 10}}
 	cmd.Stderr = p.stderr
 	// The proxy runs until its stdin ends: closing it is the stop.
@@ -231,7 +230,7 @@ func (p *proxyProcess) stop() {
 		return
 	case <-time.After(5 * time.Second):
 	}
-	p.r.remove(p.name)
+	p.r.remove(p.r.cfg.Store, p.name)
 	err := <-p.done
 	p.done <- err
 }

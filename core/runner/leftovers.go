@@ -326,7 +326,9 @@ func (r *Runner) killContainers(ctx context.Context, only string) (names, ids []
 		cctx, cancel := context.WithTimeout(ctx, startGrace)
 		exec.CommandContext(cctx, r.runtimeProgram(), "--root", r.runtimeRoot(), "delete", "--force", id).Run()
 		cancel()
-		r.podmanRemove(id)
+		for _, s := range r.stores() {
+			r.podmanRemove(s, id)
+		}
 	}
 	return names, ids
 }

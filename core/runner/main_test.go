@@ -23,6 +23,7 @@ var (
 	testInstance string // this run's label value
 	testStage    string // the staging directory
 	testSeccomp  string // the tools' seccomp profile
+	testStore    Store  // the runner's own Podman store, as brokerd's
 )
 
 func TestMain(m *testing.M) {
@@ -45,14 +46,30 @@ func mainWithImage(m *testing.M) int {
 	var b [4]byte
 	rand.Read(b[:])
 	testInstance = "test-" + hex.EncodeToString(b[:])
+	testStore = StoreFor(dir, testInstance)
+	defer removeStore(testStore)
+	r, _ := New(testConfig())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	_, err = r.PrepareStore(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "runner tests: cannot prepare the runner's store: %v\n", err)
+		return 1
+	}
 	code := m.Run()
 	removePrivateStores()
-	r, _ := New(testConfig())
 	if left, err := r.CleanLeftovers(context.Background()); err != nil || len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "runner tests: containers left behind: %v %v\n", left, err)
 		code = 1
 	}
 	return code
+}
+
+// removeStore removes a store the tests made, and its image.
+func removeStore(s Store) {
+	exec.Command("podman", append(s.Flags(), "rmi", "-a", "-f")...).Run()
+	os.RemoveAll(s.Root)
+	os.RemoveAll(filepath.Dir(s.RunRoot))
 }
 
 func buildTestImage(dir string) error {
@@ -81,7 +98,7 @@ func buildTestImage(dir string) error {
 // the limits of the template.
 func testConfig() Config {
 	return Config{
-		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance, StageDir: testStage,
+		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance, StageDir: testStage, Store: testStore,
 		OwnerUID: testOwnerUID, OwnerGID: testOwnerGID, ToolUID: testToolUID, SeccompProfile: testSeccomp,
 		UlimitNofile: 1024, UlimitNproc: 4096, PidsLimit: 128, MemoryMB: 256, TmpMB: 16,
 		Timeout: 20 * time.Second, OutputLimit: 64 << 10,

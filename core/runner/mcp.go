@@ -43,13 +43,15 @@ func (r *Runner) MCPCommand(name, image string, argv, env []string) (*exec.Cmd, 
 		args = append(args, "--env", e)
 	}
 	args = append(append(args, image), argv...)
+	// In Podman's default store, not the runner's own (D1047): the
+	// operator loads an MCP server's image there by its manifest digest.
 	cmd := exec.Command(r.cfg.Podman, args...)
 	return cmd, nil
 }
 
 // RemoveContainer removes the container name, whatever its state, and
 // what a killed Podman client may have left of it.
-func (r *Runner) RemoveContainer(name string) { r.remove(name) }
+func (r *Runner) RemoveContainer(name string) { r.remove(Store{}, name) }
 
 // MCPServe is an MCP server's container for one session (StartMCP).
 type MCPServe struct {
@@ -168,6 +170,7 @@ func (r *Runner) StartMCP(ctx context.Context, s MCPServe) (*MCPStarted, error) 
 		secretEnv = append(secretEnv, e)
 	}
 	args = append(append(args, s.Image), s.Argv...)
+	// Podman's default store, as MCPCommand's (D1047).
 	cmd := exec.Command(r.cfg.Podman, args...)
 	if len(secretEnv) > 0 {
 		cmd.Env = append(cmd.Environ(), secretEnv...)
@@ -176,7 +179,7 @@ func (r *Runner) StartMCP(ctx context.Context, s MCPServe) (*MCPStarted, error) 
 	var once sync.Once
 	return &MCPStarted{Cmd: cmd, Mounted: st.mounted, Release: func() {
 		once.Do(func() {
-			r.remove(s.Name)
+			r.remove(Store{}, s.Name)
 			st.release()
 			slot()
 		})

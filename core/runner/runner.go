@@ -37,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"boxmaker/core/conf"
@@ -50,6 +51,9 @@ type Config struct {
 	Runtime  string // the OCI runtime (runc on Debian 12); empty: Podman's default
 	Image    string // the tools image's ID, sha256:<64 hex>
 	Instance string // the value of the label boxmaker: whose leftovers CleanLeftovers removes
+	// Store is brokerd's own Podman store (store.go); the zero Store is
+	// Podman's default one.
+	Store Store
 	// StageDir holds one staging directory per call (stage.go): brokerd's
 	// own, root-only, outside every grant.
 	StageDir string
@@ -142,6 +146,9 @@ type Runner struct {
 	seccomp func() error        // writes the tools' seccomp profile, once
 	budget  *budget             // container slots: pids limits within ulimit_nproc (budget.go)
 	svc     *podmanService      // nil: every call is a podman run (servicerun.go)
+	// storeErr is why PrepareStore could not make the store ready: no
+	// container starts then.
+	storeErr atomic.Pointer[error]
 }
 
 // New checks cfg. An empty Image is allowed (brokerd starts, and each call
@@ -234,6 +241,8 @@ func (r *Runner) ready(paths bool) string {
 	switch {
 	case r.cfg.Image == "":
 		return "[runner] image is empty: load the tools image with boxmaker tools-image and put the ID it prints there"
+	case r.storeErr.Load() != nil:
+		return (*r.storeErr.Load()).Error()
 	case r.cfg.SeccompProfile == "":
 		return "the runner has no seccomp profile for the tools"
 	case r.seccomp() != nil:
@@ -513,7 +522,7 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 	// JSON may spell a byte in six: room for stdout and stderr at that.
 	stdout := &bounded{limit: 12*r.cfg.OutputLimit + 1<<20}
 	stderr := &bounded{limit: 64 << 10}
-	cmd := exec.Command(r.cfg.Podman, args...)
+	cmd := r.podman(nil, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if c.Tool == string(policy.WriteFile) {
 		cmd.Stdin = bytes.NewReader(c.Content)
@@ -521,7 +530,7 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 	cmd.WaitDelay = 5 * time.Second
 	err := r.runPodman(ctx, cmd, name)
 	if ctx.Err() != nil || err != nil {
-		r.remove(name)
+		r.remove(r.cfg.Store, name)
 	}
 	var ee *exec.ExitError
 	switch {
@@ -589,7 +598,7 @@ func (r *Runner) runPodman(ctx context.Context, cmd *exec.Cmd, name string) erro
 	give := time.NewTimer(stopWait)
 	defer give.Stop()
 	for {
-		r.podmanRemove(name)
+		r.podmanRemove(r.cfg.Store, name)
 		select {
 		case err := <-done:
 			return err
@@ -605,9 +614,9 @@ func (r *Runner) runPodman(ctx context.Context, cmd *exec.Cmd, name string) erro
 // and waits for Podman to finish: a `podman rm` killed halfway loses a
 // container's lock too, so it is killed only after rmWait. It returns
 // what Podman said.
-func (r *Runner) podmanRemove(names ...string) ([]byte, error) {
+func (r *Runner) podmanRemove(s Store, names ...string) ([]byte, error) {
 	var out bytes.Buffer
-	cmd := exec.Command(r.cfg.Podman, append([]string{"rm", "-f", "-i", "-t", "0"}, names...)...)
+	cmd := podmanIn(nil, r.cfg.Podman, s, append([]string{"rm", "-f", "-i", "-t", "0"}, names...)...)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -632,10 +641,10 @@ func (r *Runner) podmanRemove(names ...string) ([]byte, error) {
 // remove also ends what conmon's command line or the runtime's state
 // names as this container (leftovers.go), and looks again until neither
 // names anything, for a little while.
-func (r *Runner) remove(name string) {
+func (r *Runner) remove(s Store, name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), startGrace)
 	defer cancel()
-	r.podmanRemove(name)
+	r.podmanRemove(s, name)
 	for i := 0; i < 10 && ctx.Err() == nil; i++ {
 		if _, ids := r.killContainers(ctx, name); len(ids) == 0 && i > 0 {
 			return
@@ -651,44 +660,21 @@ func (r *Runner) remove(name string) {
 // before it serves.
 func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 	defer r.cleanStage()
-	args := []string{"ps", "-a", "--no-trunc", "--filter", "label=boxmaker=" + r.cfg.Instance, "--format", "{{.ID}} {{.Names}}"}
-	out, err := exec.CommandContext(ctx, r.cfg.Podman, args...).Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, unavailable(args, said(ee.Stderr, err))
-		}
-		return nil, unavailable(args, err.Error())
-	}
 	var names, ids []string
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if id, name, ok := strings.Cut(l, " "); ok {
-			ids, names = append(ids, id), append(names, name)
+	var inStore [][]string // the names found in each of r.stores()
+	for _, s := range r.stores() {
+		n, i, err := r.listLeftovers(ctx, s)
+		if err != nil {
+			return nil, err
 		}
-	}
-	// A podman client killed while it created a container leaves the
-	// container in the image store with no record in Podman's own
-	// database, so with no label to find it by: only its name, which
-	// begins with this instance's prefix. Every later podman process reads
-	// and rewrites the store's files, so each one left makes every tool
-	// call on the machine slower (D1001).
-	args = []string{"ps", "-a", "--external", "--no-trunc", "--format", "{{.ID}} {{.Names}}"}
-	if out, err = exec.CommandContext(ctx, r.cfg.Podman, args...).Output(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, unavailable(args, said(ee.Stderr, err))
-		}
-		return nil, unavailable(args, err.Error())
-	}
-	prefix := NamePrefix(r.cfg.Instance)
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if id, name, ok := strings.Cut(l, " "); ok && strings.HasPrefix(name, prefix) && !slices.Contains(ids, id) {
-			ids, names = append(ids, id), append(names, name)
-		}
+		names, ids, inStore = append(names, n...), append(ids, i...), append(inStore, n)
 	}
 	var rmErr error
-	if len(names) > 0 {
-		if out, err := r.podmanRemove(names...); err != nil {
+	for k, s := range r.stores() {
+		if len(inStore[k]) == 0 {
+			continue
+		}
+		if out, err := r.podmanRemove(s, inStore[k]...); err != nil {
 			rmErr = fmt.Errorf("podman rm of leftovers: %s", said(out, err))
 		}
 	}
@@ -708,9 +694,51 @@ func (r *Runner) CleanLeftovers(ctx context.Context) ([]string, error) {
 	}
 	if rmErr != nil {
 		rmErr = nil
-		if out, err := r.podmanRemove(names...); err != nil {
-			rmErr = fmt.Errorf("podman rm of leftovers: %s", said(out, err))
+		for _, s := range r.stores() {
+			if out, err := r.podmanRemove(s, names...); err != nil {
+				rmErr = fmt.Errorf("podman rm of leftovers: %s", said(out, err))
+			}
 		}
 	}
 	return names, rmErr
+}
+
+// listLeftovers lists this instance's containers in the store s: by
+// its label, and the storage-only ones by their name.
+func (r *Runner) listLeftovers(ctx context.Context, s Store) (names, ids []string, err error) {
+	args := []string{"ps", "-a", "--no-trunc", "--filter", "label=boxmaker=" + r.cfg.Instance, "--format", "{{.ID}} {{.Names}}"}
+	out, err := podmanIn(ctx, r.cfg.Podman, s, args...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, nil, unavailable(args, said(ee.Stderr, err))
+		}
+		return nil, nil, unavailable(args, err.Error())
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if id, name, ok := strings.Cut(l, " "); ok {
+			ids, names = append(ids, id), append(names, name)
+		}
+	}
+	// A podman client killed while it created a container leaves the
+	// container in the image store with no record in Podman's own
+	// database, so with no label to find it by: only its name, which
+	// begins with this instance's prefix. Every later podman process reads
+	// and rewrites the store's files, so each one left makes every tool
+	// call in that store slower (D1001).
+	args = []string{"ps", "-a", "--external", "--no-trunc", "--format", "{{.ID}} {{.Names}}"}
+	if out, err = podmanIn(ctx, r.cfg.Podman, s, args...).Output(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, nil, unavailable(args, said(ee.Stderr, err))
+		}
+		return nil, nil, unavailable(args, err.Error())
+	}
+	prefix := NamePrefix(r.cfg.Instance)
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if id, name, ok := strings.Cut(l, " "); ok && strings.HasPrefix(name, prefix) && !slices.Contains(ids, id) {
+			ids, names = append(ids, id), append(names, name)
+		}
+	}
+	return names, ids, nil
 }

@@ -237,11 +237,16 @@ func (t ToolsImage) WriteArchive(w io.Writer) (string, error) {
 // that Podman now has the image id. Loading the same archive again is
 // harmless: Podman keeps one copy.
 func LoadImage(ctx context.Context, podman, path, id string) error {
-	out, err := exec.CommandContext(ctx, podman, "load", "-q", "-i", path).CombinedOutput()
+	return LoadImageIn(ctx, podman, Store{}, path, id)
+}
+
+// LoadImageIn is LoadImage into the store s.
+func LoadImageIn(ctx context.Context, podman string, s Store, path, id string) error {
+	out, err := podmanIn(ctx, podman, s, "load", "-q", "-i", path).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("podman load: %s", said(out, err))
 	}
-	got, err := exec.CommandContext(ctx, podman, "image", "inspect", "--format", "{{.Id}}", id).CombinedOutput()
+	got, err := podmanIn(ctx, podman, s, "image", "inspect", "--format", "{{.Id}}", id).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("podman image inspect %s after loading: %s", id, said(got, err))
 	}

@@ -98,7 +98,7 @@ func (r *Runner) StartYaag(s YaagSpec) (*YaagContainer, error) {
 		return nil, err
 	}
 	args := r.yaagArgs(s, name, st.mounts)
-	cmd := exec.Command(r.cfg.Podman, args...)
+	cmd := r.podman(nil, args...)
 	if s.Stdin != nil {
 		cmd.Stdin = s.Stdin
 	}
@@ -175,7 +175,7 @@ func (c *YaagContainer) wait() {
 		give := time.NewTimer(stopWait)
 	loop:
 		for {
-			c.r.podmanRemove(c.name)
+			c.r.podmanRemove(c.r.cfg.Store, c.name)
 			select {
 			case err = <-done:
 				break loop
@@ -191,7 +191,7 @@ func (c *YaagContainer) wait() {
 	if err != nil {
 		// A container killed at a limit, or by Kill: what conmon or the
 		// runtime still holds of it goes too.
-		c.r.remove(c.name)
+		c.r.remove(c.r.cfg.Store, c.name)
 	}
 	c.st.release()
 	c.release()

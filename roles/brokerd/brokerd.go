@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -49,12 +50,14 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	// mounts until it starts again, and an `rm -rf` of the home must not
 	// reach through them into the owner's granted directories.
 	rcfg.StageDir = runner.StageDir(rcfg.Instance)
+	rcfg.Store = runner.StoreFor(cfg.Home, rcfg.Instance)
 	rcfg.SeccompProfile = h.Path("run", "tools-seccomp.json")
 	// The podman service's socket: root's alone, in the home, so never
 	// granted or mounted (core/runner/servicerun.go).
 	rcfg.ServiceDir = h.Path("run", "podman")
 	rcfg.PeerUIDs = cfg.Sockets.AllowUIDs
-	harness := append(policy.BrokerdHarness(cfg, path), policy.Harness{What: "the runner's staging directory", Path: rcfg.StageDir})
+	harness := append(policy.BrokerdHarness(cfg, path), policy.Harness{What: "the runner's staging directory", Path: rcfg.StageDir},
+		policy.Harness{What: "the run-time directory of brokerd's Podman store", Path: filepath.Dir(rcfg.Store.RunRoot)})
 	rcfg.Protected = policy.Protect(harness)
 	if rolecli.CheckingConfig(c) {
 		rcfg.SeccompProfile = "" // checks only: nothing is written
@@ -146,8 +149,24 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	if err := d.Start(); err != nil {
 		return err
 	}
+	// The store before the leftovers are looked for in it; a store that
+	// cannot be made leaves every call runner-unavailable.
+	fmt.Fprintf(rolecli.Log, "brokerd: runner: Podman store %s, OCI runtime %s\n", rcfg.Store.Root, run.Runtime())
+	pctx, cancel := context.WithTimeout(c.Context, prepareWait)
+	did, err := run.PrepareStore(pctx)
+	cancel()
+	switch {
+	case err != nil:
+		fmt.Fprintf(rolecli.Log, "brokerd: warning: %v\n", err)
+	case did != "":
+		fmt.Fprintf(rolecli.Log, "brokerd: %s\n", did)
+	}
 	return b.Serve(c.Context, run, d)
 }
+
+// prepareWait bounds brokerd's Podman store's preparation at start: the
+// tools image's copy into it (seconds) on the first start of a home.
+const prepareWait = 2 * time.Minute
 
 // freeSpace measures what the file system of dir has free for an
 // unprivileged user: what a tool writing as the owner can still fill.
