@@ -13,6 +13,17 @@ set -euo pipefail
 need=()
 command -v podman >/dev/null || need+=(podman)
 command -v runc >/dev/null || need+=(runc)
+# crun, which starts a tool's container in about two thirds of runc's CPU
+# (brokerd's runtime = "auto" takes it), only where it runs: crun 1.8
+# refuses hybrid cgroups whose v2 tree holds a controller, and once
+# installed it is Podman's default runtime for every podman run that names
+# none (docs/runner.md; D1048).
+crun_runs() {
+  [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ] && return 0
+  [ "$(stat -fc %T /sys/fs/cgroup/unified 2>/dev/null)" = cgroup2fs ] || return 0
+  [ -z "$(cat /sys/fs/cgroup/unified/cgroup.controllers)" ]
+}
+command -v crun >/dev/null || ! crun_runs || need+=(crun)
 # buildah (Debian's podman recommends it; named here in case recommends are
 # off) makes the storage-only container core/runner's leftovers test needs.
 command -v buildah >/dev/null || need+=(buildah)
@@ -65,7 +76,15 @@ locks=/dev/shm/libpod_lock
 if [ -r "$locks" ] && [ "$(stat -c %s "$locks")" = 82488 ]; then
   used=$(od -An -v -tu4 "$locks" | tr -s ' ' '\n' | awk 'NF' |
     awk 'NR > 14 && (NR - 15) % 322 == 0 && c < 64 { n = $1; while (n > 0) { b += n % 2; n = int(n / 2) }; c++ } END { print b + 0 }')
-  if [ "$used" -gt 1024 ] && [ -z "$(podman ps -aq)" ] && [ -z "$(podman pod ps -q)" ]; then
+  # brokerd's own stores (core/runner/store.go) share the table: each
+  # names its root in /run/boxmaker-podman/<instance>/root.
+  others=""
+  for link in /run/boxmaker-podman/*/root; do
+    root=$(readlink "$link" 2>/dev/null) || continue
+    [ -e "$root/libpod/bolt_state.db" ] || continue
+    others="$others$(podman --root "$root" ps -aq 2>/dev/null || echo unknown)"
+  done
+  if [ "$used" -gt 1024 ] && [ -z "$(podman ps -aq)" ] && [ -z "$(podman pod ps -q)" ] && [ -z "$others" ]; then
     echo "setup: $used of Podman's 2048 container locks are in use with no container on the machine (lost by killed podman processes): podman system renumber"
     podman system renumber
   fi

@@ -178,8 +178,10 @@ allow_uids = [{{.AllowUIDs}}]
 [runner]
 # Tools run in a Podman container from the tools image; see docs/runner.md.
 podman = "podman"
-# Debian 12 needs runc (crun fails on hybrid cgroups).
-runtime = "runc"
+# The OCI runtime. "auto": crun when it is installed and runs on this
+# host's cgroups (it refuses hybrid ones whose v2 tree holds controllers),
+# runc otherwise; brokerd's start line and bxctl doctor say which and why.
+runtime = "auto"
 # How the file tools' and run's containers start: "service", through a
 # 'podman system service' brokerd keeps (its socket in run/podman, root's
 # alone), or "run", a 'podman run' each (a podman process more per call).

@@ -41,6 +41,17 @@ import (
 // processes conmon starts, and the `podman container cleanup` that conmon
 // runs when the container ends are reaped here and counted, as runc's
 // children are for the anchor.
+//
+// "runner" is the call as brokerd makes it: in the runner's own store
+// (D1046) with runc. The bare podman variants run in the default store
+// unless their name says "own-store" (a store of the benchmark's, the
+// tools image only); "lean" adds --events-backend none and a
+// containers.conf without hooks, default mounts, ulimits or sysctls. With
+// BOXMAKER_BENCH_CRUN naming a crun program, "crun-bundle" is `crun run`
+// of the same bundle and the "crun" variants (runner-crun too) run with
+// it; on a host whose hybrid cgroups crun refuses, run the benchmark in a
+// mount namespace where /sys/fs/cgroup/unified/cgroup.controllers reads
+// empty (docs/performance.md says how; D1049).
 func BenchmarkReadFileAgainstRunc(b *testing.B) {
 	d := resolvedTempDir(b)
 	file := d + "/file.txt"
@@ -138,7 +149,15 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 		}},
 	}
 	if crun != "" {
+		rc := newTestRunner(b, func(c *Config) { c.Runtime = crun })
 		variants = append(variants,
+			variant{"runner-crun", func(i int) []byte {
+				res, err := rc.Run(context.Background(), call(fmt.Sprintf("bench-rq-%d", i)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				return []byte(res.Content)
+			}},
 			variant{"crun-bundle", func(i int) []byte {
 				id := fmt.Sprintf("boxmaker-bench-crun-%d-%d", os.Getpid(), i)
 				bundle.cgroup("/libpod_parent/" + id)

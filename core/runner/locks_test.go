@@ -82,7 +82,7 @@ func podmanRuns(name string) bool {
 	found := false
 	eachProcess(func(pid int, dir string) {
 		raw, err := os.ReadFile(filepath.Join(dir, "cmdline"))
-		found = found || err == nil && strings.HasPrefix(string(raw), "podman\x00run\x00") && strings.Contains(string(raw), "\x00--name\x00"+name+"\x00")
+		found = found || err == nil && strings.HasPrefix(string(raw), "podman\x00") && strings.Contains(string(raw), "\x00run\x00--rm\x00") && strings.Contains(string(raw), "\x00--name\x00"+name+"\x00")
 	})
 	return found
 }

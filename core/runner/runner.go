@@ -48,7 +48,7 @@ import (
 // Config is how the runner starts containers.
 type Config struct {
 	Podman   string // the program
-	Runtime  string // the OCI runtime (runc on Debian 12); empty: Podman's default
+	Runtime  string // the OCI runtime; RuntimeAuto: crun or runc, whichever runs here (runtime.go); empty: Podman's default
 	Image    string // the tools image's ID, sha256:<64 hex>
 	Instance string // the value of the label boxmaker: whose leftovers CleanLeftovers removes
 	// Store is brokerd's own Podman store (store.go); the zero Store is
@@ -149,6 +149,8 @@ type Runner struct {
 	// storeErr is why PrepareStore could not make the store ready: no
 	// container starts then.
 	storeErr atomic.Pointer[error]
+	// runtimeWhy is why [runner] runtime = "auto" chose the runtime it did.
+	runtimeWhy string
 }
 
 // New checks cfg. An empty Image is allowed (brokerd starts, and each call
@@ -186,10 +188,13 @@ func New(cfg Config) (*Runner, error) {
 	if cfg.Launch != "" && cfg.Launch != LaunchService && cfg.Launch != LaunchRun {
 		bad = append(bad, fmt.Sprintf("launch %q is neither %q nor %q", cfg.Launch, LaunchService, LaunchRun))
 	}
+	var why string
+	cfg.Runtime, why = resolveRuntime(cfg.Runtime)
 	var svc *podmanService
 	if cfg.Launch != LaunchRun && cfg.ServiceDir != "" {
 		var err error
-		global := []string{cfg.Podman}
+		// The service serves the runner's own store (D1046).
+		global := append([]string{cfg.Podman}, cfg.Store.Flags()...)
 		if cfg.Runtime != "" {
 			// Podman 4.3 takes the runtime from the service's command
 			// line; a spec's oci_runtime is read by nothing.
@@ -224,7 +229,7 @@ func New(cfg Config) (*Runner, error) {
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
-	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg)), svc: svc}
+	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg)), svc: svc, runtimeWhy: why}
 	r.idmap = sync.OnceValues(func() (int, error) { return idmapUserns(cfg.OwnerUID, cfg.OwnerGID, cfg.ToolUID) })
 	// Written at the first call, not here: New runs before brokerd holds
 	// its home's lock.

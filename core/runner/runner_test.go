@@ -152,12 +152,14 @@ func TestRunKillsACommandAtTheTimeout(t *testing.T) {
 
 func assertGone(t *testing.T, name string) {
 	t.Helper()
-	out, err := exec.Command("podman", "ps", "-a", "--filter", "name=^"+name+"$", "--format", "{{.Names}}").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := strings.TrimSpace(string(out)); s != "" {
-		t.Errorf("container %s is still there", s)
+	for _, s := range []Store{testStore, {}} {
+		out, err := exec.Command("podman", append(s.Flags(), "ps", "-a", "--filter", "name=^"+name+"$", "--format", "{{.Names}}")...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.TrimSpace(string(out)); n != "" {
+			t.Errorf("container %s is still there (store %q)", n, s.Root)
+		}
 	}
 }
 

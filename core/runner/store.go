@@ -33,6 +33,11 @@ type Store struct {
 // StoreRunRoot holds every instance's run-time directories of its store.
 const StoreRunRoot = "/run/boxmaker-podman"
 
+// StoreRootLink, in StoreRunRoot/<instance>, is a symbolic link to the
+// instance's store's Root: `podman --root "$(readlink
+// /run/boxmaker-podman/*/root)"` finds every brokerd's store of the host.
+const StoreRootLink = "root"
+
 // StoreFor is the store of brokerd's home dir (the home's podman
 // directory) for its instance.
 func StoreFor(home, instance string) Store {
@@ -98,6 +103,17 @@ func (r *Runner) PrepareStore(ctx context.Context) (did string, err error) {
 			return "", err
 		}
 	}
+	// Podman's table of container locks is the machine's, shared by every
+	// store: what counts the locks in use, or gives lost ones back
+	// (scripts/setup.sh), must list this store's containers too, and
+	// finds its root here.
+	link := filepath.Join(filepath.Dir(s.RunRoot), StoreRootLink)
+	if got, err := os.Readlink(link); err != nil || got != s.Root {
+		os.Remove(link)
+		if err := os.Symlink(s.Root, link); err != nil {
+			return "", err
+		}
+	}
 	if r.cfg.Image == "" {
 		return "", nil
 	}
@@ -122,8 +138,14 @@ func (r *Runner) PrepareStore(ctx context.Context) (did string, err error) {
 	return fmt.Sprintf("the tools image %s copied into brokerd's Podman store %s", r.cfg.Image, s.Root), nil
 }
 
-// Runtime is the OCI runtime the runner's containers run with.
-func (r *Runner) Runtime() string { return r.runtimeProgram() }
+// Runtime is the OCI runtime the runner's containers run with, and when
+// [runner] runtime = "auto" chose it, why.
+func (r *Runner) Runtime() string {
+	if r.runtimeWhy != "" {
+		return r.runtimeProgram() + " (auto: " + r.runtimeWhy + ")"
+	}
+	return r.runtimeProgram()
+}
 
 // storeHas says whether store s holds the image id.
 func (r *Runner) storeHas(ctx context.Context, s Store, id string) (bool, error) {

@@ -72,6 +72,9 @@ func TestPrepareStore(t *testing.T) {
 			t.Errorf("%s: %v %v, want a directory 0700", dir, fi.Mode(), err)
 		}
 	}
+	if got, err := os.Readlink(filepath.Join(filepath.Dir(s.RunRoot), StoreRootLink)); got != s.Root {
+		t.Errorf("the store's root link: %q, %v; want %s", got, err, s.Root)
+	}
 	if has, err := r.storeHas(ctx, s, testImage); !has || err != nil {
 		t.Fatalf("the store has not the tools image: %v", err)
 	}

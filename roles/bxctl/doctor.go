@@ -212,7 +212,9 @@ func (d *doctor) run(c *cli.Context) {
 	if !have[role.Brokerd] {
 		return
 	}
-	run, err := runner.New(runner.ConfigFrom(b.Runner, runner.Instance(b.Home)))
+	rcfg := runner.ConfigFrom(b.Runner, runner.Instance(b.Home))
+	rcfg.Store = runner.StoreFor(b.Home, rcfg.Instance) // brokerd's, as it sets it
+	run, err := runner.New(rcfg)
 	if err != nil {
 		d.problem("runner", runbook.BrokerdStartFailed, err)
 	} else if found := run.Check(ctx); len(found) > 0 {
@@ -221,6 +223,7 @@ func (d *doctor) run(c *cli.Context) {
 		}
 	} else {
 		d.ok("runner", "podman runs and the tools image %s is loaded", b.Runner.Image)
+		d.ok("runner", "Podman store %s, OCI runtime %s", rcfg.Store.Root, run.Runtime())
 	}
 	rep := policy.CheckWithWarnings(b.Paths.Grants)
 	for _, p := range rep.Problems {
