@@ -371,8 +371,9 @@ func alive(pid int) bool {
 // Leftovers names the containers of instance whose conmon is running,
 // whether Podman knows them or not, and (by id) those with a process
 // that the runtime's state names: what CleanLeftovers would end. runtime
-// is [runner] runtime ("": runc).
+// is [runner] runtime ("": runc; RuntimeAuto: what it stands for here).
 func Leftovers(instance, runtime string) []string {
+	runtime, _ = resolveRuntime(runtime)
 	r := &Runner{cfg: Config{Instance: instance, Runtime: runtime}}
 	var names, ids []string
 	for _, l := range findLeftovers(NamePrefix(instance)) {

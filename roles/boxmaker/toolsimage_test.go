@@ -58,7 +58,7 @@ func TestInitPinsTheImageOfThisBinary(t *testing.T) {
 	if err := conf.Load(filepath.Join(dir, "etc", "brokerd.toml"), &b); err != nil {
 		t.Fatal(err)
 	}
-	if b.Runner.Runtime != "runc" || b.Runner.Podman != "podman" {
+	if b.Runner.Runtime != runner.RuntimeAuto || b.Runner.Podman != "podman" {
 		t.Errorf("[runner] is %+v", b.Runner)
 	}
 	exe, err := executable()
