@@ -389,7 +389,8 @@ type bootedSystem struct {
 // --privileged and a cgroup namespace of its own are what systemd and the
 // nested rootful Podman need here (docs/deployment.md, "The boot test");
 // Podman's storage inside is a tmpfs (overlay cannot stack on the
-// container's own overlay root), and so is /srv, where the grants point:
+// container's own overlay root), and so is the home, which holds
+// brokerd's own store (docs/runner.md, "Store"), and /srv, where the grants point:
 // the runner gives the tools the owner's files through idmapped mounts,
 // which the container's overlay root refuses (a host's ext4 takes them).
 func (s *bootedSystem) boot(image string, files map[string]string) {
@@ -397,7 +398,8 @@ func (s *bootedSystem) boot(image string, files map[string]string) {
 	args := []string{"run", "-d", "--name", s.name, "--label", "boxmaker-boottest=" + s.name,
 		"--privileged", "--cgroupns=private", "--systemd=always", "--runtime", "runc",
 		"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096",
-		"--tmpfs", "/var/lib/containers:rw,mode=0700", "--tmpfs", "/srv:rw,mode=0755", "--hostname", "boottest",
+		"--tmpfs", "/var/lib/containers:rw,mode=0700", "--tmpfs", "/var/lib/boxmaker:rw,mode=0700",
+		"--tmpfs", "/srv:rw,mode=0755", "--hostname", "boottest",
 		image, "/sbin/init"}
 	if out, err := exec.Command("podman", args...).CombinedOutput(); err != nil {
 		t.Fatalf("podman run: %v\n%s", err, out)

@@ -7,8 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
+
+	"boxmaker/runbook"
 )
 
 // Store is a Podman store of brokerd's own (D1046): the tool calls'
@@ -95,7 +96,7 @@ func (r *Runner) PrepareStore(ctx context.Context) (did string, err error) {
 		if err != nil {
 			why := fmt.Errorf("brokerd's Podman store is not ready: %w", err)
 			r.storeErr.Store(&why)
-			err = unavailable(nil, why.Error())
+			err = runbook.Refuse(runbook.RunnerUnavailable, "%v", why)
 		}
 	}()
 	for _, d := range []string{s.Root, filepath.Dir(filepath.Dir(s.RunRoot)), filepath.Dir(s.RunRoot), s.RunRoot, s.TmpDir} {
@@ -154,7 +155,9 @@ func (r *Runner) storeHas(ctx context.Context, s Store, id string) (bool, error)
 	switch {
 	case err == nil:
 		return true, nil
-	case errors.As(err, &ee) && ee.ExitCode() == 1 && len(strings.TrimSpace(string(out))) == 0:
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		// "No such image": Podman's own failures are 125, and a warning
+		// it prints (a CNI file it cannot read) comes with either.
 		return false, nil
 	}
 	return false, fmt.Errorf("cannot ask Podman about the tools image %s: %s", id, said(out, err))
