@@ -202,7 +202,7 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 	var re *removeError
 	if errors.As(err, &re) {
 		// The call ran; its container goes another way.
-		r.remove(name)
+		r.remove(r.cfg.Store, name)
 		err = nil
 	}
 	if err == nil && code == -1 {
@@ -229,7 +229,7 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 	default:
 		// The service did not answer: it ended or hangs. Its container, if
 		// it made one, is removed without it.
-		r.remove(name)
+		r.remove(r.cfg.Store, name)
 		if parent.Err() != nil {
 			return Result{}, fmt.Errorf("the call was cancelled; its container was removed: %w", parent.Err())
 		}
