@@ -226,7 +226,7 @@ func TestAKilledServiceFailsTheCallClosed(t *testing.T) {
 		// Once the call's container runs.
 		name := r.ContainerName(c.ID)
 		for range 300 {
-			out, _ := exec.Command("podman", "ps", "--filter", "name=^"+name+"$", "--filter", "status=running", "--format", "{{.Names}}").Output()
+			out, _ := exec.Command("podman", append(testStore.Flags(), "ps", "--filter", "name=^"+name+"$", "--filter", "status=running", "--format", "{{.Names}}")...).Output()
 			if strings.TrimSpace(string(out)) == name {
 				break
 			}
