@@ -42,8 +42,9 @@ import (
 // runs when the container ends are reaped here and counted, as runc's
 // children are for the anchor.
 //
-// "runner" is the call as brokerd makes it: in the runner's own store
-// (D1046) with runc. The bare podman variants run in the default store
+// "runner" is the call with launch = "run", in the runner's own store
+// (D1046) with runc; "runner-service" the same through the podman
+// service the runner keeps (launch = "service", brokerd's default). The bare podman variants run in the default store
 // unless their name says "own-store" (a store of the benchmark's, the
 // tools image only); "lean" adds --events-backend none and a
 // containers.conf without hooks, default mounts, ulimits or sysctls. With
@@ -104,6 +105,33 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 		name string
 		run  func(i int) []byte
 	}
+	// The runner with launch = "service" (servicerun.go), in its own
+	// store: the service it starts at its first call lives on, and its
+	// CPU is counted from /proc, as BenchmarkReadFileThroughService
+	// counts it.
+	serviceOf := map[string]*benchService{}
+	var services []*benchService
+	viaService := func(name string, change func(*Config)) variant {
+		rs := newTestRunner(b, func(c *Config) {
+			c.ServiceDir = testServiceDir(b)
+			if change != nil {
+				change(c)
+			}
+		})
+		if _, err := rs.Run(context.Background(), call("bench-warm-"+name)); err != nil {
+			b.Fatal(err)
+		}
+		s := &benchService{cmd: rs.svc.cmd, socket: rs.svc.socket, stat: fmt.Sprintf("/proc/%d/stat", rs.svc.cmd.Process.Pid)}
+		serviceOf[name] = s
+		services = append(services, s)
+		return variant{name, func(i int) []byte {
+			res, err := rs.Run(context.Background(), call(fmt.Sprintf("bench-%s-%d", name, i)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return []byte(res.Content)
+		}}
+	}
 	variants := []variant{
 		{"runc", func(i int) []byte {
 			id := fmt.Sprintf("boxmaker-bench-runc-%d-%d", os.Getpid(), i)
@@ -148,8 +176,10 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 			return output(b, "own-store-lean", cmd)
 		}},
 	}
+	variants = append(variants, viaService("runner-service", nil))
 	if crun != "" {
 		rc := newTestRunner(b, func(c *Config) { c.Runtime = crun })
+		variants = append(variants, viaService("runner-crun-service", func(c *Config) { c.Runtime = crun }))
 		variants = append(variants,
 			variant{"runner-crun", func(i int) []byte {
 				res, err := rc.Run(context.Background(), call(fmt.Sprintf("bench-rq-%d", i)))
@@ -192,11 +222,18 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 			j := (i + k) % len(variants)
 			v := variants[j]
 			before := childrenCPU(b)
+			var svcBefore time.Duration
+			if s := serviceOf[v.name]; s != nil {
+				svcBefore = s.cpu(b)
+			}
 			t0 := time.Now()
 			out := v.run(i)
 			wall[j] += time.Since(t0)
-			reapOrphans(b)
+			reapOrphansBut(b, services)
 			cpu[j] += childrenCPU(b) - before
+			if s := serviceOf[v.name]; s != nil {
+				cpu[j] += s.cpu(b) - svcBefore
+			}
 			if v.name != "podman-version" && !bytes.Contains(out, []byte("a line of text")) {
 				b.Fatalf("%s: %q", v.name, out)
 			}
