@@ -209,7 +209,7 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 		// Cut short and removed by force through the service: what the
 		// runtime and conmon may still run of it ends too, as after a
 		// podman run (remove).
-		r.remove(name)
+		r.remove(r.cfg.Store, name)
 	}
 	switch {
 	case err == nil && code == 0:
