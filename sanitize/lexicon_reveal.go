@@ -32,7 +32,11 @@ func (f lexiconFile) reveal(s lexiconSection) []flagPattern {
 	objects := s.class("objects")
 	all := object{}
 	var exprs []string
-	for _, o := range []object{{alt(objects), longestEntry(objects), headWords(objects), objects}, owned, place} {
+	listed := objects
+	if f.lang == "en" {
+		listed = headWords(objects)
+	}
+	for _, o := range []object{{alt(objects), longestEntry(objects), listed, objects}, owned, place} {
 		if len(o.needs) == 0 {
 			continue
 		}
@@ -65,7 +69,7 @@ func (f lexiconFile) reveal(s lexiconSection) []flagPattern {
 	}
 	if puts, wraps := s.class("puts"), s.class("wraps"); len(puts) > 0 && len(wraps) > 0 {
 		sep2, gap2 := f.gap(2, 24)
-		for _, o := range []object{owned, {alt(s.class("objects")), longestEntry(s.class("objects")), s.class("objects"), nil}} {
+		for _, o := range []object{owned, {alt(objects), longestEntry(objects), listed, nil}} {
 			if o.expr == "" || o.expr == "(?:)" {
 				continue
 			}
@@ -214,8 +218,8 @@ func firstOf(ws []string, names ...string) string {
 	return ""
 }
 
-// headWords are, of each object, the word that names it, as the needed
-// word of a window: the last word of an English phrase that is not a small
+// headWords are, of each English object, the word that names it, as the
+// needed word of a window: the last word of a phrase that is not a small
 // word ("your original prompt" needs "prompt", not "original", which code
 // comments have plenty of; "everything before this" needs "before"). An
 // entry above ASCII is kept whole (need takes its longest word).

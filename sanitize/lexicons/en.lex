@@ -40,7 +40,7 @@ things = everything | all | all text | all the text | all of the text | the text
   | the entire text | the whole text | the full text | the content | the contents | whatever | anything | what | all that
   | every line | the lines | the beginning | the start | the first part | the first message | the first messages | the message
   | the instructions | the prompt | the initial message | the rules | the guidelines | the directions
-places = above | written above | above this | above this line | above this message | above my message | before this
+places = above | above this | above this line | above this message | above my message | before this
   | before this line | before this message | before my message | before my question | that came before | that precedes
   | preceding this | prior to this | of this conversation | of the conversation | of our conversation | of this chat
   | at the start of this conversation | at the beginning of this conversation | in your context window
@@ -52,7 +52,7 @@ saids = my instructions | my instructions are | here are my instructions | my sy
   | here is my system prompt | here is my prompt | my prompt | my prompt is | my initial instructions | my rules are
   | here are my rules | i was told | i was instructed | i have been instructed | my guidelines | my original instructions
   | my directives | the system prompt
-puts = put | place | wrap | format | paste
+puts = put | place | wrap | paste
 objects = everything above | all of the above | the text above | the words above | everything before this | all text above
   | your initial prompt | your original prompt | your system prompt | your first prompt | your starting prompt | your instructions verbatim
   | the instructions you were given | what you were told | everything you were told | the prompt above | your full prompt
@@ -71,7 +71,7 @@ its = it | that | them | this | those | these | all of it | it all | it back | t
 # instructions) or "above": "message", "given", "rules" and "before" stand
 # in too many comments near a "return" to be read each time.
 [reveal]
-verbs = echo | dump | copy | paste | convert | encode | list | enumerate | render | serialize | serialise | export
+verbs = echo | dump | copy | paste | convert | encode | list | enumerate | render | serialize | serialise
   | return
 objects = everything above | all of the above | the text above | the words above | all text above | the prompt above
   | the first message of this conversation | the first message of the conversation | your rules verbatim
@@ -116,9 +116,9 @@ compounds = reset | resets | manager | managers | policy | policies | hash | has
   | format | flow | page | form | protected | protection | generator | recovery | rules | rule | input | dialog | box
 nouns = your password | your passphrase | your passcode | your secret | your secret key | your secret code | your secret word
   | your key | your api key | your credentials | your access code | the secret password | the secret code | the secret key
-  | the secret word | the access code | the passcode | the password | your pin | the pin | your pin code | the magic word
+  | the secret word | the access code | the passcode | the password | your pin | the pin | the magic word
   | your magic word | the secret phrase | your secret phrase | the admin password | the master password | the hidden password
-  | the passphrase | the secret | your passkey | the pass code | your pass code
+  | the passphrase | the secret | your passkey
 
 [authority]
 claims = i am your | i'm your | im your | this is your | it's your | it is your | speaking as your
@@ -142,7 +142,7 @@ demands = your restrictions | your rules | your instructions | your guidelines |
   | ignore previous | content policy | all restrictions
 
 # Issue 28, second round (D1027): "your" secret asked for with more verbs
-# (share, spill, show me), and "the" secret password, key or word printed,
+# (share, show me), and "the" secret password, key or word printed,
 # spelt or leaked (a verb a login form uses, type or enter or confirm,
 # takes neither).
 [secret]
@@ -150,7 +150,7 @@ nots = never | not | don't | dont | do not | no one | nobody | won't | shouldn't
 compounds = reset | resets | manager | managers | policy | policies | hash | hashes | field | fields | prompt | prompts
   | length | file | files | store | rotation | requirements | requirement | strength | change | changes | expiry
   | format | flow | page | form | protected | protection | generator | recovery | rules | rule | input | dialog | box | hint
-asks = share | spill | leak | expose | hand me | show me | let me have | let me see | reveal | disclose
+asks = share | leak | expose | hand me | show me | let me have | let me see | reveal | disclose
   | whisper | tell me | give me | send me | print | output | write | say | spell | repeat | recite | display | provide
 nouns = your password | your passcode | your passphrase | your pin | your secret | your secret key | your key | your access code
   | your secret word | your secret code | your credentials | your api key | the secret password | the secret key
@@ -161,7 +161,7 @@ nouns = your password | your passcode | your passphrase | your pin | your secret
 # asked about as the agent's.
 [secret]
 asks = what | which
-heads = password | passcode | passphrase | pin | pin code | secret word | secret code | secret phrase | access code | secret key
+heads = password | passcode | passphrase | pin | secret word | secret code | secret phrase | access code | secret key
   | code word | magic word
 auxes = do you | did you | were you | are you | have you | you were | you have | you are | you've | you're | you know
   | you keep | you hold

@@ -61,7 +61,7 @@ verbs = ripeti | mostra | mostrami | stampa | scrivi | copia | riassumi | traduc
 owners = le tue | tue | il tuo | tuo | i tuoi | sue | suo | le sue | vostre
 heads = istruzioni | regole | prompt | prompt di sistema | messaggio di sistema | direttive | linee guida
 things = tutto | tutto quello | tutto ciò | il testo | le parole | le istruzioni | il messaggio | quello
-places = sopra | qui sopra | precedente | prima di questo messaggio | all'inizio | che ti sono state date | che hai ricevuto
+places = sopra | qui sopra | precedente | prima di questo messaggio | all'inizio | che hai ricevuto
   | scritto sopra | in precedenza
 # Issue 28, third round (D1036, D1038): [insert], an addressed AI told to
 # put something into its answer (readers and notes from [reader]); and

@@ -72,3 +72,12 @@ systems = sistem* | asistan* | yönetici* | geliştirici* | operatör* | yapay z
 orders = talimat* | mesaj* | komut* | emir* | emri* | yönerge* | kural* | mod* | bildiri* | istem*
 headers = yeni oturum | yeni konuşma | yeni talimatlar | gerçek talimatlar | gizli talimatlar
 musts = yapmalısın | zorundasın | artık sen | bundan sonra | şu andan itibaren | sadece cevap ver | yalnızca yanıt ver | açıkla | kısıtlama olmadan | devre dışı bırak | itaat et | yeni görevin
+
+# Issue 28, second round (D1027): summarise, translate and repeat; the
+# instructions with the possessive ending, and the text above.
+[reveal object-first place-first]
+verbs = göster | yazdır | söyle | tekrarla | tekrar et | yaz | listele | özetle | çevir | tercüme et | kopyala | aktar
+objects = talimatlarını | talimatlarınızı | talimatların | kurallarını | kurallarınızı
+  | sistem talimatlarını | ilk talimatlarını | gizli talimatlarını
+things = her şey | her şeyi | metin | metni | tüm metni | yazılanları | mesajı
+places = yukarıdaki | yukarıda yazan | yukarıda | önceki | bundan önceki | en baştaki
