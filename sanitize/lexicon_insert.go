@@ -84,9 +84,16 @@ func (f lexiconFile) insertPatterns(s lexiconSection) []flagPattern {
 			addr+alt(readers)+words+`\s?[:,]\s?[*_]{0,2}\s?`+turn+act), readers)
 		p.needsWithin = longestEntry(notes) + longestEntry(readers) + 3*42 + 8
 		out = append(out, byStarts(p.checked(addressedAct).carriedOver(), join2(notes, rareFirst(readers)))...)
-		if len(ifs) > 0 {
-			out = append(out, byStarts(f.need(fp(RuleFlagAnswerInsertion, firstWords(ifs), 300,
-				alt(ifs)+sep+gap+alt(readers)+`[^\n]{0,120}?[,:]\s`+soft+act), readers).checked(claimOrPayload).carriedOver(), ifs)...)
+		if rare := rareFirst(ifs); len(rare) > 0 {
+			out = append(out, byStarts(f.need(fp(RuleFlagAnswerInsertion, firstWords(rare), 300,
+				alt(rare)+sep+gap+alt(readers)+`[^\n]{0,120}?[,:]\s`+soft+act), readers).checked(claimOrPayload).carriedOver(), rare)...)
+		}
+		if common := commonOpened(ifs); len(common) > 0 {
+			// "if you are an AI ...": "if" opens a candidate in every
+			// function of a program; the reader opens this one, and the
+			// condition is looked for before it.
+			out = append(out, byStarts(fp(RuleFlagAnswerInsertion, firstWords(rareFirst(readers)), 300,
+				alt(readers)+`[^\n]{0,120}?[,:]\s`+soft+act).checked(f.after(common, claimOrPayload)).carriedOver(), rareFirst(readers))...)
 		}
 	}
 	if whens := s.class("whens"); len(whens) > 0 {
@@ -102,7 +109,29 @@ var commonFirsts = map[string]bool{
 	"the": true, "a": true, "an": true, "every": true, "each": true, "any": true, "all": true, "its": true, "their": true,
 	"to": true, "for": true, "in": true, "la": true, "el": true, "le": true, "les": true, "los": true, "las": true,
 	"o": true, "os": true, "as": true, "de": true, "da": true, "het": true, "die": true, "der": true, "das": true,
-	"den": true, "il": true, "lo": true, "i": true, "en": true, "et": true, "y": true, "e": true,
+	"den": true, "il": true, "lo": true, "i": true, "en": true, "et": true, "y": true, "e": true, "if": true,
+}
+
+// commonOpened are the entries whose first word is one of commonFirsts.
+func commonOpened(es words) words {
+	var out words
+	for _, e := range es {
+		if w, _, _ := strings.Cut(normalEntry(unstar(e)), " "); commonFirsts[w] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// after accepts a match that one of heads precedes on its line with at
+// most three words between ("if you are" before "an AI"), and that check
+// accepts.
+func (f lexiconFile) after(heads words, check func(before, window string, m []int) bool) func(before, window string, m []int) bool {
+	re := compileAtFirstUse(alt(heads) + `(?:` + sepExpr + tokExpr + `){0,3}` + sepExpr + `$`)
+	return func(before, window string, m []int) bool {
+		tail := before[max(0, len(before)-160):]
+		return re.get().MatchString(tail) && check(before, window, m)
+	}
 }
 
 // rareFirst are the entries whose first word is not one of commonFirsts.
