@@ -160,6 +160,10 @@ func (r *Runner) serviceSpec(c Call, name string, mounts []Mount) serviceSpec {
 type serviceClient struct {
 	socket string
 	http   *http.Client
+	// step bounds each of the service's own steps of a call (create,
+	// attach, start, the wait once the container's streams ended,
+	// remove): a service that takes longer does not answer.
+	step time.Duration
 }
 
 func newServiceClient(socket string) *serviceClient {
@@ -167,7 +171,7 @@ func newServiceClient(socket string) *serviceClient {
 		var d net.Dialer
 		return d.DialContext(ctx, "unix", socket)
 	}
-	return &serviceClient{socket: socket, http: &http.Client{Transport: &http.Transport{DialContext: dial, MaxIdleConns: 4}}}
+	return &serviceClient{socket: socket, http: &http.Client{Transport: &http.Transport{DialContext: dial, MaxIdleConns: 4}}, step: rmWait}
 }
 
 // serviceError is an answer of the service's that is not a success.
@@ -328,17 +332,25 @@ func (e *removeError) Error() string {
 }
 func (e *removeError) Unwrap() error { return e.err }
 
+// stepContext bounds one of the service's own steps of a call, never
+// cut short by ctx (the call's).
+func (s *serviceClient) stepContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), s.step)
+}
+
 // run runs one container as `podman run --rm` does: create, attach,
 // start, stdin written, the streams copied until they end, wait, remove.
 // The service's own work (create, start, remove) is never cut short by
 // ctx, as the runner never kills a podman client that may be creating or
-// removing a container (runPodman); when ctx ends first, the container is
-// removed by force and run answers -1 with no error. A container made is
-// removed whatever happens after; a removal that fails is a *removeError.
+// removing a container (runPodman), but each step is bounded by s.step:
+// the tool's own time, between start and the end of its streams, is
+// ctx's alone. When ctx ends first, the container is removed by force
+// and run answers -1 with no error. A container made is removed whatever
+// happens after; a removal that fails is a *removeError.
 func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte, stdout, stderr io.Writer) (code int, err error) {
-	own, cancel := context.WithTimeout(context.WithoutCancel(ctx), rmWait)
-	defer cancel()
-	id, err := s.create(own, spec)
+	cctx, cancel := s.stepContext(ctx)
+	id, err := s.create(cctx, spec)
+	cancel()
 	if err != nil {
 		return -1, err
 	}
@@ -347,7 +359,7 @@ func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte,
 		if removed {
 			return
 		}
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rmWait)
+		rctx, cancel := s.stepContext(ctx)
 		defer cancel()
 		if rerr := s.remove(rctx, id, err != nil || code == -1); rerr != nil && err == nil {
 			err = &removeError{rerr}
@@ -356,13 +368,17 @@ func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte,
 	if ctx.Err() != nil {
 		return -1, nil // removed by force, never started
 	}
-	conn, br, err := s.attach(own, id, spec.Stdin)
+	actx, cancel := s.stepContext(ctx)
+	defer cancel()
+	conn, br, err := s.attach(actx, id, spec.Stdin)
 	if err != nil {
 		return -1, err
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Time{}) // the call's own time is ctx's
-	if err := s.start(own, id); err != nil {
+	sctx, cancel := s.stepContext(ctx)
+	defer cancel()
+	if err := s.start(sctx, id); err != nil {
 		return -1, err
 	}
 	if spec.Stdin {
@@ -380,10 +396,15 @@ func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte,
 		if err != nil {
 			return -1, fmt.Errorf("podman service: the container's output: %w", err)
 		}
-		return s.wait(own, id)
+		// Its streams ended with it: the wait is one more step.
+		wctx, cancel := s.stepContext(ctx)
+		defer cancel()
+		return s.wait(wctx, id)
 	case <-ctx.Done():
 		// Killed and removed; its streams end with it.
-		rerr := s.remove(own, id, true)
+		rctx, cancel := s.stepContext(ctx)
+		defer cancel()
+		rerr := s.remove(rctx, id, true)
 		removed = rerr == nil
 		conn.Close()
 		<-done

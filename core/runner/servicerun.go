@@ -32,15 +32,20 @@ const (
 // serviceStartWait bounds a service's start, until it answers.
 const serviceStartWait = 30 * time.Second
 
+// servicePingWait is what a service that left a call unanswered has to
+// answer a ping at the next call before it is killed and replaced.
+const servicePingWait = 5 * time.Second
+
 // podmanService is the `podman system service` a Runner starts the file
 // tools' and run's containers through. It is started at the first call
 // that needs it, and again at the first call after it ended; a call it
 // cannot answer fails (runner-service-down) and its container is removed
 // with the podman command instead.
 type podmanService struct {
-	dir    string   // root's, 0700: nothing but root reaches the socket
-	socket string   // dir/podman.sock
-	argv   []string // the podman program and its global options
+	dir    string        // root's, 0700: nothing but root reaches the socket
+	socket string        // dir/podman.sock
+	argv   []string      // the podman program and its global options
+	step   time.Duration // each of the service's steps of a call (serviceClient.step)
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -48,6 +53,9 @@ type podmanService struct {
 	stderr *bounded
 	client *serviceClient
 	closed bool
+	// unanswered: a call through client got no answer; the next call
+	// pings the service first (get).
+	unanswered bool
 }
 
 func newPodmanService(dir string, argv []string) (*podmanService, error) {
@@ -58,7 +66,7 @@ func newPodmanService(dir string, argv []string) (*podmanService, error) {
 	if len(socket) >= 108 {
 		return nil, fmt.Errorf("the podman service's socket %s is %d bytes long: a unix socket's path must be under 108", socket, len(socket))
 	}
-	return &podmanService{dir: dir, socket: socket, argv: argv}, nil
+	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait}, nil
 }
 
 // get returns a client of a running service, starting one when none runs.
@@ -73,9 +81,25 @@ func (s *podmanService) get(ctx context.Context) (*serviceClient, error) {
 		case <-s.ended:
 			s.cmd = nil // it ended: start another
 		default:
-			return s.client, nil
+			if !s.unanswered {
+				return s.client, nil
+			}
+			// A service that left a call unanswered and does not answer
+			// a ping hangs: it would leave every call so. It is killed
+			// (a hung process ignores SIGTERM) and another started.
+			pctx, cancel := context.WithTimeout(ctx, servicePingWait)
+			err := s.client.do(pctx, "GET", "/_ping", nil, nil)
+			cancel()
+			if err == nil {
+				s.unanswered = false
+				return s.client, nil
+			}
+			s.cmd.Process.Kill()
+			<-s.ended
+			s.cmd = nil
 		}
 	}
+	s.unanswered = false
 	if said, err := s.start(ctx); err != nil {
 		// Podman's own failure, as a `podman run` that cannot start.
 		if said == "" {
@@ -133,6 +157,7 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 		return "", err
 	}
 	client := newServiceClient(s.socket)
+	client.step = s.step
 	wctx, cancel := context.WithTimeout(ctx, serviceStartWait)
 	defer cancel()
 	for {
@@ -154,6 +179,16 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 	}
 	s.cmd, s.ended, s.stderr, s.client = cmd, ended, stderr, client
 	return "", nil
+}
+
+// noAnswer notes that a call through client got no answer from its
+// service.
+func (s *podmanService) noAnswer(client *serviceClient) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client == client {
+		s.unanswered = true
+	}
 }
 
 // close stops the service and waits for it; no call starts one again.
@@ -228,7 +263,9 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 		return Result{}, unavailable(nil, se.Message)
 	default:
 		// The service did not answer: it ended or hangs. Its container, if
-		// it made one, is removed without it.
+		// it made one, is removed without it, and the next call replaces
+		// a service that hangs (get).
+		r.svc.noAnswer(client)
 		r.remove(r.cfg.Store, name)
 		if parent.Err() != nil {
 			return Result{}, fmt.Errorf("the call was cancelled; its container was removed: %w", parent.Err())
