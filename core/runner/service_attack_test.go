@@ -7,10 +7,19 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"boxmaker/core/policy"
 	"boxmaker/runbook"
 )
 
@@ -70,5 +79,118 @@ func TestAHungServiceIsReplaced(t *testing.T) {
 	}
 	if err := hung.Signal(syscall.Signal(0)); err == nil {
 		t.Errorf("the hung service (pid %d) is still there", hung.Pid)
+	}
+}
+
+// recordingRuntime is an OCI runtime for Podman's --runtime that copies
+// the config.json of every bundle it is asked to create into dir, named
+// after the container, then runs runc: what runc is given, whichever
+// route made the container.
+func recordingRuntime(t *testing.T) (program, dir string) {
+	t.Helper()
+	base := t.TempDir()
+	dir = filepath.Join(base, "configs")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	runc, err := exec.LookPath("runc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	program = filepath.Join(base, "recording-runc")
+	script := `#!/bin/sh
+prev=
+for a in "$@"; do
+	case "$prev" in
+	--bundle|-b) cp "$a/config.json" "` + dir + `/$(basename "$(dirname "$a")").json" ;;
+	esac
+	prev=$a
+done
+exec ` + runc + ` "$@"
+`
+	if err := os.WriteFile(program, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return program, dir
+}
+
+// recordedConfig is the config.json recorded for the container name, as
+// ociConfig normalises one.
+func recordedConfig(t *testing.T, dir, name string) map[string]any {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			Annotations map[string]string `json:"annotations"`
+		}
+		if json.Unmarshal(data, &c) != nil || c.Annotations[nameAnnotation] != name {
+			continue
+		}
+		return normalConfig(t, data, strings.TrimSuffix(e.Name(), ".json"), name)
+	}
+	t.Fatalf("no config.json was recorded for %s", name)
+	return nil
+}
+
+// TestEachToolsContainerIsTheSameThroughTheService: for every tool, with
+// arguments a model would choose to find a difference (a command of
+// quotes, control bytes, a newline and 100 KB; names with spaces,
+// commas, '=' and non-ASCII; content with NUL and escape bytes; a run
+// with denied paths masked below its directory), the config.json runc
+// is given through the service route is the one it is given through
+// `podman run`, but for the container's own name, ID and paths, and the
+// results are the same. Each route runs as brokerd runs it (Run: the
+// runner's store, its staged mounts, the service it starts itself).
+func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
+	program, configs := recordingRuntime(t)
+	d := resolvedTempDir(t)
+	odd := d + "/a b,c=d é\t~x"
+	mkdirOwned(t, odd)
+	writeTestFile(t, odd+"/file ,=é.txt", "a line\x00with a NUL and \x1b[31m escapes\n")
+	mkdirOwned(t, d+"/keys")
+	writeTestFile(t, d+"/keys/id", "KEY")
+	long := "echo " + strings.Repeat("x", 100<<10) + " | wc -c"
+	calls := []Call{
+		{Tool: "read_file", Paths: []string{odd + "/file ,=é.txt"}},
+		{Tool: "write_file", Paths: []string{odd + "/new ,=é.bin"}, Content: []byte("\x00\x10\x11\x1b\x03\x04\r\n" + strings.Repeat("z", 1<<20))},
+		{Tool: "list_dir", Paths: []string{odd}},
+		{Tool: "run", Paths: []string{odd, d + "/keys"}, Command: "printf '%s\\n' \"$(id -u)\" '\"q\"' \x01\x02 `echo b`; ls -A\ncat /proc/self/status | grep -E '^(CapEff|NoNewPrivs|Seccomp):'"},
+		{Tool: "run", Paths: []string{d}, Command: long},
+		{Tool: "run", Paths: []string{d}, Command: "cat keys/id 2>&1; ls keys | wc -l",
+			Masks: []policy.Mask{{Path: d + "/keys", Hide: true, Grant: "deny-keys.toml", Tool: policy.ReadFile}}},
+	}
+	viaRun := newTestRunner(t, func(c *Config) { c.Launch = LaunchRun; c.Runtime = program })
+	viaService := serviceRunner(t, func(c *Config) { c.Runtime = program })
+	for i, c := range calls {
+		t.Run(fmt.Sprintf("%d-%s", i, c.Tool), func(t *testing.T) {
+			c.ID = fmt.Sprintf("%s-%d-run", callID(t), i)
+			runName := viaRun.ContainerName(c.ID)
+			want, werr := viaRun.Run(context.Background(), c)
+			if c.Tool == "write_file" {
+				os.Remove(c.Paths[0])
+			}
+			c.ID = fmt.Sprintf("%s-%d-svc", callID(t), i)
+			svcName := viaService.ContainerName(c.ID)
+			got, gerr := viaService.Run(context.Background(), c)
+			if werr != nil || gerr != nil {
+				t.Fatalf("podman run: %v; service: %v", werr, gerr)
+			}
+			if want.Error != "" {
+				t.Errorf("the call failed in the tool: %q", want.Error)
+			}
+			if diff := cmp.Diff(want, got, ignoreMounted); diff != "" {
+				t.Errorf("the service's result differs from podman run's (-run +service):\n%s", diff)
+			}
+			if diff := cmp.Diff(recordedConfig(t, configs, runName), recordedConfig(t, configs, svcName)); diff != "" {
+				t.Errorf("runc's config.json through the service differs from podman run's (-run +service):\n%s", diff)
+			}
+		})
 	}
 }

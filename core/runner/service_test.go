@@ -65,6 +65,11 @@ func TestServiceSpecMatchesCommandLine(t *testing.T) {
 			if diff := cmp.Diff(cli, viaService); diff != "" {
 				t.Errorf("the service's OCI configuration differs from podman create's (-cli +service):\n%s", diff)
 			}
+			// What is not in config.json: conmon's --timeout, the log
+			// driver, the labels CleanLeftovers finds, the stop timeout.
+			if diff := cmp.Diff(inspected(t, cliID, cliName), inspected(t, svcID, svcName)); diff != "" {
+				t.Errorf("podman inspect of the service's container differs from podman create's (-cli +service):\n%s", diff)
+			}
 		})
 	}
 }
@@ -80,6 +85,12 @@ func ociConfig(t *testing.T, id, name string) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return normalConfig(t, data, id, name)
+}
+
+// normalConfig is ociConfig's normal form of a config.json, data.
+func normalConfig(t *testing.T, data []byte, id, name string) map[string]any {
+	t.Helper()
 	text := strings.NewReplacer(id, "ID", id[:12], "SHORTID", name, "NAME").Replace(string(data))
 	var c map[string]any
 	if err := json.Unmarshal([]byte(text), &c); err != nil {
@@ -102,6 +113,40 @@ func ociConfig(t *testing.T, id, name string) map[string]any {
 	// The environment in any order: Podman makes it from a map.
 	env := c["process"].(map[string]any)["env"].([]any)
 	slices.SortFunc(env, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+	return c
+}
+
+// inspected is `podman inspect` of the container id, as JSON values,
+// with its ID and name replaced by placeholders, less what differs
+// between any two containers (when and where it was made) and the three
+// fields the service route leaves as they are on purpose: AutoRemove
+// (the runner removes the container after its wait, serviceClient.run),
+// CreateCommand (a podman client records its command line) and
+// sdNotifyMode (a client's default is "container", which passes on a
+// $NOTIFY_SOCKET the daemons have dropped at start, D525).
+func inspected(t *testing.T, id, name string) map[string]any {
+	t.Helper()
+	data := podmanStdout(t, "inspect", id)
+	text := strings.NewReplacer(id, "ID", id[:12], "SHORTID", name, "NAME").Replace(string(data))
+	var all []map[string]any
+	if err := json.Unmarshal([]byte(text), &all); err != nil || len(all) != 1 {
+		t.Fatalf("podman inspect %s: %v", id, err)
+	}
+	c := all[0]
+	for _, k := range []string{"Created", "State", "GraphDriver", "OCIConfigPath"} {
+		delete(c, k)
+	}
+	config := c["Config"].(map[string]any)
+	for _, k := range []string{"CreateCommand", "sdNotifyMode"} {
+		delete(config, k)
+	}
+	if env, ok := config["Env"].([]any); ok { // from a map
+		slices.SortFunc(env, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+	}
+	annotations := config["Annotations"].(map[string]any)
+	delete(annotations, "io.kubernetes.cri-o.Created")
+	delete(annotations, "io.podman.annotations.autoremove")
+	delete(c["HostConfig"].(map[string]any), "AutoRemove")
 	return c
 }
 
