@@ -53,11 +53,10 @@ func (p *parsedLine) decode(raw []byte, str string, minutes *minuteCache) {
 // load by half (BenchmarkVerify, docs/performance.md; D968).
 const chunkSize = 1 << 16
 
-// lineChunk is whole lines of a file, and once done, their parses.
+// lineChunk is whole lines of a file, and once parsed, their parses.
 type lineChunk struct {
 	data   []byte // whole lines, each ended by "\n"
 	parsed []parsedLine
-	done   chan struct{}
 }
 
 var chunkPool = sync.Pool{New: func() any { return &lineChunk{data: make([]byte, 0, chunkSize)} }}
@@ -66,117 +65,174 @@ var chunkPool = sync.Pool{New: func() any { return &lineChunk{data: make([]byte,
 // (tests: anything still pointing into them would show it).
 var poisonReleased bool
 
+// aheadPerWorker is how many chunks each worker may have read beyond the
+// last one given to fn: enough that a worker never waits while another
+// finishes the chunk fn needs next, few enough that their parses are still
+// in a cache when fn reads them.
+const aheadPerWorker = 4
+
 // eachParsedLine calls fn for every complete line of r, in order, with the
 // line hashed and decoded (valid until fn has been given the line after
-// it, or eachParsedLine has returned for the last), and returns what follows the last newline (a
-// torn line, or nothing), as eachLine does. The lines are hashed and
-// decoded by one goroutine per processor, a chunk of lines each; fn runs
-// on the calling goroutine. A line longer than a chunk is read whole.
+// it, or eachParsedLine has returned for the last), and returns what
+// follows the last newline (a torn line, or nothing), as eachLine does. A
+// line longer than a chunk is read whole.
+//
+// One goroutine per processor reads a chunk of lines (one at a time),
+// hashes and decodes it, and then gives fn the lines of every chunk that
+// is next in order and parsed, unless another one is doing so already. So
+// fn runs on one goroutine at a time, in the order of the lines, but not
+// on the caller's; and no core waits for a goroutine that only hands
+// chunks on (a reader, or fn's own) to be given a core (D1068).
 //
 // done, when not nil, is told the bytes of each chunk once its lines were
 // given to fn, before the chunk before it goes back to the pool: what fn
-// kept of that chunk's lines without a copy must be copied there.
+// kept of that chunk's lines without a copy must be copied there. It runs
+// as fn does.
 func eachParsedLine(r io.Reader, fn func(lineNo int, l *parsedLine), done func(bytes int)) (tail []byte, lines int, err error) {
 	workers := runtime.GOMAXPROCS(0)
-	work := make(chan *lineChunk)
-	order := make(chan *lineChunk, 2*workers) // chunks in the order read
+	p := &pipeline{cr: chunkReader{r: r}, fn: fn, done: done,
+		ahead: make(chan struct{}, aheadPerWorker*workers), parsed: map[int]*lineChunk{}}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for c := range work {
-				c.parseAll()
-				close(c.done)
-			}
+			p.work()
 		}()
 	}
-	readErr := make(chan error, 1)
-	stop := make(chan struct{})
-	go func() {
-		defer close(order)
-		defer close(work)
-		t, err := readChunks(r, func(c *lineChunk) bool {
-			select {
-			case order <- c:
-			case <-stop:
-				return false
-			}
-			work <- c
-			return true
-		})
-		tail = t
-		readErr <- err
-	}()
-	// A chunk goes back to the pool only once the chunk after it is done:
-	// fn may keep a pointer to the last line it was given until it is
-	// given the next (the chain holds one line pending).
-	var prev *lineChunk
-	release := func(c *lineChunk) {
-		if c != nil {
-			if poisonReleased {
-				for i := range c.data {
-					c.data[i] = 'X'
-				}
-			}
-			c.data, c.parsed = c.data[:0], c.parsed[:0]
-			chunkPool.Put(c)
-		}
-	}
-	for c := range order {
-		<-c.done
-		for i := range c.parsed {
-			lines++
-			fn(lines, &c.parsed[i])
-		}
-		if done != nil {
-			done(len(c.data))
-		}
-		release(prev)
-		prev = c
-	}
-	// The last chunk is left to the collector, not the pool: the line fn
-	// was given last may still be held after the file's end.
-	close(stop)
 	wg.Wait()
-	err = <-readErr // tail is set before the error is sent
-	return tail, lines, err
+	// Every chunk read was given to fn: the last one is left to the
+	// collector, not the pool, as the line fn was given last may still be
+	// held after the file's end.
+	if p.cr.err != nil {
+		return nil, p.lines, p.cr.err
+	}
+	return p.cr.carry, p.lines, nil
 }
 
-// readChunks reads r into chunks of whole lines and hands each to send,
-// which reports false to stop. It returns the bytes after the last
-// newline.
-func readChunks(r io.Reader, send func(*lineChunk) bool) ([]byte, error) {
-	var carry []byte
+// pipeline is what eachParsedLine's goroutines share.
+type pipeline struct {
+	fn    func(lineNo int, l *parsedLine)
+	done  func(bytes int)
+	ahead chan struct{} // a token per chunk read and not yet given to fn
+
+	readMu sync.Mutex
+	cr     chunkReader
+	read   int // chunks read
+
+	mu       sync.Mutex
+	parsed   map[int]*lineChunk // parsed and waiting for fn, by number
+	giving   bool               // a goroutine is giving lines to fn
+	given    int                // chunks given to fn
+	lines    int                // lines given to fn
+	lastGive *lineChunk         // the chunk given to fn last
+}
+
+// work reads, parses and gives chunks until r ends.
+func (p *pipeline) work() {
 	for {
-		c := chunkPool.Get().(*lineChunk)
-		c.data = append(c.data[:0], carry...)
-		if cap(c.data) < len(carry)+chunkSize/2 {
-			c.data = append(make([]byte, 0, len(carry)+chunkSize), carry...)
+		p.ahead <- struct{}{}
+		p.readMu.Lock()
+		c, n := p.cr.next(), p.read
+		p.read++
+		p.readMu.Unlock()
+		if c == nil {
+			<-p.ahead
+			return
 		}
-		n, err := io.ReadFull(r, c.data[len(c.data):cap(c.data)])
+		c.parseAll()
+		p.give(n, c)
+	}
+}
+
+// give hands chunk n, parsed, to fn in its turn: this goroutine gives it,
+// and every chunk after it that is parsed, unless another goroutine is
+// giving already (that one gives it when its turn comes).
+func (p *pipeline) give(n int, c *lineChunk) {
+	p.mu.Lock()
+	p.parsed[n] = c
+	if p.giving {
+		p.mu.Unlock()
+		return
+	}
+	p.giving = true
+	for {
+		c, ok := p.parsed[p.given]
+		if !ok {
+			p.giving = false
+			p.mu.Unlock()
+			return
+		}
+		delete(p.parsed, p.given)
+		p.given++
+		p.mu.Unlock()
+		for i := range c.parsed {
+			p.lines++
+			p.fn(p.lines, &c.parsed[i])
+		}
+		if p.done != nil {
+			p.done(len(c.data))
+		}
+		// A chunk goes back to the pool only once the chunk after it was
+		// given: fn may keep a pointer to the last line it was given until
+		// it is given the next (the chain holds one line pending).
+		release(p.lastGive)
+		p.lastGive = c
+		<-p.ahead
+		p.mu.Lock()
+	}
+}
+
+func release(c *lineChunk) {
+	if c == nil {
+		return
+	}
+	if poisonReleased {
+		for i := range c.data {
+			c.data[i] = 'X'
+		}
+	}
+	c.data, c.parsed = c.data[:0], c.parsed[:0]
+	chunkPool.Put(c)
+}
+
+// chunkReader cuts r into chunks of whole lines.
+type chunkReader struct {
+	r     io.Reader
+	carry []byte // what followed the last newline read
+	end   bool   // r ended (or failed: err)
+	err   error
+}
+
+// next is the next chunk of whole lines of r, or nil once r has ended
+// (carry is then what followed the last newline) or failed (err).
+func (cr *chunkReader) next() *lineChunk {
+	for !cr.end {
+		c := chunkPool.Get().(*lineChunk)
+		c.data = append(c.data[:0], cr.carry...)
+		if cap(c.data) < len(cr.carry)+chunkSize/2 {
+			c.data = append(make([]byte, 0, len(cr.carry)+chunkSize), cr.carry...)
+		}
+		n, err := io.ReadFull(cr.r, c.data[len(c.data):cap(c.data)])
 		c.data = c.data[:len(c.data)+n]
-		eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
-		if err != nil && !eof {
-			return nil, err
+		if err != nil {
+			cr.end = true
+			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				cr.err = err
+				return nil
+			}
 		}
 		cut := bytes.LastIndexByte(c.data, '\n') + 1
-		carry = append(carry[:0], c.data[cut:]...)
+		cr.carry = append(cr.carry[:0], c.data[cut:]...)
 		c.data = c.data[:cut]
 		if cut > 0 {
-			c.done = make(chan struct{})
-			if !send(c) {
-				return nil, nil
-			}
-		} else {
-			chunkPool.Put(c)
+			return c
 		}
-		if eof {
-			return carry, nil
-		}
+		chunkPool.Put(c)
 		// A line longer than a chunk is carried whole: the next chunk
 		// is made large enough to hold it and half a chunk more.
 	}
+	return nil
 }
 
 // parseAll hashes and decodes every line of the chunk. Every record's

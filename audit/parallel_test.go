@@ -2,12 +2,18 @@ package audit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"testing/iotest"
+	"time"
 
 	"boxmaker/core/testsupport"
 
@@ -16,8 +22,19 @@ import (
 
 // eachParsedLine gives the lines eachLine gives, in order, and the same
 // tail: across chunk ends, for lines longer than a chunk, empty lines,
-// and with or without a torn last line.
+// and with or without a torn last line; with one goroutine, two, and
+// eight racing to give lines (under -race, two calls of fn at once would
+// show).
 func TestParsedLinesAreTheLinesInOrder(t *testing.T) {
+	for _, procs := range []int{1, 2, 8} {
+		t.Run(fmt.Sprintf("procs=%d", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			testParsedLinesAreTheLinesInOrder(t)
+		})
+	}
+}
+
+func testParsedLinesAreTheLinesInOrder(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	var b bytes.Buffer
 	for i := 0; b.Len() < 5*chunkSize; i++ {
@@ -44,15 +61,77 @@ func TestParsedLinesAreTheLinesInOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := 0
+		i, differs := 0, 0
 		gotTail, gotN, err := eachParsedLine(bytes.NewReader(data), func(n int, p *parsedLine) {
-			if n != i+1 || i >= len(want) || p.hash != want[i].hash || p.length != want[i].length || (p.err == nil) != (want[i].err == nil) || p.rec.Seq != want[i].rec.Seq {
-				t.Fatalf("line %d differs", n)
+			// fn runs on eachParsedLine's goroutines, where t.Fatal may not.
+			if differs == 0 && (n != i+1 || i >= len(want) || p.hash != want[i].hash || p.length != want[i].length || (p.err == nil) != (want[i].err == nil) || p.rec.Seq != want[i].rec.Seq) {
+				differs = n
 			}
 			i++
 		}, nil)
+		if differs != 0 {
+			t.Fatalf("line %d differs", differs)
+		}
 		if err != nil || gotN != wantN || i != wantN || string(gotTail) != string(wantTail) || string(gotTail) != tail {
 			t.Fatalf("got %d lines, tail %q, %v; want %d, %q", gotN, gotTail, err, wantN, wantTail)
+		}
+	}
+}
+
+// fn runs for one line at a time, in order, however many goroutines parse
+// and however long fn takes (it dawdles now and then, so that the other
+// goroutines finish chunks while it runs).
+func TestFnIsGivenOneLineAtATimeInOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var b bytes.Buffer
+	for i := 1; b.Len() < 40*chunkSize; i++ {
+		b.WriteString(strings.Repeat("x", i%500) + "\n")
+	}
+	var inFlight, overlaps, disorders atomic.Int32
+	next := 1
+	_, n, err := eachParsedLine(bytes.NewReader(b.Bytes()), func(lineNo int, _ *parsedLine) {
+		if inFlight.Add(1) != 1 {
+			overlaps.Add(1)
+		}
+		if lineNo != next {
+			disorders.Add(1)
+		}
+		next = lineNo + 1
+		if lineNo%97 == 0 {
+			time.Sleep(20 * time.Microsecond)
+		}
+		inFlight.Add(-1)
+	}, nil)
+	if err != nil || n != strings.Count(b.String(), "\n") {
+		t.Fatalf("%d lines, %v", n, err)
+	}
+	if overlaps.Load() != 0 || disorders.Load() != 0 {
+		t.Fatalf("fn ran beside itself %d times and out of order %d times", overlaps.Load(), disorders.Load())
+	}
+}
+
+// A read that fails ends eachParsedLine with its error, after every line
+// of the chunks read before it was given, in order.
+func TestAFailedReadEndsTheLinesWithItsError(t *testing.T) {
+	var b bytes.Buffer
+	for i := 1; b.Len() < 6*chunkSize; i++ {
+		r := result(i)
+		r.Seq, r.Prev, r.Time = uint64(i), zeroPrev, testTime
+		b.Write(append(appendLine(nil, &r), '\n'))
+	}
+	broken := errors.New("the disk is gone")
+	r := io.MultiReader(bytes.NewReader(b.Bytes()), iotest.ErrReader(broken))
+	var seqs []uint64
+	tail, n, err := eachParsedLine(r, func(_ int, p *parsedLine) { seqs = append(seqs, p.rec.Seq) }, nil)
+	if !errors.Is(err, broken) || tail != nil {
+		t.Fatalf("eachParsedLine = %q, %d, %v; want the read's error", tail, n, err)
+	}
+	if n != len(seqs) || n < 3*chunkSize/300 {
+		t.Fatalf("%d lines given, %d counted, before the error", len(seqs), n)
+	}
+	for i, s := range seqs {
+		if s != uint64(i+1) {
+			t.Fatalf("line %d has seq %d", i+1, s)
 		}
 	}
 }

@@ -54,7 +54,8 @@ type VerifyOptions struct {
 	// one (the chain links every line to the one before), fails it.
 	Witnesses []Witness
 	// Progress, when not nil, is told now and then how many bytes of the
-	// log's files have been read, of how many.
+	// log's files have been read, of how many: one call at a time, not
+	// always on the caller's goroutine.
 	Progress func(done, total int64)
 	// Session and Call, when Call is set, ask for every record of that
 	// call (Report.CallRecords): its decision with write_file's content
