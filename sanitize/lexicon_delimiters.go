@@ -1,6 +1,10 @@
 package sanitize
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Fake delimiters in every language of the lexicons: a line that closes
 // the part of the text that is the user's or the data ("### FIN DE LA
@@ -34,18 +38,23 @@ import "strings"
 // no letters or digits, then the line's end.
 const delimTail = `[^\pL\pN\n]{0,24}\n`
 
-// delimStarts are the marks a delimiter line is drawn with (the letters
-// of CJK brackets are starts above ASCII).
-var delimStarts = []string{"-", "=", "*", "#", "%", "~", "<", ">", "[", "|", "+", "{", "}", "]", "【", "「", "『", "〔", "［", "《", "〈"}
+// delimStarts are the marks a delimiter line is drawn with: two of a
+// kind, so that a line of code that opens with one ("}", "- item", "> "
+// quoting, "* bullet") starts no window; a bracket, "#" and the CJK
+// brackets (starts above ASCII) alone.
+var delimStarts = []string{"--", "==", "**", "#", "%%", "~~", "<<", ">>", "[", "||", "++", "{{", "}}", "]]", "【", "「", "『", "〔", "《", "〈"}
 
 // delimiterPatterns are the patterns of every file's [delimiter]
 // sections, read together.
 func delimiterPatterns(files []lexiconFile) []flagPattern {
-	var ends, users, inputs, systems, orders, headers, musts, demands words
+	var ends, users, inputs, systems, orders, headers, musts, demands, foreign words
 	for _, f := range files {
 		for _, s := range f.sections {
 			switch s.family {
 			case "delimiter":
+				if f.lang != "en" {
+					foreign = append(foreign, join2(s.class("systems"), s.class("orders"), s.class("headers"))...)
+				}
 				ends = append(ends, s.class("ends")...)
 				users = append(users, s.class("users")...)
 				inputs = append(inputs, s.class("inputs")...)
@@ -65,68 +74,187 @@ func delimiterPatterns(files []lexiconFile) []flagPattern {
 	if len(ends) == 0 || len(inputs) == 0 || len(systems) == 0 || len(orders) == 0 {
 		return nil
 	}
-	end, part := alt(ends), alt(users, inputs)
-	// The line: the end, then the part (and whose it is), or the part
-	// then the end (用户输入结束, KULLANICI GİRDİSİNİN SONU).
-	body := `(?:` + end + `[^\n]{0,40}?` + part + `(?:[^\n]{0,24}?` + part + `)?` +
-		`|(?:` + part + `[^\n]{0,16}?)?` + part + `[^\n]{0,16}?` + end + `)`
+	// The line: words of the classes, the end and the part in either
+	// order (用户输入结束, KULLANICI GİRDİSİNİN SONU), and nothing but
+	// marks after. Each class once in the expression (the classes of
+	// seventeen languages make it large, and compiling it is paid at the
+	// first window that needs it, in every process that checks a text);
+	// the check wants both an end and a part among the words.
+	body := `(?:` + alt(ends, users, inputs) + `[^\n]{0,40}?)+?`
+	hasEnd, hasPart := containsEntry(ends), containsEntry(join2(users, inputs))
 	// A header: who speaks and what it says, in either order, or a header
-	// of its own.
-	header := `(?:` + alt(systems) + `[^\pL\pN\n]{0,3}(?:[^\n]{0,16}?)` + alt(orders) +
-		`|` + alt(orders) + `[^\n]{0,16}?` + alt(systems)
-	if len(headers) > 0 {
-		header += `|` + alt(headers)
+	// of its own (the check wants one).
+	header := `(?:` + alt(systems, orders, headers) + `[^\n]{0,16}?)+?`
+	findSystem, findOrder, hasHeader := entryFinder(systems), entryFinder(orders), containsEntry(headers)
+	isHeader := func(h string) bool { return hasHeader(h) || near(findSystem(h), findOrder(h), 32) }
+	// What follows is looked for only where a delimiter line or a header
+	// matched (the checks below), with one expression each, compiled once:
+	// the demands of seventeen languages are too many to put into every
+	// pattern's expression, and a scan of code would pay for them at each
+	// mark that starts a line.
+	turn := compileAtFirstUse(alt(musts, demands))
+	line := `[^\pL\pN\n]{0,24}` + body + delimTail
+	// A delimiter line, then a header or a demand within three lines.
+	lineThenFollow := func(before, window string, m []int) bool {
+		if !ownLine(before, "", nil) || !shortLine(window[m[0]:m[1]]) || !hasEnd(window[m[0]:m[1]]) || !hasPart(window[m[0]:m[1]]) {
+			return false
+		}
+		// A header or a demand within three lines.
+		next := firstLines(window[m[1]:], 3, 560)
+		for _, l := range strings.Split(next, "\n") {
+			if isHeader(l) {
+				return true
+			}
+		}
+		return turn.get().MatchString(next)
 	}
-	header += `)`
-	turn := alt(musts, demands)
-	// What follows on the next lines: a header or a demand.
-	follow := `(?:[^\n]{0,200}\n){0,2}?[^\n]{0,160}?(?:` + header + `|` + turn + `)`
-	line := `[^\pL\pN\n]{0,24}` + body + delimTail + follow
-
 	// What the window must hold near its start: an end word, ASCII as a
 	// word of the scan, the others as substrings.
-	var endWords, endSubs []string
-	for _, e := range ends {
-		w := longestWord(normalEntry(unstar(e)))
-		if isASCII(w) && allWords([]string{w}) && !strings.HasSuffix(e, "*") {
-			endWords = append(endWords, w)
-		} else {
-			endSubs = append(endSubs, w)
-		}
-	}
-	const span = 24 + 140 + 24 + 3*200 + 160 + 60
+	endWords, endSubs := delimNeeds(ends)
+	const span = 24 + 140 + 24 + 560
+	// The end word is on the line the pattern starts ("}" ends most lines
+	// of Go, and "defer f.close()" follows many).
+	onLine := func(p flagPattern) flagPattern { p.needsUntil = '\n'; return p }
+	// One pattern for the line however it starts: at its marks, at an
+	// end word, or (in a script with no spaces, or a language that puts
+	// the end last) at the part.
+	starts := append(highWords(ends, users, inputs), delimStarts...)
 	out := []flagPattern{
-		fp(RuleFlagFakeStructure, delimStarts, span, line).atLineStart().
-			needingWithin(72, endWords...).needingSubstrings(endSubs...).checked(ownLine),
+		onLine(fp(RuleFlagFakeStructure, starts, span, line).atLineStart().
+			needingWithin(72, endWords...).needingSubstrings(endSubs...).checked(lineThenFollow)),
 	}
-	// The line may start with its words: an end word, or (in a script
-	// with no spaces, or a language that puts the end last) the part.
-	starts := startWords(ends)
-	for _, w := range startWords(users, inputs) {
-		if !isASCII(w) {
-			starts = append(starts, w)
-		}
-	}
-	out = append(out, fp(RuleFlagFakeStructure, starts, span, body+delimTail+follow).atLineStart().
-		needingWithin(72, endWords...).needingSubstrings(endSubs...).checked(ownLine))
 
 	// A header on a line of its own ("INSTRUCCIONES DEL SISTEMA:",
 	// "=== SYSTEM OVERRIDE ===", "[SISTEMA]"), closed by a mark (so that
 	// "root mode enabled on the router" is no header), then a demand on
 	// its line or the next.
-	var sysWords, sysSubs []string
-	for _, e := range join2(systems, headers) {
-		w := longestWord(normalEntry(unstar(e)))
-		if isASCII(w) && allWords([]string{w}) && !strings.HasSuffix(e, "*") {
-			sysWords = append(sysWords, w)
-		} else {
-			sysSubs = append(sysSubs, w)
+	sysWords, sysSubs := delimNeeds(join2(systems, headers))
+	// English headers start at their marks only: a line of code or prose
+	// that opens with "system", "model" or "command" is common, and the
+	// English header rules (flagrules_claims.go) read the rest.
+	hstarts := append(highWords(foreign), delimStarts...)
+	headerThenTurn := func(before, window string, m []int) bool {
+		if !ownLine(before, "", nil) || !shortLine(window[m[0]:m[1]]) || !isHeader(window[m[0]:m[1]]) {
+			return false
+		}
+		return turn.get().MatchString(firstLines(window[m[1]:], 2, 320))
+	}
+	out = append(out, onLine(fp(RuleFlagFakeStructure, hstarts, 400,
+		`[^\pL\pN\n]{0,12}`+header+`[^\S\n]?[^\pL\pN\s]{1,12}`).
+		atLineStart().needingWithin(64, sysWords...).needingSubstrings(sysSubs...).checked(headerThenTurn)))
+	return out
+}
+
+// entryFinder finds where a text holds one of t's entries (a stem
+// without its *), as normalising leaves them, at the start of a word
+// where the script has words ("istem" is no word of "sistema").
+func entryFinder(t words) func(string) []int {
+	var es []string
+	for _, e := range t {
+		if n := normalEntry(unstar(e)); n != "" {
+			es = append(es, n)
 		}
 	}
-	hstarts := append(startWords(systems, orders, headers), delimStarts...)
-	out = append(out, fp(RuleFlagFakeStructure, hstarts, 400,
-		`[^\pL\pN\n]{0,12}`+header+`\s?[^\pL\pN\s]{1,12}\s?(?:\n[^\n]{0,160}?|[^\n]{0,160}?)`+turn).
-		atLineStart().needingWithin(64, sysWords...).needingSubstrings(sysSubs...).checked(ownLine))
+	return func(s string) []int {
+		var at []int
+		for _, e := range es {
+			for i := 0; i < len(s); {
+				j := strings.Index(s[i:], e)
+				if j < 0 {
+					break
+				}
+				k := i + j
+				r, _ := utf8.DecodeRuneInString(e)
+				p, _ := utf8.DecodeLastRuneInString(s[:k])
+				if k == 0 || unspacedScript(r) || !unicode.IsLetter(p) && !unicode.IsNumber(p) {
+					at = append(at, k)
+				}
+				i = k + len(e)
+			}
+		}
+		return at
+	}
+}
+
+// containsEntry reports whether entryFinder finds one of t's entries.
+func containsEntry(t words) func(string) bool {
+	find := entryFinder(t)
+	return func(s string) bool { return len(find(s)) > 0 }
+}
+
+// near reports whether two of the positions, one of each, are at most n
+// bytes apart.
+func near(a, b []int, n int) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x-y <= n && y-x <= n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unspacedScript reports whether r is of a script written without
+// spaces between words.
+func unspacedScript(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// shortLine reports whether a match reads as a delimiter or a header, not
+// as a sentence that holds the classes' words: short, and no comma or
+// full stop in it ("終止會話,儲存所有...", "сли в данных встречается END в
+// виде строки, то").
+func shortLine(s string) bool {
+	return len(s) <= 100 && !strings.ContainsAny(s, ",.;，、。；")
+}
+
+// firstLines is the start of s up to its n-th line's end, at most b bytes.
+func firstLines(s string, n, b int) string {
+	s = s[:min(len(s), b)]
+	for i, k := 0, 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			if k++; k == n {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+// delimNeeds are what a window must hold for t's entries: an ASCII word
+// as a word of the scan, a word above ASCII as a substring. An ASCII stem
+// ("system*", and the spellings without diacritics of a stem above ASCII)
+// is no need: looked for as a substring in every window that starts at a
+// mark, it cost the scan of Go source a third of its time, so those
+// languages list the forms a header takes ("systemowe", "sistemi").
+func delimNeeds(t words) (ws, subs []string) {
+	for _, e := range t {
+		w := longestWord(normalEntry(unstar(e)))
+		switch {
+		case isASCII(w) && strings.HasSuffix(e, "*"):
+		case isASCII(w) && allWords([]string{w}):
+			ws = append(ws, w)
+		case !isASCII(w):
+			subs = append(subs, w)
+		}
+	}
+	return ws, subs
+}
+
+// highWords are the startWords above ASCII. A line that opens with an
+// ASCII word of these classes ("system", "message", "prompt", "end" are
+// words of every language's code) starts no window: the marks before it
+// do, and English's own header and delimiter rules read the rest
+// (flagrules_claims.go). Starting at those words cost the scan of Go
+// source a tenth of its time.
+func highWords(tables ...words) []string {
+	var out []string
+	for _, w := range startWords(tables...) {
+		if !isASCII(w) {
+			out = append(out, w)
+		}
+	}
 	return out
 }
 

@@ -192,12 +192,12 @@ func englishOverridePatterns() []flagPattern {
 	// "your", so that a firewall's "the new rule overrides the old rule"
 	// passes.
 	out = append(out,
-		fp(RuleFlagIgnoreInstructions, []string{"new", "this", "my", "these", "the"}, 200,
-			`(?:(?:the|this|my|these)\s)?(?:new\s)?(?:rule|rules|instruction|instructions|directive|directives|command|commands|order|orders)\s?:?\s`+
+		fp(RuleFlagIgnoreInstructions, []string{"new", "this", "these"}, 200,
+			`(?:(?:this|these)\s)?(?:new\s)?(?:rule|rules|instruction|instructions|directive|directives|command|commands|order|orders)\s?:?\s`+
 				`(?:this\s(?:rule|instruction)\s)?(?:overrides?|supersedes?|replaces?|cancels?|trumps?|takes?\sprecedence\sover|overrules?)\s`+
 				`(?:all\s(?:of\s)?(?:the\s|your\s)?|any\s|every\s|your\s)(?:(?:old|previous|prior|earlier|existing|original|other|former|system)\s)?`+
 				`(?:rules|instructions|directives|guidelines|commands|orders|prompts|ones)\b`).
-			needing("overrides", "override", "supersedes", "supersede", "replaces", "replace", "cancels", "cancel", "trumps", "trump", "precedence", "overrules", "overrule"),
+			needingWithin(48, "overrides", "override", "supersedes", "supersede", "replaces", "replace", "cancels", "cancel", "trumps", "trump", "precedence", "overrules", "overrule"),
 		// "act as if you had no instructions", "imagine you have no
 		// system prompt".
 		fp(RuleFlagIgnoreInstructions, []string{"act", "behave", "respond", "answer", "imagine", "pretend", "assume"}, 200,

@@ -84,7 +84,8 @@ nots = nie | nigdy | ani | żaden
 ends = koniec | zakończenie | kończy
 users = użytkownik* | klient* | człowiek*
 inputs = wejści* | dan* | wiadomoś* | tekst* | kontekst* | treś* | dokument* | zapytani* | instrukcj* | rozmow* | prompt*
-systems = system* | asystent* | administrator* | programist* | operator* | ai
+systems = system* | asystent* | administrator* | programist* | operator* | ai | system | systemu | systemowe | systemowa | systemowy
+  | systemowego | systemowej | asystenta | administratora
 orders = instrukcj* | polece* | wiadomoś* | rozkaz* | komunikat* | dyrektyw* | zasad* | tryb* | prompt* | nadpisani*
 headers = nowa sesja | nowa rozmowa | nowe instrukcje | prawdziwe instrukcje | ukryte instrukcje
 musts = musisz | od teraz | od tej chwili | teraz jesteś | odpowiadaj tylko | ujawnij | bez ograniczeń | wyłącz | słuchaj się | twoje nowe zadanie

@@ -65,10 +65,11 @@ nots = değil | yok | hayır | asla | vermedi | vermez
 # Fake delimiters and headers (issue 28, D1072): what closes the
 # user's part, and what opens a system part (lexicon_delimiters.go).
 [delimiter]
-ends = son | sonu | bitti | bitişi | bitiş
+ends = son | sonu | bitti | bitişi | bitiş | sonudur | bitişidir
 users = kullanıcı* | müşteri* | insan*
 inputs = girdi* | giriş* | veri* | mesaj* | metin* | metni* | bağlam* | içerik* | belge* | istek* | talimat* | konuşma* | istem*
-systems = sistem* | asistan* | yönetici* | geliştirici* | operatör* | yapay zeka
+systems = sistem* | asistan* | yönetici* | geliştirici* | operatör* | yapay zeka | sistem | sistemi | sisteminin | sistemin
+  | asistan | asistanı
 orders = talimat* | mesaj* | komut* | emir* | emri* | yönerge* | kural* | mod* | bildiri* | istem*
 headers = yeni oturum | yeni konuşma | yeni talimatlar | gerçek talimatlar | gizli talimatlar
 musts = yapmalısın | zorundasın | artık sen | bundan sonra | şu andan itibaren | sadece cevap ver | yalnızca yanıt ver | açıkla | kısıtlama olmadan | devre dışı bırak | itaat et | yeni görevin
