@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -192,5 +193,55 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 				t.Errorf("runc's config.json through the service differs from podman run's (-run +service):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestAToolSeesNothingOfTheServiceNorAnotherCall: from inside a call's
+// container started through the service, as the model's command, none
+// of the service's socket and directory, the runner's store (root, run
+// root, temporary directory), the staging directories or Podman's and
+// runc's own state is there, and another call's container, running at
+// the same time, is not seen (its processes, its mounts).
+func TestAToolSeesNothingOfTheServiceNorAnotherCall(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	other := resolvedTempDir(t)
+	writeTestFile(t, other+"/marker-of-the-other-call", "x")
+	otherID := callID(t) + "-other"
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Run(context.Background(), Call{ID: otherID, Tool: "run", Paths: []string{other}, Command: "sleep 8.5"})
+		done <- err
+	}()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		out, _ := exec.Command("podman", append(testStore.Flags(), "ps", "--filter", "status=running", "--format", "{{.Names}}")...).Output()
+		if slices.Contains(strings.Fields(string(out)), r.ContainerName(otherID)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the other call's container never ran")
+		}
+	}
+	s := r.cfg.Store
+	var script []string
+	for _, p := range []string{r.svc.dir, r.svc.socket, s.Root, s.RunRoot, s.TmpDir, filepath.Dir(s.RunRoot), StoreRunRoot,
+		r.cfg.StageDir, StageRoot, other, "/run/containers", "/var/lib/containers", "/run/runc", "/run/crun", "/run/netns"} {
+		script = append(script, fmt.Sprintf("test -e '%s' && echo 'there: %s'", p, p))
+	}
+	script = append(script,
+		"for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline; echo; done | grep -q 'sleep 8[.]5' && echo 'the other call is seen'",
+		"grep -q marker-of-the-other-call /proc/self/mountinfo && echo 'its mount is seen'",
+		"find / -xdev -name 'marker-of-the-other-call' 2>/dev/null | grep -q . && echo 'its file is seen'",
+		"grep -F "+fmt.Sprintf("'%s'", other)+" /proc/self/mountinfo && echo 'its mount is listed'",
+		"exit 0")
+	got, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "run", Paths: []string{d}, Command: strings.Join(script, "; ")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Stdout != "" {
+		t.Errorf("inside the tool's container:\n%s(stderr %q)", got.Stdout, got.Stderr)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
