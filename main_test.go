@@ -20,6 +20,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"boxmaker/core/daemon"
+	"boxmaker/core/runner"
 	"boxmaker/core/testsupport"
 )
 
@@ -60,6 +61,10 @@ func scriptParams(t *testing.T, dir string, more ...map[string]scriptCmd) testsc
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("BOXMAKER_HOME", filepath.Join(env.WorkDir, "h"))
 			env.Setenv("REPO", readmeDir) // the checkout, for files scripts take from it
+			// The run-time directories of brokerd's stores are outside the
+			// work directory (docs/runner.md, "Store"): the script's go with it.
+			work := env.WorkDir
+			env.Defer(func() { removeStoreRunDirs(work) })
 			return nil
 		},
 		Cmds: map[string]scriptCmd{},
@@ -76,6 +81,23 @@ func scriptParams(t *testing.T, dir string, more ...map[string]scriptCmd) testsc
 		}
 	}
 	return params
+}
+
+// removeStoreRunDirs removes the run-time directories of brokerd's
+// stores (runner.StoreRunRoot/<instance>) whose root is under dir, and
+// those whose root is gone (a home a script made elsewhere and removed):
+// brokerd makes the root before it names it there.
+func removeStoreRunDirs(dir string) {
+	links, _ := filepath.Glob(filepath.Join(runner.StoreRunRoot, "*", runner.StoreRootLink))
+	for _, l := range links {
+		root, err := os.Readlink(l)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Lstat(root); strings.HasPrefix(root, dir+"/") || errors.Is(err, os.ErrNotExist) {
+			os.RemoveAll(filepath.Dir(l))
+		}
+	}
 }
 
 // scriptCmds are the commands every script may run, by the file that
