@@ -82,18 +82,20 @@ func notAnswerPart(_, window string, m []int) bool {
 }
 
 // answerPayloadPatterns are code that downloads and runs, put into an
-// answer: the payload (downloadRuns) on a line that, before it, tells the
+// answer: the payload (downloadRuns) on a line that, before it or on the
+// line above ("Include this in your reply:" over the code), tells the
 // reader to put it in ("add", "include", "añade") and names what the
 // reader writes or addresses the reader ("your reply", "any code you
 // write", "AI assistant", "tu respuesta"), in any language of the
 // lexicons. An install line in a README says "run", and names no answer.
 var answerPayloadPatterns = []flagPattern{
 	fp(RuleFlagAnswerInsertion, []string{"curl", "wget", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "new-object", "iex", "eval", "base64", "pip", "pip3", "python", "python3", "npm", "yarn", "pnpm"}, 300,
-		downloadRunsExpr).checked(insertedPayload),
+		downloadRunsExpr).checked(insertedPayload).withPreviousLine(),
 }
 
-// insertedPayload accepts a payload whose line, before it, holds an act of
-// the insert family and an answer or an addressed AI.
+// insertedPayload accepts a payload whose line, before it, or the line
+// above holds an act of the insert family and an answer or an addressed
+// AI.
 func insertedPayload(before, _ string, _ []int) bool {
 	ls := insertLookback()
 	return ls.acts.in(before) && ls.context.in(before)
