@@ -175,8 +175,8 @@ type runcState struct {
 	} `json:"config"`
 }
 
-// findRuntimeLeftovers reads the state of every container under root and
-// returns those of instance. It trusts only a root directory that root
+// findRuntimeLeftovers reads the state of every container under root
+// (runc's state.json, or crun's status) and returns those of instance. It trusts only a root directory that root
 // owns and no one else can write (runc makes it 0700), so no one could
 // plant a state that names another process.
 func findRuntimeLeftovers(root, instance string) []runtimeLeftover {
@@ -193,6 +193,9 @@ func findRuntimeLeftovers(root, instance string) []runtimeLeftover {
 		dir := filepath.Join(root, e.Name())
 		raw, err := os.ReadFile(filepath.Join(dir, "state.json"))
 		if err != nil {
+			if l, ok := crunLeftover(dir, e.Name(), want); ok {
+				found = append(found, l)
+			}
 			continue
 		}
 		var st runcState
@@ -217,6 +220,55 @@ func findRuntimeLeftovers(root, instance string) []runtimeLeftover {
 		found = append(found, l)
 	}
 	return found
+}
+
+// crunStatus is what the scan reads of crun's state, <root>/<id>/status:
+// crun keeps the container's annotations in its bundle's config.json.
+type crunStatus struct {
+	PID        int    `json:"pid"`
+	Start      uint64 `json:"process-start-time"`
+	CgroupPath string `json:"cgroup-path"` // under the cgroup root (v1: each controller's)
+	Bundle     string `json:"bundle"`
+}
+
+// crunLeftover reads crun's state of the container id in dir and says
+// whether it is one of the instance's (want is its annotation). The
+// bundle (Podman's, in brokerd's root-only store) must be root's only
+// too, so that no one could plant the annotations it names.
+func crunLeftover(dir, id, want string) (runtimeLeftover, bool) {
+	raw, err := os.ReadFile(filepath.Join(dir, "status"))
+	if err != nil {
+		return runtimeLeftover{}, false
+	}
+	var st crunStatus
+	if json.Unmarshal(raw, &st) != nil || !filepath.IsAbs(st.Bundle) || !rootOnly(st.Bundle) {
+		return runtimeLeftover{}, false
+	}
+	raw, err = os.ReadFile(filepath.Join(st.Bundle, "config.json"))
+	if err != nil {
+		return runtimeLeftover{}, false
+	}
+	var spec struct {
+		Annotations map[string]string `json:"annotations"`
+	}
+	k, v, _ := strings.Cut(want, "=")
+	if json.Unmarshal(raw, &spec) != nil || spec.Annotations[k] != v {
+		return runtimeLeftover{}, false
+	}
+	l := runtimeLeftover{id: id, name: spec.Annotations[nameAnnotation], stateDir: dir}
+	if st.PID > 0 && startTime(st.PID) == st.Start {
+		l.pid, l.start = st.PID, st.Start
+	}
+	// The container's own cgroup only, never a parent it shares: in the
+	// unified tree, or in v1's pids controller, which holds every process.
+	if p := filepath.Clean("/" + st.CgroupPath); strings.Contains(filepath.Base(p), id) {
+		for _, cg := range []string{filepath.Join("/sys/fs/cgroup", p), filepath.Join("/sys/fs/cgroup/pids", p)} {
+			if _, err := os.Stat(filepath.Join(cg, "cgroup.procs")); err == nil {
+				l.cgroups = append(l.cgroups, cg)
+			}
+		}
+	}
+	return l, true
 }
 
 // rootOnly reports whether dir is a directory of root's that only root

@@ -52,6 +52,50 @@ func TestRuntimeLeftoversTrustOnlyTheirOwnState(t *testing.T) {
 	}
 }
 
+// crun keeps a container's state in <root>/<id>/status and its
+// annotations in the bundle's config.json: the same trust holds, the
+// bundle's directory root's only too, and only the container's own
+// cgroup is taken.
+func TestCrunLeftoversTrustOnlyTheirOwnState(t *testing.T) {
+	root := t.TempDir()
+	self := os.Getpid()
+	start := startTime(self)
+	if start == 0 {
+		t.Fatal("no start time for this process")
+	}
+	state := func(id, instance string, bundleMode os.FileMode, cgroup string) {
+		dir := filepath.Join(root, id)
+		bundle := filepath.Join(t.TempDir(), "userdata")
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(bundle, bundleMode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(bundle, bundleMode); err != nil {
+			t.Fatal(err)
+		}
+		config := fmt.Sprintf(`{"annotations":{"boxmaker.instance":%q,"boxmaker.container":"boxmaker-x-%s"}}`, instance, id)
+		if err := os.WriteFile(filepath.Join(bundle, "config.json"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		status := fmt.Sprintf(`{"pid":%d,"process-start-time":%d,"cgroup-path":%q,"bundle":%q,"rootfs":"/x"}`, self, start, cgroup, bundle)
+		if err := os.WriteFile(filepath.Join(dir, "status"), []byte(status), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state("cccc3333", "mine", 0o700, "/libpod_parent")                   // a shared parent: no cgroup taken
+	state("dddd4444", "theirs", 0o700, "/libpod_parent/libpod-dddd4444") // another instance's
+	state("eeee5555", "mine", 0o777, "/libpod_parent/libpod-eeee5555")   // a bundle anyone could write
+	got := findRuntimeLeftovers(root, "mine")
+	if len(got) != 1 || got[0].id != "cccc3333" || got[0].name != "boxmaker-x-cccc3333" {
+		t.Fatalf("found %+v, want crun's one state of instance mine with a root-only bundle", got)
+	}
+	if got[0].pid != self || len(got[0].cgroups) != 0 {
+		t.Errorf("pid %d, cgroups %q; want this process (its start time matches) and no shared cgroup", got[0].pid, got[0].cgroups)
+	}
+}
+
 // A tool's program can call itself conmon, with -n of this home's prefix
 // and -c naming someone else's container: the clean-up must not take it
 // for a leftover (it would end that container). Only root's conmon in
