@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,5 +244,64 @@ func TestAToolSeesNothingOfTheServiceNorAnotherCall(t *testing.T) {
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAYaagRunSeesNothingOfTheServiceNorTheStore: a yaag Run's container
+// (the model's program; here the executor's run in its place, so that a
+// shell probes what the program could) started while brokerd's service
+// runs sees none of the service's socket and directory, the runner's
+// store, the staging directories or Podman's and runc's state, and has
+// no capability and no new privileges.
+func TestAYaagRunSeesNothingOfTheServiceNorTheStore(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	if _, err := r.Run(context.Background(), Call{ID: callID(t) + "-first", Tool: "list_dir", Paths: []string{d}}); err != nil {
+		t.Fatal(err)
+	}
+	box := resolvedTempDir(t)
+	if err := os.Chown(box, testToolUID, testToolUID); err != nil {
+		t.Fatal(err)
+	}
+	s := r.cfg.Store
+	script := []string{"grep -E '^(CapEff|CapPrm|NoNewPrivs):' /proc/self/status"}
+	for _, p := range []string{r.svc.dir, r.svc.socket, s.Root, s.RunRoot, s.TmpDir, StoreRunRoot,
+		r.cfg.StageDir, StageRoot, "/run/containers", "/var/lib/containers", "/run/runc", "/run/crun"} {
+		script = append(script, fmt.Sprintf("test -e '%s' && echo 'there: %s'", p, p))
+	}
+	script = append(script, "exit 0")
+	req, _ := json.Marshal(Request{Tool: "run", Path: d, Command: strings.Join(script, "; "), Limit: 64 << 10, TimeoutMS: 20000})
+	c, err := r.StartYaag(YaagSpec{ID: callID(t), Dir: d, Mounts: []Mount{{Source: box, Dest: box}},
+		Args: []string{CommandToolExec, string(req)}, MemoryMB: 256, PidsLimit: 64, CPUSeconds: 20, Wall: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		var b strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := c.Stdout.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		out = []byte(b.String())
+	}()
+	go io.Copy(io.Discard, c.Stderr)
+	<-read
+	if code := c.ExitCode(); code != 0 {
+		t.Fatalf("the Run's container ended with %d: %s", code, out)
+	}
+	var res Result
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := "CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nNoNewPrivs:\t1\n"
+	if res.Stdout != want {
+		t.Errorf("inside the Run's container:\n%s\nwant:\n%s(stderr %q)", res.Stdout, want, res.Stderr)
 	}
 }
