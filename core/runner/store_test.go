@@ -107,3 +107,24 @@ func TestPrepareStore(t *testing.T) {
 		t.Errorf("Podman wrote through the link: %v", entries)
 	}
 }
+
+// A store someone made with `podman --root` alone before brokerd's first
+// start records Podman's default run root: Podman then refuses brokerd's
+// own, and every call is runner-unavailable, nothing started, with
+// Podman's reason (the runbook's fix: move the store away).
+func TestAStoreMadeWithAnotherRunRootFailsClosed(t *testing.T) {
+	instance := testInstance + "-m"
+	s := StoreFor(t.TempDir(), instance)
+	t.Cleanup(func() { removeStore(s) })
+	podmanOut(t, "--root", s.Root, "ps")
+	r := newTestRunner(t, func(c *Config) { c.Store = s; c.Instance = instance })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := r.PrepareStore(ctx); err == nil || !strings.Contains(err.Error(), "database configuration mismatch") {
+		t.Fatalf("PrepareStore: %v, want Podman's database configuration mismatch", err)
+	}
+	_, err := r.Run(ctx, Call{ID: "m", Tool: "read_file", Paths: []string{resolvedTempDir(t)}})
+	if e, _ := runbook.EntryOf(err); e != runbook.RunnerUnavailable {
+		t.Errorf("a call: %v, want runner-unavailable", err)
+	}
+}
