@@ -225,6 +225,20 @@ func (s *serviceClient) do(ctx context.Context, method, path string, body any, o
 	return nil
 }
 
+// version is the service's Podman version.
+func (s *serviceClient) version(ctx context.Context) (string, error) {
+	var out struct {
+		Version string `json:"Version"`
+	}
+	if err := s.do(ctx, http.MethodGet, "/version", nil, &out); err != nil {
+		return "", err
+	}
+	if out.Version == "" {
+		return "", errors.New("podman service: /version answered no version")
+	}
+	return out.Version, nil
+}
+
 // create makes the container and returns its ID.
 func (s *serviceClient) create(ctx context.Context, spec serviceSpec) (string, error) {
 	var out struct {

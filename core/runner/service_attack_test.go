@@ -305,3 +305,31 @@ func TestAYaagRunSeesNothingOfTheServiceNorTheStore(t *testing.T) {
 		t.Errorf("inside the Run's container:\n%s\nwant:\n%s(stderr %q)", res.Stdout, want, res.Stderr)
 	}
 }
+
+// TestAServiceOfAnUncheckedPodmanIsNotUsed: the service takes a spec
+// without refusing fields it does not know, and serviceSpec is checked
+// against one Podman version's (TestServiceSpecMatchesCommandLine): a
+// service of any other version is stopped at once and never started
+// again, and every call goes by podman run, whose command line Podman
+// parses strictly. Failed when any Podman's service was used (D1084).
+func TestAServiceOfAnUncheckedPodmanIsNotUsed(t *testing.T) {
+	r := serviceRunner(t, nil)
+	r.svc.checked = []string{"0.0."} // as if this host's Podman were a later one
+	d := resolvedTempDir(t)
+	writeTestFile(t, d+"/a.txt", "a")
+	for i := range 2 {
+		got, err := r.Run(context.Background(), Call{ID: fmt.Sprintf("%s-%d", callID(t), i), Tool: "read_file", Paths: []string{d + "/a.txt"}})
+		if err != nil || got.Content != "a" {
+			t.Fatalf("call %d: %+v, %v; want the file, by podman run", i, got, err)
+		}
+	}
+	r.svc.mu.Lock()
+	running, unchecked := r.svc.cmd != nil, r.svc.unchecked
+	r.svc.mu.Unlock()
+	if running || !strings.HasPrefix(unchecked, "4.") {
+		t.Errorf("the service: running %v, unchecked version %q; want stopped, this host's version", running, unchecked)
+	}
+	if out, err := exec.Command("pgrep", "-f", "system service --time 0 unix://"+r.svc.socket).Output(); err == nil {
+		t.Errorf("a service of an unchecked Podman still runs: %s", out)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,6 +32,17 @@ const (
 
 // serviceStartWait bounds a service's start, until it answers.
 const serviceStartWait = 30 * time.Second
+
+// serviceChecked are the Podman versions (prefixes) whose service
+// TestServiceSpecMatchesCommandLine has checked serviceSpec against:
+// the service decodes a spec without refusing unknown fields, so on
+// another version a field renamed or gone would drop a lockdown option
+// silently. On any other, every call is a podman run (D1084).
+var serviceChecked = []string{"4.3."}
+
+// errServiceUnchecked: the service's Podman is not one serviceSpec was
+// checked against; the call goes by podman run.
+var errServiceUnchecked = errors.New("the podman service's version is not one its container spec was checked against")
 
 // servicePingWait is what a service that left a call unanswered has to
 // answer a ping at the next call before it is killed and replaced.
@@ -56,6 +68,10 @@ type podmanService struct {
 	// unanswered: a call through client got no answer; the next call
 	// pings the service first (get).
 	unanswered bool
+	// checked are serviceChecked; unchecked is the version of a service
+	// that was none of them: no service is started again.
+	checked   []string
+	unchecked string
 }
 
 func newPodmanService(dir string, argv []string) (*podmanService, error) {
@@ -66,7 +82,7 @@ func newPodmanService(dir string, argv []string) (*podmanService, error) {
 	if len(socket) >= 108 {
 		return nil, fmt.Errorf("the podman service's socket %s is %d bytes long: a unix socket's path must be under 108", socket, len(socket))
 	}
-	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait}, nil
+	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait, checked: serviceChecked}, nil
 }
 
 // get returns a client of a running service, starting one when none runs.
@@ -75,6 +91,9 @@ func (s *podmanService) get(ctx context.Context) (*serviceClient, error) {
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, runbook.Refuse(runbook.RunnerServiceDown, "the podman service is stopped: brokerd is stopping")
+	}
+	if s.unchecked != "" {
+		return nil, fmt.Errorf("%w (Podman %s)", errServiceUnchecked, s.unchecked)
 	}
 	if s.cmd != nil {
 		select {
@@ -100,7 +119,9 @@ func (s *podmanService) get(ctx context.Context) (*serviceClient, error) {
 		}
 	}
 	s.unanswered = false
-	if said, err := s.start(ctx); err != nil {
+	if said, err := s.start(ctx); errors.Is(err, errServiceUnchecked) {
+		return nil, err
+	} else if err != nil {
 		// Podman's own failure, as a `podman run` that cannot start.
 		if said == "" {
 			said = err.Error()
@@ -177,6 +198,19 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+	// The version serviceSpec was checked against, or no service.
+	vctx, vcancel := context.WithTimeout(ctx, serviceStartWait)
+	version, err := client.version(vctx)
+	vcancel()
+	if err == nil && !slices.ContainsFunc(s.checked, func(p string) bool { return strings.HasPrefix(version, p) }) {
+		s.unchecked = version
+		err = fmt.Errorf("%w (Podman %s)", errServiceUnchecked, version)
+	}
+	if err != nil {
+		cmd.Process.Signal(syscall.SIGTERM)
+		<-ended
+		return "", err
+	}
 	s.cmd, s.ended, s.stderr, s.client = cmd, ended, stderr, client
 	return "", nil
 }
@@ -223,6 +257,9 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 	ctx, cancel := context.WithTimeout(parent, r.cfg.Timeout+startGrace)
 	defer cancel()
 	client, err := r.svc.get(ctx)
+	if errors.Is(err, errServiceUnchecked) {
+		return r.start(parent, c, name, r.Args(c, name, mounts))
+	}
 	if err != nil {
 		return Result{}, err
 	}
