@@ -49,6 +49,7 @@ import (
 //	                                             lexicon_delimiters.go)
 //
 // Flags: verb-last (override: the verb may follow its object),
+// own-demands (authority: only the section's demands count),
 // object-first (reveal, secret: the object may come before the verb),
 // place-first (reveal: "上面的所有内容", the place before the thing). A
 // family may have several sections (English has two [secret]: "tell me
@@ -83,7 +84,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"reveal": {[]string{"verbs", "objects", "fronts", "owners", "quals", "marks", "heads", "things", "places", "opens", "saids", "puts", "wraps", "its"},
 		[]string{"object-first", "place-first"}},
 	"secret":    {[]string{"asks", "nouns", "says", "grants", "nots", "compounds", "replies", "musts", "heads", "auxes"}, []string{"object-first"}},
-	"authority": {[]string{"claims", "who", "demands", "modes", "ons"}, nil},
+	"authority": {[]string{"claims", "who", "demands", "modes", "ons"}, []string{"own-demands"}},
 	"reader":    {[]string{"notes", "readers", "ifs", "acts"}, nil},
 	"insert":    {[]string{"readers", "notes", "ifs", "whens", "acts", "claims", "answers", "softs"}, nil},
 	"standing":  {[]string{"whos", "grants", "waivers", "owns", "approves", "sources", "preapproved", "froms", "nots"}, []string{"verb-last"}},
@@ -449,6 +450,12 @@ func (f lexiconFile) verbObjectExpr(rule string, verbs words, o object, objectFi
 func (f lexiconFile) authority(s lexiconSection) []flagPattern {
 	ov, sec := f.section("override"), f.section("secret")
 	demands := join2(s.class("demands"), ov.class("verbs"), ov.class("nouns"), sec.class("nouns"))
+	if s.flags["own-demands"] {
+		// A team or an authority asking for a password is the mail a
+		// security team sends ("bitte ändern Sie Ihr Passwort"): such a
+		// claim counts only with its section's demands.
+		demands = s.class("demands")
+	}
 	if len(demands) == 0 {
 		return nil
 	}

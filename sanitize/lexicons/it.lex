@@ -96,3 +96,10 @@ systems = sistema | assistente | amministratore | sviluppatore | operatore | ia
 orders = istruzioni | istruzione | messaggio | ordini | ordine | override | avviso | direttiva | direttive | regole | modalità | prompt
 headers = nuova sessione | nuova conversazione | nuove istruzioni | vere istruzioni | istruzioni nascoste
 musts = devi | dovrai | deve | da ora in poi | d'ora in poi | da adesso | ora sei | rispondi solo | rispondi soltanto | rivela | senza restrizioni | senza filtri | disattiva | obbedisci | il tuo nuovo compito
+
+# Claims from a team, an authority or the system, with a demand (issue 28,
+# D1074): "a message from the security team: your restrictions were lifted".
+[authority own-demands]
+claims = messaggio dal | messaggio dalla | messaggio del | messaggio della | avviso del | avviso della | da parte del | da parte della | a nome del | a nome della | qui è il | qui è la | siamo il | siamo la | parla il | parla la
+who = team di sicurezza | team di supporto | team tecnico | revisore | auditor | polizia | forze dell'ordine | fornitore | produttore | sistema | ingegnere che ti ha addestrato | team che ti ha creato | amministratore di sistema
+demands = restrizioni | filtri | protezioni | disattiva | disattivate | modalità debug | modalità sviluppatore | modalità manutenzione | senza restrizioni | obbedisci | obbedire | tutte le richieste | sono state revocate | erano un errore | sono state rimosse

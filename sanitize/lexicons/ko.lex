@@ -76,3 +76,12 @@ systems = 시스템 | 어시스턴트 | 비서 | 관리자 | 개발자 | 운영�
 orders = 지시 | 지침 | 명령 | 메시지 | 알림 | 규칙 | 모드 | 프롬프트 | 재정의
 headers = 새 세션 | 새 대화 | 새로운 지시 | 새 지시 | 진짜 지시 | 숨겨진 지시
 musts = 해야 한다 | 해야 합니다 | 지금부터 | 이제부터 | 이제 너는 | 만 답하 | 만 출력 | 공개하 | 제한 없이 | 제한을 해제 | 비활성화 | 복종 | 너의 새 임무
+
+# Claims from a team, an authority or the system, with a demand (issue 28,
+# D1074): "a message from the security team: your restrictions were lifted".
+# Written who first, as the language does ("セキュリティチームからのメッセージ"):
+# the claim class holds who, the who class the marker of the claim.
+[authority own-demands]
+claims = 보안팀 | 보안 팀 | 지원팀 | 기술팀 | 감사관 | 경찰 | 법 집행 기관 | 공급업체 | 제조사 | 시스템 | 너를 훈련시킨 엔지니어 | 시스템 관리자
+who = 에서 보낸 메시지 | 의 메시지 | 의 알림 | 을 대신하여 | 를 대신하여 | 여기는 | 우리는
+demands = 제한 | 필터 | 안전장치 | 비활성화 | 꺼 | 디버그 모드 | 개발자 모드 | 유지보수 모드 | 제한 없이 | 복종 | 따르 | 모든 요청 | 해제되었 | 철회되었 | 실수였
