@@ -333,3 +333,30 @@ func TestAServiceOfAnUncheckedPodmanIsNotUsed(t *testing.T) {
 		t.Errorf("a service of an unchecked Podman still runs: %s", out)
 	}
 }
+
+// TestACancelledCallKillsNoServiceThatAnswers: the ping that decides
+// whether a service that left a call unanswered hangs is not cut short
+// by the call that sends it: a model that cancels its calls (several
+// sessions at once) cannot have a service that answers killed under the
+// others' calls.
+func TestACancelledCallKillsNoServiceThatAnswers(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	if _, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "list_dir", Paths: []string{d}}); err != nil {
+		t.Fatal(err)
+	}
+	r.svc.mu.Lock()
+	first := r.svc.cmd.Process
+	r.svc.unanswered = true // as after a call it did not answer
+	client := r.svc.client
+	r.svc.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := r.svc.get(ctx)
+	if err != nil || got != client {
+		t.Errorf("get with a cancelled call: %v, %v; want the running service's client", got, err)
+	}
+	if err := first.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("the service that answers was killed: %v", err)
+	}
+}

@@ -106,7 +106,9 @@ func (s *podmanService) get(ctx context.Context) (*serviceClient, error) {
 			// A service that left a call unanswered and does not answer
 			// a ping hangs: it would leave every call so. It is killed
 			// (a hung process ignores SIGTERM) and another started.
-			pctx, cancel := context.WithTimeout(ctx, servicePingWait)
+			// Not cut short by the call's end: a call cancelled here
+			// must not have a service that answers killed.
+			pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), servicePingWait)
 			err := s.client.do(pctx, "GET", "/_ping", nil, nil)
 			cancel()
 			if err == nil {
