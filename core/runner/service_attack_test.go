@@ -360,3 +360,78 @@ func TestACancelledCallKillsNoServiceThatAnswers(t *testing.T) {
 		t.Errorf("the service that answers was killed: %v", err)
 	}
 }
+
+// TestPlantedStoreAndServiceDirectoriesAreRefused: where brokerd makes
+// its store's directories and its service's socket directory, something
+// already there that is not a directory of root's alone (a symbolic link
+// to a directory of root's, a directory of another user, a file) is
+// refused, and nothing is made or changed through it; a directory of
+// root's with a wider mode is narrowed to 0700 for the store, and
+// refused for the socket.
+func TestPlantedStoreAndServiceDirectoriesAreRefused(t *testing.T) {
+	base := t.TempDir()
+	target := filepath.Join(base, "target")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plant := map[string]func(p string) error{
+		"a link to a directory of root's": func(p string) error { return os.Symlink(target, p) },
+		"a directory of another user": func(p string) error {
+			if err := os.Mkdir(p, 0o700); err != nil {
+				return err
+			}
+			return os.Chown(p, testOwnerUID, testOwnerGID)
+		},
+		"a file": func(p string) error { return os.WriteFile(p, nil, 0o600) },
+	}
+	n := 0
+	for what, make := range plant {
+		n++
+		t.Run(what, func(t *testing.T) {
+			store := filepath.Join(base, fmt.Sprintf("store%d", n))
+			if err := make(store); err != nil {
+				t.Fatal(err)
+			}
+			if err := ownerOnlyDir(store); err == nil {
+				t.Error("the store took it")
+			}
+			sock := filepath.Join(base, fmt.Sprintf("svc%d", n))
+			if err := make(sock); err != nil {
+				t.Fatal(err)
+			}
+			svc, err := newPodmanService(sock, []string{"podman"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.get(context.Background()); err == nil {
+				svc.close()
+				t.Error("the service took it")
+			}
+			if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o755 {
+				t.Errorf("the link's target was changed: %v %v", fi.Mode(), err)
+			}
+			if entries, _ := os.ReadDir(target); len(entries) > 0 {
+				t.Errorf("something was made through the link: %v", entries)
+			}
+		})
+	}
+	wide := filepath.Join(base, "wide")
+	if err := os.Mkdir(wide, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := ownerOnlyDir(wide); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(wide); fi.Mode().Perm() != 0o700 {
+		t.Errorf("the store's directory is %v, want 0700", fi.Mode().Perm())
+	}
+	os.Chmod(wide, 0o750)
+	svc, err := newPodmanService(wide, []string{"podman"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.get(context.Background()); err == nil || !strings.Contains(fmt.Sprint(err), "runner-unavailable") {
+		svc.close()
+		t.Errorf("a socket directory of mode 0750: %v; want runner-unavailable", err)
+	}
+}
