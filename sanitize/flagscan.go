@@ -60,6 +60,14 @@ type scanner struct {
 	// (groupWithin), built when first asked for.
 	groupPos   [][]int
 	groupBuilt []bool
+	// spareCands, spareNeeds and needFrom are fold's buffers: it builds the
+	// moved candidates and needed words' positions in the spares and swaps
+	// them with cands and needPos, so that a pooled scanner keeps its
+	// arrays (a fold allocating new ones cost more than half of the
+	// scan's allocations, and the collections they caused).
+	spareCands []candidate
+	spareNeeds [][]int
+	needFrom   []int
 }
 
 type candidate struct{ pattern, at int }
@@ -94,7 +102,9 @@ const (
 
 var scanners = sync.Pool{New: func() any {
 	t := flagRules()
-	return &scanner{rules: t, needPos: make([][]int, len(t.starts.needIDs)), groupPos: make([][]int, t.starts.groups), groupBuilt: make([]bool, t.starts.groups)}
+	n := len(t.starts.needIDs)
+	return &scanner{rules: t, needPos: make([][]int, n), groupPos: make([][]int, t.starts.groups), groupBuilt: make([]bool, t.starts.groups),
+		spareNeeds: make([][]int, n), needFrom: make([]int, n)}
 }}
 
 func getScanner() *scanner  { return scanners.Get().(*scanner) }
@@ -386,10 +396,14 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 	lineAt, countedTo := 0, 0
 	again := getScanner()
 	defer putScanner(again)
-	var cands []candidate
+	cands := s.spareCands[:0]
 	ci := 0
-	needFrom := make([]int, len(s.needPos))
-	newNeeds := make([][]int, len(s.needPos))
+	needFrom := s.needFrom
+	newNeeds := s.spareNeeds
+	for id := range newNeeds {
+		needFrom[id] = 0
+		newNeeds[id] = newNeeds[id][:0]
+	}
 	var marks []lineMark
 	mi := 0
 	delta := 0
@@ -445,9 +459,9 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 		for _, p := range ps[needFrom[id]:] {
 			newNeeds[id] = append(newNeeds[id], p+delta)
 		}
-		s.needPos[id] = newNeeds[id]
 	}
-	s.cands = cands
+	s.needPos, s.spareNeeds = newNeeds, s.needPos
+	s.cands, s.spareCands = cands, s.cands
 	s.marks = append(marks, s.marks[mi:]...)
 	return out, moved
 }
