@@ -37,6 +37,8 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 	}
 	idx.needIDs = map[string]int{}
 	idx.needWords = make([][]int, len(flagPatterns))
+	idx.needSubs = make([][]int, len(flagPatterns))
+	subIDs := map[string]int{}
 	idx.nonWord = nonWordKind
 	needID := func(w string) *wordEntry {
 		e := entry(w)
@@ -75,6 +77,25 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 		}
 		for _, w := range p.needs {
 			idx.needWords[pi] = append(idx.needWords[pi], needID(w).need)
+		}
+		for _, sub := range p.needSubs {
+			id, ok := subIDs[sub]
+			if !ok {
+				id = len(idx.subs)
+				subIDs[sub] = id
+				idx.subs = append(idx.subs, sub)
+			}
+			idx.needSubs[pi] = append(idx.needSubs[pi], id)
+		}
+		p.followFirst = [4]uint64{}
+		for _, w := range p.follows {
+			if w == "" {
+				// An empty follower is met by any word boundary: no
+				// first byte to test.
+				p.followFirst = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+				break
+			}
+			p.followFirst[w[0]>>6] |= 1 << (w[0] & 63)
 		}
 	}
 	for _, w := range decodeSignals {
@@ -202,6 +223,11 @@ type startIndex struct {
 	table     wordTable
 	needIDs   map[string]int
 	needWords [][]int
+	// subs are the substrings patterns need, each once; needSubs are, for
+	// each pattern, its needed substrings' indices there (the scanner keeps
+	// where each last occurred: scanner.subsWithin).
+	subs     []string
+	needSubs [][]int
 	// needGroup is, for each pattern, the group of its needed words
 	// (patterns that need the same words share one); groups is how many.
 	needGroup []int

@@ -6,24 +6,6 @@ import (
 	"sync"
 )
 
-// subsMet reports whether the part of window the pattern's needs are
-// looked for in holds one of its needed substrings.
-func (p *flagPattern) subsMet(window string) bool {
-	region := window
-	if p.needsWithin > 0 && len(region) > p.needsWithin {
-		region = region[:p.needsWithin]
-	}
-	if p.needsUntil != 0 {
-		if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
-			region = region[:j]
-		}
-	}
-	if p.subsHigh && isASCII(region) {
-		return false
-	}
-	return containsAny(region, p.needSubs)
-}
-
 // flagPattern is one expression of a flag rule.
 type flagPattern struct {
 	rule   string
@@ -43,7 +25,6 @@ type flagPattern struct {
 	// first such byte must hold one (the line, the HTML tag).
 	needs      []string
 	needSubs   []string
-	subsHigh   bool // every needed substring is above ASCII
 	needsUntil byte
 	// needsWithin, when set, is how far after the start (in bytes) a
 	// needed word must start.
@@ -52,6 +33,9 @@ type flagPattern struct {
 	// start word (after one space): a cheap test for patterns whose start
 	// is a common word ("root" in "root access granted").
 	follows []string
+	// followFirst has a bit for the first byte of each of follows (set by
+	// indexStarts): most windows' second word starts with none of them.
+	followFirst [4]uint64
 	// span is the longest match in bytes: the window's length.
 	span int
 	re   *lazyRegexp
@@ -100,21 +84,13 @@ func (p flagPattern) needing(s ...string) flagPattern {
 			p.needSubs = append(p.needSubs, w)
 		}
 	}
-	return p.withSubs()
+	return p
 }
 
 // needingSubstrings is needing, the strings looked for inside words (stems,
 // and words of scripts written without spaces).
 func (p flagPattern) needingSubstrings(s ...string) flagPattern {
 	p.needSubs = append(p.needSubs, s...)
-	return p.withSubs()
-}
-
-func (p flagPattern) withSubs() flagPattern {
-	p.subsHigh = len(p.needSubs) > 0
-	for _, w := range p.needSubs {
-		p.subsHigh = p.subsHigh && !isASCII(w)
-	}
 	return p
 }
 
@@ -145,6 +121,9 @@ func (p *flagPattern) followMet(window string) bool {
 		return false
 	}
 	rest := window[i+1:]
+	if len(rest) > 0 && p.followFirst[rest[0]>>6]&(1<<(rest[0]&63)) == 0 {
+		return false
+	}
 	for _, w := range p.follows {
 		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
 			return true

@@ -68,6 +68,16 @@ type scanner struct {
 	spareCands []candidate
 	spareNeeds [][]int
 	needFrom   []int
+	// needNext and groupNext are match's cursors: for each needed word and
+	// group of words, the index in its list of positions of the first one
+	// at or after the last candidate asked about (the candidates come in
+	// order of offset, so each list is walked once).
+	needNext  []int
+	groupNext []int
+	// subFrom, subTo and subAt are, for each needed substring, the range
+	// subsWithin last looked in (subFrom past the text: none yet) and the
+	// first occurrence it found there (-1: none).
+	subFrom, subTo, subAt []int
 }
 
 type candidate struct{ pattern, at int }
@@ -104,7 +114,8 @@ var scanners = sync.Pool{New: func() any {
 	t := flagRules()
 	n := len(t.starts.needIDs)
 	return &scanner{rules: t, needPos: make([][]int, n), groupPos: make([][]int, t.starts.groups), groupBuilt: make([]bool, t.starts.groups),
-		spareNeeds: make([][]int, n), needFrom: make([]int, n)}
+		spareNeeds: make([][]int, n), needFrom: make([]int, n),
+		needNext: make([]int, n), groupNext: make([]int, t.starts.groups), subFrom: make([]int, len(t.starts.subs)), subTo: make([]int, len(t.starts.subs)), subAt: make([]int, len(t.starts.subs))}
 }}
 
 func getScanner() *scanner  { return scanners.Get().(*scanner) }
@@ -467,13 +478,22 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 }
 
 // match runs the patterns whose candidates start in [from, to), and
-// returns the rules that fire.
+// returns the rules that fire. It decides as matchReference (a test) does,
+// the plain reading of a pattern's tests, with shortcuts: the positions of
+// needed words and substrings are walked by cursors, as the candidates
+// come in order, and an expression is run for its submatches only when it
+// matches.
 func (s *scanner) match(text string, from, to int) hits {
 	idx, patterns := &s.rules.starts, s.rules.patterns
 	var first hits
 	for g := range s.groupPos {
 		s.groupPos[g] = s.groupPos[g][:0]
 		s.groupBuilt[g] = false
+		s.groupNext[g] = 0
+	}
+	clear(s.needNext)
+	for i := range s.subFrom {
+		s.subFrom[i] = len(text) + 1
 	}
 	for _, cd := range s.cands {
 		p := &patterns[cd.pattern]
@@ -486,31 +506,63 @@ func (s *scanner) match(text string, from, to int) hits {
 		if p.follows != nil && !p.followMet(window) {
 			continue
 		}
-		if ids := idx.needWords[cd.pattern]; ids != nil || p.needSubs != nil {
+		if ids, subs := idx.needWords[cd.pattern], idx.needSubs[cd.pattern]; ids != nil || subs != nil {
 			needEnd := end
 			if p.needsWithin > 0 {
 				needEnd = min(end, k+p.needsWithin)
 			}
 			if p.needsUntil != 0 {
-				if j := strings.IndexByte(window, p.needsUntil); j >= 0 {
-					needEnd = min(needEnd, k+j)
+				if j := strings.IndexByte(text[k:needEnd], p.needsUntil); j >= 0 {
+					needEnd = k + j
 				}
 			}
-			if !(ids != nil && s.groupWithin(idx.needGroup[cd.pattern], ids, k, needEnd)) && (p.needSubs == nil || !p.subsMet(window)) {
+			if !(ids != nil && s.groupWithin(idx.needGroup[cd.pattern], ids, k, needEnd)) && !(subs != nil && s.subsWithin(text, subs, k, needEnd)) {
 				continue
 			}
 		}
-		if p.check == nil {
-			if !p.re.get().MatchString(window) && !matchCarried(p, text, k, window) {
+		re := p.re.get()
+		if !re.MatchString(window) {
+			if !matchCarried(p, text, k, window) {
 				continue
 			}
-		} else if m := p.re.get().FindStringSubmatchIndex(window); (m == nil ||
-			!p.check(text[lineBefore(text, k, p.prevLine):k], window, m)) && !matchCarried(p, text, k, window) {
+		} else if p.check != nil && !p.check(text[lineBefore(text, k, p.prevLine):k], window, re.FindStringSubmatchIndex(window)) && !matchCarried(p, text, k, window) {
 			continue
 		}
 		first.add(p.ruleID, k)
 	}
 	return first
+}
+
+// subsWithin reports whether one of the needed substrings subs occurs
+// whole within [from, to) of text. It looks within that range only, as the
+// plain reading does, but remembers for each substring the range it last
+// looked in and what it found there: the first occurrence at or after its
+// start, or none (no occurrence ends within it). Patterns that need the
+// same substrings at the same place (a language's patterns, the same
+// stems) then look once.
+func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
+	for _, id := range subs {
+		sub := s.rules.starts.subs[id]
+		if s.subFrom[id] <= from {
+			if at := s.subAt[id]; at >= from {
+				if at+len(sub) <= to {
+					return true
+				}
+				continue
+			} else if at < 0 && to <= s.subTo[id] {
+				continue
+			}
+		}
+		at := strings.Index(text[from:to], sub)
+		if at >= 0 {
+			at += from
+		}
+		s.subFrom[id], s.subTo[id], s.subAt[id] = from, to, at
+		if at >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // lineBefore is where the line holding k starts, or with prev the line
@@ -530,11 +582,16 @@ const minHexWords = 12
 // groupWithin reports whether one of the words ids, which are the needed
 // words of the group g, occurs at an offset in [from, to). The positions of
 // a group's words are merged into one sorted list the first time a
-// candidate asks (one search instead of one a word: some patterns need
-// forty words).
+// candidate asks (one list to walk instead of one a word: some patterns
+// need forty words).
 func (s *scanner) groupWithin(g int, ids []int, from, to int) bool {
 	if len(ids) < 4 {
-		return anyWithin(s.needPos, ids, from, to)
+		for _, id := range ids {
+			if withinFrom(s.needPos[id], &s.needNext[id], from, to) {
+				return true
+			}
+		}
+		return false
 	}
 	if !s.groupBuilt[g] {
 		s.groupBuilt[g] = true
@@ -545,20 +602,22 @@ func (s *scanner) groupWithin(g int, ids []int, from, to int) bool {
 		sort.Ints(merged)
 		s.groupPos[g] = merged
 	}
-	ps := s.groupPos[g]
-	n := sort.SearchInts(ps, from)
-	return n < len(ps) && ps[n] < to
+	return withinFrom(s.groupPos[g], &s.groupNext[g], from, to)
 }
 
-// anyWithin reports whether one of the words ids occurs at an offset in
-// [from, to).
-func anyWithin(pos [][]int, ids []int, from, to int) bool {
-	for _, id := range ids {
-		ps := pos[id]
-		n := sort.SearchInts(ps, from)
-		if n < len(ps) && ps[n] < to {
-			return true
+// withinFrom reports whether one of the sorted positions ps is in [from,
+// to). next is a cursor into ps, the first position at or after the from
+// asked before; it moves forward as from grows, and a from before the
+// last one asked (a candidate out of order) is searched for.
+func withinFrom(ps []int, next *int, from, to int) bool {
+	n := *next
+	if n > 0 && ps[n-1] >= from {
+		n = sort.SearchInts(ps, from)
+	} else {
+		for n < len(ps) && ps[n] < from {
+			n++
 		}
 	}
-	return false
+	*next = n
+	return n < len(ps) && ps[n] < to
 }

@@ -1,0 +1,141 @@
+package sanitize
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// matchReference is what scanner.match decides, written as plainly as it
+// can be: every candidate in turn, its follower words compared one by one,
+// its needed words looked for in every position the scan noted, its needed
+// substrings with strings.Contains, its expression run for the submatches
+// whether or not a check wants them. The engine's shortcuts (cursors over
+// the positions, an index of where each substring occurs next, a cheap
+// first byte test of the followers, the expression run without submatches
+// first) must decide exactly as this does: TestFlagEngineIsTheReference
+// (flagengine_test.go) compares the two on every corpus, whatever rules
+// exist when it runs.
+func matchReference(s *scanner, text string, from, to int) hits {
+	idx, patterns := &s.rules.starts, s.rules.patterns
+	var first hits
+	for _, cd := range s.cands {
+		p := &patterns[cd.pattern]
+		if first.has(p.ruleID) || cd.at < from || cd.at >= to {
+			continue
+		}
+		k := cd.at
+		end := min(len(text), k+p.span)
+		window := text[k:end]
+		if p.follows != nil && !referenceFollows(p, window) {
+			continue
+		}
+		if ids := idx.needWords[cd.pattern]; ids != nil || p.needSubs != nil {
+			region := window
+			if p.needsWithin > 0 && len(region) > p.needsWithin {
+				region = region[:p.needsWithin]
+			}
+			if p.needsUntil != 0 {
+				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
+					region = region[:j]
+				}
+			}
+			met := false
+			for _, id := range ids {
+				for _, at := range s.needPos[id] {
+					met = met || at >= k && at < k+len(region)
+				}
+			}
+			for _, sub := range p.needSubs {
+				met = met || strings.Contains(region, sub)
+			}
+			if !met {
+				continue
+			}
+		}
+		m := p.re.get().FindStringSubmatchIndex(window)
+		ok := m != nil && (p.check == nil || p.check(text[lineBefore(text, k, p.prevLine):k], window, m))
+		if !ok && !matchCarried(p, text, k, window) {
+			continue
+		}
+		first.add(p.ruleID, k)
+	}
+	return first
+}
+
+// referenceFollows is followMet without its first byte test.
+func referenceFollows(p *flagPattern, window string) bool {
+	i := 0
+	for i < len(window) && (isWordByte(window[i]) || (window[i] == '-' || window[i] == '\'') && i > 0 && i+1 < len(window) && isWordByte(window[i+1])) {
+		i++
+	}
+	if i >= len(window) || window[i] != ' ' && window[i] != '\n' {
+		return false
+	}
+	rest := window[i+1:]
+	for _, w := range p.follows {
+		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// engineDiffers reads text as flagNormalised does (normalised, read with
+// the marks, folded where the scan says so) and returns how scanner.match
+// and matchReference differ on it, or "" when they agree: the rules that
+// fire and the offset of each one's first match.
+func engineDiffers(text string) string {
+	norm, _ := normaliseLines(text)
+	s := getScanner()
+	defer putScanner(s)
+	s.read(norm, true)
+	if len(s.foldAt) > 0 {
+		norm, _ = s.fold(norm)
+	}
+	got := s.match(norm, 0, len(norm))
+	want := matchReference(s, norm, 0, len(norm))
+	if got.set == want.set {
+		same := true
+		for id := range flagRuleNames {
+			same = same && (!got.has(id) || got.at[id] == want.at[id])
+		}
+		if same {
+			return ""
+		}
+	}
+	return fmt.Sprintf("engine %s, reference %s", describeHits(got), describeHits(want))
+}
+
+func describeHits(h hits) string {
+	var b strings.Builder
+	for id, name := range flagRuleNames {
+		if h.has(id) {
+			fmt.Fprintf(&b, " %s@%d", name, h.at[id])
+		}
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()[1:]
+}
+
+// EngineDiffers is engineDiffers for the package's external tests, which
+// read the corpora.
+var EngineDiffers = engineDiffers
+
+// TestWithinFromAnswersOutOfOrder asks withinFrom of offsets out of order
+// (a candidate inside a word before one the word's end started): the
+// cursor must not skip a position it passed.
+func TestWithinFromAnswersOutOfOrder(t *testing.T) {
+	ps := []int{3, 10, 20}
+	next := 0
+	for _, q := range []struct {
+		from, to int
+		want     bool
+	}{{15, 25, true}, {2, 5, true}, {11, 19, false}, {4, 11, true}, {21, 40, false}, {0, 3, false}, {0, 4, true}} {
+		if got := withinFrom(ps, &next, q.from, q.to); got != q.want {
+			t.Errorf("withinFrom(%v, [%d, %d)) = %v, want %v", ps, q.from, q.to, got, q.want)
+		}
+	}
+}
