@@ -111,14 +111,24 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 	// counts it.
 	serviceOf := map[string]*benchService{}
 	var services []*benchService
-	viaService := func(name string, change func(*Config)) variant {
+	viaService := func(name string, change func(*Config), env ...string) variant {
 		rs := newTestRunner(b, func(c *Config) {
 			c.ServiceDir = testServiceDir(b)
 			if change != nil {
 				change(c)
 			}
 		})
-		if _, err := rs.Run(context.Background(), call("bench-warm-"+name)); err != nil {
+		// The service starts at the first call and keeps the environment
+		// it started with (conmon and its exit command get CONTAINERS_CONF
+		// from it): env is set for that call only.
+		for i := 0; i+1 < len(env); i += 2 {
+			os.Setenv(env[i], env[i+1])
+		}
+		_, err := rs.Run(context.Background(), call("bench-warm-"+name))
+		for i := 0; i+1 < len(env); i += 2 {
+			os.Unsetenv(env[i])
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 		s := &benchService{cmd: rs.svc.cmd, socket: rs.svc.socket, stat: fmt.Sprintf("/proc/%d/stat", rs.svc.cmd.Process.Pid)}
@@ -179,7 +189,8 @@ func BenchmarkReadFileAgainstRunc(b *testing.B) {
 	variants = append(variants, viaService("runner-service", nil))
 	if crun != "" {
 		rc := newTestRunner(b, func(c *Config) { c.Runtime = crun })
-		variants = append(variants, viaService("runner-crun-service", func(c *Config) { c.Runtime = crun }))
+		variants = append(variants, viaService("runner-crun-service", func(c *Config) { c.Runtime = crun }),
+			viaService("runner-crun-service-lean", func(c *Config) { c.Runtime = crun }, "CONTAINERS_CONF", lean))
 		variants = append(variants,
 			variant{"runner-crun", func(i int) []byte {
 				res, err := rc.Run(context.Background(), call(fmt.Sprintf("bench-rq-%d", i)))
