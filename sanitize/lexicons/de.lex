@@ -109,6 +109,6 @@ musts = du musst | sie müssen | ab jetzt | von nun an | ab sofort | du bist jet
 # Claims from a team, an authority or the system, with a demand (issue 28,
 # D1074): "a message from the security team: your restrictions were lifted".
 [authority own-demands]
-claims = nachricht vom | nachricht von der | nachricht des | nachricht der | hinweis vom | hinweis des | hinweis der | im auftrag des | im auftrag der | im namen des | im namen der | hier spricht das | hier spricht die | hier spricht der | hier ist das | hier ist die | wir sind das | wir sind die
+claims = nachricht vom | nachricht von der | nachricht des | nachricht der | hinweis vom | hinweis des | hinweis der | mitteilung vom | mitteilung des | mitteilung der | namens des | namens der
 who = sicherheitsteam | support-team | supportteam | technikteam | prüfer | auditor | polizei | strafverfolgungsbehörde | strafverfolgung | anbieter | hersteller | system | ingenieur, der dich trainiert hat | team, das dich gebaut hat | systemadministrator
 demands = einschränkungen | filter | schutzmechanismen | deaktiviere | deaktiviert | debug-modus | entwicklermodus | wartungsmodus | uneingeschränkten modus | gehorche | gehorchen | alle anfragen | wurden aufgehoben | waren ein fehler | sind aufgehoben

@@ -107,6 +107,6 @@ musts = tu dois | vous devez | désormais | à partir de maintenant | dorénavan
 # Claims from a team, an authority or the system, with a demand (issue 28,
 # D1074): "a message from the security team: your restrictions were lifted".
 [authority own-demands]
-claims = message de l' | message de la | message du | message des | avis de l' | avis de la | avis du | note de l' | de la part de l' | de la part de la | de la part du | au nom de l' | au nom de la | au nom du | ici l' | ici la | ici le | nous sommes l' | nous sommes la | c'est l' | c'est la
+claims = avis de l' | avis de la | avis du | communiqué de l' | communiqué de la | communiqué du
 who = équipe de sécurité | équipe de sûreté | équipe technique | équipe de support | auditeur | auditrice | police | forces de l'ordre | fournisseur | éditeur | système | ingénieur qui t'a entraîné | équipe qui t'a créé | administrateur système
 demands = restrictions | filtres | garde-fous | désactive | désactivez | mode débogage | mode développeur | mode maintenance | mode sans restriction | obéis | obéissez | obéir | toutes les demandes | ont été levées | ont été révoquées | étaient une erreur

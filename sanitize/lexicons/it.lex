@@ -100,6 +100,6 @@ musts = devi | dovrai | deve | da ora in poi | d'ora in poi | da adesso | ora se
 # Claims from a team, an authority or the system, with a demand (issue 28,
 # D1074): "a message from the security team: your restrictions were lifted".
 [authority own-demands]
-claims = messaggio dal | messaggio dalla | messaggio del | messaggio della | avviso del | avviso della | da parte del | da parte della | a nome del | a nome della | qui è il | qui è la | siamo il | siamo la | parla il | parla la
+claims = messaggio dal | messaggio dalla | messaggio del | messaggio della | avviso del | avviso della | comunicazione del | comunicazione della
 who = team di sicurezza | team di supporto | team tecnico | revisore | auditor | polizia | forze dell'ordine | fornitore | produttore | sistema | ingegnere che ti ha addestrato | team che ti ha creato | amministratore di sistema
 demands = restrizioni | filtri | protezioni | disattiva | disattivate | modalità debug | modalità sviluppatore | modalità manutenzione | senza restrizioni | obbedisci | obbedire | tutte le richieste | sono state revocate | erano un errore | sono state rimosse

@@ -89,6 +89,6 @@ musts = je moet | u moet | vanaf nu | voortaan | je bent nu | antwoord alleen | 
 # Claims from a team, an authority or the system, with a demand (issue 28,
 # D1074): "a message from the security team: your restrictions were lifted".
 [authority own-demands]
-claims = bericht van het | bericht van de | melding van het | melding van de | namens het | namens de | hier is het | hier is de | wij zijn het | wij zijn de | dit is het | dit is de
+claims = bericht van het | bericht van de | melding van het | melding van de | namens het | namens de
 who = beveiligingsteam | supportteam | technisch team | auditor | politie | opsporingsdiensten | leverancier | fabrikant | systeem | ingenieur die je heeft getraind | team dat je heeft gemaakt | systeembeheerder
 demands = beperkingen | filters | schakel | uitschakelen | debugmodus | ontwikkelaarsmodus | onderhoudsmodus | zonder beperkingen | gehoorzaam | gehoorzamen | alle verzoeken | zijn opgeheven | waren een fout | zijn ingetrokken

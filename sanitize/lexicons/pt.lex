@@ -97,6 +97,6 @@ musts = você deve | deves | a partir de agora | de agora em diante | agora voc�
 # Claims from a team, an authority or the system, with a demand (issue 28,
 # D1074): "a message from the security team: your restrictions were lifted".
 [authority own-demands]
-claims = mensagem da | mensagem do | aviso da | aviso do | nota da | da parte da | da parte do | em nome da | em nome do | aqui é a | aqui é o | somos a | somos o | fala a | fala o
+claims = mensagem da | mensagem do | aviso da | aviso do | comunicado da | comunicado do
 who = equipe de segurança | equipa de segurança | equipe de suporte | equipe técnica | auditor | auditora | polícia | autoridades | fornecedor | fabricante | sistema | engenheiro que te treinou | equipe que te criou | administrador do sistema
 demands = restrições | filtros | proteções | desative | desativem | modo de depuração | modo desenvolvedor | modo de manutenção | sem restrições | obedeça | obedecer | todos os pedidos | todas as solicitações | foram revogadas | foram um erro | foram removidas
