@@ -156,6 +156,7 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 	odd := d + "/a b,c=d é\t~x"
 	mkdirOwned(t, odd)
 	writeTestFile(t, odd+"/file ,=é.txt", "a line\x00with a NUL and \x1b[31m escapes\n")
+	writeTestFile(t, odd+"/a name with a\nnewline and \x01", "n")
 	mkdirOwned(t, d+"/keys")
 	writeTestFile(t, d+"/keys/id", "KEY")
 	long := "echo " + strings.Repeat("x", 100<<10) + " | wc -c"
@@ -170,6 +171,14 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 	}
 	viaRun := newTestRunner(t, func(c *Config) { c.Launch = LaunchRun; c.Runtime = program })
 	viaService := serviceRunner(t, func(c *Config) { c.Runtime = program })
+	// A target with a newline is refused before any container, on
+	// both routes alike.
+	bad := Call{ID: callID(t), Tool: "read_file", Paths: []string{odd + "/a name with a\nnewline and \x01"}}
+	_, werr := viaRun.Run(context.Background(), bad)
+	_, gerr := viaService.Run(context.Background(), bad)
+	if werr == nil || gerr == nil || werr.Error() != gerr.Error() {
+		t.Errorf("a target with a newline: podman run %v; service %v; want the same refusal", werr, gerr)
+	}
 	for i, c := range calls {
 		t.Run(fmt.Sprintf("%d-%s", i, c.Tool), func(t *testing.T) {
 			c.ID = fmt.Sprintf("%s-%d-run", callID(t), i)
@@ -186,6 +195,9 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 			}
 			if want.Error != "" {
 				t.Errorf("the call failed in the tool: %q", want.Error)
+			}
+			if c.Command == long && got.Stdout != fmt.Sprintf("%d\n", 100<<10+1) {
+				t.Errorf("the 100 KB command: %+v", got)
 			}
 			if diff := cmp.Diff(want, got, ignoreMounted); diff != "" {
 				t.Errorf("the service's result differs from podman run's (-run +service):\n%s", diff)
