@@ -84,6 +84,7 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 				id = len(idx.subs)
 				subIDs[sub] = id
 				idx.subs = append(idx.subs, sub)
+				idx.subHigh = append(idx.subHigh, !isASCII(sub))
 			}
 			idx.needSubs[pi] = append(idx.needSubs[pi], id)
 		}
@@ -227,6 +228,7 @@ type startIndex struct {
 	// each pattern, its needed substrings' indices there (the scanner keeps
 	// where each last occurred: scanner.subsWithin).
 	subs     []string
+	subHigh  []bool // the substring has a byte above ASCII
 	needSubs [][]int
 	// needGroup is, for each pattern, the group of its needed words
 	// (patterns that need the same words share one); groups is how many.

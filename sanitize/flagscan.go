@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/binary"
 	"sort"
 	"strings"
 	"sync"
@@ -78,6 +79,8 @@ type scanner struct {
 	// subsWithin last looked in (subFrom past the text: none yet) and the
 	// first occurrence it found there (-1: none).
 	subFrom, subTo, subAt []int
+	// highAsked and highAt are highFrom's last question and answer.
+	highAsked, highAt int
 }
 
 type candidate struct{ pattern, at int }
@@ -495,6 +498,7 @@ func (s *scanner) match(text string, from, to int) hits {
 	for i := range s.subFrom {
 		s.subFrom[i] = len(text) + 1
 	}
+	s.highAsked, s.highAt = len(text)+1, 0
 	for _, cd := range s.cands {
 		p := &patterns[cd.pattern]
 		if first.has(p.ruleID) || cd.at < from || cd.at >= to {
@@ -541,8 +545,19 @@ func (s *scanner) match(text string, from, to int) hits {
 // same substrings at the same place (a language's patterns, the same
 // stems) then look once.
 func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
+	high := -1 // where the first byte above ASCII at or after from is, once asked
 	for _, id := range subs {
 		sub := s.rules.starts.subs[id]
+		if s.rules.starts.subHigh[id] {
+			// A substring above ASCII needs a byte above ASCII in the
+			// range: most windows of code and English have none.
+			if high < 0 {
+				high = s.highFrom(text, from)
+			}
+			if high >= to {
+				continue
+			}
+		}
 		if s.subFrom[id] <= from {
 			if at := s.subAt[id]; at >= from {
 				if at+len(sub) <= to {
@@ -563,6 +578,26 @@ func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
 		}
 	}
 	return false
+}
+
+// highFrom is the offset of the first byte above ASCII at or after from
+// in text, or len(text). It remembers the last answer (highAt, asked from
+// highAsked), which holds for every from up to it.
+func (s *scanner) highFrom(text string, from int) int {
+	if s.highAsked <= from && from <= s.highAt {
+		return s.highAt
+	}
+	i := from
+	for ; i+8 <= len(text); i += 8 {
+		if binary.LittleEndian.Uint64([]byte(text[i:i+8]))&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(text) && text[i] < utf8.RuneSelf {
+		i++
+	}
+	s.highAsked, s.highAt = from, i
+	return i
 }
 
 // lineBefore is where the line holding k starts, or with prev the line
