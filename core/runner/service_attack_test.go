@@ -447,3 +447,54 @@ func TestPlantedStoreAndServiceDirectoriesAreRefused(t *testing.T) {
 		t.Errorf("a socket directory of mode 0750: %v; want runner-unavailable", err)
 	}
 }
+
+// TestAServiceThatNeverAnswersIsKilledAtStart: a podman service that
+// never answers and ignores SIGTERM (a podman hung at its start; here a
+// program in podman's place that does just that) fails the call as
+// runner-unavailable once its start wait is over, and is killed: the
+// runner does not wait for it for ever, with every other call waiting
+// behind it. Failed when the runner sent SIGTERM and waited for the
+// service to end (D1085).
+func TestAServiceThatNeverAnswersIsKilledAtStart(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	hung := filepath.Join(dir, "hung-podman")
+	script := "#!/bin/sh\ntrap '' TERM\necho $$ > " + pidFile + "\nexec sleep 1000\n"
+	if err := os.WriteFile(hung, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r := serviceRunner(t, nil)
+	r.svc.argv[0] = hung
+	r.svc.startWait = 2 * time.Second
+	d := resolvedTempDir(t)
+	type answer struct {
+		res Result
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "list_dir", Paths: []string{d}})
+		done <- answer{res, err}
+	}()
+	select {
+	case a := <-done:
+		if e, _ := runbook.EntryOf(a.err); e != runbook.RunnerUnavailable {
+			t.Errorf("the call through a service that never answers: %+v, %v; want runner-unavailable", a.res, a.err)
+		}
+	case <-time.After(45 * time.Second):
+		t.Fatal("the call through a service that never answers and ignores SIGTERM did not return")
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	fmt.Sscan(string(data), &pid)
+	if pid <= 0 {
+		t.Fatalf("the hung service's pid: %q", data)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the hung service (pid %d) is still there", pid)
+	}
+}

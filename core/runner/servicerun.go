@@ -58,6 +58,8 @@ type podmanService struct {
 	socket string        // dir/podman.sock
 	argv   []string      // the podman program and its global options
 	step   time.Duration // each of the service's steps of a call (serviceClient.step)
+	// startWait bounds a start, until the service answers (serviceStartWait).
+	startWait time.Duration
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -82,7 +84,7 @@ func newPodmanService(dir string, argv []string) (*podmanService, error) {
 	if len(socket) >= 108 {
 		return nil, fmt.Errorf("the podman service's socket %s is %d bytes long: a unix socket's path must be under 108", socket, len(socket))
 	}
-	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait, checked: serviceChecked}, nil
+	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait, startWait: serviceStartWait, checked: serviceChecked}, nil
 }
 
 // get returns a client of a running service, starting one when none runs.
@@ -116,7 +118,7 @@ func (s *podmanService) get(ctx context.Context) (*serviceClient, error) {
 				return s.client, nil
 			}
 			s.cmd.Process.Kill()
-			<-s.ended
+			awaitEnd(s.ended)
 			s.cmd = nil
 		}
 	}
@@ -181,7 +183,7 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 	}
 	client := newServiceClient(s.socket)
 	client.step = s.step
-	wctx, cancel := context.WithTimeout(ctx, serviceStartWait)
+	wctx, cancel := context.WithTimeout(ctx, s.startWait)
 	defer cancel()
 	for {
 		pctx, pcancel := context.WithTimeout(wctx, time.Second)
@@ -194,14 +196,13 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 		case <-ended:
 			return strings.TrimSpace(stderr.buf.String()), errors.New("the podman service ended at once")
 		case <-wctx.Done():
-			cmd.Process.Signal(syscall.SIGTERM)
-			<-ended
-			return "", fmt.Errorf("the podman service did not answer within %s: %v", serviceStartWait, err)
+			stopService(cmd, ended)
+			return "", fmt.Errorf("the podman service did not answer within %s: %v", s.startWait, err)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
 	// The version serviceSpec was checked against, or no service.
-	vctx, vcancel := context.WithTimeout(ctx, serviceStartWait)
+	vctx, vcancel := context.WithTimeout(ctx, s.startWait)
 	version, err := client.version(vctx)
 	vcancel()
 	if err == nil && !slices.ContainsFunc(s.checked, func(p string) bool { return strings.HasPrefix(version, p) }) {
@@ -209,8 +210,7 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 		err = fmt.Errorf("%w (Podman %s)", errServiceUnchecked, version)
 	}
 	if err != nil {
-		cmd.Process.Signal(syscall.SIGTERM)
-		<-ended
+		stopService(cmd, ended)
 		return "", err
 	}
 	s.cmd, s.ended, s.stderr, s.client = cmd, ended, stderr, client
@@ -235,14 +235,36 @@ func (s *podmanService) close() {
 	if s.cmd == nil {
 		return
 	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.ended:
-	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill()
-		<-s.ended
-	}
+	stopService(s.cmd, s.ended)
 	s.cmd = nil
+}
+
+// serviceStopWait is what a service has to end after SIGTERM before it
+// is killed, and again after SIGKILL before the runner stops waiting.
+const serviceStopWait = 10 * time.Second
+
+// stopService ends a service: SIGTERM, and SIGKILL when it has not ended
+// within serviceStopWait (one that hangs, at its start too, ignores
+// SIGTERM). It never waits for ever: whoever calls it holds the lock
+// every call waits for.
+func stopService(cmd *exec.Cmd, ended <-chan struct{}) {
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-ended:
+		return
+	case <-time.After(serviceStopWait):
+	}
+	cmd.Process.Kill()
+	awaitEnd(ended)
+}
+
+// awaitEnd waits for a killed service to end, at most serviceStopWait
+// (a process in an uninterruptible sleep ends when the kernel lets it).
+func awaitEnd(ended <-chan struct{}) {
+	select {
+	case <-ended:
+	case <-time.After(serviceStopWait):
+	}
 }
 
 // Close stops what the Runner keeps running between calls: the podman
