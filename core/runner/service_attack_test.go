@@ -164,6 +164,7 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 		{Tool: "read_file", Paths: []string{odd + "/file ,=é.txt"}},
 		{Tool: "write_file", Paths: []string{odd + "/new ,=é.bin"}, Content: []byte("\x00\x10\x11\x1b\x03\x04\r\n" + strings.Repeat("z", 1<<20))},
 		{Tool: "list_dir", Paths: []string{odd}},
+		{Tool: "yaag_setup_workspace", Paths: []string{odd}},
 		{Tool: "run", Paths: []string{odd, d + "/keys"}, Command: "printf '%s\\n' \"$(id -u)\" '\"q\"' \x01\x02 `echo b`; ls -A\ncat /proc/self/status | grep -E '^(CapEff|NoNewPrivs|Seccomp):'"},
 		{Tool: "run", Paths: []string{d}, Command: long},
 		{Tool: "run", Paths: []string{d}, Command: "cat keys/id 2>&1; ls keys | wc -l",
@@ -184,8 +185,11 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 			c.ID = fmt.Sprintf("%s-%d-run", callID(t), i)
 			runName := viaRun.ContainerName(c.ID)
 			want, werr := viaRun.Run(context.Background(), c)
-			if c.Tool == "write_file" {
+			switch c.Tool {
+			case "write_file":
 				os.Remove(c.Paths[0])
+			case "yaag_setup_workspace":
+				os.RemoveAll(filepath.Join(c.Paths[0], ".yaag"))
 			}
 			c.ID = fmt.Sprintf("%s-%d-svc", callID(t), i)
 			svcName := viaService.ContainerName(c.ID)
