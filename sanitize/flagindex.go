@@ -73,6 +73,12 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 			if p.inWord {
 				last := s[len(s)-1]
 				idx.suffixes[last] = append(idx.suffixes[last], patternStart{s, pi})
+				if len(s) == 1 {
+					idx.suffixPen[last] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+				} else {
+					pen := s[len(s)-2]
+					idx.suffixPen[last][pen>>6] |= 1 << (pen & 63)
+				}
 			}
 		}
 		for _, w := range p.needs {
@@ -235,6 +241,10 @@ type startIndex struct {
 	needGroup []int
 	groups    int
 	suffixes  [256][]patternStart // by last byte
+	// suffixPen has, for each last byte, a bit for the byte before it in
+	// each of suffixes (all bits for a start of one byte): most words'
+	// last two bytes end no start.
+	suffixPen [256][4]uint64
 	punct     [256][]patternStart
 	// nonWord is nonWordKind, with nwPunct for the bytes that start a
 	// pattern.

@@ -317,7 +317,7 @@ func (s *scanner) read(text string, withMarks bool) {
 				p += size
 			}
 		}
-		if sfs := idx.suffixes[word[len(word)-1]]; sfs != nil {
+		if sfs, last := idx.suffixes[word[len(word)-1]], len(word)-1; sfs != nil && last > 0 && idx.suffixPen[word[last]][word[last-1]>>6]&(1<<(word[last-1]&63)) != 0 {
 			for _, sf := range sfs {
 				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
 					s.cands = append(s.cands, candidate{sf.pattern, j - len(sf.start)})
