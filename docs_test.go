@@ -79,7 +79,8 @@ func parseDecisions(text string) (entries []decision, problems []string) {
 }
 
 // archivedDecisions are the D numbers of docs/decisions-archive.md's rows,
-// which must be in number order, each once.
+// which must be in number order, each once, and of the paragraphs moved
+// there whole.
 func archivedDecisions(text string) (ids []string, problems []string) {
 	row := regexp.MustCompile(`^\| D([0-9]+) \|`)
 	last := 0
@@ -94,6 +95,15 @@ func archivedDecisions(text string) (ids []string, problems []string) {
 		}
 		last = num
 		ids = append(ids, "D"+m[1])
+	}
+	// A paragraph moved whole from decisions.md keeps its heading
+	// ("### D1, D2: what") in the archive, after the rows: it is where
+	// its numbers lead.
+	heading := regexp.MustCompile(`^### (D[0-9]+(?:, D[0-9]+)*): `)
+	for _, line := range strings.Split(text, "\n") {
+		if m := heading.FindStringSubmatch(line); m != nil {
+			ids = append(ids, strings.Split(m[1], ", ")...)
+		}
 	}
 	return ids, problems
 }

@@ -410,10 +410,16 @@ func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte,
 		if err != nil {
 			return -1, fmt.Errorf("podman service: the container's output: %w", err)
 		}
-		// Its streams ended with it: the wait is one more step.
+		// Its streams ended with it: the wait is one more step. The
+		// container ran, so no answer of the service's here may read as
+		// "nothing ran" (a *serviceError): its cause is kept as text.
 		wctx, cancel := s.stepContext(ctx)
 		defer cancel()
-		return s.wait(wctx, id)
+		code, err := s.wait(wctx, id)
+		if err != nil {
+			return -1, fmt.Errorf("podman service: the wait for a container that ran: %v", err)
+		}
+		return code, nil
 	case <-ctx.Done():
 		// Killed and removed; its streams end with it.
 		rctx, cancel := s.stepContext(ctx)

@@ -502,3 +502,35 @@ func TestAServiceThatNeverAnswersIsKilledAtStart(t *testing.T) {
 		t.Errorf("the hung service (pid %d) is still there", pid)
 	}
 }
+
+// TestAContainerRemovedUnderItsCallIsNotCalledUnstarted: a call whose
+// container ran (it wrote a file) and was then removed by something
+// else than its call (an operator's podman rm, a second brokerd of the
+// same home) is not refused as runner-unavailable, whose entry says that
+// nothing ran: the service's answer to the wait is not the container's,
+// and the call is refused as one it did not answer. The wait usually
+// answers the container's status first (status 137); when the removal
+// wins, the wait's 404 read as "nothing ran" before D1086.
+func TestAContainerRemovedUnderItsCallIsNotCalledUnstarted(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	c := Call{ID: callID(t), Tool: "run", Paths: []string{d}, Command: "echo ran > ran.txt; sleep 20"}
+	name := r.ContainerName(c.ID)
+	go func() {
+		for range 300 {
+			if _, err := os.Stat(d + "/ran.txt"); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		exec.Command("podman", append(testStore.Flags(), "rm", "-f", "-t", "0", name)...).Run()
+	}()
+	got, err := r.Run(context.Background(), c)
+	if _, serr := os.Stat(d + "/ran.txt"); serr != nil {
+		t.Fatalf("the command did not run: %v (%+v, %v)", serr, got, err)
+	}
+	if e, _ := runbook.EntryOf(err); err == nil || e == runbook.RunnerUnavailable {
+		t.Errorf("a call that ran, its container removed under it: %+v, %v; want an error that does not say nothing ran", got, err)
+	}
+	assertGone(t, name)
+}
