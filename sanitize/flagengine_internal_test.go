@@ -2,6 +2,8 @@ package sanitize
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -138,4 +140,24 @@ func TestWithinFromAnswersOutOfOrder(t *testing.T) {
 			t.Errorf("withinFrom(%v, [%d, %d)) = %v, want %v", ps, q.from, q.to, got, q.want)
 		}
 	}
+}
+
+// FuzzFlagEngineIsTheReference looks for a text on which the engine and
+// the plain reading differ, from the attack corpus's cases.
+func FuzzFlagEngineIsTheReference(f *testing.F) {
+	data, err := os.ReadFile(filepath.Join("testdata", AttackCorpus))
+	if err != nil {
+		f.Fatal(err)
+	}
+	cases, _ := ParseCorpus(AttackCorpus, string(data), false)
+	for i, c := range cases {
+		if i%8 == 0 {
+			f.Add(c.Text)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if d := engineDiffers(text); d != "" {
+			t.Errorf("%q: %s", text, d)
+		}
+	})
 }
