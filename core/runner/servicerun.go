@@ -268,11 +268,32 @@ func awaitEnd(ended <-chan struct{}) {
 }
 
 // Close stops what the Runner keeps running between calls: the podman
-// service. brokerd calls it when it stops.
+// service. brokerd calls it when it stops. Then it lets go of the store's
+// own mount (releaseStoreMount): a service ended by a signal never
+// unmounts it, and the home could not be removed while it stays.
 func (r *Runner) Close() {
 	if r.svc != nil {
 		r.svc.close()
 	}
+	releaseStoreMount(r.cfg.Store)
+}
+
+// releaseStoreMount unmounts the overlay directory of brokerd's own
+// store. Podman's storage binds that directory on itself (private
+// propagation) when a podman process opens the store and unmounts it
+// when the last one closes the store in order; a service ended by
+// SIGTERM or SIGKILL does not, and the mount stays in the host's
+// namespace: `rm -rf` of the home, the demo's temporary home included,
+// then fails with "Device or resource busy". The unmount is lazy and
+// never follows a link; a directory that is not a mount point (EINVAL)
+// or not there is left as it is. The next podman process of the store
+// binds it again. The default store (Root "") is Podman's and is left
+// alone.
+func releaseStoreMount(s Store) {
+	if s.Root == "" {
+		return
+	}
+	unix.Unmount(filepath.Join(s.Root, "overlay"), unix.MNT_DETACH|unix.UMOUNT_NOFOLLOW)
 }
 
 // startThroughService runs the call's container through the service, as

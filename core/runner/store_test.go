@@ -128,3 +128,43 @@ func TestAStoreMadeWithAnotherRunRootFailsClosed(t *testing.T) {
 		t.Errorf("a call: %v, want runner-unavailable", err)
 	}
 }
+
+// TestClosingTheRunnerLetsGoOfItsStoresMount: after a call through the
+// service of a store of its own, the Runner's Close leaves no mount in
+// the store, so the home that holds it can be removed. Before, the
+// service ended by SIGTERM left the store's overlay directory bound on
+// itself, and `rm -rf` of the home (the demo's temporary home, an
+// ordinary user's) failed with "Device or resource busy".
+func TestClosingTheRunnerLetsGoOfItsStoresMount(t *testing.T) {
+	home, err := os.MkdirTemp("/tmp", "bxcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := StoreFor(home, Instance(home))
+	t.Cleanup(func() { removeStore(store); os.RemoveAll(home) })
+	r := serviceRunner(t, func(c *Config) { c.Store = store })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := r.PrepareStore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d := resolvedTempDir(t)
+	writeTestFile(t, filepath.Join(d, "hello.txt"), "hello\n")
+	if got, err := r.Run(ctx, Call{ID: callID(t), Tool: "read_file", Paths: []string{d + "/hello.txt"}}); err != nil || got.Content != "hello\n" {
+		t.Fatalf("the call: %+v, %v", got, err)
+	}
+	r.Close()
+	overlay := filepath.Join(store.Root, "overlay")
+	info, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(info), "\n") {
+		if f := strings.Fields(line); len(f) > 4 && f[4] == overlay {
+			t.Errorf("after Close the store's %s is still a mount point: %s", overlay, line)
+		}
+	}
+	if err := os.RemoveAll(home); err != nil {
+		t.Errorf("the home that held the store cannot be removed after Close: %v", err)
+	}
+}
