@@ -505,6 +505,19 @@ func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 	return append(a, cfg.Image, ExecutorPath, CommandToolExec, string(body))
 }
 
+// result is the tool executor's answer the buffer holds: refused when
+// it was cut or is not a Result.
+func (b *bounded) result() (Result, error) {
+	if b.dropped {
+		return Result{}, errors.New("the tool executor's answer was longer than the runner reads")
+	}
+	var res Result
+	if err := json.Unmarshal(b.buf.Bytes(), &res); err != nil {
+		return Result{}, fmt.Errorf("the tool executor's answer is not a result: %v", err)
+	}
+	return res, nil
+}
+
 // bounded keeps at most limit bytes and notes that it dropped some.
 type bounded struct {
 	buf     bytes.Buffer
@@ -557,14 +570,7 @@ func (r *Runner) start(parent context.Context, c Call, name string, args []strin
 		// The program could not be run at all: missing, not executable.
 		return Result{}, unavailable(args, err.Error())
 	}
-	if stdout.dropped {
-		return Result{}, errors.New("the tool executor's answer was longer than the runner reads")
-	}
-	var res Result
-	if err := json.Unmarshal(stdout.buf.Bytes(), &res); err != nil {
-		return Result{}, fmt.Errorf("the tool executor's answer is not a result: %v", err)
-	}
-	return res, nil
+	return stdout.result()
 }
 
 // Podman 4.3 takes a container's lock from one table of the machine's

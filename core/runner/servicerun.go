@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -355,12 +354,5 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 		// The model is told no more than that; brokerd's log has why.
 		return Result{}, runbook.WithCause(runbook.RunnerServiceDown, "the podman service did not answer the call", err)
 	}
-	if stdout.dropped {
-		return Result{}, errors.New("the tool executor's answer was longer than the runner reads")
-	}
-	var res Result
-	if err := json.Unmarshal(stdout.buf.Bytes(), &res); err != nil {
-		return Result{}, fmt.Errorf("the tool executor's answer is not a result: %v", err)
-	}
-	return res, nil
+	return stdout.result()
 }
