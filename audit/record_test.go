@@ -311,15 +311,22 @@ func FuzzDecodeHash(f *testing.F) {
 	f.Add(zeroPrev[:63] + "g")
 	f.Add(zeroPrev[:63] + "\xb0")
 	f.Fuzz(func(t *testing.T, s string) {
-		var sum [32]byte
-		ok := decodeHash(&sum, s)
-		if ok != isHash(s) {
-			t.Fatalf("decodeHash(%q) = %v, isHash %v", s, ok, isHash(s))
-		}
-		if want, err := hex.DecodeString(s); ok && (err != nil || !bytes.Equal(sum[:], want)) {
-			t.Fatalf("decodeHash(%q) = %x, encoding/hex %x, %v", s, sum, want, err)
-		}
+		checkDecodeHash(t, s)
 	})
+}
+
+// checkDecodeHash: decodeHash accepts s exactly when isHash does, and
+// decodes what it accepts as encoding/hex does.
+func checkDecodeHash(t *testing.T, s string) {
+	t.Helper()
+	var sum [32]byte
+	ok := decodeHash(&sum, s)
+	if ok != isHash(s) {
+		t.Fatalf("decodeHash(%q) = %v, isHash %v", s, ok, isHash(s))
+	}
+	if want, err := hex.DecodeString(s); ok && (err != nil || !bytes.Equal(sum[:], want)) {
+		t.Fatalf("decodeHash(%q) = %x, encoding/hex %x, %v", s, sum, want, err)
+	}
 }
 
 // decodeHash, eight digits at a time, judges every byte at every place of
@@ -329,14 +336,7 @@ func TestDecodeHashEveryByteAtEveryPlace(t *testing.T) {
 	for i := range h {
 		for c := range 256 {
 			s := string(h[:i]) + string([]byte{byte(c)}) + string(h[i+1:])
-			var sum [32]byte
-			ok := decodeHash(&sum, s)
-			if ok != isHash(s) {
-				t.Fatalf("decodeHash(%q) = %v, isHash %v", s, ok, isHash(s))
-			}
-			if want, err := hex.DecodeString(s); ok && (err != nil || !bytes.Equal(sum[:], want)) {
-				t.Fatalf("decodeHash(%q) = %x, encoding/hex %x, %v", s, sum, want, err)
-			}
+			checkDecodeHash(t, s)
 		}
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -305,28 +304,6 @@ func childrenCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reapOrphans waits for every process that was reparented to this
-// process (a child subreaper) while a variant ran: conmon, and what
-// conmon started. Every child of the benchmark's own has been waited
-// for by then, so none is taken from os/exec.
-func reapOrphans(b *testing.B) {
-	deadline := time.Now().Add(time.Minute)
-	for {
-		var ws unix.WaitStatus
-		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
-		switch {
-		case errors.Is(err, syscall.ECHILD):
-			return
-		case err != nil && !errors.Is(err, syscall.EINTR):
-			b.Fatal(err)
-		case pid == 0 && time.Now().After(deadline):
-			b.Fatal("a process left by a variant did not end within a minute")
-		case pid == 0:
-			time.Sleep(time.Millisecond)
-		}
-	}
 }
 
 // anchorBundle is an OCI bundle for `runc run`: Podman's config.json

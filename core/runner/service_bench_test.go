@@ -257,10 +257,12 @@ func (s *benchService) cpu(b testing.TB) time.Duration {
 	return time.Duration(ticks) * 10 * time.Millisecond
 }
 
-// reapOrphansBut waits, as reapOrphans does, for every process that was
-// reparented to this one while a variant ran, except the services
-// (children that live on): it looks for them in the children lists of
-// this process's threads.
+// reapOrphansBut waits for every process that was reparented to this one
+// (a child subreaper) while a variant ran: conmon and what conmon started,
+// except the services (children that live on); it looks for them in the
+// children lists of this process's threads. Every child of the
+// benchmark's own has been waited for by then, so none is taken from
+// os/exec.
 func reapOrphansBut(b *testing.B, services []*benchService) {
 	keep := map[int]bool{}
 	for _, s := range services {
