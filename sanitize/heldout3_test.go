@@ -16,13 +16,9 @@ import (
 // there says who wrote it and how): an independent red team's attacks in
 // four groups and the hard negatives beside them. A case's name carries
 // its labels, hyphen-separated, as each group's pattern below says.
-var heldOut3Groups = []struct {
-	file    string
-	min     int      // the cases written (issue 28 asked for at least 120, 150, 100, 80, 150): a group may not shrink
-	pattern string   // the name; the labels are its submatches
-	labels  []string // what each submatch is
-	want    []string // label:value pairs that must each occur at least once
-}{
+// Each group's floor is the cases written (issue 28 asked for at least 120,
+// 150, 100, 80, 150).
+var heldOut3Groups = []heldOutGroup{
 	{"en.txt", 140, `^(override|authority|delim|leak|secret|insert|enc|standing)-[0-9]+$`, []string{"family"},
 		[]string{"family:override", "family:authority", "family:delim", "family:leak", "family:secret", "family:insert", "family:enc", "family:standing"}},
 	{"tr.txt", 236, `^(override|authority|delim|leak|secret|insert|enc|standing)-(` + heldOut3Langs + `)-[0-9]+$`, []string{"family", "lang"},
@@ -42,20 +38,41 @@ const heldOut3Langs = `en|es|fr|de|it|pt|ru|el|hi|ja|zh|ar|id|ko|tr|nl|pl|vi|uk|
 // TestHeldOutRound3 measures every rule (flag and refuse) against the third
 // held-out collection: per group, per family, per language and per carrier,
 // the attacks any rule catches and the benign cases any rule fires on. It
-// fails on nothing about recall, which it only measures; it fails when a
-// file is malformed, a case's name does not carry its group's labels, a
-// group holds fewer cases than it was written with, a text appears twice,
-// or a file holds a whole key or tag. The misses are listed under -v:
+// fails on nothing about recall, which it only measures (measureHeldOut
+// says what it fails on). The misses are listed under -v:
 //
 //	go test -tags "$BOXMAKER_TAGS" -run TestHeldOutRound3 -v ./sanitize/
 func TestHeldOutRound3(t *testing.T) {
-	dir := filepath.Join("testdata", "heldout3")
+	measureHeldOut(t, "heldout3", heldOut3Groups, map[string]string{})
+}
+
+// heldOutGroup is one file of a held-out collection.
+type heldOutGroup struct {
+	file    string
+	min     int      // the cases written: a group may not shrink
+	pattern string   // the name; the labels are its submatches
+	labels  []string // what each submatch is
+	want    []string // label:value pairs that must each occur at least once
+}
+
+// measureHeldOut reads the groups of the collection in
+// sanitize/testdata/<collection>/ (benign.txt holds its hard negatives,
+// every other file attacks) and logs, per group and per label, the attacks
+// any rule (flag or refuse) catches and the benign cases any rule fires on,
+// then one summary line per group, "<collection> <group> caught|fired on
+// N/M". It fails on nothing about recall; it fails when the collection has
+// no README.md, a file is malformed, a case's name does not carry its
+// group's labels or names rules, a label value wanted is missing, a group
+// holds fewer cases than its floor, a text appears twice (here or in seen,
+// which it fills with text -> where), or a file holds a whole key or tag.
+func measureHeldOut(t *testing.T, collection string, groups []heldOutGroup, seen map[string]string) {
+	t.Helper()
+	dir := filepath.Join("testdata", collection)
 	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Fatalf("heldout3 has no README.md saying who wrote it: %v", err)
+		t.Fatalf("%s has no README.md saying who wrote it: %v", collection, err)
 	}
-	texts := map[string]string{}
 	var summary []string
-	for _, g := range heldOut3Groups {
+	for _, g := range groups {
 		data, err := os.ReadFile(filepath.Join(dir, g.file))
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +82,7 @@ func TestHeldOutRound3(t *testing.T) {
 				t.Errorf("%s holds %s whole (%s) at byte %d: build it from pieces with {{@join ...}} or {{@tag ...}}", g.file, f.Reason, f.Rule, f.Offset)
 			}
 		}
-		cases, problems := sanitize.ParseCorpus("heldout3/"+g.file, string(data), false)
+		cases, problems := sanitize.ParseCorpus(collection+"/"+g.file, string(data), false)
 		for _, p := range problems {
 			t.Errorf("%s:%d: %s", g.file, p.Line, p.Text)
 		}
@@ -95,16 +112,16 @@ func TestHeldOutRound3(t *testing.T) {
 				continue
 			}
 			if len(c.Rules) > 0 {
-				t.Errorf("%s:%d: case %q: heldout3 names no rules (a case counts when any rule fires): %v", g.file, c.Line, c.Name, c.Rules)
+				t.Errorf("%s:%d: case %q: %s names no rules (a case counts when any rule fires): %v", g.file, c.Line, c.Name, collection, c.Rules)
 			}
 			if strings.TrimSpace(c.Text) == "" {
 				t.Errorf("%s:%d: case %q is empty", g.file, c.Line, c.Name)
 				continue
 			}
-			if prev, dup := texts[c.Text]; dup {
+			if prev, dup := seen[c.Text]; dup {
 				t.Errorf("%s:%d: case %q has the same text as %s", g.file, c.Line, c.Name, prev)
 			}
-			texts[c.Text] = g.file + ":" + c.Name
+			seen[c.Text] = collection + "/" + g.file + ":" + c.Name
 			var fired []string
 			flagged := false
 			for _, f := range sanitize.Flags(c.Text) {
@@ -147,8 +164,8 @@ func TestHeldOutRound3(t *testing.T) {
 			t.Logf("%-13s %-16s %s %3d/%3d = %3.0f%% (by flag rules %d)", g.file, k, verb, b.hit, b.n, pct(b.hit, b.n), b.flagOnly)
 		}
 		if all := by["all"]; all != nil {
-			summary = append(summary, fmt.Sprintf("heldout3 %-8s %s %3d/%3d = %3.0f%% (by flag rules %d)",
-				strings.TrimSuffix(g.file, ".txt"), verb, all.hit, all.n, pct(all.hit, all.n), all.flagOnly))
+			summary = append(summary, fmt.Sprintf("%s %-8s %s %3d/%3d = %3.0f%% (by flag rules %d)",
+				collection, strings.TrimSuffix(g.file, ".txt"), verb, all.hit, all.n, pct(all.hit, all.n), all.flagOnly))
 		}
 	}
 	for _, s := range summary {
