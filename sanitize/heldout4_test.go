@@ -15,9 +15,9 @@ import (
 // group's floor is the cases written (issue 28 asked for at least 200 of
 // each).
 var heldOut4Groups = []heldOutGroup{
-	{"game.txt", 249, `^(password|extract|hijack|roleplay|mix)-(` + heldOut4Langs + `)-[0-9]+$`, []string{"family", "lang"},
+	{"game.txt", 309, `^(password|extract|hijack|roleplay|mix)-(` + heldOut4Langs + `)-[0-9]+$`, []string{"family", "lang"},
 		append([]string{"family:password", "family:extract", "family:hijack", "family:roleplay", "family:mix"}, heldOut4WantLangs...)},
-	{"benign.txt", 251, `^(email|chat|code|doc|fiction|quiz|article|note)-(` + heldOut4Langs + `)-[0-9]+$`, []string{"carrier", "lang"},
+	{"benign.txt", 281, `^(email|chat|code|doc|fiction|quiz|article|note)-(` + heldOut4Langs + `)-[0-9]+$`, []string{"carrier", "lang"},
 		append([]string{"carrier:email", "carrier:chat", "carrier:code", "carrier:doc", "carrier:fiction", "carrier:quiz", "carrier:article", "carrier:note"}, heldOut4WantLangs...)},
 }
 
