@@ -83,7 +83,7 @@ func BenchmarkReadFileThroughBrokerd(b *testing.B) {
 	}
 	// The bare run's command line is the runner's, with the seccomp
 	// profile brokerd writes at its first call.
-	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
+	rcfg := runner.ConfigFrom(cfg, runner.Instance(cfg.Home))
 	rcfg.SeccompProfile = filepath.Join(h, "run", "tools-seccomp.json")
 	r, err := runner.New(rcfg)
 	if err != nil {

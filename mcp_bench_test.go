@@ -85,7 +85,7 @@ func newMCPBench(b *testing.B, idleMS int) *mcpBench {
 	if err := conf.Load(cfgPath, &m.cfg); err != nil {
 		b.Fatal(err)
 	}
-	rcfg := runner.ConfigFrom(m.cfg.Runner, runner.Instance(m.cfg.Home))
+	rcfg := runner.ConfigFrom(m.cfg, runner.Instance(m.cfg.Home))
 	rcfg.SeccompProfile = filepath.Join(h, "run", "bench-mcp-seccomp.json")
 	if m.runner, err = runner.New(rcfg); err != nil {
 		b.Fatal(err)

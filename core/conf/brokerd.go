@@ -32,6 +32,9 @@ type BrokerdMCP struct {
 	CallTimeoutMS int `toml:"call_timeout_ms"` // one call's answer, the start included [120000]
 	LifetimeMS    int `toml:"lifetime_ms"`     // a server's container is killed this long after its start [3600000]
 	MaxServers    int `toml:"max_servers"`     // servers running at once, each holding a container slot [8]
+	// CPUs is one server's CPU limit, as [runner] cpus is a tool's (no
+	// key: [runner]'s).
+	CPUs *float64 `toml:"cpus"`
 }
 
 // BrokerdYaag is how brokerd runs the yaag programs of yaag_run.
@@ -104,6 +107,10 @@ type Runner struct {
 	TmpMB        int    `toml:"tmp_mb"`        // the container's /tmp, a tmpfs
 	TimeoutMS    int    `toml:"timeout_ms"`    // one call, start to end
 	OutputLimit  int    `toml:"output_limit"`  // bytes of a file or of stdout/stderr
+	// CPUs is the CPU time one container may take per second of wall
+	// time, in CPUs (a CFS quota; 0.5 is half of one): no key, 1. At
+	// least 0.01, at most this host's CPUs (CPULimit, checkValues).
+	CPUs *float64 `toml:"cpus"`
 
 	// Who the tools act for and run as (docs/runner.md, "Who the tool
 	// runs as"): files they write belong to owner_uid:owner_gid; their
@@ -212,6 +219,11 @@ ulimit_nofile = 1024
 ulimit_nproc = 4096
 pids_limit = 128
 memory_mb = 512
+# The CPU time one container (a tool's, http_fetch's proxy's, a yaag
+# Run's, an MCP server's) may take per second, in CPUs: 1 is one CPU
+# kept busy, 0.5 half of one. Several sessions' calls each get this
+# much, so keep it below the host's count. At most that count.
+cpus = 1.0
 tmp_mb = 64
 timeout_ms = 30000
 # Bytes of a file read, and of each of a command's stdout and stderr
@@ -291,6 +303,8 @@ lifetime_ms = 3600000
 # At most this many servers run at once (each holds one of [runner]'s
 # container slots): the one unused longest is stopped to make room.
 max_servers = 8
+# One server's CPU limit, as [runner] cpus is a tool's. No key: [runner]'s.
+# cpus = 0.5
 
 # Mattermost approvals (optional): with [gateway], each pending approval is
 # handed to gatewayd, which posts it in Mattermost for !approve ID. bxctl

@@ -78,6 +78,10 @@ func Decode(path string, data []byte, v any) error {
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
+		if c, ok := v.(valueChecker); ok {
+			problems = append(problems, c.checkValues(data)...)
+			sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
+		}
 		if len(problems) > 0 {
 			return &InvalidError{Path: path, Problems: problems}
 		}
@@ -114,6 +118,14 @@ func Decode(path string, data []byte, v any) error {
 	}
 	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	return &InvalidError{Path: path, Problems: problems}
+}
+
+// valueChecker is a configuration with values decoding cannot judge
+// that are checked at decoding all the same, so that the problem names
+// its line (a range that depends on the host, say): Decode calls
+// checkValues with the file's bytes after a decode without error.
+type valueChecker interface {
+	checkValues(data []byte) []Problem
 }
 
 var wrongTypeRE = regexp.MustCompile(`cannot decode TOML ([a-z ]+?) into (?:struct field .* of type |a |an )?(\S+)$`)
@@ -189,6 +201,33 @@ func keyLine(data []byte, key string) (int, string) {
 		}
 	}
 	return 0, key
+}
+
+// tableKeyLine finds the line that assigns key in table: `key = ` below
+// the header `[table]`, or `table.key = ` at the top level. It is the
+// table's header line when no line does (an inline table), and 0 when
+// there is no header either.
+func tableKeyLine(data []byte, table, key string) int {
+	current := ""
+	for i, l := range strings.Split(string(data), "\n") {
+		t, _, _ := strings.Cut(strings.TrimSpace(l), "#")
+		if strings.HasPrefix(t, "[") {
+			current = strings.Trim(strings.ReplaceAll(strings.TrimSpace(t), " ", ""), "[]")
+			continue
+		}
+		k, _, ok := strings.Cut(t, "=")
+		if !ok {
+			continue
+		}
+		k = strings.NewReplacer(" ", "", "\t", "", `"`, "", "'", "").Replace(k)
+		if current != "" {
+			k = current + "." + k
+		}
+		if k == table+"."+key {
+			return i + 1
+		}
+	}
+	return tableLine(data, table, 0)
 }
 
 // exactKeyLine finds the first line that assigns key spelt exactly so:

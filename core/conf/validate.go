@@ -2,7 +2,10 @@ package conf
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -148,6 +151,69 @@ func (y BrokerdYaag) validate() error {
 		return fmt.Errorf("[yaag] pids_limit %d is below 16: a Run's runtime alone has more threads", y.PidsLimit)
 	}
 	return nil
+}
+
+// CPU limits ([runner] cpus, [mcp] cpus): a CFS quota per container.
+const (
+	// DefaultCPUs is [runner] cpus when the key is absent: one CPU.
+	DefaultCPUs = 1.0
+	// MinCPUs is the least limit: the kernel takes no CFS quota under
+	// 1 ms of a period, and Podman's period is 100 ms.
+	MinCPUs = 0.01
+)
+
+// CPULimit is [runner] cpus, or DefaultCPUs.
+func (r Runner) CPULimit() float64 {
+	if r.CPUs == nil {
+		return DefaultCPUs
+	}
+	return *r.CPUs
+}
+
+// CPULimit is [mcp] cpus, or the runner's.
+func (m BrokerdMCP) CPULimit(r Runner) float64 {
+	if m.CPUs == nil {
+		return r.CPULimit()
+	}
+	return *m.CPUs
+}
+
+// checkValues is brokerd.toml's check of the values Decode judges with
+// their lines: the CPU limits, against this host's CPUs (what the
+// process may run on: a container, brokerd's grandchild, runs on no
+// more).
+func (c *Brokerd) checkValues(data []byte) []Problem {
+	var problems []Problem
+	for _, k := range []struct {
+		table string
+		v     *float64
+	}{{"runner", c.Runner.CPUs}, {"mcp", c.MCP.CPUs}} {
+		if k.v == nil {
+			continue
+		}
+		if why := CPUsProblem(*k.v, runtime.NumCPU()); why != "" {
+			problems = append(problems, Problem{Line: tableKeyLine(data, k.table, "cpus"), Key: k.table + ".cpus",
+				Text: fmt.Sprintf("[%s] cpus %s", k.table, why)})
+		}
+	}
+	return problems
+}
+
+// CPUsProblem says why cpus cannot be a container's CPU limit on a host
+// of host CPUs, or "" when it can.
+func CPUsProblem(cpus float64, host int) string {
+	v := strconv.FormatFloat(cpus, 'g', -1, 64)
+	switch {
+	case math.IsNaN(cpus) || math.IsInf(cpus, 0):
+		return fmt.Sprintf("%s is not a number of CPUs: write one from %v to %d (this host's CPUs), such as 0.5", v, MinCPUs, host)
+	case cpus <= 0:
+		return fmt.Sprintf("%s is not more than 0: a container's CPU limit is a number of CPUs from %v to %d (this host's), such as 0.5", v, MinCPUs, host)
+	case cpus < MinCPUs:
+		return fmt.Sprintf("%s is below %v, the least CPU limit the kernel takes (1 ms of each 100 ms)", v, MinCPUs)
+	case cpus > float64(host):
+		return fmt.Sprintf("%s is above this host's %d CPUs: no container can use more, so the limit would hold nothing back; write at most %d", v, host, host)
+	}
+	return ""
 }
 
 // The [runner] defaults core/runner applies to a zero value, and

@@ -1,6 +1,10 @@
 package conf
 
 import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +106,78 @@ func TestTheMCPDirectoryIsBesideTheGrantsUnlessNamed(t *testing.T) {
 		if got := tc.p.MCPDir(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.p, got, tc.want)
 		}
+	}
+}
+
+// [runner] cpus and [mcp] cpus are refused where they are written, with
+// the file's line: not a number of CPUs, 0 or less, below what the
+// kernel takes, or above this host's CPUs. No key is one CPU for the
+// tools and the tools' limit for MCP servers.
+func TestCPULimitsAreCheckedOnTheirLine(t *testing.T) {
+	host := runtime.NumCPU()
+	var template string
+	for _, r := range Roles {
+		if r.Name.String() == "brokerd" {
+			template = r.Render("/h")
+		}
+	}
+	runnerLine := tableKeyLine([]byte(template), "runner", "cpus")
+	mcpLine := tableLine([]byte(template), "mcp", 0)
+	if runnerLine == 0 || mcpLine == 0 {
+		t.Fatalf("the template has no [runner] cpus (%d) or no [mcp] (%d)", runnerLine, mcpLine)
+	}
+	// mcpAt puts [mcp] cpus = v on the line after [mcp]'s header.
+	mcpAt := func(v string) string {
+		lines := strings.Split(template, "\n")
+		lines = slices.Insert(lines, mcpLine, "cpus = "+v)
+		return strings.Join(lines, "\n")
+	}
+	runnerAt := func(v string) string { return strings.Replace(template, "\ncpus = 1.0\n", "\ncpus = "+v+"\n", 1) }
+	for _, tc := range []struct {
+		name, file string
+		want       string // "" for valid
+	}{
+		{"the template's", template, ""},
+		{"a fraction", runnerAt("0.25"), ""},
+		{"the host's count", runnerAt(strconv.Itoa(host)), ""},
+		{"the least", runnerAt("0.01"), ""},
+		{"zero", runnerAt("0"), fmt.Sprintf("b.toml:%d: [runner] cpus 0 is not more than 0", runnerLine)},
+		{"negative", runnerAt("-1.5"), fmt.Sprintf("b.toml:%d: [runner] cpus -1.5 is not more than 0", runnerLine)},
+		{"below the kernel's least", runnerAt("0.001"), fmt.Sprintf("b.toml:%d: [runner] cpus 0.001 is below 0.01", runnerLine)},
+		{"above the host", runnerAt(strconv.Itoa(host + 1)), fmt.Sprintf("b.toml:%d: [runner] cpus %d is above this host's %d CPUs", runnerLine, host+1, host)},
+		{"nan", runnerAt("nan"), fmt.Sprintf("b.toml:%d: [runner] cpus NaN is not a number of CPUs", runnerLine)},
+		{"inf", runnerAt("inf"), fmt.Sprintf("b.toml:%d: [runner] cpus +Inf is not a number of CPUs", runnerLine)},
+		{"mcp's own", mcpAt("0.5"), ""},
+		{"mcp's zero", mcpAt("0"), fmt.Sprintf("b.toml:%d: [mcp] cpus 0 is not more than 0", mcpLine+1)},
+		{"mcp's above the host", mcpAt(fmt.Sprint(float64(host) + 0.5)), fmt.Sprintf("b.toml:%d: [mcp] cpus %v is above this host's", mcpLine+1, float64(host)+0.5)},
+		{"both, in the file's order", strings.Replace(mcpAt("-1"), "\ncpus = 1.0\n", "\ncpus = 0\n", 1),
+			fmt.Sprintf("b.toml:%d: [runner] cpus 0 is not more than 0", runnerLine)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b Brokerd
+			err := Decode("b.toml", []byte(tc.file), &b)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("Decode = %v, want nil", err)
+			case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+				t.Fatalf("Decode = %v, want one beginning %q", err, tc.want)
+			}
+			if tc.name == "both, in the file's order" && !strings.Contains(err.Error(), fmt.Sprintf("\nb.toml:%d: [mcp] cpus -1", mcpLine+1)) {
+				t.Errorf("Decode = %v, want [mcp]'s problem after [runner]'s", err)
+			}
+		})
+	}
+	var b Brokerd
+	if b.Runner.CPULimit() != 1 || b.MCP.CPULimit(b.Runner) != 1 {
+		t.Errorf("no keys: %v, %v; want 1 and 1", b.Runner.CPULimit(), b.MCP.CPULimit(b.Runner))
+	}
+	half, quarter := 0.5, 0.25
+	b.Runner.CPUs = &half
+	if b.MCP.CPULimit(b.Runner) != 0.5 {
+		t.Errorf("[mcp] without cpus: %v, want [runner]'s 0.5", b.MCP.CPULimit(b.Runner))
+	}
+	b.MCP.CPUs = &quarter
+	if b.MCP.CPULimit(b.Runner) != 0.25 {
+		t.Errorf("[mcp] cpus = 0.25: %v", b.MCP.CPULimit(b.Runner))
 	}
 }

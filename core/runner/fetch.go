@@ -136,7 +136,7 @@ func (r *Runner) proxyMaxBytes() int64 { return 4*int64(r.cfg.OutputLimit) + 1<<
 // the egress network, with the socket directory mounted read-write.
 func (r *Runner) ProxyArgs(name, dir string, hosts []string) []string {
 	cfg := r.cfg
-	a := append(r.lockdown(name, cfg.EgressNetwork, 2*cfg.Timeout+2*startGrace), "-i",
+	a := append(r.lockdown(name, cfg.EgressNetwork, 2*cfg.Timeout+2*startGrace, cfg.CPUs), "-i",
 		"-v", dir+":"+egressMount+":rw", cfg.Image, ExecutorPath, CommandEgressProxy,
 		"--"+ProxyFlagSocket, egressSocket,
 		"--"+ProxyFlagTimeoutMS, strconv.Itoa(int(cfg.Timeout/time.Millisecond)),

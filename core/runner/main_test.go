@@ -100,7 +100,7 @@ func testConfig() Config {
 	return Config{
 		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance, StageDir: testStage, Store: testStore,
 		OwnerUID: testOwnerUID, OwnerGID: testOwnerGID, ToolUID: testToolUID, SeccompProfile: testSeccomp,
-		UlimitNofile: 1024, UlimitNproc: 4096, PidsLimit: 128, MemoryMB: 256, TmpMB: 16,
+		UlimitNofile: 1024, UlimitNproc: 4096, PidsLimit: 128, MemoryMB: 256, CPUs: 1, TmpMB: 16,
 		Timeout: 20 * time.Second, OutputLimit: 64 << 10,
 	}
 }

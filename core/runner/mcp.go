@@ -22,7 +22,7 @@ const MCPListTimeout = 60 * time.Second
 // MCPCommand is the podman command that runs an MCP server from image
 // with argv, for listing its tools: the tools' lockdown (no network, a
 // read-only root, no capabilities, no new privileges, the tool uid and
-// the seccomp profile, the ulimits, pids and memory, no log), a /tmp
+// the seccomp profile, the ulimits, pids, memory and [mcp] cpus, no log), a /tmp
 // tmpfs, stdin kept open for the stdio transport (-i, never a TTY),
 // nothing mounted, and no variable but env (KEY=VALUE each; never a
 // secret: podman's command line can be read by any process). name is the
@@ -37,7 +37,7 @@ func (r *Runner) MCPCommand(name, image string, argv, env []string) (*exec.Cmd, 
 	case len(argv) == 0:
 		return nil, fmt.Errorf("an MCP server needs a command")
 	}
-	args := append(r.lockdown(name, "none", MCPListTimeout), "-i",
+	args := append(r.lockdown(name, "none", MCPListTimeout, r.mcpCPUs()), "-i",
 		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", r.cfg.TmpMB))
 	for _, e := range env {
 		args = append(args, "--env", e)
@@ -86,7 +86,7 @@ type MCPStarted struct {
 // StartMCP prepares the container of an MCP server for a session, in the
 // tools' lockdown (lockdown: no network, read-only root, no
 // capabilities, no new privileges, the tools' uid and seccomp profile,
-// the limits of [runner], --pull never), with a /tmp tmpfs and exactly
+// the limits of [runner] with [mcp]'s CPU limit, --pull never), with a /tmp tmpfs and exactly
 // the decided paths, staged as the file tools' are: each opened without
 // following a link, checked against the harness by identity, and its
 // mount cloned, so that the object decided is the object mounted.
@@ -151,7 +151,7 @@ func (r *Runner) StartMCP(ctx context.Context, s MCPServe) (*MCPStarted, error) 
 			}
 		}
 	}
-	args := append(r.lockdown(s.Name, "none", s.Lifetime), "-i",
+	args := append(r.lockdown(s.Name, "none", s.Lifetime, r.mcpCPUs()), "-i",
 		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", r.cfg.TmpMB))
 	for _, m := range st.mounts {
 		mode := "rw"

@@ -4,7 +4,7 @@
 // path, so that what the container names is what the host has.
 //
 // The container has no network, a read-only root, no capabilities,
-// no-new-privileges, ulimits, cgroup limits on pids and memory, a time
+// no-new-privileges, ulimits, cgroup limits on pids, memory and CPU, a time
 // limit, and a label boxmaker=<instance>; it is removed after the call,
 // and CleanLeftovers removes what a killed brokerd left behind.
 //
@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,6 +93,11 @@ type Config struct {
 	TmpMB        int
 	Timeout      time.Duration // one call; run's command gets this, the container a little more
 	OutputLimit  int           // bytes of a file, of stdout, of stderr
+	// CPUs is one container's CPU limit, a CFS quota in CPUs (CPUQuota):
+	// every container the runner starts has it, but an MCP server's,
+	// which has MCPCPUs when that is not 0. At least conf.MinCPUs: there
+	// is no "unlimited".
+	CPUs, MCPCPUs float64
 
 	// http_fetch (fetch.go): the egress proxy's network, the directory
 	// for its per-call socket directories, the CA bundle the tool trusts,
@@ -104,10 +110,13 @@ type Config struct {
 	EgressStartTimeout time.Duration
 }
 
-// ConfigFrom turns brokerd's [runner] section into a Config. instance
-// tells this brokerd's containers from another home's.
-func ConfigFrom(c conf.Runner, instance string) Config {
+// ConfigFrom turns brokerd's [runner] section (and [mcp]'s CPU limit)
+// into a Config. instance tells this brokerd's containers from another
+// home's.
+func ConfigFrom(b conf.Brokerd, instance string) Config {
+	c := b.Runner
 	return Config{
+		CPUs: c.CPULimit(), MCPCPUs: b.MCP.CPULimit(c),
 		Podman: c.Podman, Runtime: c.Runtime, Launch: c.Launch, Image: c.Image, Instance: instance,
 		UlimitNofile: c.UlimitNofile, UlimitNproc: c.UlimitNproc, PidsLimit: c.PidsLimit,
 		MemoryMB: c.MemoryMB, TmpMB: c.TmpMB,
@@ -177,6 +186,13 @@ func New(cfg Config) (*Runner, error) {
 	}
 	if cfg.Timeout <= 0 {
 		bad = append(bad, "timeout_ms must be more than 0")
+	}
+	// NaN fails every comparison: each is written so that it fails here.
+	if !(cfg.CPUs >= conf.MinCPUs && cfg.CPUs <= maxCPUs) {
+		bad = append(bad, fmt.Sprintf("cpus %v must be at least %v", cfg.CPUs, conf.MinCPUs))
+	}
+	if cfg.MCPCPUs != 0 && !(cfg.MCPCPUs >= conf.MinCPUs && cfg.MCPCPUs <= maxCPUs) {
+		bad = append(bad, fmt.Sprintf("[mcp] cpus %v must be at least %v", cfg.MCPCPUs, conf.MinCPUs))
 	}
 	if cfg.PidsLimit > 0 && cfg.UlimitNproc < 2*cfg.PidsLimit {
 		// http_fetch runs two containers; see budget.go.
@@ -451,13 +467,39 @@ func NamePrefix(instance string) string {
 	return "boxmaker-" + hex.EncodeToString(sum[:4]) + "-"
 }
 
+// cpuPeriod is the CFS period of every container's CPU limit, in
+// microseconds: Podman's own for --cpus.
+const cpuPeriod = 100000
+
+// maxCPUs bounds a limit whose quota must fit the kernel's (and whose
+// test of a host's count is conf's).
+const maxCPUs = 1 << 20
+
+// CPUQuota is the CFS quota of a limit of cpus CPUs per cpuPeriod, in
+// microseconds, as both routes give it to Podman: rounded, where
+// Podman's --cpus truncates (0.29 CPUs would be 28999).
+func CPUQuota(cpus float64) int64 { return int64(math.Round(cpus * cpuPeriod)) }
+
+// cpuArgs are podman's flags for a CPU limit of cpus CPUs.
+func cpuArgs(cpus float64) []string {
+	return []string{"--cpu-period", strconv.Itoa(cpuPeriod), "--cpu-quota", strconv.FormatInt(CPUQuota(cpus), 10)}
+}
+
+// mcpCPUs is an MCP server's CPU limit: [mcp] cpus, else [runner]'s.
+func (r *Runner) mcpCPUs() float64 {
+	if r.cfg.MCPCPUs != 0 {
+		return r.cfg.MCPCPUs
+	}
+	return r.cfg.CPUs
+}
+
 // lockdown begins the podman command line of every container of a call,
-// the tool's and its egress proxy's: its name and labels, its network,
-// and the confinement [runner] sets (a read-only root, no capabilities
-// and no new privileges, the tool uid and the seccomp profile, the
-// ulimits, pids and memory, no log), podman's --timeout for it, and the
-// runtime.
-func (r *Runner) lockdown(name, network string, timeout time.Duration) []string {
+// the tool's and its egress proxy's, and of an MCP server's: its name
+// and labels, its network, and the confinement [runner] sets (a
+// read-only root, no capabilities and no new privileges, the tool uid
+// and the seccomp profile, the ulimits, pids, memory and cpus CPUs, no
+// log), podman's --timeout for it, and the runtime.
+func (r *Runner) lockdown(name, network string, timeout time.Duration, cpus float64) []string {
 	cfg := r.cfg
 	a := []string{"run", "--rm", "--pull", "never",
 		"--name", name, "--label", "boxmaker=" + cfg.Instance, "--annotation", instanceAnnotation + "=" + cfg.Instance, "--annotation", nameAnnotation + "=" + name,
@@ -472,6 +514,7 @@ func (r *Runner) lockdown(name, network string, timeout time.Duration) []string 
 		"--log-driver", "none",
 		"--timeout", strconv.Itoa(int((timeout + time.Second - 1) / time.Second)),
 	}
+	a = append(a, cpuArgs(cpus)...)
 	if cfg.Runtime != "" {
 		a = append(a, "--runtime", cfg.Runtime)
 	}
@@ -482,7 +525,7 @@ func (r *Runner) lockdown(name, network string, timeout time.Duration) []string 
 // container given mounts (the staged objects; none for http_fetch).
 func (r *Runner) Args(c Call, name string, mounts []Mount) []string {
 	cfg := r.cfg
-	a := append(r.lockdown(name, "none", cfg.Timeout+startGrace),
+	a := append(r.lockdown(name, "none", cfg.Timeout+startGrace, cfg.CPUs),
 		"--tmpfs", fmt.Sprintf("/tmp:rw,nosuid,nodev,size=%dm", cfg.TmpMB))
 	if c.Tool == string(policy.HTTPFetch) {
 		return append(a, r.fetchArgs(c, name)...)

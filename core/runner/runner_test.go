@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -418,6 +419,11 @@ func TestNewRefusesABadConfig(t *testing.T) {
 		{"nproc below two containers' pids", func(c *Config) { c.UlimitNproc, c.PidsLimit = 200, 128 },
 			"[runner]: ulimit_nproc 200 must be at least twice pids_limit 128: ulimit_nproc bounds the processes of all calls together (the kernel counts them per uid across the host), pids_limit one container's"},
 		{"an instance a label cannot hold", func(c *Config) { c.Instance = "a b" }, `[runner]: instance "a b" is not a label value of [a-zA-Z0-9_.-]`},
+		// No CPU limit is not "unlimited": a Config that forgot it
+		// starts nothing.
+		{"no CPU limit", func(c *Config) { c.CPUs = 0 }, "[runner]: cpus 0 must be at least 0.01"},
+		{"a CPU limit that is not a number", func(c *Config) { c.CPUs, c.MCPCPUs = math.NaN(), -1 },
+			"[runner]: cpus NaN must be at least 0.01; [mcp] cpus -1 must be at least 0.01"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -457,7 +463,7 @@ func TestContainerNames(t *testing.T) {
 
 func FuzzContainerName(f *testing.F) {
 	r, err := New(Config{Podman: "podman", Instance: "fuzz", UlimitNofile: 1, UlimitNproc: 2, PidsLimit: 1,
-		MemoryMB: 1, TmpMB: 1, Timeout: time.Second, OutputLimit: 1})
+		MemoryMB: 1, CPUs: 1, TmpMB: 1, Timeout: time.Second, OutputLimit: 1})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -471,15 +477,21 @@ func FuzzContainerName(f *testing.F) {
 	})
 }
 
-// TestArgsLockTheContainerDown: the tool's container and the egress
-// proxy's are confined alike.
+// TestArgsLockTheContainerDown: the tool's container, the egress
+// proxy's, a yaag Run's and an MCP server's are confined alike, each
+// with its CPU limit (an MCP server's its own).
 func TestArgsLockTheContainerDown(t *testing.T) {
-	r := newTestRunner(t, func(c *Config) { c.EgressNetwork = "egress-net" })
+	r := newTestRunner(t, func(c *Config) { c.EgressNetwork, c.CPUs, c.MCPCPUs = "egress-net", 0.29, 0.5 })
 	confined := []string{
 		"--rm", "--pull never", "--name NAME", "--label boxmaker=" + testInstance, "--read-only",
 		"--cap-drop all", "--security-opt no-new-privileges", fmt.Sprintf("--user %d:%d", testToolUID, testToolUID), "--ulimit nofile=1024:1024", "--ulimit nproc=4096:4096",
-		"--pids-limit 128", "--memory 256m", "--memory-swap 256m", "--runtime runc", "--log-driver none",
+		"--memory-swap", "--runtime runc", "--log-driver none",
 	}
+	mcp, err := r.MCPCommand("NAME", "localhost/server@sha256:"+strings.Repeat("0", 64), []string{"serve"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := []string{"--pids-limit 128", "--memory 256m", "--cpu-period 100000 --cpu-quota 29000"}
 	for _, line := range []struct {
 		name string
 		args []string
@@ -487,9 +499,13 @@ func TestArgsLockTheContainerDown(t *testing.T) {
 	}{
 		{"tool", r.Args(Call{ID: "c", Tool: "read_file", Paths: []string{"/srv/a"}}, "NAME",
 			[]Mount{{Source: "/stage/NAME/m0", Dest: "/srv/a", ReadOnly: true}}),
-			[]string{"--network none", "-v /stage/NAME/m0:/srv/a:ro,rbind,nosuid,nodev " + testImage + " /bin/boxmaker tool-exec "}},
+			append(tool, "--network none", "-v /stage/NAME/m0:/srv/a:ro,rbind,nosuid,nodev "+testImage+" /bin/boxmaker tool-exec ")},
 		{"egress proxy", r.ProxyArgs("NAME", "/srv/egress/c", []string{"docs.example"}),
-			[]string{"--network egress-net", "-v /srv/egress/c:/egress:rw " + testImage + " /bin/boxmaker egress-proxy "}},
+			append(tool, "--network egress-net", "-v /srv/egress/c:/egress:rw "+testImage+" /bin/boxmaker egress-proxy ")},
+		{"yaag Run", r.yaagArgs(YaagSpec{MemoryMB: 512, PidsLimit: 64, CPUSeconds: 60, Wall: time.Minute}, "NAME", nil),
+			[]string{"--network none", "--pids-limit 64", "--memory 512m", "--ulimit cpu=60:62", "--cpu-period 100000 --cpu-quota 29000"}},
+		{"MCP server", mcp.Args[1:],
+			[]string{"--network none", "--pids-limit 128", "--memory 256m", "--cpu-period 100000 --cpu-quota 50000"}},
 	} {
 		args := strings.Join(line.args, " ")
 		for _, want := range append(confined, line.more...) {

@@ -91,6 +91,10 @@ type serviceResources struct {
 	Pids struct {
 		Limit int64 `json:"limit"`
 	} `json:"pids"`
+	CPU struct {
+		Quota  int64  `json:"quota"`
+		Period uint64 `json:"period"`
+	} `json:"cpu"`
 }
 
 type serviceRlimit struct {
@@ -138,6 +142,7 @@ func (r *Runner) serviceSpec(c Call, name string, mounts []Mount) serviceSpec {
 	s.ResourceLimits.Memory.Limit = int64(cfg.MemoryMB) << 20
 	s.ResourceLimits.Memory.Swap = int64(cfg.MemoryMB) << 20
 	s.ResourceLimits.Pids.Limit = int64(cfg.PidsLimit)
+	s.ResourceLimits.CPU.Quota, s.ResourceLimits.CPU.Period = CPUQuota(cfg.CPUs), cpuPeriod
 	for _, m := range mounts {
 		mode := "rw"
 		if m.ReadOnly {

@@ -150,6 +150,8 @@ func recordedConfig(t *testing.T, dir, name string) map[string]any {
 // `podman run`, but for the container's own name, ID and paths, and the
 // results are the same. Each route runs as brokerd runs it (Run: the
 // runner's store, its staged mounts, the service it starts itself).
+// Each config.json has the CPU limit (cpus 0.29, a quota that Podman's
+// own --cpus would truncate to 28999): a route without it fails.
 func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 	program, configs := recordingRuntime(t)
 	d := resolvedTempDir(t)
@@ -170,8 +172,9 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 		{Tool: "run", Paths: []string{d}, Command: "cat keys/id 2>&1; ls keys | wc -l",
 			Masks: []policy.Mask{{Path: d + "/keys", Hide: true, Grant: "deny-keys.toml", Tool: policy.ReadFile}}},
 	}
-	viaRun := newTestRunner(t, func(c *Config) { c.Launch = LaunchRun; c.Runtime = program })
-	viaService := serviceRunner(t, func(c *Config) { c.Runtime = program })
+	const cpus = 0.29
+	viaRun := newTestRunner(t, func(c *Config) { c.Launch, c.Runtime, c.CPUs = LaunchRun, program, cpus })
+	viaService := serviceRunner(t, func(c *Config) { c.Runtime, c.CPUs = program, cpus })
 	// A target with a newline is refused before any container, on
 	// both routes alike.
 	bad := Call{ID: callID(t), Tool: "read_file", Paths: []string{odd + "/a name with a\nnewline and \x01"}}
@@ -206,11 +209,25 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 			if diff := cmp.Diff(want, got, ignoreMounted); diff != "" {
 				t.Errorf("the service's result differs from podman run's (-run +service):\n%s", diff)
 			}
-			if diff := cmp.Diff(recordedConfig(t, configs, runName), recordedConfig(t, configs, svcName)); diff != "" {
+			runConfig, svcConfig := recordedConfig(t, configs, runName), recordedConfig(t, configs, svcName)
+			if diff := cmp.Diff(runConfig, svcConfig); diff != "" {
 				t.Errorf("runc's config.json through the service differs from podman run's (-run +service):\n%s", diff)
+			}
+			limit := map[string]any{"quota": float64(29000), "period": float64(cpuPeriod)}
+			for route, config := range map[string]map[string]any{"podman run": runConfig, "service": svcConfig} {
+				if diff := cmp.Diff(any(limit), configCPU(config)); diff != "" {
+					t.Errorf("runc's config.json through %s has not the CPU limit (-want +got):\n%s", route, diff)
+				}
 			}
 		})
 	}
+}
+
+// configCPU is linux.resources.cpu of a config.json's JSON values.
+func configCPU(config map[string]any) any {
+	linux, _ := config["linux"].(map[string]any)
+	resources, _ := linux["resources"].(map[string]any)
+	return resources["cpu"]
 }
 
 // TestAToolSeesNothingOfTheServiceNorAnotherCall: from inside a call's

@@ -5,7 +5,7 @@ package runner
 // boxmaker binary runs `yaag run`), as the tools' uid, with no network,
 // a read-only root, no capabilities and no new privileges, and limits of
 // its own ([yaag] in brokerd.toml): memory and pids (cgroup), CPU time
-// (RLIMIT_CPU) and wall clock (brokerd's timer, Podman's --timeout
+// (RLIMIT_CPU; the rate it is spent at is [runner] cpus') and wall clock (brokerd's timer, Podman's --timeout
 // behind it). It sees only the decided directory (staged and idmapped as
 // a read tool's target, read-only) and the Run's own disk, which brokerd
 // makes (a tmpfs of [yaag] disk_mb) and mounts at its own path. See
@@ -142,6 +142,9 @@ func (r *Runner) yaagArgs(s YaagSpec, name string, staged []Mount) []string {
 		"--timeout", strconv.Itoa(int((timeout + time.Second - 1) / time.Second)),
 		"--tmpfs", "/tmp:rw,nosuid,nodev,noexec,size=8m",
 	}
+	// cpu_seconds bounds the Run's CPU time; [runner] cpus how fast it
+	// may spend it, as a tool's.
+	a = append(a, cpuArgs(cfg.CPUs)...)
 	if cfg.Runtime != "" {
 		a = append(a, "--runtime", cfg.Runtime)
 	}

@@ -90,7 +90,7 @@ func TestEgressProxyReadsTheLineTheRunnerWrites(t *testing.T) {
 		}
 	}
 	b.Runner.OwnerUID, b.Runner.OwnerGID, b.Runner.EgressAllowPrivate = 1000, 1000, true
-	rcfg := runner.ConfigFrom(b.Runner, runner.Instance(b.Home))
+	rcfg := runner.ConfigFrom(b, runner.Instance(b.Home))
 	rcfg.SeccompProfile = "" // nothing is run or written
 	r, err := runner.New(rcfg)
 	if err != nil {

@@ -45,7 +45,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	expire, _ := cfg.Approvals.Expire() // Validate checked it
 	witness := cfg.Audit.Witness(cfg.Home)
 	h := home.Home{Dir: cfg.Home}
-	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
+	rcfg := runner.ConfigFrom(cfg, runner.Instance(cfg.Home))
 	// Outside the home: a brokerd killed mid-call leaves its staging
 	// mounts until it starts again, and an `rm -rf` of the home must not
 	// reach through them into the owner's granted directories.

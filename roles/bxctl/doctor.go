@@ -212,7 +212,7 @@ func (d *doctor) run(c *cli.Context) {
 	if !have[role.Brokerd] {
 		return
 	}
-	rcfg := runner.ConfigFrom(b.Runner, runner.Instance(b.Home))
+	rcfg := runner.ConfigFrom(b, runner.Instance(b.Home))
 	rcfg.Store = runner.StoreFor(b.Home, rcfg.Instance) // brokerd's, as it sets it
 	run, err := runner.New(rcfg)
 	if err != nil {

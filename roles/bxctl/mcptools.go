@@ -91,7 +91,7 @@ func listServer(c *cli.Context, name string) (listed, error) {
 	if err != nil {
 		return listed{}, err
 	}
-	rcfg := runner.ConfigFrom(cfg.Runner, runner.Instance(cfg.Home))
+	rcfg := runner.ConfigFrom(cfg, runner.Instance(cfg.Home))
 	// The tools' profile, written where brokerd's is but under a name of
 	// its own, so that the two never write one file.
 	rcfg.SeccompProfile = filepath.Join(cfg.Home, "run", "bxctl-mcp-seccomp.json")
