@@ -22,12 +22,12 @@ const MCPListTimeout = 60 * time.Second
 // MCPCommand is the podman command that runs an MCP server from image
 // with argv, for listing its tools: the tools' lockdown (no network, a
 // read-only root, no capabilities, no new privileges, the tool uid and
-// the seccomp profile, the ulimits, pids, memory and [mcp] cpus, no log), a /tmp
-// tmpfs, stdin kept open for the stdio transport (-i, never a TTY),
-// nothing mounted, and no variable but env (KEY=VALUE each; never a
-// secret: podman's command line can be read by any process). name is the
-// container's name (ContainerName); remove it with RemoveContainer once
-// the command has ended.
+// the seccomp profile, the ulimits, pids, memory and [mcp] cpus, no
+// log), a /tmp tmpfs, stdin kept open for the stdio transport (-i,
+// never a TTY), nothing mounted, and no variable but env (KEY=VALUE
+// each; never a secret: podman's command line can be read by any
+// process). name is the container's name (ContainerName); remove it
+// with RemoveContainer once the command has ended.
 func (r *Runner) MCPCommand(name, image string, argv, env []string) (*exec.Cmd, error) {
 	switch {
 	case r.cfg.SeccompProfile == "":
@@ -86,10 +86,11 @@ type MCPStarted struct {
 // StartMCP prepares the container of an MCP server for a session, in the
 // tools' lockdown (lockdown: no network, read-only root, no
 // capabilities, no new privileges, the tools' uid and seccomp profile,
-// the limits of [runner] with [mcp]'s CPU limit, --pull never), with a /tmp tmpfs and exactly
-// the decided paths, staged as the file tools' are: each opened without
-// following a link, checked against the harness by identity, and its
-// mount cloned, so that the object decided is the object mounted.
+// the limits of [runner] with [mcp]'s CPU limit, --pull never), with a
+// /tmp tmpfs and exactly the decided paths, staged as the file tools'
+// are: each opened without following a link, checked against the
+// harness by identity, and its mount cloned, so that the object decided
+// is the object mounted.
 func (r *Runner) StartMCP(ctx context.Context, s MCPServe) (*MCPStarted, error) {
 	switch {
 	case len(s.Argv) == 0:

@@ -5,10 +5,11 @@ package runner
 // boxmaker binary runs `yaag run`), as the tools' uid, with no network,
 // a read-only root, no capabilities and no new privileges, and limits of
 // its own ([yaag] in brokerd.toml): memory and pids (cgroup), CPU time
-// (RLIMIT_CPU; the rate it is spent at is [runner] cpus') and wall clock (brokerd's timer, Podman's --timeout
-// behind it). It sees only the decided directory (staged and idmapped as
-// a read tool's target, read-only) and the Run's own disk, which brokerd
-// makes (a tmpfs of [yaag] disk_mb) and mounts at its own path. See
+// (RLIMIT_CPU; spent at most [runner] cpus at a time, a CFS quota) and
+// wall clock (brokerd's timer, Podman's --timeout behind it). It sees
+// only the decided directory (staged and idmapped as a read tool's
+// target, read-only) and the Run's own disk, which brokerd makes (a
+// tmpfs of [yaag] disk_mb) and mounts at its own path. See
 // docs/runner.md, "yaag Runs".
 
 import (
