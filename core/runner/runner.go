@@ -64,6 +64,11 @@ type Config struct {
 	// `podman run` each. Without a ServiceDir, every call is a podman run.
 	Launch     string
 	ServiceDir string
+	// ContainersConf is the containers.conf Podman reads for brokerd
+	// when its environment names one (CONTAINERS_CONF); empty: the
+	// machine's files. The service reads it, with what serviceconf.go
+	// adds, from a copy in ServiceDir.
+	ContainersConf string
 
 	// OwnerUID and OwnerGID are the user brokerd acts for: files a tool
 	// writes belong to them. ToolUID is the unprivileged host uid (and
@@ -216,7 +221,7 @@ func New(cfg Config) (*Runner, error) {
 			// line; a spec's oci_runtime is read by nothing.
 			global = append(global, "--runtime", cfg.Runtime)
 		}
-		if svc, err = newPodmanService(cfg.ServiceDir, global); err != nil {
+		if svc, err = newPodmanService(cfg.ServiceDir, global, cfg.ContainersConf); err != nil {
 			bad = append(bad, err.Error())
 		}
 	}

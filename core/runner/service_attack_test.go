@@ -432,7 +432,7 @@ func TestPlantedStoreAndServiceDirectoriesAreRefused(t *testing.T) {
 			if err := make(sock); err != nil {
 				t.Fatal(err)
 			}
-			svc, err := newPodmanService(sock, []string{"podman"})
+			svc, err := newPodmanService(sock, []string{"podman"}, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -459,7 +459,7 @@ func TestPlantedStoreAndServiceDirectoriesAreRefused(t *testing.T) {
 		t.Errorf("the store's directory is %v, want 0700", fi.Mode().Perm())
 	}
 	os.Chmod(wide, 0o750)
-	svc, err := newPodmanService(wide, []string{"podman"})
+	svc, err := newPodmanService(wide, []string{"podman"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

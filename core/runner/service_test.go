@@ -34,8 +34,14 @@ func TestServiceSpecMatchesCommandLine(t *testing.T) {
 	if why := r.ready(true); why != "" {
 		t.Fatal(why)
 	}
-	svc := startBenchService(t, "runc")
-	client := newServiceClient(svc.socket)
+	// The service as the runner starts it, with its own containers.conf
+	// (D1121), in Podman's default store as the podman create it is
+	// compared with.
+	rs := newTestRunner(t, func(c *Config) { c.ServiceDir = testServiceDir(t); c.Store = Store{} })
+	client, err := rs.svc.get(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []Call{
 		{ID: "spec-read", Tool: "read_file", Paths: []string{file}},
 		{ID: "spec-write", Tool: "write_file", Paths: []string{file}, Content: []byte("x")},

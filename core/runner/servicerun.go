@@ -53,10 +53,17 @@ const servicePingWait = 5 * time.Second
 // cannot answer fails (runner-service-down) and its container is removed
 // with the podman command instead.
 type podmanService struct {
-	dir    string        // root's, 0700: nothing but root reaches the socket
-	socket string        // dir/podman.sock
-	argv   []string      // the podman program and its global options
-	step   time.Duration // each of the service's steps of a call (serviceClient.step)
+	dir    string   // root's, 0700: nothing but root reaches the socket
+	socket string   // dir/podman.sock
+	argv   []string // the podman program and its global options
+	// conf is the containers.conf the service reads (serviceconf.go),
+	// made at each start from confFrom (machineContainersConfs) with
+	// conmonEnv added for conmon; ownEnv is the service's own.
+	conf      string
+	confFrom  func() ([]string, error)
+	conmonEnv []string
+	ownEnv    []string
+	step      time.Duration // each of the service's steps of a call (serviceClient.step)
 	// startWait bounds a start, until the service answers (serviceStartWait).
 	startWait time.Duration
 
@@ -75,7 +82,7 @@ type podmanService struct {
 	unchecked string
 }
 
-func newPodmanService(dir string, argv []string) (*podmanService, error) {
+func newPodmanService(dir string, argv []string, containersConf string) (*podmanService, error) {
 	if !filepath.IsAbs(dir) || filepath.Clean(dir) != dir {
 		return nil, fmt.Errorf("the podman service's directory %q is not a clean absolute path", dir)
 	}
@@ -83,7 +90,10 @@ func newPodmanService(dir string, argv []string) (*podmanService, error) {
 	if len(socket) >= 108 {
 		return nil, fmt.Errorf("the podman service's socket %s is %d bytes long: a unix socket's path must be under 108", socket, len(socket))
 	}
-	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait, startWait: serviceStartWait, checked: serviceChecked}, nil
+	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait, startWait: serviceStartWait, checked: serviceChecked,
+		conf:      filepath.Join(dir, "containers.conf"),
+		confFrom:  func() ([]string, error) { return machineContainersConfs(containersConf, "/etc", "/usr/share") },
+		conmonEnv: serviceConmonEnv, ownEnv: serviceOwnEnv}, nil
 }
 
 // get returns a client of a running service, starting one when none runs.
@@ -156,8 +166,22 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 	if err := os.Remove(s.socket); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
+	// The machine's containers.conf with conmon's Go variables, made
+	// again at each start: the machine's may have changed.
+	files, err := s.confFrom()
+	if err != nil {
+		return "", err
+	}
+	conf, err := serviceContainersConf(files, s.conmonEnv)
+	if err != nil {
+		return "", err
+	}
+	if err := writeServiceConf(s.conf, conf); err != nil {
+		return "", err
+	}
 	args := append(append([]string(nil), s.argv[1:]...), "system", "service", "--time", "0", "unix://"+s.socket)
 	cmd := exec.Command(s.argv[0], args...)
+	cmd.Env = withEnv(cmd.Environ(), append([]string{"CONTAINERS_CONF=" + s.conf}, s.ownEnv...))
 	stderr := &bounded{limit: 16 << 10}
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	// It ends with brokerd, even one that is killed. The signal comes
@@ -214,6 +238,23 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 	}
 	s.cmd, s.ended, s.stderr, s.client = cmd, ended, stderr, client
 	return "", nil
+}
+
+// withEnv is environ with each of vars set: CONTAINERS_CONF over the
+// one environ names, a Go variable only where environ sets none (an
+// operator's GOGC or GOMEMLIMIT is left alone, as core/startgc leaves it).
+func withEnv(environ, vars []string) []string {
+	for _, kv := range vars {
+		name, _, _ := strings.Cut(kv, "=")
+		i := slices.IndexFunc(environ, func(e string) bool { return strings.HasPrefix(e, name+"=") })
+		switch {
+		case i < 0:
+			environ = append(environ, kv)
+		case name == "CONTAINERS_CONF":
+			environ[i] = kv
+		}
+	}
+	return environ
 }
 
 // noAnswer notes that a call through client got no answer from its

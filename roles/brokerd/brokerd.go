@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -55,6 +56,9 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	// The podman service's socket: root's alone, in the home, so never
 	// granted or mounted (core/runner/servicerun.go).
 	rcfg.ServiceDir = h.Path("run", "podman")
+	// The service reads its own containers.conf, made from the one
+	// Podman reads for brokerd (D1121).
+	rcfg.ContainersConf = os.Getenv("CONTAINERS_CONF")
 	rcfg.PeerUIDs = cfg.Sockets.AllowUIDs
 	harness := append(policy.BrokerdHarness(cfg, path), policy.Harness{What: "the runner's staging directory", Path: rcfg.StageDir},
 		policy.Harness{What: "the run-time directory of brokerd's Podman store", Path: filepath.Dir(rcfg.Store.RunRoot)})

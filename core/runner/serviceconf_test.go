@@ -1,0 +1,275 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// TestTheServicesContainersConfIsTheMachines: the service's
+// containers.conf is what Podman reads from the machine's files (a
+// drop-in's keys over the distribution's, tables merged key by key, the
+// drop-ins by name, a file not ending in .conf skipped), with only
+// conmon's Go variables added to [engine] conmon_env_vars: after the
+// ones the files set, or after containers/common's default PATH; a
+// variable the files set there stays as they set it. A file named by
+// CONTAINERS_CONF is read alone, and one Podman could not read fails
+// the service's start.
+func TestTheServicesContainersConfIsTheMachines(t *testing.T) {
+	root := t.TempDir()
+	etc, share := filepath.Join(root, "etc"), filepath.Join(root, "share")
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(share, "containers/containers.conf"), `
+[containers]
+default_sysctls = ["net.ipv4.ping_group_range=0 0"]
+pids_limit = 2048
+[engine]
+events_logger = "file"
+[engine.runtimes]
+runc = ["/usr/bin/runc"]
+`)
+	write(filepath.Join(etc, "containers/containers.conf.d/20-b.conf"), "[engine]\nconmon_env_vars = [\"PATH=/bin\", \"GOGC=50\"]\n")
+	write(filepath.Join(etc, "containers/containers.conf.d/10-a.conf"), "[containers]\npids_limit = 100\n[engine.runtimes]\ncrun = [\"/usr/bin/crun\"]\n")
+	write(filepath.Join(etc, "containers/containers.conf.d/30-c.conf.rpmsave"), "this is not TOML")
+
+	files, err := machineContainersConfs("", etc, share)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(share, "containers/containers.conf"),
+		filepath.Join(etc, "containers/containers.conf.d/10-a.conf"), filepath.Join(etc, "containers/containers.conf.d/20-b.conf")}
+	if diff := cmp.Diff(want, files); diff != "" {
+		t.Fatalf("files read (-want +got):\n%s", diff)
+	}
+	data, err := serviceContainersConf(files, serviceConmonEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := toml.Unmarshal(data, &got); err != nil {
+		t.Fatalf("%v:\n%s", err, data)
+	}
+	wantConf := map[string]any{
+		"containers": map[string]any{"default_sysctls": []any{"net.ipv4.ping_group_range=0 0"}, "pids_limit": int64(100)},
+		"engine": map[string]any{
+			"events_logger":   "file",
+			"runtimes":        map[string]any{"runc": []any{"/usr/bin/runc"}, "crun": []any{"/usr/bin/crun"}},
+			"conmon_env_vars": []any{"PATH=/bin", "GOGC=50", "GOMEMLIMIT=64MiB"},
+		},
+	}
+	if diff := cmp.Diff(wantConf, got); diff != "" {
+		t.Errorf("the service's containers.conf (-want +got):\n%s", diff)
+	}
+
+	// No conmon_env_vars, no [engine]: the default PATH first.
+	bare := filepath.Join(root, "bare.conf")
+	write(bare, "[containers]\ninit = false\n")
+	if files, err = machineContainersConfs(bare, etc, share); err != nil || !slices.Equal(files, []string{bare}) {
+		t.Fatalf("CONTAINERS_CONF: files %q %v, want it alone", files, err)
+	}
+	if data, err = serviceContainersConf(files, serviceConmonEnv); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	if err := toml.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]any{defaultConmonPath, "GOGC=off", "GOMEMLIMIT=64MiB"}, got["engine"].(map[string]any)["conmon_env_vars"]); diff != "" {
+		t.Errorf("conmon_env_vars of a file that sets none (-want +got):\n%s", diff)
+	}
+
+	bad := filepath.Join(root, "bad.conf")
+	write(bad, "[engine\n")
+	if _, err := serviceContainersConf([]string{bad}, serviceConmonEnv); err == nil {
+		t.Error("a containers.conf that is not TOML was taken")
+	}
+}
+
+// TestTheServiceHandsConmonItsGoVariables: through the runner's own
+// service, the conmon of a call's container (whose environment its exit
+// command, `podman container cleanup`, and the runtime's create get)
+// has GOGC=off, the memory limit and the service's containers.conf,
+// and the service itself its own GOGC; the container's process has none
+// of them.
+func TestTheServiceHandsConmonItsGoVariables(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	id := callID(t)
+	name := r.ContainerName(id)
+	done := make(chan error, 1)
+	var res Result
+	go func() {
+		var err error
+		res, err = r.Run(context.Background(), Call{ID: id, Tool: "run", Paths: []string{d}, Command: "env; sleep 4"})
+		done <- err
+	}()
+	var conmon []string
+	for deadline := time.Now().Add(time.Minute); conmon == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no conmon of the call's container was found")
+		}
+		conmon = processEnv(t, "conmon", name)
+	}
+	svcEnv := environOf(t, r.svc.cmd.Process.Pid)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range append(slices.Clone(serviceConmonEnv), "CONTAINERS_CONF="+r.svc.conf) {
+		if !slices.Contains(conmon, kv) {
+			t.Errorf("conmon's environment has no %s: %q", kv, conmon)
+		}
+	}
+	for _, kv := range append(slices.Clone(serviceOwnEnv), "CONTAINERS_CONF="+r.svc.conf) {
+		if !slices.Contains(svcEnv, kv) {
+			t.Errorf("the service's environment has no %s: %q", kv, svcEnv)
+		}
+	}
+	for _, v := range []string{"GOGC", "GOMEMLIMIT", "CONTAINERS_CONF"} {
+		if strings.Contains(res.Stdout, v+"=") {
+			t.Errorf("the tool's process has %s: %q", v, res.Stdout)
+		}
+	}
+}
+
+// processEnv is the environment of the process named program whose
+// command line has the argument arg, or nil when there is none.
+func processEnv(t *testing.T, program, arg string) []string {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(data), "\x00")
+		if filepath.Base(args[0]) == program && slices.Contains(args, arg) {
+			env, err := os.ReadFile(filepath.Join(filepath.Dir(p), "environ"))
+			if err != nil {
+				continue
+			}
+			return strings.Split(strings.TrimRight(string(env), "\x00"), "\x00")
+		}
+	}
+	return nil
+}
+
+// environOf is the environment of the process pid.
+func environOf(t *testing.T, pid int) []string {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
+}
+
+// TestFiftyCallsThroughTheServiceLeaveNothingBehind: 50 calls through
+// the runner's service, five at a time, each with its result, leave in
+// the store no container (not even one only the image store knows),
+// under the store and its run root no mount but the store's own overlay
+// bind, and of the containers the service made (its events say which)
+// no cgroup in any hierarchy and no conmon.
+func TestFiftyCallsThroughTheServiceLeaveNothingBehind(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	writeTestFile(t, d+"/file.txt", "a line of text\n")
+	prefix := NamePrefix(r.cfg.Instance)
+	since := time.Now().Add(-time.Second).Format(time.RFC3339)
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	slots := make(chan struct{}, 5)
+	for i := range 50 {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			res, err := r.Run(context.Background(), Call{ID: fmt.Sprintf("%s-%d", callID(t), i), Tool: "read_file", Paths: []string{d + "/file.txt"}})
+			if err == nil && res.Content != "a line of text\n" {
+				err = fmt.Errorf("call %d: %+v", i, res)
+			}
+			if err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	store := r.cfg.Store
+	// The exit commands may still be ending: what they left is looked
+	// at once they have.
+	var ids []string
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		out := podmanStdout(t, append(store.Flags(), "events", "--stream=false", "--since", since, "--filter", "event=create", "--format", "{{.ID}} {{.Name}}")...)
+		ids = nil
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if id, n, ok := strings.Cut(l, " "); ok && strings.HasPrefix(n, prefix) {
+				ids = append(ids, id)
+			}
+		}
+		busy := false
+		for _, id := range ids {
+			busy = busy || processEnv(t, "conmon", id) != nil || processEnv(t, "podman", id) != nil
+		}
+		if !busy {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a conmon or an exit command of the calls still runs a minute after them")
+		}
+	}
+	if len(ids) != 50 {
+		t.Fatalf("the service's events name %d containers of the calls, want 50", len(ids))
+	}
+	listed := string(podmanStdout(t, append(store.Flags(), "ps", "-a", "--external", "--no-trunc", "--format", "{{.ID}}")...))
+	for _, id := range ids {
+		if strings.Contains(listed, id) {
+			t.Errorf("the container %s is left in the store", id)
+		}
+	}
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(mounts), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 5 {
+			continue
+		}
+		at := f[4]
+		if at == filepath.Join(store.Root, "overlay") {
+			continue // the store's own bind (D1096)
+		}
+		if strings.HasPrefix(at, store.Root+"/") || strings.HasPrefix(at, filepath.Dir(store.RunRoot)+"/") || slices.ContainsFunc(ids, func(id string) bool { return strings.Contains(l, id) }) {
+			t.Errorf("a mount left behind: %s", l)
+		}
+	}
+	for _, id := range ids {
+		if left, _ := filepath.Glob("/sys/fs/cgroup/*/libpod_parent/libpod-" + id); len(left) > 0 {
+			t.Errorf("cgroups left behind: %q", left)
+		}
+		if left, _ := filepath.Glob("/sys/fs/cgroup/libpod_parent/libpod-" + id); len(left) > 0 {
+			t.Errorf("cgroups left behind: %q", left)
+		}
+	}
+}
