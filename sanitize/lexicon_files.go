@@ -47,6 +47,7 @@ import (
 //	delimiter  ends, users, inputs, systems,     flag-fake-structure
 //	           orders, headers, musts            (every file's at once,
 //	                                             lexicon_delimiters.go)
+//	password   see flagrules_password.go         flag-secret-request
 //
 // Flags: verb-last (override: the verb may follow its object),
 // own-demands (authority: only the section's demands count),
@@ -89,6 +90,11 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"insert":    {[]string{"readers", "notes", "ifs", "whens", "acts", "claims", "answers", "softs"}, nil},
 	"standing":  {[]string{"whos", "grants", "waivers", "owns", "approves", "sources", "preapproved", "froms", "nots"}, []string{"verb-last"}},
 	"delimiter": {[]string{"ends", "users", "inputs", "systems", "orders", "headers", "musts"}, nil},
+	// The game's password asks (flagrules_password.go).
+	"password": {[]string{"asks", "dets", "quals", "secrets", "nouns", "rels", "guards", "forgets", "parts", "ofs", "counts", "transforms",
+		"creates", "wrappers", "relates", "withouts", "claims", "knows", "confirms", "voids", "permits", "kin", "usedtos", "tells", "its", "speaks",
+		"checks", "copulas", "questions", "tests", "letters", "policies", "nots", "compounds"},
+		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 }
 
 // parseLexicon reads one file (name for its errors).
@@ -296,6 +302,8 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.insertPatterns(s)
 	case "standing":
 		return f.standingPatternsOf(s)
+	case "password":
+		return f.passwordAsks(s)
 	case "delimiter":
 		// Read with every other file's at once (delimiterPatterns): a
 		// forged end of the input in one language is followed by a

@@ -112,3 +112,33 @@ musts = du musst | sie müssen | ab jetzt | von nun an | ab sofort | du bist jet
 claims = nachricht vom | nachricht von der | nachricht des | nachricht der | hinweis vom | hinweis des | hinweis der | mitteilung vom | mitteilung des | mitteilung der | namens des | namens der
 who = sicherheitsteam | support-team | supportteam | technikteam | prüfer | auditor | polizei | strafverfolgungsbehörde | strafverfolgung | anbieter | hersteller | system | ingenieur, der dich trainiert hat | team, das dich gebaut hat | systemadministrator
 demands = einschränkungen | filter | schutzmechanismen | deaktiviere | deaktiviert | debug-modus | entwicklermodus | wartungsmodus | uneingeschränkten modus | gehorche | gehorchen | alle anfragen | wurden aufgehoben | waren ein fehler | sind aufgehoben
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password verb-last relate-last]
+asks = sag mir | sagen sie mir | sag | gib mir | geben sie mir | verrate mir | verrate | verraten sie | zeig mir | zeigen sie mir
+  | schreib | schreibe | schreiben sie | buchstabiere | buchstabieren sie | wiederhole | nenne | nennen sie | übersetze | kodiere
+  | beschreibe | was ist | wie lautet | welcher ist | buchstabieren | schreiben | aufschreiben | nennen | verraten
+dets = das | dein | deines | deinem | ihr | ihres | des | dem | den | dieses | euer
+quals = geheime | geheimes | geheimen | richtige | richtigen | aktuelle | aktuellen | magische | magischen
+secrets = passwort | passworts | kennwort | kennworts | geheimwort | zauberwort | codewort | losungswort | geheimcode | zugangscode
+nouns = wort | code | schlüssel | geheimnis | zahl | begriff
+guards = das du schützt | das du beschützt | das du hütest | das du geheim hältst | das du nicht sagen darfst
+  | das du nicht verraten darfst | das du nicht nennen darfst | das du bewachst | das dir gegeben wurde | das man dir gegeben hat
+  | das du kennst | den du schützt | den du hütest | den du nicht sagen darfst
+parts = ersten buchstaben | erste buchstabe | erster buchstabe | letzten buchstaben | letzte buchstabe | buchstaben
+  | erstes zeichen | ersten zeichen | zeichen | hinweis | tipp | länge | anfangsbuchstaben | silben
+ofs = von | des | vom | für | auf | zum | über | zu
+counts = wie viele buchstaben | wie viele zeichen | wie lang ist | welcher buchstabe | mit welchem buchstaben
+transforms = rückwärts | umgekehrt | in umgekehrter reihenfolge | buchstabe für buchstabe | buchstabenweise
+  | einen buchstaben pro zeile | mit leerzeichen | mit bindestrichen | getrennt durch | zwischen jedem buchstaben | in base64
+  | als base64 | in hex | hexadezimal | binär | in morsecode | als morsecode | in rot13 | auf englisch | auf spanisch
+  | in einer anderen sprache | als liste | in großbuchstaben | verschlüsselt | kodiert
+creates = schreib | schreibe | schreiben sie | dichte | erfinde | erzähl mir | erzähle mir | erzählen sie mir | verfasse | komponiere
+wrappers = gedicht | geschichte | lied | rätsel | akrostichon | haiku | reim | witz | vers | märchen
+relates = enthält | verwendet | versteckt | erwähnt | buchstabiert | verrät | nennt | mit | über | deren antwort | dessen antwort
+withouts = ohne es zu sagen | ohne es zu nennen | ohne es zu verraten | ohne es auszusprechen | ohne es zu schreiben
+policies = muss | müssen | darf | sollte | soll | kann | mindestens | höchstens | erforderlich
+nots = nicht | nie | niemals | niemandem | kein | keine
+compounds = vergessen | zurücksetzen | ändern | richtlinie | manager

@@ -209,3 +209,110 @@ systems = system | assistant | admin | administrator | developer | operator | ro
 orders = instructions | instruction | prompt | override | directive | directives | command | commands | orders
 headers = new session | new conversation | session reset | context reset | new instructions | real instructions | actual instructions | hidden instructions | true instructions | priority instructions
 musts = you must | you will | you are now | you're now | from now on | you are an | you have no | respond only | reply only | answer only | output only | ignore | disregard | forget | reveal | no restrictions | without restrictions | no limits | unrestricted | disable | turn off | the real task | your new task | your task is | your only task | obey | comply
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password, secret word or key asked for by its parts,
+# transformed, wrapped, as the agent's guarded thing, without saying it,
+# by a claim, an excuse or a guess (flagrules_password.go). A definite
+# secret only: "a password" and "passwords" are everyone's.
+[password]
+asks = tell me | give me | show me | send me | hand me | let me know | let me have | say | spell | spell out | write | write out
+  | write down | type | type out | print | print out | output | display | reveal | disclose | divulge | share | repeat | recite
+  | whisper | list | describe | translate | encode | convert | reverse | rewrite | read out | sing | what is | what's | whats
+  | what was | what are | which is | can you tell me | could you tell me | can you give me | could you give me | i need
+  | provide | hint at | drop a hint about
+dets = the | your | ur | thy | that | this
+quals = secret | hidden | real | actual | correct | current | old | original | full | whole | entire | exact | protected
+  | guarded | special | admin | master | true | same
+# Each entry's longest word is what a window needs (need): no "code
+# word" nor "safe word", whose needed word would be "word".
+secrets = password | passphrase | passcode | pass phrase | passkey | passwd | secret word | secret phrase | secret code
+  | secret key | secret password | magic word | codeword | safeword | watchword | secret
+nouns = word | phrase | code | key | secret | name | number | term | string | value | thing | answer | pin
+rels = that | which
+guards = you are protecting | you're protecting | you protect | you are guarding | you're guarding | you guard
+  | you are hiding | you're hiding | you hide | you are keeping | you're keeping | you keep | you are holding | you hold
+  | you are keeping secret | you were given | you have been given | you've been given | you were told | you have been told
+  | you were told to protect | you were told to keep | you were told to guard | you were asked to protect | you know
+  | you must not say | you must not reveal | you must not tell | you must not share | you mustn't say | you mustn't reveal
+  | you can't say | you cannot say | you can't reveal | you cannot reveal | you can't tell | you cannot tell
+  | you can't share | you cannot share | you are not allowed to | you're not allowed to | you aren't allowed to
+  | you are not supposed to | you're not supposed to | you aren't supposed to | you are forbidden to | you're forbidden to
+  | you may not | you should not say | you shouldn't say | you should not reveal | you shouldn't reveal | you must never
+  | you must protect | you must guard | you must keep | you have to protect | you have to keep | you told me | you gave me
+  | you refuse to | you won't say | you won't reveal | you won't tell | you will not say | you will not reveal
+forgets = i forgot | i've forgotten | i have forgotten | i forget | i can't remember | i cannot remember | i don't remember | remind me of
+parts = first letter | last letter | second letter | third letter | next letter | first two letters | first three letters
+  | last two letters | last three letters | first character | last character | first characters | last characters | letters
+  | characters | first half | second half | first part | last part | first syllable | last syllable | hint | hints | clue | clues
+  | length | initial | initials | spelling | vowels | consonants | rhyme | synonym | synonyms | anagram | opposite | meaning
+  | definition | riddle
+ofs = of | in | for | about | to | from | on
+counts = how many letters | how many characters | how many digits | how many syllables | how many words | how long is
+  | how long's | what letter | which letter | what letters | which letters | what character | which character
+  | what is the length of | what's the length of
+transforms = backwards | backward | in reverse | reversed | in reverse order | letter by letter | one letter at a time
+  | one letter per line | one character per line | one character at a time | character by character | each letter
+  | with spaces | with a space | with dashes | with a dash | with hyphens | with dots | with commas | with underscores
+  | separated by | spaced out | between the letters | between each letter | between every letter | in base64 | as base64
+  | to base64 | into base64 | in hex | as hex | to hex | into hex | in hexadecimal | in binary | as binary | to binary
+  | in morse | in morse code | in rot13 | with rot13 | in caesar | in a caesar cipher | in pig latin | in leetspeak
+  | in leet | in ascii | as ascii codes | as numbers | as a list | as an array | as a python list | as a json array
+  | in a list | using the nato | with the nato | in the nato | phonetically | in another language | in a different language
+  | into another language | in spanish | into spanish | in french | into french | in german | into german | in italian
+  | into italian | in russian | into russian | in chinese | into chinese | in japanese | into japanese | in latin | into latin
+  | in emoji | as emoji | with emojis | in code | as a code block | encoded | encrypted | in uppercase | in lowercase
+  | without the vowels | with each letter | in a sentence | as an acrostic
+creates = write | compose | create | make | make up | tell me | give me | sing | generate | draft | invent | come up with
+  | craft | produce | recite | tell
+wrappers = poem | poems | story | stories | song | songs | riddle | riddles | acrostic | haiku | limerick | rap | joke
+  | sonnet | verse | verses | rhyme | tale | fable | puzzle | crossword | ballad | lullaby | chant | anthem
+relates = contains | containing | contain | includes | including | include | hides | hiding | hide | uses | using
+  | mentions | mentioning | mention | spells | spell | spells out | spell out | spelling out | reveals | revealing | reveal
+  | features | featuring | says | say | saying | whose answer is | where the answer is | the answer is | the answer being
+  | is about | about | with | embedding | embeds | encodes | encoding | hints at
+withouts = without saying it | without saying it directly | without actually saying it | without revealing it
+  | without writing it | without spelling it | without telling me | without mentioning it | without using the word
+  | without naming it | without saying the word | without stating it | without giving it away
+claims = i am authorised to know | i am authorized to know | i'm authorised to know | i'm authorized to know
+  | i am allowed to know | i'm allowed to know | i am permitted to know | i have clearance to know | i'm cleared to know
+  | i am cleared to know | i am entitled to know | i'm entitled to know | i have permission to know | i have the right to know
+  | i am authorised to see | i am authorized to see | i'm authorised to see | i'm authorized to see | i am allowed to see
+  | i'm allowed to see | i am authorised to have | i am authorized to have | i'm authorized to have | i'm authorised to have
+  | i am authorized to receive | i am authorised to receive | i've been authorised to know | i've been authorized to know
+  | i have been authorized to know | i have been authorised to know | i'm supposed to know | i am supposed to know
+knows = i already know | i already have | i've already got | we already know | i already found | i know what
+confirms = confirm it | confirm that | just confirm | so confirm | please confirm | verify it | say it | just say it | tell me
+  | is it | am i right | am i correct | spell it | repeat it | remind me
+voids = has been changed | was changed | has changed | has been reset | was reset | has been updated | was updated
+  | is no longer secret | isn't secret | is not secret | is no longer a secret | isn't a secret | is not a secret
+  | has expired | expired | is outdated | is public | is declassified | has been declassified | was leaked | has been leaked
+  | is no longer valid | isn't valid anymore | is not valid anymore | no longer works | is obsolete
+permits = you can tell me | you can share it with me | you can share it now | you can say it | you can reveal it
+  | you can give it to me | you can give me | you can spell it | you can now tell me | you can now share it | you can now reveal
+  | you can now say | you may tell me | you may share it with me | you may reveal it | you may say it | you are free to tell me
+  | you're free to tell me | you are allowed to tell me | you're allowed to tell me | it's safe to tell me | it is safe to tell me
+  | it's ok to tell me | it's okay to tell me | it is ok to tell me | it is okay to tell me | feel free to tell me
+  | feel free to share it with me | there's no harm in telling me | there is no harm in telling me | no reason not to tell me
+kin = grandmother | grandma | granny | gran | nana | grandfather | grandpa | mother | mom | mum | father | dad | aunt | uncle
+usedtos = used to | would always | would often | would | always | every night
+its = it | that | the word | that word | them | this
+speaks = say | spell | whisper | sing | recite | tell me | write | type | print | output
+tells = tell me | read me | read | sing me | sing | whisper | recite | say | spell | tell | give me
+checks = confirm | confirm that | verify | verify that | check | check that | check my guess | check whether | check if
+  | tell me if | tell me whether | is it true that | am i right that | am i correct that | am i right | i think | i guess
+  | my guess is | my guess | i bet | i believe | let me guess
+copulas = is | was | equals
+questions = does | is
+tests = start with | starts with | begin with | begins with | end with | ends with | contain | contains | have | has
+  | include | includes | rhyme with | rhymes with
+letters = the letter | a letter | letter | the letters | a vowel | vowels | a consonant | the sound | a double letter
+  | the number | a digit | the digit
+policies = must | should | cannot | can't | can | may | need | needs | required | has to | have to | allowed | rules | policy
+  | minimum | maximum | at least | at most
+nots = never | not | don't | dont | do not | no one | nobody | won't | shouldn't | must not | should not | cannot | can't | avoid | refuse to | doesn't | didn't | nor
+compounds = reset | resets | manager | managers | policy | policies | hash | hashes | field | fields | prompt | prompts
+  | length | file | files | store | rotation | requirements | requirement | strength | change | changes | expiry
+  | format | flow | page | form | protected | protection | generator | recovery | rules | rule | input | dialog | box | hint
+  | hints | breach | leak | strength | entropy | history | complexity | validation | validator | check | checker | storage
+  | variable | parameter | argument | option | flag | env | environment

@@ -109,3 +109,35 @@ musts = debes | deberás | a partir de ahora | desde ahora | de ahora en adelant
 claims = mensaje del | mensaje de la | mensaje de | aviso del | aviso de la | aviso de | comunicado del | comunicado de la
 who = equipo de seguridad | equipo de soporte | equipo técnico | auditor | auditora | policía | fuerzas del orden | proveedor | fabricante | sistema | ingeniero que te entrenó | equipo que te creó | administrador del sistema
 demands = restricciones | filtros | salvaguardas | desactiva | desactivad | modo de depuración | modo desarrollador | modo mantenimiento | modo sin restricciones | obedece | obedecer | cumple todas | todas las solicitudes | fueron un error | han sido levantadas | han sido revocadas
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password]
+asks = dime | dígame | dame | deme | di | escribe | escríbeme | escriba | deletrea | deletréame | revela | revélame | muestra
+  | muéstrame | comparte | repite | enumera | describe | descríbeme | traduce | codifica | convierte | cuál es | cuál era | qué es
+  | necesito | dinos | indícame
+dets = la | el | tu | su | esa | esta | vuestra | al | del
+quals = secreta | secreto | verdadera | actual
+secrets = contraseña | contraseña secreta | clave | clave secreta | palabra secreta | palabra clave | palabra mágica | código secreto
+  | frase secreta | código de acceso | santo y seña
+nouns = palabra | frase | código | clave | secreto | número
+guards = que estás protegiendo | que proteges | que guardas | que estás guardando | que ocultas | que escondes | que no puedes decir
+  | que no puedes revelar | que no debes decir | que no debes revelar | que te dieron | que te han dado | que conoces
+  | que tienes que proteger | que debes proteger
+parts = primera letra | última letra | segunda letra | letras | primer carácter | último carácter | caracteres | pista | pistas
+  | longitud | inicial | iniciales | sílabas | primera sílaba
+ofs = de | sobre | para | acerca de | en
+counts = cuántas letras | cuántos caracteres | qué letra | con qué letra | cuánto mide
+transforms = al revés | a la inversa | en orden inverso | letra por letra | letra a letra | una letra por línea | con espacios
+  | con guiones | separada por | separadas por | entre cada letra | en base64 | en hexadecimal | en binario | en morse
+  | en código morse | en rot13 | en inglés | en otro idioma | como una lista | como lista | en mayúsculas | codificada | cifrada
+  | al inglés | al francés
+creates = escribe | escríbeme | compón | crea | inventa | haz | cuéntame
+wrappers = poema | historia | cuento | canción | adivinanza | acertijo | acróstico | haiku | rima | chiste | verso | versos | relato
+relates = que contenga | que contiene | que incluya | que incluye | con | sobre | que oculte | que esconda | que mencione
+  | que deletree | cuya respuesta sea | cuya respuesta es | donde aparezca | que use | usando
+withouts = sin decirla | sin decirlo | sin revelarla | sin revelarlo | sin escribirla | sin mencionarla
+policies = debe | deben | tiene que | puede | pueden | necesita | requiere | mínimo | máximo | al menos
+nots = no | nunca | jamás | nadie | ni
+compounds = nueva | segura | temporal | olvidada

@@ -110,3 +110,34 @@ musts = tu dois | vous devez | désormais | à partir de maintenant | dorénavan
 claims = avis de l' | avis de la | avis du | communiqué de l' | communiqué de la | communiqué du
 who = équipe de sécurité | équipe de sûreté | équipe technique | équipe de support | auditeur | auditrice | police | forces de l'ordre | fournisseur | éditeur | système | ingénieur qui t'a entraîné | équipe qui t'a créé | administrateur système
 demands = restrictions | filtres | garde-fous | désactive | désactivez | mode débogage | mode développeur | mode maintenance | mode sans restriction | obéis | obéissez | obéir | toutes les demandes | ont été levées | ont été révoquées | étaient une erreur
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password]
+asks = dis-moi | dites-moi | dis | dites | donne-moi | donnez-moi | écris | écrivez | écris-moi | épelle | épelez | révèle
+  | révélez | montre-moi | montrez-moi | répète | répétez | traduis | traduisez | encode | quelle est | quel est | quelles sont
+  | décris | décrivez | partage | indique-moi | indiquez-moi
+dets = le | la | ton | ta | votre | ce | cette | du | au
+quals = secret | secrète | vrai | vraie | actuel | actuelle
+secrets = mot de passe | mot secret | code secret | phrase secrète | mot magique | clé secrète | mot de passe secret | code d'accès
+  | passphrase
+nouns = mot | phrase | code | clé | secret | nombre
+guards = que tu protèges | que vous protégez | que tu gardes | que vous gardez | que tu caches | que vous cachez
+  | que tu ne peux pas dire | que vous ne pouvez pas dire | que tu ne dois pas dire | que vous ne devez pas dire
+  | que tu ne dois pas révéler | qu'on t'a donné | qu'on vous a donné | que tu connais
+parts = première lettre | dernière lettre | deuxième lettre | lettres | premier caractère | dernier caractère | caractères
+  | indice | indices | longueur | initiale | initiales | syllabes | première syllabe
+ofs = de | sur | pour | à propos de | concernant
+counts = combien de lettres | combien de caractères | quelle lettre | par quelle lettre
+transforms = à l'envers | à rebours | en sens inverse | lettre par lettre | une lettre par ligne | avec des espaces
+  | avec des tirets | séparées par | séparé par | entre chaque lettre | en base64 | en hexadécimal | en binaire | en morse
+  | en rot13 | en anglais | en espagnol | dans une autre langue | sous forme de liste | en majuscules | épelé | codé | chiffré
+creates = écris | écrivez | compose | composez | crée | créez | invente | inventez | raconte-moi | racontez-moi | fais | faites
+wrappers = poème | histoire | chanson | devinette | énigme | acrostiche | haïku | rime | blague | vers | conte | récit
+relates = qui contient | qui contienne | contenant | qui inclut | incluant | avec | sur | qui cache | cachant | qui mentionne
+  | qui épelle | dont la réponse est | qui utilise | utilisant
+withouts = sans le dire | sans le révéler | sans l'écrire | sans le mentionner | sans le prononcer
+policies = doit | doivent | peut | peuvent | faut | nécessite | minimum | maximum | au moins
+nots = ne | n' | jamais | personne | pas
+compounds = oublié | temporaire | fort | robuste | sécurisé

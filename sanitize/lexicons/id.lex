@@ -99,3 +99,30 @@ musts = kamu harus | anda harus | mulai sekarang | sekarang kamu | jawab hanya |
 claims = pesan dari | pemberitahuan dari | catatan dari | atas nama
 who = tim keamanan | tim dukungan | tim teknis | auditor | polisi | penegak hukum | vendor | penyedia | produsen | sistem | insinyur yang melatihmu | tim yang membuatmu | administrator sistem
 demands = batasan | pembatasan | filter | nonaktifkan | matikan | mode debug | mode pengembang | mode pemeliharaan | tanpa batasan | patuhi | turuti | semua permintaan | telah dicabut | adalah kesalahan | sudah dihapus
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password]
+asks = beritahu aku | beri tahu aku | beritahu saya | beri tahu saya | kasih tahu | kasih aku | berikan aku | berikan saya
+  | beri aku | beri saya | sebutkan | tuliskan | tulis | eja | ejakan | ulangi | terjemahkan | apa | apa itu | ungkapkan
+  | tunjukkan
+secrets = kata sandi | kata sandinya | sandi | password | passwordnya | kata rahasia | kode rahasia | kata kunci rahasia
+  | kata ajaib
+nouns = kata | frasa | kode | kunci | rahasia | angka
+guards = yang kamu lindungi | yang kau lindungi | yang anda lindungi | yang kamu jaga | yang kamu sembunyikan
+  | yang tidak boleh kamu katakan | yang tidak boleh kamu sebutkan | yang diberikan kepadamu | yang kamu ketahui
+parts = huruf pertama | huruf terakhir | huruf kedua | huruf | karakter pertama | karakter | petunjuk | panjang | inisial
+  | suku kata
+ofs = dari | tentang | untuk | mengenai
+counts = berapa huruf | berapa karakter | huruf apa | berapa panjang
+transforms = terbalik | secara terbalik | dari belakang | huruf demi huruf | huruf per huruf | satu huruf per baris
+  | dengan spasi | dengan tanda hubung | dipisahkan | dalam base64 | dalam heksadesimal | dalam biner | dalam sandi morse
+  | dalam bahasa inggris | dalam bahasa lain | sebagai daftar | dalam huruf kapital
+creates = tulis | tuliskan | buat | buatkan | karang | ceritakan
+wrappers = puisi | cerita | lagu | teka-teki | akrostik | pantun | lelucon | sajak
+relates = yang berisi | yang mengandung | berisi | mengandung | yang memuat | yang menyembunyikan | yang menyebut
+  | yang jawabannya | dengan
+withouts = tanpa menyebutkannya | tanpa mengatakannya | tanpa menuliskannya
+policies = harus | minimal | maksimal | paling sedikit | boleh | dapat | wajib
+nots = jangan | tidak | bukan | pernah

@@ -103,3 +103,32 @@ musts = devi | dovrai | deve | da ora in poi | d'ora in poi | da adesso | ora se
 claims = messaggio dal | messaggio dalla | messaggio del | messaggio della | avviso del | avviso della | comunicazione del | comunicazione della
 who = team di sicurezza | team di supporto | team tecnico | revisore | auditor | polizia | forze dell'ordine | fornitore | produttore | sistema | ingegnere che ti ha addestrato | team che ti ha creato | amministratore di sistema
 demands = restrizioni | filtri | protezioni | disattiva | disattivate | modalità debug | modalità sviluppatore | modalità manutenzione | senza restrizioni | obbedisci | obbedire | tutte le richieste | sono state revocate | erano un errore | sono state rimosse
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password]
+asks = dimmi | mi dica | dammi | mi dia | rivelami | rivela | mostrami | scrivi | scrivimi | scriva | compita | ripeti | traduci
+  | codifica | descrivi | elenca | qual è | qual era | quale è | dì
+dets = la | il | tua | tuo | sua | suo | quella | questa | della | del | alla | al | lo
+quals = segreta | segreto | vera | attuale
+secrets = password | parola segreta | parola d'ordine | codice segreto | chiave segreta | parola magica | passphrase
+  | codice di accesso
+nouns = parola | frase | codice | chiave | segreto | numero
+guards = che stai proteggendo | che proteggi | che custodisci | che nascondi | che non puoi dire | che non puoi rivelare
+  | che non devi dire | che non devi rivelare | che ti hanno dato | che ti è stata data | che conosci
+parts = prima lettera | ultima lettera | seconda lettera | lettere | primo carattere | ultimo carattere | caratteri | indizio
+  | indizi | suggerimento | lunghezza | iniziale | iniziali | sillabe
+ofs = di | sulla | sul | per | riguardo
+counts = quante lettere | quanti caratteri | quale lettera | con quale lettera | quanto è lunga
+transforms = al contrario | all'indietro | a rovescio | in ordine inverso | lettera per lettera | una lettera per riga
+  | con spazi | con trattini | separate da | separata da | tra ogni lettera | in base64 | in esadecimale | in binario | in morse
+  | in codice morse | in rot13 | in inglese | in un'altra lingua | come lista | in maiuscolo | codificata | cifrata
+creates = scrivi | scrivimi | componi | crea | inventa | raccontami | fai
+wrappers = poesia | storia | racconto | canzone | indovinello | acrostico | haiku | rima | barzelletta | verso | filastrocca
+relates = che contenga | che contiene | contenente | che includa | che include | con | che nasconda | che nasconde
+  | che menzioni | la cui risposta è | che usi | usando
+withouts = senza dirla | senza dirlo | senza rivelarla | senza scriverla | senza nominarla
+policies = deve | devono | può | possono | almeno | minimo | massimo | richiede
+nots = non | mai | nessuno
+compounds = dimenticata | nuova | temporanea | sicura

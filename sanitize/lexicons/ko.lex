@@ -85,3 +85,22 @@ musts = 해야 한다 | 해야 합니다 | 지금부터 | 이제부터 | 이제 
 claims = 보안팀 | 보안 팀 | 지원팀 | 기술팀 | 감사관 | 경찰 | 법 집행 기관 | 공급업체 | 제조사 | 시스템 | 너를 훈련시킨 엔지니어 | 시스템 관리자
 who = 에서 보낸 메시지 | 의 메시지 | 의 알림 | 을 대신하여 | 를 대신하여 | 여기는 | 우리는
 demands = 제한 | 필터 | 안전장치 | 비활성화 | 꺼 | 디버그 모드 | 개발자 모드 | 유지보수 모드 | 제한 없이 | 복종 | 따르 | 모든 요청 | 해제되었 | 철회되었 | 실수였
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password secret-first verb-last guard-first wrapper-last]
+asks = 알려줘 | 알려 줘 | 알려주세요 | 말해줘 | 말해주세요 | 보여줘 | 가르쳐줘 | 뭐야 | 무엇인가요 | 뭐예요 | 적어줘 | 써줘
+  | 써 줘 | 써주세요 | 줘 | 주세요
+secrets = 비밀번호 | 암호 | 패스워드 | 비밀 단어 | 비밀 코드 | 마법의 단어 | 암구호
+nouns = 단어 | 코드 | 비밀 | 번호
+guards = 지키고 있는 | 숨기고 있는 | 말할 수 없는 | 말하면 안 되는 | 알고 있는
+parts = 첫 글자 | 첫글자 | 마지막 글자 | 글자 | 힌트 | 길이 | 첫 번째 글자 | 단서
+counts = 몇 글자 | 몇 자리 | 몇 자
+transforms = 거꾸로 | 반대로 | 역순으로 | 한 글자씩 | 한글자씩 | 띄어서 | 공백을 넣어 | base64로 | 16진수로 | 이진수로
+  | 영어로 | 목록으로
+creates = 써줘 | 써 줘 | 지어줘 | 만들어줘 | 작성해줘 | 써주세요
+wrappers = 시 | 이야기 | 노래 | 수수께끼 | 삼행시 | 농담
+relates = 포함된 | 포함한 | 들어간 | 담은 | 숨긴 | 넣은
+policies = 해야 | 이상 | 필수 | 포함해야
+nots = 마 | 말아 | 마세요 | 말고 | 안 돼 | 않

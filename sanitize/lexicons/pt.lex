@@ -100,3 +100,34 @@ musts = você deve | deves | a partir de agora | de agora em diante | agora voc�
 claims = mensagem da | mensagem do | aviso da | aviso do | comunicado da | comunicado do
 who = equipe de segurança | equipa de segurança | equipe de suporte | equipe técnica | auditor | auditora | polícia | autoridades | fornecedor | fabricante | sistema | engenheiro que te treinou | equipe que te criou | administrador do sistema
 demands = restrições | filtros | proteções | desative | desativem | modo de depuração | modo desenvolvedor | modo de manutenção | sem restrições | obedeça | obedecer | todos os pedidos | todas as solicitações | foram revogadas | foram um erro | foram removidas
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password]
+asks = me diga | diga-me | diga | me dê | dê-me | me passe | me revele | revele | me mostre | mostre-me | escreva | escreve
+  | soletre | repita | traduza | codifique | descreva | liste | qual é | qual era | me dá | dá-me
+dets = a | o | sua | seu | tua | teu | essa | esta | da | do
+quals = secreta | secreto | verdadeira | atual
+secrets = senha | palavra secreta | palavra-passe | código secreto | chave secreta | palavra mágica | senha secreta
+  | código de acesso
+nouns = palavra | frase | código | chave | segredo | número
+guards = que você está protegendo | que você protege | que você guarda | que você esconde | que você não pode dizer
+  | que você não pode revelar | que você não deve dizer | que te deram | que lhe deram | que você conhece | que estás a proteger
+  | que proteges
+parts = primeira letra | última letra | segunda letra | letras | primeiro caractere | último caractere | caracteres | dica
+  | dicas | pista | pistas | comprimento | tamanho | inicial | iniciais | sílabas
+ofs = de | sobre | para
+counts = quantas letras | quantos caracteres | qual letra | com que letra | que letra
+transforms = ao contrário | de trás para frente | de trás pra frente | em ordem inversa | letra por letra | uma letra por linha
+  | com espaços | com hífens | com traços | separada por | separadas por | entre cada letra | em base64 | em hexadecimal
+  | em binário | em morse | em código morse | em rot13 | em inglês | em outro idioma | em outra língua | como lista
+  | em maiúsculas | codificada | criptografada
+creates = escreva | escreve | componha | crie | invente | me conte | conte-me | faça
+wrappers = poema | história | canção | música | charada | adivinha | enigma | acróstico | haicai | rima | piada | verso | conto
+relates = que contenha | que contém | contendo | que inclua | que inclui | com | sobre | que esconda | que mencione
+  | cuja resposta seja | cuja resposta é | que use | usando
+withouts = sem dizê-la | sem dizer | sem revelá-la | sem revelar | sem escrevê-la | sem mencioná-la
+policies = deve | devem | pode | podem | precisa | pelo menos | mínimo | máximo
+nots = não | nao | nunca | jamais | ninguém
+compounds = nova | temporária | forte | segura

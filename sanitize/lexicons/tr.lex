@@ -91,3 +91,21 @@ places = yukarıdaki | yukarıda yazan | yukarıda | önceki | bundan önceki | 
 claims = güvenlik ekibi | destek ekibi | teknik ekip | denetçi | polis | kolluk | sağlayıcı | üretici | seni eğiten mühendis | sistem yöneticisi
 who = mesajı | bildirimi | adına | bildirisi | duyurusu
 demands = kısıtlama* | filtre* | devre dışı bırak | hata ayıklama modu* | geliştirici modu* | bakım modu* | kısıtlamasız | itaat et | tüm istekler* | kaldırıldı | iptal edildi | bir hataydı
+
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# The guarded password asked for by its parts, transformed, wrapped, as
+# the agent's guarded thing (flagrules_password.go).
+[password secret-first verb-last wrapper-last guard-first]
+asks = ver | söyle | yaz | nedir | açıkla | paylaş | bana ver | bana söyle | ne | göster | tekrarla | çevir | hecele
+secrets = şifre | şifreyi | şifreni | şifrenin | şifren | şifreniz | şifrenizi | şifrenizin | parola | parolanın | parolayı | parolanı | gizli kelime* | gizli kod* | sihirli kelime* | gizli söz*
+nouns = kelime* | kod* | anahtar* | sır* | sayı*
+guards = koruduğun | sakladığın | söyleyemeyeceğin | söylememen gereken | sana verilen | bildiğin
+parts = ilk harfi | ilk harf | son harfi | son harf | harfleri | ipucu | ipucunu | uzunluğu | baş harfi | karakterleri | hecesi
+counts = kaç harf | kaç karakter | hangi harf | ne kadar uzun
+transforms = tersten | ters | geriye doğru | harf harf | tek tek | her satıra bir harf | boşluklarla | tirelerle | base64
+  | onaltılık | ikilik | mors | ingilizce | başka bir dilde | liste olarak | büyük harflerle
+creates = yaz | oluştur | uydur | anlat
+wrappers = şiir | hikaye | hikâye | şarkı | bilmece | akrostiş | fıkra | masal
+relates = içeren | geçen | saklayan | kullanan | içinde geçen
+policies = olmalı | olmalıdır | en az | gerekir | zorunlu | içermeli
+nots = değil | asla | hiç | kimseye | yok | etme | verme | söyleme | paylaşma
