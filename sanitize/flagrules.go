@@ -61,6 +61,7 @@ var flagReasons = map[string]string{
 	RuleFlagSplitPayload:       "an instruction assembled from pieces",
 	RuleFlagSecretRequest:      "a request for the agent's password, key or secret, or for the words that grant access",
 	RuleFlagAnswerInsertion:    "an instruction to put code, a link or a claim into the agent's answer",
+	RuleFlagForcedReply:        "an instruction to answer with words the text sets, whatever the agent was told",
 	RuleFlagStandingOrder:      "a standing permission that takes away a check: the agent approving its own requests, outside text approved in advance",
 }
 
