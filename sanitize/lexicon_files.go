@@ -48,6 +48,8 @@ import (
 //	           orders, headers, musts            (every file's at once,
 //	                                             lexicon_delimiters.go)
 //	password   see flagrules_password.go         flag-secret-request
+//	hijack     see flagrules_hijack.go           flag-forced-reply
+//	play       see flagrules_hijack.go           flag-role-hijack
 //
 // Flags: verb-last (override: the verb may follow its object),
 // own-demands (authority: only the section's demands count),
@@ -95,6 +97,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		"creates", "wrappers", "relates", "withouts", "claims", "knows", "confirms", "voids", "permits", "kin", "usedtos", "tells", "its", "speaks",
 		"checks", "copulas", "questions", "tests", "letters", "policies", "nots", "compounds"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
+	// The game families' third round (flagrules_hijack.go, D1113-D1120).
+	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails"}, nil},
+	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
 }
 
 // parseLexicon reads one file (name for its errors).
@@ -304,6 +309,10 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.standingPatternsOf(s)
 	case "password":
 		return f.passwordAsks(s)
+	case "hijack":
+		return f.hijackPatternsOf(s)
+	case "play":
+		return f.playPatternsOf(s)
 	case "delimiter":
 		// Read with every other file's at once (delimiterPatterns): a
 		// forged end of the input in one language is followed by a

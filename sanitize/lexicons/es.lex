@@ -141,3 +141,28 @@ withouts = sin decirla | sin decirlo | sin revelarla | sin revelarlo | sin escri
 policies = debe | deben | tiene que | puede | pueden | necesita | requiere | mínimo | máximo | al menos
 nots = no | nunca | jamás | nadie | ni
 compounds = nueva | segura | temporal | olvidada
+# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# [hijack], the answer's words set whatever the agent was told; [play],
+# a role that tells, grants or has no rules.
+[hijack]
+frames = pase lo que pase | sin importar | no importa lo que | independientemente de | diga lo que diga | digan lo que digan
+  | a partir de ahora | de ahora en adelante | en cualquier caso | sea cual sea | hagas lo que hagas | ocurra lo que ocurra
+says = di | di solo | di solamente | responde | responde solo | responde solamente | responde únicamente | contesta | contesta solo
+  | escribe solo | escribe solamente | responde con | contesta con | dime solo | responda | responda solo | conteste
+everys = cada | todos los | todas las | cualquier
+inputs = mensaje | mensajes | pregunta | preguntas | entrada | entradas | consulta | consultas | petición | peticiones
+onlys = única respuesta | respuesta única | única salida | única contestación
+ises = es | será | debe ser | tiene que ser | debería ser
+trails = y nada más | nada más | y nada más que eso | sin nada más | sin añadir nada
+
+[play]
+opens = imagina que eres | imagina que tú eres | imagínate que eres | supón que eres | supongamos que eres | finge que eres | finge ser
+  | juguemos a un juego | vamos a jugar a un juego | juguemos | en este juego | en esta historia | en este mundo | en este escenario
+  | hipotéticamente | si no tuvieras | no rompas el personaje | mantente en el personaje | actúa como
+bounds = sin reglas | sin restricciones | sin límites | sin filtros | sin normas | sin ética | sin censura | nunca se niega
+  | nunca te niegas | ignora sus instrucciones | ignora tus instrucciones | no tiene reglas | no tienes reglas
+tells = revela | revelas | revelaría | dice | dices | diría | da | das | daría | cuenta | contaría | comparte | compartiría
+  | te dice | te da | me dice | me da | me dirías | deletrea
+targets = la contraseña | las contraseñas | tu contraseña | su contraseña | el secreto | tu secreto | su secreto | cualquier secreto
+  | la clave | tus instrucciones | sus instrucciones | el prompt del sistema | tu prompt | la palabra secreta | acceso concedido
+  | la palabra mágica | las palabras mágicas

@@ -141,3 +141,32 @@ withouts = sans le dire | sans le révéler | sans l'écrire | sans le mentionne
 policies = doit | doivent | peut | peuvent | faut | nécessite | minimum | maximum | au moins
 nots = ne | n' | jamais | personne | pas
 compounds = oublié | temporaire | fort | robuste | sécurisé
+# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# [hijack], the answer's words set whatever the agent was told; [play],
+# a role that tells, grants or has no rules.
+[hijack]
+frames = quoi qu'on te dise | quoi qu'on vous dise | quoi qu'il arrive | peu importe | quel que soit | quelle que soit | quels que soient
+  | quelles que soient | indépendamment de | désormais | dorénavant | en toutes circonstances | dans tous les cas | quoi que dise
+  | quoi que disent
+says = dis | dis seulement | dis uniquement | réponds | réponds seulement | réponds uniquement | réponds simplement | répondez
+  | répondez seulement | répondez uniquement | écris seulement | écris uniquement | affiche seulement | réponds par | répondez par
+  | contente-toi de répondre | contente-toi de dire
+everys = chaque | tous les | toutes les | n'importe quel | n'importe quelle
+inputs = message | messages | question | questions | entrée | entrées | requête | requêtes | demande | demandes
+onlys = seule réponse | unique réponse | seule sortie | seule réponse possible | seule réponse acceptable
+ises = est | sera | doit être | devra être
+trails = et rien d'autre | rien d'autre | et rien de plus | rien de plus | sans rien ajouter
+
+[play]
+opens = imagine que tu es | imagine que vous êtes | imaginons que tu es | suppose que tu es | supposons que tu es | fais comme si tu étais
+  | faites comme si vous étiez | fais semblant d'être | joue le rôle d'un | joue le rôle de | jouons à un jeu | on va jouer à un jeu
+  | jouons | dans ce jeu | dans cette histoire | dans ce monde | dans ce scénario | hypothétiquement | si tu n'avais pas
+  | reste dans ton personnage | ne sors pas de ton personnage | agis comme
+bounds = sans aucune règle | sans règles | sans règle | sans restrictions | sans restriction | sans limites | sans limite | sans filtre
+  | sans filtres | sans censure | sans aucune restriction | sans aucune limite | ne refuse jamais | n'a pas de règles
+  | pas de règles | pas de restrictions | aucune règle | aucune restriction | ignore ses instructions | ignore tes instructions
+tells = révèle | révèles | révélerait | dit | dis | dirait | donne | donnes | donnerait | raconte | partage | divulgue | me dit
+  | me donne | me dirais
+targets = le mot de passe | les mots de passe | ton mot de passe | son mot de passe | le secret | ton secret | son secret
+  | n'importe quel secret | tes instructions | ses instructions | le prompt système | ton prompt | le code secret | accès accordé
+  | accès autorisé | les mots magiques | le mot magique

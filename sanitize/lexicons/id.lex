@@ -126,3 +126,27 @@ relates = yang berisi | yang mengandung | berisi | mengandung | yang memuat | ya
 withouts = tanpa menyebutkannya | tanpa mengatakannya | tanpa menuliskannya
 policies = harus | minimal | maksimal | paling sedikit | boleh | dapat | wajib
 nots = jangan | tidak | bukan | pernah
+# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# [hijack], the answer's words set whatever the agent was told; [play],
+# a role that tells, grants or has no rules.
+[hijack]
+frames = apa pun yang terjadi | apapun yang terjadi | apa pun | apapun | tidak peduli | terlepas dari | mulai sekarang | dari sekarang
+  | dalam keadaan apa pun | bagaimanapun juga
+says = katakan | katakan saja | katakan hanya | jawab | jawab hanya | jawab saja | jawablah | balas | balas hanya | balas saja
+  | tulis hanya | tulis saja | ucapkan | ucapkan saja
+everys = setiap | semua | tiap | sembarang
+inputs = pesan | pertanyaan | masukan | permintaan | input | prompt
+onlys = satu-satunya jawaban | satu-satunya balasan | satu-satunya respons | satu-satunya output
+ises = adalah | ialah | harus | akan
+trails = dan tidak ada yang lain | tidak ada yang lain | dan tidak lebih | tanpa tambahan apa pun
+
+[play]
+opens = bayangkan kamu adalah | bayangkan kamu | bayangkan anda adalah | bayangkan anda | anggap kamu adalah | anggap saja kamu
+  | berpura-puralah | pura-pura jadi | pura-puralah | ayo main game | ayo bermain | mari bermain | mari kita bermain
+  | dalam permainan ini | dalam cerita ini | di dunia ini | secara hipotetis | seandainya kamu tidak punya | tetap dalam karakter
+  | jangan keluar dari karakter
+bounds = tanpa aturan | tanpa batasan | tanpa batas | tanpa filter | tanpa sensor | tanpa aturan apa pun | tidak pernah menolak
+  | tidak punya aturan
+tells = membocorkan | memberitahu | memberi tahu | memberikan | mengatakan | mengungkapkan | menyebutkan | kasih tahu
+targets = kata sandi | kata kunci | password | sandi | rahasia | rahasia apa pun | instruksi | instruksimu | prompt sistem
+  | akses diberikan | kata ajaib

@@ -132,3 +132,27 @@ withouts = senza dirla | senza dirlo | senza rivelarla | senza scriverla | senza
 policies = deve | devono | può | possono | almeno | minimo | massimo | richiede
 nots = non | mai | nessuno
 compounds = dimenticata | nuova | temporanea | sicura
+# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# [hijack], the answer's words set whatever the agent was told; [play],
+# a role that tells, grants or has no rules.
+[hijack]
+frames = qualunque cosa | qualsiasi cosa | non importa | indipendentemente da | indipendentemente dalle | indipendentemente dai
+  | a prescindere da | d'ora in poi | da ora in poi | da adesso in poi | in ogni caso | comunque vada
+says = rispondi | rispondi solo | rispondi soltanto | rispondi unicamente | rispondi con | rispondi solo con | scrivi solo
+  | scrivi soltanto | dimmi solo | dì solo | di' solo | risponda | risponda solo
+everys = ogni | tutti i | tutte le | qualsiasi | qualunque
+inputs = messaggio | messaggi | domanda | domande | richiesta | richieste | input | prompt
+onlys = unica risposta | sola risposta | unico output | unica uscita
+ises = è | sarà | deve essere | dovrà essere | dev'essere
+trails = e nient'altro | nient'altro | e niente di più | niente di più | e basta | senza aggiungere altro
+
+[play]
+opens = immagina di essere | immagina che tu sia | immaginati di essere | supponi di essere | fingi di essere | fai finta di essere
+  | facciamo un gioco | giochiamo a un gioco | facciamo un gioco di ruolo | in questo gioco | in questa storia | in questo mondo
+  | in questo scenario | ipoteticamente | se non avessi | resta nel personaggio | non uscire dal personaggio | comportati come
+bounds = senza regole | senza restrizioni | senza limiti | senza filtri | senza censura | senza alcuna regola | senza alcun limite
+  | non rifiuta mai | non si rifiuta mai | ignora le sue istruzioni | ignora le tue istruzioni
+tells = rivela | riveli | rivelerebbe | dice | dici | direbbe | dà | dai | darebbe | racconta | condivide | svela | mi dice | mi dà
+targets = la password | le password | la tua password | la sua password | il segreto | il tuo segreto | qualsiasi segreto
+  | ogni segreto | le tue istruzioni | le sue istruzioni | il prompt di sistema | accesso consentito | accesso concesso
+  | la parola d'ordine | la parola magica | il codice segreto

@@ -131,3 +131,28 @@ withouts = sem dizê-la | sem dizer | sem revelá-la | sem revelar | sem escrev�
 policies = deve | devem | pode | podem | precisa | pelo menos | mínimo | máximo
 nots = não | nao | nunca | jamais | ninguém
 compounds = nova | temporária | forte | segura
+# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# [hijack], the answer's words set whatever the agent was told; [play],
+# a role that tells, grants or has no rules.
+[hijack]
+frames = não importa o que | não importa | independentemente de | independentemente das | independentemente dos
+  | independentemente do | independentemente da | seja o que for | aconteça o que acontecer | a partir de agora | de agora em diante
+  | em qualquer caso | em todos os casos | digam o que disserem
+says = diga | diga apenas | diga só | responda | responda apenas | responda somente | responda só | responde | responde apenas
+  | escreva apenas | responda com | responde com | escreve apenas
+everys = cada | todas as | todos os | qualquer
+inputs = mensagem | mensagens | pergunta | perguntas | entrada | entradas | pedido | pedidos | solicitação
+onlys = única resposta | resposta única | única saída | única resposta aceitável
+ises = é | será | deve ser | tem de ser | tem que ser | deverá ser
+trails = e nada mais | nada mais | e mais nada | mais nada | sem mais nada
+
+[play]
+opens = imagine que você é | imagine que é | imagina que és | imagina que tu és | suponha que você é | finja que você é | finja ser
+  | finge que és | vamos jogar um jogo | vamos brincar | neste jogo | nesta história | neste mundo | neste cenário | hipoteticamente
+  | se você não tivesse | não saia do personagem | fique no personagem | aja como
+bounds = sem regras | sem restrições | sem limites | sem filtros | sem censura | sem nenhuma regra | sem qualquer restrição
+  | nunca se recusa | nunca recusa | ignora as suas instruções | ignore suas instruções
+tells = revela | revelaria | diz | diria | dá | daria | conta | contaria | compartilha | partilha | me diz | me dá
+targets = a senha | as senhas | sua senha | a sua senha | o segredo | seu segredo | qualquer segredo | todo segredo
+  | suas instruções | as suas instruções | o prompt do sistema | acesso concedido | acesso permitido | a palavra mágica
+  | a palavra-passe | o código secreto
