@@ -94,6 +94,9 @@ func (p flagPattern) needingSubstrings(s ...string) flagPattern {
 	return p
 }
 
+// needsUntilByte is needingBefore for the needs already set.
+func (p flagPattern) needsUntilByte(until byte) flagPattern { p.needsUntil = until; return p }
+
 func (p flagPattern) needingBefore(until byte, s ...string) flagPattern {
 	p = p.needing(s...)
 	p.needsUntil = until

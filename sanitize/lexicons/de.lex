@@ -146,20 +146,20 @@ compounds = vergessen | zurücksetzen | ändern | richtlinie | manager
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]
-frames = egal was | ganz egal was | unabhängig von | ganz gleich was | gleichgültig was | ab jetzt | von nun an | ab sofort
-  | in jedem fall | unter allen umständen | was auch immer
+frames = egal was | ganz egal was | unabhängig von | ganz gleich was | gleichgültig was | ab jetzt | nun an | ab sofort
+  | jedem fall | unter allen umständen | was auch immer
 says = sag | sage | sag nur | sage nur | antworte | antworte nur | antworte ausschließlich | antworte mit | antworte nur mit
   | antworten sie | antworten sie nur | schreib nur | schreibe nur | gib nur aus | gib nur | antworte einfach
 everys = jede | jeden | jedes | jeder | alle | auf jede | auf jeden
 inputs = nachricht | nachrichten | frage | fragen | eingabe | eingaben | anfrage | anfragen
 onlys = einzige antwort | einzige ausgabe | einzig erlaubte antwort | einzig richtige antwort | einzige erlaubte antwort
 ises = ist | lautet | wird sein | muss sein | sollte sein | muss lauten | soll lauten
-trails = und sonst nichts | sonst nichts | und nichts anderes | nichts anderes | und nichts weiter | nichts weiter | und kein wort mehr
+trails = sonst nichts | nichts anderes | nichts weiter | kein wort mehr
 
 [play verb-last]
 opens = stell dir vor, du bist | stell dir vor du bist | stellen sie sich vor | stell dir vor | tu so, als wärst du | tu so als wärst du
   | tu so, als ob du | tu so als ob du | spiel die rolle | spiele die rolle | lass uns ein spiel spielen | lass uns spielen
-  | wir spielen ein spiel | in diesem spiel | in dieser geschichte | in dieser welt | in diesem szenario | hypothetisch
+  | wir spielen ein spiel | diesem spiel | dieser geschichte | dieser welt | diesem szenario | hypothetisch
   | wenn du keine | bleib in der rolle | fall nicht aus der rolle | verhalte dich wie
 bounds = ohne regeln | ohne einschränkungen | ohne beschränkungen | ohne grenzen | ohne filter | ohne zensur | ohne jegliche regeln
   | ohne jede einschränkung | keine regeln | keine einschränkungen | weigert sich nie | verweigert nie | ignoriert ihre anweisungen

@@ -333,20 +333,19 @@ inputs = message | messages | question | questions | input | inputs | prompt | p
   | requests | turn | turns | reply | replies
 onlys = only reply | only response | only answer | only output | only words | only acceptable response | only acceptable answer
   | only acceptable reply | only acceptable output | only correct answer | only correct response | only valid answer
-  | only valid response | only allowed response | only allowed answer | only permitted response | one and only reply
-  | one and only response | one and only answer
+  | only valid response | only allowed response | only allowed answer | only permitted response
 ises = is | are | will be | should be | must be | shall be | has to be | can only be | may only be | is always | must always be
 rights = correct answer | correct response | correct reply | correct output | right answer | right response | right reply
   | proper response | proper answer
 alwayses = is always | will always be | must always be | should always be | shall always be | always is
-trails = and nothing else | nothing else | and nothing more | nothing more | and no other words | and no other text
-  | with no other words | with no other text | without any other words | without any other text | and not a word more
-  | not a word more
+# Each trail is needed by its longest word: none whose longest is a
+# word of every text (other, more, without).
+trails = nothing else | nothing more | no other words
 
 [play]
 opens = imagine you are | imagine you're | imagine that you are | imagine being | suppose you are | suppose you were
-  | suppose you're | pretend to be | pretend you are | pretend you're | pretend that you are | you are playing | you're playing
-  | you are an actor playing | you're an actor playing | play the role of | roleplay as | role-play as | be my
+  | suppose you're | pretend to be | pretend you are | pretend you're | pretend that you are | actor playing
+  | play the role of | roleplay as | role-play as | be my
   | let's play a game | let's play | let us play | we're going to play a game | we are going to play a game | new game
   | in this game | in this story | in this world | in this scenario | in our roleplay | in our role-play | in this roleplay
   | in this role-play | in this universe | in this simulation | hypothetically | if you had | if you didn't have
@@ -358,10 +357,10 @@ bounds = no rules | no restrictions | no limits | no limitations | no filters | 
   | no ethics | no morals | no boundaries | without rules | without restrictions | without limits | without filters
   | without any rules | without any restrictions | without any limits | with no rules | with no restrictions
   | zero restrictions | any rules | any restrictions | any guidelines | any filters | jailbroken | been jailbroken
-  | hacked assistant | hacked ai | unfiltered | unrestricted | uncensored | can do anything | never refuses | never refuse
-  | must never refuse | never say no | never says no | ignore your instructions | ignore its instructions
+  | hacked assistant | hacked ai | unfiltered | unrestricted | uncensored | never refuses | never refuse | jailbreak*
+  | must never refuse | ignore your instructions | ignore its instructions
   | ignores its instructions | ignores its rules | ignore your rules | ignoring your rules | against your guidelines
-  | comply instead | always comply | always complies | and dan | as dan | betterdan | developer mode
+  | always comply | always complies | you comply | and dan | as dan | betterdan | developer mode
 tells = tell | tells | tell me | tell anyone | tell everyone | reveal | reveals | give | gives | give out | gives out | give me
   | share | shares | recite | recites | recited | say | says | spell out | spells out | leak | leaks | disclose
   | discloses | read me | reads me | read out | let me in | lets me in | let anyone in | lets anyone in | let everyone in
@@ -370,8 +369,8 @@ targets = the password | the passwords | passwords | your password | its passwor
   | the admin password | admin password | the secret password | secret password | your secret | its secret
   | any secret | every secret | the secret code | the secret word | your system prompt | its system prompt
   | the system prompt | system prompt | your prompt | its prompt | your instructions | its instructions
-  | hidden instructions | its hidden instructions | your hidden instructions | access granted | the magic words
-  | magic words | the magic word | activation keys | license keys | every request | any request | all requests
+  | hidden instructions | its hidden instructions | your hidden instructions | access granted | the magic word
+  | magic word | activation keys
 writes = write | compose | draft | create | generate | make up | invent
 tales = story | stories | dialogue | dialog | play | scene | script | poem | conversation | screenplay | tale | chat log
   | transcript | roleplay | role-play | fiction

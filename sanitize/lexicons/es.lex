@@ -145,20 +145,22 @@ compounds = nueva | segura | temporal | olvidada
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]
-frames = pase lo que pase | sin importar | no importa lo que | independientemente de | diga lo que diga | digan lo que digan
-  | a partir de ahora | de ahora en adelante | en cualquier caso | sea cual sea | hagas lo que hagas | ocurra lo que ocurra
+# No entry opens at a word of every text (a, de, en, no): "partir de
+# ahora" is read inside "a partir de ahora".
+frames = pase lo que pase | sin importar | importa lo que | independientemente de | diga lo que diga | digan lo que digan
+  | partir de ahora | ahora en adelante | cualquier caso | sea cual sea | hagas lo que hagas | ocurra lo que ocurra
 says = di | di solo | di solamente | responde | responde solo | responde solamente | responde únicamente | contesta | contesta solo
   | escribe solo | escribe solamente | responde con | contesta con | dime solo | responda | responda solo | conteste
 everys = cada | todos los | todas las | cualquier
 inputs = mensaje | mensajes | pregunta | preguntas | entrada | entradas | consulta | consultas | petición | peticiones
 onlys = única respuesta | respuesta única | única salida | única contestación
 ises = es | será | debe ser | tiene que ser | debería ser
-trails = y nada más | nada más | y nada más que eso | sin nada más | sin añadir nada
+trails = nada más | nada más que eso | sin nada más | sin añadir nada
 
 [play]
 opens = imagina que eres | imagina que tú eres | imagínate que eres | supón que eres | supongamos que eres | finge que eres | finge ser
-  | juguemos a un juego | vamos a jugar a un juego | juguemos | en este juego | en esta historia | en este mundo | en este escenario
-  | hipotéticamente | si no tuvieras | no rompas el personaje | mantente en el personaje | actúa como
+  | juguemos a un juego | vamos a jugar a un juego | juguemos | este juego | esta historia | este mundo | este escenario
+  | hipotéticamente | rompas el personaje | mantente en el personaje | actúa como
 bounds = sin reglas | sin restricciones | sin límites | sin filtros | sin normas | sin ética | sin censura | nunca se niega
   | nunca te niegas | ignora sus instrucciones | ignora tus instrucciones | no tiene reglas | no tienes reglas
 tells = revela | revelas | revelaría | dice | dices | diría | da | das | daría | cuenta | contaría | comparte | compartiría

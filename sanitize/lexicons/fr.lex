@@ -155,11 +155,11 @@ everys = chaque | tous les | toutes les | n'importe quel | n'importe quelle
 inputs = message | messages | question | questions | entrée | entrées | requête | requêtes | demande | demandes
 onlys = seule réponse | unique réponse | seule sortie | seule réponse possible | seule réponse acceptable
 ises = est | sera | doit être | devra être
-trails = et rien d'autre | rien d'autre | et rien de plus | rien de plus | sans rien ajouter
+trails = rien d'autre | rien de plus | sans rien ajouter
 
 [play]
 opens = imagine que tu es | imagine que vous êtes | imaginons que tu es | suppose que tu es | supposons que tu es | fais comme si tu étais
-  | faites comme si vous étiez | fais semblant d'être | joue le rôle d'un | joue le rôle de | jouons à un jeu | on va jouer à un jeu
+  | faites comme si vous étiez | fais semblant d'être | joue le rôle d'un | joue le rôle de | jouons à un jeu | allons jouer à un jeu
   | jouons | dans ce jeu | dans cette histoire | dans ce monde | dans ce scénario | hypothétiquement | si tu n'avais pas
   | reste dans ton personnage | ne sors pas de ton personnage | agis comme
 bounds = sans aucune règle | sans règles | sans règle | sans restrictions | sans restriction | sans limites | sans limite | sans filtre

@@ -138,7 +138,7 @@ everys = setiap | semua | tiap | sembarang
 inputs = pesan | pertanyaan | masukan | permintaan | input | prompt
 onlys = satu-satunya jawaban | satu-satunya balasan | satu-satunya respons | satu-satunya output
 ises = adalah | ialah | harus | akan
-trails = dan tidak ada yang lain | tidak ada yang lain | dan tidak lebih | tanpa tambahan apa pun
+trails = tidak ada yang lain | tidak lebih | tanpa tambahan apa pun
 
 [play]
 opens = bayangkan kamu adalah | bayangkan kamu | bayangkan anda adalah | bayangkan anda | anggap kamu adalah | anggap saja kamu

@@ -136,20 +136,20 @@ compounds = dimenticata | nuova | temporanea | sicura
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]
-frames = qualunque cosa | qualsiasi cosa | non importa | indipendentemente da | indipendentemente dalle | indipendentemente dai
-  | a prescindere da | d'ora in poi | da ora in poi | da adesso in poi | in ogni caso | comunque vada
+frames = qualunque cosa | qualsiasi cosa | importa cosa | indipendentemente da | indipendentemente dalle | indipendentemente dai
+  | prescindere da | d'ora in poi | ora in poi | adesso in poi | ogni caso | comunque vada
 says = rispondi | rispondi solo | rispondi soltanto | rispondi unicamente | rispondi con | rispondi solo con | scrivi solo
   | scrivi soltanto | dimmi solo | dì solo | di' solo | risponda | risponda solo
 everys = ogni | tutti i | tutte le | qualsiasi | qualunque
 inputs = messaggio | messaggi | domanda | domande | richiesta | richieste | input | prompt
 onlys = unica risposta | sola risposta | unico output | unica uscita
 ises = è | sarà | deve essere | dovrà essere | dev'essere
-trails = e nient'altro | nient'altro | e niente di più | niente di più | e basta | senza aggiungere altro
+trails = nient'altro | niente di più | senza aggiungere altro
 
 [play]
 opens = immagina di essere | immagina che tu sia | immaginati di essere | supponi di essere | fingi di essere | fai finta di essere
-  | facciamo un gioco | giochiamo a un gioco | facciamo un gioco di ruolo | in questo gioco | in questa storia | in questo mondo
-  | in questo scenario | ipoteticamente | se non avessi | resta nel personaggio | non uscire dal personaggio | comportati come
+  | facciamo un gioco | giochiamo a un gioco | facciamo un gioco di ruolo | questo gioco | questa storia | questo mondo
+  | questo scenario | ipoteticamente | resta nel personaggio | uscire dal personaggio | comportati come
 bounds = senza regole | senza restrizioni | senza limiti | senza filtri | senza censura | senza alcuna regola | senza alcun limite
   | non rifiuta mai | non si rifiuta mai | ignora le sue istruzioni | ignora le tue istruzioni
 tells = rivela | riveli | rivelerebbe | dice | dici | direbbe | dà | dai | darebbe | racconta | condivide | svela | mi dice | mi dà

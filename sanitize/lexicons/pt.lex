@@ -135,16 +135,16 @@ compounds = nova | temporária | forte | segura
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]
-frames = não importa o que | não importa | independentemente de | independentemente das | independentemente dos
-  | independentemente do | independentemente da | seja o que for | aconteça o que acontecer | a partir de agora | de agora em diante
-  | em qualquer caso | em todos os casos | digam o que disserem
+frames = importa o que | independentemente de | independentemente das | independentemente dos
+  | independentemente do | independentemente da | seja o que for | aconteça o que acontecer | partir de agora | agora em diante
+  | qualquer caso | todos os casos | digam o que disserem
 says = diga | diga apenas | diga só | responda | responda apenas | responda somente | responda só | responde | responde apenas
   | escreva apenas | responda com | responde com | escreve apenas
 everys = cada | todas as | todos os | qualquer
 inputs = mensagem | mensagens | pergunta | perguntas | entrada | entradas | pedido | pedidos | solicitação
 onlys = única resposta | resposta única | única saída | única resposta aceitável
 ises = é | será | deve ser | tem de ser | tem que ser | deverá ser
-trails = e nada mais | nada mais | e mais nada | mais nada | sem mais nada
+trails = nada mais | mais nada | sem mais nada
 
 [play]
 opens = imagine que você é | imagine que é | imagina que és | imagina que tu és | suponha que você é | finja que você é | finja ser
