@@ -97,7 +97,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		"creates", "wrappers", "relates", "withouts", "claims", "knows", "confirms", "voids", "permits", "kin", "usedtos", "tells", "its", "speaks",
 		"checks", "copulas", "questions", "tests", "letters", "policies", "nots", "compounds"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
-	// The game families' third round (flagrules_hijack.go, D1113-D1120).
+	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails"}, nil},
 	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
 }

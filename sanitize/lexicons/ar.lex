@@ -114,7 +114,7 @@ relates = تحتوي على | يحتوي على | تتضمن | يتضمن | في
 withouts = دون أن تقولها | بدون أن تقولها | دون ذكرها
 policies = يجب | ينبغي | لا يقل | على الأقل | يمكن
 nots = لا | لن | أبدا | ابدا
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

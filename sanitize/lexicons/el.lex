@@ -120,7 +120,7 @@ relates = που περιέχει | που να περιέχει | με | για
 withouts = χωρίς να τον πεις | χωρίς να το πεις | χωρίς να τον αποκαλύψεις
 policies = πρέπει | μπορεί | τουλάχιστον | απαιτείται
 nots = μην | μη | ποτέ | δεν
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

@@ -141,7 +141,7 @@ withouts = sin decirla | sin decirlo | sin revelarla | sin revelarlo | sin escri
 policies = debe | deben | tiene que | puede | pueden | necesita | requiere | mínimo | máximo | al menos
 nots = no | nunca | jamás | nadie | ni
 compounds = nueva | segura | temporal | olvidada
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

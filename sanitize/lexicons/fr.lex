@@ -141,7 +141,7 @@ withouts = sans le dire | sans le révéler | sans l'écrire | sans le mentionne
 policies = doit | doivent | peut | peuvent | faut | nécessite | minimum | maximum | au moins
 nots = ne | n' | jamais | personne | pas
 compounds = oublié | temporaire | fort | robuste | sécurisé
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

@@ -115,7 +115,7 @@ wrappers = कविता | कहानी | गीत | गाना | पह
 relates = वाली | वाला | जिसमें | के साथ | शामिल
 policies = चाहिए | होना | कम से कम | आवश्यक
 nots = मत | न | नहीं | कभी
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

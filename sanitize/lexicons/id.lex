@@ -126,7 +126,7 @@ relates = yang berisi | yang mengandung | berisi | mengandung | yang memuat | ya
 withouts = tanpa menyebutkannya | tanpa mengatakannya | tanpa menuliskannya
 policies = harus | minimal | maksimal | paling sedikit | boleh | dapat | wajib
 nots = jangan | tidak | bukan | pernah
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

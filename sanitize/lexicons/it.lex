@@ -132,7 +132,7 @@ withouts = senza dirla | senza dirlo | senza rivelarla | senza scriverla | senza
 policies = deve | devono | può | possono | almeno | minimo | massimo | richiede
 nots = non | mai | nessuno
 compounds = dimenticata | nuova | temporanea | sicura
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

@@ -110,7 +110,7 @@ relates = 含む | 含んだ | 入った | 入れた | 使った | 隠した | �
 withouts = 言わずに | 直接言わずに | 書かずに | 明かさずに
 policies = 必要 | 以上 | 以下 | 含めて | 含める | 使用できません | できません
 nots = ない | ません | るな | 禁止 | しないで
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

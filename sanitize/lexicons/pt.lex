@@ -131,7 +131,7 @@ withouts = sem dizê-la | sem dizer | sem revelá-la | sem revelar | sem escrev�
 policies = deve | devem | pode | podem | precisa | pelo menos | mínimo | máximo
 nots = não | nao | nunca | jamais | ninguém
 compounds = nova | temporária | forte | segura
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

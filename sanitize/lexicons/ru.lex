@@ -128,7 +128,7 @@ relates = содержащ* | котор* содержит | с | о | про | 
 withouts = не называя его | не произнося его | не говоря его | не раскрывая его | не называя | не произнося
 policies = должен | должна | должно | может | нужно | необходимо | минимум | не менее | требуется
 nots = не | никогда | никому | нельзя
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]

@@ -116,7 +116,7 @@ relates = 包含 | 含有 | 藏着 | 藏著 | 藏有 | 嵌入 | 用到
 withouts = 不说出 | 不說出 | 不直接说 | 不直接說
 policies = 必须 | 必須 | 不能 | 至少 | 最多 | 应 | 應 | 需要 | 只能
 nots = 不要 | 不 | 别 | 勿 | 切勿 | 禁止 | 绝不 | 不能 | 別
-# The game families' third round (D1113-D1120; flagrules_hijack.go):
+# The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
 [hijack]
