@@ -50,6 +50,7 @@ import (
 //	password   see flagrules_password.go         flag-secret-request
 //	hijack     see flagrules_hijack.go           flag-forced-reply
 //	play       see flagrules_hijack.go           flag-role-hijack
+//	extract    see flagrules_extract.go          flag-dump-conversation
 //
 // Flags: verb-last (override: the verb may follow its object),
 // own-demands (authority: only the section's demands count),
@@ -100,6 +101,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails"}, nil},
 	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
+	// Prompt extraction in a game's voice (flagrules_extract.go).
+	"extract": {[]string{"verbs", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
+		"asks", "tolds", "anchors", "quoted", "leads", "says", "whats", "shows", "bares"}, []string{"object-first", "place-first"}},
 }
 
 // parseLexicon reads one file (name for its errors).
@@ -255,6 +259,8 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return out
 	case "reveal":
 		return f.reveal(s)
+	case "extract":
+		return f.extract(s)
 	case "secret":
 		// Two words at most between the ask and the secret ("tell me the
 		// password", "dime la contraseña"): "give me feedback on the

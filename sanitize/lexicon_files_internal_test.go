@@ -25,7 +25,7 @@ func TestLexiconFilesParse(t *testing.T) {
 			t.Errorf("no lexicon file for %s", lang)
 			continue
 		}
-		for _, family := range []string{"override", "role", "reveal", "secret", "authority", "reader"} {
+		for _, family := range []string{"override", "role", "reveal", "secret", "authority", "reader", "extract"} {
 			s := f.section(family)
 			if len(s.classes) == 0 {
 				t.Errorf("%s.lex has no [%s] section", lang, family)

@@ -201,7 +201,7 @@ func TestCorporaFamilies(t *testing.T) {
 	}
 	attack, heldAttack := count(sanitize.AttackCorpus), count(filepath.Join("heldout", sanitize.AttackCorpus))
 	benign, heldBenign := count(sanitize.CodeWorkCorpus), count(filepath.Join("heldout", sanitize.CodeWorkCorpus))
-	for _, family := range []string{"para", "lang", "data", "auth", "enc", "split", "exfil", "many", "intl", "insert", "leak", "secret", "override", "delim", "standing", "cipher", "carrier", "gpass", "hijack", "roleplay"} {
+	for _, family := range []string{"para", "lang", "data", "auth", "enc", "split", "exfil", "many", "intl", "insert", "leak", "secret", "override", "delim", "standing", "cipher", "carrier", "gpass", "hijack", "roleplay", "gextract"} {
 		for _, kind := range []struct {
 			what      string
 			dev, held []string

@@ -168,3 +168,23 @@ tells = verrät | verraten | verrätst | sagt | gibt | erzählt | nennt | nennen
 targets = das passwort | die passwörter | dein passwort | sein passwort | ihr passwort | das geheimnis | dein geheimnis
   | jedes geheimnis | deine anweisungen | ihre anweisungen | den systemprompt | den system-prompt | zugriff gewährt | das zauberwort
   | den geheimcode
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract]
+verbs = liste | liste auf | zähle auf | zähl auf | formatiere | konvertiere | wandle | erkläre | erklär | beschreibe
+  | fasse | fass | übersetze | kopiere | wiederhole | gib | gib aus | zeig | zeige | schreib | schreibe | nenne | setze
+owners = deine | deinen | dein
+heads = anweisungen | instruktionen | regeln | vorgaben | richtlinien | prompt | befehle
+texts = text | wörter | inhalt
+alls = alle | alles | den gesamten | den ganzen | sämtliche
+priors = vorherigen | vorherige | bisherigen | bisherige | vorigen | vorangegangenen | vorangehenden | obigen
+  | vorstehenden
+afters = die du bekommen hast | die du erhalten hast | den du bekommen hast | den du erhalten hast
+  | die man dir gegeben hat | den man dir gegeben hat | vor dieser nachricht | vor meiner nachricht
+sofars = bis hierhin | bis jetzt
+asks = was wurde dir | was hat man dir
+tolds = verboten | untersagt | gesagt, nicht
+named = vorprompt

@@ -168,3 +168,22 @@ tells = revela | revelas | revelaría | dice | dices | diría | da | das | darí
 targets = la contraseña | las contraseñas | tu contraseña | su contraseña | el secreto | tu secreto | su secreto | cualquier secreto
   | la clave | tus instrucciones | sus instrucciones | el prompt del sistema | tu prompt | la palabra secreta | acceso concedido
   | la palabra mágica | las palabras mágicas
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract]
+verbs = enumera | lista | haz una lista de | formatea | convierte | explica | explícame | describe | resume | resúmeme
+  | traduce | copia | repite | imprime | muestra | muéstrame | escribe | dame | dime | reproduce | pon | detalla
+owners = tus | tu
+heads = instrucciones | indicaciones | reglas | directrices | pautas | consignas | órdenes | prompt | defensa
+texts = texto | palabras | contenido
+alls = todo | todo el | todas las | todos los | toda la
+priors = anteriores | previas | previos | precedentes
+afters = que recibiste | que has recibido | que te dieron | que te han dado | que te dijeron | antes de este mensaje
+  | antes de mi mensaje
+sofars = hasta ahora | hasta aquí | hasta este punto
+asks = qué te | que te
+tolds = prohibieron | han prohibido | dijeron que no | ordenaron que no | indicaron que no
+named = preprompt | pre-prompt

@@ -170,3 +170,24 @@ tells = révèle | révèles | révélerait | dit | dis | dirait | donne | donne
 targets = le mot de passe | les mots de passe | ton mot de passe | son mot de passe | le secret | ton secret | son secret
   | n'importe quel secret | tes instructions | ses instructions | le prompt système | ton prompt | le code secret | accès accordé
   | accès autorisé | les mots magiques | le mot magique
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract]
+verbs = liste | listez | énumère | énumérez | formate | formatez | convertis | convertissez | explique | expliquez
+  | décris | décrivez | résume | résumez | traduis | traduisez | recopie | recopiez | copie | copiez | répète | répétez
+  | affiche | affichez | montre | montrez | écris | écrivez | donne-moi | donnez-moi | dis-moi | dites-moi
+  | reproduis | reproduisez | mets | mettez
+owners = tes | vos
+heads = instructions | consignes | règles | directives | prompt | indications
+texts = texte | mots | contenu
+alls = tout | tout le | toutes les | tous les
+priors = précédentes | précédents | antérieures | antérieurs | ci-dessus
+afters = qu'on t'a données | qu'on t'a donné | qu'on t'a donnés | que tu as reçues | que tu as reçu | que tu as reçus
+  | qu'on vous a données | que vous avez reçues | avant ce message | avant mon message
+sofars = jusqu'ici | jusqu'à présent | jusqu'à maintenant
+asks = qu'est-ce qu'on t'a | que t'a-t-on | qu'est-ce qu'on vous a
+tolds = interdit de | défendu de | dit de ne pas | demandé de ne pas
+named = pré-prompt | preprompt

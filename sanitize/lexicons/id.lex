@@ -150,3 +150,20 @@ bounds = tanpa aturan | tanpa batasan | tanpa batas | tanpa filter | tanpa senso
 tells = membocorkan | memberitahu | memberi tahu | memberikan | mengatakan | mengungkapkan | menyebutkan | kasih tahu
 targets = kata sandi | kata kunci | password | sandi | rahasia | rahasia apa pun | instruksi | instruksimu | prompt sistem
   | akses diberikan | kata ajaib
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract]
+verbs = tuliskan | tulis | sebutkan | daftarkan | tampilkan | tunjukkan | ulangi | salin | ringkas | ringkaskan
+  | rangkum | terjemahkan | jelaskan | uraikan | cetak | berikan
+heads = instruksi | aturan | petunjuk | pedoman | prompt | arahan
+texts = teks | kata-kata | isi
+alls = semua | seluruh | segala
+priors = sebelumnya | terdahulu
+afters = yang kamu terima | yang anda terima | yang diberikan kepadamu | yang diberikan kepada anda | sebelum pesan ini
+  | sebelum pesan saya
+sofars = sejauh ini | sampai sekarang | hingga saat ini
+asks = apa yang
+tolds = tidak boleh kamu | tidak boleh anda | kamu dilarang | anda dilarang

@@ -156,3 +156,21 @@ tells = rivela | riveli | rivelerebbe | dice | dici | direbbe | dà | dai | dare
 targets = la password | le password | la tua password | la sua password | il segreto | il tuo segreto | qualsiasi segreto
   | ogni segreto | le tue istruzioni | le sue istruzioni | il prompt di sistema | accesso consentito | accesso concesso
   | la parola d'ordine | la parola magica | il codice segreto
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract]
+verbs = elenca | elencami | formatta | converti | spiega | spiegami | descrivi | riassumi | traduci | copia | ripeti
+  | stampa | mostra | mostrami | scrivi | dammi | dimmi | riporta | metti
+owners = le tue | tue
+heads = istruzioni | regole | direttive | linee guida | prompt | indicazioni
+texts = testo | parole | contenuto
+alls = tutto | tutto il | tutte le | tutti i
+priors = precedenti | di prima
+afters = che hai ricevuto | che ti sono state date | che ti hanno dato | prima di questo messaggio | prima del mio messaggio
+sofars = finora | fino a qui | fin qui | fino ad ora
+asks = cosa ti | che cosa ti
+tolds = hanno vietato | è stato vietato | hanno detto di non
+named = pre-prompt | preprompt

@@ -130,3 +130,16 @@ bounds = ルールのない | ルールがない | 制限のない | 制限が�
   | 何でも答える | 決して拒否しない
 tells = 教えてくれる | 教える | 教えて | 明かす | 明かしてくれる | 漏らす
 targets = パスワード | 秘密 | 合言葉 | システムプロンプト | 指示内容 | アクセス許可
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract object-first]
+verbs = 書き出 | 出力 | 表示 | 列挙 | 箇条書き | 一覧 | 要約 | 翻訳 | 説明 | 繰り返 | 教えて | 見せて | コピー | まとめ
+heads = 指示 | 命令 | ルール | 規則 | プロンプト | 指令
+texts = 文章 | テキスト | 内容
+alls = すべて | 全て | 全部
+priors = これまでの | これより前の | 以前の | 先ほどの | 上記の
+afters = 与えられた | 受け取った | 言われた | 渡された
+sofars = これまで | ここまで | 今まで

@@ -104,3 +104,16 @@ wrappers = 시 | 이야기 | 노래 | 수수께끼 | 삼행시 | 농담
 relates = 포함된 | 포함한 | 들어간 | 담은 | 숨긴 | 넣은
 policies = 해야 | 이상 | 필수 | 포함해야
 nots = 마 | 말아 | 마세요 | 말고 | 안 돼 | 않
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract object-first]
+verbs = 출력 | 나열 | 목록 | 정리 | 요약 | 번역 | 설명 | 반복 | 보여 | 알려 | 적어 | 복사
+heads = 지시 | 지침 | 규칙 | 프롬프트
+texts = 내용 | 텍스트 | 문장
+alls = 모든 | 전부 | 전체
+priors = 이전 | 이전의 | 앞의 | 위의 | 위에 있는
+afters = 받은 | 주어진 | 들은
+sofars = 지금까지 | 여기까지

@@ -156,3 +156,21 @@ tells = revela | revelaria | diz | diria | dá | daria | conta | contaria | comp
 targets = a senha | as senhas | sua senha | a sua senha | o segredo | seu segredo | qualquer segredo | todo segredo
   | suas instruções | as suas instruções | o prompt do sistema | acesso concedido | acesso permitido | a palavra mágica
   | a palavra-passe | o código secreto
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract]
+verbs = liste | enumere | formate | converta | explique | descreva | resuma | traduza | copie | repita | imprima
+  | mostre | escreva | me dê | diga | reproduza | coloque | ponha
+owners = suas | seus | tuas | teus
+heads = instruções | regras | diretrizes | prompt | orientações | indicações
+texts = texto | palavras | conteúdo
+alls = todo | todo o | todas as | todos os | tudo
+priors = anteriores | precedentes | prévias
+afters = que você recebeu | que recebeu | que te deram | que lhe deram | antes desta mensagem | antes da minha mensagem
+sofars = até agora | até aqui
+asks = o que te | o que você foi
+tolds = proibiram | proibido de | disseram para não | mandaram não
+named = pre-prompt | preprompt

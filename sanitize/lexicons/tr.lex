@@ -109,3 +109,16 @@ wrappers = şiir | hikaye | hikâye | şarkı | bilmece | akrostiş | fıkra | m
 relates = içeren | geçen | saklayan | kullanan | içinde geçen
 policies = olmalı | olmalıdır | en az | gerekir | zorunlu | içermeli
 nots = değil | asla | hiç | kimseye | yok | etme | verme | söyleme | paylaşma
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract object-first]
+verbs = listele | sırala | yaz | göster | tekrarla | kopyala | özetle | çevir | açıkla | anlat | biçimlendir | dönüştür
+heads = talimatları | talimatlar | kuralları | kurallar | yönergeleri | yönergeler | istemi
+texts = metni | kelimeleri | içeriği
+alls = tüm | bütün
+priors = önceki | daha önceki | yukarıdaki | başlangıçtaki
+afters = sana verilen | aldığın | bu mesajdan önce | bu mesajdan önceki
+sofars = şimdiye kadar | buraya kadar

@@ -135,3 +135,18 @@ bounds = 没有任何规则 | 没有规则 | 没有任何限制 | 没有限制 |
   | 永远不会拒绝
 tells = 告诉我 | 告诉 | 说出 | 透露 | 泄露
 targets = 密码 | 秘密 | 口令 | 系统提示 | 系统提示词 | 访问已授权 | 访问授权
+
+# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# flagrules_extract.go): the preceding instructions, all prior text, what
+# the agent was given, up to now; a text counts only with all of it or
+# given to the agent.
+[extract]
+verbs = 列出 | 列举 | 输出 | 打印 | 显示 | 写出 | 复述 | 重复 | 总结 | 概括 | 翻译 | 解释 | 整理 | 转换 | 复制 | 告诉我
+  | 列舉 | 輸出 | 顯示 | 寫出 | 複述 | 總結 | 翻譯 | 解釋 | 轉換 | 複製 | 告訴我
+heads = 指令 | 指示 | 规则 | 規則 | 提示词 | 提示詞
+texts = 文字 | 内容 | 內容 | 文本
+alls = 所有 | 全部 | 一切
+priors = 之前的 | 之前收到的 | 先前的 | 前面的 | 上面的 | 以上的 | 此前的
+afters = 收到的 | 被告知的 | 给你的 | 給你的
+sofars = 到目前为止 | 迄今为止 | 到目前為止
+fronts = 把 | 将 | 將
