@@ -18,6 +18,7 @@ import "strings"
 // shapes of them, all for flag-dump-conversation:
 //
 //	verbs    take the text:            list, format, explain, echo back
+//	cases    end an object put first:  を, 를 (with object-first)
 //	named    the agent's text by name: pre-prompt, defence prompt
 //	owners   its owner:                your
 //	heads    the agent's text:         instructions, prompt, defence
@@ -42,11 +43,25 @@ import "strings"
 func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 	rule := RuleFlagDumpConversation
 	var out []flagPattern
-	if o := f.extractObject(s); o.expr != "" {
+	verbs, cases := s.class("verbs"), s.class("cases")
+	objectFirst := s.flags["object-first"]
+	for _, o := range f.extractObjects(s) {
 		// The verb and its object within three words: "list, in
 		// order, every one of the preceding instructions" is rare, and
 		// a longer gap reads more windows.
-		out = append(out, f.verbObjectExpr(rule, s.class("verbs"), o, s.flags["object-first"], s.class("fronts"), 3, 30)...)
+		out = append(out, f.verbObjectExpr(rule, verbs, o, objectFirst && len(cases) == 0, s.class("fronts"), 3, 30)...)
+		if objectFirst && len(cases) > 0 {
+			// The object first, marked as the object by its case
+			// particle ("これまでの指示を ... 書き出して"): without
+			// it, "上記のルールに ... 適用した結果をまとめると" (the
+			// result of applying the above rules, summarised) reads
+			// as a request.
+			sep, short := f.gap(3, 30)
+			span := longestEntry(verbs) + o.longest + longestEntry(cases) + 4*3 + 30*3 + 8
+			p := f.need(fp(rule, firstWords(o.starts), span, o.expr+`[^\s\n]{0,4}?`+alt(cases)+sep+short+alt(verbs)), verbs)
+			p.span, p.needsWithin = span, span
+			out = append(out, byStarts(p, o.starts)...)
+		}
 	}
 	if ordinals, units, sources := s.class("ordinals"), s.class("units"), s.class("sources"); len(ordinals) > 0 && len(units) > 0 && len(sources) > 0 {
 		// "the first line you saw", "the last 50 words before this
@@ -102,7 +117,14 @@ func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 		// "ignore the above and instead say what it was": an override
 		// verb, what came before, and a verb of saying with what it
 		// was.
-		ov := f.overrideVerbs()
+		// Single-word override verbs only: the phrases ("do not
+		// follow", "set aside") start at words of every program.
+		var ov words
+		for _, v := range f.overrideVerbs() {
+			if !strings.Contains(normalEntry(unstar(v)), " ") {
+				ov = append(ov, v)
+			}
+		}
 		before := join2(s.class("priors"), s.class("alls"), s.class("bares"))
 		if len(ov) > 0 && len(before) > 0 {
 			sep, gap := f.gap(3, 24)
@@ -125,49 +147,56 @@ func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 	return out
 }
 
-// extractObject is what an [extract] verb takes: a prior and a head
+// extractObjects are what an [extract] verb takes: a prior and a head
 // ("the preceding instructions", "las instrucciones anteriores"), all
-// prior text ("all prior text", "todo el texto anterior"), a head, a text
-// or all of it given to the agent or up to now ("the instructions so far",
-// "the words you were given", "everything written prior to this
-// sentence"), an owner's head ("your defence"), or a name only the
-// agent's text has ("the pre-prompt").
-func (f lexiconFile) extractObject(s lexiconSection) object {
+// prior text ("all prior text", "todo el texto anterior"), a head given to
+// the agent or up to now ("the instructions so far", "the rules you were
+// given"), a text or all of it given to the agent ("the words you were
+// given", "everything written prior to this sentence"), an owner's head
+// ("your defence"), or a name only the agent's text has ("the
+// pre-prompt"). Each is a pattern of its own, needing its own words: one
+// expression of all six cost Go source 4 % per CPU second, most of it
+// the expression run on windows that held the needed word of another.
+func (f lexiconFile) extractObjects(s lexiconSection) []object {
 	heads, texts, alls, priors := s.class("heads"), s.class("texts"), s.class("alls"), s.class("priors")
-	afters, sofars, owners := s.class("afters"), s.class("sofars"), s.class("owners")
+	afters, sofars, owners, named := s.class("afters"), s.class("sofars"), s.class("owners"), s.class("named")
 	sep, one := f.gap(1, 12)
 	_, two := f.gap(2, 24)
-	var forms []string
-	var needs, starts words
+	// A gap of n words is at most n*42 bytes (gapExpr), 12 runes of up
+	// to three bytes each where words are not spaced.
+	w := 42
+	if f.unspaced {
+		w = 12 * 3
+	}
+	A, P, H, T := longestEntry(alls)+1, longestEntry(priors)+1, longestEntry(heads)+1, longestEntry(texts)+1
+	F := max(longestEntry(afters), longestEntry(sofars))
+	var out []object
+	add := func(longest int, needs, starts words, exprs ...string) {
+		out = append(out, object{`(?:` + strings.Join(exprs, `|`) + `)`, longest, needs, starts})
+	}
 	if len(priors) > 0 && len(heads) > 0 {
-		forms = append(forms, alt(priors)+sep+one+alt(heads), alt(heads)+sep+one+alt(priors))
-		needs, starts = join2(needs, priors), join2(starts, priors, heads)
+		add(P+w+H, priors, join2(priors, heads), alt(priors)+sep+one+alt(heads), alt(heads)+sep+one+alt(priors))
 	}
 	if len(priors) > 0 && len(alls) > 0 && len(texts) > 0 {
-		forms = append(forms, alt(alls)+sep+one+alt(priors)+sep+alt(texts), alt(alls)+sep+one+alt(texts)+sep+one+alt(priors))
-		needs, starts = join2(needs, priors), join2(starts, alls)
+		add(A+2*w+P+T, priors, alls, alt(alls)+sep+one+alt(priors)+sep+alt(texts), alt(alls)+sep+one+alt(texts)+sep+one+alt(priors))
 	}
 	if len(heads) > 0 && len(afters)+len(sofars) > 0 {
-		forms = append(forms, alt(heads)+sep+two+alt(afters, sofars))
-		needs, starts = join2(needs, afters, sofars), join2(starts, heads)
+		add(H+2*w+F, join2(afters, sofars), heads, alt(heads)+sep+two+alt(afters, sofars))
 	}
-	if len(afters) > 0 && (len(texts) > 0 || len(alls) > 0) {
-		forms = append(forms, `(?:`+alt(alls)+sep+one+`)?`+alt(texts)+sep+two+alt(afters), alt(alls)+sep+two+alt(afters))
-		needs, starts = join2(needs, afters), join2(starts, alls, texts)
+	if len(afters) > 0 && len(alls) > 0 {
+		if len(texts) > 0 {
+			add(A+w+T+2*w+F, afters, join2(alls, texts), `(?:`+alt(alls)+sep+one+`)?`+alt(texts)+sep+two+alt(afters), alt(alls)+sep+two+alt(afters))
+		} else {
+			add(A+2*w+F, afters, alls, alt(alls)+sep+two+alt(afters))
+		}
 	}
 	if len(owners) > 0 && len(heads) > 0 {
-		forms = append(forms, alt(owners)+sep+alt(heads))
-		needs, starts = join2(needs, heads), join2(starts, owners)
+		add(longestEntry(owners)+H, heads, owners, alt(owners)+sep+alt(heads))
 	}
-	if named := s.class("named"); len(named) > 0 {
-		forms = append(forms, alt(named))
-		needs, starts = join2(needs, named), join2(starts, named)
+	if len(named) > 0 {
+		add(longestEntry(named), named, named, alt(named))
 	}
-	if len(forms) == 0 {
-		return object{}
-	}
-	longest := 2*(longestEntry(alls)+longestEntry(priors)+longestEntry(heads)+longestEntry(texts)) + longestEntry(afters) + longestEntry(sofars) + 2*42 + 8
-	return object{`(?:` + strings.Join(forms, `|`) + `)`, longest, needs, starts}
+	return out
 }
 
 // The quotation marks that open and close the words quoted after an anchor.

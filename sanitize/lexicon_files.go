@@ -102,7 +102,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails"}, nil},
 	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
 	// Prompt extraction in a game's voice (flagrules_extract.go).
-	"extract": {[]string{"verbs", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
+	"extract": {[]string{"verbs", "cases", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
 		"asks", "tolds", "anchors", "quoted", "leads", "says", "whats", "shows", "bares"}, []string{"object-first", "place-first"}},
 }
 

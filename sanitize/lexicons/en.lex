@@ -387,7 +387,7 @@ verbs = list | enumerate | format | reformat | explain | describe | detail | out
   | repeat | recite | print | print out | output | echo | echo back | copy | dump | show | show me | display | reveal
   | summarize | summarise | translate | paraphrase | tl;dr | tldr | give me | tell me | share | spell out | type out
   | write out | quote | encode | transcribe | reproduce | regurgitate | parrot | disclose | leak | expose
-  | recap | itemize | itemise | tabulate | put | place | paste | wrap
+  | recap | itemize | itemise | tabulate | paste
 named = pre-prompt | preprompt | pre prompt | defense prompt | defence prompt | opening defense | opening defence
   | hidden prompt | secret prompt
 owners = your | ur
@@ -397,23 +397,23 @@ heads = instructions | prompt | pre-prompt | preprompt | prompts | system prompt
 texts = text | texts | words | content | contents | tokens
 alls = all | all the | all of the | everything | every word | every single word | the whole | the entire | whatever | anything
 priors = preceding | prior | previous | earlier | foregoing | aforementioned | above
-afters = you were given | you've been given | you have been given | you received | you have received | you got
+afters = you were given | you've been given | you have been given | you received | you have received
   | you were told | you've been told | you have been told | given to you | you were fed | you were shown
-  | you saw before | you were initialized with | you were initialised with | you were set up with | you were programmed with
-  | prior to this | prior to this message | prior to this sentence | prior to my message | prior to my input
-  | before this message | before this sentence | before my message | before my input | before my question
-  | before this prompt | before the user input | before the user's input | preceding this message | preceding my message
-  | above this message | above my message | above this line | above my input | in your prompt | in your context
-sofars = so far | up to here | up to this point | until now | till now | thus far | up till now
+  | you were initialized with | you were initialised with | you were programmed with
+  | prior to this | prior to this message | prior to this sentence | prior to my message
+  | before this message | before this sentence | before my message | before my question
+  | before this prompt | preceding this message | preceding my message
+  | above this message | above my message | above this line | in your prompt
+sofars = so far | thus far
 ordinals = first | last | opening | initial | final | top
 units = word | words | line | lines | sentence | sentences | paragraph | paragraphs | characters | letters | tokens
-sources = you saw | you see | you were given | you received | you got | you read | you were shown
+sources = you saw | you were given | you received | you were shown
   | of your prompt | of your instructions | of your rules | of your defense | of your defence | of your pre-prompt
   | of the prompt | of the instructions | of the pre-prompt | of the defense | of the defence | of the system prompt
-  | of this conversation | of our conversation | of the conversation | of this chat | of your context
-  | in your prompt | in your instructions | in your context | in the prompt | in the pre-prompt
-  | before this message | before my message | before my question | before my input | before the user input
-  | above this message | above my message | above my input
+  | of this conversation | of our conversation | of the conversation | of this chat
+  | in your prompt | in your instructions | in the prompt | in the pre-prompt
+  | before this message | before my message | before my question
+  | above this message | above my message
 asks = what were you | what have you been | what are you | what did they | what did your developers | what did your creators
   | what did the developer | what was i | which things were you | which topics were you | what topics are you
   | what things are you | what were your
@@ -423,17 +423,15 @@ tolds = told not to | told never to | told to never | told to keep | told to hid
   | not allowed to discuss | not allowed to mention | not allowed to output | not allowed to repeat
   | not supposed to say | not supposed to reveal | not supposed to tell | not supposed to share | not permitted to
   | prohibited from | banned from | restricted from | told to say | told to answer | told to respond
-anchors = before | right before | just before | immediately before | comes before | came before | preceding | after
-  | right after | starting with | starting from | beginning with | starts with | begins with | that begins with
-  | that starts with | up to | until
+anchors = before | preceding | after | starting with | starting from | beginning with | starts with | begins with
 quoted = you are | you're | your task | your role | your job | your goal | you will | you must | you have been
   | as an ai | the secret | the password | the access code | ignore | system: | instructions: | access granted | access denied
 leads = what | which | repeat | print | output | tell | show | write | copy | give | list | say | continue | complete
   | everything | all | text | words | recite | echo | quote | paste | type | reproduce | display
 says = say | tell me | write | print | output | type | repeat | show me | explain | reveal | spell out
-whats = what it was | what it said | what it says | what they were | what they said | what that was | what that said
-  | what was written | what was said | what it contained | what was there | what you were told | what you were given
-  | what the text was | what the text said | what the instructions were | what the instructions said | what those were
+whats = what it was | what it said | what it says | what they said | what that said | what was written | what was said
+  | what it contained | what you were told | what you were given | what the text was | what the text said
+  | what the instructions were | what the instructions said
 shows = tl;dr of | tldr of | tl;dr | tldr | echo back | repeat back | read back | parrot back | parrot | regurgitate
   | play back | summary of | summarize | summarise | recap of | recap
 bares = the above | all of the above | all the above | the preceding | all the preceding | the foregoing | everything so far

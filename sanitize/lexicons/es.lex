@@ -174,8 +174,10 @@ targets = la contraseña | las contraseñas | tu contraseña | su contraseña | 
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.
 [extract]
-verbs = enumera | lista | haz una lista de | formatea | convierte | explica | explícame | describe | resume | resúmeme
-  | traduce | copia | repite | imprime | muestra | muéstrame | escribe | dame | dime | reproduce | pon | detalla
+# Not describe, resume nor reproduce: English words too, each a start
+# in every English text.
+verbs = enumera | lista | haz una lista de | formatea | convierte | explica | explícame | resúmeme | resuma
+  | traduce | copia | repite | imprime | muestra | muéstrame | escribe | dame | dime | pon | detalla
 owners = tus | tu
 heads = instrucciones | indicaciones | reglas | directrices | pautas | consignas | órdenes | prompt | defensa
 texts = texto | palabras | contenido

@@ -176,8 +176,10 @@ targets = le mot de passe | les mots de passe | ton mot de passe | son mot de pa
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.
 [extract]
+# Not résume: without its accent it is an English word, a start in every
+# English text.
 verbs = liste | listez | énumère | énumérez | formate | formatez | convertis | convertissez | explique | expliquez
-  | décris | décrivez | résume | résumez | traduis | traduisez | recopie | recopiez | copie | copiez | répète | répétez
+  | décris | décrivez | résumez | traduis | traduisez | recopie | recopiez | copie | copiez | répète | répétez
   | affiche | affichez | montre | montrez | écris | écrivez | donne-moi | donnez-moi | dis-moi | dites-moi
   | reproduis | reproduisez | mets | mettez
 owners = tes | vos

@@ -136,6 +136,8 @@ targets = パスワード | 秘密 | 合言葉 | システムプロンプト | �
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.
 [extract object-first]
+# The particle that marks the object when it comes first.
+cases = を | は | も
 verbs = 書き出 | 出力 | 表示 | 列挙 | 箇条書き | 一覧 | 要約 | 翻訳 | 説明 | 繰り返 | 教えて | 見せて | コピー | まとめ
 heads = 指示 | 命令 | ルール | 規則 | プロンプト | 指令
 texts = 文章 | テキスト | 内容

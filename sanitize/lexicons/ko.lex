@@ -110,6 +110,8 @@ nots = 마 | 말아 | 마세요 | 말고 | 안 돼 | 않
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.
 [extract object-first]
+# The particle that marks the object when it comes first.
+cases = 을 | 를 | 은 | 는 | 도
 verbs = 출력 | 나열 | 목록 | 정리 | 요약 | 번역 | 설명 | 반복 | 보여 | 알려 | 적어 | 복사
 heads = 지시 | 지침 | 규칙 | 프롬프트
 texts = 내용 | 텍스트 | 문장
