@@ -154,9 +154,9 @@ func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 // given"), a text or all of it given to the agent ("the words you were
 // given", "everything written prior to this sentence"), an owner's head
 // ("your defence"), or a name only the agent's text has ("the
-// pre-prompt"). Each is a pattern of its own, needing its own words: one
-// expression of all six cost Go source 4 % per CPU second, most of it
-// the expression run on windows that held the needed word of another.
+// pre-prompt"). Forms are grouped by the words they need, each group a
+// pattern of its own: one expression of all six ran on every window that
+// held a needed word of any, most of the rules' cost on Go source.
 func (f lexiconFile) extractObjects(s lexiconSection) []object {
 	heads, texts, alls, priors := s.class("heads"), s.class("texts"), s.class("alls"), s.class("priors")
 	afters, sofars, owners, named := s.class("afters"), s.class("sofars"), s.class("owners"), s.class("named")
@@ -170,9 +170,22 @@ func (f lexiconFile) extractObjects(s lexiconSection) []object {
 	}
 	A, P, H, T := longestEntry(alls)+1, longestEntry(priors)+1, longestEntry(heads)+1, longestEntry(texts)+1
 	F := max(longestEntry(afters), longestEntry(sofars))
+	// Three patterns, by the words they need: a prior, given to the
+	// agent, a head or a name. Forms needing the same words share one.
 	var out []object
-	add := func(longest int, needs, starts words, exprs ...string) {
-		out = append(out, object{`(?:` + strings.Join(exprs, `|`) + `)`, longest, needs, starts})
+	var cur object
+	var exprs []string
+	add := func(longest int, needs, starts words, expr ...string) {
+		exprs = append(exprs, expr...)
+		cur.longest = max(cur.longest, longest)
+		cur.needs, cur.starts = join2(cur.needs, needs), join2(cur.starts, starts)
+	}
+	flush := func() {
+		if len(exprs) > 0 {
+			cur.expr = `(?:` + strings.Join(exprs, `|`) + `)`
+			out = append(out, cur)
+		}
+		cur, exprs = object{}, nil
 	}
 	if len(priors) > 0 && len(heads) > 0 {
 		add(P+w+H, priors, join2(priors, heads), alt(priors)+sep+one+alt(heads), alt(heads)+sep+one+alt(priors))
@@ -180,6 +193,7 @@ func (f lexiconFile) extractObjects(s lexiconSection) []object {
 	if len(priors) > 0 && len(alls) > 0 && len(texts) > 0 {
 		add(A+2*w+P+T, priors, alls, alt(alls)+sep+one+alt(priors)+sep+alt(texts), alt(alls)+sep+one+alt(texts)+sep+one+alt(priors))
 	}
+	flush()
 	if len(heads) > 0 && len(afters)+len(sofars) > 0 {
 		add(H+2*w+F, join2(afters, sofars), heads, alt(heads)+sep+two+alt(afters, sofars))
 	}
@@ -190,12 +204,14 @@ func (f lexiconFile) extractObjects(s lexiconSection) []object {
 			add(A+2*w+F, afters, alls, alt(alls)+sep+two+alt(afters))
 		}
 	}
+	flush()
 	if len(owners) > 0 && len(heads) > 0 {
 		add(longestEntry(owners)+H, heads, owners, alt(owners)+sep+alt(heads))
 	}
 	if len(named) > 0 {
 		add(longestEntry(named), named, named, alt(named))
 	}
+	flush()
 	return out
 }
 
