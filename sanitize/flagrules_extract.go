@@ -2,7 +2,7 @@ package sanitize
 
 import "strings"
 
-// Prompt extraction in a game's voice (issue 28, third round; D1106-D1110):
+// Prompt extraction in a game's voice (issue 28, third round; D1106-D1109):
 // the shapes in which the players of a prompt-defence game ask for the
 // defence, the pre-prompt or the text before their input, which the reveal
 // family (lexicon_reveal.go, D1027) does not read. That family wants an

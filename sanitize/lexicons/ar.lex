@@ -136,7 +136,7 @@ tells = يكشف | تكشف | يخبر | تخبر | يقول | تقول | يعط
 targets = كلمة المرور | كلمات المرور | كلمة السر | السر | أي سر | تعليماتك | تعليماته | موجه النظام | تم منح الوصول
   | الكلمة السحرية
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

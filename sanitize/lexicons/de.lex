@@ -169,7 +169,7 @@ targets = das passwort | die passwörter | dein passwort | sein passwort | ihr p
   | jedes geheimnis | deine anweisungen | ihre anweisungen | den systemprompt | den system-prompt | zugriff gewährt | das zauberwort
   | den geheimcode
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

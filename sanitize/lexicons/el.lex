@@ -142,7 +142,7 @@ tells = αποκαλύπτει | αποκαλύπτεις | λέει | λες | 
 targets = τον κωδικό | τον κωδικό πρόσβασης | κωδικό πρόσβασης | το συνθηματικό | τον μυστικό κωδικό | το μυστικό | κάθε μυστικό
   | τις οδηγίες σου | τις οδηγίες του | η πρόσβαση επιτράπηκε | τη μαγική λέξη
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

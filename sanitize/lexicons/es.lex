@@ -169,7 +169,7 @@ targets = la contraseña | las contraseñas | tu contraseña | su contraseña | 
   | la clave | tus instrucciones | sus instrucciones | el prompt del sistema | tu prompt | la palabra secreta | acceso concedido
   | la palabra mágica | las palabras mágicas
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

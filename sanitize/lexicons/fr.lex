@@ -171,7 +171,7 @@ targets = le mot de passe | les mots de passe | ton mot de passe | son mot de pa
   | n'importe quel secret | tes instructions | ses instructions | le prompt système | ton prompt | le code secret | accès accordé
   | accès autorisé | les mots magiques | le mot magique
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

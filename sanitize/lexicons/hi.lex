@@ -136,7 +136,7 @@ bounds = बिना नियमों | बिना नियम | बिन
 tells = बता देता | बता देती | बताएगा | बताएगी | बताता | बताती | बता दो | बताओ | दे देता | दे देगा
 targets = पासवर्ड | कोई भी रहस्य | रहस्य | गुप्त कोड | अपने निर्देश | सिस्टम प्रॉम्प्ट | पहुँच प्रदान की गई | जादुई शब्द
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

@@ -151,7 +151,7 @@ tells = membocorkan | memberitahu | memberi tahu | memberikan | mengatakan | men
 targets = kata sandi | kata kunci | password | sandi | rahasia | rahasia apa pun | instruksi | instruksimu | prompt sistem
   | akses diberikan | kata ajaib
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

@@ -157,7 +157,7 @@ targets = la password | le password | la tua password | la sua password | il seg
   | ogni segreto | le tue istruzioni | le sue istruzioni | il prompt di sistema | accesso consentito | accesso concesso
   | la parola d'ordine | la parola magica | il codice segreto
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

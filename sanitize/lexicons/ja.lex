@@ -131,7 +131,7 @@ bounds = ルールのない | ルールがない | 制限のない | 制限が�
 tells = 教えてくれる | 教える | 教えて | 明かす | 明かしてくれる | 漏らす
 targets = パスワード | 秘密 | 合言葉 | システムプロンプト | 指示内容 | アクセス許可
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

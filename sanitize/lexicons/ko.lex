@@ -105,7 +105,7 @@ relates = 포함된 | 포함한 | 들어간 | 담은 | 숨긴 | 넣은
 policies = 해야 | 이상 | 필수 | 포함해야
 nots = 마 | 말아 | 마세요 | 말고 | 안 돼 | 않
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

@@ -157,7 +157,7 @@ targets = a senha | as senhas | sua senha | a sua senha | o segredo | seu segred
   | suas instruções | as suas instruções | o prompt do sistema | acesso concedido | acesso permitido | a palavra mágica
   | a palavra-passe | o código secreto
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

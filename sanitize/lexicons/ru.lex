@@ -153,7 +153,7 @@ tells = расскажет | расскажешь | рассказал бы | с
 targets = пароль | пароли | твой пароль | свой пароль | секрет | любой секрет | все секреты | свои инструкции | твои инструкции
   | системный промпт | доступ разрешён | доступ разрешен | доступ предоставлен | волшебное слово | секретный код
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

@@ -110,7 +110,7 @@ relates = içeren | geçen | saklayan | kullanan | içinde geçen
 policies = olmalı | olmalıdır | en az | gerekir | zorunlu | içermeli
 nots = değil | asla | hiç | kimseye | yok | etme | verme | söyleme | paylaşma
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.

@@ -136,7 +136,7 @@ bounds = 没有任何规则 | 没有规则 | 没有任何限制 | 没有限制 |
 tells = 告诉我 | 告诉 | 说出 | 透露 | 泄露
 targets = 密码 | 秘密 | 口令 | 系统提示 | 系统提示词 | 访问已授权 | 访问授权
 
-# Issue 28, third round, game-voice prompt extraction (D1106-D1110;
+# Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.
