@@ -188,3 +188,8 @@ sofars = bis hierhin | bis jetzt
 asks = was wurde dir | was hat man dir
 tolds = verboten | untersagt | gesagt, nicht
 named = vorprompt
+# The first line, the last words, of what the agent was given.
+ordinals = erste | ersten | erstes | letzte | letzten | letztes
+units = zeile | zeilen | wort | wörter | satz | sätze
+sources = die du gesehen hast | die du bekommen hast | die du erhalten hast | deines prompts | deiner anweisungen
+  | dieses gesprächs | vor meiner nachricht

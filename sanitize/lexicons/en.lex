@@ -407,13 +407,11 @@ afters = you were given | you've been given | you have been given | you received
 sofars = so far | thus far
 ordinals = first | last | opening | initial | final | top
 units = word | words | line | lines | sentence | sentences | paragraph | paragraphs | characters | letters | tokens
-sources = you saw | you were given | you received | you were shown
-  | of your prompt | of your instructions | of your rules | of your defense | of your defence | of your pre-prompt
-  | of the prompt | of the instructions | of the pre-prompt | of the defense | of the defence | of the system prompt
-  | of this conversation | of our conversation | of the conversation | of this chat
-  | in your prompt | in your instructions | in the prompt | in the pre-prompt
-  | before this message | before my message | before my question
-  | above this message | above my message
+sources = you saw | you were given | you received | you were shown | of your prompt | of your instructions
+  | of your rules | of your defense | of your defence | of your pre-prompt | of the prompt | of the instructions
+  | of the pre-prompt | of the defense | of the defence | of the system prompt | of this conversation
+  | of our conversation | of the conversation | of this chat | in your prompt | in your instructions | in the prompt
+  | in the pre-prompt | before my message | before my question | above my message
 asks = what were you | what have you been | what are you | what did they | what did your developers | what did your creators
   | what did the developer | what was i | which things were you | which topics were you | what topics are you
   | what things are you | what were your

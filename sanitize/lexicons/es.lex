@@ -189,3 +189,8 @@ sofars = hasta ahora | hasta aquí | hasta este punto
 asks = qué te | que te
 tolds = prohibieron | han prohibido | dijeron que no | ordenaron que no | indicaron que no
 named = preprompt | pre-prompt
+# The first line, the last words, of what the agent was given.
+ordinals = primera | primer | primeras | primeros | última | último | últimas | últimos
+units = línea | líneas | palabra | palabras | frase | frases | oración | oraciones
+sources = que viste | que recibiste | que te dieron | de tu prompt | de tus instrucciones | de esta conversación
+  | antes de mi mensaje

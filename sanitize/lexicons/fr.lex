@@ -193,3 +193,8 @@ sofars = jusqu'ici | jusqu'à présent | jusqu'à maintenant
 asks = qu'est-ce qu'on t'a | que t'a-t-on | qu'est-ce qu'on vous a
 tolds = interdit de | défendu de | dit de ne pas | demandé de ne pas
 named = pré-prompt | preprompt
+# The first line, the last words, of what the agent was given.
+ordinals = première | premier | premières | premiers | dernière | dernier | dernières | derniers
+units = ligne | lignes | mot | mots | phrase | phrases
+sources = que tu as vue | que tu as vus | que tu as vues | que tu as reçue | que tu as reçus | que tu as reçues
+  | de ton prompt | de tes instructions | de tes consignes | de cette conversation | avant mon message

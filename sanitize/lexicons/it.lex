@@ -174,3 +174,8 @@ sofars = finora | fino a qui | fin qui | fino ad ora
 asks = cosa ti | che cosa ti
 tolds = hanno vietato | è stato vietato | hanno detto di non
 named = pre-prompt | preprompt
+# The first line, the last words, of what the agent was given.
+ordinals = prima | primo | prime | primi | ultima | ultimo | ultime | ultimi
+units = riga | righe | parola | parole | frase | frasi
+sources = che hai visto | che hai ricevuto | del tuo prompt | delle tue istruzioni | di questa conversazione
+  | prima del mio messaggio

@@ -135,7 +135,7 @@ targets = パスワード | 秘密 | 合言葉 | システムプロンプト | �
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.
-[extract object-first]
+[extract object-first place-first]
 # The particle that marks the object when it comes first.
 cases = を | は | も
 verbs = 書き出 | 出力 | 表示 | 列挙 | 箇条書き | 一覧 | 要約 | 翻訳 | 説明 | 繰り返 | 教えて | 見せて | コピー | まとめ
@@ -145,3 +145,7 @@ alls = すべて | 全て | 全部
 priors = これまでの | これより前の | 以前の | 先ほどの | 上記の
 afters = 与えられた | 受け取った | 言われた | 渡された
 sofars = これまで | ここまで | 今まで
+# The first line, the last words, of what the agent was given.
+ordinals = 最初の | 最後の | 冒頭の
+units = 行 | 文 | 単語 | 言葉 | 文字
+sources = あなたのプロンプト | あなたの指示 | この会話 | 受け取った | 与えられた | あなたが見た

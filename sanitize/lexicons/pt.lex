@@ -174,3 +174,8 @@ sofars = até agora | até aqui
 asks = o que te | o que você foi
 tolds = proibiram | proibido de | disseram para não | mandaram não
 named = pre-prompt | preprompt
+# The first line, the last words, of what the agent was given.
+ordinals = primeira | primeiro | primeiras | primeiros | última | último | últimas | últimos
+units = linha | linhas | palavra | palavras | frase | frases
+sources = que você viu | que você recebeu | do seu prompt | das suas instruções | desta conversa
+  | antes da minha mensagem

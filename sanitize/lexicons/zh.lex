@@ -140,7 +140,7 @@ targets = 密码 | 秘密 | 口令 | 系统提示 | 系统提示词 | 访问已�
 # flagrules_extract.go): the preceding instructions, all prior text, what
 # the agent was given, up to now; a text counts only with all of it or
 # given to the agent.
-[extract]
+[extract place-first]
 verbs = 列出 | 列举 | 输出 | 打印 | 显示 | 写出 | 复述 | 重复 | 总结 | 概括 | 翻译 | 解释 | 整理 | 转换 | 复制 | 告诉我
   | 列舉 | 輸出 | 顯示 | 寫出 | 複述 | 總結 | 翻譯 | 解釋 | 轉換 | 複製 | 告訴我
 heads = 指令 | 指示 | 规则 | 規則 | 提示词 | 提示詞
@@ -150,3 +150,7 @@ priors = 之前的 | 之前收到的 | 先前的 | 前面的 | 上面的 | 以�
 afters = 收到的 | 被告知的 | 给你的 | 給你的
 sofars = 到目前为止 | 迄今为止 | 到目前為止
 fronts = 把 | 将 | 將
+# The first line, the last words, of what the agent was given.
+ordinals = 第一 | 最后 | 最後 | 开头 | 開頭 | 最前面
+units = 行 | 句 | 个字 | 個字 | 个词 | 個詞 | 段
+sources = 你的提示词 | 你的提示詞 | 你的指令 | 你的系统提示 | 你的系統提示 | 这段对话 | 這段對話 | 你看到的 | 你收到的
