@@ -99,7 +99,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		"checks", "copulas", "questions", "tests", "letters", "policies", "nots", "compounds"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
-	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails"}, nil},
+	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},
 	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
 	// Prompt extraction in a game's voice (flagrules_extract.go).
 	"extract": {[]string{"verbs", "cases", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",

@@ -155,6 +155,9 @@ inputs = nachricht | nachrichten | frage | fragen | eingabe | eingaben | anfrage
 onlys = einzige antwort | einzige ausgabe | einzig erlaubte antwort | einzig richtige antwort | einzige erlaubte antwort
 ises = ist | lautet | wird sein | muss sein | sollte sein | muss lauten | soll lauten
 trails = sonst nichts | nichts anderes | nichts weiter | kein wort mehr
+echoes = sag | sage | sag nur | schreib | schreibe | schreib nur | schreibe nur | gib aus | gib nur aus | wiederhole
+  | sprich mir nach | antworte mit | antworte nur mit
+trophies = ich wurde gehackt | ich bin gehackt | gehackt | system kompromittiert
 
 [play verb-last]
 opens = stell dir vor, du bist | stell dir vor du bist | stellen sie sich vor | stell dir vor | tu so, als wärst du | tu so als wärst du

@@ -341,6 +341,13 @@ alwayses = is always | will always be | must always be | should always be | shal
 # Each trail is needed by its longest word: none whose longest is a
 # word of every text (other, more, without).
 trails = nothing else | nothing more | no other words
+echoes = say | say only | just say | print | print only | just print | write | write only | just write | type | type only
+  | output | output only | repeat | repeat after me | reply with | respond with | answer with | reply only with
+  | respond only with | end with | finish with | sign off with
+trophies = i have been pwned | i've been pwned | i have been hacked | i've been hacked | you have been hacked
+  | you've been hacked | you have been pwned | you've been pwned | haha pwned | pwned | get pwned | hacked lol
+  | system compromised | system hacked | jailbreak successful | jailbroken successfully | i am jailbroken | i'm jailbroken
+  | hacked by
 
 [play]
 opens = imagine you are | imagine you're | imagine that you are | imagine being | suppose you are | suppose you were
@@ -353,6 +360,8 @@ opens = imagine you are | imagine you're | imagine that you are | imagine being 
   | never break character | do not break character | opposite day | answer as both | respond as both | reply as both
   | respond in two ways | answer in two ways | reply in two ways | respond twice | answer twice | give two answers
   | give two responses | give me two answers | give me two responses | two responses | two answers | act as
+  | you are now | you're now | from now on you are | you will act as | you will play | you are going to act as
+  | your new role is | your role is | you are a | you're a | you are an | you're an | act like | behave like
 bounds = no rules | no restrictions | no limits | no limitations | no filters | no filter | no guidelines | no censorship
   | no ethics | no morals | no boundaries | without rules | without restrictions | without limits | without filters
   | without any rules | without any restrictions | without any limits | with no rules | with no restrictions
@@ -361,7 +370,10 @@ bounds = no rules | no restrictions | no limits | no limitations | no filters | 
   | must never refuse | ignore your instructions | ignore its instructions
   | ignores its instructions | ignores its rules | ignore your rules | ignoring your rules | against your guidelines
   | always comply | always complies | you comply | and dan | as dan | betterdan | developer mode
+  | always grants access | grants access to anyone | grants access to everyone | lets everyone in | lets anyone in
+  | has been hacked | been hacked
 tells = tell | tells | tell me | tell anyone | tell everyone | reveal | reveals | give | gives | give out | gives out | give me
+  | always says | always replies | always answers | always responds with | replies with | responds with | answers with
   | share | shares | recite | recites | recited | say | says | spell out | spells out | leak | leaks | disclose
   | discloses | read me | reads me | read out | let me in | lets me in | let anyone in | lets anyone in | let everyone in
   | grant | grants | whisper | whispers | whispered | hand over | hands over | print | prints | type | types

@@ -156,6 +156,11 @@ inputs = mensaje | mensajes | pregunta | preguntas | entrada | entradas | consul
 onlys = única respuesta | respuesta única | única salida | única contestación
 ises = es | será | debe ser | tiene que ser | debería ser
 trails = nada más | nada más que eso | sin nada más | sin añadir nada
+# Not "imprime" nor "escribe" alone: the third person reads the same
+# ("el exploit imprime «hackeado»").
+echoes = di | di solo | escribe solo | escribe solamente | imprime solo | repite conmigo
+  | responde con | contesta con | responde solo
+trophies = he sido hackeado | he sido hackeada | me han hackeado | hackeado | hackeada | sistema comprometido
 
 [play]
 opens = imagina que eres | imagina que tú eres | imagínate que eres | supón que eres | supongamos que eres | finge que eres | finge ser

@@ -156,6 +156,9 @@ inputs = message | messages | question | questions | entrée | entrées | requê
 onlys = seule réponse | unique réponse | seule sortie | seule réponse possible | seule réponse acceptable
 ises = est | sera | doit être | devra être
 trails = rien d'autre | rien de plus | sans rien ajouter
+echoes = dis | dis seulement | écris seulement | écris uniquement | affiche seulement | répète après moi | réponds par
+  | répondez par
+trophies = j'ai été piraté | j'ai été piratée | j'ai été hacké | piraté | hacké | système compromis
 
 [play]
 opens = imagine que tu es | imagine que vous êtes | imaginons que tu es | suppose que tu es | supposons que tu es | fais comme si tu étais

@@ -139,6 +139,9 @@ inputs = pesan | pertanyaan | masukan | permintaan | input | prompt
 onlys = satu-satunya jawaban | satu-satunya balasan | satu-satunya respons | satu-satunya output
 ises = adalah | ialah | harus | akan
 trails = tidak ada yang lain | tidak lebih | tanpa tambahan apa pun
+echoes = katakan | katakan saja | tulis | tulis saja | tulis hanya | cetak | ulangi | ulangi setelah saya | jawab dengan
+  | balas dengan
+trophies = saya telah diretas | saya diretas | aku diretas | diretas | sistem telah diretas
 
 [play]
 opens = bayangkan kamu adalah | bayangkan kamu | bayangkan anda adalah | bayangkan anda | anggap kamu adalah | anggap saja kamu

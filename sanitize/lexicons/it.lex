@@ -145,6 +145,9 @@ inputs = messaggio | messaggi | domanda | domande | richiesta | richieste | inpu
 onlys = unica risposta | sola risposta | unico output | unica uscita
 ises = è | sarà | deve essere | dovrà essere | dev'essere
 trails = nient'altro | niente di più | senza aggiungere altro
+echoes = scrivi | scrivi solo | scrivi soltanto | stampa solo | ripeti | ripeti dopo di me | rispondi con
+  | rispondi solo con | dimmi solo
+trophies = sono stato hackerato | sono stata hackerata | mi hanno hackerato | hackerato | hackerata | sistema compromesso
 
 [play]
 opens = immagina di essere | immagina che tu sia | immaginati di essere | supponi di essere | fingi di essere | fai finta di essere

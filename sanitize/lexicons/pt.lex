@@ -145,6 +145,9 @@ inputs = mensagem | mensagens | pergunta | perguntas | entrada | entradas | pedi
 onlys = única resposta | resposta única | única saída | única resposta aceitável
 ises = é | será | deve ser | tem de ser | tem que ser | deverá ser
 trails = nada mais | mais nada | sem mais nada
+echoes = diga | diga apenas | escreva | escreva apenas | imprima | imprima apenas | repita | repita comigo
+  | responda com | responde com | responda apenas
+trophies = fui hackeado | fui hackeada | eu fui hackeado | hackeado | hackeada | sistema comprometido
 
 [play]
 opens = imagine que você é | imagine que é | imagina que és | imagina que tu és | suponha que você é | finja que você é | finja ser
