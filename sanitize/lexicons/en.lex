@@ -341,7 +341,8 @@ alwayses = is always | will always be | must always be | should always be | shal
 # Each trail is needed by its longest word: none whose longest is a
 # word of every text (other, more, without).
 trails = nothing else | nothing more | no other words
-echoes = say | say only | just say | print | print only | just print | write | write only | just write | type | type only
+# Not "type" alone: it opens every Go declaration.
+echoes = say | say only | just say | print | print only | just print | write | write only | just write | type only
   | output | output only | repeat | repeat after me | reply with | respond with | answer with | reply only with
   | respond only with | end with | finish with | sign off with
 trophies = i have been pwned | i've been pwned | i have been hacked | i've been hacked | you have been hacked
