@@ -84,7 +84,7 @@ func newFixture(t *testing.T, grants map[string]string, expire time.Duration) *f
 	t.Cleanup(func() { g.Close() })
 	// A runner with no image: a file tool would fail runner-unavailable.
 	r, err := runner.New(runner.Config{Podman: "podman", Instance: "broker-test", UlimitNofile: 1, UlimitNproc: 2,
-		PidsLimit: 1, MemoryMB: 1, CPUs: 1, TmpMB: 1, Timeout: time.Second, OutputLimit: 1})
+		PidsLimit: 1, MemoryMB: 1, CPUs: 1, TotalCPUs: 1, TotalMemoryMB: 64, TmpMB: 1, Timeout: time.Second, OutputLimit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,6 +111,12 @@ type Runner struct {
 	// time, in CPUs (a CFS quota; 0.5 is half of one): no key, 1. At
 	// least 0.01, at most this host's CPUs (CPULimit, checkValues).
 	CPUs *float64 `toml:"cpus"`
+	// TotalCPUs and TotalMemoryMB bound all of brokerd's containers
+	// together (one cgroup parent, docs/runner.md "CPU"): no key, this
+	// host's CPUs less one (at least 1) and half its memory
+	// (TotalCPULimit, TotalMemoryLimit, checkValues).
+	TotalCPUs     *float64 `toml:"total_cpus"`
+	TotalMemoryMB *int     `toml:"total_memory_mb"`
 
 	// Who the tools act for and run as (docs/runner.md, "Who the tool
 	// runs as"): files they write belong to owner_uid:owner_gid; their
@@ -224,6 +230,12 @@ memory_mb = 512
 # kept busy, 0.5 half of one. Several sessions' calls each get this
 # much, so keep it below the host's count. At most that count.
 cpus = 1.0
+# All of brokerd's containers together (tools, http_fetch's, yaag Runs,
+# MCP servers) are held in one cgroup with these limits: CPUs, and
+# memory in MiB. No key: this host's CPUs less one (at least 1), and
+# half its memory. A container's cpus above total_cpus gets total_cpus.
+# total_cpus = 1.0
+# total_memory_mb = 4096
 tmp_mb = 64
 timeout_ms = 30000
 # Bytes of a file read, and of each of a command's stdout and stderr

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	homepkg "boxmaker/core/home"
 )
 
@@ -196,7 +198,62 @@ func (c *Brokerd) checkValues(data []byte) []Problem {
 				Text: fmt.Sprintf("[%s] cpus %s", k.table, why)})
 		}
 	}
+	if v := c.Runner.TotalCPUs; v != nil {
+		if why := CPUsProblem(*v, runtime.NumCPU()); why != "" {
+			problems = append(problems, Problem{Line: tableKeyLine(data, "runner", "total_cpus"), Key: "runner.total_cpus",
+				Text: fmt.Sprintf("[runner] total_cpus %s", why)})
+		}
+	}
+	if v := c.Runner.TotalMemoryMB; v != nil {
+		if why := TotalMemoryProblem(*v, HostMemoryMB()); why != "" {
+			problems = append(problems, Problem{Line: tableKeyLine(data, "runner", "total_memory_mb"), Key: "runner.total_memory_mb",
+				Text: "[runner] total_memory_mb " + why})
+		}
+	}
 	return problems
+}
+
+// MinTotalMemoryMB is the least [runner] total_memory_mb: a container
+// and its runtime need some.
+const MinTotalMemoryMB = 64
+
+// TotalCPULimit is [runner] total_cpus, or this host's host CPUs less
+// one, at least 1: brokerd's containers together leave one CPU to the
+// rest of the machine.
+func (r Runner) TotalCPULimit(host int) float64 {
+	if r.TotalCPUs != nil {
+		return *r.TotalCPUs
+	}
+	return float64(max(host-1, 1))
+}
+
+// TotalMemoryLimit is [runner] total_memory_mb, or half of hostMB.
+func (r Runner) TotalMemoryLimit(hostMB int) int {
+	if r.TotalMemoryMB != nil {
+		return *r.TotalMemoryMB
+	}
+	return max(hostMB/2, MinTotalMemoryMB)
+}
+
+// TotalMemoryProblem says why mb cannot be the memory limit of all of
+// brokerd's containers on a host of hostMB MiB, or "".
+func TotalMemoryProblem(mb, hostMB int) string {
+	switch {
+	case mb < MinTotalMemoryMB:
+		return fmt.Sprintf("%d is below %d: all of brokerd's containers together need at least %d MiB", mb, MinTotalMemoryMB, MinTotalMemoryMB)
+	case hostMB > 0 && mb > hostMB:
+		return fmt.Sprintf("%d is above this host's %d MiB of memory: the limit would hold nothing back; write at most %d", mb, hostMB, hostMB)
+	}
+	return ""
+}
+
+// HostMemoryMB is this host's memory in MiB (0 when it cannot be read).
+func HostMemoryMB() int {
+	var si unix.Sysinfo_t
+	if unix.Sysinfo(&si) != nil {
+		return 0
+	}
+	return int(uint64(si.Totalram) * uint64(si.Unit) >> 20)
 }
 
 // CPUsProblem says why cpus cannot be a container's CPU limit on a host

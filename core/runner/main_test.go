@@ -62,6 +62,7 @@ func mainWithImage(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "runner tests: containers left behind: %v %v\n", left, err)
 		code = 1
 	}
+	removeCgroupParent(CgroupParent(testInstance))
 	return code
 }
 
@@ -101,6 +102,7 @@ func testConfig() Config {
 		Podman: "podman", Runtime: "runc", Image: testImage, Instance: testInstance, StageDir: testStage, Store: testStore,
 		OwnerUID: testOwnerUID, OwnerGID: testOwnerGID, ToolUID: testToolUID, SeccompProfile: testSeccomp,
 		UlimitNofile: 1024, UlimitNproc: 4096, PidsLimit: 128, MemoryMB: 256, CPUs: 1, TmpMB: 16,
+		TotalCPUs: 1, TotalMemoryMB: 2048, CgroupRoot: CgroupRoot, CgroupRecord: testStage + ".cgroup",
 		Timeout: 20 * time.Second, OutputLimit: 64 << 10,
 	}
 }

@@ -34,6 +34,8 @@ func (r *Runner) MCPCommand(name, image string, argv, env []string) (*exec.Cmd, 
 		return nil, unavailable(nil, "the runner has no seccomp profile for the tools")
 	case r.seccomp() != nil:
 		return nil, unavailable(nil, r.seccomp().Error())
+	case r.cgroupProblem() != "":
+		return nil, unavailable(nil, r.cgroupProblem())
 	case len(argv) == 0:
 		return nil, fmt.Errorf("an MCP server needs a command")
 	}
@@ -103,6 +105,8 @@ func (r *Runner) StartMCP(ctx context.Context, s MCPServe) (*MCPStarted, error) 
 		return nil, unavailable(nil, "the runner has no seccomp profile for the tools")
 	case r.seccomp() != nil:
 		return nil, unavailable(nil, r.seccomp().Error())
+	case r.cgroupProblem() != "":
+		return nil, unavailable(nil, r.cgroupProblem())
 	}
 	for _, m := range s.Mounts {
 		if err := checkMountable(m.Path); err != nil {

@@ -34,6 +34,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,6 +104,14 @@ type Config struct {
 	// which has MCPCPUs when that is not 0. At least conf.MinCPUs: there
 	// is no "unlimited".
 	CPUs, MCPCPUs float64
+	// TotalCPUs and TotalMemoryMB bound all of the runner's containers
+	// together: they run under one cgroup parent (cgroup.go) with these
+	// limits, made under CgroupRoot (empty: none, and no container
+	// starts) and recorded in CgroupRecord.
+	TotalCPUs     float64
+	TotalMemoryMB int
+	CgroupRoot    string
+	CgroupRecord  string
 
 	// http_fetch (fetch.go): the egress proxy's network, the directory
 	// for its per-call socket directories, the CA bundle the tool trusts,
@@ -122,6 +131,8 @@ func ConfigFrom(b conf.Brokerd, instance string) Config {
 	c := b.Runner
 	return Config{
 		CPUs: c.CPULimit(), MCPCPUs: b.MCP.CPULimit(c),
+		TotalCPUs: c.TotalCPULimit(runtime.NumCPU()), TotalMemoryMB: c.TotalMemoryLimit(conf.HostMemoryMB()),
+		CgroupRoot: CgroupRoot, CgroupRecord: CgroupRecordFor(instance),
 		Podman: c.Podman, Runtime: c.Runtime, Launch: c.Launch, Image: c.Image, Instance: instance,
 		UlimitNofile: c.UlimitNofile, UlimitNproc: c.UlimitNproc, PidsLimit: c.PidsLimit,
 		MemoryMB: c.MemoryMB, TmpMB: c.TmpMB,
@@ -156,10 +167,12 @@ const startGrace = 10 * time.Second
 // Runner runs tool calls. It is safe for concurrent use.
 type Runner struct {
 	cfg     Config
-	idmap   func() (int, error) // the user namespace of the owner-to-tool mapping
-	seccomp func() error        // writes the tools' seccomp profile, once
-	budget  *budget             // container slots: pids limits within ulimit_nproc (budget.go)
-	svc     *podmanService      // nil: every call is a podman run (servicerun.go)
+	idmap   func() (int, error)        // the user namespace of the owner-to-tool mapping
+	seccomp func() error               // writes the tools' seccomp profile, once
+	cgroup  func() ([]objectID, error) // makes the containers' cgroup parent, once (cgroup.go)
+	parent  string                     // the cgroup parent, as Podman is given it
+	budget  *budget                    // container slots: pids limits within ulimit_nproc (budget.go)
+	svc     *podmanService             // nil: every call is a podman run (servicerun.go)
 	// storeErr is why PrepareStore could not make the store ready: no
 	// container starts then.
 	storeErr atomic.Pointer[error]
@@ -198,6 +211,15 @@ func New(cfg Config) (*Runner, error) {
 	}
 	if cfg.MCPCPUs != 0 && !(cfg.MCPCPUs >= conf.MinCPUs && cfg.MCPCPUs <= maxCPUs) {
 		bad = append(bad, fmt.Sprintf("[mcp] cpus %v must be at least %v", cfg.MCPCPUs, conf.MinCPUs))
+	}
+	if !(cfg.TotalCPUs >= conf.MinCPUs && cfg.TotalCPUs <= maxCPUs) {
+		bad = append(bad, fmt.Sprintf("total_cpus %v must be at least %v", cfg.TotalCPUs, conf.MinCPUs))
+	}
+	if cfg.TotalMemoryMB < conf.MinTotalMemoryMB {
+		bad = append(bad, fmt.Sprintf("total_memory_mb %d must be at least %d", cfg.TotalMemoryMB, conf.MinTotalMemoryMB))
+	}
+	if cfg.CgroupRoot != "" && cfg.CgroupRecord == "" {
+		bad = append(bad, "the runner has a cgroup root but no record of its cgroup parent")
 	}
 	if cfg.PidsLimit > 0 && cfg.UlimitNproc < 2*cfg.PidsLimit {
 		// http_fetch runs two containers; see budget.go.
@@ -250,7 +272,12 @@ func New(cfg Config) (*Runner, error) {
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
-	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg)), svc: svc, runtimeWhy: why}
+	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg)), svc: svc, runtimeWhy: why, parent: CgroupParent(cfg.Instance)}
+	// Made at start (PrepareCgroupParent) or at the first container,
+	// as the seccomp profile is written.
+	r.cgroup = sync.OnceValues(func() ([]objectID, error) {
+		return setUpCgroupParent(cfg.CgroupRoot, r.parent, cfg.CgroupRecord, cfg.TotalCPUs, cfg.TotalMemoryMB)
+	})
 	r.idmap = sync.OnceValues(func() (int, error) { return idmapUserns(cfg.OwnerUID, cfg.OwnerGID, cfg.ToolUID) })
 	// Written at the first call, not here: New runs before brokerd holds
 	// its home's lock.
@@ -273,6 +300,8 @@ func (r *Runner) ready(paths bool) string {
 		return "the runner has no seccomp profile for the tools"
 	case r.seccomp() != nil:
 		return r.seccomp().Error()
+	case r.cgroupProblem() != "":
+		return r.cgroupProblem()
 	case paths:
 		return r.ownerProblem()
 	}
@@ -519,7 +548,8 @@ func (r *Runner) lockdown(name, network string, timeout time.Duration, cpus floa
 		"--log-driver", "none",
 		"--timeout", strconv.Itoa(int((timeout + time.Second - 1) / time.Second)),
 	}
-	a = append(a, cpuArgs(cpus)...)
+	a = append(a, cpuArgs(r.containerCPUs(cpus))...)
+	a = append(a, r.cgroupArgs()...)
 	if cfg.Runtime != "" {
 		a = append(a, "--runtime", cfg.Runtime)
 	}

@@ -62,6 +62,7 @@ type serviceSpec struct {
 	ReadOnlyFilesystem bool              `json:"read_only_filesystem"`
 	Umask              string            `json:"umask"`
 	CgroupsMode        string            `json:"cgroups_mode"`
+	CgroupParent       string            `json:"cgroup_parent"`
 	NetNS              serviceNamespace  `json:"netns"`
 	UseImageHosts      bool              `json:"use_image_hosts"`
 	ResourceLimits     serviceResources  `json:"resource_limits"`
@@ -142,7 +143,8 @@ func (r *Runner) serviceSpec(c Call, name string, mounts []Mount) serviceSpec {
 	s.ResourceLimits.Memory.Limit = int64(cfg.MemoryMB) << 20
 	s.ResourceLimits.Memory.Swap = int64(cfg.MemoryMB) << 20
 	s.ResourceLimits.Pids.Limit = int64(cfg.PidsLimit)
-	s.ResourceLimits.CPU.Quota, s.ResourceLimits.CPU.Period = CPUQuota(cfg.CPUs), cpuPeriod
+	s.ResourceLimits.CPU.Quota, s.ResourceLimits.CPU.Period = CPUQuota(r.containerCPUs(cfg.CPUs)), cpuPeriod
+	s.CgroupParent = r.parent
 	for _, m := range mounts {
 		mode := "rw"
 		if m.ReadOnly {

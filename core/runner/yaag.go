@@ -145,7 +145,8 @@ func (r *Runner) yaagArgs(s YaagSpec, name string, staged []Mount) []string {
 	}
 	// cpu_seconds bounds the Run's CPU time; [runner] cpus how fast it
 	// may spend it, as a tool's.
-	a = append(a, cpuArgs(cfg.CPUs)...)
+	a = append(a, cpuArgs(r.containerCPUs(cfg.CPUs))...)
+	a = append(a, r.cgroupArgs()...)
 	if cfg.Runtime != "" {
 		a = append(a, "--runtime", cfg.Runtime)
 	}

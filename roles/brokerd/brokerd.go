@@ -65,6 +65,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	rcfg.Protected = policy.Protect(harness)
 	if rolecli.CheckingConfig(c) {
 		rcfg.SeccompProfile = "" // checks only: nothing is written
+		rcfg.CgroupRoot = ""     // nor any cgroup made
 	}
 	run, err := runner.New(rcfg)
 	if err != nil {
@@ -85,6 +86,12 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	if err := d.Lock(); err != nil {
 		return err
 	}
+	// All of brokerd's containers run under one cgroup parent holding
+	// [runner] total_cpus and total_memory_mb: none runs without it.
+	if err := run.PrepareCgroupParent(); err != nil {
+		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [runner]: %v", path, err)
+	}
+	fmt.Fprintf(rolecli.Log, "brokerd: runner: all containers under cgroup %s: %v CPUs, %d MiB\n", run.CgroupParent(), rcfg.TotalCPUs, rcfg.TotalMemoryMB)
 	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
 	// its heads, written whole for --witness to read from the journal.
 	led, err := audit.Open(h.Path(home.DirAudit), audit.Options{AcceptBreak: c.Bool(rolecli.AcceptBreakFlag),

@@ -1,0 +1,263 @@
+package runner
+
+// All of brokerd's containers together under one cgroup parent
+// ([runner] total_cpus, total_memory_mb): the model runs several
+// sessions at once, each can start a `run` of busy loops at [runner]
+// cpus, and an MCP server runs beside them; each container's own limit
+// holds, but together they could take every CPU. Each test starts such
+// containers for real, reads the parent's limit from the host's cgroup
+// files and the CPU all of them used there (cpuacct.usage, which counts
+// every container below it), and checks it against the total times the
+// wall time, plus a margin.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// removeCgroupParent removes a test instance's parent, with the conmon
+// cgroups Podman leaves in it, in every controller (best effort).
+func removeCgroupParent(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(CgroupRoot, "*", parent))
+	for _, d := range dirs {
+		os.Remove(filepath.Join(d, "conmon"))
+		os.Remove(d)
+	}
+}
+
+// cgroupRunner is a test runner with its own instance, so its own cgroup
+// parent, removed after the test.
+func cgroupRunner(t *testing.T, change func(*Config)) *Runner {
+	t.Helper()
+	sum := sha256.Sum256([]byte(t.Name()))
+	instance := testInstance + "-" + hex.EncodeToString(sum[:4])
+	t.Cleanup(func() { removeCgroupParent(CgroupParent(instance)) })
+	return newTestRunner(t, func(c *Config) {
+		c.Instance = instance
+		c.CgroupRecord = filepath.Join(t.TempDir(), "cgroup")
+		if change != nil {
+			change(c)
+		}
+	})
+}
+
+// parentFile reads a file of the parent's directory in controller ctl.
+func parentFile(t *testing.T, r *Runner, ctl, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(CgroupRoot, ctl, r.parent, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// parentUsage is the CPU, in seconds, every process below the parent
+// has used.
+func parentUsage(t *testing.T, r *Runner) float64 {
+	ns, err := strconv.ParseInt(parentFile(t, r, "cpuacct", "cpuacct.usage"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return float64(ns) / 1e9
+}
+
+// totalMargin is what the parent may be charged beyond its limit: the
+// containers' starts (runc init, conmon, the executor) and the CFS
+// quota's per-CPU slices.
+const totalMargin = 0.6
+
+// checkTotal judges the CPU used below the parent (parent) and the sum
+// of what each container's own cgroup says it used (each, from
+// cpuHog's output) over wall against total CPUs, and that the loops ran
+// at all.
+func checkTotal(t *testing.T, r *Runner, total float64, parent float64, each []string, wall time.Duration) {
+	t.Helper()
+	want := fmt.Sprintf("%d %d", CPUQuota(total), cpuPeriod)
+	got := parentFile(t, r, "cpu", "cpu.cfs_quota_us") + " " + parentFile(t, r, "cpu", "cpu.cfs_period_us")
+	var sum float64
+	for _, out := range each {
+		sum += parseCPUHog(t, out).usage
+	}
+	t.Logf("total %v CPUs: the parent %s has %q; all below it used %.2f s of CPU in %.2f s, the %d containers by their own count %.2f s", total, r.parent, got, parent, wall.Seconds(), len(each), sum)
+	bound := total*wall.Seconds() + totalMargin
+	if sum > bound {
+		t.Errorf("the containers together used %.2f s of CPU in %.2f s: more than total_cpus %v allow (%.2f s with the margin)", sum, wall.Seconds(), total, bound)
+	}
+	if sum < 0.2*total*wall.Seconds() {
+		t.Errorf("the containers together used only %.2f s of CPU in %.2f s: they did not run", sum, wall.Seconds())
+	}
+	if got != want {
+		t.Errorf("the host's cgroup of the parent has the CPU limit %q, want %q", got, want)
+	}
+	if parent > bound || parent < sum*0.9 {
+		t.Errorf("the parent was charged %.2f s of CPU: want at most %.2f s and at least what the containers used (%.2f s)", parent, bound, sum)
+	}
+}
+
+// TestManyRunsTogetherCannotTakeMoreThanTotalCPUs: three `run` calls at
+// once, each of four busy loops at cpus = 1, with total_cpus = 0.5, on
+// both routes: the parent has the quota of half a CPU, and all of them
+// together use no more. Without the parent each had its own CPU and
+// together they took every CPU of the host.
+func TestManyRunsTogetherCannotTakeMoreThanTotalCPUs(t *testing.T) {
+	const total = 0.5
+	for _, route := range []struct {
+		name   string
+		launch string
+	}{{"podman run", LaunchRun}, {"service", LaunchService}} {
+		t.Run(route.name, func(t *testing.T) {
+			r := cgroupRunner(t, func(c *Config) {
+				c.Launch, c.CPUs, c.TotalCPUs = route.launch, 1, total
+				if route.launch == LaunchService {
+					c.ServiceDir = testServiceDir(t)
+				}
+			})
+			if err := r.PrepareCgroupParent(); err != nil {
+				t.Fatal(err)
+			}
+			d := resolvedTempDir(t)
+			before, start := parentUsage(t, r), time.Now()
+			var wg sync.WaitGroup
+			errs, outs := make([]error, 3), make([]string, 3)
+			for i := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					res, err := r.Run(context.Background(), Call{ID: fmt.Sprintf("%s-%d", callID(t), i), Tool: "run", Paths: []string{d}, Command: cpuHog})
+					if err == nil && res.ExitCode != 0 {
+						err = fmt.Errorf("%+v", res)
+					}
+					errs[i], outs[i] = err, res.Stdout
+				}()
+			}
+			wg.Wait()
+			used, wall := parentUsage(t, r)-before, time.Since(start)
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("call %d: %v", i, err)
+				}
+			}
+			checkTotal(t, r, total, used, outs, wall)
+		})
+	}
+}
+
+// TestAnMCPServerBesideACallCannotTakeMoreThanTotalCPUs: an MCP server
+// of busy loops at [mcp] cpus = 1 and a `run` of busy loops at cpus =
+// 1, at once, with total_cpus = 0.5: together they use no more than
+// half a CPU. Without the parent, each took its own CPU.
+func TestAnMCPServerBesideACallCannotTakeMoreThanTotalCPUs(t *testing.T) {
+	const total = 0.5
+	r := cgroupRunner(t, func(c *Config) { c.Launch, c.CPUs, c.MCPCPUs, c.TotalCPUs = LaunchRun, 1, 1, total })
+	if err := r.PrepareCgroupParent(); err != nil {
+		t.Fatal(err)
+	}
+	d := resolvedTempDir(t)
+	before, start := parentUsage(t, r), time.Now()
+	st, err := r.StartMCP(context.Background(), MCPServe{Name: r.ContainerName(callID(t) + "-mcp"), Image: testImage,
+		Argv: []string{"/bin/sh", "-c", cpuHog}, Lifetime: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	var out []byte
+	go func() {
+		var err error
+		out, err = st.Cmd.Output()
+		st.Release()
+		served <- err
+	}()
+	res, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "run", Paths: []string{d}, Command: cpuHog})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("the call's busy loops: %+v, %v", res, err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("the server's busy loops: %v", err)
+	}
+	checkTotal(t, r, total, parentUsage(t, r)-before, []string{res.Stdout, string(out)}, time.Since(start))
+}
+
+// TestTheParentIsBrokerdsOwn: brokerd makes the parent and writes its
+// limits (the memory limit too), takes back the one its record names,
+// and refuses, before any container, a directory of that name it did not
+// make, or a link in its place.
+func TestTheParentIsBrokerdsOwn(t *testing.T) {
+	r := cgroupRunner(t, func(c *Config) { c.TotalMemoryMB = 300 })
+	if err := r.PrepareCgroupParent(); err != nil {
+		t.Fatal(err)
+	}
+	if got := parentFile(t, r, "memory", "memory.limit_in_bytes"); got != strconv.Itoa(300<<20) {
+		t.Errorf("the parent's memory limit is %s, want %d", got, 300<<20)
+	}
+	// Another runner of the same instance (brokerd started again) takes
+	// it back: the record names it.
+	again, err := New(r.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := again.PrepareCgroupParent(); err != nil {
+		t.Fatalf("brokerd started again: %v", err)
+	}
+	// Removed and made again by someone else: the running runner refuses
+	// its next container, and a new one refuses to start.
+	removeCgroupParent(r.parent)
+	for _, ctl := range cgroupControllers {
+		os.Mkdir(filepath.Join(CgroupRoot, ctl, r.parent), 0o755)
+	}
+	if why := r.ready(false); !strings.Contains(why, "no longer the one brokerd made") {
+		t.Errorf("a parent made again by another: ready = %q", why)
+	}
+	_, err = r.Run(context.Background(), Call{ID: callID(t), Tool: "run", Paths: []string{resolvedTempDir(t)}, Command: "true"})
+	var start *StartError
+	if !errors.As(err, &start) || !strings.Contains(start.Said, "no longer the one brokerd made") {
+		t.Errorf("a call under a parent made again by another: %v", err)
+	}
+	other, err := New(r.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.PrepareCgroupParent(); err == nil || !strings.Contains(err.Error(), "exists and is not brokerd's own") {
+		t.Errorf("a parent brokerd did not make: %v", err)
+	}
+	// The cgroup file system does not take links: the same refusals
+	// under a directory standing for it.
+	root := t.TempDir()
+	for _, ctl := range cgroupControllers {
+		os.Mkdir(filepath.Join(root, ctl), 0o755)
+	}
+	if err := os.Symlink("/sys/fs/cgroup/cpu", filepath.Join(root, "cpu", r.parent)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := setUpCgroupParent(root, r.parent, filepath.Join(t.TempDir(), "record"), 1, 100); err == nil || !strings.Contains(err.Error(), "is a link") {
+		t.Errorf("a link in the parent's place: %v", err)
+	}
+	os.Remove(filepath.Join(root, "cpu", r.parent))
+	if _, err := setUpCgroupParent(root, r.parent, filepath.Join(t.TempDir(), "record"), 1, 100); err == nil || !strings.Contains(err.Error(), "not on a cgroup v1 file system") {
+		t.Errorf("a parent outside the cgroup file system: %v", err)
+	}
+	// cgroup v2 is refused where it cannot be set, before any container.
+	v2 := t.TempDir()
+	os.WriteFile(filepath.Join(v2, "cgroup.controllers"), []byte("cpu memory pids\n"), 0o644)
+	if _, err := setUpCgroupParent(v2, r.parent, filepath.Join(t.TempDir(), "record"), 1, 100); err == nil || !strings.Contains(err.Error(), "cgroup v2") {
+		t.Errorf("a cgroup v2 hierarchy: %v", err)
+	}
+	// A runner with no cgroup root (brokerd check-config's) starts no
+	// container.
+	none, err := New(func() Config { c := r.cfg; c.CgroupRoot = ""; return c }())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := none.ready(false); !strings.Contains(why, "no cgroup parent") {
+		t.Errorf("no cgroup root: ready = %q", why)
+	}
+}
