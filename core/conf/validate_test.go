@@ -181,3 +181,60 @@ func TestCPULimitsAreCheckedOnTheirLine(t *testing.T) {
 		t.Errorf("[mcp] cpus = 0.25: %v", b.MCP.CPULimit(b.Runner))
 	}
 }
+
+// [runner] total_cpus and total_memory_mb, the limits of all of
+// brokerd's containers together, are refused where they are written:
+// total_cpus as cpus is, total_memory_mb below the least or above this
+// host's memory. No key: the host's CPUs less one (at least 1), half its
+// memory.
+func TestTotalLimitsAreCheckedOnTheirLine(t *testing.T) {
+	host, hostMB := runtime.NumCPU(), HostMemoryMB()
+	if hostMB == 0 {
+		t.Fatal("this host's memory cannot be read")
+	}
+	var template string
+	for _, r := range Roles {
+		if r.Name.String() == "brokerd" {
+			template = r.Render("/h")
+		}
+	}
+	line := tableKeyLine([]byte(template), "runner", "cpus")
+	// at puts key = v on the line after [runner] cpus.
+	at := func(key, v string) string {
+		return strings.Replace(template, "\ncpus = 1.0\n", "\ncpus = 1.0\n"+key+" = "+v+"\n", 1)
+	}
+	for _, tc := range []struct {
+		name, file string
+		want       string // "" for valid
+	}{
+		{"a fraction", at("total_cpus", "0.5"), ""},
+		{"the host's count", at("total_cpus", strconv.Itoa(host)), ""},
+		{"zero CPUs", at("total_cpus", "0"), fmt.Sprintf("b.toml:%d: [runner] total_cpus 0 is not more than 0", line+1)},
+		{"above the host's CPUs", at("total_cpus", strconv.Itoa(host+1)), fmt.Sprintf("b.toml:%d: [runner] total_cpus %d is above this host's %d CPUs", line+1, host+1, host)},
+		{"nan CPUs", at("total_cpus", "nan"), fmt.Sprintf("b.toml:%d: [runner] total_cpus NaN is not a number of CPUs", line+1)},
+		{"some memory", at("total_memory_mb", "1024"), ""},
+		{"too little memory", at("total_memory_mb", "10"), fmt.Sprintf("b.toml:%d: [runner] total_memory_mb 10 is below %d", line+1, MinTotalMemoryMB)},
+		{"more memory than the host", at("total_memory_mb", strconv.Itoa(hostMB+1)), fmt.Sprintf("b.toml:%d: [runner] total_memory_mb %d is above this host's %d MiB", line+1, hostMB+1, hostMB)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b Brokerd
+			err := Decode("b.toml", []byte(tc.file), &b)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("Decode = %v, want nil", err)
+			case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+				t.Fatalf("Decode = %v, want one beginning %q", err, tc.want)
+			}
+		})
+	}
+	var r Runner
+	if got, want := r.TotalCPULimit(8), 7.0; got != want {
+		t.Errorf("no total_cpus on 8 CPUs: %v, want %v", got, want)
+	}
+	if got := r.TotalCPULimit(1); got != 1 {
+		t.Errorf("no total_cpus on 1 CPU: %v, want 1", got)
+	}
+	if got := r.TotalMemoryLimit(16000); got != 8000 {
+		t.Errorf("no total_memory_mb on 16000 MiB: %v, want 8000", got)
+	}
+}

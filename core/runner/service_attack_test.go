@@ -151,7 +151,9 @@ func recordedConfig(t *testing.T, dir, name string) map[string]any {
 // results are the same. Each route runs as brokerd runs it (Run: the
 // runner's store, its staged mounts, the service it starts itself).
 // Each config.json has the CPU limit (cpus 0.29, a quota that Podman's
-// own --cpus would truncate to 28999): a route without it fails.
+// own --cpus would truncate to 28999) and the cgroup parent of all of
+// brokerd's containers ([runner] total_cpus): a route without either
+// fails.
 func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 	program, configs := recordingRuntime(t)
 	d := resolvedTempDir(t)
@@ -217,6 +219,10 @@ func TestEachToolsContainerIsTheSameThroughTheService(t *testing.T) {
 			for route, config := range map[string]map[string]any{"podman run": runConfig, "service": svcConfig} {
 				if diff := cmp.Diff(any(limit), configCPU(config)); diff != "" {
 					t.Errorf("runc's config.json through %s has not the CPU limit (-want +got):\n%s", route, diff)
+				}
+				linux, _ := config["linux"].(map[string]any)
+				if got, want := linux["cgroupsPath"], viaRun.parent+"/libpod-ID"; got != want {
+					t.Errorf("runc's config.json through %s puts the container in the cgroup %v, want %s, under the parent of all of brokerd's containers", route, got, want)
 				}
 			}
 		})
