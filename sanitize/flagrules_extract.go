@@ -1,6 +1,9 @@
 package sanitize
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Prompt extraction in a game's voice (issue 28, third round; D1106-D1109):
 // the shapes in which the players of a prompt-defence game ask for the
@@ -29,7 +32,8 @@ import "strings"
 //	sofars   up to now:                so far, up to this point
 //	ordinals, units, sources           the first line you saw
 //	asks, tolds                        what were you told not to
-//	anchors, quoted                    before "You are"
+//	anchors, quoted, leads, heres      before "You are" (heres: what is
+//	                                   the user's, "my message")
 //	overs, says, whats                 ignore the above and say what it was
 //	shows, bares                       TL;DR of the above
 //
@@ -102,7 +106,7 @@ func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 		// (leads) before it. Without quotes it is prose ("before you
 		// are done").
 		sep, _ := f.gap(0, 0)
-		leads := f.leadsBefore(s.class("leads"))
+		leads := f.quotedAsked(s.class("leads"), join2(s.class("owners"), s.class("heads"), s.class("afters"), s.class("sources"), s.class("heres")))
 		p := f.need(fp(rule, firstWords(anchors), 120, alt(anchors)+`:?`+sep+`\s?`+openQuote+`\s?`+alt(quoted)), quoted).checked(leads)
 		p.needsWithin = longestEntry(anchors) + longestEntry(quoted) + 12
 		out = append(out, byStarts(p, anchors)...)
@@ -216,26 +220,30 @@ func (f lexiconFile) extractObjects(s lexiconSection) []object {
 }
 
 // The quotation marks that open and close the words quoted after an anchor.
+// The flag scan reads „ as the ,, it looks like (UTS #39).
 const (
-	openQuote  = `["'‘’“”«»„「『]`
+	openQuote  = `(?:["'‘’“”«»„「『]|,,)`
 	closeQuote = `["'‘’“”«»」』]`
 )
 
-// leadsBefore accepts a match whose line, before it, holds one of leads:
-// a question or a verb that asks for the text ("which words come before
-// 'You are'"), not a sentence about the words ("the line before 'You are'
-// sets the tone").
-func (f lexiconFile) leadsBefore(leads words) func(before, window string, m []int) bool {
-	var ls []string
-	for _, l := range leads {
-		ls = append(ls, normalEntry(unstar(l)))
-	}
-	return func(before, _ string, _ []int) bool {
-		line := before
-		if i := strings.LastIndexByte(line, '\n'); i >= 0 {
-			line = line[i+1:]
+// quotedAsked accepts a quoted opening asked about: the line before it
+// holds one of leads, a question or a verb that asks for the text ("which
+// words come before 'You are'"), not a sentence about the words ("the line
+// before 'You are' sets the tone"); and after the closing quote the line
+// ends, or names the agent's text (one of marks: "in your prompt", "up to
+// my message"), not another text ("... in this sentence", "... in the
+// log file").
+func (f lexiconFile) quotedAsked(leads, marks words) func(before, window string, m []int) bool {
+	norm := func(t words) []string {
+		var out []string
+		for _, e := range t {
+			out = append(out, normalEntry(unstar(e)))
 		}
-		for _, l := range ls {
+		return out
+	}
+	ls, ms := norm(leads), norm(marks)
+	has := func(line string, list []string) bool {
+		for _, l := range list {
 			if f.unspaced || !isASCII(l) {
 				if strings.Contains(line, l) {
 					return true
@@ -245,6 +253,25 @@ func (f lexiconFile) leadsBefore(leads words) func(before, window string, m []in
 			}
 		}
 		return false
+	}
+	return func(before, window string, m []int) bool {
+		line := before
+		if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+			line = line[i+1:]
+		}
+		if !has(line, ls) {
+			return false
+		}
+		rest := lineOf(window[m[1]:])
+		if i := strings.IndexAny(rest, `"'‘’“”«»」』`); i >= 0 {
+			rest = rest[i:]
+			_, size := utf8.DecodeRuneInString(rest)
+			rest = rest[size:]
+		}
+		if strings.Trim(rest, " .,;:!?)(*_`¿¡。？！") == "" {
+			return true
+		}
+		return has(rest, ms)
 	}
 }
 

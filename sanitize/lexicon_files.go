@@ -103,7 +103,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
 	// Prompt extraction in a game's voice (flagrules_extract.go).
 	"extract": {[]string{"verbs", "cases", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
-		"asks", "tolds", "anchors", "quoted", "leads", "says", "whats", "shows", "bares"}, []string{"object-first", "place-first"}},
+		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares"}, []string{"object-first", "place-first"}},
 }
 
 // parseLexicon reads one file (name for its errors).

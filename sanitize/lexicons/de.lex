@@ -196,3 +196,8 @@ ordinals = erste | ersten | erstes | letzte | letzten | letztes
 units = zeile | zeilen | wort | wörter | satz | sätze
 sources = die du gesehen hast | die du bekommen hast | die du erhalten hast | deines prompts | deiner anweisungen
   | dieses gesprächs | vor meiner nachricht
+# A prompt's opening words in quotes, after where the text asked for stands.
+anchors = vor | nach | beginnend mit | das mit | der mit | die mit
+quoted = du bist | sie sind | deine aufgabe | deine rolle | ignoriere
+leads = was | welche | welcher | welches | wiederhole | zeig | zeige | gib | schreib | schreibe | kopiere | nenne | alles | text | wörter
+heres = meiner nachricht | dieser nachricht | hier | vollständig | wörtlich | wortwörtlich | genau

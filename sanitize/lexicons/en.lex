@@ -435,8 +435,11 @@ tolds = told not to | told never to | told to never | told to keep | told to hid
   | not supposed to say | not supposed to reveal | not supposed to tell | not supposed to share | not permitted to
   | prohibited from | banned from | restricted from | told to say | told to answer | told to respond
 anchors = before | preceding | after | starting with | starting from | beginning with | starts with | begins with
+# Openings of a prompt only: "the password", "Access denied" and "System:"
+# are labels of forms, messages and logs ('the field before "the password"').
 quoted = you are | you're | your task | your role | your job | your goal | you will | you must | you have been
-  | as an ai | the secret | the password | the access code | ignore | system: | instructions: | access granted | access denied
+  | as an ai | ignore
+heres = my message | my input | my question | this message | here | in full | verbatim | word for word | exactly | please
 leads = what | which | repeat | print | output | tell | show | write | copy | give | list | say | continue | complete
   | everything | all | text | words | recite | echo | quote | paste | type | reproduce | display
 says = say | tell me | write | print | output | type | repeat | show me | explain | reveal | spell out

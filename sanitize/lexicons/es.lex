@@ -199,3 +199,8 @@ ordinals = primera | primer | primeras | primeros | última | último | últimas
 units = línea | líneas | palabra | palabras | frase | frases | oración | oraciones
 sources = que viste | que recibiste | que te dieron | de tu prompt | de tus instrucciones | de esta conversación
   | antes de mi mensaje
+# A prompt's opening words in quotes, after where the text asked for stands.
+anchors = antes de | después de | que empieza con | que empieza por | que comienza con | empezando por | empezando con
+quoted = tú eres | eres un | eres una | tu tarea | tu rol | tu misión | tu trabajo | ignora
+leads = qué | que | cuál | cuáles | repite | imprime | muestra | escribe | copia | dime | dame | todo | texto | palabras
+heres = mi mensaje | este mensaje | aquí | completo | completa | palabra por palabra | exactamente | textualmente

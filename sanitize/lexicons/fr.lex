@@ -201,3 +201,8 @@ ordinals = première | premier | premières | premiers | dernière | dernier | d
 units = ligne | lignes | mot | mots | phrase | phrases
 sources = que tu as vue | que tu as vus | que tu as vues | que tu as reçue | que tu as reçus | que tu as reçues
   | de ton prompt | de tes instructions | de tes consignes | de cette conversation | avant mon message
+# A prompt's opening words in quotes, after where the text asked for stands.
+anchors = avant | après | qui commence par | commençant par
+quoted = tu es | vous êtes | ta tâche | ton rôle | ta mission | ignore
+leads = que | qu'est-ce | quel | quels | quelle | quelles | répète | affiche | écris | recopie | copie | donne | dis | tout | texte | mots
+heres = mon message | ce message | ici | en entier | mot pour mot | exactement

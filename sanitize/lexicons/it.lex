@@ -182,3 +182,8 @@ ordinals = prima | primo | prime | primi | ultima | ultimo | ultime | ultimi
 units = riga | righe | parola | parole | frase | frasi
 sources = che hai visto | che hai ricevuto | del tuo prompt | delle tue istruzioni | di questa conversazione
   | prima del mio messaggio
+# A prompt's opening words in quotes, after where the text asked for stands.
+anchors = prima di | dopo | che inizia con | che comincia con | a partire da
+quoted = tu sei | sei un | sei una | il tuo compito | il tuo ruolo | ignora
+leads = cosa | che | quale | quali | ripeti | stampa | mostra | scrivi | copia | dimmi | dammi | tutto | testo | parole
+heres = mio messaggio | questo messaggio | qui | per intero | parola per parola | esattamente

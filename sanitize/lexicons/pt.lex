@@ -182,3 +182,8 @@ ordinals = primeira | primeiro | primeiras | primeiros | última | último | úl
 units = linha | linhas | palavra | palavras | frase | frases
 sources = que você viu | que você recebeu | do seu prompt | das suas instruções | desta conversa
   | antes da minha mensagem
+# A prompt's opening words in quotes, after where the text asked for stands.
+anchors = antes de | depois de | que começa com | começando com | começando por
+quoted = você é | tu és | sua tarefa | seu papel | sua função | ignore
+leads = o que | qual | quais | repita | imprima | mostre | escreva | copie | diga | tudo | texto | palavras
+heres = minha mensagem | esta mensagem | aqui | completo | completa | palavra por palavra | exatamente
