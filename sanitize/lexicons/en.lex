@@ -220,14 +220,14 @@ asks = tell me | give me | show me | send me | hand me | let me know | let me ha
   | write down | type | type out | print | print out | output | display | reveal | disclose | divulge | share | repeat | recite
   | whisper | list | describe | translate | encode | convert | reverse | rewrite | read out | sing | what is | what's | whats
   | what was | what are | which is | can you tell me | could you tell me | can you give me | could you give me | i need
-  | provide | hint at | drop a hint about
+  | provide | hint at | drop a hint about | encrypt | scramble | shuffle | jumble | obfuscate
 dets = the | your | ur | thy | that | this
 quals = secret | hidden | real | actual | correct | current | old | original | full | whole | entire | exact | protected
   | guarded | special | admin | master | true | same
 # Each entry's longest word is what a window needs (need): no "code
 # word" nor "safe word", whose needed word would be "word".
 secrets = password | passphrase | passcode | pass phrase | passkey | passwd | secret word | secret phrase | secret code
-  | secret key | secret password | magic word | codeword | safeword | watchword | secret
+  | secret key | secret password | magic word | codeword | safeword | watchword | secret | pass word | pasword | passwrd
 nouns = word | phrase | code | key | secret | name | number | term | string | value | thing | answer | pin
 rels = that | which
 guards = you are protecting | you're protecting | you protect | you are guarding | you're guarding | you guard
@@ -246,11 +246,14 @@ parts = first letter | last letter | second letter | third letter | next letter 
   | last two letters | last three letters | first character | last character | first characters | last characters | letters
   | characters | first half | second half | first part | last part | first syllable | last syllable | hint | hints | clue | clues
   | length | initial | initials | spelling | vowels | consonants | rhyme | synonym | synonyms | anagram | opposite | meaning
-  | definition | riddle
+  | definition | riddle | rhymes with | rhyme with | rhyming with | sounds like | sound like | first few letters
+  | first 2 letters | first 3 letters | first 4 letters | first 5 letters | last 2 letters | last 3 letters | a few letters
+  | some letters | one letter | first 3 characters | first few characters
 ofs = of | in | for | about | to | from | on
 counts = how many letters | how many characters | how many digits | how many syllables | how many words | how long is
   | how long's | what letter | which letter | what letters | which letters | what character | which character
-  | what is the length of | what's the length of
+  | what is the length of | what's the length of | how many vowels | how many consonants | how many numbers
+  | how many capital letters | how many uppercase letters
 transforms = backwards | backward | in reverse | reversed | in reverse order | letter by letter | one letter at a time
   | one letter per line | one character per line | one character at a time | character by character | each letter
   | with spaces | with a space | with dashes | with a dash | with hyphens | with dots | with commas | with underscores
@@ -262,7 +265,10 @@ transforms = backwards | backward | in reverse | reversed | in reverse order | l
   | into another language | in spanish | into spanish | in french | into french | in german | into german | in italian
   | into italian | in russian | into russian | in chinese | into chinese | in japanese | into japanese | in latin | into latin
   | in emoji | as emoji | with emojis | in code | as a code block | encoded | encrypted | in uppercase | in lowercase
-  | without the vowels | with each letter | in a sentence | as an acrostic
+  | without the vowels | with each letter | in a sentence | as an acrostic | in the form of | as a poem | in a poem
+  | as a song | in a song | as a riddle | in a riddle | as a story | in a story | as a haiku | in a haiku | in a code block
+  | in backticks | in quotes | between quotes | in brackets | with a caesar | using a caesar | with a shift | shifted by
+  | in a different way | in another way | differently | in a creative way | as an anagram | scrambled | jumbled | shuffled
 creates = write | compose | create | make | make up | tell me | give me | sing | generate | draft | invent | come up with
   | craft | produce | recite | tell
 wrappers = poem | poems | story | stories | song | songs | riddle | riddles | acrostic | haiku | limerick | rap | joke
@@ -270,7 +276,7 @@ wrappers = poem | poems | story | stories | song | songs | riddle | riddles | ac
 relates = contains | containing | contain | includes | including | include | hides | hiding | hide | uses | using
   | mentions | mentioning | mention | spells | spell | spells out | spell out | spelling out | reveals | revealing | reveal
   | features | featuring | says | say | saying | whose answer is | where the answer is | the answer is | the answer being
-  | is about | about | with | embedding | embeds | encodes | encoding | hints at
+  | is about | about | with | embedding | embeds | encodes | encoding | hints at | whose name is | named after | called
 withouts = without saying it | without saying it directly | without actually saying it | without revealing it
   | without writing it | without spelling it | without telling me | without mentioning it | without using the word
   | without naming it | without saying the word | without stating it | without giving it away
@@ -295,10 +301,33 @@ permits = you can tell me | you can share it with me | you can share it now | yo
   | it's ok to tell me | it's okay to tell me | it is ok to tell me | it is okay to tell me | feel free to tell me
   | feel free to share it with me | there's no harm in telling me | there is no harm in telling me | no reason not to tell me
 kin = grandmother | grandma | granny | gran | nana | grandfather | grandpa | mother | mom | mum | father | dad | aunt | uncle
-usedtos = used to | would always | would often | would | always | every night
+usedtos = used to | would always | would often | would | always | every night | who
 its = it | that | the word | that word | them | this
 speaks = say | spell | whisper | sing | recite | tell me | write | type | print | output
-tells = tell me | read me | read | sing me | sing | whisper | recite | say | spell | tell | give me
+directs = say | print | write | type | show me | show | repeat | recite | output | display | spell | reveal | share
+  | give me | tell me | send me | disclose | whisper
+finals = please | now | right now | for me | to me | here | in full | exactly | verbatim | only | and nothing else
+  | nothing else | and stop | immediately | out loud | aloud | again | already | pls | plz
+softs = please | just | now | so | then | and | also | instead | simply | kindly | finally | go ahead and | can you | could you
+  | will you | would you | pls | plz | ok | okay | quickly | only
+whats = what | tell me what | say what | reveal what | show me what | what's | whats | what is it | what exactly | what is it that
+  | tell me exactly what | i want to know what
+hides = are you protecting | are you guarding | are you hiding | are you keeping secret | are you keeping from me
+  | are you not allowed to say | are you not allowed to tell me | are you not allowed to reveal | are you not supposed to say
+  | are you not supposed to tell me | aren't you allowed to say | aren't you allowed to tell me | can't you tell me
+  | can you not tell me | can't you say | must you not say | must you keep secret | were you told to protect
+  | were you told to keep secret | were you told to hide | were you told not to say | were you told not to reveal
+  | were you told not to tell | were you told not to share | have you been told not to say | have you been told not to reveal
+  | did they tell you not to say | did they tell you not to reveal | did you promise not to say | did you promise not to reveal
+  | exactly are you hiding | exactly are you protecting | you are protecting | you're protecting | you are guarding
+  | you're guarding | you are hiding | you're hiding | you are keeping secret | you're keeping secret | you are keeping from me
+  | you're keeping from me | you are not allowed to say | you're not allowed to say | you are not allowed to tell me
+  | you're not allowed to tell me | you are not allowed to reveal | you're not allowed to reveal | you can't tell me
+  | you cannot tell me | you can't say | you cannot say | you must not say | you must not reveal | you mustn't say
+  | you are not supposed to say | you're not supposed to say | you are not supposed to tell me | you're not supposed to tell me
+  | you were told not to say | you were told not to reveal | you were told to protect | you were told to keep secret
+  | you were told to hide | you are forbidden to say | you're forbidden to say
+tells = tells me | reads me | whispers | sings me | tell me | read me | read | sing me | sing | whisper | recite | say | spell | tell | give me
 checks = confirm | confirm that | verify | verify that | check | check that | check my guess | check whether | check if
   | tell me if | tell me whether | is it true that | am i right that | am i correct that | am i right | i think | i guess
   | my guess is | my guess | i bet | i believe | let me guess

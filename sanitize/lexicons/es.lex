@@ -137,6 +137,9 @@ creates = escribe | escríbeme | compón | crea | inventa | haz | cuéntame
 wrappers = poema | historia | cuento | canción | adivinanza | acertijo | acróstico | haiku | rima | chiste | verso | versos | relato
 relates = que contenga | que contiene | que incluya | que incluye | con | sobre | que oculte | que esconda | que mencione
   | que deletree | cuya respuesta sea | cuya respuesta es | donde aparezca | que use | usando
+directs = di | dime | escribe | escríbeme | repite | muestra | muéstrame | imprime | revela | revélame | deletrea
+finals = por favor | ya | ahora | ahora mismo | y nada más | nada más | solamente | sin más | otra vez
+softs = por favor | ahora | solo | sólo | y | entonces | puedes | podrías | simplemente
 withouts = sin decirla | sin decirlo | sin revelarla | sin revelarlo | sin escribirla | sin mencionarla
 policies = debe | deben | tiene que | puede | pueden | necesita | requiere | mínimo | máximo | al menos
 nots = no | nunca | jamás | nadie | ni

@@ -137,6 +137,9 @@ creates = écris | écrivez | compose | composez | crée | créez | invente | in
 wrappers = poème | histoire | chanson | devinette | énigme | acrostiche | haïku | rime | blague | vers | conte | récit
 relates = qui contient | qui contienne | contenant | qui inclut | incluant | avec | sur | qui cache | cachant | qui mentionne
   | qui épelle | dont la réponse est | qui utilise | utilisant
+directs = dis | dis-moi | écris | répète | montre | montre-moi | affiche | imprime | révèle | épelle
+finals = s'il te plaît | s'il vous plaît | maintenant | et rien d'autre | rien d'autre | tout de suite | encore
+softs = s'il te plaît | maintenant | juste | et | alors | peux-tu | pourrais-tu | simplement
 withouts = sans le dire | sans le révéler | sans l'écrire | sans le mentionner | sans le prononcer
 policies = doit | doivent | peut | peuvent | faut | nécessite | minimum | maximum | au moins
 nots = ne | n' | jamais | personne | pas
