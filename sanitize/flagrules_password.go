@@ -61,6 +61,7 @@ import (
 //	checks, copulas  "confirm" the secret "is" 'x'
 //	questions, tests, letters  "does" the secret "start with" "the letter"
 //	policies, nots, compounds  what makes it no ask
+//	belongs     what makes a wrapped secret someone else's ("of")
 //
 // Flags say the language's order: secret-first (the secret before its
 // part and the ask after: "パスワードの最初の文字は何ですか"), verb-last
@@ -166,7 +167,9 @@ func (f lexiconFile) passwordAsks(s lexiconSection) []flagPattern {
 	if has("creates", "wrappers", "relates") {
 		cr, wr, rel := alt(s.class("creates")), alt(s.class("wrappers")), alt(s.class("relates"))
 		span := longestEntry(s.class("creates")) + longestEntry(s.class("wrappers")) + longestEntry(s.class("relates")) + npLong + wordSpan(13) + 8
-		add(s.class("creates"), span, cr+sep+g3+wr+sep+g8+rel+sep+g2+np, s.class("wrappers"), ask)
+		// "a story in which the detective reveals the secret of the
+		// locked room": someone else's secret (belongs).
+		add(s.class("creates"), span, cr+sep+g3+wr+sep+g8+rel+sep+g2+np, s.class("wrappers"), f.notBelonging(s.class("belongs"), ask))
 		if flags["relate-last"] {
 			add(s.class("creates"), span, cr+sep+g3+wr+sep+g8+np+sep+g2+rel, s.class("wrappers"), ask)
 		}
@@ -367,6 +370,24 @@ func (f lexiconFile) lookBack(expr string, check func(string, string, []int) boo
 
 // lookBackBytes is how much of the line before a match lookBack reads.
 const lookBackBytes = 240
+
+// notBelonging accepts a match that check accepts and after whose secret
+// no word of belongs follows: "the secret of the island" is the island's.
+func (f lexiconFile) notBelonging(belongs words, check func(string, string, []int) bool) func(before, window string, m []int) bool {
+	var bs []string
+	for _, b := range belongs {
+		bs = append(bs, normalEntry(b))
+	}
+	return func(before, window string, m []int) bool {
+		rest := strings.TrimLeft(window[m[1]:], " ")
+		for _, b := range bs {
+			if strings.HasPrefix(rest, b) && (len(rest) == len(b) || !isWordByte(rest[len(b)])) {
+				return false
+			}
+		}
+		return check(before, window, m)
+	}
+}
 
 // inQuotation reports whether the line before a match leaves a quotation
 // open: a character's words in a story ("\"What are you hiding?\" the

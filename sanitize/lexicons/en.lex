@@ -345,6 +345,7 @@ compounds = reset | resets | manager | managers | policy | policies | hash | has
   | format | flow | page | form | protected | protection | generator | recovery | rules | rule | input | dialog | box | hint
   | hints | breach | leak | strength | entropy | history | complexity | validation | validator | check | checker | storage
   | variable | parameter | argument | option | flag | env | environment
+belongs = of | behind
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
