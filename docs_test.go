@@ -99,13 +99,49 @@ func archivedDecisions(text string) (ids []string, problems []string) {
 	// A paragraph moved whole from decisions.md keeps its heading
 	// ("### D1, D2: what") in the archive, after the rows: it is where
 	// its numbers lead.
-	heading := regexp.MustCompile(`^### (D[0-9]+(?:, D[0-9]+)*): `)
-	for _, line := range strings.Split(text, "\n") {
-		if m := heading.FindStringSubmatch(line); m != nil {
-			ids = append(ids, strings.Split(m[1], ", ")...)
-		}
+	for _, h := range archivedHeadings(text) {
+		ids = append(ids, h.id)
 	}
 	return ids, problems
+}
+
+// archivedHeading is one D number of a paragraph moved whole to the
+// archive, with the line of its heading.
+type archivedHeading struct {
+	id   string
+	line int
+}
+
+// archivedHeadings reads the "### D1, D2: what" headings of the archive.
+func archivedHeadings(text string) []archivedHeading {
+	heading := regexp.MustCompile(`^### (D[0-9]+(?:, D[0-9]+)*): `)
+	var found []archivedHeading
+	for n, line := range strings.Split(text, "\n") {
+		if m := heading.FindStringSubmatch(line); m != nil {
+			for _, id := range strings.Split(m[1], ", ") {
+				found = append(found, archivedHeading{id, n + 1})
+			}
+		}
+	}
+	return found
+}
+
+// headedTwice says which D numbers the archive heads more than once (a
+// rebase that kept both sides of a move leaves two). A number may be headed
+// both here and in docs/decisions.md: the archive keeps the whole paragraph
+// of the day, decisions.md its shortened form; when the short form leaves
+// decisions.md too, the whole one already says it.
+func headedTwice(archive string) []string {
+	var problems []string
+	first := map[string]int{}
+	for _, h := range archivedHeadings(archive) {
+		if line, ok := first[h.id]; ok {
+			problems = append(problems, fmt.Sprintf("%s:%d: %s is headed again (first on line %d): keep one", archiveFile, h.line, h.id, line))
+			continue
+		}
+		first[h.id] = h.line
+	}
+	return problems
 }
 
 // decisionShapeProblems says what is wrong with docs/decisions.md's shape:
@@ -222,6 +258,7 @@ func TestCitedDecisionsResolve(t *testing.T) {
 		t.Fatalf("found %d citations: the walk no longer finds them", len(cites))
 	}
 	problems = append(problems, unresolved(cites, headed, archived)...)
+	problems = append(problems, headedTwice(string(archive))...)
 	for _, p := range problems {
 		t.Error(p)
 	}
@@ -249,6 +286,10 @@ func TestDecisionRulesFail(t *testing.T) {
 	}
 	if _, p := archivedDecisions("| D2 | a | b |\n| D1 | a | b |\n"); len(p) != 1 {
 		t.Errorf("an archive out of order: %q", p)
+	}
+	twice := headedTwice("### D3: a\n### D4, D5: b\n### D3: a again\n")
+	if len(twice) != 1 || !strings.Contains(twice[0], ":3: D3 is headed again (first on line 1)") {
+		t.Errorf("headedTwice: %q", twice)
 	}
 	got := unresolved([]citation{{"D2", "a.go:1"}, {"D9", "b.go:4"}, {"D7", "c.md:2"}}, []string{"D2"}, []string{"D7"})
 	if len(got) != 1 || !strings.HasPrefix(got[0], "b.go:4: cites D9") {
