@@ -95,7 +95,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"delimiter": {[]string{"ends", "users", "inputs", "systems", "orders", "headers", "musts"}, nil},
 	// The game's password asks (flagrules_password.go).
 	"password": {[]string{"asks", "dets", "quals", "secrets", "nouns", "rels", "guards", "forgets", "parts", "ofs", "counts", "transforms",
-		"creates", "wrappers", "relates", "withouts", "claims", "knows", "confirms", "voids", "permits", "kin", "usedtos", "tells", "its", "speaks", "directs", "finals", "softs", "whats", "hides", "belongs",
+		"creates", "wrappers", "relates", "withouts", "claims", "knows", "confirms", "voids", "permits", "kin", "usedtos", "tells", "its", "speaks", "directs", "finals", "softs", "whats", "hides", "belongs", "completes",
 		"checks", "copulas", "questions", "tests", "letters", "policies", "nots", "compounds"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).

@@ -220,7 +220,9 @@ asks = tell me | give me | show me | send me | hand me | let me know | let me ha
   | write down | type | type out | print | print out | output | display | reveal | disclose | divulge | share | repeat | recite
   | whisper | list | describe | translate | encode | convert | reverse | rewrite | read out | sing | what is | what's | whats
   | what was | what are | which is | can you tell me | could you tell me | can you give me | could you give me | i need
-  | provide | hint at | drop a hint about | encrypt | scramble | shuffle | jumble | obfuscate
+  | provide | hint at | drop a hint about | encrypt | scramble | shuffle | jumble | obfuscate | use | put | include
+  | insert | embed | hide | what would | how would
+completes = complete | finish | continue | fill in | fill in the blank | fill the blank | end | autocomplete
 dets = the | your | ur | thy | that | this
 quals = secret | hidden | real | actual | correct | current | old | original | full | whole | entire | exact | protected
   | guarded | special | admin | master | true | same
