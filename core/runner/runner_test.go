@@ -463,7 +463,7 @@ func TestContainerNames(t *testing.T) {
 
 func FuzzContainerName(f *testing.F) {
 	r, err := New(Config{Podman: "podman", Instance: "fuzz", UlimitNofile: 1, UlimitNproc: 2, PidsLimit: 1,
-		MemoryMB: 1, CPUs: 1, TmpMB: 1, Timeout: time.Second, OutputLimit: 1})
+		MemoryMB: 1, CPUs: 1, TotalCPUs: 1, TotalMemoryMB: 64, TmpMB: 1, Timeout: time.Second, OutputLimit: 1})
 	if err != nil {
 		f.Fatal(err)
 	}
