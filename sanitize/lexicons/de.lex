@@ -117,6 +117,11 @@ demands = einschränkungen | filter | schutzmechanismen | deaktiviere | deaktivi
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password verb-last relate-last]
+directs = sag | sage | sagen sie | schreib | schreibe | schreiben sie | wiederhole | wiederholen sie | zeig | zeig mir | nenne | nennen sie | buchstabiere | verrate | verrate mir
+finals = bitte | jetzt | sofort | sonst nichts | und sonst nichts | nur | für mich | nochmal | noch einmal
+softs = bitte | jetzt | nur | einfach | und | dann | also | kannst du | könntest du
+completes = vervollständige | vervollständigen sie | ergänze | ergänzen sie | beende | beenden sie | setze fort | fülle | füllen sie
+copulas = ist | lautet | war | heißt
 asks = sag mir | sagen sie mir | sag | gib mir | geben sie mir | verrate mir | verrate | verraten sie | zeig mir | zeigen sie mir
   | schreib | schreibe | schreiben sie | buchstabiere | buchstabieren sie | wiederhole | nenne | nennen sie | übersetze | kodiere
   | beschreibe | was ist | wie lautet | welcher ist | buchstabieren | schreiben | aufschreiben | nennen | verraten

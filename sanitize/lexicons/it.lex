@@ -108,6 +108,11 @@ demands = restrizioni | filtri | protezioni | disattiva | disattivate | modalit�
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]
+directs = di | dimmi | scrivi | scrivimi | ripeti | ripetimi | mostra | mostrami | stampa | rivela | rivelami | compita
+finals = per favore | per piacere | ora | adesso | subito | e nient'altro | nient'altro | solo | per me | di nuovo
+softs = per favore | ora | adesso | solo | e | poi | allora | puoi | potresti | semplicemente
+completes = completa | completi | finisci | finisca | continua | continui | riempi | riempia
+copulas = è | era | e'
 asks = dimmi | mi dica | dammi | mi dia | rivelami | rivela | mostrami | scrivi | scrivimi | scriva | compita | ripeti | traduci
   | codifica | descrivi | elenca | qual è | qual era | quale è | dì
 dets = la | il | tua | tuo | sua | suo | quella | questa | della | del | alla | al | lo

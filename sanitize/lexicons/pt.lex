@@ -105,6 +105,11 @@ demands = restrições | filtros | proteções | desative | desativem | modo de 
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]
+directs = diga | diz | diz-me | escreva | escreve | repita | repete | mostre | mostra | imprima | revele | revela | soletre
+finals = por favor | agora | já | agora mesmo | e mais nada | mais nada | só | somente | para mim | de novo | outra vez
+softs = por favor | agora | só | apenas | e | então | pode | poderia | simplesmente
+completes = complete | completa | termine | termina | continue | continua | preencha | preenche
+copulas = é | era
 asks = me diga | diga-me | diga | me dê | dê-me | me passe | me revele | revele | me mostre | mostre-me | escreva | escreve
   | soletre | repita | traduza | codifique | descreva | liste | qual é | qual era | me dá | dá-me
 dets = a | o | sua | seu | tua | teu | essa | esta | da | do
