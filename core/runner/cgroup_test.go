@@ -261,3 +261,42 @@ func TestTheParentIsBrokerdsOwn(t *testing.T) {
 		t.Errorf("no cgroup root: ready = %q", why)
 	}
 }
+
+// memoryHog holds 40 MiB (dd's buffer, blocked on a pipe no one reads)
+// for three seconds.
+const memoryHog = `dd if=/dev/zero bs=40M count=1 2>/dev/null | sleep 3`
+
+// TestManyRunsTogetherCannotHoldMoreThanTotalMemory: three `run` calls
+// at once, each holding 40 MiB under memory_mb = 256, with
+// total_memory_mb = 64: the parent has the limit, and the most they held
+// there together is at least one call's and within the limit. Without
+// the parent nothing was charged to it, and each held its own 40 MiB.
+func TestManyRunsTogetherCannotHoldMoreThanTotalMemory(t *testing.T) {
+	const total = 64
+	r := cgroupRunner(t, func(c *Config) { c.Launch, c.MemoryMB, c.TotalMemoryMB = LaunchRun, 256, total })
+	if err := r.PrepareCgroupParent(); err != nil {
+		t.Fatal(err)
+	}
+	d := resolvedTempDir(t)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := r.Run(context.Background(), Call{ID: fmt.Sprintf("%s-%d", callID(t), i), Tool: "run", Paths: []string{d}, Command: memoryHog}); err != nil {
+				t.Errorf("call %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	limit := parentFile(t, r, "memory", "memory.limit_in_bytes")
+	peak, _ := strconv.ParseInt(parentFile(t, r, "memory", "memory.max_usage_in_bytes"), 10, 64)
+	failed := parentFile(t, r, "memory", "memory.failcnt") + " " + parentFile(t, r, "memory", "memory.memsw.failcnt") + " " + strings.ReplaceAll(parentFile(t, r, "memory", "memory.oom_control"), "\n", ",")
+	t.Logf("total %d MiB: the parent %s has the limit %s, held at most %.1f MiB, (max_usage_in_bytes %d; failcnt, memsw.failcnt, oom_control: %s)", total, r.parent, limit, float64(peak)/(1<<20), peak, failed)
+	if limit != strconv.Itoa(total<<20) {
+		t.Errorf("the host's cgroup of the parent has the memory limit %s, want %d", limit, total<<20)
+	}
+	if peak > total<<20 || peak < 40<<20 {
+		t.Errorf("the parent held at most %.1f MiB: want at least one call's 40 MiB and at most total_memory_mb %d", float64(peak)/(1<<20), total)
+	}
+}
