@@ -292,7 +292,7 @@ func TestManyRunsTogetherCannotHoldMoreThanTotalMemory(t *testing.T) {
 	limit := parentFile(t, r, "memory", "memory.limit_in_bytes")
 	peak, _ := strconv.ParseInt(parentFile(t, r, "memory", "memory.max_usage_in_bytes"), 10, 64)
 	failed := parentFile(t, r, "memory", "memory.failcnt") + " " + parentFile(t, r, "memory", "memory.memsw.failcnt") + " " + strings.ReplaceAll(parentFile(t, r, "memory", "memory.oom_control"), "\n", ",")
-	t.Logf("total %d MiB: the parent %s has the limit %s, held at most %.1f MiB, (max_usage_in_bytes %d; failcnt, memsw.failcnt, oom_control: %s)", total, r.parent, limit, float64(peak)/(1<<20), peak, failed)
+	t.Logf("total %d MiB: the parent %s has the limit %s, held at most %.1f MiB (max_usage_in_bytes %d; failcnt, memsw.failcnt, oom_control: %s)", total, r.parent, limit, float64(peak)/(1<<20), peak, failed)
 	if limit != strconv.Itoa(total<<20) {
 		t.Errorf("the host's cgroup of the parent has the memory limit %s, want %d", limit, total<<20)
 	}
