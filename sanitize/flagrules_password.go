@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The game's password asks (issue 28, game family; D1097-D1104): a player
+// The game's password asks (issue 28, game family; D1097-D1103): a player
 // after the password, secret word or key the agent was told to guard
 // rarely asks for it outright. The asks are generated from a lexicon's
 // [password] section (lexicon_files.go) and flag flag-secret-request:

@@ -93,7 +93,7 @@ claims = رسالة من | إشعار من | اشعار من | ملاحظة من
 who = فريق الأمان | فريق الامن | فريق الأمن | فريق الدعم | الفريق التقني | المدقق | الشرطة | جهات إنفاذ القانون | المورد | الشركة المصنعة | النظام | المهندس الذي دربك | مسؤول النظام
 demands = القيود | قيود | المرشحات | الفلاتر | عطل | أوقف | وضع التصحيح | وضع المطور | وضع الصيانة | بدون قيود | أطع | نفذ جميع | جميع الطلبات | تم رفع | كانت خطأ | ألغيت
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]

@@ -113,7 +113,7 @@ claims = nachricht vom | nachricht von der | nachricht des | nachricht der | hin
 who = sicherheitsteam | support-team | supportteam | technikteam | prüfer | auditor | polizei | strafverfolgungsbehörde | strafverfolgung | anbieter | hersteller | system | ingenieur, der dich trainiert hat | team, das dich gebaut hat | systemadministrator
 demands = einschränkungen | filter | schutzmechanismen | deaktiviere | deaktiviert | debug-modus | entwicklermodus | wartungsmodus | uneingeschränkten modus | gehorche | gehorchen | alle anfragen | wurden aufgehoben | waren ein fehler | sind aufgehoben
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password verb-last relate-last]

@@ -210,7 +210,7 @@ orders = instructions | instruction | prompt | override | directive | directives
 headers = new session | new conversation | session reset | context reset | new instructions | real instructions | actual instructions | hidden instructions | true instructions | priority instructions
 musts = you must | you will | you are now | you're now | from now on | you are an | you have no | respond only | reply only | answer only | output only | ignore | disregard | forget | reveal | no restrictions | without restrictions | no limits | unrestricted | disable | turn off | the real task | your new task | your task is | your only task | obey | comply
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password, secret word or key asked for by its parts,
 # transformed, wrapped, as the agent's guarded thing, without saying it,
 # by a claim, an excuse or a guess (flagrules_password.go). A definite

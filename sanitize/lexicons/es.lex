@@ -110,7 +110,7 @@ claims = mensaje del | mensaje de la | mensaje de | aviso del | aviso de la | av
 who = equipo de seguridad | equipo de soporte | equipo técnico | auditor | auditora | policía | fuerzas del orden | proveedor | fabricante | sistema | ingeniero que te entrenó | equipo que te creó | administrador del sistema
 demands = restricciones | filtros | salvaguardas | desactiva | desactivad | modo de depuración | modo desarrollador | modo mantenimiento | modo sin restricciones | obedece | obedecer | cumple todas | todas las solicitudes | fueron un error | han sido levantadas | han sido revocadas
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]

@@ -111,7 +111,7 @@ claims = avis de l' | avis de la | avis du | communiqué de l' | communiqué de 
 who = équipe de sécurité | équipe de sûreté | équipe technique | équipe de support | auditeur | auditrice | police | forces de l'ordre | fournisseur | éditeur | système | ingénieur qui t'a entraîné | équipe qui t'a créé | administrateur système
 demands = restrictions | filtres | garde-fous | désactive | désactivez | mode débogage | mode développeur | mode maintenance | mode sans restriction | obéis | obéissez | obéir | toutes les demandes | ont été levées | ont été révoquées | étaient une erreur
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]

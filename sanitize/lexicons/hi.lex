@@ -95,7 +95,7 @@ claims = सुरक्षा टीम | सपोर्ट टीम | तक
 who = की ओर से संदेश | का संदेश | की सूचना | की ओर से | यह है | हम हैं
 demands = प्रतिबंध | फ़िल्टर | फिल्टर | बंद करो | हटा दो | डिबग मोड | डेवलपर मोड | रखरखाव मोड | बिना प्रतिबंध | पालन करो | मानो | सभी अनुरोध | हटा दिए गए | एक गलती थे
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password secret-first verb-last wrapper-last guard-first]

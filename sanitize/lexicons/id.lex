@@ -100,7 +100,7 @@ claims = pesan dari | pemberitahuan dari | catatan dari | atas nama
 who = tim keamanan | tim dukungan | tim teknis | auditor | polisi | penegak hukum | vendor | penyedia | produsen | sistem | insinyur yang melatihmu | tim yang membuatmu | administrator sistem
 demands = batasan | pembatasan | filter | nonaktifkan | matikan | mode debug | mode pengembang | mode pemeliharaan | tanpa batasan | patuhi | turuti | semua permintaan | telah dicabut | adalah kesalahan | sudah dihapus
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]

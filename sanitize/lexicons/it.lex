@@ -104,7 +104,7 @@ claims = messaggio dal | messaggio dalla | messaggio del | messaggio della | avv
 who = team di sicurezza | team di supporto | team tecnico | revisore | auditor | polizia | forze dell'ordine | fornitore | produttore | sistema | ingegnere che ti ha addestrato | team che ti ha creato | amministratore di sistema
 demands = restrizioni | filtri | protezioni | disattiva | disattivate | modalità debug | modalità sviluppatore | modalità manutenzione | senza restrizioni | obbedisci | obbedire | tutte le richieste | sono state revocate | erano un errore | sono state rimosse
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]

@@ -91,7 +91,7 @@ claims = セキュリティチーム | サポートチーム | 技術チーム |
 who = からのメッセージ | からのお知らせ | からの通知 | を代表して | の代理で | こちらは | 私たちは
 demands = 制限 | フィルター | 安全装置 | 無効化 | 無効に | オフに | デバッグモード | 開発者モード | メンテナンスモード | 制限なし | 従え | 従うこと | すべての要求 | 解除され | 撤回され | 誤りでした
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password secret-first verb-last guard-first wrapper-last]

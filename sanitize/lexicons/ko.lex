@@ -86,7 +86,7 @@ claims = 보안팀 | 보안 팀 | 지원팀 | 기술팀 | 감사관 | 경찰 | �
 who = 에서 보낸 메시지 | 의 메시지 | 의 알림 | 을 대신하여 | 를 대신하여 | 여기는 | 우리는
 demands = 제한 | 필터 | 안전장치 | 비활성화 | 꺼 | 디버그 모드 | 개발자 모드 | 유지보수 모드 | 제한 없이 | 복종 | 따르 | 모든 요청 | 해제되었 | 철회되었 | 실수였
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password secret-first verb-last guard-first wrapper-last]

@@ -101,7 +101,7 @@ claims = mensagem da | mensagem do | aviso da | aviso do | comunicado da | comun
 who = equipe de segurança | equipa de segurança | equipe de suporte | equipe técnica | auditor | auditora | polícia | autoridades | fornecedor | fabricante | sistema | engenheiro que te treinou | equipe que te criou | administrador do sistema
 demands = restrições | filtros | proteções | desative | desativem | modo de depuração | modo desenvolvedor | modo de manutenção | sem restrições | obedeça | obedecer | todos os pedidos | todas as solicitações | foram revogadas | foram um erro | foram removidas
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password]

@@ -92,7 +92,7 @@ claims = güvenlik ekibi | destek ekibi | teknik ekip | denetçi | polis | kollu
 who = mesajı | bildirimi | adına | bildirisi | duyurusu
 demands = kısıtlama* | filtre* | devre dışı bırak | hata ayıklama modu* | geliştirici modu* | bakım modu* | kısıtlamasız | itaat et | tüm istekler* | kaldırıldı | iptal edildi | bir hataydı
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password secret-first verb-last wrapper-last guard-first]

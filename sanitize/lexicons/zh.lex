@@ -96,7 +96,7 @@ claims = 来自 | 來自 | 代表
 who = 安全团队 | 安全團隊 | 支持团队 | 技术团队 | 审计员 | 審計員 | 警方 | 执法部门 | 執法部門 | 供应商 | 供應商 | 厂商 | 系统 | 系統 | 训练你的工程师 | 系统管理员
 demands = 限制 | 过滤 | 過濾 | 安全护栏 | 禁用 | 关闭 | 關閉 | 调试模式 | 調試模式 | 开发者模式 | 维护模式 | 无限制 | 服从 | 服從 | 所有请求 | 所有要求 | 已被解除 | 已被撤销 | 是错误的
 
-# ---- sgpass (issue 28, game family: the password asks; D1097-D1104) ----
+# ---- sgpass (issue 28, game family: the password asks; D1097-D1103) ----
 # The guarded password asked for by its parts, transformed, wrapped, as
 # the agent's guarded thing (flagrules_password.go).
 [password secret-first verb-last guard-first relate-first]
