@@ -296,7 +296,9 @@ func TestManyRunsTogetherCannotHoldMoreThanTotalMemory(t *testing.T) {
 	if limit != strconv.Itoa(total<<20) {
 		t.Errorf("the host's cgroup of the parent has the memory limit %s, want %d", limit, total<<20)
 	}
-	if peak > total<<20 || peak < 40<<20 {
+	// The kernel may charge a few pages past the limit before it
+	// reclaims (its per-CPU charge batches): 1 MiB of margin.
+	if peak > (total+1)<<20 || peak < 40<<20 {
 		t.Errorf("the parent held at most %.1f MiB: want at least one call's 40 MiB and at most total_memory_mb %d", float64(peak)/(1<<20), total)
 	}
 }
