@@ -82,6 +82,27 @@ func (r *Runner) cgroupProblem() string {
 // CgroupParent is the cgroup parent of the runner's containers.
 func (r *Runner) CgroupParent() string { return r.parent }
 
+// RemoveCgroupParent removes the parent when brokerd stops, when nothing
+// runs below it any more and it is still the one brokerd made: its
+// conmon cgroup and itself in every controller Podman made it in. One
+// still in use (a container, a conmon, a `bxctl mcp tools` of this
+// instance) is left, as a killed brokerd's is: the next start takes it
+// back by its record.
+func (r *Runner) RemoveCgroupParent() {
+	made, err := r.cgroup()
+	if err != nil || r.cfg.CgroupRoot == "" || cgroupParentGone(r.cfg.CgroupRoot, r.parent, made) != "" {
+		return
+	}
+	cgroupSetUp.Lock()
+	defer cgroupSetUp.Unlock()
+	dirs, _ := filepath.Glob(filepath.Join(r.cfg.CgroupRoot, "*", r.parent))
+	for _, d := range dirs {
+		// rmdir refuses a cgroup with a process or a child in it.
+		unix.Rmdir(filepath.Join(d, "conmon"))
+		unix.Rmdir(d)
+	}
+}
+
 // PrepareCgroupParent makes the parent of brokerd's containers and
 // writes its limits, once; brokerd calls it at start, under its lock,
 // and every container's start waits for it (ready).

@@ -302,3 +302,32 @@ func TestManyRunsTogetherCannotHoldMoreThanTotalMemory(t *testing.T) {
 		t.Errorf("the parent held at most %.1f MiB: want at least one call's 40 MiB and at most total_memory_mb %d", float64(peak)/(1<<20), total)
 	}
 }
+
+// TestAStoppingBrokerdRemovesOnlyItsOwnEmptyParent: after a call, the
+// parent (with the conmon cgroup Podman left in it) is removed in every
+// controller; one made again by another is left as it is.
+func TestAStoppingBrokerdRemovesOnlyItsOwnEmptyParent(t *testing.T) {
+	r := cgroupRunner(t, func(c *Config) { c.Launch = LaunchRun })
+	if res, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "run", Paths: []string{resolvedTempDir(t)}, Command: "true"}); err != nil || res.ExitCode != 0 {
+		t.Fatalf("the call: %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(CgroupRoot, "pids", r.parent, "conmon")); err != nil {
+		t.Fatalf("Podman left no conmon cgroup in the parent: %v", err)
+	}
+	r.RemoveCgroupParent()
+	if left, _ := filepath.Glob(filepath.Join(CgroupRoot, "*", r.parent)); len(left) > 0 {
+		t.Errorf("left after brokerd stopped: %v", left)
+	}
+	again := cgroupRunner(t, nil)
+	if err := again.PrepareCgroupParent(); err != nil {
+		t.Fatal(err)
+	}
+	removeCgroupParent(again.parent)
+	for _, ctl := range cgroupControllers {
+		os.Mkdir(filepath.Join(CgroupRoot, ctl, again.parent), 0o755)
+	}
+	again.RemoveCgroupParent()
+	if _, err := os.Stat(filepath.Join(CgroupRoot, "cpu", again.parent)); err != nil {
+		t.Errorf("a parent brokerd did not make was removed: %v", err)
+	}
+}

@@ -91,6 +91,7 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 	if err := run.PrepareCgroupParent(); err != nil {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [runner]: %v", path, err)
 	}
+	defer run.RemoveCgroupParent() // an empty one, after the calls
 	fmt.Fprintf(rolecli.Log, "brokerd: runner: all containers under cgroup %s: %v CPUs, %d MiB\n", run.CgroupParent(), rcfg.TotalCPUs, rcfg.TotalMemoryMB)
 	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
 	// its heads, written whole for --witness to read from the journal.
