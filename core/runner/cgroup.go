@@ -59,16 +59,42 @@ const cgroupSuperMagic = 0x27e0eb
 // containerCPUs is the CPU limit of one container asked for cpus: never
 // above the total, which the kernel would refuse a child of the parent.
 func (r *Runner) containerCPUs(cpus float64) float64 {
+	if r.parent == "" {
+		return cpus
+	}
 	return min(cpus, r.cfg.TotalCPUs)
 }
 
 // cgroupArgs are podman's flags putting a container under the parent.
 func (r *Runner) cgroupArgs() []string {
+	if r.parent == "" {
+		return nil
+	}
 	return []string{"--cgroup-parent", r.parent}
 }
 
+// unifiedCgroups says why root is a host where brokerd makes no parent
+// (a cgroup v2 hierarchy: the parent is built and tested on cgroup v1
+// only, D1139), or "".
+func unifiedCgroups(root string) string {
+	if root == "" {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(root, "cgroup.controllers")); err == nil {
+		return root + " is a cgroup v2 (unified) hierarchy"
+	}
+	return ""
+}
+
+// NoCgroupParent says why the runner's containers run under no common
+// parent, each under its own limits alone, or "" when they have one.
+func (r *Runner) NoCgroupParent() string { return r.noParent }
+
 // cgroupProblem says why no container may start under the parent, or "".
 func (r *Runner) cgroupProblem() string {
+	if r.noParent != "" {
+		return ""
+	}
 	if r.cfg.CgroupRoot == "" {
 		return "the runner has no cgroup parent for its containers ([runner] total_cpus, total_memory_mb)"
 	}
@@ -89,6 +115,9 @@ func (r *Runner) CgroupParent() string { return r.parent }
 // instance) is left, as a killed brokerd's is: the next start takes it
 // back by its record.
 func (r *Runner) RemoveCgroupParent() {
+	if r.noParent != "" {
+		return
+	}
 	made, err := r.cgroup()
 	if err != nil || r.cfg.CgroupRoot == "" || cgroupParentGone(r.cfg.CgroupRoot, r.parent, made) != "" {
 		return
@@ -123,7 +152,7 @@ func setUpCgroupParent(root, parent, record string, cpus float64, memoryMB int) 
 	cgroupSetUp.Lock()
 	defer cgroupSetUp.Unlock()
 	if _, err := os.Stat(filepath.Join(root, "cgroup.controllers")); err == nil {
-		return nil, fmt.Errorf("%s is a cgroup v2 (unified) hierarchy: brokerd sets its containers' cgroup parent (total_cpus, total_memory_mb) on cgroup v1 only, and runs no container without it", root)
+		return nil, fmt.Errorf("%s is a cgroup v2 (unified) hierarchy: brokerd sets its containers' cgroup parent (total_cpus, total_memory_mb) on cgroup v1 only, and runs no container without the total it was given (remove total_cpus and total_memory_mb to run each container under its own limits alone)", root)
 	}
 	known, err := readCgroupRecord(record)
 	if err != nil {

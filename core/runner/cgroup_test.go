@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -329,5 +330,44 @@ func TestAStoppingBrokerdRemovesOnlyItsOwnEmptyParent(t *testing.T) {
 	again.RemoveCgroupParent()
 	if _, err := os.Stat(filepath.Join(CgroupRoot, "cpu", again.parent)); err != nil {
 		t.Errorf("a parent brokerd did not make was removed: %v", err)
+	}
+}
+
+// TestACgroupV2HostRunsEachContainerAloneUnlessATotalIsAsked: the parent
+// is made and tested on cgroup v1 only (D1139). On a unified hierarchy a
+// brokerd whose owner asked for no total starts, says so, and runs each
+// container under its own cpus and memory_mb, with no --cgroup-parent
+// (D1140); one whose owner set total_cpus or total_memory_mb refuses to
+// start there. Before D1140 every cgroup v2 host refused to start.
+func TestACgroupV2HostRunsEachContainerAloneUnlessATotalIsAsked(t *testing.T) {
+	v2 := t.TempDir()
+	if err := os.WriteFile(filepath.Join(v2, "cgroup.controllers"), []byte("cpu memory pids\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alone := cgroupRunner(t, func(c *Config) { c.CgroupRoot = v2; c.CPUs = 0.5; c.TotalCPUs = 0.25 })
+	if why := alone.NoCgroupParent(); !strings.Contains(why, "cgroup v2") {
+		t.Fatalf("no total asked on a cgroup v2 host: NoCgroupParent = %q", why)
+	}
+	if err := alone.PrepareCgroupParent(); err != nil {
+		t.Fatalf("no total asked on a cgroup v2 host: %v", err)
+	}
+	args := alone.lockdown("x", "none", time.Second, alone.cfg.CPUs)
+	if slices.Contains(args, "--cgroup-parent") || !slices.Contains(args, strconv.FormatInt(CPUQuota(0.5), 10)) {
+		t.Errorf("a container with no parent keeps its own cpus, uncapped by the total: %q", args)
+	}
+	if alone.CgroupParent() != "" || alone.ready(false) != "" {
+		t.Errorf("no parent: CgroupParent %q, ready %q", alone.CgroupParent(), alone.ready(false))
+	}
+	dir := resolvedTempDir(t)
+	res, err := alone.Run(context.Background(), Call{ID: callID(t), Tool: "run", Paths: []string{dir}, Command: "cat /proc/self/cgroup"})
+	if err != nil || res.ExitCode != 0 || strings.Contains(res.Stdout, CgroupParent(alone.cfg.Instance)+"/") || !strings.Contains(res.Stdout, "libpod") {
+		t.Errorf("a call with no parent: %v, exit %d, %q", err, res.ExitCode, res.Stdout)
+	}
+	asked := cgroupRunner(t, func(c *Config) { c.CgroupRoot = v2; c.TotalRequired = true })
+	if asked.NoCgroupParent() != "" {
+		t.Errorf("a total asked for: NoCgroupParent = %q", asked.NoCgroupParent())
+	}
+	if err := asked.PrepareCgroupParent(); err == nil || !strings.Contains(err.Error(), "cgroup v2") {
+		t.Errorf("a total asked for on a cgroup v2 host: %v", err)
 	}
 }

@@ -112,6 +112,11 @@ type Config struct {
 	TotalMemoryMB int
 	CgroupRoot    string
 	CgroupRecord  string
+	// TotalRequired: the owner set total_cpus or total_memory_mb, so a
+	// host where the parent cannot be made (cgroup v2, untested) refuses
+	// to start; unset, such a host runs each container under its own
+	// limits alone and says so at start (D1140).
+	TotalRequired bool
 
 	// http_fetch (fetch.go): the egress proxy's network, the directory
 	// for its per-call socket directories, the CA bundle the tool trusts,
@@ -133,7 +138,8 @@ func ConfigFrom(b conf.Brokerd, instance string) Config {
 		CPUs: c.CPULimit(), MCPCPUs: b.MCP.CPULimit(c),
 		TotalCPUs: c.TotalCPULimit(runtime.NumCPU()), TotalMemoryMB: c.TotalMemoryLimit(conf.HostMemoryMB()),
 		CgroupRoot: CgroupRoot, CgroupRecord: CgroupRecordFor(instance),
-		Podman: c.Podman, Runtime: c.Runtime, Launch: c.Launch, Image: c.Image, Instance: instance,
+		TotalRequired: c.TotalCPUs != nil || c.TotalMemoryMB != nil,
+		Podman:        c.Podman, Runtime: c.Runtime, Launch: c.Launch, Image: c.Image, Instance: instance,
 		UlimitNofile: c.UlimitNofile, UlimitNproc: c.UlimitNproc, PidsLimit: c.PidsLimit,
 		MemoryMB: c.MemoryMB, TmpMB: c.TmpMB,
 		Timeout:       time.Duration(c.TimeoutMS) * time.Millisecond,
@@ -170,9 +176,12 @@ type Runner struct {
 	idmap   func() (int, error)        // the user namespace of the owner-to-tool mapping
 	seccomp func() error               // writes the tools' seccomp profile, once
 	cgroup  func() ([]objectID, error) // makes the containers' cgroup parent, once (cgroup.go)
-	parent  string                     // the cgroup parent, as Podman is given it
-	budget  *budget                    // container slots: pids limits within ulimit_nproc (budget.go)
-	svc     *podmanService             // nil: every call is a podman run (servicerun.go)
+	parent  string                     // the cgroup parent, as Podman is given it; "" for none (noParent)
+	// noParent says why the containers have no parent (a cgroup v2 host
+	// and no total asked for), or "".
+	noParent string
+	budget   *budget        // container slots: pids limits within ulimit_nproc (budget.go)
+	svc      *podmanService // nil: every call is a podman run (servicerun.go)
 	// storeErr is why PrepareStore could not make the store ready: no
 	// container starts then.
 	storeErr atomic.Pointer[error]
@@ -273,6 +282,9 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
 	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg)), svc: svc, runtimeWhy: why, parent: CgroupParent(cfg.Instance)}
+	if why := unifiedCgroups(cfg.CgroupRoot); why != "" && !cfg.TotalRequired {
+		r.parent, r.noParent = "", why
+	}
 	// Made at start (PrepareCgroupParent) or at the first container,
 	// as the seccomp profile is written.
 	r.cgroup = sync.OnceValues(func() ([]objectID, error) {

@@ -92,7 +92,11 @@ func serve(c *cli.Context, path string, cfg conf.Brokerd) error {
 		return runbook.Refuse(runbook.BrokerdStartFailed, "%s: [runner]: %v", path, err)
 	}
 	defer run.RemoveCgroupParent() // an empty one, after the calls
-	fmt.Fprintf(rolecli.Log, "brokerd: runner: all containers under cgroup %s: %v CPUs, %d MiB\n", run.CgroupParent(), rcfg.TotalCPUs, rcfg.TotalMemoryMB)
+	if why := run.NoCgroupParent(); why != "" {
+		fmt.Fprintf(rolecli.Log, "brokerd: runner: no cgroup parent: %s; each container keeps its own cpus and memory_mb, nothing bounds them together (set [runner] total_cpus to refuse to start here instead)\n", why)
+	} else {
+		fmt.Fprintf(rolecli.Log, "brokerd: runner: all containers under cgroup %s: %v CPUs, %d MiB\n", run.CgroupParent(), rcfg.TotalCPUs, rcfg.TotalMemoryMB)
+	}
 	// The ledger's lines are brokerd's ("brokerd: audit: ..."), but for
 	// its heads, written whole for --witness to read from the journal.
 	led, err := audit.Open(h.Path(home.DirAudit), audit.Options{AcceptBreak: c.Bool(rolecli.AcceptBreakFlag),
