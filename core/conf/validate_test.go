@@ -154,14 +154,7 @@ func TestCPULimitsAreCheckedOnTheirLine(t *testing.T) {
 			fmt.Sprintf("b.toml:%d: [runner] cpus 0 is not more than 0", runnerLine)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var b Brokerd
-			err := Decode("b.toml", []byte(tc.file), &b)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("Decode = %v, want nil", err)
-			case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
-				t.Fatalf("Decode = %v, want one beginning %q", err, tc.want)
-			}
+			err := decodeBrokerdAs(t, tc.file, tc.want)
 			if tc.name == "both, in the file's order" && !strings.Contains(err.Error(), fmt.Sprintf("\nb.toml:%d: [mcp] cpus -1", mcpLine+1)) {
 				t.Errorf("Decode = %v, want [mcp]'s problem after [runner]'s", err)
 			}
@@ -216,16 +209,7 @@ func TestTotalLimitsAreCheckedOnTheirLine(t *testing.T) {
 		{"too little memory", at("total_memory_mb", "10"), fmt.Sprintf("b.toml:%d: [runner] total_memory_mb 10 is below %d", line+1, MinTotalMemoryMB)},
 		{"more memory than the host", at("total_memory_mb", strconv.Itoa(hostMB+1)), fmt.Sprintf("b.toml:%d: [runner] total_memory_mb %d is above this host's %d MiB", line+1, hostMB+1, hostMB)},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var b Brokerd
-			err := Decode("b.toml", []byte(tc.file), &b)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("Decode = %v, want nil", err)
-			case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
-				t.Fatalf("Decode = %v, want one beginning %q", err, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { decodeBrokerdAs(t, tc.file, tc.want) })
 	}
 	var r Runner
 	if got, want := r.TotalCPULimit(8), 7.0; got != want {
@@ -237,4 +221,19 @@ func TestTotalLimitsAreCheckedOnTheirLine(t *testing.T) {
 	if got := r.TotalMemoryLimit(16000); got != 8000 {
 		t.Errorf("no total_memory_mb on 16000 MiB: %v, want 8000", got)
 	}
+}
+
+// decodeBrokerdAs decodes file as brokerd.toml named b.toml: valid when
+// want is "", else refused with an error beginning with want.
+func decodeBrokerdAs(t *testing.T, file, want string) error {
+	t.Helper()
+	var b Brokerd
+	err := Decode("b.toml", []byte(file), &b)
+	switch {
+	case want == "" && err != nil:
+		t.Fatalf("Decode = %v, want nil", err)
+	case want != "" && (err == nil || !strings.HasPrefix(err.Error(), want)):
+		t.Fatalf("Decode = %v, want one beginning %q", err, want)
+	}
+	return err
 }

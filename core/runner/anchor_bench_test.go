@@ -53,17 +53,7 @@ import (
 // mount namespace where /sys/fs/cgroup/unified/cgroup.controllers reads
 // empty (docs/performance.md says how; D1049).
 func BenchmarkReadFileAgainstRunc(b *testing.B) {
-	d := resolvedTempDir(b)
-	file := d + "/file.txt"
-	writeTestFile(b, file, "a line of text\n")
-	if err := os.Chmod(d, 0o755); err != nil { // the direct mount is not idmapped
-		b.Fatal(err)
-	}
-	r := newTestRunner(b, nil)
-	if why := r.ready(true); why != "" {
-		b.Fatal(why)
-	}
-	call := func(id string) Call { return Call{ID: id, Tool: "read_file", Paths: []string{file}} }
+	r, call := readFileBench(b, nil)
 	bare := func(c Call) []string { return r.Args(c, r.ContainerName(c.ID), directMounts(c)) }
 	bundle := runcBundle(b, r, bare(call("bench-anchor")))
 	store := privateStore(b, 0)
@@ -452,4 +442,21 @@ func podmanOK(b *testing.B, args ...string) []byte {
 		b.Fatalf("podman %s: %v: %s", strings.Join(args, " "), err, stderr)
 	}
 	return out
+}
+
+// readFileBench is the runner of a read_file benchmark, ready, and its
+// call of a one-line file in a directory of its own (0755: the direct
+// mount of the bare podman and runc sides is not idmapped).
+func readFileBench(b *testing.B, change func(*Config)) (*Runner, func(id string) Call) {
+	d := resolvedTempDir(b)
+	file := d + "/file.txt"
+	writeTestFile(b, file, "a line of text\n")
+	if err := os.Chmod(d, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	r := newTestRunner(b, change)
+	if why := r.ready(true); why != "" {
+		b.Fatal(why)
+	}
+	return r, func(id string) Call { return Call{ID: id, Tool: "read_file", Paths: []string{file}} }
 }

@@ -26,17 +26,7 @@ import (
 // "conmon" adds GOGC=off and GOMEMLIMIT to conmon_env_vars; "service"
 // the service's own GOGC alone; "both" is brokerd's default.
 func BenchmarkServiceGoVariablesAgainstRunc(b *testing.B) {
-	d := resolvedTempDir(b)
-	file := d + "/file.txt"
-	writeTestFile(b, file, "a line of text\n")
-	if err := os.Chmod(d, 0o755); err != nil { // the direct mount is not idmapped
-		b.Fatal(err)
-	}
-	r := newTestRunner(b, func(c *Config) { c.Launch = LaunchRun })
-	if why := r.ready(true); why != "" {
-		b.Fatal(why)
-	}
-	call := func(id string) Call { return Call{ID: id, Tool: "read_file", Paths: []string{file}} }
+	r, call := readFileBench(b, func(c *Config) { c.Launch = LaunchRun })
 	bundle := runcBundle(b, r, r.Args(call("bench-gv-anchor"), r.ContainerName("bench-gv-anchor"), directMounts(call("bench-gv-anchor"))))
 	type variant struct {
 		name string

@@ -31,17 +31,7 @@ import (
 // for the whole benchmark, is counted by the change of its own and its
 // reaped children's time in /proc/<pid>/stat across the variant.
 func BenchmarkReadFileThroughService(b *testing.B) {
-	d := resolvedTempDir(b)
-	file := d + "/file.txt"
-	writeTestFile(b, file, "a line of text\n")
-	if err := os.Chmod(d, 0o755); err != nil { // the direct mount is not idmapped
-		b.Fatal(err)
-	}
-	r := newTestRunner(b, func(c *Config) { c.Launch = LaunchRun })
-	if why := r.ready(true); why != "" {
-		b.Fatal(why)
-	}
-	call := func(id string) Call { return Call{ID: id, Tool: "read_file", Paths: []string{file}} }
+	r, call := readFileBench(b, func(c *Config) { c.Launch = LaunchRun })
 	bare := func(c Call) []string { return r.Args(c, r.ContainerName(c.ID), directMounts(c)) }
 	bundle := runcBundle(b, r, bare(call("bench-svc-anchor")))
 
