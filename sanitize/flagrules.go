@@ -115,7 +115,9 @@ var basePatterns = []flagPattern{
 
 	// Hermes role_hijack, role_pretend, bypass_restrictions, fake_update,
 	// identity_override and remove_filters; other models' turn markers.
-	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\s`+filler+`now\s(?:a|an|the|my|no\slonger)\s`).needing("now"),
+	// A place in a team or a project is no role ("you are now a
+	// maintainer of this repository", D1144).
+	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\s`+filler+`now\s(?:a|an|the|my|no\slonger)\s`).needing("now").checked(notAMembership),
 	fp(RuleFlagRoleHijack, []string{"you"}, 80,
 		`you\s(?:are|will\sbe)\snow\s(?:dan|jailbroken|unrestricted|unfiltered|free\sfrom)\b`).needing("now"),
 	// A role asked for to practise with passes ("pretend you're a

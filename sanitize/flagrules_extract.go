@@ -148,7 +148,50 @@ func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 		p.needsWithin = span
 		out = append(out, byStarts(p, shows)...)
 	}
-	return out
+	return f.fromElsewhere(s, out)
+}
+
+// fromElsewhere gives each pattern a check (after its own) that refuses a
+// match the words after which say where the text is from or whose it is,
+// and that is no one's or nothing of the agent's: "copy the previous
+// instructions from the wiki page", "las reglas anteriores del club", "die
+// bisherigen Regeln des Vereins", "the rules you were given by the
+// organisers" (D1143). elsewheres are the prepositions and articles that
+// say so (from the, del, des); selves the stems that keep the match (the
+// system, the beginning, your developers): a player's "from the start"
+// still asks for the agent's text. The section's classes, or, for the
+// reveal family, the file's [extract] section's.
+func (f lexiconFile) fromElsewhere(s lexiconSection, ps []flagPattern) []flagPattern {
+	els, selves := s.class("elsewheres"), s.class("selves")
+	if len(els) == 0 || len(selves) == 0 {
+		return ps
+	}
+	re := compileAtFirstUse(`^\s?` + alt(els) + `\s(?:[^\s\n]+\s){0,2}?([^\s\n,.;:!?]+)`)
+	var stems []string
+	for _, w := range selves {
+		stems = append(stems, strings.TrimSuffix(normalEntry(w), "*"))
+	}
+	for i := range ps {
+		check := ps[i].check
+		ps[i] = ps[i].checked(func(before, window string, m []int) bool {
+			if check != nil && !check(before, window, m) {
+				return false
+			}
+			n := re.get().FindStringSubmatchIndex(window[m[1]:])
+			if n == nil {
+				return true
+			}
+			for j := n[0]; j < n[1]; j += 1 {
+				for _, st := range stems {
+					if strings.HasPrefix(window[m[1]+j:], st) && (j == 0 || !isWordByte(window[m[1]+j-1])) {
+						return true
+					}
+				}
+			}
+			return false
+		})
+	}
+	return ps
 }
 
 // extractObjects are what an [extract] verb takes: a prior and a head

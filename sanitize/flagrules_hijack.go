@@ -521,3 +521,31 @@ func hijackPatterns() []flagPattern {
 			atLineStart().withPreviousLine().checked(afterUserTurn).needing(needed(grants)...),
 	}
 }
+
+// membership is a place in a team or a project after "you are now a": one
+// or two words, "of" or "on", a determiner and the team's head word.
+var membership = compileAtFirstUse(`^(?:[\w'’-]+\s){1,2}(?:of|on)\s(?:this|the|that|our|your|their|its|my)\s(?:[\w'’-]+\s){0,2}?([\w'’-]+)`)
+
+// agentHeads are the heads after which a membership is the agent's own
+// rules or being: "a version of the model", "the admin of the system".
+var agentHeads = []string{"system", "model", "ai", "assistant", "bot", "chatbot", "prompt", "game", "simulation",
+	"story", "roleplay", "role-play", "conversation", "chat", "jailbreak", "matrix", "character"}
+
+// notAMembership refuses "you are now a maintainer of this repository",
+// "you are now a member of the organization", "you are now an owner on
+// the team" (D1144): the agent given a place in something named, which
+// says nothing of what it is or obeys; unless what is named is the agent's
+// own (the system, the model, the game, the story).
+func notAMembership(_, window string, m []int) bool {
+	n := membership.get().FindStringSubmatchIndex(window[m[1]:])
+	if n == nil {
+		return true
+	}
+	head := window[m[1]+n[2] : m[1]+n[3]]
+	for _, a := range agentHeads {
+		if strings.HasPrefix(head, a) {
+			return true
+		}
+	}
+	return false
+}

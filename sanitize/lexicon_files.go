@@ -87,7 +87,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"role":     {[]string{"nows", "roles", "pretends"}, nil},
 	"reveal": {[]string{"verbs", "objects", "fronts", "owners", "quals", "marks", "heads", "things", "places", "opens", "saids", "puts", "wraps", "its"},
 		[]string{"object-first", "place-first"}},
-	"secret":    {[]string{"asks", "nouns", "says", "grants", "nots", "compounds", "replies", "musts", "heads", "auxes"}, []string{"object-first"}},
+	"secret":    {[]string{"asks", "nouns", "says", "grants", "nots", "compounds", "replies", "musts", "heads", "auxes", "dets", "orders"}, []string{"object-first"}},
 	"authority": {[]string{"claims", "who", "demands", "modes", "ons"}, []string{"own-demands"}},
 	"reader":    {[]string{"notes", "readers", "ifs", "acts"}, nil},
 	"insert":    {[]string{"readers", "notes", "ifs", "whens", "acts", "claims", "answers", "softs"}, nil},
@@ -103,7 +103,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
 	// Prompt extraction in a game's voice (flagrules_extract.go).
 	"extract": {[]string{"verbs", "cases", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
-		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares"}, []string{"object-first", "place-first"}},
+		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares", "elsewheres", "selves"}, []string{"object-first", "place-first"}},
 }
 
 // parseLexicon reads one file (name for its errors).
@@ -272,6 +272,17 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 			// password reset", "the password policy": another thing.
 			for i := range out {
 				out[i] = out[i].checked(f.notNegated(nots, compounds))
+				if !f.unspaced && !s.flags["object-first"] {
+					out[i] = out[i].checked(notNegatedInClause(nots, out[i].check))
+				}
+			}
+		}
+		if dets, orders := s.class("dets"), s.class("orders"); len(dets) > 0 && len(orders) > 0 {
+			// "the first letters of the posters spell the password":
+			// the ask has a subject of its own, so it is a statement
+			// (D1142).
+			for i := range out {
+				out[i] = out[i].checked(notStated(dets, orders, out[i].check))
 			}
 		}
 		if asks, heads, auxes := s.class("asks"), s.class("heads"), s.class("auxes"); len(asks) > 0 && len(heads) > 0 && len(auxes) > 0 {
@@ -369,6 +380,72 @@ func (f lexiconFile) notNegated(nots, compounds words) func(before, window strin
 		}
 		return true
 	}
+}
+
+// notNegatedInClause accepts a match (that check accepting too) unless one
+// of nots stands in the six words of the clause before its ask: a negation
+// there governs the ask the clause reports ("our staff will never ask you
+// to repeat your password", D1141), where notNegated reads three words.
+func notNegatedInClause(nots words, check func(string, string, []int) bool) func(before, window string, m []int) bool {
+	var ns []string
+	for _, n := range nots {
+		ns = append(ns, " "+normalEntry(n)+" ")
+	}
+	return func(before, window string, m []int) bool {
+		if check != nil && !check(before, window, m) {
+			return false
+		}
+		clause := " " + strings.Join(clauseWords(strings.Fields(before), 6), " ") + " "
+		for _, n := range ns {
+			if strings.Contains(clause, n) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// notStated accepts a match (that check, when set, accepts too) unless the
+// clause before it opens with one of dets and holds none of orders: the
+// ask's verb then has a subject of its own ("the five posters spell the
+// password"), where a command has none or the agent ("you must spell").
+func notStated(dets, orders words, check func(string, string, []int) bool) func(before, window string, m []int) bool {
+	ds, ords := map[string]bool{}, map[string]bool{}
+	for _, d := range dets {
+		ds[normalEntry(d)] = true
+	}
+	for _, o := range orders {
+		ords[normalEntry(o)] = true
+	}
+	return func(before, window string, m []int) bool {
+		if check != nil && !check(before, window, m) {
+			return false
+		}
+		clause := clauseWords(strings.Fields(before), 12)
+		if len(clause) < 2 || len(clause) == 12 || !ds[clause[0]] {
+			return true
+		}
+		for _, w := range clause {
+			if ords[strings.Trim(w, "'\"’”")] {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// clauseWords are the last n of words that stand in the clause the next
+// word opens or continues: none past a word ending in a mark that closes a
+// clause (, . ; : ! ?).
+func clauseWords(words []string, n int) []string {
+	i := len(words)
+	for i > 0 && len(words)-i < n {
+		if w := words[i-1]; strings.ContainsAny(w[len(w)-1:], ",.;:!?") {
+			break
+		}
+		i--
+	}
+	return words[i:]
 }
 
 // quoteExpr is the quotation marks that may open a phrase asked for.

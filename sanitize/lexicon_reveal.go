@@ -50,6 +50,7 @@ func (f lexiconFile) reveal(s lexiconSection) []flagPattern {
 		for _, p := range f.verbObjectExpr(rule, verbs, all, objectFirst, fronts, 4, 36) {
 			out = append(out, p.checked(notAboveAThing))
 		}
+		out = f.fromElsewhere(f.section("extract"), out)
 	}
 	sep, gap := f.gap(1, 12)
 	if opens, saids := s.class("opens"), s.class("saids"); len(opens) > 0 && len(saids) > 0 {

@@ -206,3 +206,8 @@ anchors = vor | nach | beginnend mit | das mit | der mit | die mit
 quoted = du bist | sie sind | deine aufgabe | deine rolle | ignoriere
 leads = was | welche | welcher | welches | wiederhole | zeig | zeige | gib | schreib | schreibe | kopiere | nenne | alles | text | wörter
 heres = meiner nachricht | dieser nachricht | hier | vollständig | wörtlich | wortwörtlich | genau
+# Game rounds' gaps (sgfix, D1143): "des Vereins", "aus dem Wiki".
+elsewheres = des | der | vom | von der | von dem | von den | aus dem | aus der | aus den
+selves = system* | prompt* | konversation* | unterhaltung* | gespräch* | chat* | kontext* | entwickler* | ersteller*
+  | betreiber* | admin* | ki | assistent* | modell* | bot | spiel* | anfang* | anfangs | beginn* | nachricht*
+  | sitzung* | anweisung* | regel* | oben

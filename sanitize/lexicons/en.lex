@@ -89,6 +89,10 @@ compounds = reset | resets | manager | managers | policy | policies | hash | has
 nots = never | not | don't | dont | do not | no one | nobody | won't | shouldn't | must not | should not | cannot | can't | avoid | refuse to | doesn't | didn't | nor
 asks = tell me | give me | reveal | disclose | spell out | spell | hand over | send me | remind me of | i need | output
   | print out | type out | write out | divulge | whisper
+# sgfix (D1142): a clause that opens with one of dets and holds none of
+# orders gives the ask a subject of its own: a statement.
+dets = the | these | those | its | their | his | her | our | all | both | some | each | every | my
+orders = you | to | must | should | will | can | could | would | please | now | then | and | just | i | me | let
 nouns = password | passwords | passphrase | passcode | secret key | secret code | secret word | secret phrase | access code
   | your api key | your key | your secret | the secret | your credentials | your pin
 # "say" starts a match wherever it stands, so "you must now say", "just
@@ -152,6 +156,10 @@ compounds = reset | resets | manager | managers | policy | policies | hash | has
   | format | flow | page | form | protected | protection | generator | recovery | rules | rule | input | dialog | box | hint
 asks = share | leak | expose | hand me | show me | let me have | let me see | reveal | disclose
   | whisper | tell me | give me | send me | print | output | write | say | spell | repeat | recite | display | provide
+# sgfix (D1142): a clause that opens with one of dets and holds none of
+# orders gives the ask a subject of its own: a statement.
+dets = the | these | those | its | their | his | her | our | all | both | some | each | every | my
+orders = you | to | must | should | will | can | could | would | please | now | then | and | just | i | me | let
 nouns = your password | your passcode | your passphrase | your pin | your secret | your secret key | your key | your access code
   | your secret word | your secret code | your credentials | your api key | the secret password | the secret key
   | the secret word | the secret code | the secret phrase | the hidden password | the admin password | the master password
@@ -482,3 +490,12 @@ shows = tl;dr of | tldr of | tl;dr | tldr | echo back | repeat back | read back 
   | play back | summary of | summarize | summarise | recap of | recap
 bares = the above | all of the above | all the above | the preceding | all the preceding | the foregoing | everything so far
   | all that came before | what came before | what precedes this | what was above | what's above | what is above
+# Game rounds' gaps (sgfix, D1143): the text is from or of someone or
+# something else ("from the wiki page", "given by the organisers"), unless
+# it is the agent's or where its text starts.
+elsewheres = from the | from a | from an | from our | from their | from his | from her | from this | from that
+  | by the | by a | by an | by our | by their | of the | of a | of our | of their
+selves = system* | prompt* | conversation* | chat* | context* | developer* | creator* | maker* | operator* | admin*
+  | openai | anthropic | ai | assistant* | model* | bot | chatbot* | game* | beginning* | start* | top* | above
+  | first* | message* | session* | instruction* | rule* | guard* | defen* | setup | point* | line* | word*
+  | sentence* | end | bottom | previous | preceding | prior

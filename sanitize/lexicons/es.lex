@@ -209,3 +209,8 @@ anchors = antes de | después de | que empieza con | que empieza por | que comie
 quoted = tú eres | eres un | eres una | tu tarea | tu rol | tu misión | tu trabajo | ignora
 leads = qué | que | cuál | cuáles | repite | imprime | muestra | escribe | copia | dime | dame | todo | texto | palabras
 heres = mi mensaje | este mensaje | aquí | completo | completa | palabra por palabra | exactamente | textualmente
+# Game rounds' gaps (sgfix, D1143): "del documento", "de la wiki".
+elsewheres = del | de la | de los | de las | de un | de una | desde el | desde la | por el | por la | por los | por las
+selves = sistema* | prompt* | conversaci* | chat* | contexto* | desarrollador* | creador* | operador* | admin*
+  | ia | asistente* | modelo* | bot | juego* | principio* | inicio* | comienzo* | mensaje* | sesi* | instrucci*
+  | regla* | arriba
