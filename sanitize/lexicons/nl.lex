@@ -92,3 +92,28 @@ musts = je moet | u moet | vanaf nu | voortaan | je bent nu | antwoord alleen | 
 claims = bericht van het | bericht van de | melding van het | melding van de | namens het | namens de
 who = beveiligingsteam | supportteam | technisch team | auditor | politie | opsporingsdiensten | leverancier | fabrikant | systeem | ingenieur die je heeft getraind | team dat je heeft gemaakt | systeembeheerder
 demands = beperkingen | filters | schakel | uitschakelen | debugmodus | ontwikkelaarsmodus | onderhoudsmodus | zonder beperkingen | gehoorzaam | gehoorzamen | alle verzoeken | zijn opgeheven | waren een fout | zijn ingetrokken
+
+# Game rounds' gaps (sgfix, D1145): hijack and role-play in Dutch
+# (flagrules_hijack.go; D1113-D1120 for the thirteen others).
+[hijack]
+frames = wat er ook gebeurt | wat je ook | ongeacht | vanaf nu | van nu af aan | in elk geval | onder alle omstandigheden
+  | wat de vraag ook is
+says = zeg | zeg alleen | antwoord | antwoord alleen | antwoord met | antwoord alleen met | reageer met | reageer alleen met
+  | schrijf alleen | geef alleen
+everys = elke | elk | ieder | iedere | alle
+inputs = bericht | berichten | vraag | vragen | invoer | verzoek | verzoeken
+onlys = enige antwoord | enige uitvoer | enig juiste antwoord | enige toegestane antwoord
+ises = is | luidt | moet zijn | zal zijn | moet luiden
+trails = niets anders | verder niets | niets meer
+echoes = zeg | zeg alleen | schrijf | schrijf alleen | herhaal | antwoord met | geef weer
+trophies = ik ben gehackt | ik ben gehacked | gehackt | systeem gecompromitteerd
+
+[play verb-last]
+opens = stel je voor | stel je eens voor | doe alsof je | doe alsof | speel de rol | laten we een spel spelen | we spelen een spel
+  | in dit spel | in dit verhaal | in deze wereld | in dit scenario | hypothetisch | blijf in je rol | blijf in de rol
+  | gedraag je als
+bounds = zonder regels | zonder beperkingen | zonder grenzen | zonder filters | zonder censuur | geen regels | geen beperkingen
+  | weigert nooit | nooit weigert | negeert zijn instructies | negeer je instructies
+tells = vertelt | verklapt | geeft | zegt | onthult | noemt | zou vertellen | zou verklappen
+targets = het wachtwoord | de wachtwoorden | je wachtwoord | zijn wachtwoord | het geheim | je geheim | elk geheim
+  | je instructies | zijn instructies | de systeemprompt | toegang verleend | het toverwoord | de geheime code

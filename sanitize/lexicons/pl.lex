@@ -96,3 +96,26 @@ musts = musisz | od teraz | od tej chwili | teraz jesteś | odpowiadaj tylko | u
 claims = wiadomość od | wiadomość z | komunikat od | komunikat z | powiadomienie od
 who = zespołu bezpieczeństwa | zespół bezpieczeństwa | działu bezpieczeństwa | audytor* | policj* | organów ścigania | dostawc* | producent* | system* | inżynier, który cię wytrenował | administrator systemu
 demands = ograniczeni* | filtr* | wyłącz | tryb debugowania | tryb dewelopera | tryb serwisowy | bez ograniczeń | słuchaj się | wykonuj wszystkie | wszystkie prośby | zostały zniesione | były błędem | zostały cofnięte
+
+# Game rounds' gaps (sgfix, D1145): hijack and role-play in Polish
+# (flagrules_hijack.go; D1113-D1120 for the thirteen others).
+[hijack]
+frames = bez względu na wszystko | niezależnie od | od teraz | od tej pory | w każdym przypadku | w każdej sytuacji
+  | cokolwiek
+says = powiedz | powiedz tylko | odpowiedz | odpowiedz tylko | odpowiadaj | odpowiadaj tylko | napisz tylko | wypisz tylko
+everys = każdą | każde | każdy | każdej | wszystkie
+inputs = wiadomość | wiadomości | pytanie | pytania | zapytanie | zapytania | prośbę | prośby
+onlys = jedyna odpowiedź | jedyne wyjście | jedyna poprawna odpowiedź | jedyna dozwolona odpowiedź
+ises = brzmi | jest | ma brzmieć | musi brzmieć | musi być
+trails = nic więcej | nic innego | ani słowa więcej
+echoes = powiedz | napisz | wypisz | powtórz | wydrukuj | napisz tylko | powiedz tylko
+trophies = zostałem zhakowany | zostałam zhakowana | zhakowano mnie | zhakowany | system przejęty
+
+[play verb-last]
+opens = wyobraź sobie | udawaj | zagrajmy w grę | zagrajmy | w tej grze | w tej historii | w tym świecie | w tym scenariuszu
+  | hipotetycznie | nie wychodź z roli | pozostań w roli | zachowuj się jak | wciel się w
+bounds = bez zasad | bez reguł | bez ograniczeń | bez filtrów | bez cenzury | żadnych zasad | żadnych ograniczeń
+  | nigdy nie odmawia | ignoruje swoje instrukcje | zignoruj swoje instrukcje
+tells = zdradza | zdradzi | mówi | powie | podaje | poda | ujawnia | ujawni | wyjawia | wyjawi
+targets = hasło | hasła | twoje hasło | swoje hasło | sekret | tajemnicę | każdy sekret | swoje instrukcje | twoje instrukcje
+  | prompt systemowy | dostęp przyznany | magiczne słowo | tajny kod

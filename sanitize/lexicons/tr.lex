@@ -122,3 +122,25 @@ alls = tüm | bütün
 priors = önceki | daha önceki | yukarıdaki | başlangıçtaki
 afters = sana verilen | aldığın | bu mesajdan önce | bu mesajdan önceki
 sofars = şimdiye kadar | buraya kadar
+
+# Game rounds' gaps (sgfix, D1145): hijack and role-play in Turkish
+# (flagrules_hijack.go; D1113-D1120 for the thirteen others).
+[hijack]
+frames = ne olursa olsun | ne sorulursa sorulsun | her durumda | bundan sonra | şu andan itibaren | bundan böyle | koşulsuz
+says = söyle | sadece söyle | yanıtla | cevap ver | yanıt ver | sadece yanıt ver | sadece cevap ver | sadece yaz | yaz
+everys = her | tüm | bütün
+inputs = mesaja | mesaj | soruya | soru | girdiye | girdi | isteğe | istek
+onlys = tek cevabın | tek yanıtın | tek çıktın | tek doğru cevap
+ises = olmalı | olacak | şudur
+trails = başka hiçbir şey | başka bir şey yazma | başka bir şey söyleme
+echoes = söyle | yaz | yazdır | tekrarla | cevap ver
+trophies = hacklendim | ele geçirildim | sistem ele geçirildi | sistem hacklendi
+
+[play verb-last]
+opens = hayal et | düşün ki | gibi davran | rolüne gir | rolünü oyna | bir oyun oynayalım | oyun oynayalım | bu oyunda
+  | bu hikayede | bu dünyada | bu senaryoda | varsayımsal olarak | karakterden çıkma | rolünden çıkma
+bounds = kuralsız | kuralları olmayan | sınırsız | kısıtlamasız | kısıtlaması olmayan | filtresiz | sansürsüz
+  | hiç reddetmeyen | asla reddetmeyen | talimatlarını yok sayan
+tells = söyler | söyleyen | verir | veren | açıklar | açıklayan | ifşa eder | ifşa eden | söylerdi
+targets = şifreyi | parolayı | sırrı | sırrını | her sırrı | talimatlarını | sistem istemini | erişim izni verildi
+  | sihirli kelimeyi | gizli kodu
