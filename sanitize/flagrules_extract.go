@@ -107,7 +107,11 @@ func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 		// are done").
 		sep, _ := f.gap(0, 0)
 		leads := f.quotedAsked(s.class("leads"), join2(s.class("owners"), s.class("heads"), s.class("afters"), s.class("sources"), s.class("heres")))
-		p := f.need(fp(rule, firstWords(anchors), 120, alt(anchors)+`:?`+sep+`\s?`+openQuote+`\s?`+alt(quoted)), quoted).checked(leads)
+		// A quotation mark above ASCII joins the word after it as the
+		// scan reads words ("vor „Du bist“"): the marks are needed as
+		// well (D1146).
+		p := f.need(fp(rule, firstWords(anchors), 120, alt(anchors)+`:?`+sep+`\s?`+openQuote+`\s?`+alt(quoted)), quoted).
+			needingSubstrings(openMarks...).checked(leads)
 		p.needsWithin = longestEntry(anchors) + longestEntry(quoted) + 12
 		out = append(out, byStarts(p, anchors)...)
 		if s.flags["place-first"] {
@@ -268,6 +272,10 @@ const (
 	openQuote  = `(?:["'‘’“”«»„「『]|,,)`
 	closeQuote = `["'‘’“”«»」』]`
 )
+
+// openMarks are the opening quotation marks above ASCII, and the ,, the
+// scan reads „ as.
+var openMarks = []string{"‘", "’", "“", "”", "«", "»", "„", ",,", "「", "『"}
 
 // quotedAsked accepts a quoted opening asked about: the line before it
 // holds one of leads, a question or a verb that asks for the text ("which
