@@ -73,15 +73,25 @@ func (r *Runner) cgroupArgs() []string {
 	return []string{"--cgroup-parent", r.parent}
 }
 
-// unifiedCgroups says why root is a host where brokerd makes no parent
-// (a cgroup v2 hierarchy: the parent is built and tested on cgroup v1
-// only, D1139), or "".
-func unifiedCgroups(root string) string {
+// noParentHere says why this host is one where brokerd makes no parent,
+// or "": a cgroup v2 hierarchy under root, or Podman managing cgroups
+// with systemd (which takes a parent only as a slice): the parent is
+// built and tested on cgroup v1 with the cgroupfs manager only (D1139,
+// D1140). confs are the containers.conf files Podman reads, init
+// process 1's comm.
+func noParentHere(root string, confs func() ([]string, error), init string) string {
 	if root == "" {
 		return ""
 	}
 	if _, err := os.Stat(filepath.Join(root, "cgroup.controllers")); err == nil {
 		return root + " is a cgroup v2 (unified) hierarchy"
+	}
+	files, err := confs()
+	if err != nil {
+		return ""
+	}
+	if m, err := podmanCgroupManager(files, init); err == nil && m != "cgroupfs" {
+		return "Podman manages cgroups with " + m + " here, which takes a parent only as a slice"
 	}
 	return ""
 }
@@ -94,6 +104,9 @@ func (r *Runner) NoCgroupParent() string { return r.noParent }
 func (r *Runner) cgroupProblem() string {
 	if r.noParent != "" {
 		return ""
+	}
+	if r.parentRefused != "" {
+		return r.parentRefused
 	}
 	if r.cfg.CgroupRoot == "" {
 		return "the runner has no cgroup parent for its containers ([runner] total_cpus, total_memory_mb)"

@@ -371,3 +371,46 @@ func TestACgroupV2HostRunsEachContainerAloneUnlessATotalIsAsked(t *testing.T) {
 		t.Errorf("a total asked for on a cgroup v2 host: %v", err)
 	}
 }
+
+// TestASystemdManagedPodmanGetsNoParentUnlessATotalIsAsked: Podman
+// managing cgroups with systemd (containers.conf's cgroup_manager, or
+// its default where process 1 is systemd) takes a parent only as a
+// slice and refused every call given /boxmaker-<hex> (a booted Debian 12,
+// TestBootDebian12). There brokerd makes no parent unless a total was
+// asked for, which refuses every container instead (D1140).
+func TestASystemdManagedPodmanGetsNoParentUnlessATotalIsAsked(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	systemd, other := write("comm-systemd", "systemd\n"), write("comm-other", "tini\n")
+	set := write("set.conf", "[engine]\ncgroup_manager = \"systemd\"\n")
+	fs := write("fs.conf", "[engine]\ncgroup_manager = \"cgroupfs\"\n")
+	none := write("none.conf", "[containers]\nlog_driver = \"k8s-file\"\n")
+	for _, tc := range []struct {
+		files      []string
+		init, want string
+	}{
+		{[]string{none}, systemd, "systemd"},
+		{[]string{none}, other, "cgroupfs"},
+		{nil, filepath.Join(dir, "no-such-comm"), "cgroupfs"},
+		{[]string{set}, other, "systemd"},
+		{[]string{set, fs}, systemd, "cgroupfs"},
+	} {
+		if got, err := podmanCgroupManager(tc.files, tc.init); err != nil || got != tc.want {
+			t.Errorf("podmanCgroupManager(%q, %s) = %q, %v; want %q", tc.files, tc.init, got, err, tc.want)
+		}
+	}
+	v1 := t.TempDir()
+	confs := func() ([]string, error) { return []string{none}, nil }
+	if why := noParentHere(v1, confs, systemd); !strings.Contains(why, "with systemd") {
+		t.Errorf("systemd as process 1: noParentHere = %q", why)
+	}
+	if why := noParentHere(v1, confs, other); why != "" {
+		t.Errorf("cgroupfs on cgroup v1: noParentHere = %q", why)
+	}
+}

@@ -180,8 +180,11 @@ type Runner struct {
 	// noParent says why the containers have no parent (a cgroup v2 host
 	// and no total asked for), or "".
 	noParent string
-	budget   *budget        // container slots: pids limits within ulimit_nproc (budget.go)
-	svc      *podmanService // nil: every call is a podman run (servicerun.go)
+	// parentRefused says why no container may start: a total asked for
+	// on such a host.
+	parentRefused string
+	budget        *budget        // container slots: pids limits within ulimit_nproc (budget.go)
+	svc           *podmanService // nil: every call is a podman run (servicerun.go)
 	// storeErr is why PrepareStore could not make the store ready: no
 	// container starts then.
 	storeErr atomic.Pointer[error]
@@ -282,8 +285,13 @@ func New(cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("[runner]: %s", strings.Join(bad, "; "))
 	}
 	r := &Runner{cfg: cfg, budget: newBudget(slots(cfg)), svc: svc, runtimeWhy: why, parent: CgroupParent(cfg.Instance)}
-	if why := unifiedCgroups(cfg.CgroupRoot); why != "" && !cfg.TotalRequired {
-		r.parent, r.noParent = "", why
+	confs := func() ([]string, error) { return machineContainersConfs(cfg.ContainersConf, "/etc", "/usr/share") }
+	if why := noParentHere(cfg.CgroupRoot, confs, "/proc/1/comm"); why != "" {
+		if cfg.TotalRequired {
+			r.parentRefused = why + ": brokerd cannot hold its containers to the total_cpus and total_memory_mb it was given, and runs none without them (remove both to run each container under its own limits alone)"
+		} else {
+			r.parent, r.noParent = "", why
+		}
 	}
 	// Made at start (PrepareCgroupParent) or at the first container,
 	// as the seccomp profile is written.

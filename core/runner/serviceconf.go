@@ -75,17 +75,9 @@ func machineContainersConfs(named, etc, share string) ([]string, error) {
 // conmon_env_vars (containers/common's default PATH when none is set).
 // A variable the files already set there is left as they set it.
 func serviceContainersConf(files []string, env []string) ([]byte, error) {
-	merged := map[string]any{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		var m map[string]any
-		if err := toml.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		mergeTables(merged, m)
+	merged, err := mergedContainersConf(files)
+	if err != nil {
+		return nil, err
 	}
 	engine, ok := merged["engine"].(map[string]any)
 	if !ok {
@@ -109,6 +101,43 @@ func serviceContainersConf(files []string, env []string) ([]byte, error) {
 	}
 	engine["conmon_env_vars"] = vars
 	return toml.Marshal(merged)
+}
+
+// mergedContainersConf is files merged as Podman merges them.
+func mergedContainersConf(files []string) (map[string]any, error) {
+	merged := map[string]any{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if err := toml.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		mergeTables(merged, m)
+	}
+	return merged, nil
+}
+
+// podmanCgroupManager is the cgroup manager Podman 4.3 uses as root with
+// the containers.conf files given: their [engine] cgroup_manager, else
+// containers/common's default, "systemd" when process 1 (comm, read
+// from init) is systemd and "cgroupfs" otherwise.
+func podmanCgroupManager(files []string, init string) (string, error) {
+	merged, err := mergedContainersConf(files)
+	if err != nil {
+		return "", err
+	}
+	if engine, ok := merged["engine"].(map[string]any); ok {
+		if m, ok := engine["cgroup_manager"].(string); ok && m != "" {
+			return m, nil
+		}
+	}
+	if comm, err := os.ReadFile(init); err == nil && strings.TrimSpace(string(comm)) == "systemd" {
+		return "systemd", nil
+	}
+	return "cgroupfs", nil
 }
 
 // mergeTables puts src's keys over dst's, merging the tables both have.
