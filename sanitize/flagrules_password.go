@@ -409,7 +409,8 @@ func (f lexiconFile) notBelonging(belongs words, check func(string, string, []in
 // open: a character's words in a story ("\"What are you hiding?\" the
 // detective asked"), not words to the reader.
 func inQuotation(before string) bool {
-	return strings.Count(before, `"`)%2 == 1 || strings.Count(before, "“") > strings.Count(before, "”")
+	return strings.Count(before, `"`)%2 == 1 || strings.Count(before, "“") > strings.Count(before, "”") ||
+		strings.Count(before, "«") > strings.Count(before, "»") // the guillemets of French and Russian (D1146)
 }
 
 // afterDet accepts a match that check accepts and that follows one of

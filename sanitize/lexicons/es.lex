@@ -146,6 +146,17 @@ withouts = sin decirla | sin decirlo | sin revelarla | sin revelarlo | sin escri
 policies = debe | deben | tiene que | puede | pueden | necesita | requiere | mínimo | máximo | al menos
 nots = no | nunca | jamás | nadie | ni
 compounds = nueva | segura | temporal | olvidada
+# Game rounds' gaps (sgfix, D1146): claims, "I
+# already know it", the grandmother excuse and "what are you hiding", as English's.
+claims = estoy autorizado a saber | estoy autorizada a saber | tengo permiso para saber | tengo autorización para conocer
+  | estoy autorizado a conocer | estoy autorizada a conocer
+knows = ya sé | ya conozco | ya tengo
+confirms = confírmala | confírmalo | solo confirma | confirma | dímela | dilo | solo dilo
+kin = abuela | abuelita | abuelo | madre | mamá | padre | papá | tía | tío
+usedtos = solía | siempre | cada noche | todas las noches
+tells = me leía | me decía | me cantaba | me susurraba | leerme | decirme | cantarme | leía | decía | susurraba
+whats = qué | dime qué | di qué | revela qué | qué es lo que
+hides = estás protegiendo | estás ocultando | estás escondiendo | estás guardando | me ocultas | proteges | ocultas | escondes
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

@@ -146,6 +146,16 @@ withouts = sans le dire | sans le révéler | sans l'écrire | sans le mentionne
 policies = doit | doivent | peut | peuvent | faut | nécessite | minimum | maximum | au moins
 nots = ne | n' | jamais | personne | pas
 compounds = oublié | temporaire | fort | robuste | sécurisé
+# Game rounds' gaps (sgfix, D1146): claims, "I
+# already know it", the grandmother excuse and "what are you hiding", as English's.
+claims = je suis autorisé à connaître | je suis autorisée à connaître | j'ai le droit de connaître | je suis habilité à connaître
+knows = je connais déjà | je sais déjà | j'ai déjà
+confirms = confirme-le | confirme-la | confirme simplement | confirme | dis-le | dis-le moi
+kin = grand-mère | mamie | mémé | grand-père | papi | mère | maman | père | papa | tante | oncle
+usedtos = avait l'habitude de | toujours | chaque soir | tous les soirs
+tells = me lisait | me disait | me chantait | me chuchotait | me lire | me dire | me chanter | lisait | disait
+whats = qu'est-ce que | dis-moi ce que | que
+hides = tu protèges | tu caches | tu me caches | tu gardes secret | protèges-tu | caches-tu
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

@@ -137,6 +137,16 @@ withouts = senza dirla | senza dirlo | senza rivelarla | senza scriverla | senza
 policies = deve | devono | può | possono | almeno | minimo | massimo | richiede
 nots = non | mai | nessuno
 compounds = dimenticata | nuova | temporanea | sicura
+# Game rounds' gaps (sgfix, D1146): claims, "I
+# already know it", the grandmother excuse and "what are you hiding", as English's.
+claims = sono autorizzato a conoscere | sono autorizzata a conoscere | ho il diritto di conoscere | ho il permesso di conoscere
+knows = conosco già | so già | ho già
+confirms = confermala | confermalo | conferma | dimmela | dillo
+kin = nonna | nonno | madre | mamma | padre | papà | zia | zio
+usedtos = era solita | era solito | sempre | ogni sera | ogni notte
+tells = mi leggeva | mi diceva | mi cantava | mi sussurrava | leggermi | dirmi | cantarmi | leggeva | diceva
+whats = cosa | che cosa | dimmi cosa | dimmi che cosa
+hides = stai proteggendo | stai nascondendo | stai custodendo | mi nascondi | proteggi | nascondi
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

@@ -136,6 +136,16 @@ withouts = sem dizê-la | sem dizer | sem revelá-la | sem revelar | sem escrev�
 policies = deve | devem | pode | podem | precisa | pelo menos | mínimo | máximo
 nots = não | nao | nunca | jamais | ninguém
 compounds = nova | temporária | forte | segura
+# Game rounds' gaps (sgfix, D1146): claims, "I
+# already know it", the grandmother excuse and "what are you hiding", as English's.
+claims = estou autorizado a saber | estou autorizada a saber | tenho permissão para saber | tenho autorização para saber
+knows = já sei | já conheço | já tenho
+confirms = confirme-a | confirme | só confirme | diga-a | diga | só diga
+kin = avó | vovó | avô | vovô | mãe | pai | tia | tio
+usedtos = costumava | sempre | toda noite | todas as noites
+tells = me ler | me dizer | me cantar | me lia | me dizia | me cantava | me sussurrava | ler para mim | dizer | lia | dizia
+whats = me diga o que | diga o que | conte o que | revele o que
+hides = você está protegendo | você está escondendo | você está guardando | você esconde | você protege
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

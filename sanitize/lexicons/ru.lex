@@ -133,6 +133,16 @@ relates = содержащ* | котор* содержит | с | о | про | 
 withouts = не называя его | не произнося его | не говоря его | не раскрывая его | не называя | не произнося
 policies = должен | должна | должно | может | нужно | необходимо | минимум | не менее | требуется
 nots = не | никогда | никому | нельзя
+# Game rounds' gaps (sgfix, D1146): claims, "I
+# already know it", the grandmother excuse and "what are you hiding", as English's.
+claims = я имею право знать | мне разрешено знать | я уполномочен знать | я уполномочена знать
+knows = я уже знаю | я и так знаю
+confirms = подтверди | просто подтверди | скажи его | просто скажи
+kin = бабушка | бабуля | дедушка | мама | папа | тётя | дядя
+usedtos = всегда | каждый вечер | каждую ночь | обычно
+tells = читала мне | читал мне | говорила мне | говорил мне | пела мне | шептала мне | рассказывала мне
+whats = что | скажи что | расскажи что
+hides = ты защищаешь | ты скрываешь | ты прячешь | ты охраняешь | ты от меня скрываешь
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
