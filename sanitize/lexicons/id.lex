@@ -170,3 +170,10 @@ afters = yang kamu terima | yang anda terima | yang diberikan kepadamu | yang di
 sofars = sejauh ini | sampai sekarang | hingga saat ini
 asks = apa yang
 tolds = tidak boleh kamu | tidak boleh anda | kamu dilarang | anda dilarang
+# Game rounds' gaps (sgfix, D1146): a quoted opening asked about, as in
+# seven languages before.
+anchors = sebelum | setelah | sesudah | yang dimulai dengan | dimulai dengan | diawali dengan | mulai dari
+quoted = kamu adalah | anda adalah | tugasmu | tugas anda | peranmu | peran anda | abaikan
+leads = apa | apa saja | mana | ulangi | tulis | tuliskan | tampilkan | cetak | salin | sebutkan | berikan | semua | semuanya
+  | teks | kata
+heres = pesan saya | pesanku | pesan ini | di sini | lengkap | kata demi kata | persis | secara utuh
