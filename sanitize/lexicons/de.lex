@@ -147,6 +147,8 @@ withouts = ohne es zu sagen | ohne es zu nennen | ohne es zu verraten | ohne es 
 policies = muss | müssen | darf | sollte | soll | kann | mindestens | höchstens | erforderlich
 nots = nicht | nie | niemals | niemandem | kein | keine
 compounds = vergessen | zurücksetzen | ändern | richtlinie | manager
+# Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
+checks = bestätige | bestätige mir | prüfe | überprüfe | sag mir ob
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

@@ -156,6 +156,8 @@ usedtos = avait l'habitude de | toujours | chaque soir | tous les soirs
 tells = me lisait | me disait | me chantait | me chuchotait | me lire | me dire | me chanter | lisait | disait
 whats = qu'est-ce que | dis-moi ce que | que
 hides = tu protèges | tu caches | tu me caches | tu gardes secret | protèges-tu | caches-tu
+# Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
+checks = confirme | confirme que | vérifie | vérifie que | vérifie si | dis-moi si
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

@@ -147,6 +147,8 @@ usedtos = era solita | era solito | sempre | ogni sera | ogni notte
 tells = mi leggeva | mi diceva | mi cantava | mi sussurrava | leggermi | dirmi | cantarmi | leggeva | diceva
 whats = cosa | che cosa | dimmi cosa | dimmi che cosa
 hides = stai proteggendo | stai nascondendo | stai custodendo | mi nascondi | proteggi | nascondi
+# Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
+checks = conferma | conferma che | verifica | verifica che | controlla | controlla se | dimmi se
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

@@ -146,6 +146,8 @@ usedtos = costumava | sempre | toda noite | todas as noites
 tells = me ler | me dizer | me cantar | me lia | me dizia | me cantava | me sussurrava | ler para mim | dizer | lia | dizia
 whats = me diga o que | diga o que | conte o que | revele o que
 hides = você está protegendo | você está escondendo | você está guardando | você esconde | você protege
+# Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
+checks = confirme | confirme que | verifique | verifique que | verifique se | me diga se | diga se
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
