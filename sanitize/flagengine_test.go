@@ -13,7 +13,7 @@ import (
 
 // TestFlagEngineIsTheReference holds the flag scan's engine to what its
 // rules say: on every case of every corpus (developed, held out, the third and fourth
-// collection), on Go source file by file and on each language's prose, the
+// collections), on Go source file by file and on each language's prose, the
 // engine's shortcuts must find the same rules at the same offsets as the
 // plain reading of the rules (matchReference). It runs on whatever rules
 // exist, so a rule added later is held too.

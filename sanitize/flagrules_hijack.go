@@ -217,17 +217,9 @@ func (f lexiconFile) playPatternsOf(s lexiconSection) []flagPattern {
 // inside a word ("don't", "l'instruction").
 func hasQuote(s string) bool {
 	for i, r := range s {
-		if !strings.ContainsRune(quoteRunes, r) {
-			continue
+		if isQuoteAt(s, i, r) {
+			return true
 		}
-		if r == '\'' || r == '’' {
-			before, _ := utf8.DecodeLastRuneInString(s[:i])
-			after, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
-			if unicode.IsLetter(before) && unicode.IsLetter(after) {
-				continue
-			}
-		}
-		return true
 	}
 	return false
 }
@@ -396,15 +388,8 @@ func splitGrant(_, window string, m []int) bool {
 	var pieces []string
 	open := -1
 	for i, r := range line {
-		if !strings.ContainsRune(quoteRunes, r) {
+		if !isQuoteAt(line, i, r) {
 			continue
-		}
-		if r == '\'' || r == '’' {
-			before, _ := utf8.DecodeLastRuneInString(line[:i])
-			after, _ := utf8.DecodeRuneInString(line[i+utf8.RuneLen(r):])
-			if unicode.IsLetter(before) && unicode.IsLetter(after) {
-				continue
-			}
 		}
 		if open < 0 {
 			open = i + utf8.RuneLen(r)
@@ -548,4 +533,20 @@ func notAMembership(_, window string, m []int) bool {
 		}
 	}
 	return false
+}
+
+// isQuoteAt reports whether r, at byte i of s, is a quotation mark and
+// not an apostrophe inside a word ("don't", "l'instruction").
+func isQuoteAt(s string, i int, r rune) bool {
+	if !strings.ContainsRune(quoteRunes, r) {
+		return false
+	}
+	if r == '\'' || r == '’' {
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+		if unicode.IsLetter(before) && unicode.IsLetter(after) {
+			return false
+		}
+	}
+	return true
 }
