@@ -12,8 +12,8 @@ import (
 )
 
 // TestFlagEngineIsTheReference holds the flag scan's engine to what its
-// rules say: on every case of every corpus (developed, held out, the third and fourth
-// collections), on Go source file by file and on each language's prose, the
+// rules say: on every case of every corpus (developed, held out, the third, fourth and
+// fifth collections), on Go source file by file and on each language's prose, the
 // engine's shortcuts must find the same rules at the same offsets as the
 // plain reading of the rules (matchReference). It runs on whatever rules
 // exist, so a rule added later is held too.
@@ -22,7 +22,7 @@ func TestFlagEngineIsTheReference(t *testing.T) {
 	var names []string
 	for _, name := range []string{sanitize.AttackCorpus, sanitize.CodeWorkCorpus, "heldout/attack.txt", "heldout/codework.txt",
 		"heldout3/en.txt", "heldout3/tr.txt", "heldout3/game.txt", "heldout3/indirect.txt", "heldout3/benign.txt",
-		"heldout4/game.txt", "heldout4/benign.txt"} {
+		"heldout4/game.txt", "heldout4/benign.txt", "heldout5/game.txt", "heldout5/benign.txt"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)

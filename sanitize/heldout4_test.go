@@ -1,12 +1,6 @@
 package sanitize_test
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-
-	"boxmaker/sanitize"
-)
+import "testing"
 
 // The fourth held-out collection (sanitize/testdata/heldout4/, README.md
 // there says who wrote it and how): a second red team's attacks on a
@@ -36,15 +30,6 @@ var heldOut4WantLangs = []string{"lang:en", "lang:es", "lang:fr", "lang:de", "la
 //	go test -tags "$BOXMAKER_TAGS" -run TestHeldOutRound4 -v ./sanitize/
 func TestHeldOutRound4(t *testing.T) {
 	seen := map[string]string{}
-	for _, g := range heldOut3Groups {
-		data, err := os.ReadFile(filepath.Join("testdata", "heldout3", g.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases, _ := sanitize.ParseCorpus("heldout3/"+g.file, string(data), false) // TestHeldOutRound3 reports its problems
-		for _, c := range cases {
-			seen[c.Text] = "heldout3/" + g.file + ":" + c.Name
-		}
-	}
+	heldOutTexts(t, "heldout3", heldOut3Groups, seen)
 	measureHeldOut(t, "heldout4", heldOut4Groups, seen)
 }
