@@ -120,7 +120,7 @@ func (r *Runner) serviceSpec(c Call, name string, mounts []Mount) serviceSpec {
 		Timeout:            uint((cfg.Timeout + startGrace + time.Second - 1) / time.Second),
 		LogConfiguration:   serviceLog{Driver: "none"},
 		Stdin:              c.Tool == "write_file",
-		Remove:             false, // removed by the runner after wait: see serviceRun
+		Remove:             false, // removed by the runner once exited: see serviceClient.run
 		Image:              cfg.Image,
 		RawImageName:       cfg.Image,
 		Systemd:            "true",
@@ -329,13 +329,42 @@ func (s *serviceClient) start(ctx context.Context, id string) error {
 	return s.do(ctx, http.MethodPost, "/containers/"+url.PathEscape(id)+"/start", nil, nil)
 }
 
-// wait waits until the container has exited and returns its status.
-func (s *serviceClient) wait(ctx context.Context, id string) (int, error) {
-	var code int
-	if err := s.do(ctx, http.MethodPost, "/containers/"+url.PathEscape(id)+"/wait?condition=exited&interval=20ms", nil, &code); err != nil {
-		return -1, err
+// exitedPoll is how often exited asks again for a container's state.
+const exitedPoll = 5 * time.Millisecond
+
+// exited waits until the container, whose streams ended, has exited and
+// returns its status. It asks for the container's state (the service
+// reads conmon's exit file when asked) until it is stopped or exited:
+// Podman 4.3's wait answers only once an exit command cleaned the
+// container up, and the service's containers have none (D1180). Any
+// other state, or none, is an error: a status not known is never 0.
+func (s *serviceClient) exited(ctx context.Context, id string) (int, error) {
+	for {
+		var out struct {
+			State struct {
+				Status   string `json:"Status"`
+				ExitCode *int   `json:"ExitCode"`
+			} `json:"State"`
+		}
+		if err := s.do(ctx, http.MethodGet, "/containers/"+url.PathEscape(id)+"/json", nil, &out); err != nil {
+			return -1, err
+		}
+		switch out.State.Status {
+		case "stopped", "exited":
+			if out.State.ExitCode == nil {
+				return -1, fmt.Errorf("podman service: the container is %s without an exit status", out.State.Status)
+			}
+			return *out.State.ExitCode, nil
+		case "running", "stopping":
+		default:
+			return -1, fmt.Errorf("podman service: the container is %q after its streams ended", out.State.Status)
+		}
+		select {
+		case <-ctx.Done():
+			return -1, ctx.Err()
+		case <-time.After(exitedPoll):
+		}
 	}
-	return code, nil
 }
 
 // remove removes the container, killing it first when force is set.
@@ -360,7 +389,8 @@ func (s *serviceClient) stepContext(ctx context.Context) (context.Context, conte
 }
 
 // run runs one container as `podman run --rm` does: create, attach,
-// start, stdin written, the streams copied until they end, wait, remove.
+// start, stdin written, the streams copied until they end, the exit
+// status asked for (exited), remove.
 // The service's own work (create, start, remove) is never cut short by
 // ctx, as the runner never kills a podman client that may be creating or
 // removing a container (runPodman), but each step is bounded by s.step:
@@ -422,7 +452,7 @@ func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte,
 		// "nothing ran" (a *serviceError): its cause is kept as text.
 		wctx, cancel := s.stepContext(ctx)
 		defer cancel()
-		code, err := s.wait(wctx, id)
+		code, err := s.exited(wctx, id)
 		if err != nil {
 			return -1, fmt.Errorf("podman service: the wait for a container that ran: %v", err)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -304,4 +306,16 @@ func childPIDs(b *testing.B) []int {
 		}
 	}
 	return pids
+}
+
+// wait is Podman's own wait for a container, which answers once the
+// container's exit command cleaned it up: the benchmarks' services run
+// the machine's conmon, which runs one. The runner's service has none
+// and asks for the state instead (exited, D1180).
+func (s *serviceClient) wait(ctx context.Context, id string) (int, error) {
+	var code int
+	if err := s.do(ctx, http.MethodPost, "/containers/"+url.PathEscape(id)+"/wait?condition=exited&interval=20ms", nil, &code); err != nil {
+		return -1, err
+	}
+	return code, nil
 }

@@ -14,11 +14,21 @@ package runner
 // gets containers.conf's [engine] conmon_env_vars (and CONTAINERS_CONF),
 // and hands them on to both. So the service reads a containers.conf of
 // its own, the machine's with GOGC=off and a memory limit added there.
+//
+// Its conmon_path is brokerd's own conmon (D1180): a script in the
+// service's root-only directory that runs the machine's conmon, the one
+// Podman would have found, with every argument Podman gives it but the
+// exit command. The exit command, a whole podman process per call, is
+// what the service's own removal of the container does anyway (its
+// clean-up: the runtime's delete, the unmounts); the runner then learns
+// the container's status by asking for its state (serviceClient.exited),
+// since Podman 4.3's wait answers only once an exit command has run.
 
 import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -72,9 +82,10 @@ func machineContainersConfs(named, etc, share string) ([]string, error) {
 // serviceContainersConf is the containers.conf for the service: the
 // files merged as Podman merges them (a later file's keys over an
 // earlier's, tables key by key), with env added to [engine]
-// conmon_env_vars (containers/common's default PATH when none is set).
+// conmon_env_vars (containers/common's default PATH when none is set),
+// and [engine] conmon_path the one program conmon when it is not empty.
 // A variable the files already set there is left as they set it.
-func serviceContainersConf(files []string, env []string) ([]byte, error) {
+func serviceContainersConf(files []string, env []string, conmon string) ([]byte, error) {
 	merged, err := mergedContainersConf(files)
 	if err != nil {
 		return nil, err
@@ -100,7 +111,103 @@ func serviceContainersConf(files []string, env []string) ([]byte, error) {
 		}
 	}
 	engine["conmon_env_vars"] = vars
+	if conmon != "" {
+		engine["conmon_path"] = []any{conmon}
+	}
 	return toml.Marshal(merged)
+}
+
+// defaultConmonPaths are containers/common 0.50's default conmon_path:
+// where Podman 4.3 looks for conmon when containers.conf names none.
+var defaultConmonPaths = []string{
+	"/usr/libexec/podman/conmon",
+	"/usr/local/libexec/podman/conmon",
+	"/usr/local/lib/podman/conmon",
+	"/usr/bin/conmon",
+	"/usr/sbin/conmon",
+	"/usr/local/bin/conmon",
+	"/usr/local/sbin/conmon",
+	"/run/current-system/sw/bin/conmon",
+}
+
+// machineConmon is the conmon Podman 4.3 runs with the containers.conf
+// files given: the first of their conmon_path (else the defaults) that
+// exists and is no directory, else conmon in PATH, as containers/common
+// finds it.
+func machineConmon(files []string) (string, error) {
+	merged, err := mergedContainersConf(files)
+	if err != nil {
+		return "", err
+	}
+	paths := defaultConmonPaths
+	if engine, ok := merged["engine"].(map[string]any); ok {
+		if v, there := engine["conmon_path"]; there {
+			list, ok := v.([]any)
+			if !ok {
+				return "", errors.New("containers.conf: engine.conmon_path is not an array")
+			}
+			paths = nil
+			for _, p := range list {
+				s, ok := p.(string)
+				if !ok {
+					return "", errors.New("containers.conf: engine.conmon_path holds something that is not a path")
+				}
+				paths = append(paths, s)
+			}
+		}
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && filepath.IsAbs(p) {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("conmon")
+	if err != nil {
+		return "", fmt.Errorf("no conmon: none of %q, and none in PATH", paths)
+	}
+	return filepath.Abs(p)
+}
+
+// serviceConmonScript is brokerd's conmon for the service: the
+// machine's, given every argument but --exit-command, its
+// --exit-command-arg and --exit-delay (each with its value, or joined to
+// it by "="), in order, as they came.
+func serviceConmonScript(conmon string) ([]byte, error) {
+	if !filepath.IsAbs(conmon) || strings.ContainsAny(conmon, "'\n\x00") {
+		return nil, fmt.Errorf("conmon's path %q is not one brokerd's conmon can name", conmon)
+	}
+	return []byte(`#!/bin/sh
+# brokerd's conmon for its podman service (docs/decisions.md, D1180): the
+# machine's conmon without the exit command; the service cleans up.
+n=$#
+while [ "$n" -gt 0 ]; do
+	a=$1
+	shift
+	n=$((n - 1))
+	case $a in
+	--exit-command | --exit-command-arg | --exit-delay)
+		if [ "$n" -gt 0 ]; then
+			shift
+			n=$((n - 1))
+		fi
+		;;
+	--exit-command=* | --exit-command-arg=* | --exit-delay=*) ;;
+	*) set -- "$@" "$a" ;;
+	esac
+done
+exec '` + conmon + `' "$@"
+`), nil
+}
+
+// writeServiceConmon writes brokerd's conmon for the machine's conmon
+// as path (in the service's own root-only directory), 0700, whole or
+// not at all.
+func writeServiceConmon(path, conmon string) error {
+	script, err := serviceConmonScript(conmon)
+	if err != nil {
+		return err
+	}
+	return writeServiceFile(path, script, 0o700)
 }
 
 // mergedContainersConf is files merged as Podman merges them.
@@ -156,8 +263,24 @@ func mergeTables(dst, src map[string]any) {
 // writeServiceConf writes the service's containers.conf as path (in the
 // service's own root-only directory), whole or not at all.
 func writeServiceConf(path string, data []byte) error {
+	return writeServiceFile(path, data, 0o600)
+}
+
+// writeServiceFile writes data as path with mode, whole or not at all:
+// a new file, renamed over path.
+func writeServiceFile(path string, data []byte, mode os.FileMode) error {
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+	os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {

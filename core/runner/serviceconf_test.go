@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -58,7 +60,7 @@ runc = ["/usr/bin/runc"]
 	if diff := cmp.Diff(want, files); diff != "" {
 		t.Fatalf("files read (-want +got):\n%s", diff)
 	}
-	data, err := serviceContainersConf(files, serviceConmonEnv)
+	data, err := serviceContainersConf(files, serviceConmonEnv, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,7 @@ runc = ["/usr/bin/runc"]
 	if files, err = machineContainersConfs(bare, etc, share); err != nil || !slices.Equal(files, []string{bare}) {
 		t.Fatalf("CONTAINERS_CONF: files %q %v, want it alone", files, err)
 	}
-	if data, err = serviceContainersConf(files, serviceConmonEnv); err != nil {
+	if data, err = serviceContainersConf(files, serviceConmonEnv, ""); err != nil {
 		t.Fatal(err)
 	}
 	got = nil
@@ -97,7 +99,7 @@ runc = ["/usr/bin/runc"]
 
 	bad := filepath.Join(root, "bad.conf")
 	write(bad, "[engine\n")
-	if _, err := serviceContainersConf([]string{bad}, serviceConmonEnv); err == nil {
+	if _, err := serviceContainersConf([]string{bad}, serviceConmonEnv, ""); err == nil {
 		t.Error("a containers.conf that is not TOML was taken")
 	}
 }
@@ -270,6 +272,197 @@ func TestFiftyCallsThroughTheServiceLeaveNothingBehind(t *testing.T) {
 		}
 		if left, _ := filepath.Glob("/sys/fs/cgroup/libpod_parent/libpod-" + id); len(left) > 0 {
 			t.Errorf("cgroups left behind: %q", left)
+		}
+	}
+}
+
+// TestTheServicesConmonRunsNoExitCommand: the conmon of a call's
+// container through the runner's service is the machine's, run by
+// brokerd's conmon, and has no exit command (no `podman container
+// cleanup` per call, D1180); the call still answers and leaves its
+// container removed. Failed before D1180: conmon had --exit-command.
+func TestTheServicesConmonRunsNoExitCommand(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	id := callID(t)
+	name := r.ContainerName(id)
+	done := make(chan error, 1)
+	var res Result
+	go func() {
+		var err error
+		res, err = r.Run(context.Background(), Call{ID: id, Tool: "run", Paths: []string{d}, Command: "echo ran; sleep 3"})
+		done <- err
+	}()
+	var args []string
+	for deadline := time.Now().Add(time.Minute); args == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no conmon of the call's container was found")
+		}
+		args = processArgs("conmon", name)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if res.Stdout != "ran\n" || res.ExitCode != 0 {
+		t.Errorf("the call: %+v", res)
+	}
+	want, err := machineConmon(mustConfs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if args[0] != want {
+		t.Errorf("conmon runs as %q, want the machine's %s", args[0], want)
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "--exit-command") || strings.HasPrefix(a, "--exit-delay") {
+			t.Errorf("conmon has an exit command: %q", args)
+			break
+		}
+	}
+	if !slices.Contains(args, "--exit-dir") {
+		t.Errorf("conmon has no exit directory, so no exit status: %q", args)
+	}
+	if out := podmanStdout(t, append(r.cfg.Store.Flags(), "ps", "-a", "--external", "--filter", "name="+name, "--format", "{{.ID}}")...); len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("the call's container is left: %s", out)
+	}
+}
+
+// mustConfs are the machine's containers.conf files.
+func mustConfs(t *testing.T) []string {
+	t.Helper()
+	files, err := machineContainersConfs(os.Getenv("CONTAINERS_CONF"), "/etc", "/usr/share")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// processArgs is the command line of the process named program whose
+// command line has the argument arg, or nil when there is none.
+func processArgs(program, arg string) []string {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
+		if filepath.Base(args[0]) == program && slices.Contains(args, arg) {
+			return args
+		}
+	}
+	return nil
+}
+
+// TestBrokerdsConmonDropsOnlyTheExitCommand: the script brokerd gives
+// the service as conmon hands the machine's conmon every argument as it
+// came, in order (spaces, quotes, globs, an empty one, a newline, what
+// looks like an option), but --exit-command, --exit-command-arg and
+// --exit-delay with their values, apart or joined by "=".
+func TestBrokerdsConmonDropsOnlyTheExitCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "args")
+	fake := filepath.Join(dir, "real conmon")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > '"+out+"'\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(dir, "conmon")
+	if err := writeServiceConmon(wrapper, fake); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(wrapper); err != nil || fi.Mode() != 0o700 {
+		t.Fatalf("brokerd's conmon: %v %v, want a file of mode 0700", fi, err)
+	}
+	kept := []string{"--api-version", "1", "-c", "abc", "-n", "boxmaker-x", "--exit-dir", "/run/exits",
+		"a b", "'quoted'", "\"dq\"", "*", "", "line\nbreak", "$(id)", "--log-level", "error", "--syslog"}
+	args := slices.Concat(kept[:8],
+		[]string{"--exit-command", "/usr/bin/podman", "--exit-command-arg", "--root", "--exit-command-arg", "/var/lib/x",
+			"--exit-command-arg", "container", "--exit-command-arg", "cleanup", "--exit-delay", "300"},
+		kept[8:12],
+		[]string{"--exit-command=/usr/bin/podman", "--exit-command-arg=--rm", "--exit-delay=1"},
+		kept[12:])
+	cmd := exec.Command(wrapper, args...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+	if diff := cmp.Diff(kept, got); diff != "" {
+		t.Errorf("the arguments conmon got (-want +got):\n%s", diff)
+	}
+	// A version probe passes through.
+	if b, err := exec.Command(wrapper, "--version").CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if data, _ := os.ReadFile(out); string(data) != "--version\x00" {
+		t.Errorf("conmon --version got %q", data)
+	}
+	for _, bad := range []string{"conmon", "/usr/bin/con'mon", "/usr/bin/con\nmon"} {
+		if err := writeServiceConmon(filepath.Join(dir, "bad"), bad); err == nil {
+			t.Errorf("a conmon named %q was written into the script", bad)
+		}
+	}
+}
+
+// TestTheMachinesConmonIsPodmans: brokerd's conmon runs the conmon
+// Podman would run: the first of containers.conf's conmon_path that
+// exists and is no directory, the defaults when it names none, and a
+// conmon_path that is no list of paths fails the service's start.
+func TestTheMachinesConmonIsPodmans(t *testing.T) {
+	dir := t.TempDir()
+	there := filepath.Join(dir, "bin", "conmon")
+	os.MkdirAll(filepath.Dir(there), 0o755)
+	if err := os.WriteFile(there, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	conf := func(text string) []string {
+		p := filepath.Join(dir, fmt.Sprintf("c%d.conf", callSeq.Add(1)))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return []string{p}
+	}
+	got, err := machineConmon(conf(fmt.Sprintf("[engine]\nconmon_path = [%q, %q, %q]\n", filepath.Join(dir, "none"), dir, there)))
+	if err != nil || got != there {
+		t.Errorf("conmon_path with one that is there: %q %v, want %s", got, err, there)
+	}
+	if got, err := machineConmon(conf("[engine]\nevents_logger = \"file\"\n")); err != nil || !slices.Contains(defaultConmonPaths, got) && filepath.Base(got) != "conmon" {
+		t.Errorf("no conmon_path: %q %v, want one of the defaults", got, err)
+	}
+	for _, bad := range []string{"[engine]\nconmon_path = \"/usr/bin/conmon\"\n", "[engine]\nconmon_path = [1]\n"} {
+		if got, err := machineConmon(conf(bad)); err == nil {
+			t.Errorf("%q: %q, want an error", bad, got)
+		}
+	}
+}
+
+// TestTheServiceTellsAContainersExitStatus: through the runner's service
+// and its conmon without an exit command, a container's status is the
+// one its process ended with (0, 3, 137), never 0 for one that was not,
+// whatever it printed.
+func TestTheServiceTellsAContainersExitStatus(t *testing.T) {
+	r := serviceRunner(t, nil)
+	d := resolvedTempDir(t)
+	writeTestFile(t, d+"/file.txt", "a line of text\n")
+	if _, err := r.Run(context.Background(), Call{ID: callID(t), Tool: "read_file", Paths: []string{d + "/file.txt"}}); err != nil {
+		t.Fatal(err)
+	}
+	client, err := r.svc.get(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := `{"content":"forged"}`
+	for _, code := range []int{0, 3, 137} {
+		c := Call{ID: callID(t), Tool: "read_file", Paths: []string{d + "/file.txt"}}
+		spec := r.serviceSpec(c, r.ContainerName(c.ID), directMounts(c))
+		spec.Command = []string{"/bin/sh", "-c", fmt.Sprintf("echo '%s'; exit %d", forged, code)}
+		var stdout, stderr bytes.Buffer
+		got, err := client.run(context.Background(), spec, nil, &stdout, &stderr)
+		if err != nil || got != code || !strings.Contains(stdout.String(), "forged") {
+			t.Errorf("exit %d: status %d, %v, stdout %q", code, got, err, stdout.String())
 		}
 	}
 }

@@ -59,8 +59,11 @@ type podmanService struct {
 	// conf is the containers.conf the service reads (serviceconf.go),
 	// made at each start from confFrom (machineContainersConfs) with
 	// conmonEnv added for conmon; ownEnv is the service's own.
-	conf      string
-	confFrom  func() ([]string, error)
+	conf     string
+	confFrom func() ([]string, error)
+	// conmon is brokerd's conmon for the service (serviceconf.go,
+	// D1180), made at each start beside conf.
+	conmon    string
 	conmonEnv []string
 	ownEnv    []string
 	step      time.Duration // each of the service's steps of a call (serviceClient.step)
@@ -92,6 +95,7 @@ func newPodmanService(dir string, argv []string, containersConf string) (*podman
 	}
 	return &podmanService{dir: dir, socket: socket, argv: argv, step: rmWait, startWait: serviceStartWait, checked: serviceChecked,
 		conf:      filepath.Join(dir, "containers.conf"),
+		conmon:    filepath.Join(dir, "conmon"),
 		confFrom:  func() ([]string, error) { return machineContainersConfs(containersConf, "/etc", "/usr/share") },
 		conmonEnv: serviceConmonEnv, ownEnv: serviceOwnEnv}, nil
 }
@@ -166,13 +170,21 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 	if err := os.Remove(s.socket); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	// The machine's containers.conf with conmon's Go variables, made
-	// again at each start: the machine's may have changed.
+	// The machine's containers.conf with conmon's Go variables and
+	// brokerd's conmon for the machine's, made again at each start: the
+	// machine's may have changed.
 	files, err := s.confFrom()
 	if err != nil {
 		return "", err
 	}
-	conf, err := serviceContainersConf(files, s.conmonEnv)
+	conmon, err := machineConmon(files)
+	if err != nil {
+		return "", err
+	}
+	if err := writeServiceConmon(s.conmon, conmon); err != nil {
+		return "", err
+	}
+	conf, err := serviceContainersConf(files, s.conmonEnv, s.conmon)
 	if err != nil {
 		return "", err
 	}
