@@ -102,12 +102,13 @@ func BenchmarkServiceGoVariablesAgainstRunc(b *testing.B) {
 // spends its time, step by step as serviceClient.run takes them (create;
 // attach, which makes the service init the container: storage mounted,
 // config.json, conmon and the runtime's create; start; the streams until
-// they end; the wait, which returns once the exit command has cleaned
-// the container up; the removal) and, after the last, the reaping of
-// conmon's tree. Per step: wall time and the service's own CPU (with
+// they end; the exit status, asked for until the service has read
+// conmon's exit file (exited: the runner's service runs no exit
+// command, D1180); the removal, which cleans the container up) and,
+// after the last, the reaping of conmon's tree. Per step: wall time and the service's own CPU (with
 // the runc it runs; /proc, in ticks of 10 ms, so a mean over many
 // calls); "tree" is the CPU of what conmon started (the runtime's
-// create, the tool, the exit command) and conmon. The service is the
+// create, the tool) and conmon. The service is the
 // runner's own, with its containers.conf (D1121).
 func BenchmarkThroughServiceStepByStep(b *testing.B) {
 	d := resolvedTempDir(b)
@@ -129,7 +130,7 @@ func BenchmarkThroughServiceStepByStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
-	steps := []string{"create", "attach", "start", "stream", "wait", "remove", "reap"}
+	steps := []string{"create", "attach", "start", "stream", "exited", "remove", "reap"}
 	wall := make([]time.Duration, len(steps))
 	own := make([]time.Duration, len(steps))
 	var tree time.Duration
@@ -159,7 +160,7 @@ func BenchmarkThroughServiceStepByStep(b *testing.B) {
 		err = demux(br, &stdout, &stderr)
 		conn.Close()
 		step(err)
-		code, err := client.wait(ctx, id)
+		code, err := client.exited(ctx, id)
 		if err == nil && code != 0 {
 			err = fmt.Errorf("status %d: %s", code, stderr.Bytes())
 		}

@@ -447,14 +447,14 @@ func (s *serviceClient) run(ctx context.Context, spec serviceSpec, stdin []byte,
 		if err != nil {
 			return -1, fmt.Errorf("podman service: the container's output: %w", err)
 		}
-		// Its streams ended with it: the wait is one more step. The
+		// Its streams ended with it: its exit status is one more step. The
 		// container ran, so no answer of the service's here may read as
 		// "nothing ran" (a *serviceError): its cause is kept as text.
 		wctx, cancel := s.stepContext(ctx)
 		defer cancel()
 		code, err := s.exited(wctx, id)
 		if err != nil {
-			return -1, fmt.Errorf("podman service: the wait for a container that ran: %v", err)
+			return -1, fmt.Errorf("podman service: the exit status of a container that ran: %v", err)
 		}
 		return code, nil
 	case <-ctx.Done():

@@ -358,7 +358,8 @@ func processArgs(program, arg string) []string {
 // the service as conmon hands the machine's conmon every argument as it
 // came, in order (spaces, quotes, globs, an empty one, a newline, what
 // looks like an option), but --exit-command, --exit-command-arg and
-// --exit-delay with their values, apart or joined by "=".
+// --exit-delay with their values, apart or joined by "="; it is written
+// as a new file of mode 0700, never through a link planted in its place.
 func TestBrokerdsConmonDropsOnlyTheExitCommand(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "args")
@@ -367,11 +368,25 @@ func TestBrokerdsConmonDropsOnlyTheExitCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	wrapper := filepath.Join(dir, "conmon")
+	// Links planted where it and its temporary file are written are
+	// replaced, never written through.
+	outside := filepath.Join(dir, "outside")
+	if err := os.WriteFile(outside, []byte("outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{wrapper, wrapper + ".tmp"} {
+		if err := os.Symlink(outside, p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := writeServiceConmon(wrapper, fake); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(wrapper); err != nil || fi.Mode() != 0o700 {
 		t.Fatalf("brokerd's conmon: %v %v, want a file of mode 0700", fi, err)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "outside" {
+		t.Errorf("a planted link's target was written: %q", data)
 	}
 	kept := []string{"--api-version", "1", "-c", "abc", "-n", "boxmaker-x", "--exit-dir", "/run/exits",
 		"a b", "'quoted'", "\"dq\"", "*", "", "line\nbreak", "$(id)", "--log-level", "error", "--syslog"}
