@@ -77,7 +77,7 @@ func matchCarried(p *flagPattern, text string, k int, window string) bool {
 		return p.re.get().MatchString(joined)
 	}
 	m := p.re.get().FindStringSubmatchIndex(joined)
-	return m != nil && p.check(text[lineBefore(text, k, p.prevLine):k], joined, m)
+	return m != nil && p.check(text[checkFrom(text, k, p):k], joined, m)
 }
 
 // headerPatterns are a note to the reader written as an e-mail header's

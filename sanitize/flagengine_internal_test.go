@@ -56,7 +56,7 @@ func matchReference(s *scanner, text string, from, to int) hits {
 			}
 		}
 		m := p.re.get().FindStringSubmatchIndex(window)
-		ok := m != nil && (p.check == nil || p.check(text[lineBefore(text, k, p.prevLine):k], window, m))
+		ok := m != nil && (p.check == nil || p.check(text[checkFrom(text, k, p):k], window, m))
 		if !ok && !matchCarried(p, text, k, window) {
 			continue
 		}

@@ -48,6 +48,10 @@ type flagPattern struct {
 	// prevLine gives check the line before the match's too (a block
 	// opened there: "if ok:").
 	prevLine bool
+	// lookBack, when set, gives check the lookBack bytes before the match
+	// instead (from a character's start), across lines: the sentence
+	// before the match's, a made-up exchange's turns (D1163).
+	lookBack int
 }
 
 func fp(rule string, starts []string, span int, expr string) flagPattern {

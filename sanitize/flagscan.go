@@ -529,7 +529,7 @@ func (s *scanner) match(text string, from, to int) hits {
 			if !matchCarried(p, text, k, window) {
 				continue
 			}
-		} else if p.check != nil && !p.check(text[lineBefore(text, k, p.prevLine):k], window, re.FindStringSubmatchIndex(window)) && !matchCarried(p, text, k, window) {
+		} else if p.check != nil && !p.check(text[checkFrom(text, k, p):k], window, re.FindStringSubmatchIndex(window)) && !matchCarried(p, text, k, window) {
 			continue
 		}
 		first.add(p.ruleID, k)
@@ -598,6 +598,20 @@ func (s *scanner) highFrom(text string, from int) int {
 	}
 	s.highAsked, s.highAt = from, i
 	return i
+}
+
+// checkFrom is where the text a pattern's check reads before its match at
+// k starts: lookBack bytes before it (at a character's start), or
+// lineBefore.
+func checkFrom(text string, k int, p *flagPattern) int {
+	if p.lookBack > 0 {
+		s := max(0, k-p.lookBack)
+		for s < k && !utf8.RuneStart(text[s]) {
+			s++
+		}
+		return s
+	}
+	return lineBefore(text, k, p.prevLine)
 }
 
 // lineBefore is where the line holding k starts, or with prev the line

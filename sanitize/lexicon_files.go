@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -50,6 +51,7 @@ import (
 //	password   see flagrules_password.go         flag-secret-request
 //	hijack     see flagrules_hijack.go           flag-forced-reply
 //	play       see flagrules_hijack.go           flag-role-hijack
+//	grant      see flagrules_hijack_grant.go     flag-forced-reply
 //	extract    see flagrules_extract.go          flag-dump-conversation
 //
 // Flags: verb-last (override: the verb may follow its object),
@@ -101,6 +103,8 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},
 	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
+	// The words that grant access, said to the reader (flagrules_hijack_grant.go, D1163).
+	"grant": {[]string{"acts", "grants", "refs", "nots", "ifs", "elses", "keys", "subjects", "opposites", "denials"}, nil},
 	// Prompt extraction in a game's voice (flagrules_extract.go).
 	"extract": {[]string{"verbs", "cases", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
 		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares", "elsewheres", "selves"}, []string{"object-first", "place-first"}},
@@ -204,10 +208,16 @@ func entries(s string) words {
 	return out
 }
 
-// lexiconFiles are every embedded file, in name order. A file that does
-// not parse is a mistake in the source tree, caught by
-// TestLexiconFilesParse before it ships; here it panics.
-func lexiconFiles() []lexiconFile {
+// lexiconFiles are every embedded file, in name order, parsed once: the
+// generators read other files' classes (everyClass) while the rules are
+// built, and each parse folds every entry's spellings. The files are read,
+// never changed. A file that does not parse is a mistake in the source
+// tree, caught by TestLexiconFilesParse before it ships; here it panics.
+func lexiconFiles() []lexiconFile { return parsedLexicons() }
+
+var parsedLexicons = sync.OnceValue(parseLexiconFiles)
+
+func parseLexiconFiles() []lexiconFile {
 	names, err := lexiconFS.ReadDir("lexicons")
 	if err != nil {
 		panic(err)
@@ -330,6 +340,8 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.hijackPatternsOf(s)
 	case "play":
 		return f.playPatternsOf(s)
+	case "grant":
+		return f.grantPatternsOf(s)
 	case "delimiter":
 		// Read with every other file's at once (delimiterPatterns): a
 		// forged end of the input in one language is followed by a

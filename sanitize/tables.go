@@ -29,7 +29,7 @@ type flagTables struct {
 // run (yaag's start goal is 20 ms for the whole process), whether or not it
 // ever checks a text. TestFlagTablesWaitForTheirFirstUse holds it.
 var flagRules = sync.OnceValue(func() *flagTables {
-	t := &flagTables{patterns: join(basePatterns, englishOverridePatterns(), englishVariantPatterns(), lexiconPatterns(), claimPatterns, modePatterns, structurePatterns, exfilPatterns, answerPatterns, answerPayloadPatterns, standingPatterns, headerPatterns, hijackPatterns())}
+	t := &flagTables{patterns: join(basePatterns, englishOverridePatterns(), englishVariantPatterns(), lexiconPatterns(), claimPatterns, modePatterns, structurePatterns, exfilPatterns, answerPatterns, answerPayloadPatterns, standingPatterns, headerPatterns, hijackPatterns(), passedPatterns(), refPatterns())}
 	t.starts = indexStarts(t.patterns)
 	span := 0
 	for _, p := range t.patterns {

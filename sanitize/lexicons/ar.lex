@@ -152,3 +152,18 @@ afters = التي أعطيت لك | التي تلقيتها | التي حصلت 
 sofars = حتى الآن | لحد الآن
 asks = ماذا | ما الذي
 tolds = منعت من | منعوك من | طلب منك ألا | قيل لك ألا
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = قل | قولي | أجب | اجب | أجيبي | رد | ردي | اكتب | اطبع | كرر | أعد | ابدأ | إجابتك | ردك | جوابك | يجب أن تقول | يجب أن تجيب | ستقول | ستجيب | ترجم
+nots = لا | لن | لم | أبدا | دون | بدون
+ifs = إذا | اذا | إن | عندما | فقط إذا | إلا إذا | طالما
+elses = وإلا | والا | خلاف ذلك | في غير ذلك
+keys = كلمة المرور | كلمة السر | الرمز | رمز | صحيحة | صحيح
+subjects = هو | هي | النظام | المستخدم
+opposites = عكس | نقيض | ضد
+denials = تم رفض الوصول | الوصول مرفوض

@@ -220,3 +220,18 @@ whats = was es war | was dort stand | was da stand | was es gesagt hat | was ges
   | was die anweisungen waren | wie der text lautete | wie es lautete
 bares = das obige | das oben stehende | alles oben | alles bisherige | das bisher gesagte | alles vorherige
 shows = tl;dr von | tldr von | zusammenfassung von
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = sag | sage | sag es | sagen sie | antworte | antworten sie | antwortest | sagst | schreibst | schreib | schreibe | schreiben sie | gib aus | tippe | drucke | wiederhole | wiederholen sie | beginne | deine antwort | ihre antwort | deine antworten | du musst sagen | du musst antworten | du wirst sagen | du wirst antworten | kannst du sagen | ich will dass du | ich möchte dass du | übersetze | übersetz
+nots = nicht | nie | niemals | kein | keine | keinen | niemand | ohne | weder
+ifs = wenn | falls | nur wenn | sobald | außer wenn | es sei denn | solange
+elses = sonst | andernfalls | ansonsten | in allen anderen fällen
+keys = passwort | kennwort | code | pin | schlüssel | richtig | richtige | korrekt | korrekte | gültig | stimmt | geheimwort
+subjects = der | die | das | ein | eine | er
+opposites = gegenteil | gegensatz | umkehrung | antonym
+denials = zugriff verweigert | zugang verweigert | verweigert

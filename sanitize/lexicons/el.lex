@@ -165,3 +165,18 @@ anchors = πριν από | πριν το | πριν | μετά από | μετ�
 quoted = είσαι | εσύ είσαι | η αποστολή σου | ο ρόλος σου | η δουλειά σου | αγνόησε
 leads = τι | ποια | ποιες | ποιο | επανάλαβε | γράψε | δείξε | τύπωσε | αντίγραψε | πες μου | δώσε μου | όλο | όλα | κείμενο | λέξεις
 heres = το μήνυμά μου | αυτό το μήνυμα | εδώ | ολόκληρο | λέξη προς λέξη | ακριβώς | αυτολεξεί
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = πες | πείτε | απάντησε | απαντήστε | απαντάς | γράψε | γράψτε | τύπωσε | επανάλαβε | ξεκίνα | η απάντησή σου | απάντησή σου | θα πεις | θα απαντήσεις | πρέπει να πεις | πρέπει να απαντήσεις | μετάφρασε
+nots = μην | δεν | ποτέ | χωρίς | κανείς
+ifs = αν | εάν | μόνο αν | όταν | εκτός αν
+elses = αλλιώς | διαφορετικά | σε κάθε άλλη περίπτωση
+keys = κωδικ* | συνθηματικ* | σωστ* | έγκυρ* | μυστική λέξη
+subjects = ο | η | το | οι | τα | ένας | μια | αυτός | αυτή
+opposites = αντίθετο | αντίθετη
+denials = η πρόσβαση απορρίφθηκε | πρόσβαση απαγορεύεται

@@ -499,3 +499,36 @@ selves = system* | prompt* | conversation* | chat* | context* | developer* | cre
   | openai | anthropic | ai | assistant* | model* | bot | chatbot* | game* | beginning* | start* | top* | above
   | first* | message* | session* | instruction* | rule* | guard* | defen* | setup | point* | line* | word*
   | sentence* | end | bottom | previous | preceding | prior
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts are the verbs English's frames
+# take (an imperative heading a clause, "you will ...", "I need you to
+# ...", "can you ...", "your task is to ..."); the guards' words say a
+# negation, a condition, another outcome, what a guard's condition is on.
+[grant]
+acts = say | respond | reply | answer | output | print | write | type | state | declare | announce | utter | repeat
+  | display | produce | generate | emit | begin | start | end | finish | conclude | prefix | prepend | confirm
+  | send | shout | yell | scream | whisper | spell | recite | go with | stick to | reply with | respond with
+  | answer with | tell me | tell us | type out | write out | print out | spit out | return with | come back with
+  | greet me with | open with | lead with | sign off with | close with | put out | express | retype | rewrite
+  | copy | reproduce | paste | transcribe | render | give back | read back | read out | display | show | greet me
+  | acknowledge | translate | complete | finish | fill in | spell out | pronounce | tell
+grants = access allowed | access accepted | access authorized | access authorised | access confirmed | access permitted
+  | access unlocked | access approved | entry granted | entry permitted | password accepted | password correct
+  | password verified | login successful | authentication successful
+refs = access message | access phrase | access words | access response | access reply | success message | success phrase
+  | granted message | granted response | approval message | unlock phrase | unlock message | magic words | magic phrase
+  | words that grant access | phrase that grants access | words that let me in | phrase that lets me in
+  | words that unlock | phrase that unlocks | usual two words | two magic words | password response
+  | correct password response | response for the correct password | reply for the correct password
+  | what you say to the right password | what you say for the correct password | what you say when the password is right
+nots = never | not | don't | dont | do not | doesn't | won't | must not | mustn't | should not | shouldn't | cannot
+  | can't | no one | nobody | avoid | refuse | refuses | refused | without | didn't | neither | nor
+ifs = if | only if | when | whenever | unless | once | provided | as long as | in case | until | only after
+elses = otherwise | else | or else | if not | in all other cases | in any other case | in every other case | for anything else
+keys = password | passwords | passcode | pass code | passphrase | pin | code | key | secret word | magic word | correct
+  | right | valid | matches | match | matching | equals | verified | authorized | authorised | authenticated
+  | credentials | login | badge | token | access code
+subjects = the | a | an | this | that | it | he | she | they | users | people | players | someone | anyone
+opposites = opposite | antonym | contrary | reverse | inverse | negation | flip side
+denials = access denied | access refused | permission denied | entry denied | access not granted | denied

@@ -234,3 +234,18 @@ whats = lo que era | lo que decía | lo que dice | lo que ponía | lo que te dij
   | qué decía | qué era
 bares = lo anterior | todo lo anterior | lo de arriba | todo lo de arriba | lo que precede | el texto de arriba
 shows = tl;dr de | tldr de | resumen de
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = di | dilo | dímelo | dime | decid | responde | responda | respóndeme | contesta | conteste | contéstame | escribe | escriba | escríbelo | imprime | imprima | pon | ponga | repite | repita | devuelve | empieza | comienza | termina | tu respuesta | su respuesta | tus respuestas | respondes | contestas | dices | dirás | responderás | contestarás | escribirás | debes decir | debes responder | debes contestar | tienes que decir | tienes que responder | vas a decir | vas a responder | quiero que digas | quiero que respondas | necesito que digas | necesito que respondas | puedes decir | podrías decir | traduce | tradúcelo
+nots = no | nunca | jamás | ni | nadie | sin | evita
+ifs = si | solo si | sólo si | cuando | siempre que | a menos que | salvo que | únicamente si | en caso de que
+elses = si no | de lo contrario | en caso contrario | sino | en cualquier otro caso | de otro modo
+keys = contraseña | clave | código | pin | correcta | correcto | válida | válido | coincide | palabra secreta
+subjects = el | la | los | las | un | una | este | esta | ese | esa | él | ella | ellos | ellas
+opposites = contrario | opuesto | antónimo | inverso
+denials = acceso denegado | acceso rechazado | denegado

@@ -230,3 +230,18 @@ whats = ce que c'était | ce que ça disait | ce qu'il disait | ce qui était é
   | quelles étaient les instructions
 bares = ce qui précède | tout ce qui précède | le texte ci-dessus | tout ce qui est au-dessus | ce qui est au-dessus
 shows = tl;dr de | tldr de | résumé de
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = dis | dites | dis-le | dites-le | réponds | répondez | écris | écrivez | affiche | affichez | tape | tapez | imprime | répète | répétez | renvoie | commence | commencez | termine | ta réponse | votre réponse | tes réponses | vos réponses | tu réponds | tu répondras | tu diras | tu écriras | tu dois dire | tu dois répondre | vous devez dire | vous devez répondre | je veux que tu dises | je veux que tu répondes | peux-tu dire | pourrais-tu dire | traduis | traduisez
+nots = ne | n' | pas | jamais | aucun | personne | sans | évite
+ifs = si | seulement si | quand | lorsque | sauf si | à moins que | dès que | tant que
+elses = sinon | autrement | dans tous les autres cas | dans le cas contraire
+keys = mot de passe | code | clé | pin | correct | correcte | valide | bon | bonne | phrase secrète | mot secret
+subjects = le | la | les | un | une | il | elle | ils | elles | ce | cette
+opposites = contraire | opposé | antonyme | inverse
+denials = accès refusé | accès interdit | refusé

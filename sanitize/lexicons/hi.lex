@@ -153,3 +153,18 @@ afters = जो तुम्हें दिए गए | जो तुम्ह�
 sofars = अब तक | यहाँ तक
 asks = तुम्हें क्या | आपको क्या
 tolds = मना किया | बताने से मना
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = कहो | कहिए | कहें | बोलो | बोलिए | लिखो | लिखिए | लिखें | जवाब दो | जवाब दें | उत्तर दो | उत्तर दें | प्रिंट करो | दोहराओ | तुम्हारा जवाब | आपका जवाब | तुम्हारा उत्तर | आपका उत्तर | अनुवाद करो | अनुवाद करें
+nots = मत | नहीं | कभी नहीं | न
+ifs = अगर | यदि | जब | केवल तभी | सिर्फ तभी
+elses = वरना | नहीं तो | अन्यथा
+keys = पासवर्ड | कोड | सही | गुप्त शब्द | पिन
+subjects = वह | यह | सिस्टम | उपयोगकर्ता
+opposites = उल्टा | विपरीत
+denials = पहुँच अस्वीकृत | एक्सेस अस्वीकृत

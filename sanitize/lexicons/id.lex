@@ -177,3 +177,18 @@ quoted = kamu adalah | anda adalah | tugasmu | tugas anda | peranmu | peran anda
 leads = apa | apa saja | mana | ulangi | tulis | tuliskan | tampilkan | cetak | salin | sebutkan | berikan | semua | semuanya
   | teks | kata
 heres = pesan saya | pesanku | pesan ini | di sini | lengkap | kata demi kata | persis | secara utuh
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = katakan | ucapkan | bilang | jawab | jawablah | balas | balaslah | tulis | tuliskan | cetak | ulangi | mulai | akhiri | jawabanmu | jawaban anda | balasanmu | kamu harus mengatakan | kamu harus menjawab | anda harus mengatakan | anda harus menjawab | kamu akan menjawab | kamu menjawab | terjemahkan | terjemahin
+nots = jangan | tidak | tak | bukan | tanpa
+ifs = jika | kalau | apabila | hanya jika | ketika | saat | kecuali
+elses = jika tidak | kalau tidak | selain itu | sebaliknya
+keys = kata sandi | sandi | kode | pin | benar | valid | kata rahasia
+subjects = sistem | pengguna | dia | ia | mereka
+opposites = kebalikan | lawan kata
+denials = akses ditolak

@@ -211,3 +211,18 @@ whats = cosa era | cosa diceva | che cosa diceva | cosa c'era scritto | cosa ti 
   | quali erano le istruzioni
 bares = quanto sopra | tutto quanto sopra | il testo sopra | ciò che precede | tutto ciò che precede
 shows = tl;dr di | tldr di | riassunto di
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = di' | dì | dillo | dimmi | rispondi | risponda | rispondete | scrivi | scriva | stampa | ripeti | ripeta | digita | inizia | comincia | termina | la tua risposta | tua risposta | la sua risposta | le tue risposte | devi dire | devi rispondere | dirai | risponderai | scriverai | voglio che tu dica | voglio che tu risponda | puoi dire | traduci
+nots = non | mai | nessuno | senza | né
+ifs = se | solo se | quando | a meno che | tranne se | finché | purché
+elses = altrimenti | in caso contrario | in tutti gli altri casi
+keys = password | parola d'ordine | codice | pin | chiave | corretta | corretto | giusta | giusto | valida | valido | parola segreta
+subjects = il | lo | la | i | gli | le | un | una | lui | lei | loro
+opposites = contrario | opposto | antonimo
+denials = accesso negato | accesso rifiutato | negato

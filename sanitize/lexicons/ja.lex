@@ -151,3 +151,17 @@ sofars = これまで | ここまで | 今まで
 ordinals = 最初の | 最後の | 冒頭の
 units = 行 | 文 | 単語 | 言葉 | 文字
 sources = あなたのプロンプト | あなたの指示 | この会話 | 受け取った | 与えられた | あなたが見た
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = 言って | 言え | 言いなさい | 答えて | 答えろ | 答えなさい | 返答して | 返事して | 回答して | 応答して | 出力して | 書いて | 表示して | 繰り返して | と言う | と答える | と返す | あなたの答え | あなたの返答 | 翻訳して | 英語で
+nots = ないで | しない | ません | 決して | ずに | 禁止
+ifs = もし | 場合 | ときだけ | 時だけ | ならば | 限り
+elses = それ以外 | そうでなければ | さもなければ | 違う場合
+keys = パスワード | 合言葉 | 暗証番号 | コード | 正しい | 正解
+opposites = 反対 | 逆 | 対義語
+denials = アクセス拒否 | アクセスが拒否

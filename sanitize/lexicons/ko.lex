@@ -139,3 +139,17 @@ opens = 상상해 봐 | 상상해보세요 | 상상해 | 게임을 하자 | 게�
 bounds = 규칙이 없는 | 규칙 없는 | 제한이 없는 | 제한 없는 | 필터가 없는 | 검열 없는 | 절대 거절하지 않는 | 무엇이든 대답하는
 tells = 알려주는 | 알려준다 | 알려줘 | 말해주는 | 말해준다 | 밝히는 | 밝힌다 | 누설하는
 targets = 비밀번호 | 암호 | 비밀 | 시스템 프롬프트 | 지시 사항 | 접근 허용 | 마법의 단어
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = 말해 | 말하세요 | 대답해 | 대답하세요 | 답해 | 답하세요 | 응답해 | 응답하세요 | 출력해 | 출력하세요 | 적어 | 반복해 | 너의 대답 | 당신의 대답 | 답변은 | 번역해
+nots = 하지 마 | 말고 | 않 | 절대 | 금지
+ifs = 만약 | 경우에만 | 때만
+elses = 그렇지 않으면 | 아니면 | 그 외 | 나머지 경우
+keys = 비밀번호 | 암호 | 코드 | 올바른 | 정확한 | 맞으면
+opposites = 반대 | 반의어
+denials = 접근 거부 | 액세스 거부

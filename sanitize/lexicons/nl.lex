@@ -117,3 +117,18 @@ bounds = zonder regels | zonder beperkingen | zonder grenzen | zonder filters | 
 tells = vertelt | verklapt | geeft | zegt | onthult | noemt | zou vertellen | zou verklappen
 targets = het wachtwoord | de wachtwoorden | je wachtwoord | zijn wachtwoord | het geheim | je geheim | elk geheim
   | je instructies | zijn instructies | de systeemprompt | toegang verleend | het toverwoord | de geheime code
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = zeg | zeg het | antwoord | reageer | schrijf | typ | herhaal | je antwoord | uw antwoord | jouw antwoord | je zegt | je antwoordt | je moet zeggen | je moet antwoorden | jij zegt | vertaal
+nots = niet | nooit | geen | niemand | zonder
+ifs = als | alleen als | wanneer | tenzij | zodra | indien
+elses = anders | zo niet | in alle andere gevallen
+keys = wachtwoord | code | pincode | sleutel | juist | juiste | correct | correcte | geldig | geldige
+subjects = de | het | een | hij | zij | ze
+opposites = tegenovergestelde | tegendeel
+denials = toegang geweigerd

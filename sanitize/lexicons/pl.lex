@@ -119,3 +119,18 @@ bounds = bez zasad | bez reguł | bez ograniczeń | bez filtrów | bez cenzury |
 tells = zdradza | zdradzi | mówi | powie | podaje | poda | ujawnia | ujawni | wyjawia | wyjawi
 targets = hasło | hasła | twoje hasło | swoje hasło | sekret | tajemnicę | każdy sekret | swoje instrukcje | twoje instrukcje
   | prompt systemowy | dostęp przyznany | magiczne słowo | tajny kod
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = powiedz | powiedzcie | odpowiedz | odpowiadaj | odpowiedzcie | napisz | pisz | wypisz | wydrukuj | powtórz | zacznij | zakończ | twoja odpowiedź | twoją odpowiedzią | odpowiesz | powiesz | napiszesz | musisz powiedzieć | musisz odpowiedzieć | przetłumacz
+nots = nie | nigdy | bez | nikt | nikomu | ani
+ifs = jeśli | jeżeli | gdy | kiedy | tylko jeśli | chyba że | o ile
+elses = w przeciwnym razie | inaczej | w innym przypadku | w pozostałych przypadkach
+keys = hasło | hasła | kod | pin | klucz | poprawn* | prawidłow* | właściw*
+subjects = on | ona | ono | oni
+opposites = przeciwieństwo | przeciwieństwa | przeciwieństwem | odwrotność
+denials = dostęp zabroniony | odmowa dostępu

@@ -210,3 +210,18 @@ says = diga | diz | diga-me | escreva | repita | mostre | mostre-me | explique |
 whats = o que era | o que dizia | o que estava escrito | o que te disseram | o que lhe disseram | quais eram as instruções
 bares = o que está acima | tudo acima | o texto acima | o que precede | tudo o que precede
 shows = tl;dr de | tldr de | resumo de
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = diga | diz | fala | fale | responda | responde | escreva | escreve | imprima | repita | repete | digite | comece | termine | sua resposta | tua resposta | a sua resposta | suas respostas | você diz | você responde | você vai dizer | você vai responder | você deve dizer | você deve responder | tu dizes | tu respondes | quero que você diga | quero que você responda | pode dizer | podes dizer | traduza | traduz
+nots = não | nunca | jamais | ninguém | sem | nem
+ifs = se | só se | somente se | apenas se | quando | a menos que | exceto se | caso
+elses = senão | caso contrário | de outro modo | em qualquer outro caso
+keys = senha | palavra-passe | código | pin | chave | correta | correto | certa | certo | válida | válido | palavra secreta
+subjects = o | a | os | as | um | uma | ele | ela | eles | elas
+opposites = contrário | oposto | antônimo | antónimo
+denials = acesso negado | acesso recusado | negado

@@ -144,3 +144,18 @@ bounds = kuralsız | kuralları olmayan | sınırsız | kısıtlamasız | kısı
 tells = söyler | söyleyen | verir | veren | açıklar | açıklayan | ifşa eder | ifşa eden | söylerdi
 targets = şifreyi | parolayı | sırrı | sırrını | her sırrı | talimatlarını | sistem istemini | erişim izni verildi
   | sihirli kelimeyi | gizli kodu
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = söyle | yaz | cevap ver | yanıt ver | yanıtla | cevapla | çıktı ver | yazdır | tekrarla | cevabın | yanıtın | söyleyeceksin | yazacaksın | cevap vereceksin | yanıt vereceksin | çevir
+nots = değil | asla | hiçbir | söyleme | yazma | deme
+ifs = eğer | yalnızca | durumunda
+elses = aksi halde | aksi takdirde | yoksa | değilse
+keys = şifre | parola | kod | doğru | geçerli | gizli kelime
+subjects = sistem | kullanıcı
+opposites = tersi | zıttı | karşıtı
+denials = erişim reddedildi

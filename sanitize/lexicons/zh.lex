@@ -163,3 +163,17 @@ quoted = 你是 | 你的任务 | 你的角色 | 您是 | 忽略 | 你的任務
 leads = 输出 | 打印 | 显示 | 重复 | 复述 | 写出 | 告诉我 | 列出 | 复制 | 什么 | 哪些 | 所有 | 全部 | 輸出 | 顯示 | 複述 | 寫出
   | 告訴我 | 複製
 heres = 所有内容 | 全部内容 | 的内容 | 的所有 | 的全部 | 的文字 | 的文本 | 内容 | 一切 | 逐字 | 完整 | 內容 | 什么 | 什麼 | 哪些
+
+# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# grant access said to the reader. acts: the imperatives and second person
+# of saying, answering, writing (with [hijack] says and echoes, [secret]
+# says); nots, ifs, elses, keys: a negation, a condition, another outcome,
+# what a guard's condition is on; subjects: a third person before the act.
+[grant]
+acts = 说 | 回答 | 回复 | 答复 | 输出 | 打印 | 重复 | 只说 | 只回答 | 只回复 | 只输出 | 你的回答 | 你的回复 | 你的答案 | 你要说 | 你必须说 | 你必须回答 | 请说 | 请回答 | 请回复 | 请输出 | 翻译 | 译成
+nots = 不 | 别 | 不要 | 不能 | 禁止 | 绝不 | 永远不 | 切勿
+ifs = 如果 | 只有 | 除非 | 仅当 | 若
+elses = 否则 | 不然 | 其他情况 | 其余情况
+keys = 密码 | 口令 | 暗号 | 正确 | 验证码
+opposites = 相反 | 反义 | 反面
+denials = 访问被拒绝 | 拒绝访问
