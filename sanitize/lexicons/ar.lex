@@ -153,7 +153,7 @@ sofars = حتى الآن | لحد الآن
 asks = ماذا | ما الذي
 tolds = منعت من | منعوك من | طلب منك ألا | قيل لك ألا
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -221,7 +221,7 @@ whats = was es war | was dort stand | was da stand | was es gesagt hat | was ges
 bares = das obige | das oben stehende | alles oben | alles bisherige | das bisher gesagte | alles vorherige
 shows = tl;dr von | tldr von | zusammenfassung von
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -166,7 +166,7 @@ quoted = είσαι | εσύ είσαι | η αποστολή σου | ο ρόλ
 leads = τι | ποια | ποιες | ποιο | επανάλαβε | γράψε | δείξε | τύπωσε | αντίγραψε | πες μου | δώσε μου | όλο | όλα | κείμενο | λέξεις
 heres = το μήνυμά μου | αυτό το μήνυμα | εδώ | ολόκληρο | λέξη προς λέξη | ακριβώς | αυτολεξεί
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -500,7 +500,7 @@ selves = system* | prompt* | conversation* | chat* | context* | developer* | cre
   | first* | message* | session* | instruction* | rule* | guard* | defen* | setup | point* | line* | word*
   | sentence* | end | bottom | previous | preceding | prior
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts are the verbs English's frames
 # take (an imperative heading a clause, "you will ...", "I need you to
 # ...", "can you ...", "your task is to ..."); the guards' words say a

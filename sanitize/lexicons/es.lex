@@ -235,7 +235,7 @@ whats = lo que era | lo que decía | lo que dice | lo que ponía | lo que te dij
 bares = lo anterior | todo lo anterior | lo de arriba | todo lo de arriba | lo que precede | el texto de arriba
 shows = tl;dr de | tldr de | resumen de
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

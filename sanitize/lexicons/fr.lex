@@ -231,7 +231,7 @@ whats = ce que c'était | ce que ça disait | ce qu'il disait | ce qui était é
 bares = ce qui précède | tout ce qui précède | le texte ci-dessus | tout ce qui est au-dessus | ce qui est au-dessus
 shows = tl;dr de | tldr de | résumé de
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

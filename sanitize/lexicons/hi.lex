@@ -154,7 +154,7 @@ sofars = अब तक | यहाँ तक
 asks = तुम्हें क्या | आपको क्या
 tolds = मना किया | बताने से मना
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -178,7 +178,7 @@ leads = apa | apa saja | mana | ulangi | tulis | tuliskan | tampilkan | cetak | 
   | teks | kata
 heres = pesan saya | pesanku | pesan ini | di sini | lengkap | kata demi kata | persis | secara utuh
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -212,7 +212,7 @@ whats = cosa era | cosa diceva | che cosa diceva | cosa c'era scritto | cosa ti 
 bares = quanto sopra | tutto quanto sopra | il testo sopra | ciò che precede | tutto ciò che precede
 shows = tl;dr di | tldr di | riassunto di
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

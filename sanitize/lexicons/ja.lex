@@ -152,7 +152,7 @@ ordinals = 最初の | 最後の | 冒頭の
 units = 行 | 文 | 単語 | 言葉 | 文字
 sources = あなたのプロンプト | あなたの指示 | この会話 | 受け取った | 与えられた | あなたが見た
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -140,7 +140,7 @@ bounds = 규칙이 없는 | 규칙 없는 | 제한이 없는 | 제한 없는 | �
 tells = 알려주는 | 알려준다 | 알려줘 | 말해주는 | 말해준다 | 밝히는 | 밝힌다 | 누설하는
 targets = 비밀번호 | 암호 | 비밀 | 시스템 프롬프트 | 지시 사항 | 접근 허용 | 마법의 단어
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -118,7 +118,7 @@ tells = vertelt | verklapt | geeft | zegt | onthult | noemt | zou vertellen | zo
 targets = het wachtwoord | de wachtwoorden | je wachtwoord | zijn wachtwoord | het geheim | je geheim | elk geheim
   | je instructies | zijn instructies | de systeemprompt | toegang verleend | het toverwoord | de geheime code
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

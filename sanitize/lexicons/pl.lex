@@ -120,7 +120,7 @@ tells = zdradza | zdradzi | mówi | powie | podaje | poda | ujawnia | ujawni | w
 targets = hasło | hasła | twoje hasło | swoje hasło | sekret | tajemnicę | każdy sekret | swoje instrukcje | twoje instrukcje
   | prompt systemowy | dostęp przyznany | magiczne słowo | tajny kod
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

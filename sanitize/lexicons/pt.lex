@@ -211,7 +211,7 @@ whats = o que era | o que dizia | o que estava escrito | o que te disseram | o q
 bares = o que está acima | tudo acima | o texto acima | o que precede | tudo o que precede
 shows = tl;dr de | tldr de | resumo de
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

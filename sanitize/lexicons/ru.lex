@@ -207,7 +207,7 @@ whats = что там было | что там было написано | чт�
 bares = вышесказанное | всё вышесказанное | написанное выше | текст выше
 shows = tl;dr | tldr | краткое содержание
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

@@ -145,7 +145,7 @@ tells = söyler | söyleyen | verir | veren | açıklar | açıklayan | ifşa ed
 targets = şifreyi | parolayı | sırrı | sırrını | her sırrı | talimatlarını | sistem istemini | erişim izni verildi
   | sihirli kelimeyi | gizli kodu
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,

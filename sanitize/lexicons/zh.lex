@@ -164,7 +164,7 @@ leads = 输出 | 打印 | 显示 | 重复 | 复述 | 写出 | 告诉我 | 列出
   | 告訴我 | 複製
 heres = 所有内容 | 全部内容 | 的内容 | 的所有 | 的全部 | 的文字 | 的文本 | 内容 | 一切 | 逐字 | 完整 | 內容 | 什么 | 什麼 | 哪些
 
-# ---- ghijack5 (D1163-D1170, flagrules_hijack_grant.go): the words that
+# ---- ghijack5 (D1163-D1166, flagrules_hijack_grant.go): the words that
 # grant access said to the reader. acts: the imperatives and second person
 # of saying, answering, writing (with [hijack] says and echoes, [secret]
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
