@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pelletier/go-toml/v2"
+	"golang.org/x/sys/unix"
 )
 
 // TestTheServicesContainersConfIsTheMachines: the service's
@@ -479,5 +480,50 @@ func TestTheServiceTellsAContainersExitStatus(t *testing.T) {
 		if err != nil || got != code || !strings.Contains(stdout.String(), "forged") {
 			t.Errorf("exit %d: status %d, %v, stdout %q", code, got, err, stdout.String())
 		}
+	}
+}
+
+// TestAServiceDirectoryMountedNoexecKeepsTheExitCommand: where brokerd's
+// conmon cannot run (a home on a file system mounted noexec), the
+// service runs the machine's conmon with its exit command, as before
+// D1180, and calls still answer with their status.
+func TestAServiceDirectoryMountedNoexecKeepsTheExitCommand(t *testing.T) {
+	base, err := os.MkdirTemp("/tmp", "bxnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount("tmpfs", base, "tmpfs", unix.MS_NOEXEC|unix.MS_NOSUID|unix.MS_NODEV, "size=4m,mode=0700"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		unix.Unmount(base, unix.MNT_DETACH)
+		os.RemoveAll(base)
+	})
+	r := serviceRunner(t, func(c *Config) { c.ServiceDir = filepath.Join(base, "podman") })
+	d := resolvedTempDir(t)
+	id := callID(t)
+	name := r.ContainerName(id)
+	done := make(chan error, 1)
+	var res Result
+	go func() {
+		var err error
+		res, err = r.Run(context.Background(), Call{ID: id, Tool: "run", Paths: []string{d}, Command: "echo ran; sleep 3"})
+		done <- err
+	}()
+	var args []string
+	for deadline := time.Now().Add(time.Minute); args == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no conmon of the call's container was found")
+		}
+		args = processArgs("conmon", name)
+	}
+	if err := <-done; err != nil || res.Stdout != "ran\n" {
+		t.Fatalf("the call through a service whose directory is noexec: %+v, %v", res, err)
+	}
+	if !slices.Contains(args, "--exit-command") {
+		t.Errorf("conmon runs without the exit command though brokerd's conmon cannot run: %q", args)
+	}
+	if conf, _ := os.ReadFile(r.svc.conf); strings.Contains(string(conf), "conmon_path") {
+		t.Errorf("the service's containers.conf names a conmon that cannot run:\n%s", conf)
 	}
 }

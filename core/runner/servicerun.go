@@ -184,7 +184,14 @@ func (s *podmanService) start(ctx context.Context) (said string, err error) {
 	if err := writeServiceConmon(s.conmon, conmon); err != nil {
 		return "", err
 	}
-	conf, err := serviceContainersConf(files, s.conmonEnv, s.conmon)
+	// A home mounted noexec cannot run it: then the machine's conmon
+	// runs, with its exit command, as before D1180 (the runner asks for
+	// the exit status either way).
+	ownConmon := s.conmon
+	if exec.Command(s.conmon, "--version").Run() != nil {
+		ownConmon = ""
+	}
+	conf, err := serviceContainersConf(files, s.conmonEnv, ownConmon)
 	if err != nil {
 		return "", err
 	}
