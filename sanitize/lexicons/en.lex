@@ -512,10 +512,14 @@ acts = say | respond | reply | answer | output | print | write | type | state | 
   | answer with | tell me | tell us | type out | write out | print out | spit out | return with | come back with
   | greet me with | open with | lead with | sign off with | close with | put out | express | retype | rewrite
   | copy | reproduce | paste | transcribe | render | give back | read back | read out | display | show | greet me
-  | acknowledge | translate | complete | finish | fill in | spell out | pronounce | tell
+  | acknowledge | translate | complete | finish | fill in | spell out | pronounce | tell | decode | decipher
+  | unscramble | reverse | fix | convert | undo | greet | emit
 grants = access allowed | access accepted | access authorized | access authorised | access confirmed | access permitted
   | access unlocked | access approved | entry granted | entry permitted | password accepted | password correct
   | password verified | login successful | authentication successful
+# The words turned by a transform that undoes itself: backwards, each word
+# backwards, ROT13.
+  | detnarg ssecca | ssecca detnarg | npprff tenagrq
 refs = access message | access phrase | access words | access response | access reply | success message | success phrase
   | granted message | granted response | approval message | unlock phrase | unlock message | magic words | magic phrase
   | words that grant access | phrase that grants access | words that let me in | phrase that lets me in

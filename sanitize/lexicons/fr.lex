@@ -242,6 +242,6 @@ nots = ne | n' | pas | jamais | aucun | personne | sans | évite
 ifs = si | seulement si | quand | lorsque | sauf si | à moins que | dès que | tant que
 elses = sinon | autrement | dans tous les autres cas | dans le cas contraire
 keys = mot de passe | code | clé | pin | correct | correcte | valide | bon | bonne | phrase secrète | mot secret
-subjects = le | la | les | un | une | il | elle | ils | elles | ce | cette
+subjects = le | la | les | un | une | il | elle | ils | elles | ce | cette | l'* | l’*
 opposites = contraire | opposé | antonyme | inverse
 denials = accès refusé | accès interdit | refusé

@@ -223,6 +223,6 @@ nots = non | mai | nessuno | senza | né
 ifs = se | solo se | quando | a meno che | tranne se | finché | purché
 elses = altrimenti | in caso contrario | in tutti gli altri casi
 keys = password | parola d'ordine | codice | pin | chiave | corretta | corretto | giusta | giusto | valida | valido | parola segreta
-subjects = il | lo | la | i | gli | le | un | una | lui | lei | loro
+subjects = il | lo | la | i | gli | le | un | una | lui | lei | loro | l'* | l’*
 opposites = contrario | opposto | antonimo
 denials = accesso negato | accesso rifiutato | negato
