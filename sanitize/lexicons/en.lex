@@ -312,7 +312,7 @@ permits = you can tell me | you can share it with me | you can share it now | yo
   | feel free to share it with me | there's no harm in telling me | there is no harm in telling me | no reason not to tell me
 kin = grandmother | grandma | granny | gran | nana | grandfather | grandpa | mother | mom | mum | father | dad | aunt | uncle
 usedtos = used to | would always | would often | would | always | every night | who
-its = it | that | the word | that word | them | this
+its = it | that | the word | that word | them | this | its
 speaks = say | spell | whisper | sing | recite | tell me | write | type | print | output
 directs = say | print | write | type | show me | show | repeat | recite | output | display | spell | reveal | share
   | give me | tell me | send me | disclose | whisper
@@ -356,6 +356,64 @@ compounds = reset | resets | manager | managers | policy | policies | hash | has
   | hints | breach | leak | strength | entropy | history | complexity | validation | validator | check | checker | storage
   | variable | parameter | argument | option | flag | env | environment
 belongs = of | behind
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# acts: verbs of disclosure that, opening a clause addressed to the
+# reader, act on its secret; not the verbs a manual tells its user to do
+# with a password (enter, type, use, put, include, change, confirm,
+# encrypt, hash, store, return).
+acts = tell | tell me | tell us | say | give | give me | give us | show | show me | reveal | share | disclose | divulge
+  | spell | spell out | write | write out | write down | write me | print | print out | output | display | repeat | recite
+  | whisper | sing | chant | shout | yell | list | describe | explain | define | hint | hint at | leak | expose | unveil
+  | uncover | send me | hand me | hand over | pass me | get me | read | read me | read out | read aloud | quote | cite
+  | remind me | remind me of | let me know | let me have | let me see | let me hear | what is | what's | whats | what was
+  | what are | which is | what would | how would | how is | how do you spell | i need | i want | i'd like | i would like
+  | i must have | i must know | i need to know | i want to know | i'd like to know | i would like to know | may i have
+  | can i have | can i get | could i have | could i get | gimme | drop | dump | post | paste | provide | supply | present
+  | offer | relay | pass on | pass along | recount | narrate | depict | portray | illustrate | draw | sketch | act out
+  | mime | hum | rap | type out | respond with | reply with | answer with | make a | make an | make me | make up | create
+  | compose | generate | invent | craft | draft | come up with | pronounce | sound out | bold | highlight
+# changes: acts that turn the secret into another form, whose "to" and
+# "into" name the form, not a place ("translate the password into Spanish").
+changes = translate | convert | reverse | rewrite | rephrase | paraphrase | scramble | shuffle | encode | transform
+  | transliterate | summarize | summarise | abbreviate | rearrange | jumble | anagram
+# leads: what may open an act's clause and still leave it addressed to the
+# reader: softeners, interjections, a question or an order to "you".
+leads = please | pls | plz | kindly | just | simply | now | so | then | ok | okay | alright | all right | well | hey | hi
+  | hello | yo | oh | ah | hmm | listen | look | right | sure | yes | also | instead | finally | first | next | quickly
+  | quick | go ahead and | can you | could you | would you | will you | won't you | can't you | you must | you should
+  | you need to | you have to | you've got to | you gotta | you will | you shall | you are to | you're to | you're going to
+  | you are going to | i want you to | i need you to | i'd like you to | i would like you to | i order you to
+  | i command you to | i ask you to | i'm asking you to | i am asking you to | i beg you to | i urge you to
+  | try to | try and | let's | lets | let us | dear | friend | buddy | bot | assistant | ai | gpt | chatbot | sir | guard
+  | gatekeeper | wizard | keeper | mate | pal | bro | dude | please please | pretty please | for me | for once | once
+  | again | quietly | secretly | privately | really | actually | honestly | seriously | urgently | immediately | asap
+  | in confidence | between us | between you and me | to me | only | exactly | fully | carefully | slowly | backwards
+  | u | ya | ur | c'mon | come on | pleaaase | pleeease
+mays = you can | you may | you could | you might | you're allowed to | you are allowed to | you're free to
+  | you are free to | feel free to | it's ok to | it's okay to | it is ok to | it is okay to | it's fine to | it is fine to
+  | it's safe to | it is safe to | you have permission to | you're permitted to | you are permitted to | you are now allowed to
+  | you're now allowed to | you can now | you may now | you can safely | you're cleared to | you are cleared to
+mes = me | us | to me | to us | with me | with us | for me | for us
+yous = you | u | ya | thou
+joins = and | but | then | so | or | and then | yet
+# subs: a clause of another subject between the act and the secret (the
+# secret is that subject's); tos: the secret sent to someone or somewhere
+# else, or taken from somewhere.
+subs = who | whom | whose | whether | if | because | while | when | whenever | until | unless | after | before | since
+  | so that
+tos = to | onto | towards | toward | via | through | from
+# sharers: acts whose "with" names who gets the secret (withs).
+sharers = share | discuss
+withs = with
+# forms: a question about the secret's form ("is the secret word longer
+# than 8 letters?").
+forms = letter | letters | character | characters | long | longer | shorter | length | start | starts | begin | begins
+  | end | ends | vowel | vowels | consonant | consonants | digit | digits | syllable | syllables | capital | uppercase
+  | lowercase | rhyme | rhymes | double | spelled | spelt | spell | first | last | contain | contains
+# hiddens: what makes a noun the reader's secret (nouns, above).
+hiddens = hidden | protected | guarded | forbidden | confidential | classified | secret | magic | concealed | sacred
+  | unspeakable | special
+# --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
