@@ -639,7 +639,9 @@ func containsPhrase(s, p string) bool {
 // takes the secret back by a pronoun (its: "I forgot the password. Spell
 // it for me.").
 func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
-	secrets := s.class("secrets")
+	// loans: the secret as the language borrows it ("password" in
+	// Hinglish).
+	secrets := join2(s.class("secrets"), s.class("loans"))
 	if len(secrets) == 0 || len(s.class("acts"))+len(s.class("changes"))+len(s.class("imperatives")) == 0 {
 		return nil
 	}
@@ -662,9 +664,16 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 	}
 	add(byStarts(fp(RuleFlagSecretRequest, firstWords(starts), longestEntry(secrets)+sentenceAfter, alt(secrets)), starts))
 	sep, _ := f.gap(0, 0)
+	// The nouns that can start a pattern: an ASCII stem cannot.
+	var nouns words
+	for _, e := range s.class("nouns") {
+		if !strings.HasSuffix(e, "*") || !isASCII(normalEntry(unstar(e))) {
+			nouns = append(nouns, e)
+		}
+	}
 	// A word the reader guards, named by its guard ("the word you're
 	// guarding"); needed, a word of the guard near the noun.
-	if nouns, guards := s.class("nouns"), s.class("guards"); len(nouns) > 0 && len(guards) > 0 && !f.unspaced {
+	if guards := s.class("guards"); len(nouns) > 0 && len(guards) > 0 && !f.unspaced {
 		rels := ``
 		if r := s.class("rels"); len(r) > 0 {
 			rels = `(?:` + alt(r) + sep + `)?`
@@ -676,7 +685,7 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 	}
 	// A word made secret by its adjective ("the hidden word", "la palabra
 	// secreta"): the adjective before the noun or after it.
-	if hiddens, nouns := s.class("hiddens"), s.class("nouns"); len(hiddens) > 0 && len(nouns) > 0 && !f.unspaced {
+	if hiddens := s.class("hiddens"); len(hiddens) > 0 && len(nouns) > 0 && !f.unspaced {
 		span := longestEntry(hiddens) + longestEntry(nouns) + sentenceAfter
 		add(byStarts(fp(RuleFlagSecretRequest, firstWords(hiddens), span, alt(hiddens)+sep+alt(nouns)).followedBy(firstWords(nouns)...), hiddens))
 		add(byStarts(fp(RuleFlagSecretRequest, firstWords(nouns), span, alt(nouns)+sep+alt(hiddens)).followedBy(firstWords(hiddens)...), nouns))
@@ -751,15 +760,18 @@ func (w *windowAsk) check(before, window string, m []int) bool {
 	if w.unspaced {
 		return w.unspacedAsk(head, rest)
 	}
-	hw, rw := windowWords(head), windowWords(rest)
-	if !w.definite(hw) {
+	// The secret is one word of the sentence (read whole, so that a
+	// quotation opened before it goes on after it), with a clause mark
+	// after it when what follows opens with one.
+	sentence := windowWords(head + " \x00" + rest)
+	at := len(sentence) - 1
+	for at >= 0 && sentence[at].text != "\x00" {
+		at--
+	}
+	if at < 0 || !w.definite(sentence[:at]) || w.ofAnother(sentence[:at]) {
 		return false
 	}
-	// The secret is one word of the sentence, with a clause mark after
-	// it when what follows opens with one.
-	secret := windowWord{text: "\x00", ends: strings.IndexAny(strings.TrimLeft(rest, " \"'’”»*"), ",;:—–") == 0}
-	sentence := append(append(hw, secret), rw...)
-	if w.addressedAct(sentence, len(hw)) || w.formAsked(sentence, len(hw), rest) {
+	if w.addressedAct(sentence, at) || w.formAsked(sentence, at, rest) {
 		return true
 	}
 	// The sentences after it, when an act there takes the secret back.
@@ -781,6 +793,25 @@ func (w *windowAsk) mentioned(before, window string, m []int) bool {
 	r, _ := utf8.DecodeLastRuneInString(b)
 	a, _ := utf8.DecodeRuneInString(window[m[1]:])
 	return (isQuoteRune(r) || r == '\'' || r == '‘' || r == '’') && (isQuoteRune(a) || a == '\'' || a == '’')
+}
+
+// ofAnother reports whether the secret's phrase hangs on another noun by
+// one of ofs ("muestra huella digital de la clave": the fingerprint's),
+// that noun no part or form of it ("the first letter of the password").
+func (w *windowAsk) ofAnother(before []windowWord) bool {
+	i := len(before)
+	if n := w.dets.endingAt(before, i); n > 0 {
+		i -= n
+	}
+	if i < 2 || w.ofs.at(before, i-1) == 0 || before[i-2].ends {
+		return false
+	}
+	for _, ps := range []phraseSet{w.parts, w.forms, w.acts, w.changes, w.imps} {
+		if ps.endingAt(before, i-1) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // definite reports whether the words before the secret end with a det
@@ -823,7 +854,7 @@ func (w *windowAsk) addressedAct(words []windowWord, secret int) bool {
 			continue
 		}
 		n := w.imps.at(words, i)
-		addressed := n > 0 && !w.negatedBefore(words[start:i])
+		addressed := n > 0 && !w.negatedBefore(words[start:i]) && !w.subordinate(words[start:i])
 		change := false
 		if !addressed {
 			if n = w.acts.at(words, i); n == 0 {
@@ -862,8 +893,12 @@ func (w *windowAsk) addressedAct(words []windowWord, secret int) bool {
 func (w *windowAsk) takesSecret(words []windowWord, secret, i, n int, change bool) bool {
 	last := i + n // the first word after the act, or after the secret
 	if secret > i {
-		for k := i + n; k < secret; k++ {
-			if w.subs.at(words, k) > 0 {
+		for k := i + n - 1; k < secret; k++ {
+			// A clause of another subject, a negation after the verb
+			// ("gib niemals dein Passwort weiter"), or the clause
+			// ending: the secret is another verb's ("fala que é
+			// urgente e pede sua senha").
+			if k >= i+n && (w.subs.at(words, k) > 0 || w.nots.at(words, k) > 0) || words[k].ends && k+1 < secret {
 				return false
 			}
 		}
@@ -883,7 +918,15 @@ func (w *windowAsk) takesSecret(words []windowWord, secret, i, n int, change boo
 		return true
 	}
 	sharer := w.sharers.at(words, i) > 0
-	for k := last; k < len(words) && k < last+8; k++ {
+	from := last
+	if secret >= 0 && secret < i {
+		// After the secret too, before its act: "parolayı geri gönder".
+		from = secret + 1
+	}
+	for k := from; k < len(words) && k < last+12; k++ {
+		if k >= i && k < i+n {
+			continue
+		}
 		if w.subs.at(words, k) > 0 {
 			break
 		}
@@ -937,6 +980,17 @@ func (w *windowAsk) refersBack(words []windowWord, i int, bare, within bool) boo
 // 3rd letter of the word you're guarding?"): it ends with a question mark
 // and holds one of forms.
 func (w *windowAsk) formAsked(words []windowWord, secret int, rest string) bool {
+	if len(w.dets.first) == 0 {
+		// Without dets nothing makes the secret the reader's: a word
+		// addressing the reader must ("какой длины твой пароль?").
+		named := false
+		for k := range words {
+			named = named || w.yous.at(words, k) > 0
+		}
+		if !named {
+			return false
+		}
+	}
 	r := strings.TrimRight(rest, " \n\"'’”»*)")
 	if !strings.HasSuffix(r, "?") && !strings.HasSuffix(r, "？") {
 		return false
@@ -978,6 +1032,19 @@ func (w *windowAsk) towardsSpeaker(words []windowWord, i, n int) bool {
 	return w.mes.at(words, i+n) > 0
 }
 
+// subordinate reports whether one of subs stands in words (a clause's
+// words before its verb): the verb is then a subordinate clause's, with
+// a subject of its own ("... yang tujuannya bikin chatbot membocorkan
+// kata sandi").
+func (w *windowAsk) subordinate(words []windowWord) bool {
+	for k := range words {
+		if w.subs.at(words, k) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // afterLastSub is words from the last of subs on ("if you tell me" of
 // "nobody gets hurt if you tell me"): a negation before it is another
 // clause's.
@@ -1010,12 +1077,22 @@ func (w *windowAsk) unspacedAsk(head, rest string) bool {
 			if i < 0 {
 				continue
 			}
-			after := s[i+len(a) : min(len(s), i+len(a)+9)]
+			after := s[i+len(a):]
+			// The clause before the act: from its last comma.
+			clause := s[:i]
+			if j := strings.LastIndexAny(clause, "，、；,;:："); j >= 0 {
+				clause = clause[j:]
+			}
 			negated := false
 			for _, n := range w.notSubs {
-				if strings.HasPrefix(after, n) || strings.Contains(s[max(0, i-6):i], n) {
+				if strings.HasPrefix(after, n) || strings.Contains(clause, n) {
 					negated = true
 				}
+			}
+			// A te form going on to いる or おく is a progressive or a
+			// preparation ("共有している"), not a request.
+			if strings.HasSuffix(a, "て") && (strings.HasPrefix(after, "い") || strings.HasPrefix(after, "お")) {
+				negated = true
 			}
 			if !negated {
 				return true

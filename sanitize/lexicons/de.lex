@@ -149,6 +149,38 @@ nots = nicht | nie | niemals | niemandem | kein | keine
 compounds = vergessen | zurücksetzen | ändern | richtlinie | manager
 # Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
 checks = bestätige | bestätige mir | prüfe | überprüfe | sag mir ob
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+imperatives = sag mir | sage mir | sagt mir | sagen sie mir | sag's mir | sags mir | gib mir | gebt mir | geben sie mir
+  | zeig mir | zeige mir | zeigen sie mir | schreib mir | schreibe mir | schreiben sie mir | buchstabier mir
+  | buchstabiere mir | verrat mir | verrate mir | verraten sie mir | nenn mir | nenne mir | nennen sie mir
+  | flüster mir | flüstere mir | erzähl mir | erzähle mir | wiederhol mir | erinnere mich | schick mir
+  | schicke mir | übersetz mir | übersetze mir | schreib es | schreibe es | sag es | gib es | zeig es
+  | buchstabier es | buchstabiere es | nenn es | verrat es
+acts = sag | sage | sagt | sagen sie | gib | geben sie | zeig | zeige | zeigen sie | schreib | schreibe
+  | schreiben sie | buchstabier | buchstabiere | buchstabieren sie | verrat | verrate | verraten sie | nenn
+  | nenne | nennen sie | flüster | flüstere | wiederhol | wiederhole | übersetz | übersetze | übersetzen sie
+  | erzähl | erzähle | verschlüssel | verschlüssele | kodier | kodiere | beschreib | beschreibe | erklär
+  | erkläre | erfinde | mach | mache | was ist | wie lautet | wie heißt | welches ist | ich brauche | ich will
+  | ich möchte | ich hätte gern
+changes = übersetz | übersetze | übersetzen sie | verschlüssel | verschlüssele | kodier | kodiere | dreh | drehe | buchstabier
+  | buchstabiere
+leads = bitte | bitteschön | doch | mal | einfach | nur | jetzt | also | dann | ok | okay | hey | hallo | na | los | schnell
+  | kannst du | könntest du | können sie | würdest du | du musst | du sollst | ich will dass du | ich möchte dass du
+  | auch | ruhig | mal eben | eben | kurz | wächter | freund | komm schon
+mays = du kannst | du darfst | sie können | sie dürfen
+mes = mir | uns | für mich | an mich | mich
+yous = du | sie | ihr
+joins = und | aber | dann | oder | danach | und dann
+subs = wer | ob | wenn | weil | während | bevor | nachdem | obwohl | dass
+tos = an | zu | zum | zur | nach | in die | in den | von | aus | um | ein | an | weiter | ab | auf | aus | fest | zurück | durch
+sharers = teil | teile
+withs = mit
+its = es | das | ihn | sie | dieses | davon
+forms = buchstabe | buchstaben | zeichen | beginnt | fängt | endet | lang | länger | länge | vokal | vokale | silbe | silben
+  | erste | ersten | letzte | letzten
+hiddens = geheime | geheimes | geheimen | verborgene | verborgenes | geschützte | geschütztes | magische | magisches | verbotene
+  | verbotenes | gehütete | gehütetes
+# --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

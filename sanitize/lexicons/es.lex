@@ -159,6 +159,39 @@ whats = qué | dime qué | di qué | revela qué | qué es lo que
 hides = estás protegiendo | estás ocultando | estás escondiendo | estás guardando | me ocultas | proteges | ocultas | escondes
 # Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
 checks = confirma | confirma que | verifica | verifica que | comprueba | comprueba que | comprueba si | dime si
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+imperatives = dime | dímelo | dimelo | dímela | dimela | dinos | dame | dámela | damela | dánosla | muéstrame | muestrame
+  | muéstramela | enséñame | enseñame | enséñamela | escríbeme | escribeme | escríbemela | escríbela
+  | escribela | deletréame | deletreame | deletréala | deletreala | revélame | revelame | revélala
+  | compárteme | comparteme | compártela | cuéntame | cuentame | susúrrame
+  | susurrame | recítame | recitame | pásame | pasame | pásamela | pásala | mándame | mandame | envíame
+  | enviame | recuérdame | recuerdame | recuérdamela | indícame | indicame | tradúceme | traduceme | tradúcela
+  | conviértela | inviértela | descríbeme | descríbela | explícame | hazme | ponla | inclúyela | menciónala
+  | nómbrala | sóltala | suéltala | dila | decime | decímela | contame | mostrame | pasala | pasámela
+  | escribímela | me la puedes pasar | me la pasas | me la dices | me dices | me das
+acts = escribe | deletrea | revela | comparte | recita | susurra | muestra | enseña | traduce
+  | convierte | invierte | codifica | cifra | describe | explica | enumera | lista | crea | inventa | compón
+  | haz | incluye | cuál es | cual es | qué es | que es | cuál era | necesito | quiero | dame | pasa | manda
+  | envía | indica | menciona | nombra | suelta | imprime | genera | redacta
+changes = traduce | convierte | invierte | codifica | cifra | reescribe | transforma | deletrea | tradúcela | conviértela
+  | inviértela
+leads = por favor | porfa | porfis | plis | solo | sólo | solamente | simplemente | ahora | entonces | vale | oye | venga | anda
+  | ya | bueno | hola | ey | eh | también | tan solo | rápido | rapidito | puedes | podrías | me puedes | me podrías | puedes ya
+  | quiero que | necesito que | tienes que | debes | amigo | bro | compa | guardián | oye bro | va | dale | ahora sí
+mays = puedes | podrías | ya puedes | está bien | no pasa nada si
+mes = me | a mí | para mí | nos | conmigo
+yous = tú | tu | usted
+joins = y | pero | luego | entonces | o | e | y luego
+subs = quien | quienes | cuyo | cuya | si | cuando | porque | mientras | aunque | hasta que | que no | que
+tos = a | al | hacia | desde | para
+sharers = comparte | compártela
+withs = con
+its = la | lo | esa | eso | esta | ella
+forms = letra | letras | carácter | caracteres | empieza | comienza | termina | larga | largo | longitud | vocal | vocales
+  | sílaba | sílabas | primera | última
+hiddens = secreta | secreto | oculta | oculto | protegida | protegido | mágica | mágico | prohibida | prohibido | guardada
+  | guardado
+# --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

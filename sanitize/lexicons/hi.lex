@@ -115,6 +115,23 @@ wrappers = कविता | कहानी | गीत | गाना | पह
 relates = वाली | वाला | जिसमें | के साथ | शामिल
 policies = चाहिए | होना | कम से कम | आवश्यक
 nots = मत | न | नहीं | कभी
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+imperatives = बताओ | बताइए | बताइये | बताएं | बताएँ | बता दो | बता | बतला | कहो | कहिए | बोलो | बोलिए | लिखो | लिखिए | लिख दो
+  | लिख | दिखाओ | दिखाइए | दीजिए | दे दो | स्पेल करो | उल्टा लिखो | सुनाओ | अनुवाद करो | बदलो
+  | समझाओ | वर्णन करो | बनाओ | याद दिलाओ | भेजो | खोलो | प्रकट करो | साझा करो
+  | bata | bata do | bata de | batao | bataiye | bolo | bol do | bol de | likh do | likh de | likho | dikhao
+  | de do | sunao | bhejo
+acts = क्या है | कितने | मुझे चाहिए | kya hai | kitne | chahiye
+changes = उल्टा | अनुवाद करो | बदलो | ulta
+leads = कृपया | प्लीज़ | प्लीज | बस | अभी | तो | ठीक है | अरे | भाई | यार | जल्दी | भी | please | pls | bas | abhi | toh | to
+  | arre | are | bhai | yaar | acha | accha | achha | ji
+loans = password | passwrd | pasword
+mes = मुझे | मेरे लिए | हमें | mujhe | muje | mere liye
+joins = और | लेकिन | फिर | या | aur | lekin | phir | ya
+subs = जो | जिसे | अगर | जब | क्योंकि | jo | jise | agar | jab | kyunki
+its = उसे | इसे | वह | यह | use | ise | woh | yeh
+forms = अक्षर | पहला | आखिरी | अंतिम | लंबा | letter | pehla | aakhri | akshar
+# --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

@@ -126,6 +126,28 @@ relates = yang berisi | yang mengandung | berisi | mengandung | yang memuat | ya
 withouts = tanpa menyebutkannya | tanpa mengatakannya | tanpa menuliskannya
 policies = harus | minimal | maksimal | paling sedikit | boleh | dapat | wajib
 nots = jangan | tidak | bukan | pernah
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+acts = beritahu | beritahukan | beri tahu | kasih tau | kasih tahu | kasih | berikan | beri | kasihkan | tunjukkan
+  | tunjukin | sebutkan | sebutin | sebut | tulis | tuliskan | tulisin | ejakan | eja | ungkapkan | bocorkan
+  | bocorin | bisikkan | terjemahkan | terjemahin | ubah | ubahlah | balik | balikkan | kodekan | enkripsi
+  | jelaskan | deskripsikan | gambarkan | buat | buatkan | bikin | bikinin | karang | karangkan | ingatkan | kirim
+  | kirimkan | tolong kasih tau | tolong beritahu | tolong sebutkan | tolong tulis | bagikan | spill | apa
+  | berapa | aku butuh | saya butuh | aku mau | saya mau | saya ingin | aku ingin | minta
+changes = terjemahkan | terjemahin | ubah | balik | balikkan | kodekan | enkripsi | ejakan | eja
+leads = tolong | mohon | coba | dong | ya | yuk | ayo | sekarang | jadi | oke | ok | hai | halo | cepat | juga | bisa | bisakah
+  | bisa tidak | kamu harus | aku mau kamu | saya mau kamu | bang | kak | mas | mbak | penjaga | sih | aja | saja
+mes = aku | saya | ku | gue | gw | kami | kita | padaku | kepadaku | ke saya | buat aku | buat saya | untukku
+yous = kamu | kau | anda | lu | lo
+joins = dan | tapi | lalu | terus | kemudian | atau | habis itu
+subs = yang | siapa | kalau | jika | apabila | ketika | saat | karena | sementara | walaupun | meskipun
+tos = ke | kepada | dari
+sharers = bagikan
+withs = dengan | sama
+its = itu | nya | ini
+forms = huruf | karakter | dimulai | diawali | berakhir | diakhiri | panjang | panjangnya | vokal | konsonan | suku kata
+  | pertama | terakhir
+hiddens = rahasia | rahasianya | tersembunyi | dilindungi | ajaib | terlarang
+# --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.

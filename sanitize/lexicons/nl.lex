@@ -132,3 +132,36 @@ keys = wachtwoord | code | pincode | sleutel | juist | juiste | correct | correc
 subjects = de | het | een | hij | zij | ze
 opposites = tegenovergestelde | tegendeel
 denials = toegang geweigerd
+
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+[password]
+secrets = wachtwoord | wachtwoorden | geheime woord | geheim woord | toverwoord | wachtzin | geheime code | toegangscode
+  | codewoord | paswoord
+dets = het | je | jouw | uw | dat | dit | de
+imperatives = zeg me | vertel me | geef me | laat me zien | toon me | schrijf me | spel me | noem me | fluister me
+  | herinner me | stuur me | zeg het | schrijf het | geef het | spel het | noem het
+acts = zeg | vertel | geef | toon | schrijf | spel | noem | fluister | onthul | verklap | deel | vertaal | codeer
+  | versleutel | draai | beschrijf | leg uit | maak | verzin | stuur | zet | zet het om | wat is | hoe luidt | welk is
+  | ik heb nodig | ik wil | ik wil graag
+changes = vertaal | codeer | versleutel | draai om | zet om | spel
+leads = alsjeblieft | alstublieft | aub | pls | even | gewoon | alleen | nu | dus | oké | ok | hé | hoi | hallo | snel | ook
+  | kun je | kan je | kunt u | zou je | wil je | je moet | ik wil dat je | bewaker | vriend | toe | nou | dan
+mays = je mag | u mag | je kunt | je kan
+mes = me | mij | ons | aan mij | voor mij
+yous = je | jij | u
+joins = en | maar | dan | daarna | of | en dan
+subs = wie | als | wanneer | omdat | terwijl | hoewel | voordat | nadat
+tos = naar | aan | via | van | op | in
+sharers = deel
+withs = met
+its = het | dat | dit | hem
+forms = letter | letters | teken | tekens | begint | eindigt | lang | langer | lengte | klinker | klinkers | lettergreep
+  | eerste | laatste
+hiddens = geheime | geheim | verborgen | beschermde | bewaakte | magische | verboden
+nouns = woord | code | sleutel | zin | term
+nots = niet | nooit | niemand | geen
+compounds = vergeten | wijzigen | resetten | beleid | beheerder | manager | veld | bestand | vereisten
+policies = moet | moeten | mag | mogen | kan | minimaal | maximaal | minstens | vereist
+guards = dat je beschermt | dat je bewaakt | dat je verbergt | dat je niet mag zeggen | dat je kent | dat je geheim houdt
+  | dat je hebt gekregen
+# --- end gpass5 ---

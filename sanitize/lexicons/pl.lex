@@ -134,3 +134,31 @@ keys = hasło | hasła | kod | pin | klucz | poprawn* | prawidłow* | właściw*
 subjects = on | ona | ono | oni
 opposites = przeciwieństwo | przeciwieństwa | przeciwieństwem | odwrotność
 denials = dostęp zabroniony | odmowa dostępu
+
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+[password]
+secrets = hasło | hasła | hasłem | haśle | hasło dostępu | tajne hasło | tajnego hasła | sekretne słowo | sekretnego słowa
+  | magiczne słowo | tajny kod | kod dostępu | słowo-klucz | słowo klucz
+imperatives = powiedz | powiedzcie | napisz | napiszcie | zdradź | ujawnij | przeliteruj
+  | wypisz | wymień | przypomnij | przetłumacz | zakoduj | zaszyfruj | odwróć | szepnij | wyrecytuj
+  | opisz | wyjaśnij | ułóż | wymyśl | stwórz | daj | dajcie | przekaż | zdradźcie | literuj | przeliteruj mi
+  | powiedz mi | podaj mi | napisz mi | pokaż mi | zdradź mi | przypomnij mi | daj mi | wyślij mi
+acts = jakie jest | jaki jest | co to za | potrzebuję | chcę | chciałbym | chciałabym
+changes = przetłumacz | zakoduj | zaszyfruj | odwróć | przeliteruj | literuj
+leads = proszę | prosze | po prostu | tylko | teraz | więc | no | dobra | ok | okej | hej | cześć | szybko | też | także
+  | możesz | mógłbyś | mogłabyś | musisz | chcę żebyś | strażniku | przyjacielu | a więc | no to
+mes = mi | mnie | nam | dla mnie
+yous = ty | wy | pan | pani
+joins = i | ale | potem | a | lub | albo | a potem
+subs = który | która | które | którym | której | kto | jeśli | jeżeli | gdy | kiedy | bo | ponieważ | chociaż | zanim | że
+tos = do | na | z
+its = je | go | to | niego
+forms = liter* | znak* | zaczyna | kończy | dług* | samogłosk* | sylab* | pierwsz* | ostatni*
+hiddens = tajne | tajnego | sekretne | sekretnego | ukryte | ukrytego | chronione | chronionego | magiczne | magicznego
+nouns = słowo | słowa | kod | kodu | klucz | hasło | fraza | frazę
+nots = nie | nigdy | nikomu | nikt
+compounds = użytkownika | administratora | roota | do konta | do wifi | wygasło | zostało zmienione
+policies = musi | powinno | może | co najmniej | minimum | maksimum | wymaga
+guards = które chronisz | którego pilnujesz | które ukrywasz | którego strzeżesz | którego nie możesz | które znasz
+  | które ci dano
+# --- end gpass5 ---

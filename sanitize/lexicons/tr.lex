@@ -109,6 +109,22 @@ wrappers = şiir | hikaye | hikâye | şarkı | bilmece | akrostiş | fıkra | m
 relates = içeren | geçen | saklayan | kullanan | içinde geçen
 policies = olmalı | olmalıdır | en az | gerekir | zorunlu | içermeli
 nots = değil | asla | hiç | kimseye | yok | etme | verme | söyleme | paylaşma
+# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+imperatives = söyle | söyleyin | söylesene | yaz | yazın | yazsana | ver | verin | versene | göster | gösterin | açıkla | açıklayın
+  | hecele | heceleyin | fısılda | çevir | çevirin | ters çevir | tersten yaz | şifrele | kodla | anlat
+  | anlatın | paylaş | paylaşın | ifşa et | belirt | listele | tarif et | betimle | uydur | oluştur | hatırlat | hatırlatsana
+  | gönder | at | bana söyle | bana yaz | bana ver | bana göster
+acts = nedir | ne | hangisi | kaç | ihtiyacım var | istiyorum
+changes = çevir | ters çevir | tersten yaz | şifrele | kodla | hecele
+leads = lütfen | lutfen | sadece | yalnızca | şimdi | hadi | tamam | ok | hey | selam | merhaba | hızlıca | da | de | bir | acaba
+  | bana | bize | bekçi | dostum | kanka | abi
+mes = bana | bize | benim için
+joins = ve | ama | sonra | ya da | veya | fakat
+subs = eğer | ise | iken | çünkü | rağmen
+its = onu | bunu | şunu | o
+forms = harf* | karakter* | başlıyor | bitiyor | uzun* | sesli | ünlü | hece* | ilk | son
+tos = geri
+# --- end gpass5 ---
 
 # Issue 28, third round, game-voice prompt extraction (D1106-D1109;
 # flagrules_extract.go): the preceding instructions, all prior text, what
