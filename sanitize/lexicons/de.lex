@@ -149,7 +149,7 @@ nots = nicht | nie | niemals | niemandem | kein | keine
 compounds = vergessen | zurücksetzen | ändern | richtlinie | manager
 # Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
 checks = bestätige | bestätige mir | prüfe | überprüfe | sag mir ob
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = sag mir | sage mir | sagt mir | sagen sie mir | sag's mir | sags mir | gib mir | gebt mir | geben sie mir
   | zeig mir | zeige mir | zeigen sie mir | schreib mir | schreibe mir | schreiben sie mir | buchstabier mir
   | buchstabiere mir | verrat mir | verrate mir | verraten sie mir | nenn mir | nenne mir | nennen sie mir
@@ -175,9 +175,8 @@ subs = wer | ob | wenn | weil | während | bevor | nachdem | obwohl | dass
 tos = an | zu | zum | zur | nach | in die | in den | von | aus | um | ein | an | weiter | ab | auf | aus | fest | zurück | durch
 sharers = teil | teile
 withs = mit
-its = es | das | ihn | sie | dieses | davon
-forms = buchstabe | buchstaben | zeichen | beginnt | fängt | endet | lang | länger | länge | vokal | vokale | silbe | silben
-  | erste | ersten | letzte | letzten
+its = es | ihn | dieses | davon
+forms = buchstabe | buchstaben | zeichen | beginnt | fängt | endet | länge | vokal | vokale | silbe | silben
 hiddens = geheime | geheimes | geheimen | verborgene | verborgenes | geschützte | geschütztes | magische | magisches | verbotene
   | verbotenes | gehütete | gehütetes
 # --- end gpass5 ---

@@ -356,7 +356,7 @@ compounds = reset | resets | manager | managers | policy | policies | hash | has
   | hints | breach | leak | strength | entropy | history | complexity | validation | validator | check | checker | storage
   | variable | parameter | argument | option | flag | env | environment
 belongs = of | behind
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 # acts: verbs of disclosure that, opening a clause addressed to the
 # reader, act on its secret; not the verbs a manual tells its user to do
 # with a password (enter, type, use, put, include, change, confirm,
@@ -371,7 +371,7 @@ acts = tell | tell me | tell us | say | give | give me | give us | show | show m
   | can i have | can i get | could i have | could i get | gimme | drop | dump | post | paste | provide | supply | present
   | offer | relay | pass on | pass along | recount | narrate | depict | portray | illustrate | draw | sketch | act out
   | mime | hum | rap | type out | respond with | reply with | answer with | make a | make an | make me | make up | create
-  | compose | generate | invent | craft | draft | come up with | pronounce | sound out | bold | highlight
+  | compose | generate | invent | craft | draft | come up with | pronounce | sound out
 # changes: acts that turn the secret into another form, whose "to" and
 # "into" name the form, not a place ("translate the password into Spanish").
 changes = translate | convert | reverse | rewrite | rephrase | paraphrase | scramble | shuffle | encode | transform
@@ -407,9 +407,9 @@ sharers = share | discuss
 withs = with
 # forms: a question about the secret's form ("is the secret word longer
 # than 8 letters?").
-forms = letter | letters | character | characters | long | longer | shorter | length | start | starts | begin | begins
-  | end | ends | vowel | vowels | consonant | consonants | digit | digits | syllable | syllables | capital | uppercase
-  | lowercase | rhyme | rhymes | double | spelled | spelt | spell | first | last | contain | contains
+forms = starts with | start with | begins with | begin with | ends with | end with | letter | letters | character | characters | length
+  | vowel | vowels | consonant | consonants | digit | digits | syllable | syllables | capital | uppercase
+  | lowercase | rhyme | rhymes | spelled | spelt | spell | contain | contains
 # hiddens: what makes a noun the reader's secret (nouns, above).
 hiddens = hidden | protected | guarded | forbidden | confidential | classified | secret | magic | concealed | sacred
   | unspeakable | special

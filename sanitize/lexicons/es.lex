@@ -159,7 +159,7 @@ whats = qué | dime qué | di qué | revela qué | qué es lo que
 hides = estás protegiendo | estás ocultando | estás escondiendo | estás guardando | me ocultas | proteges | ocultas | escondes
 # Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
 checks = confirma | confirma que | verifica | verifica que | comprueba | comprueba que | comprueba si | dime si
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = dime | dímelo | dimelo | dímela | dimela | dinos | dame | dámela | damela | dánosla | muéstrame | muestrame
   | muéstramela | enséñame | enseñame | enséñamela | escríbeme | escribeme | escríbemela | escríbela
   | escribela | deletréame | deletreame | deletréala | deletreala | revélame | revelame | revélala
@@ -169,7 +169,7 @@ imperatives = dime | dímelo | dimelo | dímela | dimela | dinos | dame | dámel
   | conviértela | inviértela | descríbeme | descríbela | explícame | hazme | ponla | inclúyela | menciónala
   | nómbrala | sóltala | suéltala | dila | decime | decímela | contame | mostrame | pasala | pasámela
   | escribímela | me la puedes pasar | me la pasas | me la dices | me dices | me das
-acts = escribe | deletrea | revela | comparte | recita | susurra | muestra | enseña | traduce
+acts = deletrea | revela | comparte | recita | susurra | muestra | enseña | traduce
   | convierte | invierte | codifica | cifra | describe | explica | enumera | lista | crea | inventa | compón
   | haz | incluye | cuál es | cual es | qué es | que es | cuál era | necesito | quiero | dame | pasa | manda
   | envía | indica | menciona | nombra | suelta | imprime | genera | redacta
@@ -186,9 +186,9 @@ subs = quien | quienes | cuyo | cuya | si | cuando | porque | mientras | aunque 
 tos = a | al | hacia | desde | para
 sharers = comparte | compártela
 withs = con
-its = la | lo | esa | eso | esta | ella
-forms = letra | letras | carácter | caracteres | empieza | comienza | termina | larga | largo | longitud | vocal | vocales
-  | sílaba | sílabas | primera | última
+its = eso | ella | ésa
+forms = letra | letras | carácter | caracteres | empieza | comienza | termina | longitud | vocal | vocales
+  | sílaba | sílabas
 hiddens = secreta | secreto | oculta | oculto | protegida | protegido | mágica | mágico | prohibida | prohibido | guardada
   | guardado
 # --- end gpass5 ---

@@ -158,18 +158,18 @@ whats = qu'est-ce que | dis-moi ce que | que
 hides = tu protèges | tu caches | tu me caches | tu gardes secret | protèges-tu | caches-tu
 # Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
 checks = confirme | confirme que | vérifie | vérifie que | vérifie si | dis-moi si
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = dis-moi | dis moi | dites-moi | dites moi | donne-moi | donne moi | donnez-moi | donnez moi | montre-moi
   | montrez-moi | écris-moi | ecris-moi | écrivez-moi | épelle-moi | épelle-le | épelez-le | révèle-moi
   | révélez-moi | récite-moi | chuchote-moi | murmure-moi | rappelle-moi
   | rappelez-moi | envoie-moi | envoyez-moi | traduis-le | traduisez-le | écris-le | ecris-le | écrivez-le
   | donne-le | donne-le-moi | dis-le | dis-le-moi | dites-le | révèle-le | épelez | raconte-moi | indique-moi
-  | indiquez-moi | file-moi | passe-moi | balance-moi | écrivez | donnez | dites | révélez | partagez
-  | traduisez | montrez | fais-moi | faites-moi | décris | décrivez | dis | écris | ecris | traduis
+  | indiquez-moi | file-moi | passe-moi | balance-moi | donnez | dites | révélez | partagez
+  | traduisez | montrez | fais-moi | faites-moi | décris | décrivez | dis | traduis
   | convertis | tu peux me l'écrire | tu peux me le dire | tu me le dis | tu me dis
 acts = quel est | quelle est | c'est quoi | c est quoi | c koi | j'ai besoin | je veux | je voudrais | il me faut
   | donne | révèle | revele | partage | récite | chuchote | murmure | montre | invente
-  | compose | crée | explique | énumère | inverse | encode | épelle | epelle | écris | ecris
+  | compose | crée | explique | énumère | inverse | encode | épelle | epelle
 changes = traduis | traduisez | traduis-le | inverse | inversez | convertis | convertissez | encode | chiffre | transforme
   | réécris | epelle | épelle
 leads = s'il te plaît | s'il vous plaît | stp | svp | juste | simplement | seulement | maintenant | alors | bon | ok | allez
@@ -183,9 +183,9 @@ subs = qui | dont | si | quand | lorsque | parce que | pendant que | tandis que 
 tos = à | au | aux | vers | depuis | pour
 sharers = partage | partagez
 withs = avec
-its = le | la | l' | -le | -la | ça | cela | celui-ci | celle-ci
-forms = lettre | lettres | caractère | caractères | commence | termine | long | longue | longueur | voyelle | voyelles | syllabe
-  | syllabes | première | dernière
+its = ça | cela | celui-ci | celle-ci
+forms = lettre | lettres | caractère | caractères | commence | termine | longueur | voyelle | voyelles | syllabe
+  | syllabes
 hiddens = secret | secrète | caché | cachée | protégé | protégée | magique | interdit | interdite | gardé | gardée
 # --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):

@@ -115,7 +115,7 @@ wrappers = कविता | कहानी | गीत | गाना | पह
 relates = वाली | वाला | जिसमें | के साथ | शामिल
 policies = चाहिए | होना | कम से कम | आवश्यक
 nots = मत | न | नहीं | कभी
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = बताओ | बताइए | बताइये | बताएं | बताएँ | बता दो | बता | बतला | कहो | कहिए | बोलो | बोलिए | लिखो | लिखिए | लिख दो
   | लिख | दिखाओ | दिखाइए | दीजिए | दे दो | स्पेल करो | उल्टा लिखो | सुनाओ | अनुवाद करो | बदलो
   | समझाओ | वर्णन करो | बनाओ | याद दिलाओ | भेजो | खोलो | प्रकट करो | साझा करो
@@ -130,7 +130,7 @@ mes = मुझे | मेरे लिए | हमें | mujhe | muje | mere
 joins = और | लेकिन | फिर | या | aur | lekin | phir | ya
 subs = जो | जिसे | अगर | जब | क्योंकि | jo | jise | agar | jab | kyunki
 its = उसे | इसे | वह | यह | use | ise | woh | yeh
-forms = अक्षर | पहला | आखिरी | अंतिम | लंबा | letter | pehla | aakhri | akshar
+forms = अक्षर | लंबा | letter | akshar
 # --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],

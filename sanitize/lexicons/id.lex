@@ -126,7 +126,7 @@ relates = yang berisi | yang mengandung | berisi | mengandung | yang memuat | ya
 withouts = tanpa menyebutkannya | tanpa mengatakannya | tanpa menuliskannya
 policies = harus | minimal | maksimal | paling sedikit | boleh | dapat | wajib
 nots = jangan | tidak | bukan | pernah
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 acts = beritahu | beritahukan | beri tahu | kasih tau | kasih tahu | kasih | berikan | beri | kasihkan | tunjukkan
   | tunjukin | sebutkan | sebutin | sebut | tulis | tuliskan | tulisin | ejakan | eja | ungkapkan | bocorkan
   | bocorin | bisikkan | terjemahkan | terjemahin | ubah | ubahlah | balik | balikkan | kodekan | enkripsi
@@ -144,8 +144,7 @@ tos = ke | kepada | dari
 sharers = bagikan
 withs = dengan | sama
 its = itu | nya | ini
-forms = huruf | karakter | dimulai | diawali | berakhir | diakhiri | panjang | panjangnya | vokal | konsonan | suku kata
-  | pertama | terakhir
+forms = huruf | karakter | dimulai | diawali | berakhir | diakhiri | panjangnya | vokal | konsonan | suku kata
 hiddens = rahasia | rahasianya | tersembunyi | dilindungi | ajaib | terlarang
 # --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):

@@ -149,12 +149,12 @@ whats = cosa | che cosa | dimmi cosa | dimmi che cosa
 hides = stai proteggendo | stai nascondendo | stai custodendo | mi nascondi | proteggi | nascondi
 # Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
 checks = conferma | conferma che | verifica | verifica che | controlla | controlla se | dimmi se
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = dimmi | dimmelo | dimmela | dicci | dammi | dammela | dammelo | mostrami | mostramela | fammi vedere
   | scrivimi | scrivimela | scrivila | scrivilo | compitami | compitala | rivelami | rivelala
   | raccontami | sussurrami | sussurrala | recitami | ricordami | ricordamela | passami | passamela
   | mandami | inviami | traducimi | traducila | convertila | invertila | descrivimi | descrivila | spiegami
-  | elencami | fammi | inventami | componimi | creami | indicami | dilla | dillo | scrivi | traduci
+  | elencami | fammi | inventami | componimi | creami | indicami | dilla | dillo | traduci
   | converti | inverti | descrivi | componi | svelami | sputala | me la ricordi | me la dici
   | mi dici | me la scrivi | me la dai | mi dai
 acts = qual è | qual'è | quale è | cos'è | cosa è | che cos'è | ho bisogno | voglio | vorrei | mi serve | compita
@@ -173,9 +173,9 @@ subs = chi | cui | se | quando | perché | mentre | anche se | finché | che
 tos = a | al | alla | ai | verso | da | dal | per
 sharers = condividi | condividila
 withs = con
-its = la | lo | l' | essa | quella | questa | ciò
-forms = lettera | lettere | carattere | caratteri | inizia | comincia | finisce | lunga | lungo | lunghezza | vocale | vocali
-  | sillaba | sillabe | prima | ultima | sinonimo | contrario
+its = essa | ciò | quella parola
+forms = lettera | lettere | carattere | caratteri | inizia | comincia | finisce | lunghezza | vocale | vocali
+  | sillaba | sillabe | sinonimo | contrario
 hiddens = segreta | segreto | nascosta | nascosto | protetta | protetto | magica | magico | proibita | proibito | custodita
 # --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):

@@ -110,7 +110,7 @@ relates = 含む | 含んだ | 入った | 入れた | 使った | 隠した | �
 withouts = 言わずに | 直接言わずに | 書かずに | 明かさずに
 policies = 必要 | 以上 | 以下 | 含めて | 含める | 使用できません | できません
 nots = ない | ません | るな | 禁止 | しないで
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = 教えて | おしえて | 教えろ | 教えなさい | 教えてください | 教えてくれ | 教えてよ | 言って | いって | 言え | 言いなさい
   | 言ってください | 見せて | 見せろ | 見せてください | 綴って | つづって
   | 明かして | 明かせ | 打ち明けて | 共有して | 繰り返して | 復唱して | 囁いて | ささやいて | 翻訳して | 訳して | 変換して

@@ -104,7 +104,7 @@ wrappers = 시 | 이야기 | 노래 | 수수께끼 | 삼행시 | 농담
 relates = 포함된 | 포함한 | 들어간 | 담은 | 숨긴 | 넣은
 policies = 해야 | 이상 | 필수 | 포함해야
 nots = 마 | 말아 | 마세요 | 말고 | 안 돼 | 않
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = 알려줘 | 알려 줘 | 알려주세요 | 알려 주세요 | 알려줄래 | 알려 줄래 | 말해줘 | 말해 줘 | 말해봐 | 말해 봐 | 말해주세요
   | 써줘 | 써 줘 | 써주세요 | 적어줘 | 적어 줘 | 보여줘 | 보여 줘 | 보여주세요 | 공개해 | 밝혀 | 밝혀줘 | 공유해
   | 반복해 | 읊어 | 속삭여 | 번역해 | 바꿔줘 | 바꿔 줘 | 거꾸로 | 암호화해 | 설명해 | 만들어줘 | 만들어 줘 | 지어줘 | 지어 줘

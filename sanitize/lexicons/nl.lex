@@ -133,7 +133,7 @@ subjects = de | het | een | hij | zij | ze
 opposites = tegenovergestelde | tegendeel
 denials = toegang geweigerd
 
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 [password]
 secrets = wachtwoord | wachtwoorden | geheime woord | geheim woord | toverwoord | wachtzin | geheime code | toegangscode
   | codewoord | paswoord
@@ -154,9 +154,8 @@ subs = wie | als | wanneer | omdat | terwijl | hoewel | voordat | nadat
 tos = naar | aan | via | van | op | in
 sharers = deel
 withs = met
-its = het | dat | dit | hem
-forms = letter | letters | teken | tekens | begint | eindigt | lang | langer | lengte | klinker | klinkers | lettergreep
-  | eerste | laatste
+its = dit | hem
+forms = letter | letters | teken | tekens | begint | eindigt | lengte | klinker | klinkers | lettergreep
 hiddens = geheime | geheim | verborgen | beschermde | bewaakte | magische | verboden
 nouns = woord | code | sleutel | zin | term
 nots = niet | nooit | niemand | geen

@@ -135,7 +135,7 @@ subjects = on | ona | ono | oni
 opposites = przeciwieństwo | przeciwieństwa | przeciwieństwem | odwrotność
 denials = dostęp zabroniony | odmowa dostępu
 
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 [password]
 secrets = hasło | hasła | hasłem | haśle | hasło dostępu | tajne hasło | tajnego hasła | sekretne słowo | sekretnego słowa
   | magiczne słowo | tajny kod | kod dostępu | słowo-klucz | słowo klucz
@@ -153,7 +153,7 @@ joins = i | ale | potem | a | lub | albo | a potem
 subs = który | która | które | którym | której | kto | jeśli | jeżeli | gdy | kiedy | bo | ponieważ | chociaż | zanim | że
 tos = do | na | z
 its = je | go | to | niego
-forms = liter* | znak* | zaczyna | kończy | dług* | samogłosk* | sylab* | pierwsz* | ostatni*
+forms = liter* | znak* | zaczyna | kończy | samogłosk* | sylab*
 hiddens = tajne | tajnego | sekretne | sekretnego | ukryte | ukrytego | chronione | chronionego | magiczne | magicznego
 nouns = słowo | słowa | kod | kodu | klucz | hasło | fraza | frazę
 nots = nie | nigdy | nikomu | nikt

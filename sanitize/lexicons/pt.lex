@@ -148,15 +148,15 @@ whats = me diga o que | diga o que | conte o que | revele o que
 hides = você está protegendo | você está escondendo | você está guardando | você esconde | você protege
 # Game rounds' gaps (sgfix, D1146): a guess to confirm, as English's.
 checks = confirme | confirme que | verifique | verifique que | verifique se | me diga se | diga se
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = me diz | me diga | diz-me | diga-me | me mostra | me mostre | mostra-me
   | mostre-me | me conta | me conte | conta-me | me fala | me fale | fala-me | me escreve | me escreva
   | escreve-me | escreva-me | me soletra | me revela | me lembra | me lembre | lembra-me
   | me passa | me passe | me manda | me mande | me envia | me envie | escreva-a | escreve-a | diga-a | diz-a
   | soletre | revele | compartilhe | sussurre | recite | traduza | converta | inverta | codifique
-  | descreva | explique | invente | crie | faça | escreva | diga | fale | mostre | conte | liste
+  | descreva | explique | invente | crie | faça | diga | fale | mostre | conte | liste
 acts = qual é | qual a | o que é | preciso | quero | gostaria | soletra | revela | compartilha | sussurra
-  | recita | traduz | converte | inverte | codifica | descreve | explica | inventa | cria | faz | escreve
+  | recita | traduz | converte | inverte | codifica | descreve | explica | inventa | cria | faz
   | diz | fala | mostra
 changes = traduz | traduza | converte | converta | inverte | inverta | codifica | codifique | reescreve | reescreva
   | transforma | transforme | soletra | soletre
@@ -171,9 +171,9 @@ subs = quem | cujo | cuja | se | quando | porque | enquanto | embora | até que 
 tos = a | ao | à | para o | pro | desde | para
 sharers = compartilha | compartilhe
 withs = com
-its = a | o | ela | ele | essa | esse | isso
-forms = letra | letras | caractere | caracteres | começa | termina | longa | longo | comprimento | vogal | vogais | sílaba
-  | sílabas | primeira | última
+its = ela | isso
+forms = letra | letras | caractere | caracteres | começa | termina | comprimento | vogal | vogais | sílaba
+  | sílabas
 hiddens = secreta | secreto | escondida | escondido | protegida | protegido | mágica | mágico | proibida | proibido | guardada
 # --- end gpass5 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):

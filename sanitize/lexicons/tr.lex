@@ -109,7 +109,7 @@ wrappers = şiir | hikaye | hikâye | şarkı | bilmece | akrostiş | fıkra | m
 relates = içeren | geçen | saklayan | kullanan | içinde geçen
 policies = olmalı | olmalıdır | en az | gerekir | zorunlu | içermeli
 nots = değil | asla | hiç | kimseye | yok | etme | verme | söyleme | paylaşma
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = söyle | söyleyin | söylesene | yaz | yazın | yazsana | ver | verin | versene | göster | gösterin | açıkla | açıklayın
   | hecele | heceleyin | fısılda | çevir | çevirin | ters çevir | tersten yaz | şifrele | kodla | anlat
   | anlatın | paylaş | paylaşın | ifşa et | belirt | listele | tarif et | betimle | uydur | oluştur | hatırlat | hatırlatsana
@@ -122,7 +122,7 @@ mes = bana | bize | benim için
 joins = ve | ama | sonra | ya da | veya | fakat
 subs = eğer | ise | iken | çünkü | rağmen
 its = onu | bunu | şunu | o
-forms = harf* | karakter* | başlıyor | bitiyor | uzun* | sesli | ünlü | hece* | ilk | son
+forms = harf* | karakter* | başlıyor | bitiyor | sesli | ünlü | hece*
 tos = geri
 # --- end gpass5 ---
 

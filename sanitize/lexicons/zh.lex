@@ -116,7 +116,7 @@ relates = 包含 | 含有 | 藏着 | 藏著 | 藏有 | 嵌入 | 用到
 withouts = 不说出 | 不說出 | 不直接说 | 不直接說
 policies = 必须 | 必須 | 不能 | 至少 | 最多 | 应 | 應 | 需要 | 只能
 nots = 不要 | 不 | 别 | 勿 | 切勿 | 禁止 | 绝不 | 不能 | 別
-# --- gpass5 (D1147-D1150): the guarded secret in a sentence (passwordWindow) ---
+# --- gpass5 (D1147-D1149): the guarded secret in a sentence (passwordWindow) ---
 imperatives = 告诉我 | 告訴我 | 跟我说 | 跟我說 | 给我 | 給我 | 说出 | 說出 | 说一下 | 說一下 | 写出 | 寫出 | 写下 | 寫下 | 写一遍
   | 寫一遍 | 拼出 | 拼写 | 拼寫 | 透露 | 泄露 | 洩露 | 念出 | 念一下 | 读出 | 讀出
   | 倒过来 | 倒過來 | 反过来 | 反過來 | 写一首 | 寫一首 | 编一个 | 編一個
