@@ -662,7 +662,7 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 			}
 		}
 	}
-	add(byStarts(fp(RuleFlagSecretRequest, firstWords(starts), longestEntry(secrets)+sentenceAfter, alt(secrets)), starts))
+	add(byStarts(fp(RuleFlagSecretRequest, firstWords(starts), longestEntry(secrets)+secretReadAfter, alt(secrets)), starts))
 	sep, _ := f.gap(0, 0)
 	// The nouns that can start a pattern: an ASCII stem cannot.
 	var nouns words
@@ -678,7 +678,7 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 		if r := s.class("rels"); len(r) > 0 {
 			rels = `(?:` + alt(r) + sep + `)?`
 		}
-		p := f.need(fp(RuleFlagSecretRequest, firstWords(nouns), longestEntry(nouns)+longestEntry(guards)+sentenceAfter,
+		p := f.need(fp(RuleFlagSecretRequest, firstWords(nouns), longestEntry(nouns)+longestEntry(guards)+secretReadAfter,
 			alt(nouns)+sep+rels+alt(guards)), guards)
 		p.needsWithin = longestEntry(nouns) + longestEntry(s.class("rels")) + longestEntry(guards) + 4
 		add(byStarts(p, nouns))
@@ -686,18 +686,19 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 	// A word made secret by its adjective ("the hidden word", "la palabra
 	// secreta"): the adjective before the noun or after it.
 	if hiddens := s.class("hiddens"); len(hiddens) > 0 && len(nouns) > 0 && !f.unspaced {
-		span := longestEntry(hiddens) + longestEntry(nouns) + sentenceAfter
+		span := longestEntry(hiddens) + longestEntry(nouns) + secretReadAfter
 		add(byStarts(fp(RuleFlagSecretRequest, firstWords(hiddens), span, alt(hiddens)+sep+alt(nouns)).followedBy(firstWords(nouns)...), hiddens))
 		add(byStarts(fp(RuleFlagSecretRequest, firstWords(nouns), span, alt(nouns)+sep+alt(hiddens)).followedBy(firstWords(hiddens)...), nouns))
 	}
 	return out
 }
 
-// sentenceBefore and sentenceAfter are how far a sentence is read around its
-// secret, in bytes: a sentence longer than that is read up to there.
+// secretReadBefore and secretReadAfter are how far a sentence is read
+// around its secret, in bytes: a sentence longer than that is read up to
+// there.
 const (
-	sentenceBefore = 200
-	sentenceAfter  = 240
+	secretReadBefore = 200
+	secretReadAfter  = 240
 )
 
 // windowAsk is one language's classes for passwordWindow, as sequences of
@@ -751,7 +752,7 @@ func (w *windowAsk) check(before, window string, m []int) bool {
 	if commentLine(before) {
 		return false
 	}
-	head := w.sentenceBefore(before[max(0, len(before)-sentenceBefore):])
+	head := w.sentenceBefore(before[max(0, len(before)-secretReadBefore):])
 	after := w.splitSentences(window[m[1]:], 4)
 	rest := after[0]
 	if codeSentence(head) || codeSentence(rest) {
