@@ -664,31 +664,22 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 	}
 	add(byStarts(fp(RuleFlagSecretRequest, firstWords(starts), longestEntry(secrets)+secretReadAfter, alt(secrets)), starts))
 	sep, _ := f.gap(0, 0)
-	// The nouns that can start a pattern: an ASCII stem cannot.
+	// The nouns an adjective may go on to (as first words, which an ASCII
+	// stem cannot be).
 	var nouns words
 	for _, e := range s.class("nouns") {
 		if !strings.HasSuffix(e, "*") || !isASCII(normalEntry(unstar(e))) {
 			nouns = append(nouns, e)
 		}
 	}
-	// A word the reader guards, named by its guard ("the word you're
-	// guarding"); needed, a word of the guard near the noun.
-	if guards := s.class("guards"); len(nouns) > 0 && len(guards) > 0 && !f.unspaced {
-		rels := ``
-		if r := s.class("rels"); len(r) > 0 {
-			rels = `(?:` + alt(r) + sep + `)?`
-		}
-		p := f.need(fp(RuleFlagSecretRequest, firstWords(nouns), longestEntry(nouns)+longestEntry(guards)+secretReadAfter,
-			alt(nouns)+sep+rels+alt(guards)), guards)
-		p.needsWithin = longestEntry(nouns) + longestEntry(s.class("rels")) + longestEntry(guards) + 4
-		add(byStarts(p, nouns))
-	}
-	// A word made secret by its adjective ("the hidden word", "la palabra
-	// secreta"): the adjective before the noun or after it.
+	// A word made secret by its adjective ("the hidden word"). Not the
+	// noun first ("la palabra secreta" is a secret of its own), nor a
+	// noun named by its guard ("the word you're guarding", which the
+	// guard shapes above take): a start at "code", "key" or "name" is a
+	// candidate at every other line of code (7.7 % of FlagsGoSource).
 	if hiddens := s.class("hiddens"); len(hiddens) > 0 && len(nouns) > 0 && !f.unspaced {
 		span := longestEntry(hiddens) + longestEntry(nouns) + secretReadAfter
 		add(byStarts(fp(RuleFlagSecretRequest, firstWords(hiddens), span, alt(hiddens)+sep+alt(nouns)).followedBy(firstWords(nouns)...), hiddens))
-		add(byStarts(fp(RuleFlagSecretRequest, firstWords(nouns), span, alt(nouns)+sep+alt(hiddens)).followedBy(firstWords(hiddens)...), nouns))
 	}
 	return out
 }
