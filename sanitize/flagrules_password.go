@@ -755,7 +755,7 @@ func (w *windowAsk) check(before, window string, m []int) bool {
 	// The secret is one word of the sentence (read whole, so that a
 	// quotation opened before it goes on after it), with a clause mark
 	// after it when what follows opens with one.
-	sentence := windowWords(head + " \x00" + rest)
+	sentence := windowWords(head + " \x00 " + rest)
 	at := len(sentence) - 1
 	for at >= 0 && sentence[at].text != "\x00" {
 		at--
@@ -978,7 +978,7 @@ func (w *windowAsk) refersBack(words []windowWord, i int, bare, within bool) boo
 	// In the secret's own sentence a part of it will do; in a later one
 	// only a pronoun ("The password is hidden in plain sight. Read the
 	// first letter of each title" is a puzzle's rule).
-	only := true
+	only, part := true, false
 	for k := i; k < len(words) && k < i+10; k++ {
 		if w.subs.at(words, k) > 0 {
 			// "tell me whether it leaks": its object is a clause.
@@ -990,9 +990,11 @@ func (w *windowAsk) refersBack(words []windowWord, i int, bare, within bool) boo
 		// The pronoun is the act's object ("spell it", "tell me the
 		// first letter of it"), not a word of a clause ("show players
 		// that ...", "then that means").
-		if w.its.at(words, k) > 0 && (only || w.ofs.at(words, k-1) > 0) {
+		// Or a part of it, then it ("tell me how many letters it has").
+		if w.its.at(words, k) > 0 && (only || part || w.ofs.at(words, k-1) > 0) {
 			return true
 		}
+		part = part || w.parts.at(words, k) > 0 || w.forms.at(words, k) > 0
 		if w.mes.at(words, k) == 0 && w.leads.at(words, k) == 0 {
 			only = false
 		}
