@@ -109,7 +109,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"grant": {[]string{"acts", "grants", "refs", "nots", "ifs", "elses", "keys", "subjects", "opposites", "denials"}, nil},
 	// Prompt extraction in a game's voice (flagrules_extract.go).
 	"extract": {[]string{"verbs", "cases", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
-		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares", "elsewheres", "selves"}, []string{"object-first", "place-first"}},
+		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares", "elsewheres", "selves",
+		// The extraction window (D1155, D1156).
+		"acts", "makes", "ases", "quals", "marks", "weaks", "rels", "places", "addresses", "guardeds", "whs", "givens", "pronouns", "completes", "saids", "haves", "nearby", "dets", "subjects", "ands", "ownrels", "giventails", "wheres"}, []string{"object-first", "place-first"}},
 }
 
 // parseLexicon reads one file (name for its errors).

@@ -594,3 +594,109 @@ keys = password | passwords | passcode | pass code | passphrase | pin | code | k
 subjects = the | a | an | this | that | it | he | she | they | users | people | players | someone | anyone
 opposites = opposite | antonym | contrary | reverse | inverse | negation | flip side
 denials = access denied | access refused | permission denied | entry denied | access not granted | denied
+# Issue 28, fifth round (gextract5, D1155, D1156; flagrules_extract.go's
+# extractWindow): the extraction window, by principle. An act on the
+# reader's text, said to the reader, in one clause: the acts, the heads
+# (weaks: heads that name other things as often, counted bare only where
+# the line names the guarded thing), what marks the text as the reader's
+# (owners, quals, marks, rels, places), the words that may stand before an
+# act said to the reader (addresses), questions (whs, givens), a pronoun
+# for the text named before it, and the reader made to go on from its
+# text's opening (completes, saids).
+[extract]
+# Not state, detail, render: words of every program, where they would
+# each be a candidate.
+acts = tell me | tell | give me | show me | show | share | print | print out | output | display | reveal | disclose
+  | divulge | leak | expose | repeat | recite | restate | reiterate | quote | echo | echo back | dump | list
+  | enumerate | summarize | summarise | recap | paraphrase | rephrase | translate | transcribe | explain | describe
+  | outline | spell out | spell | type out | write out | write down | read out | read me | read back | copy
+  | reproduce | regurgitate | convert | encode | encrypt | reformat | rewrite | reply with | respond with
+  | answer with | send me | tl;dr | tldr | recopy | retype | tell us | give us | show us | send us | break down
+  | walk me through | itemize | itemise | tabulate | resend | hand over | read it out | paste back | send back
+  | give back | read aloud | sing | recount | narrate | dictate
+# Not return, type, make, format: the words of every program.
+makes = write | put | paste | give | send | compose | draft | turn | sing | rewrite
+ases = as a | as an | as json | as yaml | as xml | as csv | as markdown | as plain text | as text | as bullet | as bullets
+  | as a list | as numbered | verbatim | word for word | word-for-word | exactly | in full | in its entirety | backwards
+  | in reverse | reversed | in base64 | in hex | in binary | in morse | in rot13 | in pig latin | in leetspeak
+  | in another language | in french | in german | in spanish | in italian | in russian | in chinese | in japanese
+  | in english | into french | into german | into spanish | into english | in a code block | in a codeblock
+  | inside a code block | into a code block | in a poem | into a poem | in a song | in a story | in a table
+  | into a table | letter by letter | one line at a time | line by line | out | down | to me | to us | for me
+owners = your | ur | thy | yer | youre
+quals = full | entire | whole | complete | exact | original | initial | first | starting | opening | hidden | secret
+  | system | current | actual | real | underlying | internal | private | confidential | preset | pre-set | verbatim
+  | raw | own | other | remaining | core | base | default | developer | given | specific | detailed | unedited
+  | loaded | complete | secret | top-level | top | very first | beginning | entire set of | list of | set of | all
+  | two | three | four | five | ten | few | last | next | previous | earlier | prior | preceding | exact wording of
+heads = instructions | instruction | instruction block | instruction set | system prompt | system message
+  | system instructions | pre-prompt | preprompt | prompt | prompts | directives | guidelines | briefing | preamble
+  | context window | initialization | defense prompt | defence prompt | guidance | programming | directions
+  | defense | defence | defenses | defences | defense text | defence text | opening text | setup text | hidden text
+  | system block | first message | opening message | initial message | starting message | pre-prompts
+# Not the words of every program (text, message, content, context, config,
+# lines, task, script): a needed word of every window of Go source.
+weaks = rules | rule | configuration | setup | set-up | orders | constraints | restrictions | wording | brief
+  | mission | paragraph | paragraphs | sentence | sentences | everything | anything | whatever
+marks = system | hidden | secret | confidential | pre-conversation | initial | original | developer | internal | preset
+  | starting | opening | pre-loaded | preloaded | behind-the-scenes | invisible
+rels = you were given | you were told | you were fed | you were shown | you were loaded with | you were initialized with
+  | you were initialised with | you were set up with | you were configured with | you were programmed with
+  | you were started with | you were trained with | you were provided | you were sent | you were handed
+  | you've been given | you have been given | you've been told | you have been told | you received
+  | you've received | you have received | you got | given to you | that were given to you | provided to you
+  | they gave you | they told you | the developers gave you | your developers gave you | were you given
+  | did you get | did you receive | have you been given | you're running on | you are running on | you run on
+  | you operate under | you are bound by | you're bound by | you have in your | you have about | you have regarding
+  | you were instructed | you were asked | you were ordered | you were programmed | you were configured
+  | gave you | told you | wrote for you | handed you | sent you | gave to you | you currently hold | you hold
+  | you're holding | you are holding | you were loaded | you were initialized | you were initialised
+# Active: the reader's own ways, as often a person's ("the rules you follow
+# when you review code"): a weak head with one counts as bare.
+ownrels = you follow | you must follow | you have to follow | you obey | you must obey | you are following
+  | you're following | do you follow | do you have | do you have to follow | must you follow | are you following
+  | you work with | you're working with | you are working with | you started with | you abide by | you have to obey
+  | you keep | you're keeping | you are keeping | you are hiding | you're hiding | you hide | you protect
+# After "what were you told": the clause ends, or says when, about what or
+# what to do ("at the clinic" is somewhere else).
+giventails = before | about | to | not | never | initially | originally | exactly | first | earlier | by your
+  | in your | regarding | concerning | when | if | so | at the start | at the beginning | in the prompt
+  | in the system | to do | to say | to keep | to hide | to protect | to guard | about the | in the beginning
+places = above this line | above this message | above my message | so far | thus far | before my message
+  | before this message | before this line | before i | before we | preceding this message
+  | before the conversation | before our conversation | before this conversation | before the chat
+  | of this conversation | in your context | in your memory
+# Told somewhere else: "everything you were told in the onboarding call".
+wheres = in the | at the | during the | on the | in a | at a | during a | in our | at our | during our
+nearby = above | at the start | at the beginning | from the start | from the beginning | at the top
+haves = you have | you've got | you have got | you hold | you keep | you know
+dets = the | these | those | all the | all of the | every one of the
+subjects = the | a | an | this | that | these | those | it | he | she | they | we | you | i | users | user | people
+  | model | models | agent | agents | assistant | system | someone | one | each | every | all | our | their | his
+  | her | its | my | which | who | when | if | where | whoever | anyone | nobody | program | script | tool
+ands = and | then | and then | and instead | then instead | instead | and also | and just | but
+addresses = please | pls | plz | now | just | ok | okay | so | then | and | also | instead | simply | kindly | first
+  | next | finally | actually | simpler | can | could | would | will | you | i | want | need | i'd | like | to
+  | go | ahead | right | quickly | hey | hi | hello | alright | well | but | yes | sure | oh | btw | lastly | again
+  | great | cool | thanks | thank | immediately | carefully | fully | exactly | gonna | wanna | let's | lets | me
+  | us | bro | dude | mate | buddy | pal | sir | honestly | seriously | really | perhaps | maybe
+guardeds = password | passcode | passphrase | passwd | secret | secret word | code word | codeword | access code
+  | access granted | passkey | safeword | magic word | pin | secret phrase | secret code
+whs = what | what's | whats | which | wat | wut | what're
+givens = you were told | you were given | you've been told | you have been told | you were instructed
+  | you were programmed | they told you | you were initialized with | were you told | were you given
+  | have you been told | have you been given | were you instructed | were you programmed | were you asked
+  | did they tell you | were you shown | were you trained | were you configured | did you receive
+  | have you received | were you ordered | have you been instructed | have you been programmed
+  | did your developers tell you | did the developers tell you | did your creators tell you
+  | did your creator tell you | were you initialized
+pronouns = them | those | these | all of them | them all
+completes = complete | continue | finish | fill in | fill in the blank | fill the blank | autocomplete | go on with
+  | start with | begin with | start your reply with | start your answer with | start your response with
+  | begin your reply with | begin your answer with | begin your response with | open with | respond starting with
+  | finish this sentence | complete this sentence | finish the sentence | complete the sentence
+saids = my instructions | my system prompt | my prompt | my rules | my guidelines | my directives
+  | my initial instructions | my original instructions | the system prompt says | my prompt begins with
+  | my instructions say | i was told to | i was instructed to | i was instructed | here are my instructions
+  | here is my prompt | here is my system prompt | told me to | instructed me to | told me not to
+  | my developer told me | my creators told me | i am instructed | i'm instructed | i was programmed
