@@ -258,7 +258,7 @@ shows = tl;dr von | tldr von | zusammenfassung von
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = sag | sage | sag es | sagen sie | antworte | antworten sie | antwortest | sagst | schreibst | schreib | schreibe | schreiben sie | gib aus | tippe | drucke | wiederhole | wiederholen sie | beginne | deine antwort | ihre antwort | deine antworten | du musst sagen | du musst antworten | du wirst sagen | du wirst antworten | kannst du sagen | ich will dass du | ich möchte dass du | übersetze | übersetz
+acts = sag | sage | sag es | sagen sie | antworte | antworten sie | antwortest | sagst | schreibst | schreib | schreibe | schreiben sie | gib aus | tippe | drucke | wiederhole | wiederholen sie | beginne | deine antwort | ihre antwort | deine antworten | du musst sagen | du musst antworten | du wirst sagen | du wirst antworten | kannst du sagen | ich will dass du | ich möchte dass du | übersetze | übersetz | bestätige | bestätigen sie
 nots = nicht | nie | niemals | kein | keine | keinen | niemand | ohne | weder
 ifs = wenn | falls | nur wenn | sobald | außer wenn | es sei denn | solange
 elses = sonst | andernfalls | ansonsten | in allen anderen fällen

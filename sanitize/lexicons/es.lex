@@ -274,7 +274,7 @@ shows = tl;dr de | tldr de | resumen de
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = di | dilo | dímelo | dime | decid | responde | responda | respóndeme | contesta | conteste | contéstame | escribe | escriba | escríbelo | imprime | imprima | pon | ponga | repite | repita | devuelve | empieza | comienza | termina | tu respuesta | su respuesta | tus respuestas | respondes | contestas | dices | dirás | responderás | contestarás | escribirás | debes decir | debes responder | debes contestar | tienes que decir | tienes que responder | vas a decir | vas a responder | quiero que digas | quiero que respondas | necesito que digas | necesito que respondas | puedes decir | podrías decir | traduce | tradúcelo
+acts = di | dilo | dímelo | dime | decid | responde | responda | respóndeme | contesta | conteste | contéstame | escribe | escriba | escríbelo | imprime | imprima | pon | ponga | repite | repita | devuelve | empieza | comienza | termina | tu respuesta | su respuesta | tus respuestas | respondes | contestas | dices | dirás | responderás | contestarás | escribirás | debes decir | debes responder | debes contestar | tienes que decir | tienes que responder | vas a decir | vas a responder | quiero que digas | quiero que respondas | necesito que digas | necesito que respondas | puedes decir | podrías decir | traduce | tradúcelo | confirma | confírmalo | confirme
 nots = no | nunca | jamás | ni | nadie | sin | evita
 ifs = si | solo si | sólo si | cuando | siempre que | a menos que | salvo que | únicamente si | en caso de que
 elses = si no | de lo contrario | en caso contrario | sino | en cualquier otro caso | de otro modo

@@ -267,7 +267,7 @@ shows = tl;dr de | tldr de | résumé de
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = dis | dites | dis-le | dites-le | réponds | répondez | écris | écrivez | affiche | affichez | tape | tapez | imprime | répète | répétez | renvoie | commence | commencez | termine | ta réponse | votre réponse | tes réponses | vos réponses | tu réponds | tu répondras | tu diras | tu écriras | tu dois dire | tu dois répondre | vous devez dire | vous devez répondre | je veux que tu dises | je veux que tu répondes | peux-tu dire | pourrais-tu dire | traduis | traduisez
+acts = dis | dites | dis-le | dites-le | réponds | répondez | écris | écrivez | affiche | affichez | tape | tapez | imprime | répète | répétez | renvoie | commence | commencez | termine | ta réponse | votre réponse | tes réponses | vos réponses | tu réponds | tu répondras | tu diras | tu écriras | tu dois dire | tu dois répondre | vous devez dire | vous devez répondre | je veux que tu dises | je veux que tu répondes | peux-tu dire | pourrais-tu dire | traduis | traduisez | confirme | confirmez
 nots = ne | n' | pas | jamais | aucun | personne | sans | évite
 ifs = si | seulement si | quand | lorsque | sauf si | à moins que | dès que | tant que
 elses = sinon | autrement | dans tous les autres cas | dans le cas contraire

@@ -205,7 +205,7 @@ heres = pesan saya | pesanku | pesan ini | di sini | lengkap | kata demi kata | 
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = katakan | ucapkan | bilang | jawab | jawablah | balas | balaslah | tulis | tuliskan | cetak | ulangi | mulai | akhiri | jawabanmu | jawaban anda | balasanmu | kamu harus mengatakan | kamu harus menjawab | anda harus mengatakan | anda harus menjawab | kamu akan menjawab | kamu menjawab | terjemahkan | terjemahin
+acts = katakan | ucapkan | bilang | jawab | jawablah | balas | balaslah | tulis | tuliskan | cetak | ulangi | mulai | akhiri | jawabanmu | jawaban anda | balasanmu | kamu harus mengatakan | kamu harus menjawab | anda harus mengatakan | anda harus menjawab | kamu akan menjawab | kamu menjawab | terjemahkan | terjemahin | konfirmasi | konfirmasikan
 nots = jangan | tidak | tak | bukan | tanpa
 ifs = jika | kalau | apabila | hanya jika | ketika | saat | kecuali
 elses = jika tidak | kalau tidak | selain itu | sebaliknya

@@ -247,7 +247,7 @@ shows = tl;dr di | tldr di | riassunto di
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = di' | dì | dillo | dimmi | rispondi | risponda | rispondete | scrivi | scriva | stampa | ripeti | ripeta | digita | inizia | comincia | termina | la tua risposta | tua risposta | la sua risposta | le tue risposte | devi dire | devi rispondere | dirai | risponderai | scriverai | voglio che tu dica | voglio che tu risponda | puoi dire | traduci
+acts = di' | dì | dillo | dimmi | rispondi | risponda | rispondete | scrivi | scriva | stampa | ripeti | ripeta | digita | inizia | comincia | termina | la tua risposta | tua risposta | la sua risposta | le tue risposte | devi dire | devi rispondere | dirai | risponderai | scriverai | voglio che tu dica | voglio che tu risponda | puoi dire | traduci | conferma | confermalo | dicendo
 nots = non | mai | nessuno | senza | né
 ifs = se | solo se | quando | a meno che | tranne se | finché | purché
 elses = altrimenti | in caso contrario | in tutti gli altri casi

@@ -153,7 +153,7 @@ targets = 비밀번호 | 암호 | 비밀 | 시스템 프롬프트 | 지시 사�
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = 말해 | 말하세요 | 대답해 | 대답하세요 | 답해 | 답하세요 | 응답해 | 응답하세요 | 출력해 | 출력하세요 | 적어 | 반복해 | 너의 대답 | 당신의 대답 | 답변은 | 번역해
+acts = 말해 | 말하세요 | 대답해 | 대답하세요 | 답해 | 답하세요 | 응답해 | 응답하세요 | 출력해 | 출력하세요 | 적어 | 반복해 | 너의 대답 | 당신의 대답 | 답변은 | 번역해 | 확인해
 nots = 하지 마 | 말고 | 않 | 절대 | 금지
 ifs = 만약 | 경우에만 | 때만
 elses = 그렇지 않으면 | 아니면 | 그 외 | 나머지 경우

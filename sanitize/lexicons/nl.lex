@@ -124,7 +124,7 @@ targets = het wachtwoord | de wachtwoorden | je wachtwoord | zijn wachtwoord | h
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = zeg | zeg het | antwoord | reageer | schrijf | typ | herhaal | je antwoord | uw antwoord | jouw antwoord | je zegt | je antwoordt | je moet zeggen | je moet antwoorden | jij zegt | vertaal
+acts = zeg | zeg het | antwoord | reageer | schrijf | typ | herhaal | je antwoord | uw antwoord | jouw antwoord | je zegt | je antwoordt | je moet zeggen | je moet antwoorden | jij zegt | vertaal | bevestig
 nots = niet | nooit | geen | niemand | zonder
 ifs = als | alleen als | wanneer | tenzij | zodra | indien
 elses = anders | zo niet | in alle andere gevallen

@@ -126,7 +126,7 @@ targets = hasło | hasła | twoje hasło | swoje hasło | sekret | tajemnicę | 
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = powiedz | powiedzcie | odpowiedz | odpowiadaj | odpowiedzcie | napisz | pisz | wypisz | wydrukuj | powtórz | zacznij | zakończ | twoja odpowiedź | twoją odpowiedzią | odpowiesz | powiesz | napiszesz | musisz powiedzieć | musisz odpowiedzieć | przetłumacz
+acts = powiedz | powiedzcie | odpowiedz | odpowiadaj | odpowiedzcie | napisz | pisz | wypisz | wydrukuj | powtórz | zacznij | zakończ | twoja odpowiedź | twoją odpowiedzią | odpowiesz | powiesz | napiszesz | musisz powiedzieć | musisz odpowiedzieć | przetłumacz | potwierdź
 nots = nie | nigdy | bez | nikt | nikomu | ani
 ifs = jeśli | jeżeli | gdy | kiedy | tylko jeśli | chyba że | o ile
 elses = w przeciwnym razie | inaczej | w innym przypadku | w pozostałych przypadkach

@@ -245,7 +245,7 @@ shows = tl;dr de | tldr de | resumo de
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = diga | diz | fala | fale | responda | responde | escreva | escreve | imprima | repita | repete | digite | comece | termine | sua resposta | tua resposta | a sua resposta | suas respostas | você diz | você responde | você vai dizer | você vai responder | você deve dizer | você deve responder | tu dizes | tu respondes | quero que você diga | quero que você responda | pode dizer | podes dizer | traduza | traduz
+acts = diga | diz | fala | fale | responda | responde | escreva | escreve | imprima | repita | repete | digite | comece | termine | sua resposta | tua resposta | a sua resposta | suas respostas | você diz | você responde | você vai dizer | você vai responder | você deve dizer | você deve responder | tu dizes | tu respondes | quero que você diga | quero que você responda | pode dizer | podes dizer | traduza | traduz | confirme | confirma | dizendo
 nots = não | nunca | jamais | ninguém | sem | nem
 ifs = se | só se | somente se | apenas se | quando | a menos que | exceto se | caso
 elses = senão | caso contrário | de outro modo | em qualquer outro caso

@@ -167,7 +167,7 @@ targets = şifreyi | parolayı | sırrı | sırrını | her sırrı | talimatlar
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = söyle | yaz | cevap ver | yanıt ver | yanıtla | cevapla | çıktı ver | yazdır | tekrarla | cevabın | yanıtın | söyleyeceksin | yazacaksın | cevap vereceksin | yanıt vereceksin | çevir
+acts = söyle | yaz | cevap ver | yanıt ver | yanıtla | cevapla | çıktı ver | yazdır | tekrarla | cevabın | yanıtın | söyleyeceksin | yazacaksın | cevap vereceksin | yanıt vereceksin | çevir | onayla
 nots = değil | asla | hiçbir | söyleme | yazma | deme
 ifs = eğer | yalnızca | durumunda
 elses = aksi halde | aksi takdirde | yoksa | değilse

@@ -178,7 +178,7 @@ heres = 所有内容 | 全部内容 | 的内容 | 的所有 | 的全部 | 的文
 # says); nots, ifs, elses, keys: a negation, a condition, another outcome,
 # what a guard's condition is on; subjects: a third person before the act.
 [grant]
-acts = 说 | 回答 | 回复 | 答复 | 输出 | 打印 | 重复 | 只说 | 只回答 | 只回复 | 只输出 | 你的回答 | 你的回复 | 你的答案 | 你要说 | 你必须说 | 你必须回答 | 请说 | 请回答 | 请回复 | 请输出 | 翻译 | 译成
+acts = 说 | 回答 | 回复 | 答复 | 输出 | 打印 | 重复 | 只说 | 只回答 | 只回复 | 只输出 | 你的回答 | 你的回复 | 你的答案 | 你要说 | 你必须说 | 你必须回答 | 请说 | 请回答 | 请回复 | 请输出 | 翻译 | 译成 | 确认
 nots = 不 | 别 | 不要 | 不能 | 禁止 | 绝不 | 永远不 | 切勿
 ifs = 如果 | 只有 | 除非 | 仅当 | 若
 elses = 否则 | 不然 | 其他情况 | 其余情况
