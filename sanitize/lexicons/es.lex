@@ -282,3 +282,29 @@ keys = contraseña | clave | código | pin | correcta | correcto | válida | vá
 subjects = el | la | los | las | un | una | este | esta | ese | esa | él | ella | ellos | ellas
 opposites = contrario | opuesto | antónimo | inverso
 denials = acceso denegado | acceso rechazado | denegado
+
+# Issue 28, fifth round (gextract5, D1155, D1157): the extraction window in
+# Spanish (flagrules_extract.go's extractWindow).
+[extract]
+acts = repite | repita | repetir | copia | copie | copiar | muestra | muestre | mostrar | muéstrame | muéstrame
+  | dame | deme | dime | dígame | decir | escribe | escriba | escribir | resume | resuma | resumir | resúmeme | traduce
+  | traduzca | traducir | enumera | enumere | enumerar | lista | explica | explique | explicar | describe
+  | describir | cita | citar | revela | revele | revelar | comparte | comparta | compartir | envía | envíame | enviar
+  | imprime | imprimir | reproduce | reproducir | transcribe | transcribir | recita | recitar
+owners = tu | tus | su | sus
+quals = sistema | inicial | iniciales | completo | completa | completas | completos | original | originales | secreto
+  | secreta | secretas | oculto | oculta | ocultas | exacto | exacta | primer | primera | primeras | todas | todos
+marks = del sistema | iniciales | inicial | originales | original | ocultas | oculta | secretas | secreta
+heads = instrucciones | indicaciones | prompt | directrices | pautas | consignas | prompt del sistema | mensaje del sistema
+  | defensa
+weaks = reglas | regla | configuración
+rels = que te dieron | que recibiste | que te han dado | que has recibido | que te dijeron | que sigues | que debes seguir
+  | que se te dieron | que le dieron | que recibió
+places = antes de este mensaje | antes de mi mensaje | encima de este mensaje | hasta ahora | encima de esta línea
+nearby = de arriba | anteriores | del principio
+addresses = por | favor | ahora | solo | sólo | ok | vale | entonces | luego | y | también | simplemente | puedes | podrías
+  | puede | podría | quiero | que | me | yo | bueno | primero | después | finalmente | hola | gracias | pero | sí
+guardeds = contraseña | clave | secreto | palabra secreta | código secreto | access granted | código de acceso
+whs = qué | que | cuál | cuáles
+subjects = el | la | los | las | un | una | este | esta | él | ella | ellos | nosotros | se | el usuario | el modelo
+ands = y | luego | y luego | después | pero
