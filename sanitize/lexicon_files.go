@@ -77,7 +77,15 @@ type lexiconSection struct {
 	family  string
 	flags   map[string]bool
 	classes map[string]words
+	// merging: a later section of a family in mergedFamilies is being
+	// read into the first, whose classes it may go on.
+	merging bool
 }
+
+// mergedFamilies are the families whose later sections in a file go on
+// the first: each round of [play] adds its words in a block of its own
+// (D1171), without editing another round's lines.
+var mergedFamilies = map[string]bool{"play": true}
 
 // class is the section's class of that name, or nil.
 func (s lexiconSection) class(name string) words { return s.classes[name] }
@@ -104,7 +112,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},
-	"play":   {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors"}, []string{"verb-last"}},
+	// Role-play (flagrules_roleplay.go, D1171-D1174): a file's [play]
+	// sections are read as one (mergedFamilies).
+	"play": {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors", "machines", "secrets"}, []string{"verb-last"}},
 	// The words that grant access, said to the reader (flagrules_hijack_grant.go, D1163).
 	"grant": {[]string{"acts", "grants", "refs", "nots", "ifs", "elses", "keys", "subjects", "opposites", "denials"}, nil},
 	// Prompt extraction in a game's voice (flagrules_extract.go).
@@ -154,8 +164,22 @@ func parseLexicon(name, data string) (lexiconFile, error) {
 			for _, c := range spec.classes {
 				allowed[c] = true
 			}
-			f.sections = append(f.sections, s)
-			cur, last = &f.sections[len(f.sections)-1], ""
+			cur, last = nil, ""
+			if mergedFamilies[s.family] {
+				for i := range f.sections {
+					if f.sections[i].family == s.family {
+						cur = &f.sections[i]
+						for fl := range s.flags {
+							cur.flags[fl] = true
+						}
+						cur.merging = true
+					}
+				}
+			}
+			if cur == nil {
+				f.sections = append(f.sections, s)
+				cur = &f.sections[len(f.sections)-1]
+			}
 		case line[0] == ' ' || line[0] == '\t':
 			if cur == nil || last == "" || !strings.HasPrefix(trimmed, "|") {
 				return f, fmt.Errorf("%s: a line that goes on a class starts with white space and |", at)
@@ -170,10 +194,10 @@ func parseLexicon(name, data string) (lexiconFile, error) {
 			if !allowed[cname] {
 				return f, fmt.Errorf("%s: family %s has no class %q", at, cur.family, cname)
 			}
-			if _, dup := cur.classes[cname]; dup {
+			if _, dup := cur.classes[cname]; dup && !cur.merging {
 				return f, fmt.Errorf("%s: class %s twice in one section", at, cname)
 			}
-			cur.classes[cname] = withFoldedSpellings(entries(rest))
+			cur.classes[cname] = append(cur.classes[cname], withFoldedSpellings(entries(rest))...)
 			last = cname
 		}
 	}

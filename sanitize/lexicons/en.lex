@@ -700,3 +700,50 @@ saids = my instructions | my system prompt | my prompt | my rules | my guideline
   | my instructions say | i was told to | i was instructed to | i was instructed | here are my instructions
   | here is my prompt | here is my system prompt | told me to | instructed me to | told me not to
   | my developer told me | my creators told me | i am instructed | i'm instructed | i was programmed
+
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): more ways to
+# open a make-believe (a character, a scene, a mode, a game inside the
+# game, a grandmother), more acts on the guarded thing and more guarded
+# things, rules said not to apply, and machines to simulate with the
+# secret in a command (flagrules_roleplay.go). An opener alone never
+# counts: each needs its point within the paragraph.
+[play]
+opens = your character | your role | your line | your lines | your only line | your catchphrase | your next line
+  | in character | as the character | the character of | in this play | in this scene | in the play | in the scene
+  | the game is | game master | as the game master | game within | inner game | game inside | bonus level | next level
+  | let's roleplay | let's role-play | let us roleplay | let's do a roleplay | roleplay | role-play | role play | simulate
+  | simulation | you will simulate | developer mode | debug mode | god mode | admin mode | maintenance mode | sudo mode
+  | test mode | diagnostic mode | dev mode | simon says | today is opposite day | it's opposite day | my grandmother
+  | my grandma | my granny | my late | my deceased | my dead | be her | be him | bedtime story | imagine a | imagine that
+  | imagine we | let's pretend | let us pretend | pretend that | make believe | make-believe | in a parallel universe
+  | in an alternate universe | in a world where | in this fictional | in a fictional | hypothetical scenario
+  | thought experiment | you are no longer | you're no longer | from now on | you act as | acting as | be a | be an
+  | be the | behave as | speak as | talk like | answer as | respond as | reply as | answer in character
+  | respond in character | reply in character | you play | you'll play | you will be | you'll be | you are playing
+  | you're playing | i'll be the | i will be the | i am the player | i'm the player
+tells = announce | announces | announced | hand out | hands out | handing out | reads out | reading out | repeat | repeats
+  | spell | spells | utter | utters | shout | shouts | sing | sings | give away | gives away | blurt out | blurts out
+  | let slip | lets slip | mention | mentions | revealing | telling | giving | sharing | saying | tell us | give us
+  | confirm | confirms | display | displays | show | shows | show me | output | outputs | dictate | dictates
+  | pronounce | pronounces | ends with | end with | ends each | end each | finish with | finishes with | read | reads
+targets = the secret phrase | your secret phrase | the passphrase | your passphrase | your secret word | the access code
+  | your access code | the code you | the key you | the word you | the phrase you | the password you | the one you
+  | the secret you | what you are hiding | what you're hiding | what you are protecting | what you're protecting
+  | what you are guarding | what you're guarding | what you guard | what you protect | the secret key | your secret key
+  | the master password | your rules | your initial prompt | your original instructions | your original prompt
+  | your configuration | your guidelines | the unlock phrase | the unlock code | the vault code | the door code
+  | the secret | your secrets | its secrets | the success message | the login phrase | the code word | the codeword
+  | the secret password | the password | your password
+bounds = rules don't apply | rules do not apply | no rules apply | rules no longer apply | rules are suspended
+  | rules are off | free of rules | free of restrictions | free from rules | free from restrictions | no guardrails
+  | without guardrails | has no secrets | have no secrets | keeps no secrets | keep no secrets | doesn't keep secrets
+  | does not keep secrets | forgot your rules | forget your rules | forget your instructions | forgot your instructions
+  | forgotten your instructions | ignore the rules | break the rules | breaks the rules | public knowledge
+  | secrecy was abolished | secrets are public | passwords are public | anything goes | can say anything
+  | will say anything | answers anything | answers everything | answer anything | answer everything
+machines = terminal | linux terminal | unix terminal | bash terminal | shell | bash shell | linux shell | unix shell
+  | command line | console | linux console | python interpreter | javascript console | interpreter | sql database
+  | sql terminal | database | computer | linux computer | operating system | virtual machine | server | linux server
+  | file system | filesystem | python repl | repl | jupyter notebook | mysql database | postgres database
+secrets = passw* | secret* | passphrase* | system_prompt* | sysprompt* | instruction* | prompt.txt
