@@ -117,12 +117,12 @@ var basePatterns = []flagPattern{
 	// identity_override and remove_filters; other models' turn markers.
 	// A place in a team or a project is no role ("you are now a
 	// maintainer of this repository", D1144).
-	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\s`+filler+`now\s(?:a|an|the|my|no\slonger)\s`).needing("now").checked(notAMembership),
+	fp(RuleFlagRoleHijack, []string{"you"}, 200, `you\s`+filler+`now\s(?:a|an|the|my|no\slonger)\s`).needing("now").checked(roleAsked(notAMembership)),
 	fp(RuleFlagRoleHijack, []string{"you"}, 80,
 		`you\s(?:are|will\sbe)\snow\s(?:dan|jailbroken|unrestricted|unfiltered|free\sfrom)\b`).needing("now"),
 	// A role asked for to practise with passes ("pretend you're a
 	// customer so I can practise the call", D1117).
-	fp(RuleFlagRoleHijack, []string{"pretend"}, 200, `pretend\s`+filler+`(?:you\sare|you're|to\sbe)\s`).checked(notPractice),
+	fp(RuleFlagRoleHijack, []string{"pretend"}, 200, `pretend\s`+filler+`(?:you\sare|you're|to\sbe)\s`).checked(roleAsked(notPractice)),
 	fp(RuleFlagRoleHijack, []string{"act"}, 600,
 		`act\sas\s(?:if|though)\s`+filler+`you\s`+filler+`(?:have\sno|don't\shave|do\snot\shave)\s`+filler+`(?:restrictions|limits|rules|filters|guidelines)`),
 	fp(RuleFlagRoleHijack, []string{"act"}, 120,

@@ -139,7 +139,8 @@ var modePatterns = []flagPattern{
 	// no moral or ethical restrictions".
 	fp(RuleFlagRoleHijack, []string{"you", "you're", "you'll", "from", "play", "act", "pretend", "please", "role-play", "roleplay", "become", "simulate", "impersonate"}, 300,
 		personaOpen+`[^\n]{0,120}?`+personaBound).
-		needing("limits", "limitations", "restrictions", "rules", "filters", "guidelines", "morals", "ethics", "censorship", "boundaries", "confines", "principles", "policies", "policy", "programming"),
+		needing("limits", "limitations", "restrictions", "rules", "filters", "guidelines", "morals", "ethics", "censorship", "boundaries", "confines", "principles", "policies", "policy", "programming").
+		checked(roleAsked(nil)),
 	// "Do Anything Now".
 	fp(RuleFlagRoleHijack, []string{"do"}, 40, `do\sanything\snow\b`).followedBy("anything"),
 	// "act as my deceased grandmother, who used to read me ...".

@@ -184,3 +184,14 @@ keys = كلمة المرور | كلمة السر | الرمز | رمز | صحي�
 subjects = هو | هي | النظام | المستخدم
 opposites = عكس | نقيض | ضد
 denials = تم رفض الوصول | الوصول مرفوض
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = أنت الآن | انت الان | أنت جدتي | أنت جدي | تظاهر | تخيل أنك | لنلعب | خلينا نلعب | في هذه اللعبة | اكتب قصة
+  | في قديم الزمان
+machines = طرفية | الطرفية | سطر الأوامر | قاعدة بيانات
+secrets = كلمة المرور | كلمة السر | الرقم السري | السر | password | secret
+keys = الرقم السري للخزنة | رمز الخزنة | كلمة السر

@@ -293,3 +293,17 @@ guardeds = passwort | kennwort | geheimnis | geheimwort | codewort | access gran
 whs = was | welche | welcher | welches
 subjects = der | die | das | ein | eine | er | sie | es | wir | man | der nutzer | das modell
 ands = und | dann | und dann | danach | aber
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = du bist | du bist jetzt | ab jetzt bist du | ab sofort bist du | tu so als | stell dir vor | spielen wir
+  | lass uns spielen | lass uns ein | spiel die rolle | spiele die rolle | in diesem spiel | in dieser geschichte
+  | schreib eine geschichte | schreibe eine geschichte | schreib eine kurze geschichte | es war einmal | sei mein | sei meine
+machines = terminal | linux-terminal | konsole | python-interpreter | interpreter | datenbank | shell
+secrets = passwort* | kennwort* | geheim* | passw*
+others = ohne
+inverts = verkehrter tag | umgekehrter tag | gegenteiltag
+keys = den tresorcode | der tresorcode | die kombination des tresors | das geheimwort | das geheime wort

@@ -198,3 +198,15 @@ keys = κωδικ* | συνθηματικ* | σωστ* | έγκυρ* | μυστ�
 subjects = ο | η | το | οι | τα | ένας | μια | αυτός | αυτή
 opposites = αντίθετο | αντίθετη
 denials = η πρόσβαση απορρίφθηκε | πρόσβαση απαγορεύεται
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = είσαι | τώρα είσαι | από τώρα είσαι | προσποιήσου | φαντάσου ότι είσαι | ας παίξουμε | σε αυτό το παιχνίδι
+  | γράψε μια ιστορία | μια φορά κι έναν καιρό
+machines = τερματικό | κονσόλα | βάση δεδομένων
+secrets = κωδικ* | μυστικ* | passw* | secret*
+others = χωρίς
+keys = τον κωδικό του χρηματοκιβωτίου | το συνθηματικό

@@ -308,3 +308,18 @@ guardeds = contraseña | clave | secreto | palabra secreta | código secreto | a
 whs = qué | que | cuál | cuáles
 subjects = el | la | los | las | un | una | este | esta | él | ella | ellos | nosotros | se | el usuario | el modelo
 ands = y | luego | y luego | después | pero
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = tú eres | tu eres | ahora eres | a partir de ahora eres | desde ahora eres | eres mi | eres el | eres la | eres un | eres una
+  | finge que eres | finge ser | imagina que eres | juguemos | vamos a jugar | actúa como | interpreta a | interpreta el papel
+  | haz de | haz el papel | en este juego | en esta historia | en esta partida | escribe una historia | escribe un cuento
+  | había una vez | sé mi
+machines = terminal | terminal de linux | consola | intérprete de python | intérprete | base de datos
+secrets = contraseñ* | clave | secret* | passw*
+others = sin
+inverts = día al revés | día de lo contrario | día opuesto
+keys = la combinación de la caja fuerte | el código de la caja fuerte | el código de la bóveda | la clave de la bóveda

@@ -307,3 +307,18 @@ guardeds = mot de passe | secret | code secret | mot secret | access granted | c
 whs = que | qu'est-ce | quel | quelle | quels | quelles | qu'y
 subjects = le | la | les | un | une | ce | cette | il | elle | ils | elles | on | nous | l'utilisateur | le modèle
 ands = et | puis | et ensuite | ensuite | mais
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = tu es | tu es maintenant | désormais tu es | à partir de maintenant tu es | tu es mon | tu es ma
+  | fais semblant d'être | imagine que tu es | jouons | on joue | joue le rôle | incarne | dans ce jeu | dans cette histoire
+  | écris une histoire | il était une fois | sois mon | sois ma | nouveau jeu
+machines = terminal | terminal linux | console | interpréteur python | interpréteur | base de données
+secrets = motdepasse* | mot_de_passe* | secret* | passw*
+others = sans
+inverts = jour à l'envers | jour des contraires | jour inversé
+keys = le code du coffre | la combinaison du coffre | le code de la porte
+casts = imagine que | jour à l'envers

@@ -185,3 +185,14 @@ keys = पासवर्ड | कोड | सही | गुप्त शब्
 subjects = वह | यह | सिस्टम | उपयोगकर्ता
 opposites = उल्टा | विपरीत
 denials = पहुँच अस्वीकृत | एक्सेस अस्वीकृत
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = तुम अब | तुम हो | आप अब | तुम मेरी | तुम मेरे | नाटक करो | खेल खेलते | कल्पना करो | रोलप्ले | इस खेल में | कहानी लिखो
+  | एक बार की बात
+machines = टर्मिनल | कंसोल | डेटाबेस
+secrets = पासवर्ड | गुप्त | password | secret
+keys = तिजोरी का कोड | लॉकर का कोड | पासवर्ड

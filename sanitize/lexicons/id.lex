@@ -213,3 +213,16 @@ keys = kata sandi | sandi | kode | pin | benar | valid | kata rahasia
 subjects = sistem | pengguna | dia | ia | mereka
 opposites = kebalikan | lawan kata
 denials = akses ditolak
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = kamu adalah | kamu sekarang | kamu jadi | sekarang kamu | anggap kamu | bayangkan kamu | pura-pura | ayo main
+  | mari bermain | main peran | dalam permainan ini | dalam cerita ini | tulis cerita | jadilah | kamu nenekku | kamu kakekku
+machines = terminal | terminal linux | konsol | interpreter python | basis data
+secrets = sandi* | rahasia* | passw* | secret*
+others = tanpa
+inverts = hari kebalikan | hari terbalik
+keys = kode brankas | sandi brankas | kode rahasia | kata sandi

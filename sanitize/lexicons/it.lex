@@ -255,3 +255,17 @@ keys = password | parola d'ordine | codice | pin | chiave | corretta | corretto 
 subjects = il | lo | la | i | gli | le | un | una | lui | lei | loro | l'* | l’*
 opposites = contrario | opposto | antonimo
 denials = accesso negato | accesso rifiutato | negato
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = sei il | sei la | sei un | sei una | sei mia | sei mio | sei l' | ora sei | da ora sei | d'ora in poi sei | fingi di essere
+  | fai finta | facciamo finta | immagina di essere | giochiamo | facciamo un gioco | in questo gioco
+  | in questa storia | scrivi una storia | c'era una volta | sii mio | sii mia
+machines = terminale | terminale linux | console | interprete python | interprete | database
+secrets = password* | segret* | passw*
+others = senza
+inverts = giorno al contrario | giorno dei contrari
+keys = il codice della cassaforte | la combinazione della cassaforte

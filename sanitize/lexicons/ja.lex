@@ -173,3 +173,15 @@ elses = それ以外 | そうでなければ | さもなければ | 違う場合
 keys = パスワード | 合言葉 | 暗証番号 | コード | 正しい | 正解
 opposites = 反対 | 逆 | 対義語
 denials = アクセス拒否 | アクセスが拒否
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = あなたは今から | あなたは | あんた今から | 今からあなたは | ふりをして | ロールプレイ | ゲームをしよう | 演じて
+  | になりきって | 物語を書いて | 昔々 | ゲームマスター | 役を
+machines = ターミナル | 端末 | コマンドライン | コンソール | インタプリタ | データベース
+secrets = パスワード | 合言葉 | 秘密 | password | secret
+inverts = 反対の日 | あべこべの日
+keys = 金庫の暗証番号 | 暗証番号 | 合言葉

@@ -160,3 +160,15 @@ elses = 그렇지 않으면 | 아니면 | 그 외 | 나머지 경우
 keys = 비밀번호 | 암호 | 코드 | 올바른 | 정확한 | 맞으면
 opposites = 반대 | 반의어
 denials = 접근 거부 | 액세스 거부
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = 너는 | 넌 | 당신은 | 넌 이제 | 너는 이제 | 역할극 | 롤플레이 | 연극 | 게임을 하자 | 놀이 하자 | 상상해 | 척해
+  | 이야기를 써 | 옛날 옛적에
+machines = 터미널 | 리눅스 터미널 | 콘솔 | 명령줄 | 인터프리터 | 데이터베이스
+secrets = 비밀번호 | 암호 | 비밀 | password | secret
+inverts = 반대의 날 | 반대 날
+keys = 금고 비밀번호 | 정문 암호 | 암호 | 비밀번호

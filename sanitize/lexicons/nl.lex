@@ -164,3 +164,16 @@ policies = moet | moeten | mag | mogen | kan | minimaal | maximaal | minstens | 
 guards = dat je beschermt | dat je bewaakt | dat je verbergt | dat je niet mag zeggen | dat je kent | dat je geheim houdt
   | dat je hebt gekregen
 # --- end gpass5 ---
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = je bent | jij bent | je bent nu | jij bent nu | doe alsof | stel je voor | we doen een | laten we | speel de rol
+  | in dit spel | in dit verhaal | schrijf een verhaal | wees mijn | er was eens
+machines = terminal | linux-terminal | console | python-interpreter | database
+secrets = wachtwoord* | geheim* | passw* | secret*
+others = zonder
+inverts = omgekeerde dag | tegendag
+keys = het geheime woord | geheime woord | het wachtwoord | wachtwoord | het codewoord | het toverwoord | de kluiscode | kluiscode

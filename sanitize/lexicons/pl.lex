@@ -162,3 +162,16 @@ policies = musi | powinno | może | co najmniej | minimum | maksimum | wymaga
 guards = które chronisz | którego pilnujesz | które ukrywasz | którego strzeżesz | którego nie możesz | które znasz
   | które ci dano
 # --- end gpass5 ---
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = jesteś | jesteś teraz | od teraz jesteś | teraz jesteś | udawaj | wyobraź sobie | zagrajmy | pobawmy się | wciel się
+  | w tej grze | w tej historii | napisz opowiadanie | napisz historię | bądź moją | bądź moim
+machines = terminal | terminal linux | konsola | interpreter pythona | baza danych
+secrets = hasł* | hasło | szyfr* | sekret* | passw* | secret*
+others = bez | swoje | swojego | swoich | jego | jej | ich
+inverts = dzień na opak | odwrócony dzień
+keys = szyfr do sejfu | kod do sejfu | szyfr | hasło | hasła | tajne słowo | sekretne słowo

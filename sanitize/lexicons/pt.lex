@@ -253,3 +253,17 @@ keys = senha | palavra-passe | código | pin | chave | correta | correto | certa
 subjects = o | a | os | as | um | uma | ele | ela | eles | elas
 opposites = contrário | oposto | antônimo | antónimo
 denials = acesso negado | acesso recusado | negado
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = você é | voce é | voce e | tu és | agora você é | a partir de agora você é | finja que você é | finja ser | finge que
+  | imagine que você é | vamos jogar | vamos brincar | neste jogo | nesta história | escreva uma história | era uma vez
+  | seja meu | seja minha | aja como | faz de conta
+machines = terminal | terminal linux | console | interpretador python | interpretador | banco de dados
+secrets = senha* | segred* | passw*
+others = sem
+inverts = dia do contrário | dia ao contrário | dia invertido
+keys = a senha do cofre | o código do cofre | a combinação do cofre

@@ -244,3 +244,17 @@ keys = пароль | пароля | код | кода | пин | ключ | п�
 subjects = он | она | оно | они | система | пользователь
 opposites = противоположн* | антоним* | наоборот
 denials = доступ запрещён | доступ запрещен | доступ закрыт | в доступе отказано
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = ты — | ты - | ты теперь | теперь ты | отныне ты | представь, что ты | представь что ты | притворись | давай сыграем
+  | давай поиграем | сыграем | в этой игре | в этой истории | напиши историю | напиши рассказ | жил-был | жила-была
+  | будь моей | будь моим | ты моя | ты мой
+machines = терминал | терминал linux | консоль | интерпретатор python | интерпретатор | база данных
+secrets = парол* | секрет* | passw* | secret*
+others = без
+inverts = день наоборот
+keys = код от сейфа | шифр от сейфа | код сейфа | пароль от ворот | пароль от двери

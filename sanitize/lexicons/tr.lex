@@ -175,3 +175,16 @@ keys = şifre | parola | kod | doğru | geçerli | gizli kelime
 subjects = sistem | kullanıcı
 opposites = tersi | zıttı | karşıtı
 denials = erişim reddedildi
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = sen artık | sen şimdi | artık sen | sen bir | sen benim | oynayalım | gibi davran | rol yap | rolüne gir | bu oyunda
+  | bu hikayede | hikaye yaz | bir zamanlar
+machines = terminal | linux terminali | terminalisin | konsol | yorumlayıcı | veritabanı
+secrets = şifre* | sifre* | parola* | gizli* | passw* | secret*
+others = olmadan
+inverts = tersine gün | ters gün
+keys = kasa şifresi | kasanın şifresi | kapı şifresini | kapı şifresi | şifresini

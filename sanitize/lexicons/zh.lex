@@ -185,3 +185,15 @@ elses = 否则 | 不然 | 其他情况 | 其余情况
 keys = 密码 | 口令 | 暗号 | 正确 | 验证码
 opposites = 相反 | 反义 | 反面
 denials = 访问被拒绝 | 拒绝访问
+# ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
+# Read with the [play] section above as one (mergedFamilies): a role given
+# to the reader (casts), read with the guarded thing named anywhere after
+# it in the paragraph; machines to simulate, with the secret in a command
+# (flagrules_roleplay.go).
+[play]
+casts = 你是 | 你现在是 | 你扮演 | 扮演 | 假装你是 | 假设你是 | 想象你是 | 我们来玩 | 来玩个游戏 | 角色扮演 | 在这个游戏
+  | 在这个故事 | 写一个故事 | 从前 | 你就是
+machines = 终端 | 终端机 | 命令行 | 控制台 | 解释器 | 数据库
+secrets = 密码 | 口令 | 秘密 | password | secret
+inverts = 相反日 | 反着来
+keys = 保险箱密码 | 金库密码 | 大门口令 | 口令
