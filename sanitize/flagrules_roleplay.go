@@ -109,7 +109,10 @@ func (f lexiconFile) playPatternsOf(s lexiconSection) []flagPattern {
 		reach = `[\s\S]{0,` + itoa(playReach) + `}?`
 	}
 	if opens := s.class("opens"); len(opens) > 0 {
-		p := need(fp(RuleFlagRoleHijack, firstWords(opens), playReach+120, alt(opens)+reach+end))
+		// The needed word on the opener's line, as before D1171: "in
+		// this" and "if you" open many a comment, and "system" and "rules"
+		// are needed words; a point set over lines is the casts' shape.
+		p := need(fp(RuleFlagRoleHijack, firstWords(opens), playReach+120, alt(opens)+reach+end)).needsUntilByte('\n')
 		out = append(out, byStarts(p.checked(f.addressed(guard)), opens)...)
 	}
 	if writes, tales := s.class("writes"), s.class("tales"); len(writes) > 0 && len(tales) > 0 {
@@ -117,7 +120,7 @@ func (f lexiconFile) playPatternsOf(s lexiconSection) []flagPattern {
 		// "create" and "make" are in every program).
 		sep, gap := f.gap(3, 24)
 		written := compileAtFirstUse(`(?:^|[^\w'-])` + alt(writes) + sep + gap + `$`)
-		p := need(fp(RuleFlagRoleHijack, firstWords(tales), playReach+120, alt(tales)+reach+end))
+		p := need(fp(RuleFlagRoleHijack, firstWords(tales), playReach+120, alt(tales)+reach+end)).needsUntilByte('\n')
 		out = append(out, byStarts(p.checked(func(before, window string, m []int) bool {
 			_, line := splitLine(before)
 			return written.get().MatchString(line[max(0, len(line)-160):]) && guard(before, window, m)
@@ -154,7 +157,16 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 	pw := f.section("password")
 	secrets := join2(pw.class("secrets"), s.class("targets"), s.class("keys"), englishSecrets())
 	grants := grantPhrases()
-	things := join2(secrets, grants)
+	// A secret alone is anyone's ("the lighthouse keeper reveals the
+	// secret"): the guarded thing is a password, a secret word or code.
+	var things words
+	for _, t := range join2(secrets, grants) {
+		n := normalEntry(unstar(t))
+		if n == "secret" || n == "the secret" || n == "secrets" || commonInCode[longestWord(n)] {
+			continue
+		}
+		things = append(things, t)
+	}
 	expr, thing := alt(casts), alt(things)
 	if f.lang == "en" {
 		// "You are Sam, a bored guard", "you're "Echo", a mirror AI": a
@@ -166,7 +178,7 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 			`(?:guard|guarded|protect|protected|keep|kept|hide|hid|hold|held|know|were\sgiven|have\sbeen\sgiven)\b|` +
 			`(?:guard|guards|guarding|protect|protects|protecting)\s(?:the\s|a\s|one\s|that\s|this\s|your\s|its\s)?(?:secret\s)?(?:word|phrase|password|passphrase|passcode)\b)`
 	}
-	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, words{"guard", "guards", "guarding", "protect", "protects", "protecting", "secret", "word", "phrase"})).
+	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, words{"guard", "guards", "guarding", "protects", "protecting"})).
 		needingSubstrings("„", "“", "‘", "«", "「", "『")
 	return byStarts(p.checked(f.addressed(f.castGuard(s))), casts)
 }
@@ -458,3 +470,10 @@ func checkedFirst(lead string) bool {
 	}
 	return false
 }
+
+// commonInCode are the words of source code that a guarded thing's entry
+// may hold as its longest ("your system prompt", "your instructions"):
+// a cast's window is read only where a rarer one is (FlagsGoSource lost
+// 16 % per CPU second with them, D1171).
+var commonInCode = map[string]bool{"system": true, "instructions": true, "prompt": true, "word": true, "words": true, "pass": true,
+	"phrase": true, "code": true, "key": true, "keys": true, "rules": true, "one": true, "text": true, "given": true, "told": true}

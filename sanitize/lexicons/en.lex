@@ -709,33 +709,19 @@ saids = my instructions | my system prompt | my prompt | my rules | my guideline
 # secret in a command (flagrules_roleplay.go). An opener alone never
 # counts: each needs its point within the paragraph.
 [play]
-opens = your character | your role | your line | your lines | your only line | your catchphrase | your next line
-  | in character | as the character | the character of | in this play | in this scene | in the play | in the scene
-  | the game is | game master | as the game master | game within | inner game | game inside | bonus level | next level
-  | let's roleplay | let's role-play | let us roleplay | let's do a roleplay | roleplay | role-play | role play | simulate
-  | simulation | you will simulate | developer mode | debug mode | god mode | admin mode | maintenance mode | sudo mode
-  | test mode | diagnostic mode | dev mode | simon says | today is opposite day | it's opposite day | my grandmother
-  | my grandma | my granny | my late | my deceased | my dead | be her | be him | bedtime story | imagine a | imagine that
-  | imagine we | let's pretend | let us pretend | pretend that | make believe | make-believe | in a parallel universe
-  | in an alternate universe | in a world where | in this fictional | in a fictional | hypothetical scenario
-  | thought experiment | you are no longer | you're no longer | from now on | you act as | acting as | be a | be an
-  | be the | behave as | speak as | talk like | answer as | respond as | reply as | answer in character
-  | respond in character | reply in character | you play | you'll play | you will be | you'll be | you are playing
-  | you're playing | i'll be the | i will be the | i am the player | i'm the player
-tells = announce | announces | announced | hand out | hands out | handing out | reads out | reading out | repeat | repeats
-  | spell | spells | utter | utters | shout | shouts | sing | sings | give away | gives away | blurt out | blurts out
-  | let slip | lets slip | mention | mentions | revealing | telling | giving | sharing | saying | tell us | give us
-  | confirm | confirms | display | show | show me | output | outputs | dictate | dictates
-  | pronounce | pronounces | ends with | end with | ends each | end each | finish with | finishes with | read | reads
-  | reply with | respond with | answer with | speak | speaks
+opens = let's roleplay | let's role-play | let us roleplay | let's do a roleplay | roleplay | role-play | simulate
+  | you will simulate | my grandmother | my grandma | my granny | let's pretend | let us pretend | pretend that
+  | you are no longer | you're no longer | you are playing | you're playing
+tells = announce | announces | announced | hand out | hands out | handing out | reads out | reading out | utter
+  | utters | shout | shouts | sing | sings | give away | gives away | blurt out | blurts out | let slip | lets slip
+  | revealing | telling | giving | sharing | saying | tell us | give us | dictate | dictates | pronounce | pronounces
+  | ends with | end with | ends each | end each | finish with | finishes with | reply with | respond with
+  | answer with
 targets = the secret phrase | your secret phrase | the passphrase | your passphrase | your secret word
-  | the code you | the key you | the word you | the phrase you | the password you | the one you
-  | the secret you | what you are hiding | what you're hiding | what you are protecting | what you're protecting
-  | what you are guarding | what you're guarding | what you guard | what you protect | the secret key | your secret key
-  | the master password | your rules | your initial prompt | your original instructions | your original prompt
-  | your configuration | your guidelines | the unlock phrase | the unlock code | the vault code | the door code
-  | the secret | your secrets | its secrets | the success message | the login phrase | the code word | the codeword
-  | the secret password | the password | your password
+  | the password you | what you are hiding | what you're hiding | what you are protecting | what you're protecting
+  | what you are guarding | what you're guarding | what you guard | what you protect | the secret key
+  | your secret key | the master password | the unlock phrase | the unlock code | the vault code | your secrets
+  | its secrets | the secret password | the password | your password
 bounds = rules don't apply | rules do not apply | no rules apply | rules no longer apply | rules are suspended
   | rules are off | free of rules | free of restrictions | free from rules | free from restrictions | no guardrails
   | without guardrails | has no secrets | have no secrets | keeps no secrets | keep no secrets | doesn't keep secrets
@@ -747,29 +733,24 @@ machines = terminal | linux terminal | unix terminal | bash terminal | shell | b
   | command line | console | linux console | python interpreter | javascript console | interpreter | sql database
   | sql terminal | database | computer | linux computer | operating system | virtual machine | server | linux server
   | file system | filesystem | python repl | repl | jupyter notebook | mysql database | postgres database
-secrets = passw* | secret* | passphrase* | system_prompt* | sysprompt* | instruction* | prompt.txt
+secrets = passw* | passphrase* | system_prompt* | sysprompt*
 # A role given to the reader, read with the guarded thing anywhere after
 # it in the paragraph (castPatterns): the reader cast as someone ("you are
 # my", "be my", "you play"), or a make-believe the reader is in ("let's
 # put on a play", "we're doing improv", "once upon a time").
-casts = you are now | you're now | from now on you are | from now on you're | from now on, you are | you are my | you're my
-  | be my | pretend to be | pretend you are | pretend you're | pretend that you are | act as | act like | roleplay as
-  | role-play as | play the role of | play the part of | you play | you'll play | you will play | you are playing
-  | you're playing | you are the | you're the | you be the | you be | you are a | you're a | you are an | you're an
-  | let's play | let us play | let's roleplay | let's role-play | let's do a roleplay | let's do a role-play | let's do improv
-  | let's do an improv | let's put on a play | let's write a play | let's write a story | let's do a | let's have a
-  | we're playing | we are playing | we're doing | we are doing | we're writing | we are writing | in this roleplay
-  | in this role-play | in our roleplay | in this game | in this story | in this scene | in this play | stay in character
-  | in character | imagine you are | imagine you're | imagine two | imagine an | imagine a | suppose you are
-  | your character | your role is | your new role | role: | once upon a time | write a story | write a short story
-  | write a play | write a scene | write a dialogue | write a screenplay | write a poem | write a song | screenplay
-  | roleplay as my | new game | opposite day
+casts = you are now | you're now | from now on you are | from now on you're | from now on, you are | you are my
+  | you're my | be my | pretend to be | pretend you are | pretend you're | pretend that you are | act as | roleplay as
+  | role-play as | play the role of | play the part of | you are playing | you're playing | let's play | let us play
+  | let's roleplay | let's role-play | let's do a roleplay | let's do a role-play | let's do improv
+  | let's do an improv | let's put on a play | let's write a play | let's write a story | we're playing
+  | we are playing | in this roleplay | in this role-play | in our roleplay | stay in character | imagine you are
+  | imagine you're | suppose you are | your role is | your new role | roleplay as my
 # The words that grant access said without them ("the words that open
 # the door", "the classic two words").
-keys = the words that open | the words that unlock | the word that opens | the word that unlocks | the phrase that opens
-  | the phrase that unlocks | the words that let | the words that grant | the two words | the classic two words
-  | those two words | the usual two words | the magic words | the magic phrase | the unlock phrase | the code phrase
-  | the authorization phrase | the authorisation phrase | the door unlock phrase | the combination
+keys = the words that unlock | the word that unlocks
+  | the phrase that opens | the phrase that unlocks
+  | the magic phrase | the unlock phrase | the code phrase | the authorization phrase | the authorisation phrase
+  | the door unlock phrase
 # Another's guarded thing, or one handled rather than told: the word
 # right before it, and the verbs up to two words before (castGuard).
 others = their | his | her | a | an | any | new | strong | weak | temporary | default | users' | user's | customer's
@@ -779,5 +760,5 @@ handles = enter | entered | entering | type in | reset | resets | resetting | ch
   | crack | cracks | validate | verify | check | checks | save | saves | encrypt | rotate | generate
   | displays | displayed | shows | showed | flashes | flashed | appears
 inverts = opposite day | opposite mode | reverse day | backwards day | opposite game
-keys = the vault code | the safe code | the locker code | the vault password | the hidden text | the text it was given
-  | the text you were given | what you were told | your hidden instructions | your secret instructions | your orders
+keys = the vault code | the safe code | the locker code | the vault password | your hidden instructions
+  | your secret instructions
