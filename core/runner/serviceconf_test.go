@@ -113,27 +113,14 @@ runc = ["/usr/bin/runc"]
 // of them.
 func TestTheServiceHandsConmonItsGoVariables(t *testing.T) {
 	r := serviceRunner(t, nil)
-	d := resolvedTempDir(t)
-	id := callID(t)
-	name := r.ContainerName(id)
-	done := make(chan error, 1)
-	var res Result
-	go func() {
-		var err error
-		res, err = r.Run(context.Background(), Call{ID: id, Tool: "run", Paths: []string{d}, Command: "env; sleep 4"})
-		done <- err
-	}()
-	var conmon []string
-	for deadline := time.Now().Add(time.Minute); conmon == nil; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no conmon of the call's container was found")
+	var svcEnv []string
+	res, conmon := whileACallRuns(t, r, "env; sleep 4", func(name string) []string {
+		if env := processEnv(t, "conmon", name); env != nil {
+			svcEnv = environOf(t, r.svc.cmd.Process.Pid)
+			return env
 		}
-		conmon = processEnv(t, "conmon", name)
-	}
-	svcEnv := environOf(t, r.svc.cmd.Process.Pid)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+		return nil
+	})
 	for _, kv := range append(slices.Clone(serviceConmonEnv), "CONTAINERS_CONF="+r.svc.conf) {
 		if !slices.Contains(conmon, kv) {
 			t.Errorf("conmon's environment has no %s: %q", kv, conmon)
@@ -149,6 +136,36 @@ func TestTheServiceHandsConmonItsGoVariables(t *testing.T) {
 			t.Errorf("the tool's process has %s: %q", v, res.Stdout)
 		}
 	}
+}
+
+// whileACallRuns runs command as a call of r's "run" tool and, while it
+// runs, calls read with the call's container name every 50 ms until it
+// returns something; it returns the call's result and what read
+// returned, and fails the test if the call fails or read finds nothing
+// within a minute.
+func whileACallRuns(t *testing.T, r *Runner, command string, read func(name string) []string) (Result, []string) {
+	t.Helper()
+	d := resolvedTempDir(t)
+	id := callID(t)
+	name := r.ContainerName(id)
+	done := make(chan error, 1)
+	var res Result
+	go func() {
+		var err error
+		res, err = r.Run(context.Background(), Call{ID: id, Tool: "run", Paths: []string{d}, Command: command})
+		done <- err
+	}()
+	var got []string
+	for deadline := time.Now().Add(time.Minute); got == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no conmon of the call's container was found")
+		}
+		got = read(name)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	return res, got
 }
 
 // processEnv is the environment of the process named program whose
@@ -284,26 +301,11 @@ func TestFiftyCallsThroughTheServiceLeaveNothingBehind(t *testing.T) {
 // container removed. Failed before D1180: conmon had --exit-command.
 func TestTheServicesConmonRunsNoExitCommand(t *testing.T) {
 	r := serviceRunner(t, nil)
-	d := resolvedTempDir(t)
-	id := callID(t)
-	name := r.ContainerName(id)
-	done := make(chan error, 1)
-	var res Result
-	go func() {
-		var err error
-		res, err = r.Run(context.Background(), Call{ID: id, Tool: "run", Paths: []string{d}, Command: "echo ran; sleep 3"})
-		done <- err
-	}()
-	var args []string
-	for deadline := time.Now().Add(time.Minute); args == nil; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no conmon of the call's container was found")
-		}
-		args = processArgs("conmon", name)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	var name string
+	res, args := whileACallRuns(t, r, "echo ran; sleep 3", func(n string) []string {
+		name = n
+		return processArgs("conmon", n)
+	})
 	if res.Stdout != "ran\n" || res.ExitCode != 0 {
 		t.Errorf("the call: %+v", res)
 	}
