@@ -502,25 +502,9 @@ func TestAServiceDirectoryMountedNoexecKeepsTheExitCommand(t *testing.T) {
 		os.RemoveAll(base)
 	})
 	r := serviceRunner(t, func(c *Config) { c.ServiceDir = filepath.Join(base, "podman") })
-	d := resolvedTempDir(t)
-	id := callID(t)
-	name := r.ContainerName(id)
-	done := make(chan error, 1)
-	var res Result
-	go func() {
-		var err error
-		res, err = r.Run(context.Background(), Call{ID: id, Tool: "run", Paths: []string{d}, Command: "echo ran; sleep 3"})
-		done <- err
-	}()
-	var args []string
-	for deadline := time.Now().Add(time.Minute); args == nil; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no conmon of the call's container was found")
-		}
-		args = processArgs("conmon", name)
-	}
-	if err := <-done; err != nil || res.Stdout != "ran\n" {
-		t.Fatalf("the call through a service whose directory is noexec: %+v, %v", res, err)
+	res, args := whileACallRuns(t, r, "echo ran; sleep 3", func(name string) []string { return processArgs("conmon", name) })
+	if res.Stdout != "ran\n" {
+		t.Fatalf("the call through a service whose directory is noexec: %+v", res)
 	}
 	if !slices.Contains(args, "--exit-command") {
 		t.Errorf("conmon runs without the exit command though brokerd's conmon cannot run: %q", args)
