@@ -513,3 +513,27 @@ func TestAServiceDirectoryMountedNoexecKeepsTheExitCommand(t *testing.T) {
 		t.Errorf("the service's containers.conf names a conmon that cannot run:\n%s", conf)
 	}
 }
+
+// TestACommandThatClosesItsStreamsIsKilledAtTheTimeout: a tool that
+// closes its output and goes on running does not end the call early: the
+// attach's streams end only when the container does (seen: with the
+// state check answering 0 for a running container, the call still
+// answered only at the timeout), so the call ends at the timeout, killed,
+// never as a success, and its container is removed.
+func TestACommandThatClosesItsStreamsIsKilledAtTheTimeout(t *testing.T) {
+	r := serviceRunner(t, func(c *Config) { c.Timeout = time.Second })
+	d := resolvedTempDir(t)
+	c := Call{ID: callID(t), Tool: "run", Paths: []string{d}, Command: "echo before; exec >&- 2>&-; sleep 60"}
+	start := time.Now()
+	got, err := r.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("the call took %s", took)
+	}
+	if got.ExitCode != 137 || !got.TimedOut || got.Stdout != "before\n" {
+		t.Errorf("the call: %+v", got)
+	}
+	assertGone(t, r.ContainerName(c.ID))
+}
