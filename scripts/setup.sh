@@ -68,24 +68,56 @@ fi
 # /dev/shm/libpod_lock and loses it when a podman process is killed while
 # it creates one, which the crash suites do on purpose (brokerd-crash: about
 # 300 a run). Once the table is used up no container starts (the runbook's
-# runner-unavailable, "exceeded num_locks"). When more than half is in use
-# and the machine has no container or pod at all, the locks in use are
-# lost ones: podman system renumber gives them back. The count reads each
-# group's 32-bit bitmap (a 56-byte header, then 64 groups of 1288 bytes).
+# runner-unavailable, "exceeded num_locks"). When more than half is in use,
+# the locks are given back with podman system renumber, which frees the
+# whole table and numbers again the default store's containers: it must
+# not run while any container runs or may be starting (one made within the
+# hour and not running), in any store. A test's store left in /tmp by a
+# test that was killed (one made within the hour may still be in use) has
+# its containers removed first, which gives back their own locks; a store
+# of brokerd's elsewhere (an operator's) holding any container keeps the
+# table as it is. The count reads each group's 32-bit bitmap (a 56-byte
+# header, then 64 groups of 1288 bytes).
 locks=/dev/shm/libpod_lock
 if [ -r "$locks" ] && [ "$(stat -c %s "$locks")" = 82488 ]; then
   used=$(od -An -v -tu4 "$locks" | tr -s ' ' '\n' | awk 'NF' |
     awk 'NR > 14 && (NR - 15) % 322 == 0 && c < 64 { n = $1; while (n > 0) { b += n % 2; n = int(n / 2) }; c++ } END { print b + 0 }')
-  # brokerd's own stores (core/runner/store.go) share the table: each
-  # names its root in /run/boxmaker-podman/<instance>/root.
-  others=""
-  for link in /run/boxmaker-podman/*/root; do
-    root=$(readlink "$link" 2>/dev/null) || continue
-    [ -e "$root/libpod/bolt_state.db" ] || continue
-    others="$others$(podman --root "$root" ps -aq 2>/dev/null || echo unknown)"
-  done
-  if [ "$used" -gt 1024 ] && [ -z "$(podman ps -aq)" ] && [ -z "$(podman pod ps -q)" ] && [ -z "$others" ]; then
-    echo "setup: $used of Podman's 2048 container locks are in use with no container on the machine (lost by killed podman processes): podman system renumber"
-    podman system renumber
+  if [ "$used" -gt 1024 ]; then
+    # busy: what keeps the table as it is (a container running or
+    # perhaps starting, a pod, an operator's store's container).
+    busy=""
+    young() { # store flags: containers made within the hour, or unknown
+      all=$(podman "$@" ps -aq 2>/dev/null) || { echo unknown; return; }
+      old=$(podman "$@" ps -aq --filter until=1h 2>/dev/null) || { echo unknown; return; }
+      [ "$(echo "$all" | awk NF | wc -l)" = "$(echo "$old" | awk NF | wc -l)" ] || echo young
+    }
+    busy="$busy$(podman ps -q 2>/dev/null || echo unknown)$(podman pod ps -q 2>/dev/null || echo unknown)$(young)"
+    # brokerd's own stores (core/runner/store.go) share the table: each
+    # names its root in /run/boxmaker-podman/<instance>/root.
+    for link in /run/boxmaker-podman/*/root; do
+      root=$(readlink "$link" 2>/dev/null) || continue
+      [ -e "$root/libpod/bolt_state.db" ] || continue
+      ids=$(podman --root "$root" ps -aq 2>/dev/null) || { busy="${busy}unknown"; continue; }
+      [ -n "$ids" ] || continue
+      case "$root" in
+      /tmp/*)
+        running=$(podman --root "$root" ps -q 2>/dev/null || echo unknown)
+        fresh=$(young --root "$root")
+        if [ -z "$running$fresh" ]; then
+          echo "setup: removing the containers a killed test left in $root (made over an hour ago, not running)"
+          podman --root "$root" rm -f $ids >/dev/null 2>&1 || busy="${busy}unknown"
+        else
+          busy="$busy$running$fresh"
+        fi
+        ;;
+      *) busy="$busy$ids" ;;
+      esac
+    done
+    if [ -z "$busy" ]; then
+      echo "setup: $used of Podman's 2048 container locks are in use, most lost by killed podman processes: podman system renumber"
+      podman system renumber
+    else
+      echo "setup: $used of Podman's 2048 container locks are in use, but a container runs or may be starting: podman system renumber left for later (see docs/runbook.md#runner-unavailable)"
+    fi
   fi
 fi

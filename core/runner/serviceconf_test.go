@@ -233,7 +233,8 @@ func TestFiftyCallsThroughTheServiceLeaveNothingBehind(t *testing.T) {
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		t.Fatal(err)
+		said, _ := PodmanSaid(err)
+		t.Fatalf("%v (podman said: %s)", err, said)
 	}
 	store := r.cfg.Store
 	// The exit commands may still be ending: what they left is looked
