@@ -117,7 +117,7 @@ if [ -r "$locks" ] && [ "$(stat -c %s "$locks")" = 82488 ]; then
       echo "setup: $used of Podman's 2048 container locks are in use, most lost by killed podman processes: podman system renumber"
       podman system renumber
     else
-      echo "setup: $used of Podman's 2048 container locks are in use, but a container runs or may be starting: podman system renumber left for later (see docs/runbook.md#runner-unavailable)"
+      echo "setup: $used of Podman's 2048 container locks are in use, but a container runs or may be starting: podman system renumber left for later (the runbook's runner-unavailable entry says when to run it)"
     fi
   fi
 fi
