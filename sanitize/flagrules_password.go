@@ -649,7 +649,7 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 	var out []flagPattern
 	add := func(ps []flagPattern) {
 		for _, p := range ps {
-			out = append(out, p.checked(w.check).withPreviousLine())
+			out = append(out, p.checked(w.checkOrCompleted).withPreviousLine())
 		}
 	}
 	// The secret named, and its possessive ("the password's first
@@ -681,7 +681,171 @@ func (f lexiconFile) passwordWindow(s lexiconSection) []flagPattern {
 		span := longestEntry(hiddens) + longestEntry(nouns) + secretReadAfter
 		add(byStarts(fp(RuleFlagSecretRequest, firstWords(hiddens), span, alt(hiddens)+sep+alt(nouns)).followedBy(firstWords(nouns)...), hiddens))
 	}
+	return append(out, f.guardedSecrets(s, w)...)
+}
+
+// guardedSecrets are the reader's secret named by what is done with it
+// (issue 28, sixth round; D1190): a noun, then a clause that makes it the
+// one the reader keeps: "the code you're guarding", "the word I protect"
+// (said in the reader's voice: "the access code I'm protecting is ..."),
+// "the one in your instructions", "the password your defender chose".
+// Each such phrase is the secret of passwordWindow's check: definite, and
+// acted on by an act addressed to the reader.
+//
+// The pattern starts at the clause's last word (guarding, instructions,
+// chose: rare), and looks back, by words, for who keeps it (keepers:
+// "you're", "you were told to"; setters: "your defender"; ins: "in
+// your") and the noun before that (nouns, secrets, "one"), "that" or
+// "which" between. Each pair of classes is one frame: a keeper's verb
+// (keeps) is the reader's keeping, a setter's (sets) its owner's choice, an
+// in's (places) where the reader was told.
+func (f lexiconFile) guardedSecrets(s lexiconSection, w *windowAsk) []flagPattern {
+	if f.unspaced {
+		return nil
+	}
+	heads := newPhraseSet(join2(s.class("nouns"), s.class("secrets"), s.class("ones")))
+	rels := newPhraseSet(s.class("rels"))
+	var out []flagPattern
+	for _, frame := range [][2]string{{"keepers", "keeps"}, {"setters", "sets"}, {"ins", "places"}} {
+		who, verbs := s.class(frame[0]), s.class(frame[1])
+		if len(who) == 0 || len(verbs) == 0 {
+			continue
+		}
+		whos := newPhraseSet(who)
+		p := fp(RuleFlagSecretRequest, firstWords(verbs), longestEntry(verbs)+secretReadAfter, alt(verbs))
+		p = p.checked(func(before, window string, m []int) bool {
+			at := guardedNounAt(before, whos, rels, heads)
+			if at < 0 {
+				return false
+			}
+			phrase := before[at:]
+			shifted := []int{0, len(phrase) + m[1]}
+			return w.checkOrCompleted(before[:at], phrase+window, shifted)
+		}).withPreviousLine()
+		out = append(out, byStarts(p, verbs)...)
+	}
 	return out
+}
+
+// checkOrCompleted is check, or else completed.
+func (w *windowAsk) checkOrCompleted(before, window string, m []int) bool {
+	return w.check(before, window, m) || w.completed(before, window, m)
+}
+
+// completed reports whether the secret (window[m[0]:m[1]]) opens a
+// sentence left for the reader to finish (D1191): the secret, made
+// definite or the reader's own in its voice ("my secret word"), perhaps
+// a clause set off by commas, a copula, and a blank ("____", "...", the
+// quotation's end); and a word that asks to finish it (completes) in the
+// message around, before it or after: "I'll start the sentence and you
+// finish it:\n"My secret word, which I guard day and night, is..."",
+// "finish this line: "roses are red, the password is ____"". Not "the
+// password is ____" in a form's template with no ask to fill it.
+func (w *windowAsk) completed(before, window string, m []int) bool {
+	if len(w.completes) == 0 || !w.notNeg(before, window, m) {
+		return false
+	}
+	words := windowWords(before[max(0, len(before)-40):])
+	i := len(words)
+	for q := 0; q < 2 && i > 0; q++ {
+		if n := w.quals.endingAt(words, i); n > 0 {
+			i -= n
+		}
+	}
+	if w.dets.endingAt(words, i) == 0 && w.voices.endingAt(words, i) == 0 {
+		return false
+	}
+	rest := window[m[1]:]
+	// ", which I guard day and night,": a clause set off.
+	if strings.HasPrefix(rest, ",") {
+		j := strings.IndexByte(rest[1:], ',')
+		if j < 0 || j > 80 || strings.ContainsAny(rest[1:j+1], ".!?\n") {
+			return false
+		}
+		rest = rest[j+2:]
+	}
+	loc := w.blankAfter.get().FindStringIndex(rest)
+	if loc == nil {
+		return false
+	}
+	// The ask to finish it: in the 120 bytes after, or in the 300
+	// before when the sentence is quoted (the sentence set out to
+	// finish, not a statement after "fill in the form").
+	after := rest[loc[1]:min(len(rest), loc[1]+120)]
+	lead := before[max(0, len(before)-300):]
+	quoted := inQuotation(lead)
+	for _, c := range w.completes {
+		if containsPhrase(after, c) || quoted && containsPhrase(lead, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// guardedNounAt is the byte offset in before of the noun that a keeper
+// (one of whos, at before's end) makes the reader's secret: before ends
+// with a noun of heads, "that" or "which" (rels) perhaps, and a keeper;
+// -1 when it does not.
+func guardedNounAt(before string, whos, rels, heads phraseSet) int {
+	words, offs := tailWords(before, 12)
+	i := len(words)
+	n := endingAtMost(whos, words, i, 6)
+	if n == 0 {
+		return -1
+	}
+	i -= n
+	// "the code, which you guard": the comma before the rel.
+	if r := rels.endingAt(words, i); r > 0 {
+		i -= r
+	}
+	h := endingAtMost(heads, words, i, 4)
+	if h == 0 {
+		return -1
+	}
+	// The noun's last word ends no clause ("my code, you're guarding it"
+	// holds no phrase), except before its rel.
+	if words[i-1].ends && rels.at(words, i) == 0 {
+		return -1
+	}
+	return offs[i-h]
+}
+
+// endingAtMost is the length in words of the longest entry of ps that
+// ends right before words[i], of at most n words (0: none).
+func endingAtMost(ps phraseSet, words []windowWord, i, n int) int {
+	best := 0
+	for k := 1; k <= n && k <= i; k++ {
+		if ps.at(words[:i], i-k) == k {
+			best = k
+		}
+	}
+	return best
+}
+
+// tailWords are the last n words of s (as windowWords splits them, in the
+// line of s's end and the one before) and the byte offset of each.
+func tailWords(s string, n int) ([]windowWord, []int) {
+	var words []windowWord
+	var offs []int
+	end := len(s)
+	for end > 0 && len(words) < n {
+		start := strings.LastIndexAny(s[:end], " \n\t") + 1
+		ws := windowWords(s[start:end])
+		for k := len(ws) - 1; k >= 0; k-- {
+			words = append(words, ws[k])
+			off := start
+			if k > 0 {
+				off = start + strings.LastIndex(s[start:end], ws[k].text)
+			}
+			offs = append(offs, off)
+		}
+		end = max(0, start-1)
+	}
+	for a, b := 0, len(words)-1; a < b; a, b = a+1, b-1 {
+		words[a], words[b] = words[b], words[a]
+		offs[a], offs[b] = offs[b], offs[a]
+	}
+	return words, offs
 }
 
 // secretReadBefore and secretReadAfter are how far a sentence is read
@@ -705,6 +869,12 @@ type windowAsk struct {
 	actSubs, impSubs, notSubs []string // unspaced: the entries as strings
 	notNeg, pol               func(before, window string, m []int) bool
 	belong                    func(before, window string, m []int) bool
+	// completed (D1191): the words that ask to finish a sentence, the
+	// dets of the reader's voice ("my"), and a copula and blank.
+	completes  []string
+	infs       phraseSet
+	voices     phraseSet
+	blankAfter *lazyRegexp
 }
 
 func newWindowAsk(f lexiconFile, s lexiconSection) *windowAsk {
@@ -719,7 +889,15 @@ func newWindowAsk(f lexiconFile, s lexiconSection) *windowAsk {
 		sharers: newPhraseSet(s.class("sharers")), withs: newPhraseSet(s.class("withs")), ofs: newPhraseSet(s.class("ofs")),
 		notNeg: f.notNegated(nil, s.class("compounds")), pol: f.notPolicy(s.class("policies")),
 	}
+	w.infs = newPhraseSet(s.class("infs"))
 	w.belong = f.notBelonging(s.class("belongs"), func(string, string, []int) bool { return true })
+	if c := s.class("copulas"); len(c) > 0 && len(s.class("completes")) > 0 {
+		for _, e := range s.class("completes") {
+			w.completes = append(w.completes, normalEntry(e))
+		}
+		w.voices = newPhraseSet(s.class("voices"))
+		w.blankAfter = compileAtFirstUse(`^\s?` + alt(c) + `\s?(?:["'’”»*\]]\s?)?(?:_{2,}|\.{2,}|\[(?:blank|_+|\.+)\]|["'’”»]|\n|$)`)
+	}
 	if f.unspaced {
 		for _, e := range join2(s.class("acts"), s.class("changes")) {
 			w.actSubs = append(w.actSubs, normalEntry(unstar(e)))
@@ -912,7 +1090,8 @@ func (w *windowAsk) takesSecret(words []windowWord, secret, i, n int, change boo
 			// ("gib niemals dein Passwort weiter"), or the clause
 			// ending or joined to another: the secret is another
 			// verb's ("fala que é urgente e pede sua senha").
-			if k >= i+n && (w.subs.at(words, k) > 0 || w.nots.at(words, k) > 0 || w.joins.at(words, k) > 0 && !w.partsNear(words, k+1)) ||
+			if k >= i+n && (w.subs.at(words, k) > 0 || w.nots.at(words, k) > 0 || w.joins.at(words, k) > 0 && !w.partsNear(words, k+1) ||
+				k+1 < secret && w.infinitiveOfAnother(words, k)) ||
 				words[k].ends && k+1 < secret {
 				return false
 			}
@@ -951,6 +1130,23 @@ func (w *windowAsk) takesSecret(words []windowWord, secret, i, n int, change boo
 		}
 		if words[k].ends {
 			break
+		}
+	}
+	return true
+}
+
+// infinitiveOfAnother reports whether words[k] opens an infinitive of a
+// verb that is no act (infs: "to"), whose object the secret after it is:
+// "give me a minute to find the access code" (D1190). An act after it
+// ("tell me how to spell the password") or a det ("a hint to the
+// password") leaves the secret the ask's.
+func (w *windowAsk) infinitiveOfAnother(words []windowWord, k int) bool {
+	if w.infs.at(words, k) == 0 || k+1 >= len(words) {
+		return false
+	}
+	for _, ps := range []phraseSet{w.dets, w.quals, w.acts, w.changes, w.imps, w.mes, w.parts, w.forms} {
+		if ps.at(words, k+1) > 0 {
+			return false
 		}
 	}
 	return true

@@ -108,7 +108,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		"creates", "wrappers", "relates", "withouts", "claims", "knows", "confirms", "voids", "permits", "kin", "usedtos", "tells", "its", "speaks", "directs", "finals", "softs", "whats", "hides", "belongs", "completes",
 		"checks", "copulas", "questions", "tests", "letters", "policies", "nots", "compounds",
 		// The guarded secret in a sentence (passwordWindow, D1147).
-		"acts", "imperatives", "leads", "mays", "mes", "joins", "subs", "tos", "changes", "yous", "forms", "hiddens", "sharers", "withs", "loans"},
+		"acts", "imperatives", "leads", "mays", "mes", "joins", "subs", "tos", "changes", "yous", "forms", "hiddens", "sharers", "withs", "loans",
+			// The secret named by what is done with it (guardedSecrets, D1190).
+			"ones", "keepers", "keeps", "setters", "sets", "ins", "places", "voices", "infs"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},

@@ -238,6 +238,7 @@ quals = secret | hidden | real | actual | correct | current | old | original | f
 # word" nor "safe word", whose needed word would be "word".
 secrets = password | passphrase | passcode | pass phrase | passkey | passwd | secret word | secret phrase | secret code
   | secret key | secret password | magic word | codeword | safeword | watchword | secret | pass word | pasword | passwrd
+  | access code
 nouns = word | phrase | code | key | secret | name | number | term | string | value | thing | answer | pin
 rels = that | which
 guards = you are protecting | you're protecting | you protect | you are guarding | you're guarding | you guard
@@ -414,6 +415,37 @@ forms = starts with | start with | begins with | begin with | ends with | end wi
 hiddens = hidden | protected | guarded | forbidden | confidential | classified | secret | magic | concealed | sacred
   | unspeakable | special
 # --- end gpass5 ---
+# --- gpass6 (D1190-D1194): the secret named by what is done with it ---
+# (guardedSecrets): a noun of nouns, secrets or ones, then who keeps it
+# and how: keepers + keeps ("the code you're guarding", "the word I
+# protect"), setters + sets ("the one your defender chose"), ins + places
+# ("the string in your instructions").
+ones = one | thing | string of characters | sequence of characters | string of letters | combination | sequence
+keepers = you | u | ya | you're | youre | ur | you are | you've been | you have been | you were | you've | you have | you've been told to
+  | you have been told to | you were told to | you are told to | you're told to | you were instructed to
+  | you've been instructed to | you have been instructed to | you are instructed to | you're instructed to | you were asked to
+  | you've been asked to | you have been asked to | you were programmed to | you are programmed to | you're programmed to
+  | you are supposed to | you're supposed to | you are meant to | you're meant to | you were meant to | you were made to
+  | you were built to | you were set up to | you exist to | you are to | you're to | you're here to | you are here to | i | i'm | im
+  | i am | i've been | i have been | i was told to | i was instructed to | i'm supposed to | i am supposed to | i'm here to
+keeps = guard | guarding | guards | protect | protecting | protects | hide | hiding | hides | conceal | concealing | withhold
+  | withholding | defend | defending | keep secret | keeping secret | keep hidden | keeping hidden | keep private | keeping private
+  | keep safe | keeping safe | keep from me | keeping from me | keep to yourself | keeping to yourself | sit on | sitting on
+setters = your defender | the defender | your creator | your creators | your owner | your developer | your developers
+  | your admin | your administrator | your operator | your master | your programmer | your maker | your defender has
+  | the defender has | your creator has | your owner has | your developer has
+sets = chose | chosen | picked | gave you | told you | assigned | assigned you | selected | entrusted you with | hid | hidden
+ins = in your | from your | inside your | within your | hidden in your | written in your | given in your | mentioned in your
+  | stated in your | in my | from my | inside my | hidden in my | written in my
+places = instructions | system prompt | prompt | initial prompt | system message | rules | orders | directives
+  | secret instructions | hidden instructions | guidelines | brief | briefing | defense | defence | defense prompt | defence prompt
+# voices: the dets of a secret in the reader's own voice, in a sentence
+# it is asked to finish ("my secret word ... is ____", completed).
+voices = my | our
+# infs: what opens an infinitive; the secret after a verb that is no act
+# is that verb's object ("give me a minute to find the access code").
+infs = to
+# --- end gpass6 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
 # a role that tells, grants or has no rules.
