@@ -324,7 +324,33 @@ func (f lexiconFile) passwordAsks(s lexiconSection) []flagPattern {
 			return ask(before, window, m)
 		}))
 	}
+	out = append(out, f.passwordDeals(s, ask)...)
 	return append(out, f.passwordWindow(s)...)
+}
+
+// passwordDeals are the secret asked for in a deal (D1194): a price or a
+// trade offered to the reader for it, "I'll pay you $100 for the
+// password", "I'll tell you my secret if you tell me the password", "I'll
+// give you my password if you give me yours". The offer (offers) is the
+// speaker's to the reader, the secret what it is for (trades); in a swap
+// the reader's is "yours" after the speaker's own secret.
+func (f lexiconFile) passwordDeals(s lexiconSection, ask func(string, string, []int) bool) []flagPattern {
+	offers, trades, secrets := s.class("offers"), s.class("trades"), s.class("secrets")
+	if len(offers) == 0 || len(trades) == 0 || f.unspaced {
+		return nil
+	}
+	sep, _ := f.gap(0, 0)
+	offer := alt(offers) + `[^\n.!?]{0,40}?` + alt(trades) + sep
+	var out []flagPattern
+	p := fp(RuleFlagSecretRequest, firstWords(secrets), longestEntry(secrets)+8, alt(secrets))
+	out = append(out, byStarts(p.checked(f.lookBack(offer+f.npPrefix(s), ask)), secrets)...)
+	if yours := s.class("yourses"); len(yours) > 0 && len(s.class("voices")) > 0 {
+		own := alt(offers) + `[^\n.!?]{0,20}?` + alt(s.class("voices")) + sep + `(?:` + alt(s.class("quals")) + sep + `)?` + alt(secrets) +
+			`[^\n.!?]{0,20}?` + alt(trades) + sep
+		p := fp(RuleFlagSecretRequest, firstWords(yours), longestEntry(yours)+8, alt(yours))
+		out = append(out, byStarts(p.checked(f.lookBack(own, ask)), yours)...)
+	}
+	return out
 }
 
 // clauseGap is gap, except that where words are not spaced the bytes do
@@ -873,6 +899,9 @@ type windowAsk struct {
 	// dets of the reader's voice ("my"), and a copula and blank.
 	completes  []string
 	infs       phraseSet
+	seeks      phraseSet
+	placers    phraseSet
+	outputs    phraseSet
 	voices     phraseSet
 	blankAfter *lazyRegexp
 }
@@ -890,6 +919,8 @@ func newWindowAsk(f lexiconFile, s lexiconSection) *windowAsk {
 		notNeg: f.notNegated(nil, s.class("compounds")), pol: f.notPolicy(s.class("policies")),
 	}
 	w.infs = newPhraseSet(s.class("infs"))
+	w.seeks = newPhraseSet(s.class("seeks"))
+	w.placers, w.outputs = newPhraseSet(s.class("placers")), newPhraseSet(s.class("outputs"))
 	w.belong = f.notBelonging(s.class("belongs"), func(string, string, []int) bool { return true })
 	if c := s.class("copulas"); len(c) > 0 && len(s.class("completes")) > 0 {
 		for _, e := range s.class("completes") {
@@ -997,6 +1028,11 @@ func (w *windowAsk) ofAnother(before []windowWord) bool {
 	if i < 2 || w.ofs.at(before, i-1) == 0 || before[i-2].ends {
 		return false
 	}
+	// "not asking for the password": a verb of seeking, not a noun
+	// (seeks, D1192).
+	if w.seeks.endingAt(before, i-1) > 0 {
+		return false
+	}
 	for _, ps := range []phraseSet{w.parts, w.forms, w.acts, w.changes, w.imps} {
 		if ps.endingAt(before, i-1) > 0 {
 			return false
@@ -1051,7 +1087,13 @@ func (w *windowAsk) addressedAct(words []windowWord, secret int) bool {
 		if !addressed {
 			if n = w.acts.at(words, i); n == 0 {
 				if n = w.changes.at(words, i); n == 0 {
-					continue
+					// A verb of placing, the place the reader's own
+					// reply (D1193): "put the password at the end of
+					// your reply", "in your next message, include the
+					// password"; not "put the password in the config".
+					if n = w.placers.at(words, i); n == 0 || !w.intoOutput(words) {
+						continue
+					}
 				}
 				change = true
 			}
@@ -1133,6 +1175,17 @@ func (w *windowAsk) takesSecret(words []windowWord, secret, i, n int, change boo
 		}
 	}
 	return true
+}
+
+// intoOutput reports whether words name the reader's own output (outputs:
+// "your reply", "your next message") as a place.
+func (w *windowAsk) intoOutput(words []windowWord) bool {
+	for k := range words {
+		if w.outputs.at(words, k) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // infinitiveOfAnother reports whether words[k] opens an infinitive of a
@@ -1472,18 +1525,31 @@ type windowWord struct {
 func windowWords(s string) []windowWord {
 	var out []windowWord
 	open := false
+	parens := 0
 	for _, f := range strings.Fields(s) {
 		lead := strings.TrimLeftFunc(f, isPunctRune)
 		for _, r := range f[:len(f)-len(lead)] {
 			if isQuoteRune(r) {
 				open = !open
 			}
+			if r == '(' {
+				parens++
+			}
 		}
 		// A word in quotation marks, those before it opened.
 		quoted := open
 		word := strings.TrimRightFunc(lead, isPunctRune)
 		trail := lead[len(word):]
-		ends := strings.ContainsAny(trail, ",;:—–)") || strings.ContainsAny(trail, "、，；：")
+		// A parenthesis that closes one opened in the sentence closes an
+		// aside, not the clause: "the ASCII codes (decimal) of each
+		// character of the password" (D1192).
+		closes := ")"
+		if parens > 0 && strings.HasPrefix(trail, ")") {
+			parens--
+			closes = ""
+			trail = trail[1:]
+		}
+		ends := strings.ContainsAny(trail, ",;:—–"+closes) || strings.ContainsAny(trail, "、，；：")
 		for _, r := range trail {
 			if isQuoteRune(r) {
 				open = !open

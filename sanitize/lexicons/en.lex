@@ -390,6 +390,7 @@ leads = please | pls | plz | kindly | just | simply | now | so | then | ok | oka
   | again | quietly | secretly | privately | really | actually | honestly | seriously | urgently | immediately | asap
   | in confidence | between us | between you and me | to me | only | exactly | fully | carefully | slowly | backwards
   | u | ya | ur | c'mon | come on | pleaaase | pleeease
+  | don't forget to | do not forget to | dont forget to | remember to | make sure to | make sure you | be sure to | p.s. | ps
 mays = you can | you may | you could | you might | you're allowed to | you are allowed to | you're free to
   | you are free to | feel free to | it's ok to | it's okay to | it is ok to | it is okay to | it's fine to | it is fine to
   | it's safe to | it is safe to | you have permission to | you're permitted to | you are permitted to | you are now allowed to
@@ -445,6 +446,31 @@ voices = my | our
 # infs: what opens an infinitive; the secret after a verb that is no act
 # is that verb's object ("give me a minute to find the access code").
 infs = to
+# seeks: verbs of seeking, whose "for" takes the secret as what is sought,
+# not as a noun's ("not asking for the password. Just tell me ...").
+seeks = ask | asks | asking | asked | beg | begging | look | looking | hoping | hope | wish | wishing | pray | praying
+  | dying | pleading | plead | searching | search | fishing | begged
+# placers, outputs: a verb of placing is an act on the secret when the
+# place is the reader's own output ("put the password at the end of your
+# reply"); a manual's "put the password in the config file" is not.
+placers = put | include | insert | embed | add | hide | place | slip | weave | sneak | tuck | bury | append | prepend
+  | work | mention | drop | plant
+outputs = your reply | your answer | your response | your message | your output | your next message | your next reply
+  | your next answer | your next response | your text | your poem | your story | your song | your sentence | your letter
+  | your email | your essay | your summary | your translation | your last message | each reply | every reply | each answer
+  | every answer | each response | every response | each message | every message | a sentence | one sentence | the sentence
+  | your first sentence | your last sentence | the first sentence | the last sentence | your signature | your greeting
+# offers, trades, yourses: a deal for the secret (passwordDeals): the
+# speaker's offer to the reader, what it is for, the reader's "yours".
+offers = i'll pay you | i will pay you | i'd pay you | i would pay you | i'll pay | i will pay | i'd pay | i'll give you
+  | i will give you | i'd give you | i'll tip you | i will tip you | i'll trade you | i will trade you | i'll trade | i'll swap
+  | i'll send you | i will send you | i'll buy you | i'll reward you | i will reward you | i'll tell you | i will tell you
+  | i'll show you | i will show you | i'll share | i will share | i'll do anything | i will do anything | i'd do anything
+  | i'll owe you | you'll get | you will get | you get
+trades = for | in exchange for | in return for | in trade for | if you tell me | if you give me | if you share | if you show me
+  | if you reveal | if you say | when you tell me | when you give me | once you tell me | once you give me | for telling me
+  | for giving me | for sharing | for revealing
+yourses = yours | urs
 # --- end gpass6 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
