@@ -340,10 +340,15 @@ func (f lexiconFile) passwordDeals(s lexiconSection, ask func(string, string, []
 		return nil
 	}
 	sep, _ := f.gap(0, 0)
-	offer := alt(offers) + `[^\n.!?]{0,40}?` + alt(trades) + sep
-	var out []flagPattern
-	p := fp(RuleFlagSecretRequest, firstWords(secrets), longestEntry(secrets)+8, alt(secrets))
-	out = append(out, byStarts(p.checked(f.lookBack(offer+f.npPrefix(s), ask)), secrets)...)
+	np, npLong := f.secretPhrase(s, secrets)
+	// Read from the offer ("i'll pay you", rare), the secret needed
+	// near: not from the secret, a word of every other line of crypto
+	// code.
+	span := longestEntry(offers) + 40 + longestEntry(trades) + npLong + 8
+	p := fp(RuleFlagSecretRequest, firstWords(offers), span, alt(offers)+`[^\n.!?]{0,40}?`+alt(trades)+sep+np)
+	p = f.need(p, secrets)
+	p.needsWithin = span
+	out := byStarts(p.checked(ask), offers)
 	if yours := s.class("yourses"); len(yours) > 0 && len(s.class("voices")) > 0 {
 		own := alt(offers) + `[^\n.!?]{0,20}?` + alt(s.class("voices")) + sep + `(?:` + alt(s.class("quals")) + sep + `)?` + alt(secrets) +
 			`[^\n.!?]{0,20}?` + alt(trades) + sep
@@ -738,8 +743,20 @@ func (f lexiconFile) guardedSecrets(s lexiconSection, w *windowAsk) []flagPatter
 			continue
 		}
 		whos := newPhraseSet(who)
+		// The keeper's last word, looked for at the end of before
+		// first: most starts ("hidden", "keep" in code) have none.
+		lasts := map[string]bool{}
+		for _, e := range who {
+			ws := strings.Fields(strings.ReplaceAll(normalEntry(e), "’", "'"))
+			lasts[ws[len(ws)-1]] = true
+		}
 		p := fp(RuleFlagSecretRequest, firstWords(verbs), longestEntry(verbs)+secretReadAfter, alt(verbs))
 		p = p.checked(func(before, window string, m []int) bool {
+			b := strings.TrimRight(before, " ")
+			last := b[strings.LastIndexAny(b, " \n\t")+1:]
+			if !lasts[last] && !(strings.Contains(last, "’") && lasts[strings.ReplaceAll(last, "’", "'")]) {
+				return false
+			}
 			at := guardedNounAt(before, whos, rels, heads)
 			if at < 0 {
 				return false
@@ -768,17 +785,7 @@ func (w *windowAsk) checkOrCompleted(before, window string, m []int) bool {
 // "finish this line: "roses are red, the password is ____"". Not "the
 // password is ____" in a form's template with no ask to fill it.
 func (w *windowAsk) completed(before, window string, m []int) bool {
-	if len(w.completes) == 0 || !w.notNeg(before, window, m) {
-		return false
-	}
-	words := windowWords(before[max(0, len(before)-40):])
-	i := len(words)
-	for q := 0; q < 2 && i > 0; q++ {
-		if n := w.quals.endingAt(words, i); n > 0 {
-			i -= n
-		}
-	}
-	if w.dets.endingAt(words, i) == 0 && w.voices.endingAt(words, i) == 0 {
+	if len(w.completes) == 0 {
 		return false
 	}
 	rest := window[m[1]:]
@@ -791,7 +798,17 @@ func (w *windowAsk) completed(before, window string, m []int) bool {
 		rest = rest[j+2:]
 	}
 	loc := w.blankAfter.get().FindStringIndex(rest)
-	if loc == nil {
+	if loc == nil || !w.notNeg(before, window, m) {
+		return false
+	}
+	words := windowWords(before[max(0, len(before)-40):])
+	i := len(words)
+	for q := 0; q < 2 && i > 0; q++ {
+		if n := w.quals.endingAt(words, i); n > 0 {
+			i -= n
+		}
+	}
+	if w.dets.endingAt(words, i) == 0 && w.voices.endingAt(words, i) == 0 {
 		return false
 	}
 	// The ask to finish it: in the 120 bytes after, or in the 300
