@@ -435,11 +435,12 @@ keeps = guard | guarding | guards | protect | protecting | protects | hide | hid
 setters = your defender | the defender | your creator | your creators | your owner | your developer | your developers
   | your admin | your administrator | your operator | your master | your programmer | your maker | your defender has
   | the defender has | your creator has | your owner has | your developer has
-sets = chose | chosen | picked | gave you | told you | assigned | assigned you | selected | entrusted you with | hid | hidden
+# Not "assigned", "selected", "hidden": starts at every other comment.
+sets = chose | chosen | picked | gave you | told you | entrusted you with | hid
 ins = in your | from your | inside your | within your | hidden in your | written in your | given in your | mentioned in your
   | stated in your | in my | from my | inside my | hidden in my | written in my
-places = instructions | system prompt | prompt | initial prompt | system message | rules | orders | directives
-  | secret instructions | hidden instructions | guidelines | brief | briefing | defense | defence | defense prompt | defence prompt
+places = instructions | system prompt | prompt | initial prompt | system message | directives | secret instructions
+  | hidden instructions | guidelines | briefing | defense | defence | defense prompt | defence prompt
 # voices: the dets of a secret in the reader's own voice, in a sentence
 # it is asked to finish ("my secret word ... is ____", completed).
 voices = my | our
