@@ -919,6 +919,9 @@ type windowAsk struct {
 	seeks      phraseSet
 	placers    phraseSet
 	outputs    phraseSet
+	withers    phraseSet
+	copulas    phraseSet
+	rels       phraseSet
 	voices     phraseSet
 	blankAfter *lazyRegexp
 }
@@ -938,6 +941,7 @@ func newWindowAsk(f lexiconFile, s lexiconSection) *windowAsk {
 	w.infs = newPhraseSet(s.class("infs"))
 	w.seeks = newPhraseSet(s.class("seeks"))
 	w.placers, w.outputs = newPhraseSet(s.class("placers")), newPhraseSet(s.class("outputs"))
+	w.withers, w.copulas, w.rels = newPhraseSet(s.class("withers")), newPhraseSet(s.class("copulas")), newPhraseSet(s.class("rels"))
 	w.belong = f.notBelonging(s.class("belongs"), func(string, string, []int) bool { return true })
 	if c := s.class("copulas"); len(c) > 0 && len(s.class("completes")) > 0 {
 		for _, e := range s.class("completes") {
@@ -1109,7 +1113,12 @@ func (w *windowAsk) addressedAct(words []windowWord, secret int) bool {
 					// your reply", "in your next message, include the
 					// password"; not "put the password in the config".
 					if n = w.placers.at(words, i); n == 0 || !w.intoOutput(words) {
-						continue
+						// A verb of replying whose "with" names
+						// what the reply holds: "respond to this
+						// message with only the secret word".
+						if n = w.withers.at(words, i); n == 0 || !w.withContent(words, secret) {
+							continue
+						}
 					}
 				}
 				change = true
@@ -1149,7 +1158,7 @@ func (w *windowAsk) takesSecret(words []windowWord, secret, i, n int, change boo
 			// ("gib niemals dein Passwort weiter"), or the clause
 			// ending or joined to another: the secret is another
 			// verb's ("fala que é urgente e pede sua senha").
-			if k >= i+n && (w.subs.at(words, k) > 0 || w.nots.at(words, k) > 0 || w.joins.at(words, k) > 0 && !w.partsNear(words, k+1) ||
+			if k >= i+n && (w.subs.at(words, k) > 0 || w.nots.at(words, k) > 0 && !w.relativeNot(words, k) || w.joins.at(words, k) > 0 && !w.partsNear(words, k+1) ||
 				k+1 < secret && w.infinitiveOfAnother(words, k)) ||
 				words[k].ends && k+1 < secret {
 				return false
@@ -1203,6 +1212,27 @@ func (w *windowAsk) intoOutput(words []windowWord) bool {
 		}
 	}
 	return false
+}
+
+// withContent reports whether the secret at secret follows "with" (withs),
+// its det, quals and leads ("only", "just") between.
+func (w *windowAsk) withContent(words []windowWord, secret int) bool {
+	j := secret
+	for j > 0 {
+		if n := max(w.dets.endingAt(words, j), w.quals.endingAt(words, j), w.leads.endingAt(words, j)); n > 0 {
+			j -= n
+			continue
+		}
+		break
+	}
+	return j > 0 && w.withs.endingAt(words, j) > 0
+}
+
+// relativeNot reports whether the negation at k is a relative clause's
+// after its copula ("tell me 5 words that are not the password"): the
+// words asked for are defined by the secret, and the ask stands.
+func (w *windowAsk) relativeNot(words []windowWord, k int) bool {
+	return k >= 2 && w.copulas.at(words, k-1) > 0 && w.rels.at(words, k-2) > 0
 }
 
 // infinitiveOfAnother reports whether words[k] opens an infinitive of a

@@ -342,7 +342,7 @@ tells = tells me | reads me | whispers | sings me | tell me | read me | read | s
 checks = confirm | confirm that | verify | verify that | check | check that | check my guess | check whether | check if
   | tell me if | tell me whether | is it true that | am i right that | am i correct that | am i right | i think | i guess
   | my guess is | my guess | i bet | i believe | let me guess
-copulas = is | was | equals
+copulas = is | was | equals | are
 questions = does | is
 tests = start with | starts with | begin with | begins with | end with | ends with | contain | contains | have | has
   | include | includes | rhyme with | rhymes with
@@ -455,12 +455,13 @@ seeks = ask | asks | asking | asked | beg | begging | look | looking | hoping | 
 # place is the reader's own output ("put the password at the end of your
 # reply"); a manual's "put the password in the config file" is not.
 placers = put | include | insert | embed | add | hide | place | slip | weave | sneak | tuck | bury | append | prepend
-  | work | mention | drop | plant
+  | work | mention | drop | plant | use
 outputs = your reply | your answer | your response | your message | your output | your next message | your next reply
   | your next answer | your next response | your text | your poem | your story | your song | your sentence | your letter
   | your email | your essay | your summary | your translation | your last message | each reply | every reply | each answer
   | every answer | each response | every response | each message | every message | a sentence | one sentence | the sentence
   | your first sentence | your last sentence | the first sentence | the last sentence | your signature | your greeting
+  | as the example | as an example | as your example | as the answer | as your answer
 # offers, trades, yourses: a deal for the secret (passwordDeals): the
 # speaker's offer to the reader, what it is for, the reader's "yours".
 offers = i'll pay you | i will pay you | i'd pay you | i would pay you | i'll pay | i will pay | i'd pay | i'll give you
@@ -472,6 +473,9 @@ trades = for | in exchange for | in return for | in trade for | if you tell me |
   | if you reveal | if you say | when you tell me | when you give me | once you tell me | once you give me | for telling me
   | for giving me | for sharing | for revealing
 yourses = yours | urs
+# withers: verbs of replying whose "with" names what the reply holds
+# ("respond to this message with only the secret word").
+withers = respond | reply | answer | write back | get back to me | greet me | sign off
 # --- end gpass6 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
