@@ -94,15 +94,9 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 			}
 			idx.needSubs[pi] = append(idx.needSubs[pi], id)
 		}
-		p.followFirst = [4]uint64{}
-		for _, w := range p.follows {
-			if w == "" {
-				// An empty follower is met by any word boundary: no
-				// first byte to test.
-				p.followFirst = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-				break
-			}
-			p.followFirst[w[0]>>6] |= 1 << (w[0] & 63)
+		p.followBy = nil
+		if p.follows != nil {
+			p.followBy = newFollowTable(p.follows)
 		}
 	}
 	for _, w := range decodeSignals {

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -33,9 +34,10 @@ type flagPattern struct {
 	// start word (after one space): a cheap test for patterns whose start
 	// is a common word ("root" in "root access granted").
 	follows []string
-	// followFirst has a bit for the first byte of each of follows (set by
-	// indexStarts): most windows' second word starts with none of them.
-	followFirst [4]uint64
+	// followBy is follows by their first byte (set by indexStarts): most
+	// windows' second word starts with none of them, and the rest are
+	// compared with the few that start as it does.
+	followBy *followTable
 	// span is the longest match in bytes: the window's length.
 	span int
 	re   *lazyRegexp
@@ -127,11 +129,53 @@ func (p *flagPattern) followMet(window string) bool {
 	if i >= len(window) || window[i] != ' ' && window[i] != '\n' {
 		return false
 	}
-	rest := window[i+1:]
-	if len(rest) > 0 && p.followFirst[rest[0]>>6]&(1<<(rest[0]&63)) == 0 {
-		return false
+	return p.followBy.met(window[i+1:])
+}
+
+// followTable holds a pattern's follows sorted by their first byte, with
+// where each first byte's run starts (from), and whether one of them is
+// empty (met by any word boundary). With forty follows, comparing each
+// with the next word was most of the time the scan spent on them.
+type followTable struct {
+	words []string
+	from  [257]uint16
+	empty bool
+}
+
+func newFollowTable(follows []string) *followTable {
+	t := &followTable{}
+	for _, w := range follows {
+		if w == "" {
+			t.empty = true
+			continue
+		}
+		t.words = append(t.words, w)
 	}
-	for _, w := range p.follows {
+	if len(t.words) >= 1<<16 {
+		panic("sanitize: too many follows for a pattern")
+	}
+	sort.SliceStable(t.words, func(a, b int) bool { return t.words[a][0] < t.words[b][0] })
+	n := 0
+	for c := range 257 {
+		for n < len(t.words) && int(t.words[n][0]) < c {
+			n++
+		}
+		t.from[c] = uint16(n)
+	}
+	return t
+}
+
+// met reports whether rest, the text after the start word and its
+// space, begins with one of the follows ending at a word boundary.
+func (t *followTable) met(rest string) bool {
+	if len(rest) == 0 {
+		return t.empty
+	}
+	c := rest[0]
+	if t.empty && !isWordByte(c) {
+		return true
+	}
+	for _, w := range t.words[t.from[c]:t.from[int(c)+1]] {
 		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
 			return true
 		}

@@ -538,12 +538,13 @@ func (s *scanner) match(text string, from, to int) hits {
 }
 
 // subsWithin reports whether one of the needed substrings subs occurs
-// whole within [from, to) of text. It looks within that range only, as the
+// whole within [from, to) of text. It answers for that range only, as the
 // plain reading does, but remembers for each substring the range it last
-// looked in and what it found there: the first occurrence at or after its
-// start, or none (no occurrence ends within it). Patterns that need the
-// same substrings at the same place (a language's patterns, the same
-// stems) then look once.
+// looked in and what it found there: the first occurrence whole within
+// it, or none. Patterns that need the same substrings at the same place
+// (a language's patterns, the same stems) then look once, and the next
+// candidate's window, which overlaps the last one, is looked in only past
+// its end.
 func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
 	high := -1 // where the first byte above ASCII at or after from is, once asked
 	for _, id := range subs {
@@ -558,19 +559,27 @@ func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
 				continue
 			}
 		}
+		look := from
 		if s.subFrom[id] <= from {
 			if at := s.subAt[id]; at >= from {
 				if at+len(sub) <= to {
 					return true
 				}
 				continue
-			} else if at < 0 && to <= s.subTo[id] {
-				continue
+			} else if at < 0 {
+				if to <= s.subTo[id] {
+					continue
+				}
+				// None lies whole within the range looked in last,
+				// which starts at or before from: one within [from,
+				// to) ends past its end. A window that moved on is
+				// looked in only where it grew.
+				look = max(from, s.subTo[id]-len(sub)+1)
 			}
 		}
-		at := strings.Index(text[from:to], sub)
+		at := strings.Index(text[look:to], sub)
 		if at >= 0 {
-			at += from
+			at += look
 		}
 		s.subFrom[id], s.subTo[id], s.subAt[id] = from, to, at
 		if at >= 0 {

@@ -164,11 +164,21 @@ func (f *findings) splitWindow(text string, ts, te int) {
 		glued.WriteString(l.text)
 		spaced.WriteString(l.text)
 	}
-	whole := Normalise(text[lo:hi])
-	had := flagMatches(whole, 0, len(whole))
+	// What the window's own lines fire is read only when the joined text
+	// fires a rule that could be new: most joined literals fire none.
+	var had hits
+	read := false
 	for _, joined := range []string{glued.String(), spaced.String()} {
 		n := Normalise(joined)
-		if got := flagMatches(n, 0, len(n)); got.anyBut(had) {
+		got := flagMatches(n, 0, len(n))
+		if !got.anyBut(hits{}) {
+			continue
+		}
+		if !read {
+			whole := Normalise(text[lo:hi])
+			had, read = flagMatches(whole, 0, len(whole)), true
+		}
+		if got.anyBut(had) {
 			f.add(RuleFlagSplitPayload, lits[0].at)
 			return
 		}
