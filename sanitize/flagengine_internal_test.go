@@ -65,7 +65,7 @@ func matchReference(s *scanner, text string, from, to int) hits {
 	return first
 }
 
-// referenceFollows is followMet without its first byte test.
+// referenceFollows is followMet without its index of first bytes.
 func referenceFollows(p *flagPattern, window string) bool {
 	i := 0
 	for i < len(window) && (isWordByte(window[i]) || (window[i] == '-' || window[i] == '\'') && i > 0 && i+1 < len(window) && isWordByte(window[i+1])) {
@@ -88,15 +88,32 @@ func referenceFollows(p *flagPattern, window string) bool {
 // and matchReference differ on it, or "" when they agree: the rules that
 // fire and the offset of each one's first match.
 func engineDiffers(text string) string {
-	norm, _ := normaliseLines(text)
+	form, _ := normaliseLines(text)
 	s := getScanner()
 	defer putScanner(s)
-	s.read(norm, true)
+	s.read(form, true)
+	norm := form
 	if len(s.foldAt) > 0 {
-		norm, _ = s.fold(norm)
+		norm, _ = s.fold(form)
 	}
 	got := s.match(norm, 0, len(norm))
-	want := matchReference(s, norm, 0, len(norm))
+	// The reference reads every candidate the start words give, those
+	// whose followers the scan already found missing too.
+	r := getScanner()
+	r.allCands = true
+	defer func() {
+		r.allCands = false
+		putScanner(r)
+	}()
+	r.read(form, true)
+	refNorm := form
+	if len(r.foldAt) > 0 {
+		refNorm, _ = r.fold(form)
+	}
+	if refNorm != norm {
+		return "the reference's reading folded the text otherwise"
+	}
+	want := matchReference(r, norm, 0, len(norm))
 	if got.set == want.set {
 		same := true
 		for id := range flagRuleNames {

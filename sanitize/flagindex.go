@@ -48,6 +48,22 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 		}
 		return e
 	}
+	// The followers that are one word each, numbered: the scan looks the
+	// word after a start up once, and each pattern asks whether its
+	// number is among its followers'.
+	followIDs := map[string]int{}
+	for pi := range flagPatterns {
+		for _, w := range flagPatterns[pi].follows {
+			if _, ok := followIDs[w]; !ok && isWordOnly(w) {
+				followIDs[w] = len(followIDs)
+			}
+		}
+	}
+	followWords := map[string]*wordEntry{}
+	for w, id := range followIDs {
+		followWords[w] = &wordEntry{word: w, need: id}
+	}
+	idx.followWords = newWordTable(followWords)
 	for pi := range flagPatterns {
 		p := &flagPatterns[pi]
 		p.ruleID = sort.SearchStrings(flagRuleNames, p.rule)
@@ -96,7 +112,7 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 		}
 		p.followBy = nil
 		if p.follows != nil {
-			p.followBy = newFollowTable(p.follows)
+			p.followBy = newFollowTable(p.follows, followIDs)
 		}
 	}
 	for _, w := range decodeSignals {
@@ -200,6 +216,16 @@ func (t *wordTable) find(w string) *wordEntry {
 	}
 }
 
+// isWordOnly reports whether s is one or more word bytes and nothing else.
+func isWordOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // allWords reports whether every string is one word as the scan splits
 // words: word bytes (those of characters above ASCII among them), with
 // single hyphens or apostrophes inside.
@@ -221,8 +247,11 @@ func allWords(ss []string) bool {
 type startIndex struct {
 	// table holds every word that starts a pattern, is needed by one, or
 	// marks a line.
-	table     wordTable
-	needIDs   map[string]int
+	table wordTable
+	// followWords holds the followers (flagPattern.follows) that are one
+	// word of word bytes, each with its number as its need.
+	followWords wordTable
+	needIDs     map[string]int
 	needWords [][]int
 	// subs are the substrings patterns need, each once; needSubs are, for
 	// each pattern, its needed substrings' indices there (the scanner keeps

@@ -132,17 +132,69 @@ func (p *flagPattern) followMet(window string) bool {
 	return p.followBy.met(window[i+1:])
 }
 
-// followTable holds a pattern's follows sorted by their first byte, with
-// where each first byte's run starts (from), and whether one of them is
-// empty (met by any word boundary). With forty follows, comparing each
-// with the next word was most of the time the scan spent on them.
-type followTable struct {
-	words []string
-	from  [257]uint16
-	empty bool
+// notFollowedAt reports whether the start word text[i:j] of a whole
+// text, whose window is text[i:i+span], is surely followed by none of
+// p.follows: what the scan can tell as it reads the word. It cannot when
+// what it would compare reaches the next line (folding look-alikes may
+// change that line before match reads it). next is the word after the
+// start (nextWord).
+func (p *flagPattern) notFollowedAt(text string, i, j int, next nextWord) bool {
+	end := min(len(text), i+p.span)
+	t := p.followBy
+	if j >= end {
+		return true
+	}
+	if strings.IndexByte(text[j:min(end, j+2+t.longest)], '\n') >= 0 {
+		return false
+	}
+	if text[j] != ' ' {
+		return true
+	}
+	if next.end > end {
+		// The window ends inside the next word: compare as met does.
+		return !t.met(text[j+1 : end])
+	}
+	rest := text[j+1 : end]
+	if len(rest) == 0 {
+		return !t.empty
+	}
+	if t.empty && !isWordByte(rest[0]) {
+		return false
+	}
+	// A follower of word bytes only is met when it is the next word
+	// whole: the bytes before the first that is no word byte.
+	if next.id >= 0 && next.id < len(t.ids)*64 && t.ids[next.id>>6]&(1<<(next.id&63)) != 0 {
+		return false
+	}
+	for _, w := range t.others {
+		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
+			return false
+		}
+	}
+	return true
 }
 
-func newFollowTable(follows []string) *followTable {
+// nextWord is the word after a start word and a space: where it ends (at
+// the first byte that is no word byte) and its number among the
+// followers (startIndex.followWords), or -1.
+type nextWord struct{ id, end int }
+
+// followTable holds a pattern's follows sorted by their first byte, with
+// where each first byte's run starts (from), and whether one of them is
+// empty (met by any word boundary); the scan asks ids, the numbers of the
+// follows of word bytes only, and others, the rest. With forty follows,
+// comparing each with the next word was most of the time the scan spent
+// on them.
+type followTable struct {
+	words   []string
+	from    [257]uint16
+	empty   bool
+	longest int
+	ids     []uint64
+	others  []string
+}
+
+func newFollowTable(follows []string, ids map[string]int) *followTable {
 	t := &followTable{}
 	for _, w := range follows {
 		if w == "" {
@@ -150,6 +202,16 @@ func newFollowTable(follows []string) *followTable {
 			continue
 		}
 		t.words = append(t.words, w)
+		t.longest = max(t.longest, len(w))
+		id, ok := ids[w]
+		if !ok {
+			t.others = append(t.others, w)
+			continue
+		}
+		for len(t.ids) <= id>>6 {
+			t.ids = append(t.ids, 0)
+		}
+		t.ids[id>>6] |= 1 << (id & 63)
 	}
 	if len(t.words) >= 1<<16 {
 		panic("sanitize: too many follows for a pattern")

@@ -81,6 +81,10 @@ type scanner struct {
 	subFrom, subTo, subAt []int
 	// highAsked and highAt are highFrom's last question and answer.
 	highAsked, highAt int
+	// allCands keeps, in read, the candidates whose followers are not
+	// there too: the text read is one line of a longer one (fold), whose
+	// next word may be on the next line, or the reference is reading.
+	allCands bool
 }
 
 type candidate struct{ pattern, at int }
@@ -294,10 +298,24 @@ func (s *scanner) read(text string, withMarks bool) {
 			bits |= markRun
 		}
 		if e := idx.table.find(word); e != nil {
+			next := nextWord{id: -2}
 			for _, pi := range e.patterns {
-				if !patterns[pi].lineStart || atLineStart(text, i) {
-					s.cands = append(s.cands, candidate{pi, i})
+				p := &patterns[pi]
+				if p.lineStart && !atLineStart(text, i) {
+					continue
 				}
+				// A start word whose pattern wants one of a few words
+				// after it is, most of the time, followed by none: it
+				// is no candidate (match would drop it; it tests again).
+				if p.followBy != nil && !s.allCands {
+					if next.id == -2 {
+						next = idx.nextWord(text, j)
+					}
+					if p.notFollowedAt(text, i, j, next) {
+						continue
+					}
+				}
+				s.cands = append(s.cands, candidate{pi, i})
 			}
 			if e.need >= 0 {
 				s.needPos[e.need] = append(s.needPos[e.need], i)
@@ -351,7 +369,7 @@ func (s *scanner) read(text string, withMarks bool) {
 					}
 				}
 			}
-			if i > 0 && isQuote(text[i-1]) && tail != "" && mayMakeWord(tail, word) && cutMakesWord(tail, word) {
+			if bits&markCut == 0 && i > 0 && isQuote(text[i-1]) && tail != "" && mayMakeWord(tail, word) && cutMakesWord(tail, word) {
 				bits |= markCut
 			}
 			if j < len(text) && isQuote(text[j]) && !isKey(text, j) {
@@ -363,6 +381,25 @@ func (s *scanner) read(text string, withMarks bool) {
 	if withMarks {
 		endLine()
 	}
+}
+
+// nextWord is the word after the one that ends at j, when a space
+// follows it.
+func (idx *startIndex) nextWord(text string, j int) nextWord {
+	if j+1 >= len(text) || text[j] != ' ' {
+		return nextWord{-1, j}
+	}
+	k := j + 1
+	for k < len(text) && isWordByte(text[k]) {
+		k++
+	}
+	if k == j+1 {
+		return nextWord{-1, k}
+	}
+	if e := idx.followWords.find(text[j+1 : k]); e != nil {
+		return nextWord{e.need, k}
+	}
+	return nextWord{-1, k}
 }
 
 // fold folds the look-alikes of the lines foldAt names, in text (the text
@@ -409,7 +446,11 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 	line := 0
 	lineAt, countedTo := 0, 0
 	again := getScanner()
-	defer putScanner(again)
+	again.allCands = true
+	defer func() {
+		again.allCands = false
+		putScanner(again)
+	}()
 	cands := s.spareCands[:0]
 	ci := 0
 	needFrom := s.needFrom
