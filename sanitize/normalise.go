@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"math/bits"
 	"sort"
 	"strings"
 	"unicode"
@@ -297,10 +298,17 @@ func (f *folder) run(text string, checkNFKC bool, line int) {
 		// Eight bytes of printable ASCII without a run of spaces, at a
 		// time, in lower case.
 		if f.space == 0 && i+8 <= len(text) {
+			// Or as many of them as fold writes as they are (a line's
+			// last bytes before its line feed, a word before a tab).
 			if x := load8(text, i); foldable8(x) {
 				store8(f.out[f.o:f.o+8], lower8(x))
 				f.o += 8
 				i += 7
+				continue
+			} else if n := foldablePrefix8(x); n > 0 {
+				store8(f.out[f.o:f.o+8], lower8(x))
+				f.o += n
+				i += n - 1
 				continue
 			}
 		}
@@ -367,6 +375,26 @@ func foldable8(x uint64) bool {
 	}
 	spaces := zeroBytes8(x ^ (ones * ' '))
 	return spaces&(spaces>>8) == 0 && spaces>>63 == 0
+}
+
+// foldablePrefix8 is how many of the first bytes of x fold writes as they
+// are but for upper case: printable ASCII, no two spaces in a row, and no
+// space last. lower8 of x gives them right whatever the bytes after them
+// are (its sums carry only upwards).
+func foldablePrefix8(x uint64) int {
+	// The lowest byte each test marks is exact (a borrow or a carry
+	// marks only bytes above a marked one), and so is their union's.
+	bad := x & highs
+	bad |= (x - ones*0x20) &^ x & highs
+	del := x ^ (ones * 0x7f)
+	bad |= (del - ones) &^ del & highs
+	spaces := zeroBytes8(x ^ (ones * ' '))
+	bad |= spaces & (spaces >> 8)
+	n := bits.TrailingZeros64(bad) >> 3
+	if n > 0 && spaces>>(8*n-1)&1 != 0 {
+		n--
+	}
+	return n
 }
 
 // lower8 is x, all of whose bytes are ASCII, with A-Z in lower case.

@@ -51,7 +51,7 @@ func FuzzNormalisePathsAgree(f *testing.F) {
 
 // The eight-byte tests must say what a byte-by-byte loop says.
 func FuzzEightByteTests(f *testing.F) {
-	for _, s := range []string{"abcdefgh", "abcdefg\x7f", "abcdefg\n", "ab  cdef", "abcdefg ", " abcdefg", "a b c d ", "abcdefgz", "`abcdefg", "abcdef{z", "abcdefg\xfa", "\tabc\ndef", "a\rb\vc\fd\x0e", "\x08\x09\x0a\x0b\x0c\x0d\x0e\x1f", "\x00\x00\x00\x00\x00\x00\x00\x09", "abc\x80defg", " ~~~~~~~", "\x1fabcdefg", "ABCDEFGH", "@[`{azAZ", "!!!!!!!!"} {
+	for _, s := range []string{"abcdefgh", "abcdefg\x7f", "abcdefg\n", "ab  cdef", "abcdefg ", " abcdefg", "a b c d ", "abcdefgz", "`abcdefg", "abcdef{z", "abcdefg\xfa", "\tabc\ndef", "a\rb\vc\fd\x0e", "\x08\x09\x0a\x0b\x0c\x0d\x0e\x1f", "\x00\x00\x00\x00\x00\x00\x00\x09", "abc\x80defg", " ~~~~~~~", "\x1fabcdefg", "ABCDEFGH", "@[`{azAZ", "!!!!!!!!", "Ab\xffCDEFG", "AB  CD\tE", "ABC \n\n\n\n", "ZZZZZZZ\x80", "a \x1f     "} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -86,6 +86,25 @@ func FuzzEightByteTests(f *testing.F) {
 		if plain {
 			if got, want := lower8(x), load8(strings.ToLower(s[:8]), 0); got != want {
 				t.Fatalf("lower8(%q) = %x, want %x", s[:8], got, want)
+			}
+		}
+		// The prefix fold writes as it is: printable ASCII up to a run of
+		// two spaces, without a space last; lower8 must give it right
+		// whatever follows it.
+		prefix := 0
+		for i := 0; i < 8 && s[i] >= 0x20 && s[i] <= 0x7e && !(s[i] == ' ' && i+1 < 8 && s[i+1] == ' '); i++ {
+			prefix = i + 1
+		}
+		if prefix > 0 && s[prefix-1] == ' ' {
+			prefix--
+		}
+		if got := foldablePrefix8(x); got != prefix {
+			t.Fatalf("foldablePrefix8(%q) = %d, want %d", s[:8], got, prefix)
+		}
+		lowered := lower8(x)
+		for i := 0; i < prefix; i++ {
+			if got, want := byte(lowered>>(8*i)), strings.ToLower(s[i:i+1])[0]; got != want {
+				t.Fatalf("lower8(%q) byte %d = %q, want %q", s[:8], i, got, want)
 			}
 		}
 	})
