@@ -252,7 +252,7 @@ type startIndex struct {
 	// word of word bytes, each with its number as its need.
 	followWords wordTable
 	needIDs     map[string]int
-	needWords [][]int
+	needWords   [][]int
 	// subs are the substrings patterns need, each once; needSubs are, for
 	// each pattern, its needed substrings' indices there (the scanner keeps
 	// where each last occurred: scanner.subsWithin).

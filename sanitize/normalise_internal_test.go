@@ -103,7 +103,7 @@ func FuzzEightByteTests(f *testing.F) {
 		}
 		lowered := lower8(x)
 		for i := 0; i < prefix; i++ {
-			if got, want := byte(lowered>>(8*i)), strings.ToLower(s[i:i+1])[0]; got != want {
+			if got, want := byte(lowered>>(8*i)), strings.ToLower(s[i : i+1])[0]; got != want {
 				t.Fatalf("lower8(%q) byte %d = %q, want %q", s[:8], i, got, want)
 			}
 		}
