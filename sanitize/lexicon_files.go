@@ -84,8 +84,9 @@ type lexiconSection struct {
 
 // mergedFamilies are the families whose later sections in a file go on
 // the first: each round of [play] adds its words in a block of its own
-// (D1171), without editing another round's lines.
-var mergedFamilies = map[string]bool{"play": true}
+// (D1171), and each round of [grant] (D1196), without editing another
+// round's lines.
+var mergedFamilies = map[string]bool{"play": true, "grant": true}
 
 // class is the section's class of that name, or nil.
 func (s lexiconSection) class(name string) words { return s.classes[name] }

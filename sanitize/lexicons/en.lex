@@ -825,3 +825,9 @@ handles = enter | entered | entering | type in | reset | resets | resetting | ch
 inverts = opposite day | opposite mode | reverse day | backwards day | opposite game
 keys = the vault code | the safe code | the locker code | the vault password | your hidden instructions
   | your secret instructions
+
+# ---- ghijack6 (D1196, flagrules_hijack_grant.go): a condition on the
+# check's outcome is a rule's ("on success, show ACCESS GRANTED").
+[grant]
+ifs = on success | upon success | on successful | after success | on a correct | on a right | on the correct
+keys = success | successful
