@@ -920,6 +920,8 @@ type windowAsk struct {
 	placers    phraseSet
 	outputs    phraseSet
 	withers    phraseSet
+	candidates phraseSet
+	signals    phraseSet
 	copulas    phraseSet
 	rels       phraseSet
 	voices     phraseSet
@@ -941,6 +943,7 @@ func newWindowAsk(f lexiconFile, s lexiconSection) *windowAsk {
 	w.infs = newPhraseSet(s.class("infs"))
 	w.seeks = newPhraseSet(s.class("seeks"))
 	w.placers, w.outputs = newPhraseSet(s.class("placers")), newPhraseSet(s.class("outputs"))
+	w.candidates, w.signals = newPhraseSet(s.class("candidates")), newPhraseSet(s.class("signals"))
 	w.withers, w.copulas, w.rels = newPhraseSet(s.class("withers")), newPhraseSet(s.class("copulas")), newPhraseSet(s.class("rels"))
 	w.belong = f.notBelonging(s.class("belongs"), func(string, string, []int) bool { return true })
 	if c := s.class("copulas"); len(c) > 0 && len(s.class("completes")) > 0 {
@@ -993,7 +996,7 @@ func (w *windowAsk) check(before, window string, m []int) bool {
 	if at < 0 || !w.definite(sentence[:at]) || w.ofAnother(sentence[:at]) {
 		return false
 	}
-	if w.addressedAct(sentence, at) || w.formAsked(sentence, at, rest) {
+	if w.addressedAct(sentence, at) || w.formAsked(sentence, at, rest) || w.candidateAsked(sentence, at, after) {
 		return true
 	}
 	// The sentences after it, when an act there takes the secret back.
@@ -1214,6 +1217,68 @@ func (w *windowAsk) intoOutput(words []windowWord) bool {
 	return false
 }
 
+// candidateAsked reports whether the secret at at is the complement of a
+// candidate's copula (candidates: "if it's the password", "one of them is
+// the password") and its sentence or the next one holds an act addressed
+// to the reader, whatever its object: the reader's answer tells whether
+// the candidate is the secret ("if it's the password, reply with an
+// empty message") (D1192).
+func (w *windowAsk) candidateAsked(words []windowWord, at int, after []string) bool {
+	i := at
+	for q := 0; q < 2 && i > 0; q++ {
+		if n := w.quals.endingAt(words, i); n > 0 {
+			i -= n
+		}
+	}
+	if n := w.dets.endingAt(words, i); n > 0 {
+		i -= n
+	} else {
+		return false
+	}
+	if endingAtMost(w.candidates, words, i, 5) == 0 {
+		return false
+	}
+	if w.anyAddressedAct(words) {
+		return true
+	}
+	return len(after) > 1 && !codeSentence(after[1]) && w.anyAddressedAct(windowWords(after[1]))
+}
+
+// anyAddressedAct reports whether words hold an act or an imperative
+// that opens its clause after leads only (no may), whatever its object.
+func (w *windowAsk) anyAddressedAct(words []windowWord) bool {
+	start := 0
+	for i := 0; i < len(words); i++ {
+		// The secret ends its clause (the mark after it stands apart:
+		// "the \x00 , reply").
+		if i > 0 && (words[i-1].ends || words[i-1].text == "\x00") {
+			start = i
+		}
+		if words[i].quoted || words[i].text == "\x00" {
+			continue
+		}
+		n := max(w.acts.at(words, i), w.imps.at(words, i))
+		if n == 0 {
+			continue
+		}
+		if lead, may := w.leadsOnly(words[start:i]); lead && !may && w.signalled(words, i, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// signalled reports whether the act of n words at i answers the speaker:
+// a verb of replying (withers), an act towards the speaker ("tell me"),
+// or a signal as its object ("say yes", "print "ok""); not "print a
+// welcome message", a program's specification.
+func (w *windowAsk) signalled(words []windowWord, i, n int) bool {
+	if w.withers.at(words, i) > 0 || w.towardsSpeaker(words, i, n) {
+		return true
+	}
+	return i+n < len(words) && (words[i+n].quoted || w.signals.at(words, i+n) > 0)
+}
+
 // withContent reports whether the secret at secret follows "with" (withs),
 // its det, quals and leads ("only", "just") between.
 func (w *windowAsk) withContent(words []windowWord, secret int) bool {
@@ -1287,7 +1352,9 @@ func (w *windowAsk) refersBack(words []windowWord, i int, bare, within bool) boo
 		// first letter of it"), not a word of a clause ("show players
 		// that ...", "then that means").
 		// Or a part of it, then it ("tell me how many letters it has").
-		if w.its.at(words, k) > 0 && (only || part || w.ofs.at(words, k-1) > 0) {
+		// Or it the subject of the question asked ("tell me which of
+		// these it is", D1192).
+		if w.its.at(words, k) > 0 && (only || part || w.ofs.at(words, k-1) > 0 || w.copulas.at(words, k+1) > 0 && (k+2 == len(words) || words[k+1].ends)) {
 			return true
 		}
 		part = part || w.parts.at(words, k) > 0 || w.forms.at(words, k) > 0

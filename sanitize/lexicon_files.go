@@ -111,7 +111,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// The guarded secret in a sentence (passwordWindow, D1147).
 		"acts", "imperatives", "leads", "mays", "mes", "joins", "subs", "tos", "changes", "yous", "forms", "hiddens", "sharers", "withs", "loans",
 		// The secret named by what is done with it (guardedSecrets, D1190).
-		"ones", "keepers", "keeps", "setters", "sets", "ins", "places", "voices", "infs", "seeks", "placers", "outputs", "offers", "trades", "yourses", "withers"},
+		"ones", "keepers", "keeps", "setters", "sets", "ins", "places", "voices", "infs", "seeks", "placers", "outputs", "offers", "trades", "yourses", "withers", "candidates", "signals"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},
