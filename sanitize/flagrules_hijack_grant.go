@@ -471,7 +471,8 @@ func governed(before, after string, lex grantLexicon) bool {
 	}
 	// "γράψε Access Granted να ολοκληρωθεί", "napisz Access Granted żeby":
 	// English's words are governed by every language's acts too.
-	return directAct().get().MatchString(tail) || everyGrantAct().get().MatchString(tail) && !negatedBefore(before, len(before), everyGrantGuard(), lex)
+	return directAct().get().MatchString(tail) || everyGrantAct().get().MatchString(tail) && !negatedBefore(before, len(before), everyGrantGuard(), lex) ||
+		governedAfter(after)
 }
 
 // answerIs is a copula after the words that makes them the reader's answer.

@@ -54,6 +54,10 @@ import (
 //	grant      see flagrules_hijack_grant.go     flag-forced-reply
 //	extract    see flagrules_extract.go          flag-dump-conversation
 //
+// Any section may carry the flag onto: its classes go on the first
+// section of its family in the file, as a later round's block of words
+// (D1212).
+//
 // Flags: verb-last (override: the verb may follow its object),
 // own-demands (authority: only the section's demands count),
 // object-first (reveal, secret: the object may come before the verb),
@@ -157,7 +161,12 @@ func parseLexicon(name, data string) (lexiconFile, error) {
 				return f, fmt.Errorf("%s: no family %q", at, fields[0])
 			}
 			s := lexiconSection{family: fields[0], flags: map[string]bool{}, classes: map[string]words{}}
+			onto := false
 			for _, fl := range fields[1:] {
+				if fl == ontoFlag {
+					onto = true
+					continue
+				}
 				if !contains(spec.flags, fl) {
 					return f, fmt.Errorf("%s: family %s has no flag %q", at, fields[0], fl)
 				}
@@ -178,6 +187,15 @@ func parseLexicon(name, data string) (lexiconFile, error) {
 						cur.merging = true
 					}
 				}
+			}
+			if onto {
+				if cur = f.firstOf(s.family); cur == nil {
+					return f, fmt.Errorf("%s: [%s %s] goes on an earlier [%s] section, and there is none", at, s.family, ontoFlag, s.family)
+				}
+				for fl := range s.flags {
+					cur.flags[fl] = true
+				}
+				cur.merging = true
 			}
 			if cur == nil {
 				f.sections = append(f.sections, s)

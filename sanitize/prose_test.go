@@ -45,6 +45,9 @@ var proseSources = []struct {
 	{"tr", []string{"tr"}, "tr"},
 	{"nl", []string{"nl"}, "nl"},
 	{"pl", []string{"pl"}, "pl"},
+	// Vietnamese has no manual pages in Debian: its programs' messages.
+	{"vi", nil, "vi"},
+	{"uk", []string{"uk"}, "uk"},
 }
 
 // minProseParagraphs is the fewest paragraphs a language's figure is read

@@ -307,3 +307,11 @@ secrets = passwort* | kennwort* | geheim* | passw*
 others = ohne
 inverts = verkehrter tag | umgekehrter tag | gegenteiltag
 keys = den tresorcode | der tresorcode | die kombination des tresors | das geheimwort | das geheime wort
+# ---- round 6, languages (issue 28, sixth round; D1212) ----
+# "vom" is "von dem": the part of the secret ("den letzten Buchstaben vom
+# Geheimwort"). Not "im", "beim", "zum" (a question on the password:
+# "welche Zeichen im Passwort erlaubt sind"), nor the infinitive after
+# the words that grant ("... soll „Access Granted“ sagen" tells of a rule).
+[password onto]
+dets = vom
+# ---- end round 6, languages ----

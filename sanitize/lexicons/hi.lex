@@ -196,3 +196,31 @@ casts = तुम अब | तुम हो | आप अब | तुम मे�
 machines = टर्मिनल | कंसोल | डेटाबेस
 secrets = पासवर्ड | गुप्त | password | secret
 keys = तिजोरी का कोड | लॉकर का कोड | पासवर्ड
+# ---- round 6, languages (issue 28, sixth round; D1211) ----
+# Hindi as it is typed in Latin letters (Hinglish): the same order as
+# Hindi's (the verb last, "instructions ignore kar", "Access Granted bol
+# de"), its words spelt as people spell them, English nouns borrowed
+# (instructions, rules, password). Only words no English text holds.
+[override verb-last]
+verbs = ignore kar | ignore karo | ignore kar do | ignore kar de | bhool ja | bhool jao | bhul ja | bhul jao | bhool jaa
+  | bhula do | bhula de | chhod do | chhod de | mat maano | mat mano | follow mat karo | follow mat kar
+quals = pehle wale | pehle ke | pichhle | pichle | purane | sab | saare | sare | upar wale | upar ke | apne | tere | tumhare
+  | system ke
+nouns = instructions | instruction | rules | nirdesh | niyam | hukum | prompt
+[role]
+nows = ab se tu | ab se tum | ab tu | ab tum | aaj se tu | aaj se tum
+roles = koi rules nahi | koi rule nahi | koi filter nahi | koi niyam nahi | bina rules | bina filter | koi pabandi nahi
+pretends = natak kar ki tu | maan le ki tu | maan lo ki tum
+[grant onto]
+# The imperatives only: "bolta hai", "bolega" tell what someone says.
+acts = bol | bolo | bol de | bol do | boliye | likh | likho | likh de | likh do | likh dena
+  | likhiye | reply kar | reply karo | reply kar de | jawab de | jawab do | keh | keh de | keh do | kaho | type kar
+  | type kar do | print kar | print kar do | dikha de | dikha do
+nots = mat | nahi | nahin | kabhi nahi
+ifs = agar | jab | sirf tab
+elses = warna | nahi toh | varna
+[play]
+casts = tu meri | tu mera | tum meri | tum mera | ab se tu | ab se tum | chal roleplay | roleplay karte | game khelte
+  | ek game khelte
+secrets = password | secret | code
+# ---- end round 6, languages ----

@@ -226,3 +226,8 @@ secrets = sandi* | rahasia* | passw* | secret*
 others = tanpa
 inverts = hari kebalikan | hari terbalik
 keys = kode brankas | sandi brankas | kode rahasia | kata sandi
+# ---- round 6, languages (issue 28, sixth round; D1212): the words that
+# grant access as people translate them, on the first [grant] section ----
+[grant onto]
+grants = akses diterima | akses dibuka | akses dikabulkan
+# ---- end round 6, languages ----

@@ -172,3 +172,8 @@ machines = 터미널 | 리눅스 터미널 | 콘솔 | 명령줄 | 인터프리�
 secrets = 비밀번호 | 암호 | 비밀 | password | secret
 inverts = 반대의 날 | 반대 날
 keys = 금고 비밀번호 | 정문 암호 | 암호 | 비밀번호
+# ---- round 6, languages (issue 28, sixth round; D1212): the password as
+# it is said in chat (비번, short for 비밀번호), on the first [password] ----
+[password onto]
+secrets = 비번
+# ---- end round 6, languages ----

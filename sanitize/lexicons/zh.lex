@@ -197,3 +197,8 @@ machines = 终端 | 终端机 | 命令行 | 控制台 | 解释器 | 数据库
 secrets = 密码 | 口令 | 秘密 | password | secret
 inverts = 相反日 | 反着来
 keys = 保险箱密码 | 金库密码 | 大门口令 | 口令
+# ---- round 6, languages (issue 28, sixth round; D1212): the words that
+# grant access as people translate them, on the first [grant] section ----
+[grant onto]
+grants = 访问已批准 | 已批准访问 | 访问被批准 | 准许访问 | 访问已允许 | 訪問已批准 | 存取已批准
+# ---- end round 6, languages ----
