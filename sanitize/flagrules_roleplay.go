@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -77,11 +78,29 @@ func (f lexiconFile) playEnd(s lexiconSection) (string, words) {
 	}
 	sep, gap := f.playGap(4, 24)
 	hasTT := len(tells) > 0 && len(targets) > 0
+	target, qualified := alt(targets), f.qualifiedThing(s, 0)
+	if qualified != "" {
+		target = `(?:` + target + `|` + qualified + `)`
+	}
+	equals := s.class("equals")
 	end := `(?:` + group(alt(bounds), len(bounds) > 0) +
-		`|` + group(alt(tells)+sep+gap+quoteExpr+alt(targets), hasTT) +
-		`|` + group(alt(targets)+sep+gap+alt(tells), hasTT && s.flags["verb-last"]) +
-		`|` + group(quoteExpr+alt(grants), len(grants) > 0) + `)`
-	return end, join2(bounds, targets, grants)
+		`|` + group(alt(tells)+sep+gap+quoteExpr+target, hasTT) +
+		`|` + group(target+sep+gap+alt(tells), hasTT && s.flags["verb-last"]) +
+		`|` + group(quoteExpr+alt(grants), len(grants) > 0) +
+		`|` + group(alt(equals)+sep+qualified, len(equals) > 0 && qualified != "") + `)`
+	return end, join2(bounds, targets, grants, s.class("heads"))
+}
+
+// qualifiedThing is the guarded thing with up to two words that qualify
+// it between its owner and its noun ("your old instructions", "the last
+// secret word", "the same password"), with at least least such words (D1206); ""
+// where the section has no such classes.
+func (f lexiconFile) qualifiedThing(s lexiconSection, least int) string {
+	owners, mods, heads := s.class("owners"), s.class("mods"), s.class("heads")
+	if len(owners) == 0 || len(mods) == 0 || len(heads) == 0 || f.unspaced {
+		return ""
+	}
+	return alt(owners) + `\s(?:` + alt(mods) + `\s){` + itoa(least) + `,2}` + alt(heads)
 }
 
 // playPatternsOf generates [play]'s shapes: a make-believe opened
@@ -139,7 +158,114 @@ func (f lexiconFile) playPatternsOf(s lexiconSection) []flagPattern {
 	if casts := s.class("casts"); len(casts) > 0 {
 		out = append(out, f.castPatterns(s, casts, reach)...)
 	}
+	return append(out, f.admissionPatterns(s)...)
+}
+
+// admitReach is how far on either side of the admission its words are
+// looked for: the sentence or two of a scene.
+const admitReach = 300
+
+// admissionPatterns generate the game's role-play that asks for the words
+// that grant access without saying them (D1205): the reader cast as the
+// one who lets people in, and asked for its part at that moment, "your
+// line:", "what did the door say?", "the classic two words", "say the
+// words that open the door", "tell them what you tell cleared visitors".
+// Each of the two alone is everyday text (a door in a story, "your line"
+// in a script); the admission is the rare one, so the scan starts there
+// (a door, a gate, a vault; "lets me in"; "this visitor's cleared"; "to
+// enter") and only then looks around it in the paragraph for the part
+// asked of the reader, not negated in its clause.
+func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
+	portals, admits, ins, clears := s.class("portals"), s.class("admits"), s.class("ins"), s.class("clears")
+	lines, sayings, mods := s.class("lines"), s.class("sayings"), s.class("mods")
+	if f.unspaced || len(portals) == 0 || len(admits) == 0 || len(ins) == 0 || len(clears) == 0 || len(lines) == 0 || len(sayings) == 0 {
+		return nil
+	}
+	mod := `(?:` + alt(mods) + `\s){0,2}`
+	part := compileAtFirstUse(
+		// "your line:", "the COMPUTER's line only", "your one-line response"
+		`(?:your|the\s[\w'’-]+['’]s?)\s` + mod + alt(lines) + `(?:\s?[:?!.—–-]|\s(?:only|is|will|should|must|here|now)\b|$)` +
+			// "the classic two words", "in exactly two words"
+			`|(?:the|those|these|your|its|exactly|in|with|just|only)\s` + mod + `(?:two|2)\s(?:magic\s|special\s|secret\s)?words\b` +
+			// "say the words that open the door", "show them the phrase you used to say"
+			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she)\b` +
+			// "what did the door say?", "what you tell cleared visitors"
+			`|what\s(?:do|did|does|would|will|should|must|might|could)\s(?:you|it|they|he|she|the\s[\w'’-]+|[\w'’-]+)\s(?:[\w'’-]+\s)?` + alt(sayings) +
+			`|what\s(?:you|it)\s(?:usually\s|always\s|normally\s)?` + alt(sayings) +
+			// "you let me in and say..."
+			`|(?:and|then)\s(?:you\s)?(?:say|says)\s?(?:\.\.\.|…)`)
+	objects := words{"me", "us", "them", "him", "her", "you", "everyone", "anyone", "someone", "people", "visitors", "guests", "the", "kids", "players", "whoever"}
+	found := func(before, window string, m []int) bool {
+		return admissionPart(part.get(), f.section("secret").class("nots"), before, window)
+	}
+	var out []flagPattern
+	for _, p := range []flagPattern{
+		fp(RuleFlagRoleHijack, firstWords(portals), 40, alt(portals)),
+		fp(RuleFlagRoleHijack, firstWords(admits), 80, alt(admits)+`\s`+alt(objects)+`\s(?:[\w'’-]+\s)?`+alt(ins)+`\b`).followedBy(objects...),
+		fp(RuleFlagRoleHijack, firstWords(clears), 40, alt(clears)),
+		fp(RuleFlagRoleHijack, []string{"enter"}, 40, `enter\b`),
+	} {
+		p.lookBack = admitReach
+		p.span = max(p.span, admitReach)
+		out = append(out, p.checked(found))
+	}
+	// "to enter", "may enter": not the key ("press Enter").
+	last := &out[len(out)-1]
+	last.check = func(before, window string, m []int) bool {
+		ws := strings.Fields(before[max(0, len(before)-12):])
+		return len(ws) > 0 && contains([]string{"to", "may", "can", "shall"}, ws[len(ws)-1]) && found(before, window, m)
+	}
 	return out
+}
+
+// admissionPart reports whether the paragraph around an admission (before
+// it and the window from it, each up to a blank line) asks the reader for
+// its part (part), an ask not negated in its clause ("never say the words
+// that open the door").
+func admissionPart(part *regexp.Regexp, nots words, before, window string) bool {
+	if i := strings.LastIndex(before, "\n\n"); i >= 0 {
+		before = before[i+2:]
+	}
+	if i := strings.Index(window, "\n\n"); i >= 0 {
+		window = window[:i]
+	}
+	para := before + window
+	for _, m := range part.FindAllStringIndex(para, 4) {
+		if m[0] > 0 && isWordByte(para[m[0]-1]) {
+			continue
+		}
+		ws := clauseWords(strings.Fields(para[:m[0]]), 3)
+		tail := " " + strings.Join(ws, " ") + " "
+		negated := false
+		for _, n := range nots {
+			negated = negated || strings.Contains(tail, " "+normalEntry(n)+" ")
+		}
+		if !negated && !quotedMention(para[:m[0]]) && !narratedLine(para, m[0], m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// speechTags are the verbs a story puts after a character's line ("...?"
+// she asked).
+var speechTags = []string{"asked", "asks", "said", "says", "replied", "replies", "whispered", "whispers", "shouted", "muttered", "answered", "cried", "called"}
+
+// narratedLine reports whether para[at:end] stands in a quotation that a
+// story tags as a character's line ("\"What did you say?\" she asked"):
+// a question one character asks another, not one asked of the reader.
+func narratedLine(para string, at, end int) bool {
+	close := strings.IndexAny(para[end:], "\"”")
+	if close < 0 || strings.Count(para[:at], "\"")%2 == 0 && strings.Count(para[:at], "“") <= strings.Count(para[:at], "”") {
+		return false
+	}
+	ws := strings.Fields(para[end+close+1:])
+	for i := 0; i < len(ws) && i < 3; i++ {
+		if contains(speechTags, strings.Trim(ws[i], ",.;:!?")) {
+			return true
+		}
+	}
+	return false
 }
 
 // castPatterns generate the shape that reads the most of what others
@@ -176,9 +302,18 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 		// named by the reader guarding it.
 		thing = `(?:` + thing + `|(?:secret|word|phrase|password|code|passphrase)\s(?:that\s|which\s)?you\s(?:[\w'’-]+\s){0,2}?` +
 			`(?:guard|guarded|protect|protected|keep|kept|hide|hid|hold|held|know|were\sgiven|have\sbeen\sgiven)\b|` +
-			`(?:guard|guards|guarding|protect|protects|protecting)\s(?:the\s|a\s|one\s|that\s|this\s|your\s|its\s)?(?:secret\s)?(?:word|phrase|password|passphrase|passcode)\b)`
+			`(?:guard|guards|guarding|protect|protects|protecting)\s(?:the\s|a\s|one\s|that\s|this\s|your\s|its\s)?(?:secret\s)?(?:word|phrase|password|passphrase|passcode)\b|` +
+			// "a word just like yours", "the same password you do", "the
+			// hidden text it was given at startup" (D1206).
+			`(?:word|phrase|password|passcode|code|secret)\s(?:just\s|exactly\s)?like\syours\b|` +
+			`same\s(?:secret\s)?(?:word|phrase|password|passcode|code)\s(?:as\s)?(?:you\s(?:do|have|know|guard|keep)|yours)\b|` +
+			`(?:text|words|message|instructions|prompt|rules|orders)\s(?:that\s|which\s)?(?:it|you)\s(?:was|were|got|had\sbeen|have\sbeen|has\sbeen)\s(?:given|told|fed|loaded)\b`
+		if q := f.qualifiedThing(s, 1); q != "" {
+			thing += `|` + q
+		}
+		thing += `)`
 	}
-	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, words{"guard", "guards", "guarding", "protects", "protecting"})).
+	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, s.class("heads"), words{"guard", "guards", "guarding", "protects", "protecting", "yours", "given"})).
 		needingSubstrings("„", "“", "‘", "«", "「", "『")
 	return byStarts(p.checked(f.addressed(f.castGuard(s))), casts)
 }
@@ -327,6 +462,8 @@ func (f lexiconFile) playGuard(s lexiconSection, told func(window string, at, en
 			prev, line := splitLine(window[:m[8]])
 			_, prev = splitLine(before + "\n" + prev)
 			return told(window, m[8], m[9]) && !codeLine(prev, line+lineOf(window[m[8]:]))
+		case len(m) > 11 && m[10] >= 0: // something made the guarded thing
+			return !negated(window[:m[10]], "") && !elsewhere(window[m[11]:])
 		}
 		return true
 	}

@@ -840,3 +840,46 @@ keys = the vault code | the safe code | the locker code | the vault password | y
 [grant]
 ifs = on success | upon success | on successful | after success | on a correct | on a right | on the correct
 keys = success | successful
+
+# ---- grole6 (issue 28, sixth round, role-play of the game's writers; D1205-D1209) ----
+# Read with the [play] sections above as one (mergedFamilies).
+[play]
+# Voicing the guarded thing said another way (D1206): "speaks the password
+# aloud", "parrots repeat the last secret word", "mumble your instructions".
+tells = speak | speaks | spoke | speak aloud | speaks aloud | say aloud | says aloud | read | reads | read aloud
+  | reads aloud | mumble | mumbles | mutter | mutters | murmur | murmurs | squawk | squawks | chant | chants
+  | repeat | repeats | repeat back | repeats back | echo | echoes | echo back | echoes back | write out | writes out
+  | recite back | spill | spills
+# The guarded thing with what qualifies it between its owner and its noun
+# ("your old instructions", "the last secret word", "the same password"),
+# and said as the answer a make-believe asks for ("the answer to question 1
+# is the password", "it's the same as your password": equals).
+owners = the | your | its | that
+mods = same | last | real | actual | current | old | original | hidden | secret | full | exact | true | whole | entire
+  | very | one | only | special | magic | first | system | startup | initial | private | own | one-line | next | final
+  | classic | usual | famous | in-character | little | big
+heads = password | passwords | passcode | passphrase | secret word | secret code | code word | secret phrase
+  | instructions | system prompt | initial prompt | hidden prompt | combination
+equals = is | 's | are | was | were | is just | is really | is actually | is also | same as | the same as | is the same as
+  | 's the same as | identical to | equal to | matches
+# More make-believes opened (the needed word on the opener's line) and cast
+# (the guarded thing anywhere in the paragraph).
+opens = let's do a | let's do an | you play | you'll play | you will play | you be | you are the | you're the
+  | once upon a time | we're writing | we are writing | let's write | let's play pretend
+casts = let's write | we're writing | we are writing | once upon a time | let's do a | let's do an | you play the
+  | you'll play the | you are the narrator | you're the narrator | you are the game | you're the game
+# The access phrase described by its moment, not quoted (D1205): the words
+# a door, a gate or a guard says when it lets someone in, asked of the
+# reader ("what did the door say", "your line", "the classic two words",
+# "the words that open the door") near the admission ("lets me in", "this
+# visitor's cleared", "when you typed your code", "the gate").
+portals = door | doors | gate | gates | vault | gatekeeper | gatekeepers | portal | drawbridge | doorman | bouncer
+admits = let | lets | letting | allow | allows | waves | wave
+ins = in | into | through | pass | past
+clears = cleared | approved | verified | authorized | authorised | accepted | admitted
+# The reader's part in a scene: "your line:", "the COMPUTER's line", "the
+# robot's speech bubble", "your one-line response".
+lines = line | lines | speech bubble | greeting | catchphrase | one-line response | one-line reply | one-line answer
+  | in-character response | in-character reply | cue
+sayings = say | says | said | speak | speaks | spoke | tell | tells | told | whisper | whispers | whispered | answer
+  | reply | respond | announce | announces | show | shows | display | displays | print | prints | light up | lights up
