@@ -184,9 +184,10 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 	mod := `(?:` + alt(mods) + `\s){0,2}`
 	part := compileAtFirstUse(
 		// "your line:", "the COMPUTER's line only", "your one-line response"
-		`(?:your|the\s[\w'’-]+['’]s?)\s` + mod + alt(lines) + `(?:\s?[:?!.—–-]|\s(?:only|is|will|should|must|here|now)\b|$)` +
-			// "the classic two words", "in exactly two words"
-			`|(?:the|those|these|your|its|exactly|in|with|just|only)\s` + mod + `(?:two|2)\s(?:magic\s|special\s|secret\s)?words\b` +
+		`(?:your|its|the\s[\w'’-]+['’]s?)\s` + mod + alt(lines) + `(?:\s?[:?!.,—–-]|\s(?:only|is|will|should|must|here|now)\b|$)` +
+			// "make it the classic two words", "in exactly two words"
+			`|(?:` + alt(sayings) + `|make\sit|give\sme|tell\sme|write|in|with|using)\s(?:me\s|us\s)?(?:the\s|those\s|your\s)?` + mod + `(?:two|2)\s(?:magic\s|special\s|secret\s)?words\b` +
+			`|exactly\s(?:two|2)\swords\b` +
 			// "say the words that open the door", "show them the phrase you used to say"
 			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she)\b` +
 			// "what did the door say?", "what you tell cleared visitors"
@@ -232,6 +233,11 @@ func admissionPart(part *regexp.Regexp, nots words, before, window string) bool 
 	para := before + window
 	for _, m := range part.FindAllStringIndex(para, 4) {
 		if m[0] > 0 && isWordByte(para[m[0]-1]) {
+			continue
+		}
+		// "what do you say we add a chime", "what do you say to that":
+		// an opinion asked, not a line.
+		if next := strings.Fields(para[m[1]:min(len(para), m[1]+12)]); len(next) > 0 && contains([]string{"we", "to", "about", "if", "i"}, next[0]) {
 			continue
 		}
 		ws := clauseWords(strings.Fields(para[:m[0]]), 3)
@@ -305,17 +311,42 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 			`(?:guard|guards|guarding|protect|protects|protecting)\s(?:the\s|a\s|one\s|that\s|this\s|your\s|its\s)?(?:secret\s)?(?:word|phrase|password|passphrase|passcode)\b|` +
 			// "a word just like yours", "the same password you do", "the
 			// hidden text it was given at startup" (D1206).
-			`(?:word|phrase|password|passcode|code|secret)\s(?:just\s|exactly\s)?like\syours\b|` +
-			`same\s(?:secret\s)?(?:word|phrase|password|passcode|code)\s(?:as\s)?(?:you\s(?:do|have|know|guard|keep)|yours)\b|` +
 			`(?:text|words|message|instructions|prompt|rules|orders)\s(?:that\s|which\s)?(?:it|you)\s(?:was|were|got|had\sbeen|have\sbeen|has\sbeen)\s(?:given|told|fed|loaded)\b`
 		if q := f.qualifiedThing(s, 1); q != "" {
 			thing += `|` + q
 		}
 		thing += `)`
+		// "a secret word just like yours", "the same password you do"
+		// (D1206): first, so that at one place they win over a thing
+		// that "a" makes anyone's.
+		thing = `(?:(?:secret\s)?(?:word|phrase|password|passcode|code|secret)\s(?:just\s|exactly\s)?like\syours\b|` +
+			`same\s(?:secret\s)?(?:word|phrase|password|passcode|code)\s(?:as\s)?(?:you\s(?:do|have|know|guard|keep)|yours)\b|` + thing + `)`
 	}
-	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, s.class("heads"), words{"guard", "guards", "guarding", "protects", "protecting", "yours", "given"})).
+	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, rareHeads(s), words{"guard", "guards", "guarding", "protects", "protecting", "yours"})).
 		needingSubstrings("„", "“", "‘", "«", "「", "『")
 	return byStarts(p.checked(f.addressed(f.castGuard(s))), casts)
+}
+
+// rareHeads are the section's guarded things (heads) whose longest word is
+// rare in source code: a cast's window is read only near one (with "word",
+// "prompt" and "instructions" needed, FlagsGoSource ran it thirteen times
+// as often, D1208).
+func rareHeads(s lexiconSection) words {
+	var out words
+	for _, h := range s.class("heads") {
+		// The entry's longest word that is rare ("unlock" of "unlock
+		// phrase"), if it has one.
+		best := ""
+		for _, w := range strings.Fields(normalEntry(unstar(h))) {
+			if !commonInCode[w] && w != "access" && w != "entry" && len(w) > len(best) {
+				best = w
+			}
+		}
+		if best != "" {
+			out = append(out, best)
+		}
+	}
+	return out
 }
 
 // englishSecrets are English's guarded things ([password] secrets), read
@@ -335,6 +366,11 @@ var englishSecrets = sync.OnceValue(func() words {
 func (f lexiconFile) castGuard(s lexiconSection) func(before, window string, m []int) bool {
 	told := f.thingTold(s)
 	return func(before, window string, m []int) bool {
+		if thing := window[m[2]:m[3]]; strings.HasSuffix(thing, " yours") || strings.HasPrefix(thing, "same ") {
+			// Said to be the reader's own ("a word just like yours"):
+			// no owner before it makes it another's.
+			return notPractice(before, window, m)
+		}
 		return notPractice(before, window, m) && told(window, m[2], m[3])
 	}
 }
@@ -613,4 +649,4 @@ func checkedFirst(lead string) bool {
 // a cast's window is read only where a rarer one is (FlagsGoSource lost
 // 16 % per CPU second with them, D1171).
 var commonInCode = map[string]bool{"system": true, "instructions": true, "prompt": true, "word": true, "words": true, "pass": true,
-	"phrase": true, "code": true, "key": true, "keys": true, "rules": true, "one": true, "text": true, "given": true, "told": true}
+	"phrase": true, "code": true, "key": true, "keys": true, "rules": true, "one": true, "text": true, "given": true, "told": true, "initial": true, "hidden": true}

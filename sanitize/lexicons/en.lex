@@ -857,9 +857,10 @@ tells = speak | speaks | spoke | speak aloud | speaks aloud | say aloud | says a
 owners = the | your | its | that
 mods = same | last | real | actual | current | old | original | hidden | secret | full | exact | true | whole | entire
   | very | one | only | special | magic | first | system | startup | initial | private | own | one-line | next | final
-  | classic | usual | famous | in-character | little | big
+  | classic | usual | famous | in-character | little | big | two-word | door | vault | gate | front-door
 heads = password | passwords | passcode | passphrase | secret word | secret code | code word | secret phrase
-  | instructions | system prompt | initial prompt | hidden prompt | combination
+  | instructions | system prompt | initial prompt | hidden prompt | combination | unlock phrase | unlock code
+  | access phrase | access code | entry code | door code
 equals = is | 's | are | was | were | is just | is really | is actually | is also | same as | the same as | is the same as
   | 's the same as | identical to | equal to | matches
 # More make-believes opened (the needed word on the opener's line) and cast
