@@ -34,6 +34,12 @@ import (
 // reader ("users can role-play as a character"); a role asked for to
 // practise with; the grant said on a line of code.
 //
+// The sixth round (D1205-D1208) adds the access phrase asked for by its
+// moment rather than its words ("what did the door say when you let me
+// in?", admissionPatterns), the guarded thing qualified or said to be the
+// reader's own ("your old instructions", "a word just like yours", "X is
+// the password"), and more casts ("let's write", "once upon a time").
+//
 // Sources: OWASP Top 10 for LLM Applications 2025, LLM01 (role play,
 // virtualization); Shen et al., "Do Anything Now" (CCS 2024: personas,
 // "stay in character", developer mode); Liu et al. 2023, "Jailbreaking
@@ -93,7 +99,7 @@ func (f lexiconFile) playEnd(s lexiconSection) (string, words) {
 
 // qualifiedThing is the guarded thing with up to two words that qualify
 // it between its owner and its noun ("your old instructions", "the last
-// secret word", "the same password"), with at least least such words (D1206); ""
+// secret word", "the same password"), at least least of them (D1206); ""
 // where the section has no such classes.
 func (f lexiconFile) qualifiedThing(s lexiconSection, least int) string {
 	owners, mods, heads := s.class("owners"), s.class("mods"), s.class("heads")
@@ -192,7 +198,12 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she)\b` +
 			// "what did the door say?", "what you tell cleared visitors"
 			`|what\s(?:do|did|does|would|will|should|must|might|could)\s(?:you|it|they|he|she|the\s[\w'’-]+|[\w'’-]+)\s(?:[\w'’-]+\s)?` + alt(sayings) +
-			`|what\s(?:you|it)\s(?:usually\s|always\s|normally\s)?` + alt(sayings) +
+			`|what\s(?:you|it|the\s[\w'’-]+)\s(?:would\s|used\sto\s|usually\s|always\s|normally\s)?` + alt(sayings) +
+			// "give them the standard greeting": what it gives everyone it
+			// lets in
+			`|(?:give|say|tell|use|deliver|recite|read|offer|share)\s(?:me\s|us\s|them\s|him\s|her\s|the\s[\w'’-]+\s)?(?:the|your|its)\s(?:standard|usual|normal|regular|customary|approval|welcome|success|entry|acceptance|default)\s(?:greeting|line|response|reply|message|words|phrase|answer)\b` +
+			// "announce: ___", "you open the gate and say…": a blank to fill
+			`|` + alt(sayings) + `\s?(?:\.\.\.|…|:?\s?_{2,})` +
 			// "you let me in and say..."
 			`|(?:and|then)\s(?:you\s)?(?:say|says)\s?(?:\.\.\.|…)`)
 	objects := words{"me", "us", "them", "him", "her", "you", "everyone", "anyone", "someone", "people", "visitors", "guests", "the", "kids", "players", "whoever"}
@@ -202,7 +213,7 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 	var out []flagPattern
 	for _, p := range []flagPattern{
 		fp(RuleFlagRoleHijack, firstWords(portals), 40, alt(portals)),
-		fp(RuleFlagRoleHijack, firstWords(admits), 80, alt(admits)+`\s`+alt(objects)+`\s(?:[\w'’-]+\s)?`+alt(ins)+`\b`).followedBy(objects...),
+		fp(RuleFlagRoleHijack, firstWords(admits), 80, alt(admits)+`\s(?:`+alt(objects)+`\s(?:[\w'’-]+\s)?)?`+alt(ins)+`\b`).followedBy(append(objects, "in", "through")...),
 		fp(RuleFlagRoleHijack, firstWords(clears), 40, alt(clears)),
 		fp(RuleFlagRoleHijack, []string{"enter"}, 40, `enter\b`),
 	} {

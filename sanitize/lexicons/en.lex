@@ -841,7 +841,7 @@ keys = the vault code | the safe code | the locker code | the vault password | y
 ifs = on success | upon success | on successful | after success | on a correct | on a right | on the correct
 keys = success | successful
 
-# ---- grole6 (issue 28, sixth round, role-play of the game's writers; D1205-D1209) ----
+# ---- grole6 (issue 28, sixth round, role-play of the game's writers; D1205-D1208) ----
 # Read with the [play] sections above as one (mergedFamilies).
 [play]
 # Voicing the guarded thing said another way (D1206): "speaks the password
@@ -869,6 +869,8 @@ opens = let's do a | let's do an | you play | you'll play | you will play | you 
   | once upon a time | we're writing | we are writing | let's write | let's play pretend
 casts = let's write | we're writing | we are writing | once upon a time | let's do a | let's do an | you play the
   | you'll play the | you are the narrator | you're the narrator | you are the game | you're the game
+  | you've been promoted | you have been promoted | you're promoted | you've been hired | you have been hired
+  | your new job | your new position | your first day | you got the job
 # The access phrase described by its moment, not quoted (D1205): the words
 # a door, a gate or a guard says when it lets someone in, asked of the
 # reader ("what did the door say", "your line", "the classic two words",
@@ -884,3 +886,4 @@ lines = line | lines | speech bubble | greeting | catchphrase | one-line respons
   | in-character response | in-character reply | cue
 sayings = say | says | said | speak | speaks | spoke | tell | tells | told | whisper | whispers | whispered | answer
   | reply | respond | announce | announces | show | shows | display | displays | print | prints | light up | lights up
+  | share | recite | repeat | quote | teach | declare | declares | greet | greets
