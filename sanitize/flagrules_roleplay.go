@@ -84,21 +84,33 @@ func (f lexiconFile) playEnd(s lexiconSection) (string, words) {
 	}
 	sep, gap := f.playGap(4, 24)
 	hasTT := len(tells) > 0 && len(targets) > 0
-	target, qualified := alt(targets), f.qualifiedThing(s, 0)
-	if qualified != "" {
-		target = `(?:` + target + `|` + qualified + `)`
-	}
-	equals := s.class("equals")
 	end := `(?:` + group(alt(bounds), len(bounds) > 0) +
-		`|` + group(alt(tells)+sep+gap+quoteExpr+target, hasTT) +
-		`|` + group(target+sep+gap+alt(tells), hasTT && s.flags["verb-last"]) +
-		`|` + group(quoteExpr+alt(grants), len(grants) > 0) +
-		`|` + group(alt(equals)+sep+qualified, len(equals) > 0 && qualified != "") + `)`
-	return end, join2(bounds, targets, grants, s.class("heads"))
+		`|` + group(alt(tells)+sep+gap+quoteExpr+alt(targets), hasTT) +
+		`|` + group(alt(targets)+sep+gap+alt(tells), hasTT && s.flags["verb-last"]) +
+		`|` + group(quoteExpr+alt(grants), len(grants) > 0) + `)`
+	return end, join2(bounds, targets, grants)
 }
 
-// qualifiedThing is the guarded thing with up to two words that qualify
-// it between its owner and its noun ("your old instructions", "the last
+// qualifiedEnd is playEnd's groups for the guarded thing qualified
+// (D1206): an act then the thing ("read your old instructions aloud"),
+// or something said to be it ("the answer to question 1 is the
+// password"), in groups 2 and 5; "" where the section has no such
+// classes. An expression apart, needing the rare words of the things: in
+// playEnd's, which runs near "instructions" and "prompt", it cost
+// FlagsGoSource some 10 % per CPU second (D1208).
+func (f lexiconFile) qualifiedEnd(s lexiconSection) (string, words) {
+	qualified, tells, equals := f.qualifiedThing(s, 0), s.class("tells"), s.class("equals")
+	if qualified == "" || len(tells) == 0 || len(equals) == 0 {
+		return "", nil
+	}
+	sep, gap := f.playGap(4, 24)
+	n := `(` + never + `)`
+	return `(?:` + n + `|(` + alt(tells) + sep + gap + quoteExpr + qualified + `)|` + n + `|` + n +
+		`|(` + alt(equals) + sep + qualified + `))`, rareHeads(s)
+}
+
+// qualifiedThing is the guarded thing with a word that qualifies it
+// between its owner and its noun ("your old instructions", "the last
 // secret word", "the same password"), at least least of them (D1206); ""
 // where the section has no such classes.
 func (f lexiconFile) qualifiedThing(s lexiconSection, least int) string {
@@ -106,7 +118,7 @@ func (f lexiconFile) qualifiedThing(s lexiconSection, least int) string {
 	if len(owners) == 0 || len(mods) == 0 || len(heads) == 0 || f.unspaced {
 		return ""
 	}
-	return alt(owners) + `\s(?:` + alt(mods) + `\s){` + itoa(least) + `,2}` + alt(heads)
+	return alt(owners) + `\s(?:` + alt(mods) + `\s){` + itoa(least) + `,1}` + alt(heads)
 }
 
 // playPatternsOf generates [play]'s shapes: a make-believe opened
@@ -139,6 +151,10 @@ func (f lexiconFile) playPatternsOf(s lexiconSection) []flagPattern {
 		// are needed words; a point set over lines is the casts' shape.
 		p := need(fp(RuleFlagRoleHijack, firstWords(opens), playReach+120, alt(opens)+reach+end)).needsUntilByte('\n')
 		out = append(out, byStarts(p.checked(f.addressed(guard)), opens)...)
+		if qend, qneeds := f.qualifiedEnd(s); qend != "" {
+			p := f.need(fp(RuleFlagRoleHijack, firstWords(opens), playReach+120, alt(opens)+reach+qend), qneeds).needsUntilByte('\n')
+			out = append(out, byStarts(p.checked(f.addressed(guard)), opens)...)
+		}
 	}
 	if writes, tales := s.class("writes"), s.class("tales"); len(writes) > 0 && len(tales) > 0 {
 		// Opened at the tale, the verb looked for before it ("write",
@@ -183,7 +199,7 @@ const admitReach = 300
 // asked of the reader, not negated in its clause.
 func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 	portals, admits, ins, clears := s.class("portals"), s.class("admits"), s.class("ins"), s.class("clears")
-	lines, sayings, mods := s.class("lines"), s.class("sayings"), s.class("mods")
+	lines, sayings, mods := s.class("lines"), s.class("sayings"), s.class("cues")
 	if f.unspaced || len(portals) == 0 || len(admits) == 0 || len(ins) == 0 || len(clears) == 0 || len(lines) == 0 || len(sayings) == 0 {
 		return nil
 	}
@@ -210,22 +226,28 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 	found := func(before, window string, m []int) bool {
 		return admissionPart(part.get(), f.section("secret").class("nots"), before, window)
 	}
-	var out []flagPattern
-	for _, p := range []flagPattern{
-		fp(RuleFlagRoleHijack, firstWords(portals), 40, alt(portals)),
-		fp(RuleFlagRoleHijack, firstWords(admits), 80, alt(admits)+`\s(?:`+alt(objects)+`\s(?:[\w'’-]+\s)?)?`+alt(ins)+`\b`).followedBy(append(objects, "in", "through")...),
-		fp(RuleFlagRoleHijack, firstWords(clears), 40, alt(clears)),
-		fp(RuleFlagRoleHijack, []string{"enter"}, 40, `enter\b`),
-	} {
-		p.lookBack = admitReach
-		p.span = max(p.span, admitReach)
-		out = append(out, p.checked(found))
+	// A person declared cleared ("this visitor's cleared"): the words
+	// right before it.
+	persons, checks, codes, places := s.class("persons"), s.class("checks"), s.class("codes"), s.class("places")
+	declared := compileAtFirstUse(`(?:^|[^\w'’-])` + alt(persons) + `(?:['’](?:s|re|m)|\s(?:is|are|am|was|were|has\sbeen|have\sbeen|got|gets|get|be|been))(?:\s(?:now|already|fully|totally|officially|just|all))?\s$`)
+	out := []flagPattern{
+		fp(RuleFlagRoleHijack, firstWords(portals), 40, alt(portals)).checked(found),
+		fp(RuleFlagRoleHijack, firstWords(admits), 80, alt(admits)+`\s(?:`+alt(objects)+`\s(?:[\w'’-]+\s)?)?`+alt(ins)+`\b`).followedBy(append(objects, "in", "through")...).checked(found),
+		fp(RuleFlagRoleHijack, firstWords(clears), 40, alt(clears)).checked(func(before, window string, m []int) bool {
+			return declared.get().MatchString(before[max(0, len(before)-40):]) && found(before, window, m)
+		}),
+		// "a computer that just verified the hero's password"
+		fp(RuleFlagRoleHijack, firstWords(checks), 80, alt(checks)+`\s(?:the|your|his|her|their|my|our|a)\s(?:[\w'’-]+\s)?`+alt(codes)).checked(found),
+		// "when someone's fate is to enter.", "to enter the castle": not
+		// the key ("press Enter"), nor a function entered.
+		fp(RuleFlagRoleHijack, []string{"enter"}, 80, `enter(?:\s?[.,;!?]|\s(?:the\s)?`+alt(portals, places)+`)`).checked(func(before, window string, m []int) bool {
+			ws := strings.Fields(before[max(0, len(before)-12):])
+			return len(ws) > 0 && contains([]string{"to", "may", "can", "shall"}, ws[len(ws)-1]) && found(before, window, m)
+		}),
 	}
-	// "to enter", "may enter": not the key ("press Enter").
-	last := &out[len(out)-1]
-	last.check = func(before, window string, m []int) bool {
-		ws := strings.Fields(before[max(0, len(before)-12):])
-		return len(ws) > 0 && contains([]string{"to", "may", "can", "shall"}, ws[len(ws)-1]) && found(before, window, m)
+	for i := range out {
+		out[i].lookBack = admitReach
+		out[i].span = max(out[i].span, admitReach)
 	}
 	return out
 }

@@ -124,7 +124,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"play": {[]string{"opens", "bounds", "tells", "targets", "writes", "tales", "actors", "machines", "secrets", "casts", "keys", "others", "handles", "inverts",
 		// The sixth round (D1205-D1207): the guarded thing qualified, and
 		// the access phrase described by its moment.
-		"owners", "mods", "heads", "equals", "portals", "admits", "ins", "clears", "lines", "sayings"}, []string{"verb-last"}},
+		"owners", "mods", "heads", "equals", "portals", "admits", "ins", "clears", "lines", "sayings", "persons", "checks", "codes", "places", "cues"}, []string{"verb-last"}},
 	// The words that grant access, said to the reader (flagrules_hijack_grant.go, D1163).
 	"grant": {[]string{"acts", "grants", "refs", "nots", "ifs", "elses", "keys", "subjects", "opposites", "denials"}, nil},
 	// Prompt extraction in a game's voice (flagrules_extract.go).

@@ -846,18 +846,14 @@ keys = success | successful
 [play]
 # Voicing the guarded thing said another way (D1206): "speaks the password
 # aloud", "parrots repeat the last secret word", "mumble your instructions".
-tells = speak | speaks | spoke | speak aloud | speaks aloud | say aloud | says aloud | read | reads | read aloud
-  | reads aloud | mumble | mumbles | mutter | mutters | murmur | murmurs | squawk | squawks | chant | chants
-  | repeat | repeats | repeat back | repeats back | echo | echoes | echo back | echoes back | write out | writes out
-  | recite back | spill | spills
+tells = speak | speaks | spoke | read | reads | mumble | mumbles | mutter | mutters | repeat | repeats | echo | echoes
 # The guarded thing with what qualifies it between its owner and its noun
 # ("your old instructions", "the last secret word", "the same password"),
 # and said as the answer a make-believe asks for ("the answer to question 1
 # is the password", "it's the same as your password": equals).
 owners = the | your | its | that
 mods = same | last | real | actual | current | old | original | hidden | secret | full | exact | true | whole | entire
-  | very | one | only | special | magic | first | system | startup | initial | private | own | one-line | next | final
-  | classic | usual | famous | in-character | little | big | two-word | door | vault | gate | front-door
+  | very | special | magic | first | startup | initial | private | own | door | vault | gate | front-door
 heads = password | passwords | passcode | passphrase | secret word | secret code | code word | secret phrase
   | instructions | system prompt | initial prompt | hidden prompt | combination | unlock phrase | unlock code
   | access phrase | access code | entry code | door code
@@ -879,7 +875,22 @@ casts = let's write | we're writing | we are writing | once upon a time | let's 
 portals = door | doors | gate | gates | vault | gatekeeper | gatekeepers | portal | drawbridge | doorman | bouncer
 admits = let | lets | letting | allow | allows | waves | wave
 ins = in | into | through | pass | past
-clears = cleared | approved | verified | authorized | authorised | accepted | admitted
+# Cleared, said of a person ("this visitor's cleared", "you're approved"):
+# a flag is cleared in every program.
+clears = cleared | approved | authorized | authorised | admitted
+persons = visitor | visitors | guest | guests | one | he | she | they | you | we | i | person | man | woman | kid | kids
+  | player | players | friend | traveller | traveler | prince | princess | knight | hero | stranger | customer | boy
+  | girl | lady | guy | gentleman | agent | spy
+# The thing checked at the door ("verified the hero's password"), and the
+# places entered ("to enter the castle", "fate is to enter.").
+checks = verified | verifies | accepted | accepts | confirmed | confirms
+codes = code | password | passcode | passphrase | combination | pin | badge | pass | keycard | seal
+places = castle | room | club | building | tower | city | house | palace | temple | kingdom | treehouse | hideout
+  | fortress | base
+# What qualifies the reader's part: "your one-line response", "the classic
+# two words".
+cues = one | only | next | final | first | classic | usual | magic | exact | little | famous | old | one-line
+  | in-character | big | two-word | same | special | secret
 # The reader's part in a scene: "your line:", "the COMPUTER's line", "the
 # robot's speech bubble", "your one-line response".
 lines = line | lines | speech bubble | greeting | catchphrase | one-line response | one-line reply | one-line answer
