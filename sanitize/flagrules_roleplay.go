@@ -84,29 +84,20 @@ func (f lexiconFile) playEnd(s lexiconSection) (string, words) {
 	}
 	sep, gap := f.playGap(4, 24)
 	hasTT := len(tells) > 0 && len(targets) > 0
-	end := `(?:` + group(alt(bounds), len(bounds) > 0) +
-		`|` + group(alt(tells)+sep+gap+quoteExpr+alt(targets), hasTT) +
-		`|` + group(alt(targets)+sep+gap+alt(tells), hasTT && s.flags["verb-last"]) +
-		`|` + group(quoteExpr+alt(grants), len(grants) > 0) + `)`
-	return end, join2(bounds, targets, grants)
-}
-
-// qualifiedEnd is playEnd's groups for the guarded thing qualified
-// (D1206): an act then the thing ("read your old instructions aloud"),
-// or something said to be it ("the answer to question 1 is the
-// password"), in groups 2 and 5; "" where the section has no such
-// classes. An expression apart, needing the rare words of the things: in
-// playEnd's, which runs near "instructions" and "prompt", it cost
-// FlagsGoSource some 10 % per CPU second (D1208).
-func (f lexiconFile) qualifiedEnd(s lexiconSection) (string, words) {
-	qualified, tells, equals := f.qualifiedThing(s, 0), s.class("tells"), s.class("equals")
-	if qualified == "" || len(tells) == 0 || len(equals) == 0 {
-		return "", nil
+	// The guarded thing qualified (D1206): "read your old instructions
+	// aloud", and something said to be it, "the answer to question 1 is
+	// the password" (group 5). Its heads are needed by their rare words
+	// only (D1208).
+	target, qualified, equals := alt(targets), f.qualifiedThing(s, 0), s.class("equals")
+	if qualified != "" {
+		target = `(?:` + target + `|` + qualified + `)`
 	}
-	sep, gap := f.playGap(4, 24)
-	n := `(` + never + `)`
-	return `(?:` + n + `|(` + alt(tells) + sep + gap + quoteExpr + qualified + `)|` + n + `|` + n +
-		`|(` + alt(equals) + sep + qualified + `))`, rareHeads(s)
+	end := `(?:` + group(alt(bounds), len(bounds) > 0) +
+		`|` + group(alt(tells)+sep+gap+quoteExpr+target, hasTT) +
+		`|` + group(target+sep+gap+alt(tells), hasTT && s.flags["verb-last"]) +
+		`|` + group(quoteExpr+alt(grants), len(grants) > 0) +
+		`|` + group(alt(equals)+sep+qualified, len(equals) > 0 && qualified != "") + `)`
+	return end, join2(bounds, targets, grants, rareHeads(s))
 }
 
 // qualifiedThing is the guarded thing with a word that qualifies it
@@ -151,10 +142,6 @@ func (f lexiconFile) playPatternsOf(s lexiconSection) []flagPattern {
 		// are needed words; a point set over lines is the casts' shape.
 		p := need(fp(RuleFlagRoleHijack, firstWords(opens), playReach+120, alt(opens)+reach+end)).needsUntilByte('\n')
 		out = append(out, byStarts(p.checked(f.addressed(guard)), opens)...)
-		if qend, qneeds := f.qualifiedEnd(s); qend != "" {
-			p := f.need(fp(RuleFlagRoleHijack, firstWords(opens), playReach+120, alt(opens)+reach+qend), qneeds).needsUntilByte('\n')
-			out = append(out, byStarts(p.checked(f.addressed(guard)), opens)...)
-		}
 	}
 	if writes, tales := s.class("writes"), s.class("tales"); len(writes) > 0 && len(tales) > 0 {
 		// Opened at the tale, the verb looked for before it ("write",
