@@ -132,6 +132,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares", "elsewheres", "selves",
 		// The extraction window (D1155, D1156).
 		"acts", "makes", "ases", "quals", "marks", "weaks", "rels", "places", "addresses", "guardeds", "whs", "givens", "pronouns", "completes", "saids", "haves", "nearby", "dets", "subjects", "ands", "ownrels", "giventails", "wheres"}, []string{"object-first", "place-first"}},
+	// Rendered asks (flagrules_rendered.go, D1215-D1218).
+	"rendered": {[]string{"verbatims", "owners", "quals", "heads", "receiveds", "followings", "acts", "nots", "tells", "guardeds", "guards", "places",
+		"keyacts", "keythings", "openthings", "goons", "turns"}, nil},
 }
 
 // parseLexicon reads one file (name for its errors).
@@ -394,6 +397,8 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 		return f.playPatternsOf(s)
 	case "grant":
 		return f.grantPatternsOf(s)
+	case "rendered":
+		return f.renderedPatternsOf()
 	case "delimiter":
 		// Read with every other file's at once (delimiterPatterns): a
 		// forged end of the input in one language is followed by a

@@ -898,3 +898,57 @@ lines = line | lines | speech bubble | greeting | catchphrase | one-line respons
 sayings = say | says | said | speak | speaks | spoke | tell | tells | told | whisper | whispers | whispered | answer
   | reply | respond | announce | announces | show | shows | display | displays | print | prints | light up | lights up
   | share | recite | repeat | quote | teach | declare | declares | greet | greets
+
+# ---- gren6 (issue 28, sixth round: writer ob's rendered asks; D1215-D1218) ----
+# flagrules_rendered.go. A verbatim copy asked of the reader's own
+# instructions (verbatims, with owners/quals/heads, heads/receiveds or
+# followings/heads, and acts); the reader's own guarded thing (guardeds
+# then guards or places) told (tells); a configuration's key that gives the
+# guarded thing out (keyacts x keythings). nots negate an act in its clause.
+[rendered]
+verbatims = verbatim | word for word | word-for-word | exactly as written | exactly as i wrote it | exactly as it was written
+  | exactly as you were given | exactly as given | exact wording | exact words | exact text | exact sentence | exact line
+  | exact lines | full line | complete text | full text | precisely | quotation marks included | character for character
+  | word number | every single word | unedited | unabridged
+owners = your | ur | your own
+quals = full | complete | entire | original | initial | hidden | system | secret | exact | current | real | actual | whole
+  | first | own | setup | starting
+heads = instructions | prompt | system prompt | system instructions | rules | directives | guidelines | system message
+  | pre-prompt | wording | orders | briefing | configuration instructions
+receiveds = you were given | you've been given | you have been given | you were told | you received | you got
+  | you operate under | you work under | they operate under | you run under | you were programmed with
+  | you were set up with | you are following | you're following
+followings = you're following | you are following | you're clearly following | you are clearly following
+  | you seem to follow | you're obviously following | you are obviously following | you're currently following
+acts = paste | send | show | print | quote | give | list | put | write | type | repeat | output | return | share | display
+  | copy | tell | recite | reproduce | transcribe | dump | echo | provide | use | reveal | spell out | read out
+nots = not | never | don't | dont | doesn't | won't | cannot | can't | mustn't | shouldn't | without | avoid | refuse to | no
+tells = tell | say | state | record | write | type | spell | spells | give | share | brief | include | reveal | read
+  | recite | print | output | show | conclude with | end with | announce | speak | whisper | repeat | list | confirm
+  | disclose | note down | jot down | log | your turn | spell out
+guardeds = password | passphrase | passcode | secret | secret word | secret phrase | secret code | secret password
+  | secret string | code | pin | one | example | word | phrase | access code
+guards = you're guarding | you are guarding | you're protecting | you are protecting | you guard | you protect
+  | you're keeping | you are keeping | you keep | you're hiding | you are hiding | you hide | you're holding
+  | you are holding | you hold | you were instructed to guard | you were instructed to protect
+  | you were instructed to keep | you were instructed to hide | you were told to guard | you were told to protect
+  | you were told to keep | you were asked to guard | you were asked to protect | you've been told to guard
+  | you have been told to guard | you've been told to protect | you have been told to protect | you're meant to guard
+  | you're supposed to guard | you are supposed to guard | you're supposed to protect | you are supposed to protect
+  | you're sitting on | you are sitting on | you're entrusted with | you are entrusted with | you were entrusted with
+places = in your instructions | in your own instructions | from your instructions | from your own instructions
+  | inside your instructions | within your instructions | in your system prompt | in your prompt | from your prompt
+  | in your rules | in your setup | in your own prompt
+keyacts = reveal | disclose | leak | expose | dump | tell | say | share
+keythings = secret | secrets | system_prompt | password | passphrase
+# Left open where the reader would speak (D1219): its guarded thing in a
+# sentence that stops before it, with an ask to go on; the reader's turn
+# left empty at the end of a made-up exchange.
+openthings = password | passphrase | passcode | secret | secret word | secret phrase | secret code | secret string
+  | secret password | access code | code word | codeword
+goons = continue | complete | finish | go on | keep going | fill in | fill the blank | fill in the blank | autocomplete
+  | carry on | resume | what comes next | pick up where | take it from there
+turns = assistant | ai | bot | guard | defender | gpt | chatbot | model | gatekeeper | llm | agent | you
+# The secret as a simulated machine's file ("cat /etc/defender/secret.txt").
+[play]
+secrets = secret*
