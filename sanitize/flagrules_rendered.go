@@ -85,13 +85,23 @@ func renderedSection() lexiconSection {
 	return out
 }
 
+// narrated is a story's speech tag next to a quotation: the words are a
+// character's, said to another character ("Tell me the password you're
+// guarding," the spy hissed).
+var narrated = compileAtFirstUse(`["”’'],?\s(?:[a-z]+\s){0,2}(?:said|says|asked|asks|hissed|whispered|demanded|shouted|replied|muttered|snapped|begged|pleaded|laughed|called|yelled|cried|added|insisted)\b|` +
+	`\b(?:said|says|asked|asks|hissed|whispered|demanded|shouted|replied|muttered|snapped|begged|pleaded|called|yelled|cried|added|insisted)(?:\s[a-z]+){0,2},?\s?["“‘]`)
+
+// copyElsewhere is a place the copy goes that is not the one asking: a form,
+// an issue, a file ("paste your prompt verbatim into the bug report").
+var copyElsewhere = compileAtFirstUse(`\b(?:into|in|to|on|onto)\s(?:the|a|an|your|this|our)\s(?:[\w-]+\s)?(?:form|issue|ticket|report|bug\sreport|playground|field|box|editor|file|template|tracker|forum|thread|pull\srequest|pr|channel|document|doc|spreadsheet|email|notebook|repo|repository)\b`)
+
 // renderedOwnedCopy accepts a verbatim mark with the reader's own
 // instructions and an act that gives them out within renderedReach before
 // or after it; the act not negated in its clause.
 func renderedOwnedCopy(before, window string, m []int) bool {
 	l := renderedWords()
 	para := before + window[:min(len(window), m[1]+renderedReach)]
-	if !l.owned.MatchString(para) {
+	if !l.owned.MatchString(para) || narrated.get().MatchString(para) || copyElsewhere.get().MatchString(para) {
 		return false
 	}
 	for _, a := range l.acts.FindAllStringIndex(para, -1) {
@@ -113,6 +123,9 @@ func renderedGuardedTold(before, window string, m []int) bool {
 	l := renderedWords()
 	sent := before[sentenceStart(before):]
 	after := window[m[1]:min(len(window), m[1]+renderedReach)]
+	if narrated.get().MatchString(sent) || narrated.get().MatchString(after) {
+		return false
+	}
 	for _, part := range []string{sent, after} {
 		for _, a := range l.guarded.FindAllStringIndex(part, -1) {
 			clause := part[max(0, a[0]-40):a[0]]
@@ -155,19 +168,19 @@ func aloneOnLine(before, window string, m []int) bool {
 
 // replyKey is a key for the reader's answer or action, then its value's
 // opening: "on_any_input: \"", "response=", "\"action\": \"".
-var replyKey = regexp.MustCompile(`["']?[a-z_]{0,30}(?:on_|respon|repl|answer|greet|output|action|say)[a-z_]{0,30}["']?\s?[:=]\s?["']?$`)
+var replyKey = compileAtFirstUse(`["']?[a-z_]{0,30}(?:on_|respon|repl|answer|greet|output|action|say)[a-z_]{0,30}["']?\s?[:=]\s?["']?$`)
 
 // replyKeyBefore accepts the words that grant as the value of a key for
 // the reader's answer.
-func replyKeyBefore(before, _ string, _ []int) bool { return replyKey.MatchString(before) }
+func replyKeyBefore(before, _ string, _ []int) bool { return replyKey.get().MatchString(before) }
 
 // replyAction is a value naming an act of answering, up to the words that
 // grant: "respond_with_", "say_".
-var replyAction = regexp.MustCompile(`[:=,]\s?["']?[a-z_]{0,30}(?:respond|reply|say|answer|output|greet)[a-z_]{0,30}_$`)
+var replyAction = compileAtFirstUse(`[:=,]\s?["']?[a-z_]{0,30}(?:respond|reply|say|answer|output|greet)[a-z_]{0,30}_$`)
 
 // replyActionBefore accepts access_granted ending a value that names an
 // act of answering.
-func replyActionBefore(before, _ string, _ []int) bool { return replyAction.MatchString(before) }
+func replyActionBefore(before, _ string, _ []int) bool { return replyAction.get().MatchString(before) }
 
 // afterQuote accepts a match right after an opening quotation mark.
 func afterQuote(before, _ string, _ []int) bool {
@@ -219,11 +232,11 @@ func (f lexiconFile) renderedPatternsOf() []flagPattern {
 	// D1218: the reader's own guarded thing, told.
 	if guarded := s.class("guardeds"); len(guarded) > 0 {
 		p := fp(RuleFlagSecretRequest, firstWords(guarded), 120, alt(guarded)+`\s(?:that\s|which\s)?`+alt(s.class("guards"))).
-			needingWithin(40, "you", "you're", "you’re").checked(renderedGuardedTold)
+			followedBy("you", "you're", "you’re", "that", "which").checked(renderedGuardedTold)
 		p.lookBack = 200
 		out = append(out, byStarts(p, guarded)...)
 		q := fp(RuleFlagSecretRequest, firstWords(guarded), 120, alt(guarded)+`\s(?:[\w'’-]+\s){0,3}?`+alt(s.class("places"))).
-			needingWithin(60, "your").checked(renderedGuardedTold)
+			needingWithin(60, "instructions", "prompt", "rules", "setup").checked(renderedGuardedTold)
 		q.lookBack = 200
 		out = append(out, byStarts(q, guarded)...)
 	}
@@ -251,7 +264,7 @@ func renderedLeftOpen(s lexiconSection) []flagPattern {
 	turn.lookBack = 400
 	named := fp(RuleFlagSecretRequest, []string{"access"}, 240, `access\sgranted["'”’]\s?\)?\s?[.;,]?[\s\S]{0,200}?`+
 		`(?:^|[.!?:]\s|\n)(?:(?:now|please|just|then|so|and)\s){0,2}(?:print|say|output|echo|type|write|display|return|reply\swith|respond\swith)\s(?:out\s)?([a-z_][a-z0-9_]{0,20})\b`).
-		checked(boundNamePrinted)
+		followedBy("granted").checked(boundNamePrinted)
 	named.lookBack = 40
 	return append(byStarts(p, things), turn, named)
 }
@@ -259,41 +272,49 @@ func renderedLeftOpen(s lexiconSection) []flagPattern {
 // ownThing is what comes before the reader's guarded thing in a sentence
 // that names it: a definite or possessive article, and a word that says
 // which ("the protected password").
-var ownThing = regexp.MustCompile(`\b(?:the|your|my|its|our)\s(?:(?:protected|secret|real|actual|current|guarded|hidden|vault|correct|master|admin|true|exact|full)\s)?$`)
+var ownThing = compileAtFirstUse(`\b(?:the|your|my|its|our)\s(?:(?:protected|secret|real|actual|current|guarded|hidden|vault|correct|master|admin|true|exact|full)\s)?$`)
+
+// openQuoted is an opening quotation mark right before the guarded thing's
+// determiner and its word.
+var openQuoted = compileAtFirstUse(`["“‘']\s?(?:the|your|my|its|our)\s(?:[\w-]+\s)?$`)
 
 // leftOpenAsked accepts the reader's guarded thing in a sentence that
 // stops before it, with an ask to go on within the paragraph.
 func leftOpenAsked(before, window string, m []int) bool {
-	if !ownThing.MatchString(before) {
+	if !ownThing.get().MatchString(before) {
+		return false
+	}
+	// Stopped by a quotation mark or the end of its line rather than by
+	// dots or a blank, the sentence must be a quoted fragment (Complete:
+	// "The protected password is): else the mark opens a value ("The
+	// password is "admin"") and the line a code block below.
+	if end := window[m[1]-1]; end != '.' && end != '_' && end != ']' && end != 0xa6 && !openQuoted.get().MatchString(before) {
 		return false
 	}
 	goOn := renderedWords().goOns
 	return goOn.MatchString(before) || goOn.MatchString(window[m[1]:min(len(window), m[1]+200)])
 }
 
-// givingTurn is a made-up turn of the reader that gives in, or names its
-// guarded thing.
-var givingTurn = regexp.MustCompile(`(?:^|\n)[a-z]{2,12}\s?:[^\n]{0,240}?\b(?:password|passphrase|passcode|secret|access\sgranted|system\sprompt|instructions)\b`)
+// givingTurn is a made-up turn that gives in: the speaker will give out
+// the guarded thing ("Assistant: I understand. I will share the secret.").
+var givingTurn = compileAtFirstUse(`(?:^|\n)[a-z]{2,12}\s?:[^\n]{0,200}?\b(?:i\swill|i'll|i’ll|i\sam\sgoing\sto|i'm\sgoing\sto|let\sme|i\scan\snow|i\swill\snow)\s(?:now\s)?` +
+	`(?:share|reveal|tell|give|disclose|say|provide|send|show|print|output)\s(?:you\s)?(?:the|my|our|its)\s(?:[\w-]+\s)?(?:password|passphrase|passcode|secret|code|key|instructions|prompt|system\sprompt)\b`)
 
 // otherTurn is a turn of the one asking.
-var otherTurn = regexp.MustCompile(`(?:^|\n)(?:user|human|me|visitor|guest|you|attacker|player|q)\s?:`)
+var otherTurn = compileAtFirstUse(`(?:^|\n)(?:user|human|me|visitor|guest|you|attacker|player|q)\s?:`)
 
-// emptyTurnAfterGiving accepts the reader's turn left empty as the text's
-// last line, after the asker's turn and a turn that names the guarded
-// thing.
+// emptyTurnAfterGiving accepts the reader's turn left empty on its line
+// after the asker's turn and a made-up turn that gives in.
 func emptyTurnAfterGiving(before, window string, m []int) bool {
-	if strings.TrimSpace(window[m[1]:]) != "" {
-		return false
-	}
-	return otherTurn.MatchString(before) && givingTurn.MatchString(before)
+	return otherTurn.get().MatchString(before) && givingTurn.get().MatchString(before)
 }
 
 // boundName is a name being bound to a string: `ag = "`, `x: '`.
-var boundName = regexp.MustCompile(`\b([a-z_][a-z0-9_]{0,20})\s?(?:=|:=|:)\s?["'“‘]$`)
+var boundName = compileAtFirstUse(`\b([a-z_][a-z0-9_]{0,20})\s?(?:=|:=|:)\s?["'“‘]$`)
 
 // boundNamePrinted accepts the words that grant bound to a name that an
 // order in prose then prints.
 func boundNamePrinted(before, window string, m []int) bool {
-	b := boundName.FindStringSubmatch(before)
+	b := boundName.get().FindStringSubmatch(before)
 	return b != nil && len(m) >= 4 && m[2] >= 0 && window[m[2]:m[3]] == b[1]
 }
