@@ -26,6 +26,9 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 	if len(flagRuleNames) > 64 {
 		panic("sanitize: more flag rules than hits holds")
 	}
+	if len(flagPatterns) >= followsMet {
+		panic("sanitize: more flag patterns than a candidate holds")
+	}
 	words := map[string]*wordEntry{}
 	entry := func(w string) *wordEntry {
 		e := words[w]

@@ -132,46 +132,62 @@ func (p *flagPattern) followMet(window string) bool {
 	return p.followBy.met(window[i+1:])
 }
 
-// notFollowedAt reports whether the start word text[i:j] of a whole
-// text, whose window is text[i:i+span], is surely followed by none of
-// p.follows: what the scan can tell as it reads the word. It cannot when
+// followedAt tells whether the start word text[i:j] of a whole text,
+// whose window is text[i:i+span], is followed by one of p.follows: what
+// the scan can tell as it reads the word. It cannot (followUnknown) when
 // what it would compare reaches the next line (folding look-alikes may
 // change that line before match reads it). next is the word after the
 // start (nextWord).
-func (p *flagPattern) notFollowedAt(text string, i, j int, next nextWord) bool {
+func (p *flagPattern) followedAt(text string, i, j int, next nextWord) followAnswer {
 	end := min(len(text), i+p.span)
 	t := p.followBy
 	if j >= end {
-		return true
+		return followNo
 	}
 	if strings.IndexByte(text[j:min(end, j+2+t.longest)], '\n') >= 0 {
-		return false
+		return followUnknown
 	}
 	if text[j] != ' ' {
-		return true
+		return followNo
 	}
 	if next.end > end {
 		// The window ends inside the next word: compare as met does.
-		return !t.met(text[j+1 : end])
+		return followAnswerOf(t.met(text[j+1 : end]))
 	}
 	rest := text[j+1 : end]
 	if len(rest) == 0 {
-		return !t.empty
+		return followAnswerOf(t.empty)
 	}
 	if t.empty && !isWordByte(rest[0]) {
-		return false
+		return followYes
 	}
 	// A follower of word bytes only is met when it is the next word
 	// whole: the bytes before the first that is no word byte.
 	if next.id >= 0 && next.id < len(t.ids)*64 && t.ids[next.id>>6]&(1<<(next.id&63)) != 0 {
-		return false
+		return followYes
 	}
 	for _, w := range t.others {
 		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
-			return false
+			return followYes
 		}
 	}
-	return true
+	return followNo
+}
+
+// followAnswer is what the scan knows of a start's followers.
+type followAnswer uint8
+
+const (
+	followNo followAnswer = iota
+	followYes
+	followUnknown
+)
+
+func followAnswerOf(met bool) followAnswer {
+	if met {
+		return followYes
+	}
+	return followNo
 }
 
 // nextWord is the word after a start word and a space: where it ends (at

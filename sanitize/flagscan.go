@@ -87,7 +87,12 @@ type scanner struct {
 	allCands bool
 }
 
+// candidate is a pattern's start at an offset. Its pattern may carry
+// followsMet: the scan found one of the pattern's followers after it, in
+// text that folding leaves as it is.
 type candidate struct{ pattern, at int }
+
+const followsMet = 1 << 30
 
 // lineMark is what a line of the normalised text may hold for the
 // decoders: its index (the number of line feeds before it) and marks.
@@ -306,16 +311,21 @@ func (s *scanner) read(text string, withMarks bool) {
 				}
 				// A start word whose pattern wants one of a few words
 				// after it is, most of the time, followed by none: it
-				// is no candidate (match would drop it; it tests again).
+				// is no candidate. One followed is marked so, and
+				// match does not compare again.
+				cp := pi
 				if p.followBy != nil && !s.allCands {
 					if next.id == -2 {
 						next = idx.nextWord(text, j)
 					}
-					if p.notFollowedAt(text, i, j, next) {
+					switch p.followedAt(text, i, j, next) {
+					case followNo:
 						continue
+					case followYes:
+						cp |= followsMet
 					}
 				}
-				s.cands = append(s.cands, candidate{pi, i})
+				s.cands = append(s.cands, candidate{cp, i})
 			}
 			if e.need >= 0 {
 				s.needPos[e.need] = append(s.needPos[e.need], i)
@@ -541,17 +551,18 @@ func (s *scanner) match(text string, from, to int) hits {
 	}
 	s.highAsked, s.highAt = len(text)+1, 0
 	for _, cd := range s.cands {
-		p := &patterns[cd.pattern]
+		pi := cd.pattern &^ followsMet
+		p := &patterns[pi]
 		if first.has(p.ruleID) || cd.at < from || cd.at >= to {
 			continue
 		}
 		k := cd.at
 		end := min(len(text), k+p.span)
 		window := text[k:end]
-		if p.follows != nil && !p.followMet(window) {
+		if p.follows != nil && cd.pattern&followsMet == 0 && !p.followMet(window) {
 			continue
 		}
-		if ids, subs := idx.needWords[cd.pattern], idx.needSubs[cd.pattern]; ids != nil || subs != nil {
+		if ids, subs := idx.needWords[pi], idx.needSubs[pi]; ids != nil || subs != nil {
 			needEnd := end
 			if p.needsWithin > 0 {
 				needEnd = min(end, k+p.needsWithin)
@@ -561,7 +572,7 @@ func (s *scanner) match(text string, from, to int) hits {
 					needEnd = k + j
 				}
 			}
-			if !(ids != nil && s.groupWithin(idx.needGroup[cd.pattern], ids, k, needEnd)) && !(subs != nil && s.subsWithin(text, subs, k, needEnd)) {
+			if !(ids != nil && s.groupWithin(idx.needGroup[pi], ids, k, needEnd)) && !(subs != nil && s.subsWithin(text, subs, k, needEnd)) {
 				continue
 			}
 		}
