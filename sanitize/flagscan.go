@@ -76,9 +76,16 @@ type scanner struct {
 	needNext  []int
 	groupNext []int
 	// subFrom, subTo and subAt are, for each needed substring, the range
-	// subsWithin last looked in (subFrom past the text: none yet) and the
+	// subsWithin last looked in (only if its subMatch is this match's
+	// number, matchNo: else none yet) and the
 	// first occurrence it found there (-1: none).
 	subFrom, subTo, subAt []int
+	subMatch              []uint64
+	matchNo               uint64
+	// needUsed are the needed words read has positions for: those it
+	// empties at the next read (there are thousands of needed words, and
+	// a split payload's window reads a few lines).
+	needUsed []int
 	// highAsked and highAt are highFrom's last question and answer.
 	highAsked, highAt int
 	// allCands keeps, in read, the candidates whose followers are not
@@ -127,7 +134,7 @@ var scanners = sync.Pool{New: func() any {
 	n := len(t.starts.needIDs)
 	return &scanner{rules: t, needPos: make([][]int, n), groupPos: make([][]int, t.starts.groups), groupBuilt: make([]bool, t.starts.groups),
 		spareNeeds: make([][]int, n), needFrom: make([]int, n),
-		needNext: make([]int, n), groupNext: make([]int, t.starts.groups), subFrom: make([]int, len(t.starts.subs)), subTo: make([]int, len(t.starts.subs)), subAt: make([]int, len(t.starts.subs))}
+		needNext: make([]int, n), groupNext: make([]int, t.starts.groups), subFrom: make([]int, len(t.starts.subs)), subTo: make([]int, len(t.starts.subs)), subAt: make([]int, len(t.starts.subs)), subMatch: make([]uint64, len(t.starts.subs))}
 }}
 
 func getScanner() *scanner  { return scanners.Get().(*scanner) }
@@ -188,9 +195,10 @@ func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 func (s *scanner) read(text string, withMarks bool) {
 	idx, patterns := &s.rules.starts, s.rules.patterns
 	s.cands = s.cands[:0]
-	for i := range s.needPos {
-		s.needPos[i] = s.needPos[i][:0]
+	for _, id := range s.needUsed {
+		s.needPos[id] = s.needPos[id][:0]
 	}
+	s.needUsed = s.needUsed[:0]
 	s.marks = s.marks[:0]
 	s.foldAt = s.foldAt[:0]
 	var (
@@ -328,6 +336,9 @@ func (s *scanner) read(text string, withMarks bool) {
 				s.cands = append(s.cands, candidate{cp, i})
 			}
 			if e.need >= 0 {
+				if len(s.needPos[e.need]) == 0 {
+					s.needUsed = append(s.needUsed, e.need)
+				}
 				s.needPos[e.need] = append(s.needPos[e.need], i)
 				bits |= e.marks
 			}
@@ -526,6 +537,12 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 		}
 	}
 	s.needPos, s.spareNeeds = newNeeds, s.needPos
+	s.needUsed = s.needUsed[:0]
+	for id, ps := range s.needPos {
+		if len(ps) > 0 {
+			s.needUsed = append(s.needUsed, id)
+		}
+	}
 	s.cands, s.spareCands = cands, s.cands
 	s.marks = append(marks, s.marks[mi:]...)
 	return out, moved
@@ -546,9 +563,7 @@ func (s *scanner) match(text string, from, to int) hits {
 		s.groupNext[g] = 0
 	}
 	clear(s.needNext)
-	for i := range s.subFrom {
-		s.subFrom[i] = len(text) + 1
-	}
+	s.matchNo++
 	s.highAsked, s.highAt = len(text)+1, 0
 	for _, cd := range s.cands {
 		pi := cd.pattern &^ followsMet
@@ -612,7 +627,7 @@ func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
 			}
 		}
 		look := from
-		if s.subFrom[id] <= from {
+		if s.subMatch[id] == s.matchNo && s.subFrom[id] <= from {
 			if at := s.subAt[id]; at >= from {
 				if at+len(sub) <= to {
 					return true
@@ -633,7 +648,7 @@ func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
 		if at >= 0 {
 			at += look
 		}
-		s.subFrom[id], s.subTo[id], s.subAt[id] = from, to, at
+		s.subFrom[id], s.subTo[id], s.subAt[id], s.subMatch[id] = from, to, at, s.matchNo
 		if at >= 0 {
 			return true
 		}
