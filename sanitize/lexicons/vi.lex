@@ -11,7 +11,7 @@ lang vi
 [override]
 verbs = bỏ qua | phớt lờ | lờ đi | quên đi | quên hết | hãy quên | đừng tuân theo | đừng làm theo | không cần tuân theo
   | không cần làm theo | gạt bỏ | bỏ hết | bỏ mặc | vứt bỏ | đừng để ý | không để ý | bất chấp | xóa bỏ
-quals = tất cả | mọi | hết | toàn bộ | trước | trước đó | trước đây | ở trên | phía trên | bên trên
+quals = tất cả | mọi | hết | toàn bộ | trước | trước đó | trước đây | phía trên | bên trên
   | ban đầu | gốc | hệ thống | của bạn | đã nhận | được giao
 nouns = hướng dẫn | chỉ dẫn | chỉ thị | mệnh lệnh | lệnh | quy tắc | quy định | luật lệ | nguyên tắc | lời nhắc | prompt
   | giới hạn | ràng buộc
@@ -28,7 +28,8 @@ roles = không có quy tắc | không có giới hạn | không giới hạn | k
 pretends = giả vờ là | giả vờ bạn là | hãy giả vờ | đóng vai | hãy đóng vai | hãy tưởng tượng bạn là
 
 [reveal]
-verbs = in ra | hiển thị | cho xem | cho mình xem | cho tôi xem | tiết lộ | nhắc lại | lặp lại | viết ra | ghi ra | chép lại
+# "hãy in ra", not "in ra": its first word folds to English's "in".
+verbs = hãy in ra | hiển thị | cho xem | cho mình xem | cho tôi xem | tiết lộ | nhắc lại | lặp lại | viết ra | ghi ra | chép lại
   | dán | sao chép | liệt kê | tóm tắt | dịch | cho biết
 objects = lời nhắc hệ thống | hướng dẫn hệ thống | chỉ dẫn hệ thống | thông điệp hệ thống | tin nhắn hệ thống | prompt hệ thống
   | system prompt | hướng dẫn ban đầu | hướng dẫn gốc | hướng dẫn ẩn | hướng dẫn của bạn | quy tắc của bạn | lời nhắc của bạn
@@ -119,7 +120,7 @@ subs = ai | nếu | khi | vì | trong khi | mặc dù | mà
 tos = cho | tới | đến | từ
 its = nó
 forms = chữ cái | ký tự | bắt đầu | kết thúc | độ dài | nguyên âm | âm tiết
-hiddens = bí mật | ẩn | được bảo vệ | bị cấm | thần kỳ
+hiddens = bí mật | được bảo vệ | bị cấm
 # What the secret's own noun after it names ("mật khẩu wifi", "mật khẩu
 # email"): a person's everyday password, not the one the reader guards.
 belongs = wifi | wi-fi | email | e-mail | gmail | facebook | zalo | tài khoản | ngân hàng | máy tính | điện thoại | router
@@ -150,7 +151,7 @@ others = không
 inverts = ngày ngược | ngày đảo ngược
 
 [extract]
-verbs = in ra | hiển thị | liệt kê | chép lại | sao chép | dán | tóm tắt | dịch | ghi ra | viết ra | nhắc lại | lặp lại
+verbs = hãy in ra | hiển thị | liệt kê | chép lại | sao chép | dán | tóm tắt | dịch | ghi ra | viết ra | nhắc lại | lặp lại
   | cho xem
 heads = hướng dẫn | chỉ dẫn | chỉ thị | quy tắc | quy định | lời nhắc | prompt | lời nhắc hệ thống | hướng dẫn hệ thống
 texts = văn bản | nội dung | từ ngữ
@@ -163,11 +164,12 @@ tolds = không được phép nói | không được nói | bị cấm nói
 heres = nguyên văn | từng chữ | đầy đủ | chính xác | trong một khối mã | trong khối code | ở đây | vào đây
 # The extraction window (D1155): the act, said to the reader, on its text.
 [extract]
-acts = in ra | hiển thị | liệt kê | chép | chép lại | sao chép | dán | tóm tắt | dịch | ghi ra | ghi hết ra | viết ra | nhắc lại
+acts = hãy in ra | hiển thị | liệt kê | chép | chép lại | sao chép | dán | tóm tắt | dịch | ghi ra | ghi hết ra | viết ra | nhắc lại
   | lặp lại | cho xem | tiết lộ | trích dẫn | đọc lại | kể | mô tả | giải thích | cho biết | gửi | xuất
 owners = của bạn | của cậu | của anh | của chị | của em
-quals = hệ thống | ban đầu | gốc | đầy đủ | bí mật | ẩn | đầu tiên | toàn bộ | tất cả
-marks = hệ thống | ban đầu | gốc | ẩn | bí mật
+# Not "ẩn": it folds to English's "an".
+quals = hệ thống | ban đầu | gốc | đầy đủ | bí mật | đầu tiên | toàn bộ | tất cả
+marks = hệ thống | ban đầu | gốc | bí mật
 heads = hướng dẫn | chỉ dẫn | chỉ thị | lời nhắc | prompt | thông điệp hệ thống | tin nhắn hệ thống
 weaks = quy tắc | quy định | cấu hình
 rels = mà bạn đã nhận | bạn đã nhận | bạn nhận được | được giao cho bạn | bạn được giao | bạn phải tuân theo | bạn tuân theo
