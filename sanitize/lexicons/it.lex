@@ -269,3 +269,33 @@ secrets = password* | segret* | passw*
 others = senza
 inverts = giorno al contrario | giorno dei contrari
 keys = il codice della cassaforte | la combinazione della cassaforte
+# ---- round 6, languages (issue 28, sixth round; D1213): the extraction
+# window (flagrules_extract.go's extractWindow) in Italian, as French's,
+# Spanish's and German's (D1157): the imperative, the clitic forms
+# ("mostrami", "scrivile"), the infinitive after a question. ----
+[extract]
+acts = ripeti | ripeta | ripetere | ripetimi | copia | copi | copiare | mostra | mostri | mostrare | mostrami | dammi
+  | mi dai | dimmi | mi dici | dire | scrivi | scriva | scrivere | scrivimi | scrivile | riassumi | riassuma | riassumere
+  | traduci | traduca | tradurre | elenca | elenchi | elencare | spiega | spieghi | spiegare | descrivi | descriva
+  | descrivere | cita | citi | citare | rivela | riveli | rivelare | condividi | condivida | condividere | invia | inviami
+  | inviare | stampa | stampi | stampare | riporta | riporti | riportare | trascrivi | trascrivere | recita | recitare
+  | incolla | incollare | riproduci | riprodurre
+owners = le tue | tue | i tuoi | tuoi | la tua | tua | il tuo | tuo | le sue | sue | vostre
+quals = sistema | iniziale | iniziali | completo | completa | complete | completi | originale | originali | segreto
+  | segreta | segrete | nascosto | nascosta | nascoste | esatto | esatta | esatte | prima | prime | tutte | tutti
+marks = di sistema | del sistema | iniziali | iniziale | originali | originale | nascoste | nascosta | segrete | segreta
+heads = istruzioni | istruzione | prompt | direttive | indicazioni | linee guida | prompt di sistema | messaggio di sistema
+  | difesa
+weaks = regole | regola | configurazione | impostazioni
+rels = che ti hanno dato | che hai ricevuto | che ti è stato dato | che ti sono state date | che ti hanno dato prima
+  | che segui | che devi seguire | che ti hanno scritto | che ti hanno detto
+places = prima di questo messaggio | prima del mio messaggio | sopra questo messaggio | finora | fino ad ora
+  | sopra questa riga | dall'inizio
+nearby = sopra | precedenti | dell'inizio
+addresses = per | favore | ora | adesso | solo | soltanto | ok | allora | poi | e | anche | semplicemente | puoi | potresti
+  | può | potrebbe | voglio | vorrei | che | tu | mi | io | bene | prima | infine | ciao | grazie | ma | sì | dai | ehi
+guardeds = password | parola segreta | codice segreto | segreto | access granted | codice di accesso | parola d'ordine
+whs = qual | quale | quali | che | cosa | che cosa
+subjects = il | lo | la | i | gli | le | un | una | questo | questa | lui | lei | loro | noi | si | l'utente | il modello
+ands = e | poi | e poi | ma | quindi
+# ---- end round 6, languages ----

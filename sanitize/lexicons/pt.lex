@@ -267,3 +267,34 @@ secrets = senha* | segred* | passw*
 others = sem
 inverts = dia do contrário | dia ao contrário | dia invertido
 keys = a senha do cofre | o código do cofre | a combinação do cofre
+# ---- round 6, languages (issue 28, sixth round; D1213): the extraction
+# window (flagrules_extract.go's extractWindow) in Portuguese, as French's,
+# Spanish's and German's (D1157): the imperative of Portugal and of Brazil,
+# the clitic forms ("escreve-as", "mostra-me"), the infinitive after a
+# question ("pode me mostrar"). ----
+[extract]
+acts = repete | repita | repetir | copia | copie | copiar | mostra | mostre | mostrar | mostra-me | me mostra | me mostre
+  | dá-me | me dá | me dê | diz | diga | diz-me | me diz | me diga | dizer | escreve | escreva | escrever | escreve-as
+  | escreve-os | resume | resuma | resumir | traduz | traduza | traduzir | lista | liste | listar | enumera | enumere
+  | enumerar | explica | explique | explicar | descreve | descreva | descrever | cita | cite | citar | revela | revele
+  | revelar | partilha | compartilha | compartilhe | compartilhar | envia | envie | enviar | manda | mande | imprime
+  | imprima | imprimir | reproduz | reproduza | reproduzir | transcreve | transcreva | transcrever | recita | recitar
+  | cola | cole | colar
+owners = tuas | teus | tua | teu | suas | seus | sua | seu
+quals = sistema | inicial | iniciais | completo | completa | completas | completos | original | originais | secreto
+  | secreta | secretas | oculto | oculta | ocultas | exato | exata | exatas | primeira | primeiras | todas | todos
+marks = do sistema | de sistema | iniciais | inicial | originais | original | ocultas | oculta | secretas | secreta
+heads = instruções | instrução | prompt | diretrizes | orientações | indicações | prompt do sistema | prompt de sistema
+  | mensagem do sistema | mensagem de sistema | defesa
+weaks = regras | regra | configuração | configurações
+rels = que te deram | que você recebeu | que recebeste | que te foram dadas | que lhe deram | que te mandaram | que você segue
+  | que segues | que tens de seguir | que você tem que seguir | que te passaram
+places = antes desta mensagem | antes da minha mensagem | acima desta mensagem | até agora | acima desta linha
+nearby = acima | anteriores | do início
+addresses = por | favor | agora | só | apenas | ok | então | depois | e | também | simplesmente | pode | podes | poderia
+  | podia | você | tu | quero | que | me | eu | bom | primeiro | finalmente | olá | oi | obrigado | mas | sim | ei | olha
+guardeds = senha | palavra secreta | código secreto | segredo | access granted | código de acesso | palavra-passe
+whs = qual | quais | que | o que
+subjects = o | a | os | as | um | uma | este | esta | ele | ela | eles | elas | nós | se | o usuário | o utilizador | o modelo
+ands = e | depois | e depois | mas | então
+# ---- end round 6, languages ----
