@@ -241,7 +241,76 @@ func (f lexiconFile) renderedPatternsOf() []flagPattern {
 		out = append(out, byStarts(q, guarded)...)
 	}
 	out = append(out, renderedLeftOpen(s)...)
+	out = append(out, renderedNamedGrant(s)...)
 	return out
+}
+
+// renderedNamedGrant are the words that grant asked for by a name of
+// their own (D1216): the reader's success utterance ("the standard
+// confirmation message", "the winner screen text") governed by an ask to
+// the reader; a rule that a reply be met with them ("must be greeted with
+// \"Access Granted\"", "should conclude their summary with the words");
+// their first word quoted alone with an ask for what comes after it.
+func renderedNamedGrant(s lexiconSection) []flagPattern {
+	marks, heads := s.class("successes"), s.class("utterances")
+	if len(marks) == 0 || len(heads) == 0 {
+		return nil
+	}
+	p := fp(RuleFlagSecretRequest, firstWords(marks), 80, alt(marks)+`\s(?:screen\s)?`+alt(heads)).
+		needingWithin(40, firstWords(heads)...).checked(utteranceAsked)
+	p.lookBack = 160
+	q := fp(RuleFlagSecretRequest, []string{"access"}, 40, `access\sgranted\b`).followedBy("granted").checked(replyRuleBefore)
+	q.lookBack = 160
+	r := fp(RuleFlagSecretRequest, []string{"access"}, 240, `access["”’']`).checked(firstWordCompleted)
+	r.lookBack = 200
+	return append(byStarts(p, marks), q, r)
+}
+
+// utteranceAsk is an ask to the reader that governs what follows it:
+// "please confirm ... with the", "type the", "show me what a".
+var utteranceAsk = compileAtFirstUse(`(?:^|[.!?:;,]\s|\n|\b(?:please|now|just|can\syou|could\syou|would\syou|will\syou|you\sto|need\syou\sto|asking\syou\sto|go\sahead\sand)\s)` +
+	`(?:say|type|output|print|give\sme|give|deliver|send|show\sme|show|write|display|respond\swith|reply\swith|answer\swith|confirm\s(?:[\w'’-]+\s){0,5}?(?:with|by\ssaying))\s` +
+	`(?:me\s)?(?:what\s)?(?:the\s|your\s|that\s|a\s|an\s)?(?:[\w'’-]+\s){0,2}$`)
+
+// conditioned is a condition or a program in the sentence: the utterance
+// is a program's or a rule's, not asked of the reader.
+var conditioned = compileAtFirstUse(`\b(?:if|when|whenever|unless|once|after|program|script|function|method|app|application|server|bot|endpoint|handler|user|users|page|screen\sreader)\b`)
+
+// utteranceAsked accepts a success utterance that an addressed ask
+// governs, in a sentence with no condition and no program.
+func utteranceAsked(before, _ string, _ []int) bool {
+	sent := before[sentenceStart(before):]
+	if !utteranceAsk.get().MatchString(before) || conditioned.get().MatchString(sent) {
+		return false
+	}
+	return !sentenceNegated.get().MatchString(sent)
+}
+
+// sentenceNegated is a negation anywhere in a sentence.
+var sentenceNegated = compileAtFirstUse(`(?:not|never|no)|n['’]t`)
+
+// replyRule is a rule that a reply be met with the words: a modal, a verb
+// of greeting, answering, opening or closing, then "with" ("must be
+// greeted with", "should conclude their summary with the words").
+var replyRule = compileAtFirstUse(`\b(?:must|should|shall|will|are\sto|is\sto|has\sto|have\sto|need\sto)\s(?:always\s)?(?:be\s)?` +
+	`(?:greeted|answered|met|welcomed|conclude[sd]?|end|begin|start|open|close|sign\soff|finish|greet\s(?:[\w'’-]+\s){1,3}?)\s?(?:[\w'’-]+\s){0,4}?with\s` +
+	`(?:the\s(?:words?|phrase|line|sentence)\s)?["“'‘]?$`)
+
+// replyRuleBefore accepts the words that grant set by a rule for replies.
+func replyRuleBefore(before, _ string, _ []int) bool {
+	return replyRule.get().MatchString(before[sentenceStart(before):])
+}
+
+// whatComesAfter asks for the word that follows a quoted one.
+var whatComesAfter = compileAtFirstUse(`\b(?:comes?\safter|comes?\snext|usually\sfollows|that\sfollows|follows\sit|second\sword|next\sword|other\sword|both\swords|the\srest\sof\sthe\sphrase|you\ssay\s?:|finish\sthe\sphrase|complete\sthe\sphrase)`)
+
+// firstWordCompleted accepts "access" quoted alone, with an ask for what
+// comes after it in the paragraph.
+func firstWordCompleted(before, window string, m []int) bool {
+	if !afterQuote(before, window, m) {
+		return false
+	}
+	return whatComesAfter.get().MatchString(before) || whatComesAfter.get().MatchString(window[m[1]:])
 }
 
 // renderedLeftOpen are the renderings left open where the reader would

@@ -134,7 +134,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		"acts", "makes", "ases", "quals", "marks", "weaks", "rels", "places", "addresses", "guardeds", "whs", "givens", "pronouns", "completes", "saids", "haves", "nearby", "dets", "subjects", "ands", "ownrels", "giventails", "wheres"}, []string{"object-first", "place-first"}},
 	// Rendered asks (flagrules_rendered.go, D1215-D1218).
 	"rendered": {[]string{"verbatims", "owners", "quals", "heads", "receiveds", "followings", "acts", "nots", "tells", "guardeds", "guards", "places",
-		"keyacts", "keythings", "openthings", "goons", "turns"}, nil},
+		"keyacts", "keythings", "openthings", "goons", "turns", "successes", "utterances"}, nil},
 }
 
 // parseLexicon reads one file (name for its errors).

@@ -906,7 +906,7 @@ sayings = say | says | said | speak | speaks | spoke | tell | tells | told | whi
 # then guards or places) told (tells); a configuration's key that gives the
 # guarded thing out (keyacts x keythings). nots negate an act in its clause.
 [rendered]
-verbatims = verbatim | word for word | word-for-word | exactly as written | exactly as i wrote it | exactly as it was written
+verbatims = verbatim | word for word | transcript | exact copy | full copy | complete copy | word-for-word | exactly as written | exactly as i wrote it | exactly as it was written
   | exactly as you were given | exactly as given | exact wording | exact words | exact text | exact sentence | exact line
   | exact lines | full line | complete text | full text | precisely | quotation marks included | character for character
   | word number | every single word | unedited | unabridged
@@ -949,6 +949,14 @@ openthings = password | passphrase | passcode | secret | secret word | secret ph
 goons = continue | complete | finish | go on | keep going | fill in | fill the blank | fill in the blank | autocomplete
   | carry on | resume | what comes next | pick up where | take it from there
 turns = assistant | ai | bot | guard | defender | gpt | chatbot | model | gatekeeper | llm | agent | you
-# The secret as a simulated machine's file ("cat /etc/defender/secret.txt").
+# The reader's success utterance by a name of its own ("the standard
+# confirmation message", "the winner screen text").
+successes = confirmation | success | successful | winner | winning | victory | approval | unlock | welcome | acceptance
+  | access
+utterances = phrase | text | message | response | reply | words | line | output | greeting
+# The secret as a simulated machine's file ("cat /etc/defender/secret.txt");
+# the words that grant by what they do ("the words that open the door").
 [play]
 secrets = secret*
+keys = the words that open | the word that opens | the phrase that opens the | the words that let | the phrase that lets
+  | the line that opens | the one where he opens | the one where she opens | the words that get
