@@ -298,4 +298,12 @@ guardeds = password | parola segreta | codice segreto | segreto | access granted
 whs = qual | quale | quali | che | cosa | che cosa
 subjects = il | lo | la | i | gli | le | un | una | questo | questa | lui | lei | loro | noi | si | l'utente | il modello
 ands = e | poi | e poi | ma | quindi
+# What the text was given to the reader by someone else, or somewhere
+# else ("che ti hanno dato in ufficio", "que você recebeu do professor"):
+# a place or a person after the relative, not the reader's own text
+# (fromElsewhere, as Spanish's).
+wheres = in | nel | nella | nei | nelle | al | alla | dal | dalla | dai | dalle | del | della | dei | delle | da | di | per | via | con
+[extract onto]
+elsewheres = del | della | dello | dei | degli | delle | dal | dalla | dallo | dai | dagli | dalle | da un | da una
+selves = sistem* | prompt* | conversazion* | chat* | contest* | svilupp* | creator* | operator* | admin* | ia | assistent* | modell* | bot | gioc* | inizio* | messagg* | session* | istruzion* | regol* | sopra
 # ---- end round 6, languages ----

@@ -297,4 +297,12 @@ guardeds = senha | palavra secreta | código secreto | segredo | access granted 
 whs = qual | quais | que | o que
 subjects = o | a | os | as | um | uma | este | esta | ele | ela | eles | elas | nós | se | o usuário | o utilizador | o modelo
 ands = e | depois | e depois | mas | então
+# What the text was given to the reader by someone else, or somewhere
+# else ("che ti hanno dato in ufficio", "que você recebeu do professor"):
+# a place or a person after the relative, not the reader's own text
+# (fromElsewhere, as Spanish's).
+wheres = em | no | na | nos | nas | pelo | pela | pelos | pelas | do | da | dos | das | de | por | via | com
+[extract onto]
+elsewheres = do | da | dos | das | de um | de uma | pelo | pela | pelos | pelas | desde o | desde a
+selves = sistema* | prompt* | conversa* | chat* | contexto* | desenvolvedor* | criador* | operador* | admin* | ia | assistente* | modelo* | bot | jogo* | início* | inicio* | começo* | mensage* | sess* | instru* | regra* | acima
 # ---- end round 6, languages ----
