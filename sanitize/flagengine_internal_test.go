@@ -178,3 +178,20 @@ func FuzzFlagEngineIsTheReference(f *testing.F) {
 		}
 	})
 }
+
+// indexAt must find what strings.Index finds, by whichever byte.
+func FuzzIndexAtIsIndex(f *testing.F) {
+	for _, c := range [][2]string{{"the passw0rd, the password", "passw"}, {"approve approved", "approved"}, {"aaab", "aab"}, {"", "x"}, {"ab", "abc"}, {"xyz", "z"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, s, sub string) {
+		if sub == "" {
+			return
+		}
+		for rare := range len(sub) {
+			if got, want := indexAt(s, sub, rare), strings.Index(s, sub); got != want {
+				t.Fatalf("indexAt(%q, %q, %d) = %d, strings.Index %d", s, sub, rare, got, want)
+			}
+		}
+	})
+}

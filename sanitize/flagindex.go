@@ -110,6 +110,7 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 				subIDs[sub] = id
 				idx.subs = append(idx.subs, sub)
 				idx.subHigh = append(idx.subHigh, !isASCII(sub))
+				idx.subRare = append(idx.subRare, rarestByte(sub))
 			}
 			idx.needSubs[pi] = append(idx.needSubs[pi], id)
 		}
@@ -261,6 +262,7 @@ type startIndex struct {
 	// where each last occurred: scanner.subsWithin).
 	subs     []string
 	subHigh  []bool // the substring has a byte above ASCII
+	subRare  []int  // where the substring's rarest byte is (indexAt)
 	needSubs [][]int
 	// needGroup is, for each pattern, the group of its needed words
 	// (patterns that need the same words share one); groups is how many.
@@ -319,4 +321,55 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// byteRarity ranks bytes by how often they occur in source code and
+// English, lower for commoner ones (letters by English frequency; white
+// space and the commonest punctuation first; bytes above ASCII last but
+// one: a substring of another script is searched by its first byte).
+var byteRarity = func() (t [256]uint8) {
+	for c := range 256 {
+		t[c] = 200
+	}
+	for i, c := range []byte(" \netaoinsrhldcu\t.,()_=\"pmfgywb:;v-k/*{}0x1jqz") {
+		t[c] = uint8(i)
+	}
+	return t
+}()
+
+// rarestByte is the offset of the byte of sub that occurs least often in
+// text (byteRarity); the first byte of a substring above ASCII.
+func rarestByte(sub string) int {
+	if !isASCII(sub) {
+		return 0
+	}
+	at := 0
+	for i := 1; i < len(sub); i++ {
+		if byteRarity[sub[i]] > byteRarity[sub[at]] {
+			at = i
+		}
+	}
+	return at
+}
+
+// indexAt is strings.Index(s, sub), finding sub by its byte at offset
+// rare: the byte search skips most of a text of source code, where the
+// first bytes of "passw" or "approved" occur at every few bytes.
+func indexAt(s, sub string, rare int) int {
+	if rare == 0 || len(sub) > len(s) {
+		return strings.Index(s, sub)
+	}
+	c := sub[rare]
+	for from := rare; from <= len(s)-len(sub)+rare; {
+		j := strings.IndexByte(s[from:len(s)-len(sub)+rare+1], c)
+		if j < 0 {
+			return -1
+		}
+		start := from + j - rare
+		if s[start:start+len(sub)] == sub {
+			return start
+		}
+		from += j + 1
+	}
+	return -1
 }

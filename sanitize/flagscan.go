@@ -644,7 +644,7 @@ func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
 				look = max(from, s.subTo[id]-len(sub)+1)
 			}
 		}
-		at := strings.Index(text[look:to], sub)
+		at := indexAt(text[look:to], sub, s.rules.starts.subRare[id])
 		if at >= 0 {
 			at += look
 		}
