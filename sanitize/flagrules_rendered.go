@@ -156,6 +156,18 @@ func spelled(word string) string {
 	return b.String()
 }
 
+// spelledAccess is "access" spelled, ending where "granted" starts.
+var spelledAccess = compileAtFirstUse(spelled("access") + `[\s.,*_-]{0,4}(?:\(space\)[\s.,]{0,3})?$`)
+
+// spelledGrant is "granted" spelled letter by letter after "access"
+// spelled.
+func spelledGrant() flagPattern {
+	p := fp(RuleFlagSecretRequest, []string{"g"}, 40, spelled("granted")+`\b`).needingWithin(4, "r").
+		checked(func(before, _ string, _ []int) bool { return spelledAccess.get().MatchString(before) })
+	p.lookBack = 60
+	return p
+}
+
 // aloneOnLine accepts a match that is all its line holds, quotes apart.
 func aloneOnLine(before, window string, m []int) bool {
 	b := strings.TrimRight(before[strings.LastIndexByte(before, '\n')+1:], " \"'`“‘")
@@ -209,7 +221,9 @@ func (f lexiconFile) renderedPatternsOf() []flagPattern {
 		fp(RuleFlagSecretRequest, []string{"access"}, 40, `access`+q+`granted\b`).checked(afterQuote),
 		fp(RuleFlagSecretRequest, []string{"granted"}, 200,
 			`granted["'”’]\s(?:[\w'’,-]+\s){0,10}?["'“‘]access["'”’]`).checked(afterQuote),
-		fp(RuleFlagSecretRequest, []string{"a"}, 120, spelled("access")+`[\s.,*_-]{0,4}(?:\(space\)[\s.,]{0,3})?`+spelled("granted")+`\b`).needingWithin(4, "c"),
+		// Spelled, read from the "g" of "granted" (a rare word in code;
+		// "a" starts every other sentence), "access" looked for before it.
+		spelledGrant(),
 		fp(RuleFlagSecretRequest, []string{"accessgranted"}, 40, `accessgranted\b`).checked(aloneOnLine),
 		fp(RuleFlagSecretRequest, []string{"acess", "acces", "axess", "acsess"}, 40, `(?:acess|acces|axess|acsess)\sgr[ae]n?t\w{0,3}\b`),
 	)
