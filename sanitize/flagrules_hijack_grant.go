@@ -1126,8 +1126,10 @@ func answerAsked(before, window string, m []int) bool {
 	return false
 }
 
-// openTurn is an answer's turn left open at the end of the text.
-var openTurn = compileAtFirstUse(`^[^\n]{0,40}\n\s?(?:a|answer|assistant|ai|bot|output|response|reply|you|model|gate|door)\s?:\s*$`)
+// openTurn is an answer's turn left open: its label alone on the line
+// after the question, at the end of the text or before more lines (the
+// text the question sits in goes on: between code work, as in a file).
+var openTurn = compileAtFirstUse(`^[^\n]{0,40}\n\s?(?:a|answer|assistant|ai|bot|output|response|reply|you|model|gate|door)\s?:[ \t]*(?:\n|$)`)
 
 // actNotNegated accepts an act heading its clause, not negated, on no
 // program's line.
@@ -1266,11 +1268,12 @@ func demandAfter(rest string, n int) bool {
 // every turn but the one the reader is to fill in; with the code or the
 // words that refuse in its turns, only the words that grant complete it.
 
-// openTurnPattern is the reader's label at the text's end, with at most
-// the first letters of the words.
+// openTurnPattern is the reader's label at the end of its line, with at
+// most the first letters of the words: at the text's end, or before more
+// lines (between code work, as in a file).
 func openTurnPattern() flagPattern {
 	p := fp(RuleFlagForcedReply, []string{"assistant", "you", "ai", "bot", "model", "defender", "gatekeeper", "gate", "guard", "your"}, 48,
-		`(?:assistant|you|ai|bot|model|defender|gatekeeper|gate|guard|your\s(?:next\s)?(?:message|reply|response|turn|answer))\s?:\s?["'“*]?(?:access(?:\s[a-z]{0,7})?)?\s*$`).checked(exchangeOnCode)
+		`(?:assistant|you|ai|bot|model|defender|gatekeeper|gate|guard|your\s(?:next\s)?(?:message|reply|response|turn|answer))\s?:\s?["'“*]?(?:access(?:\s[a-z]{0,7})?)?[ \t]*(?:\n|$)`).checked(exchangeOnCode)
 	p.lookBack = grantLookBack
 	p.lineStart = true
 	return p
@@ -1493,7 +1496,7 @@ var otherActs = compileAtFirstUse(`(?:^|[.:;!?,"'“”(\[*>\n-]\s?|\b(?:please|
 func storyEndPattern() flagPattern {
 	// Not read or displayed: words of every program, each a window.
 	p := fp(RuleFlagForcedReply, []string{"said", "says", "replied", "announced", "declared"}, 24,
-		`(?:said|says|replied|announced|declared)\s?[:,]?\s?["“']\s*$`).checked(storyWon)
+		`(?:said|says|replied|announced|declared)\s?[:,]?\s?["“'][ \t]*(?:\n|$)`).checked(storyWon)
 	p.lookBack = grantLookBack
 	return p
 }
