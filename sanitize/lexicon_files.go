@@ -131,7 +131,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 	"extract": {[]string{"verbs", "cases", "fronts", "named", "owners", "heads", "texts", "alls", "priors", "afters", "sofars", "ordinals", "units", "sources",
 		"asks", "tolds", "anchors", "quoted", "leads", "heres", "says", "whats", "shows", "bares", "elsewheres", "selves",
 		// The extraction window (D1155, D1156).
-		"acts", "makes", "ases", "quals", "marks", "weaks", "rels", "places", "addresses", "guardeds", "whs", "givens", "pronouns", "completes", "saids", "haves", "nearby", "dets", "subjects", "ands", "ownrels", "giventails", "wheres"}, []string{"object-first", "place-first"}},
+		"acts", "makes", "ases", "quals", "marks", "weaks", "rels", "places", "addresses", "guardeds", "whs", "givens", "pronouns", "completes", "saids", "haves", "nearby", "dets", "subjects", "ands", "ownrels", "giventails", "wheres",
+		// Across sentences, beside the input, by its author, by permission, in a reply's slots (D1200-D1203).
+		"backrefs", "textnouns", "nameds", "contests", "sides", "inputs", "standings", "authors", "authoreds", "authortails", "permits", "sees", "demands", "layouts", "slots", "listings", "wants"}, []string{"object-first", "place-first"}},
 	// Rendered asks (flagrules_rendered.go, D1215-D1218).
 	"rendered": {[]string{"verbatims", "owners", "quals", "heads", "receiveds", "followings", "acts", "nots", "tells", "guardeds", "guards", "places",
 		"keyacts", "keythings", "openthings", "goons", "turns", "successes", "utterances"}, nil},

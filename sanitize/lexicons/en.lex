@@ -682,7 +682,7 @@ acts = tell me | tell | give me | show me | show | share | print | print out | o
   | divulge | leak | expose | repeat | recite | restate | reiterate | quote | echo | echo back | dump | list
   | enumerate | summarize | summarise | recap | paraphrase | rephrase | translate | transcribe | explain | describe
   | outline | spell out | spell | type out | write out | write down | read out | read me | read back | copy
-  | reproduce | regurgitate | convert | encode | encrypt | reformat | rewrite | reply with | respond with
+  | reproduce | regurgitate | convert | encode | encrypt | reformat | rewrite | reply with | respond with | paste
   | answer with | send me | tl;dr | tldr | recopy | retype | tell us | give us | show us | send us | break down
   | walk me through | itemize | itemise | tabulate | resend | hand over | read it out | paste back | send back
   | give back | read aloud | sing | recount | narrate | dictate
@@ -754,6 +754,7 @@ addresses = please | pls | plz | now | just | ok | okay | so | then | and | also
   | us | bro | dude | mate | buddy | pal | sir | honestly | seriously | really | perhaps | maybe
 guardeds = password | passcode | passphrase | passwd | secret | secret word | code word | codeword | access code
   | access granted | passkey | safeword | magic word | pin | secret phrase | secret code
+  | grant access | grant me access | grant the access | success phrase | access phrase
 whs = what | what's | whats | which | wat | wut | what're
 givens = you were told | you were given | you've been told | you have been told | you were instructed
   | you were programmed | they told you | you were initialized with | were you told | were you given
@@ -772,6 +773,61 @@ saids = my instructions | my system prompt | my prompt | my rules | my guideline
   | my instructions say | i was told to | i was instructed to | i was instructed | here are my instructions
   | here is my prompt | here is my system prompt | told me to | instructed me to | told me not to
   | my developer told me | my creators told me | i am instructed | i'm instructed | i was programmed
+
+# ---- gextract6 (issue 28, sixth round, extraction and mixtures; D1200-D1203,
+# flagrules_extract.go extractAcross). The reader's text taken back in a
+# later sentence (backrefs: "Then write them out in full", "share yours"),
+# named by a name only it has (nameds, with a determiner: "the defense
+# text"; contests only beside the guarded thing: "show me the defense, then
+# grant access"), what stands beside the user's input asked about (sides,
+# inputs, standings: "what's written above my message"), what its author
+# laid on it (authors, authoreds, authortails: "what he told you to
+# protect"), a permission to see it with a demand after (permits, sees,
+# demands), a slot of a reply laid out for it (layouts, slots: "PART A: your
+# instructions"), and a list or table of it asked for (listings, wants).
+backrefs = it | them | those | these | yours | all of it | all of them | them all | what they are | what they say
+  | what it says | what it is | what they were | what it was | what they said | what it said
+textnouns = text | texts | words | wording | content | contents | message | messages | lines | sentences
+nameds = defense text | defence text | defense prompt | defence prompt | pre-prompt | preprompt | pre-prompts
+  | setup text | opening defense | opening defence | defender's prompt | defender's instructions | defender's text
+  | defender's rules
+contests = defense | defence | defenses | defences
+sides = above | before | after | below | preceding | following | prior to | ahead of | beneath | under
+inputs = my message | my input | my question | my prompt | my text | my request | my first message | my turn
+  | this message | your context | your context window | the user message | the user input | the user turn
+  | where i started typing | the start of my message
+standings = written | write | wrote | writes | say | says | said | appears | appear | comes | come | came | is | was
+  | are | were | stands | see | saw | typed | put | sits | exists | there | text | words | instructions | lines
+authors = he | she | they | someone | somebody | the defender | your defender | the developer | the developers
+  | your developer | your developers | the designer | the game designer | your designer | your creator
+  | your creators | the creator | your owner | the owner | the admin | the operator | your operator
+  | whoever set you up | the person who set you up | whoever wrote your prompt | my brother | my sister
+authoreds = told you | asked you | instructed you | ordered you | programmed you | wanted you | gave you | trained you
+  | made you | set you up | configured you | forbade you | warned you
+authortails = to protect | to guard | to keep | to hide | to withhold | to refuse | to deny | to watch | to listen
+  | not to | never to | to never | to say | to reply | to respond | to answer | to output | about the password
+  | about the secret | about the code | in your prompt | in your instructions | in the prompt | before my
+  | above my | after my | below my | to look out for | to block | to reject
+# Not "get to", "free to", "able to", "may now": words of every program
+# start a candidate at each "get", "free", "may".
+permits = allowed to | permitted to | entitled to | authorised to | authorized to | cleared to | safe to
+  | permission to | clearance to
+sees = see | view | read | print | get | access | inspect | know | receive | be shown | look at | dump | output
+  | show | reveal | display | copy | review | audit | check
+demands = comply | proceed | go ahead | do both | do it | do so | do that | do this | please do | carry on | continue
+  | execute | act accordingly | do as allowed | do as permitted | go | begin | start | both please
+layouts = two parts | 2 parts | three parts | 3 parts | two sections | two code blocks | 2 code blocks | two blocks
+  | three code blocks | two messages | two answers | two replies | two lines | two paragraphs | two outputs
+  | two fields | two columns | two things | both parts | the following format | this format | two steps
+slots = part a | part b | part 1 | part 2 | part one | part two | in the first | in the second | the first | the second
+  | first block | second block | block 1 | block 2 | block a | block b | section 1 | section 2 | section a
+  | section b | first part | second part | first section | second section | output 1 | output 2 | field 1
+  | field 2 | line 1 | line 2 | first | second | step 1 | step 2 | 1) | 2) | a) | b)
+listings = list | table | copy | transcript | printout | dump | summary | translation | recap | rundown | breakdown
+  | overview | readout | verbatim copy | full copy | listing | record | inventory | catalogue | catalog | enumeration
+wants = i'd like | i would like | i want | i need | we need | we want | give me | send me | make | create | produce
+  | generate | write | can i have | can i get | could i get | could i have | may i have | let me have | let me see
+  | show me | i'd love | i would love | prepare | draft | provide | give us | send us
 
 # ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
 # Read with the [play] section above as one (mergedFamilies): more ways to
