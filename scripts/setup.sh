@@ -76,7 +76,7 @@ fi
 # test that was killed (one made within the hour may still be in use) has
 # its containers removed first, which gives back their own locks; a store
 # of brokerd's elsewhere (an operator's) holding any container keeps the
-# table as it is. The count reads each group's 32-bit bitmap (a 56-byte
+# table as it is (D1220). The count reads each group's 32-bit bitmap (a 56-byte
 # header, then 64 groups of 1288 bytes).
 locks=/dev/shm/libpod_lock
 if [ -r "$locks" ] && [ "$(stat -c %s "$locks")" = 82488 ]; then
