@@ -131,10 +131,13 @@ func TestRunTools(t *testing.T) {
 	}
 }
 
-func TestRunKillsACommandAtTheTimeout(t *testing.T) {
-	r := newTestRunner(t, func(c *Config) { c.Timeout = time.Second })
+// runPastTheTimeout runs command as a run call in a temporary directory
+// through r (whose timeout is short) and returns the call and its result,
+// failing the test when the call gives no result or takes 30 s.
+func runPastTheTimeout(t *testing.T, r *Runner, command string) (Call, Result) {
+	t.Helper()
 	d := resolvedTempDir(t)
-	c := Call{ID: callID(t), Tool: "run", Paths: []string{d}, Command: "echo before; sleep 60 & sleep 60"}
+	c := Call{ID: callID(t), Tool: "run", Paths: []string{d}, Command: command}
 	start := time.Now()
 	got, err := r.Run(context.Background(), c)
 	if err != nil {
@@ -143,6 +146,13 @@ func TestRunKillsACommandAtTheTimeout(t *testing.T) {
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("the call took %s", took)
 	}
+	return c, got
+}
+
+func TestRunKillsACommandAtTheTimeout(t *testing.T) {
+	r := newTestRunner(t, func(c *Config) { c.Timeout = time.Second })
+	c, got := runPastTheTimeout(t, r, "echo before; sleep 60 & sleep 60")
+	d := c.Paths[0]
 	want := Result{Tool: "run", Path: d, ExitCode: 137, TimedOut: true, Stdout: "before\n",
 		Stderr: "\n[boxmaker: the command was killed after 1000 ms]"}
 	if diff := cmp.Diff(want, got, ignoreMounted); diff != "" {
