@@ -164,7 +164,15 @@ func TestRunKillsACommandAtTheTimeout(t *testing.T) {
 func assertGone(t *testing.T, name string) {
 	t.Helper()
 	for _, s := range []Store{testStore, {}} {
-		out, err := exec.Command("podman", append(s.Flags(), "ps", "-a", "--filter", "name=^"+name+"$", "--format", "{{.Names}}")...).Output()
+		// Bounded: a Podman process that holds a lock `podman ps` wants
+		// (a stopped service) fails the test rather than hanging it.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		out, err := exec.CommandContext(ctx, "podman", append(s.Flags(), "ps", "-a", "--filter", "name=^"+name+"$", "--format", "{{.Names}}")...).Output()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if timedOut {
+			t.Fatalf("podman ps in store %q did not end within 2 minutes: something holds a lock it waits for", s.Root)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

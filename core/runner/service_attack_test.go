@@ -44,11 +44,14 @@ func TestACallLongerThanAServiceStepKeepsItsResult(t *testing.T) {
 
 // TestAHungServiceIsReplaced: a service that stops answering (stopped
 // here with SIGSTOP; a deadlock or a stuck storage lock does the same)
-// fails the call it did not answer with runner-service-down, and the
-// next call finds it still not answering, kills it and starts another,
-// as the runbook says. Failed when only a service that had ended was
-// replaced: every later call waited for the hung one and was refused
-// (D1082).
+// fails the call it did not answer with runner-service-down, is killed
+// before that call ends, and the next call starts another, as the
+// runbook says. Failed when only a service that had ended was replaced:
+// every later call waited for the hung one and was refused (D1082); and
+// when the hung one was killed only at the next call: until then it
+// kept the locks it held, and the `podman ps` below, like every other
+// Podman process on the machine that wanted one of them, waited for
+// ever (D1221; CI hung so for 40 minutes).
 func TestAHungServiceIsReplaced(t *testing.T) {
 	r := serviceRunner(t, nil)
 	r.svc.step = 3 * time.Second
@@ -62,11 +65,15 @@ func TestAHungServiceIsReplaced(t *testing.T) {
 	if err := hung.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { hung.Signal(syscall.SIGCONT) })
+	// Whatever this test does not get to, no stopped Podman outlives it.
+	t.Cleanup(func() { hung.Kill() })
 	c := Call{ID: callID(t) + "-hung", Tool: "list_dir", Paths: []string{d}}
 	got, err := r.Run(context.Background(), c)
 	if e, _ := runbook.EntryOf(err); e != runbook.RunnerServiceDown {
 		t.Fatalf("the call through a hung service: %+v, %v; want runner-service-down", got, err)
+	}
+	if err := hung.Signal(syscall.Signal(0)); err == nil {
+		t.Fatalf("the hung service (pid %d) is still there after the call it did not answer", hung.Pid)
 	}
 	assertGone(t, r.ContainerName(c.ID))
 	got, err = r.Run(context.Background(), Call{ID: callID(t) + "-after", Tool: "list_dir", Paths: []string{d}})

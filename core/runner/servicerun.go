@@ -76,8 +76,9 @@ type podmanService struct {
 	stderr *bounded
 	client *serviceClient
 	closed bool
-	// unanswered: a call through client got no answer; the next call
-	// pings the service first (get).
+	// unanswered: a call through client got no answer, and the service
+	// answered the ping then (noAnswer); the next call pings it first
+	// (get).
 	unanswered bool
 	// checked are serviceChecked; unchecked is the version of a service
 	// that was none of them: no service is started again.
@@ -115,24 +116,10 @@ func (s *podmanService) get(ctx context.Context) (*serviceClient, error) {
 		case <-s.ended:
 			s.cmd = nil // it ended: start another
 		default:
-			if !s.unanswered {
-				return s.client, nil
-			}
-			// A service that left a call unanswered and does not answer
-			// a ping hangs: it would leave every call so. It is killed
-			// (a hung process ignores SIGTERM) and another started.
-			// Not cut short by the call's end: a call cancelled here
-			// must not have a service that answers killed.
-			pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), servicePingWait)
-			err := s.client.do(pctx, "GET", "/_ping", nil, nil)
-			cancel()
-			if err == nil {
+			if !s.unanswered || !s.killIfHung(ctx) {
 				s.unanswered = false
 				return s.client, nil
 			}
-			s.cmd.Process.Kill()
-			awaitEnd(s.ended)
-			s.cmd = nil
 		}
 	}
 	s.unanswered = false
@@ -276,14 +263,43 @@ func withEnv(environ, vars []string) []string {
 	return environ
 }
 
-// noAnswer notes that a call through client got no answer from its
-// service.
-func (s *podmanService) noAnswer(client *serviceClient) {
+// noAnswer: a call through client got no answer from its service. The
+// service is pinged now, and killed when it does not answer (killIfHung),
+// not at the next call: a hung Podman keeps whatever locks it held, its
+// store's and those of the machine's one lock table every store shares,
+// and every Podman process that wants one waits for it, the `podman rm`
+// of the call's own container included (D1221). One that answers the
+// ping is pinged again at the next call (get).
+func (s *podmanService) noAnswer(ctx context.Context, client *serviceClient) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.client == client {
-		s.unanswered = true
+	if s.client != client || s.cmd == nil {
+		return
 	}
+	select {
+	case <-s.ended:
+		return
+	default:
+	}
+	s.unanswered = !s.killIfHung(ctx)
+}
+
+// killIfHung pings the running service (servicePingWait) and, when it
+// does not answer, kills it (SIGKILL: a stopped or deadlocked process
+// ignores SIGTERM) and waits for its end; it says whether it did. Not
+// cut short by the call's end: a call cancelled here must not have a
+// service that answers killed. The caller holds s.mu.
+func (s *podmanService) killIfHung(ctx context.Context) bool {
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), servicePingWait)
+	err := s.client.do(pctx, "GET", "/_ping", nil, nil)
+	cancel()
+	if err == nil {
+		return false
+	}
+	s.cmd.Process.Kill()
+	awaitEnd(s.ended)
+	s.cmd = nil
+	return true
 }
 
 // close stops the service and waits for it; no call starts one again.
@@ -403,10 +419,10 @@ func (r *Runner) startThroughService(parent context.Context, c Call, name string
 		// container: nothing ran.
 		return Result{}, unavailable(nil, se.Message)
 	default:
-		// The service did not answer: it ended or hangs. Its container, if
-		// it made one, is removed without it, and the next call replaces
-		// a service that hangs (get).
-		r.svc.noAnswer(client)
+		// The service did not answer: it ended or hangs. One that hangs
+		// is killed first (noAnswer), then the container, if it made
+		// one, is removed without it; the next call starts another.
+		r.svc.noAnswer(parent, client)
 		r.remove(r.cfg.Store, name)
 		if parent.Err() != nil {
 			return Result{}, fmt.Errorf("the call was cancelled; its container was removed: %w", parent.Err())
