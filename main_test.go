@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -35,7 +36,17 @@ func TestMain(m *testing.M) {
 	for r := range roles {
 		cmds[r.String()] = func() { os.Exit(run(os.Args)) }
 	}
-	testscript.Main(m, cmds)
+	testscript.Main(watchedM{m}, cmds)
+}
+
+// watchedM runs the tests with a hang watchdog (testsupport.HangWatchdog);
+// the binary run as a role by a script never starts one.
+type watchedM struct{ m *testing.M }
+
+func (w watchedM) Run() int {
+	flag.Parse()
+	testsupport.HangWatchdog("boxmaker (the root package)")
+	return w.m.Run()
 }
 
 // scriptCmd is a command of the script harness (testdata/script/README.md).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -56,6 +57,8 @@ func mainWithImage(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "runner tests: cannot prepare the runner's store: %v\n", err)
 		return 1
 	}
+	flag.Parse()
+	testsupport.HangWatchdog("boxmaker/core/runner")
 	code := m.Run()
 	removePrivateStores()
 	if left, err := r.CleanLeftovers(context.Background()); err != nil || len(left) > 0 {
