@@ -93,7 +93,7 @@ func buildStatic(version string) (string, error) {
 		os.Chtimes(dir, now, now) // in use: not pruned
 		return exe, nil
 	}
-	pruneStatic(cache, 24*time.Hour)
+	pruneStatic(cache, staticKeep)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
@@ -162,6 +162,13 @@ func sourceKey(root, ldflags string) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24], nil
 }
+
+// staticKeep is how long a static build no test run used is kept. Each
+// is about 35 MB and every change of the source makes one: kept a day,
+// a day of work filled this machine's disk (12 GB) and the next test
+// run failed on "no space left on device". A run uses its build within
+// minutes of making it, and a build found in use is touched again.
+const staticKeep = 3 * time.Hour
 
 // pruneStatic removes the builds not used for longer than age.
 func pruneStatic(cache string, age time.Duration) {
