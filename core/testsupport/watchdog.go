@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"boxmaker/core/role"
 )
 
 // HangWatchdog, started by a TestMain after flag.Parse, ends a test
@@ -42,6 +44,10 @@ func watch(after time.Duration, w io.Writer, name string, exit func(int)) {
 	})
 }
 
+// watched are the programs whose processes the account lists: Podman's,
+// the binary's under any of its roles', and test binaries.
+var watched = append([]string{"podman", "conmon", "runc", "boxmaker", ".test"}, role.Names(role.All())...)
+
 // hangAccount writes the account HangWatchdog prints.
 func hangAccount(w io.Writer, name string, after time.Duration) {
 	fmt.Fprintf(w, "\n=== %s: still running after %s, 2 minutes before -test.timeout: where it waits\n", name, after)
@@ -68,7 +74,7 @@ func hangAccount(w io.Writer, name string, after time.Duration) {
 	n := 0
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.Fields(l)
-		if n >= 80 || len(f) < 6 || !containsAny(f[5], "podman", "conmon", "runc", "boxmaker", "brokerd", "loopd", "memoryd", "gatewayd", "inferproxy", "yaag", ".test") {
+		if n >= 80 || len(f) < 6 || !containsAny(f[5], watched...) {
 			continue
 		}
 		if len(l) > 300 {
