@@ -160,41 +160,78 @@ type wordEntry struct {
 	marks    uint16
 }
 
-// wordTable finds a word's entry: open addressing by wordHash, at most one
-// entry in eight slots, so that a word that is in no pattern (most words)
-// costs a hash and a look at one empty slot.
+// wordTable finds a word's entry: open addressing, at most one entry in
+// eight slots, so that a word that is in no pattern (most words) costs a
+// hash and a look at one empty slot. A word of eight bytes or fewer (nine
+// words in ten of source code and English) is found by its bytes packed in
+// a uint64 (wordKey): one load from the text, a multiply for the hash, and
+// one comparison of the key instead of a comparison of strings; a longer
+// one by wordHash and its string.
 type wordTable struct {
 	// bloom has two bits for each word's hash (from its low and its high
 	// half): most words of a text are in no table, and this answers for
 	// them from a small array. With some 2,500 words, one bit let about 4 %
 	// of the other words through to a probe of slots; two let 0.6 %.
 	bloom [1 << 10]uint64
-	// slots hold a word's hash in the high half and its index in entries
-	// plus one in the low half; 0 is an empty slot. A probe compares the
-	// hashes before it compares words.
+	// shortKeys hold the short words' keys (0 is an empty slot: no word
+	// byte is 0), shortAt their index in entries.
+	shortKeys []uint64
+	shortAt   []uint32
+	shortMask uint32
+	// slots hold a long word's hash in the high half and its index in
+	// entries plus one in the low half; 0 is an empty slot. A probe
+	// compares the hashes before it compares words.
 	slots   []uint64
 	entries []wordEntry
 	mask    uint32
 }
 
+// maxShortWord is the longest word wordTable finds by its key.
+const maxShortWord = 8
+
 func newWordTable(words map[string]*wordEntry) wordTable {
-	size := 1
-	for size < 8*len(words) {
-		size *= 2
+	short := 0
+	for w := range words {
+		if len(w) <= maxShortWord {
+			short++
+		}
 	}
-	t := wordTable{slots: make([]uint64, size), mask: uint32(size - 1)}
+	size := func(n int) int {
+		size := 1
+		for size < 8*n {
+			size *= 2
+		}
+		return size
+	}
+	nShort, nLong := size(short), size(len(words)-short)
+	t := wordTable{shortKeys: make([]uint64, nShort), shortAt: make([]uint32, nShort), shortMask: uint32(nShort - 1),
+		slots: make([]uint64, nLong), mask: uint32(nLong - 1)}
 	names := make([]string, 0, len(words))
 	for w := range words {
 		names = append(names, w)
 	}
 	sort.Strings(names)
 	for _, w := range names {
-		hash := wordHash(w)
-		h := hash & t.mask
-		for t.slots[h] != 0 {
-			h = (h + 1) & t.mask
+		if w == "" {
+			panic("sanitize: an empty word in a word table")
 		}
-		t.slots[h] = uint64(hash)<<32 | uint64(len(t.entries)+1)
+		var hash uint32
+		if len(w) <= maxShortWord {
+			key := wordKey(w, 0, len(w))
+			hash = keyHash(key)
+			h := hash & t.shortMask
+			for t.shortKeys[h] != 0 {
+				h = (h + 1) & t.shortMask
+			}
+			t.shortKeys[h], t.shortAt[h] = key, uint32(len(t.entries))
+		} else {
+			hash = wordHash(w)
+			h := hash & t.mask
+			for t.slots[h] != 0 {
+				h = (h + 1) & t.mask
+			}
+			t.slots[h] = uint64(hash)<<32 | uint64(len(t.entries)+1)
+		}
 		t.bloom[hash>>6&(1<<10-1)] |= 1 << (hash & 63)
 		t.bloom[hash>>16&(1<<10-1)] |= 1 << (hash >> 26)
 		t.entries = append(t.entries, *words[w])
@@ -202,9 +239,31 @@ func newWordTable(words map[string]*wordEntry) wordTable {
 	return t
 }
 
-func (t *wordTable) find(w string) *wordEntry {
+// find is the entry of the word w, or nil.
+func (t *wordTable) find(w string) *wordEntry { return t.findAt(w, 0, len(w)) }
+
+// findAt is the entry of the word text[i:j] (j > i, no byte 0: a word
+// of the scan), or nil.
+func (t *wordTable) findAt(text string, i, j int) *wordEntry {
+	if j-i <= maxShortWord {
+		key := wordKey(text, i, j)
+		hash := keyHash(key)
+		if !t.mayHold(hash) {
+			return nil
+		}
+		for h := hash & t.shortMask; ; h = (h + 1) & t.shortMask {
+			k := t.shortKeys[h]
+			if k == key {
+				return &t.entries[t.shortAt[h]]
+			}
+			if k == 0 {
+				return nil
+			}
+		}
+	}
+	w := text[i:j]
 	hash := wordHash(w)
-	if t.bloom[hash>>6&(1<<10-1)]&(1<<(hash&63)) == 0 || t.bloom[hash>>16&(1<<10-1)]&(1<<(hash>>26)) == 0 {
+	if !t.mayHold(hash) {
 		return nil
 	}
 	for h := hash & t.mask; ; h = (h + 1) & t.mask {
@@ -218,6 +277,33 @@ func (t *wordTable) find(w string) *wordEntry {
 			}
 		}
 	}
+}
+
+// mayHold reports whether the bloom filter lets a word of this hash
+// through to the slots.
+func (t *wordTable) mayHold(hash uint32) bool {
+	return t.bloom[hash>>6&(1<<10-1)]&(1<<(hash&63)) != 0 && t.bloom[hash>>16&(1<<10-1)]&(1<<(hash>>26)) != 0
+}
+
+// wordKey is the word text[i:j], of one to eight bytes, packed
+// little-endian in a uint64 with zeros above: one load when eight bytes
+// of text follow i. Two words have the same key only if they are the same
+// (no word byte is 0).
+func wordKey(text string, i, j int) uint64 {
+	if i+8 <= len(text) {
+		return load8(text, i) & (uint64(1)<<(8*(j-i)) - 1)
+	}
+	var k uint64
+	for p := j - 1; p >= i; p-- {
+		k = k<<8 | uint64(text[p])
+	}
+	return k
+}
+
+// keyHash is wordTable's hash of a short word's key.
+func keyHash(key uint64) uint32 {
+	h := key * 0x9e3779b97f4a7c15
+	return uint32(h >> 32)
 }
 
 // isWordOnly reports whether s is one or more word bytes and nothing else.
@@ -282,7 +368,7 @@ type startIndex struct {
 	runes map[rune][]patternStart
 }
 
-// wordHash is wordTable's hash of a word: its length, its first two
+// wordHash is wordTable's hash of a long word: its length, its first two
 // bytes, its middle one and its last.
 func wordHash(w string) uint32 {
 	second := byte(0)

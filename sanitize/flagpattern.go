@@ -137,14 +137,14 @@ func (p *flagPattern) followMet(window string) bool {
 // the scan can tell as it reads the word. It cannot (followUnknown) when
 // what it would compare reaches the next line (folding look-alikes may
 // change that line before match reads it). next is the word after the
-// start (nextWord).
+// start (nextWord), with its lf set.
 func (p *flagPattern) followedAt(text string, i, j int, next nextWord) followAnswer {
 	end := min(len(text), i+p.span)
 	t := p.followBy
 	if j >= end {
 		return followNo
 	}
-	if strings.IndexByte(text[j:min(end, j+2+t.longest)], '\n') >= 0 {
+	if next.lf < min(end, j+2+t.longest) {
 		return followUnknown
 	}
 	if text[j] != ' ' {
@@ -192,8 +192,9 @@ func followAnswerOf(met bool) followAnswer {
 
 // nextWord is the word after a start word and a space: where it ends (at
 // the first byte that is no word byte) and its number among the
-// followers (startIndex.followWords), or -1.
-type nextWord struct{ id, end int }
+// followers (startIndex.followWords), or -1; and lf, the first line feed
+// at or after the start word's end (len(text): none).
+type nextWord struct{ id, end, lf int }
 
 // followTable holds a pattern's follows sorted by their first byte, with
 // where each first byte's run starts (from), and whether one of them is

@@ -210,6 +210,10 @@ func (s *scanner) read(text string, withMarks bool) {
 		bins, decs, entities, uescapes int
 		tags                           int
 		tail                           string // the last word before a quote character
+		// lf is the first line feed at or after the last start word
+		// whose followers were asked about (len(text): none), looked
+		// for once a line, not once a pattern.
+		lf = -1
 	)
 	endLine := func() {
 		if bits&decodeMarks != 0 || bits&markLiteral != 0 && bits&(markCut|markKey) != 0 {
@@ -310,7 +314,7 @@ func (s *scanner) read(text string, withMarks bool) {
 		} else if run += j - i; run >= minEncoded {
 			bits |= markRun
 		}
-		if e := idx.table.find(word); e != nil {
+		if e := idx.table.findAt(text, i, j); e != nil {
 			next := nextWord{id: -2}
 			for _, pi := range e.patterns {
 				p := &patterns[pi]
@@ -324,7 +328,15 @@ func (s *scanner) read(text string, withMarks bool) {
 				cp := pi
 				if p.followBy != nil && !s.allCands {
 					if next.id == -2 {
+						if lf < j {
+							if lf = strings.IndexByte(text[j:], '\n'); lf < 0 {
+								lf = len(text)
+							} else {
+								lf += j
+							}
+						}
 						next = idx.nextWord(text, j)
+						next.lf = lf
 					}
 					switch p.followedAt(text, i, j, next) {
 					case followNo:
@@ -408,19 +420,19 @@ func (s *scanner) read(text string, withMarks bool) {
 // follows it.
 func (idx *startIndex) nextWord(text string, j int) nextWord {
 	if j+1 >= len(text) || text[j] != ' ' {
-		return nextWord{-1, j}
+		return nextWord{id: -1, end: j}
 	}
 	k := j + 1
 	for k < len(text) && isWordByte(text[k]) {
 		k++
 	}
 	if k == j+1 {
-		return nextWord{-1, k}
+		return nextWord{id: -1, end: k}
 	}
-	if e := idx.followWords.find(text[j+1 : k]); e != nil {
-		return nextWord{e.need, k}
+	if e := idx.followWords.findAt(text, j+1, k); e != nil {
+		return nextWord{id: e.need, end: k}
 	}
-	return nextWord{-1, k}
+	return nextWord{id: -1, end: k}
 }
 
 // fold folds the look-alikes of the lines foldAt names, in text (the text
