@@ -114,6 +114,11 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 			}
 			idx.needSubs[pi] = append(idx.needSubs[pi], id)
 		}
+		// The substrings above ASCII last: a window with no byte above
+		// ASCII (most of code and English) skips them all at once.
+		sort.SliceStable(idx.needSubs[pi], func(a, b int) bool {
+			return !idx.subHigh[idx.needSubs[pi][a]] && idx.subHigh[idx.needSubs[pi][b]]
+		})
 		p.followBy = nil
 		if p.follows != nil {
 			p.followBy = newFollowTable(p.follows, followIDs)
@@ -344,8 +349,9 @@ type startIndex struct {
 	needIDs     map[string]int
 	needWords   [][]int
 	// subs are the substrings patterns need, each once; needSubs are, for
-	// each pattern, its needed substrings' indices there (the scanner keeps
-	// where each last occurred: scanner.subsWithin).
+	// each pattern, its needed substrings' indices there, those of ASCII
+	// first (the scanner keeps where each last occurred:
+	// scanner.subsWithin).
 	subs     []string
 	subHigh  []bool // the substring has a byte above ASCII
 	subRare  []int  // where the substring's rarest byte is (indexAt)

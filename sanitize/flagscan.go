@@ -625,18 +625,17 @@ func (s *scanner) match(text string, from, to int) hits {
 // candidate's window, which overlaps the last one, is looked in only past
 // its end.
 func (s *scanner) subsWithin(text string, subs []int, from, to int) bool {
-	high := -1 // where the first byte above ASCII at or after from is, once asked
+	asked := false // whether the range has a byte above ASCII, asked once
 	for _, id := range subs {
 		sub := s.rules.starts.subs[id]
-		if s.rules.starts.subHigh[id] {
+		if !asked && s.rules.starts.subHigh[id] {
 			// A substring above ASCII needs a byte above ASCII in the
-			// range: most windows of code and English have none.
-			if high < 0 {
-				high = s.highFrom(text, from)
+			// range: most windows of code and English have none, and
+			// the substrings above ASCII come last (indexStarts).
+			if s.highFrom(text, from) >= to {
+				return false
 			}
-			if high >= to {
-				continue
-			}
+			asked = true
 		}
 		look := from
 		if s.subMatch[id] == s.matchNo && s.subFrom[id] <= from {
