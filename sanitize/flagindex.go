@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -250,23 +251,37 @@ func (t *wordTable) find(w string) *wordEntry { return t.findAt(w, 0, len(w)) }
 // findAt is the entry of the word text[i:j] (j > i, no byte 0: a word
 // of the scan), or nil.
 func (t *wordTable) findAt(text string, i, j int) *wordEntry {
-	if j-i <= maxShortWord {
-		key := wordKey(text, i, j)
-		hash := keyHash(key)
-		if !t.mayHold(hash) {
+	if n := j - i; n <= maxShortWord {
+		// wordKey, written out: it does not inline.
+		var key uint64
+		if i+8 <= len(text) {
+			key = binary.LittleEndian.Uint64([]byte(text[i:i+8])) & keyMasks[n&15]
+		} else {
+			key = wordKeyAtEnd(text, i, j)
+		}
+		if hash := keyHash(key); t.mayHold(hash) {
+			return t.findShort(key, hash)
+		}
+		return nil
+	}
+	return t.findLong(text[i:j])
+}
+
+// findShort is the entry of the short word of this key and hash, or nil.
+func (t *wordTable) findShort(key uint64, hash uint32) *wordEntry {
+	for h := hash & t.shortMask; ; h = (h + 1) & t.shortMask {
+		k := t.shortKeys[h]
+		if k == key {
+			return &t.entries[t.shortAt[h]]
+		}
+		if k == 0 {
 			return nil
 		}
-		for h := hash & t.shortMask; ; h = (h + 1) & t.shortMask {
-			k := t.shortKeys[h]
-			if k == key {
-				return &t.entries[t.shortAt[h]]
-			}
-			if k == 0 {
-				return nil
-			}
-		}
 	}
-	w := text[i:j]
+}
+
+// findLong is the entry of the word w, longer than maxShortWord, or nil.
+func (t *wordTable) findLong(w string) *wordEntry {
 	hash := wordHash(w)
 	if !t.mayHold(hash) {
 		return nil
@@ -296,14 +311,30 @@ func (t *wordTable) mayHold(hash uint32) bool {
 // (no word byte is 0).
 func wordKey(text string, i, j int) uint64 {
 	if i+8 <= len(text) {
-		return load8(text, i) & (uint64(1)<<(8*(j-i)) - 1)
+		return binary.LittleEndian.Uint64([]byte(text[i:i+8])) & keyMasks[(j-i)&15]
 	}
+	return wordKeyAtEnd(text, i, j)
+}
+
+// wordKeyAtEnd is wordKey where fewer than eight bytes follow i (kept
+// out of line, so that wordKey inlines).
+//
+//go:noinline
+func wordKeyAtEnd(text string, i, j int) uint64 {
 	var k uint64
 	for p := j - 1; p >= i; p-- {
 		k = k<<8 | uint64(text[p])
 	}
 	return k
 }
+
+// keyMasks keep the first n bytes of eight (n up to eight).
+var keyMasks = func() (m [16]uint64) {
+	for n := 1; n <= maxShortWord; n++ {
+		m[n] = uint64(1)<<(8*n) - 1
+	}
+	return m
+}()
 
 // keyHash is wordTable's hash of a short word's key.
 func keyHash(key uint64) uint32 {

@@ -314,7 +314,20 @@ func (s *scanner) read(text string, withMarks bool) {
 		} else if run += j - i; run >= minEncoded {
 			bits |= markRun
 		}
-		if e := idx.table.findAt(text, i, j); e != nil {
+		// idx.table.findAt(text, i, j), its common case written out:
+		// the call cost the scan more than the lookup (every word is
+		// looked up; TestScanLooksUpEveryWord holds the two to the same
+		// answers).
+		var e *wordEntry
+		if n := j - i; n <= maxShortWord && i+8 <= len(text) {
+			key := binary.LittleEndian.Uint64([]byte(text[i:i+8])) & keyMasks[n]
+			if hash := keyHash(key); idx.table.mayHold(hash) {
+				e = idx.table.findShort(key, hash)
+			}
+		} else {
+			e = idx.table.findAt(text, i, j)
+		}
+		if e != nil {
 			next := nextWord{id: -2}
 			for _, pi := range e.patterns {
 				p := &patterns[pi]
