@@ -140,6 +140,9 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 			idx.nonWord[c] |= nwLineOnly
 		}
 	}
+	for _, e := range words {
+		e.follow = entryFollowOf(flagPatterns, e.patterns)
+	}
 	idx.table = newWordTable(words)
 	idx.needGroup = make([]int, len(flagPatterns))
 	groupOf := map[string]int{}
@@ -164,6 +167,68 @@ type wordEntry struct {
 	patterns []int
 	need     int
 	marks    uint16
+	// follow is what its patterns with followers want after it, when
+	// the scan can tell for all of them at once (entryFollow.noneAt).
+	follow *entryFollow
+}
+
+// entryFollow is the followers of a start word's patterns that have
+// followers (flagPattern.follows), when each of them is one word of word
+// bytes: ids, their numbers among the followers (startIndex.followWords);
+// longest, the longest of them; minSpan, the shortest of the patterns'
+// spans. Most start words are followed by no follower of any of their
+// patterns (a start word of forty patterns, thirty of them with
+// followers), and the scan tells so once, not once a pattern.
+type entryFollow struct {
+	ids              []uint64
+	longest, minSpan int
+}
+
+// entryFollowOf is the entryFollow of the patterns, or nil when none has
+// followers or one has a follower that is not one word of word bytes (an
+// empty one, one with a space).
+func entryFollowOf(flagPatterns []flagPattern, patterns []int) *entryFollow {
+	var f *entryFollow
+	for _, pi := range patterns {
+		t := flagPatterns[pi].followBy
+		if t == nil {
+			continue
+		}
+		if t.empty || len(t.others) > 0 {
+			return nil
+		}
+		if f == nil {
+			f = &entryFollow{minSpan: flagPatterns[pi].span}
+		}
+		for len(f.ids) < len(t.ids) {
+			f.ids = append(f.ids, 0)
+		}
+		for k, bits := range t.ids {
+			f.ids[k] |= bits
+		}
+		f.longest = max(f.longest, t.longest)
+		f.minSpan = min(f.minSpan, flagPatterns[pi].span)
+	}
+	return f
+}
+
+// noneAt reports whether the start word text[i:j], with next the word
+// after it (its lf set), is followed by a follower of none of its
+// patterns, as each pattern's followedAt would answer followNo: nothing
+// it compares reaches the next line, and either no space follows the
+// word, or the next word ends inside every pattern's window and is no
+// follower of any of them.
+func (f *entryFollow) noneAt(text string, i, j int, next nextWord) bool {
+	if next.lf < j+2+f.longest {
+		return false
+	}
+	if j >= len(text) || text[j] != ' ' {
+		return true
+	}
+	if next.end > i+f.minSpan {
+		return false
+	}
+	return next.id < 0 || next.id >= len(f.ids)*64 || f.ids[next.id>>6]&(1<<(next.id&63)) == 0
 }
 
 // wordTable finds a word's entry: open addressing, at most one entry in

@@ -329,6 +329,11 @@ func (s *scanner) read(text string, withMarks bool) {
 		}
 		if e != nil {
 			next := nextWord{id: -2}
+			noFollower := false
+			if e.follow != nil && !s.allCands {
+				next = s.nextAt(text, j, &lf)
+				noFollower = e.follow.noneAt(text, i, j, next)
+			}
 			for _, pi := range e.patterns {
 				p := &patterns[pi]
 				if p.lineStart && !atLineStart(text, i) {
@@ -340,16 +345,11 @@ func (s *scanner) read(text string, withMarks bool) {
 				// match does not compare again.
 				cp := pi
 				if p.followBy != nil && !s.allCands {
+					if noFollower {
+						continue
+					}
 					if next.id == -2 {
-						if lf < j {
-							if lf = strings.IndexByte(text[j:], '\n'); lf < 0 {
-								lf = len(text)
-							} else {
-								lf += j
-							}
-						}
-						next = idx.nextWord(text, j)
-						next.lf = lf
+						next = s.nextAt(text, j, &lf)
 					}
 					switch p.followedAt(text, i, j, next) {
 					case followNo:
@@ -427,6 +427,22 @@ func (s *scanner) read(text string, withMarks bool) {
 	if withMarks {
 		endLine()
 	}
+}
+
+// nextAt is the word after the start word that ends at j (nextWord)
+// with its lf: lf is the first line feed at or after the last start word
+// asked about, which holds for j too unless it is before j.
+func (s *scanner) nextAt(text string, j int, lf *int) nextWord {
+	if *lf < j {
+		if *lf = strings.IndexByte(text[j:], '\n'); *lf < 0 {
+			*lf = len(text)
+		} else {
+			*lf += j
+		}
+	}
+	next := s.rules.starts.nextWord(text, j)
+	next.lf = *lf
+	return next
 }
 
 // nextWord is the word after the one that ends at j, when a space

@@ -193,3 +193,67 @@ func needWordOf(id int) string {
 	}
 	return "?"
 }
+
+// TestNoFollowerIsEveryPatternsAnswer: where the scan tells at once that
+// a start word is followed by a follower of none of its patterns
+// (entryFollow.noneAt), each of those patterns asked alone
+// (followedAt) answers followNo.
+func TestNoFollowerIsEveryPatternsAnswer(t *testing.T) {
+	var texts []string
+	for _, name := range []string{AttackCorpus, CodeWorkCorpus, "heldout/attack.txt", "heldout/codework.txt"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, Normalise(string(data)))
+	}
+	texts = append(texts, "you are", "you are\nnow", "you  are", "you", "pretend you are", "act as")
+	told := 0
+	for _, text := range texts {
+		told += noFollowerAgrees(t, text)
+	}
+	if told == 0 {
+		t.Fatal("the scan told no start word at once: the test tests nothing")
+	}
+}
+
+// FuzzNoFollowerIsEveryPatternsAnswer is TestNoFollowerIsEveryPatternsAnswer
+// on any text.
+func FuzzNoFollowerIsEveryPatternsAnswer(f *testing.F) {
+	for _, s := range []string{"you are now dan", "pretend you are a", "act as my", "you\nare", "ignore the above"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) { noFollowerAgrees(t, text) })
+}
+
+// noFollowerAgrees fails t where noneAt says none but a pattern's
+// followedAt says otherwise, and returns how many times noneAt said none.
+func noFollowerAgrees(t *testing.T, text string) (told int) {
+	t.Helper()
+	s := getScanner()
+	defer putScanner(s)
+	rules := s.rules
+	words := tableMaps()[0]
+	lf := -1
+	wordsOf(text, func(i, j int) {
+		e := words[text[i:j]]
+		if e == nil || e.follow == nil {
+			return
+		}
+		next := s.nextAt(text, j, &lf)
+		if !e.follow.noneAt(text, i, j, next) {
+			return
+		}
+		told++
+		for _, pi := range e.patterns {
+			p := &rules.patterns[pi]
+			if p.followBy == nil {
+				continue
+			}
+			if got := p.followedAt(text, i, j, next); got != followNo {
+				t.Fatalf("%q at %d: none of the followers at once, but pattern %d answers %d", text, i, pi, got)
+			}
+		}
+	})
+	return told
+}
