@@ -225,7 +225,14 @@ func (s *scanner) read(text string, withMarks bool) {
 	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if kind := idx.nonWord[c]; kind&nwWord == 0 {
+		kind := idx.nonWord[c]
+		if kind == 0 {
+			// White space and most punctuation (most bytes of code that
+			// are no word's) end a run of base64, and are nothing else.
+			run = 0
+			continue
+		}
+		if kind&nwWord == 0 {
 			if kind&nwRunSep == 0 {
 				run = 0
 			} else if run++; run >= minEncoded {
@@ -381,8 +388,8 @@ func (s *scanner) read(text string, withMarks bool) {
 				p += size
 			}
 		}
-		if sfs, last := idx.suffixes[word[len(word)-1]], len(word)-1; sfs != nil && last > 0 && idx.suffixPen[word[last]][word[last-1]>>6]&(1<<(word[last-1]&63)) != 0 {
-			for _, sf := range sfs {
+		if last := len(word) - 1; last > 0 && idx.suffixPen[word[last]][word[last-1]>>6]&(1<<(word[last-1]&63)) != 0 {
+			for _, sf := range idx.suffixes[word[last]] {
 				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
 					s.cands = append(s.cands, candidate{sf.pattern, j - len(sf.start)})
 				}
