@@ -28,7 +28,8 @@ func (f *findings) flag(text string) {
 func (f *findings) flagNormalised(text string, from, to int) {
 	// The ends of the range are clean cuts: the normalised text of the
 	// whole is that of the pieces joined, and they start lines of it.
-	formText, lines := normaliseLines(text)
+	formText, lines, done := normaliseLinesReused(text)
+	defer done()
 	formFrom, formTo := 0, len(formText)
 	if from > 0 {
 		formFrom = lines.normalisedAt(from)

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -216,9 +217,23 @@ var lowerASCII = func() (t [256]byte) {
 // It also returns, for each line of the normalised text, the offset in
 // text of the line it came from (normaliseLines).
 func fold(text string, checkNFKC bool) (string, lineMap) {
+	return new(folder).fold(text, checkNFKC)
+}
+
+// fold is fold into f's arrays, grown as needed: what it returns shares
+// them.
+func (f *folder) fold(text string, checkNFKC bool) (string, lineMap) {
 	// Room for every byte, a trailing space and an eight-byte copy;
 	// only a lower case that grows needs more (below).
-	f := folder{out: make([]byte, len(text)+8), lines: make([]int, 1, 1+len(text)/32), starts: make([]int, 1, 1+len(text)/32)}
+	if cap(f.out) < len(text)+8 {
+		f.out = make([]byte, len(text)+8)
+	}
+	f.out = f.out[:cap(f.out)]
+	if n := 1 + len(text)/32; cap(f.lines) < n {
+		f.lines, f.starts = make([]int, 0, n), make([]int, 0, n)
+	}
+	f.o, f.space = 0, 0
+	f.lines, f.starts = append(f.lines[:0], 0), append(f.starts[:0], 0)
 	f.run(text, checkNFKC, -1)
 	if f.space != 0 {
 		f.out[f.o] = f.space
@@ -230,6 +245,36 @@ func fold(text string, checkNFKC bool) (string, lineMap) {
 	// out is not written again: the string may share it rather than
 	// copy the text once more.
 	return unsafe.String(&f.out[0], f.o), lineMap{f.lines, f.starts}
+}
+
+// folders keeps fold's arrays between the texts flagNormalised reads
+// (a chunk of bxctl sanitize check's is a megabyte): allocating them
+// afresh was most of what a check allocated, and the collections that
+// caused (D1226).
+var folders sync.Pool
+
+// maxKeptFold is the longest text whose arrays folders keeps.
+const maxKeptFold = 4 << 20
+
+// normaliseLinesReused is normaliseLines in arrays kept from an earlier
+// text; done gives them back, after which neither the normalised text nor
+// its lines may be read.
+func normaliseLinesReused(text string) (form string, lines lineMap, done func()) {
+	ascii := isASCII(text)
+	if !ascii && !utf8.ValidString(text) {
+		form, lines = normaliseLines(text)
+		return form, lines, func() {}
+	}
+	f, _ := folders.Get().(*folder)
+	if f == nil {
+		f = new(folder)
+	}
+	form, lines = f.fold(text, !ascii)
+	return form, lines, func() {
+		if len(text) <= maxKeptFold {
+			folders.Put(f)
+		}
+	}
 }
 
 // lineMap says, for each line of a normalised text, where in the text it
@@ -300,12 +345,9 @@ func (f *folder) run(text string, checkNFKC bool, line int) {
 		if f.space == 0 && i+8 <= len(text) {
 			// Or as many of them as fold writes as they are (a line's
 			// last bytes before its line feed, a word before a tab).
-			if x := load8(text, i); foldable8(x) {
-				store8(f.out[f.o:f.o+8], lower8(x))
-				f.o += 8
-				i += 7
-				continue
-			} else if n := foldablePrefix8(x); n > 0 {
+			// (Eight of them is foldable8: one test serves both.)
+			x := load8(text, i)
+			if n := foldablePrefix8(x); n > 0 {
 				store8(f.out[f.o:f.o+8], lower8(x))
 				f.o += n
 				i += n - 1

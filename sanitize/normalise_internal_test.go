@@ -1,8 +1,10 @@
 package sanitize
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -45,6 +47,21 @@ func FuzzNormalisePathsAgree(f *testing.F) {
 		}
 		if diff := cmp.Diff(want, lines.from); diff != "" {
 			t.Fatalf("normaliseLines(%q): lines (-slow path +fold):\n%s", text, diff)
+		}
+		// Arrays kept from an earlier, longer text (flagNormalised's,
+		// D1226) fold it the same.
+		if utf8.ValidString(text) {
+			var kept folder
+			kept.fold("ÉCRIT  \tAVANT\n\n"+text+" ﬁn\n"+text, true)
+			keptForm, keptLines := kept.fold(text, !isASCII(text))
+			if keptForm != form || !slices.Equal(keptLines.from, lines.from) || !slices.Equal(keptLines.at, lines.at) {
+				t.Fatalf("fold(%q) into kept arrays = %q %v, afresh %q %v", text, keptForm, keptLines, form, lines)
+			}
+			reused, reusedLines, done := normaliseLinesReused(text)
+			if reused != form || !slices.Equal(reusedLines.from, lines.from) || !slices.Equal(reusedLines.at, lines.at) {
+				t.Fatalf("normaliseLinesReused(%q) = %q %v, normaliseLines %q %v", text, reused, reusedLines, form, lines)
+			}
+			done()
 		}
 	})
 }
