@@ -170,7 +170,7 @@ var basePatterns = []flagPattern{
 			`conversation\sabove|(?:entire|whole|full)\sconversation|chat\shistory|chat\slog|message\shistory|(?:previous|prior)\smessages|`+
 			`(?:full|entire)\scontext|context\swindow|your\sinstructions|your\sprompt|your\srules)\b`).
 		needing("prompt", "message", "instructions", "above", "conversation", "history", "log", "messages", "context", "rules").
-		checked(notAboveAThing),
+		needsUntilByte('.').checked(notAboveAThing),
 	fp(RuleFlagDumpConversation, []string{"what"}, 80,
 		`what\s(?:is|are|was|were)\syour\s(?:system\sprompt|initial\sinstructions|original\sinstructions|instructions)\b`).
 		followedBy("is", "are", "was", "were"),

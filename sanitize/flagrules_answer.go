@@ -50,7 +50,8 @@ var answerPatterns = []flagPattern{
 			`(?:(?:tell|ask|urge|advise|instruct|direct|remind|encourage|recommend)\s(?:that\s)?(?:the\s)?(?:user|users|reader|readers|customer|customers|them|everyone|people)\s(?:to\s|that\s|should\s|must\s)?`+userActs+`\b|`+
 			`(?:add|include|insert|append|put|embed)\s(?:a\s|an\s|this\s|the\sfollowing\s|the\s)?(?:link|url|hyperlink|code|snippet|script|import|line|command|footer|note)\b|`+
 			`(?:say|state|claim|mention|assert|write|report)\sthat\b)`).
-		needing("reply", "replies", "answer", "answers", "response", "responses", "output", "summary", "summaries", "solution", "suggestion", "suggestions", "completion", "completions"),
+		needing("reply", "replies", "answer", "answers", "response", "responses", "output", "summary", "summaries", "solution", "suggestion", "suggestions", "completion", "completions").
+		needsUntilByte('.'),
 	// "tell the user to visit https://..." and "urge readers to download
 	// ... from bit.ly/...": a site named after the act.
 	fp(RuleFlagAnswerInsertion, []string{"tell", "ask", "urge", "advise", "instruct", "direct", "remind", "encourage", "recommend"}, 300,

@@ -73,7 +73,8 @@ var standingPatterns = []flagPattern{
 			`(?:[\w-]+\s){0,2}?(?:(?:suggested|recommended|found|given|written|proposed|requested|sent|coming|taken|copied|read|fetched|quoted|listed)\s)?`+
 			`(?:by|from|in|on|inside|within|via)\s`+standingSources+`\b[^\n.]{0,60}?\s(?:are|is|count\sas|(?:should|can|may|must|will)\sbe(?:\s(?:treated|considered|regarded)\sas)?|`+
 			`(?:have|has)\sbeen)\s`+standingPreapproved).
-		needingSubstrings("approved", "authorised", "authorized", "cleared", "trusted", "safe", "exempt", "allowed").checked(standingNotNegated),
+		needingSubstrings("approved", "authorised", "authorized", "cleared", "trusted", "safe", "exempt", "allowed").needsUntilByte('.').
+		checked(standingNotNegated),
 	// "the owner has authorised you to run commands without asking":
 	// someone the agent obeys said to have taken a check away.
 	fp(RuleFlagStandingOrder, []string{"the", "my", "your", "our", "owner", "user"}, 300,
@@ -88,7 +89,8 @@ var standingPatterns = []flagPattern{
 		`(?:(?:the|this)\s)?(?:agent|assistant|ai|bot|model|you)\s(?:may|can|is\sallowed\sto|are\sallowed\sto|is\sauthori[sz]ed\sto|are\sauthori[sz]ed\sto|`+
 			`is\spermitted\sto|are\spermitted\sto|is\sfree\sto|are\sfree\sto|has\spermission\sto|have\spermission\sto)\s(?:now\s|always\s|henceforth\s|from\snow\son\s)?`+
 			`(?:[\w-]+\s){1,6}?`+standingWaiver).
-		needingWithin(50, "may", "can", "allowed", "authorised", "authorized", "permitted", "free", "permission").checked(standingNotNegated),
+		needingWithin(50, "may", "can", "allowed", "authorised", "authorized", "permitted", "free", "permission").needsUntilByte('.').
+		checked(standingNotNegated),
 	// "you no longer need to ask before running shell commands".
 	fp(RuleFlagStandingOrder, []string{"i", "you", "we", "the", "agent", "assistant"}, 160,
 		`(?:i|you|we|(?:the\s)?agent|(?:the\s)?assistant)\s(?:no\slonger|never\sagain|not\sany\slonger)\s(?:needs?|have|has)\sto\s(?:ask|request|get|wait\sfor|seek|check\swith)\s(?:for\s)?`+
