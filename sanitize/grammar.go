@@ -296,7 +296,7 @@ func (l lexicon) patterns(rule string) []flagPattern {
 		out = append(out, byStarts(need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(4)+verb), l.verbs), l.quals)...)
 	}
 	if len(l.voids) > 0 {
-		out = append(out, byStarts(need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(2)+alt(l.voids)), l.voids), l.quals)...)
+		out = append(out, byStarts(need(fp(rule, firstWords(l.quals), 400, qual+sepExpr+gapExpr(3)+noun+sepExpr+gapExpr(2)+alt(l.voids)), l.nouns), l.quals)...)
 	}
 	if len(l.alls) > 0 {
 		// "olvida todo lo anterior", and with the verb last ("alles
