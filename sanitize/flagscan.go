@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -195,6 +196,9 @@ func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 func (s *scanner) read(text string, withMarks bool) {
 	idx, patterns := &s.rules.starts, s.rules.patterns
 	s.cands = s.cands[:0]
+	if want := len(text) / candBytes; cap(s.cands) < want {
+		s.cands = make([]candidate, 0, want)
+	}
 	for _, id := range s.needUsed {
 		s.needPos[id] = s.needPos[id][:0]
 	}
@@ -244,7 +248,7 @@ func (s *scanner) read(text string, withMarks bool) {
 			if kind&nwPunct != 0 && (kind&nwLineOnly == 0 || atLineStart(text, i)) {
 				for _, ps := range idx.punct[c] {
 					if strings.HasPrefix(text[i:], ps.start) && (!patterns[ps.pattern].lineStart || atLineStart(text, i)) {
-						s.cands = append(s.cands, candidate{ps.pattern, i})
+						s.addCand(candidate{ps.pattern, i})
 					}
 				}
 			}
@@ -365,7 +369,7 @@ func (s *scanner) read(text string, withMarks bool) {
 						cp |= followsMet
 					}
 				}
-				s.cands = append(s.cands, candidate{cp, i})
+				s.addCand(candidate{cp, i})
 			}
 			if e.need >= 0 {
 				if len(s.needPos[e.need]) == 0 {
@@ -382,7 +386,7 @@ func (s *scanner) read(text string, withMarks bool) {
 				r, size := utf8.DecodeRuneInString(text[p:])
 				for _, ps := range idx.runes[r] {
 					if strings.HasPrefix(text[p:j], ps.start) && (!patterns[ps.pattern].lineStart || atLineStart(text, p)) {
-						s.cands = append(s.cands, candidate{ps.pattern, p})
+						s.addCand(candidate{ps.pattern, p})
 					}
 				}
 				p += size
@@ -391,7 +395,7 @@ func (s *scanner) read(text string, withMarks bool) {
 		if last := len(word) - 1; last > 0 && idx.suffixPen[word[last]][word[last-1]>>6]&(1<<(word[last-1]&63)) != 0 {
 			for _, sf := range idx.suffixes[word[last]] {
 				if len(word) > len(sf.start) && strings.HasSuffix(word, sf.start) {
-					s.cands = append(s.cands, candidate{sf.pattern, j - len(sf.start)})
+					s.addCand(candidate{sf.pattern, j - len(sf.start)})
 				}
 			}
 		}
@@ -434,6 +438,21 @@ func (s *scanner) read(text string, withMarks bool) {
 	if withMarks {
 		endLine()
 	}
+}
+
+// candBytes is about how many bytes of source code give a candidate (one
+// in 13 on the Go distribution's): read makes room for that many at
+// once.
+const candBytes = 16
+
+// addCand notes a candidate. The list doubles when it is full: append
+// grows a long list by a quarter, and a megabyte of source had its
+// candidates copied some twenty times as they grew.
+func (s *scanner) addCand(c candidate) {
+	if len(s.cands) == cap(s.cands) {
+		s.cands = slices.Grow(s.cands, max(len(s.cands), 64))
+	}
+	s.cands = append(s.cands, c)
 }
 
 // nextAt is the word after the start word that ends at j (nextWord)
@@ -521,6 +540,10 @@ func (s *scanner) fold(text string) (string, func(int) int) {
 		putScanner(again)
 	}()
 	cands := s.spareCands[:0]
+	if cap(cands) < len(s.cands) {
+		// About as many as before folding: room once, not grown.
+		cands = make([]candidate, 0, len(s.cands)+len(s.cands)/4)
+	}
 	ci := 0
 	needFrom := s.needFrom
 	newNeeds := s.spareNeeds
