@@ -33,25 +33,7 @@ func matchReference(s *scanner, text string, from, to int) hits {
 			continue
 		}
 		if ids := idx.needWords[cd.pattern]; ids != nil || p.needSubs != nil {
-			region := window
-			if p.needsWithin > 0 && len(region) > p.needsWithin {
-				region = region[:p.needsWithin]
-			}
-			if p.needsUntil != 0 {
-				if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
-					region = region[:j]
-				}
-			}
-			met := false
-			for _, id := range ids {
-				for _, at := range s.needPos[id] {
-					met = met || at >= k && at < k+len(region)
-				}
-			}
-			for _, sub := range p.needSubs {
-				met = met || strings.Contains(region, sub)
-			}
-			if !met {
+			if !referenceNeedsMet(p, ids, s.needPos, k, window) {
 				continue
 			}
 		}
@@ -194,4 +176,30 @@ func FuzzIndexAtIsIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// referenceNeedsMet is the plain reading of a pattern's needed words and
+// substrings: one of the words ids at a position noted in needPos, or
+// one of the substrings, lies in the window at k, cut at needsWithin and
+// at the first needsUntil.
+func referenceNeedsMet(p *flagPattern, ids []int, needPos [][]int, k int, window string) bool {
+	region := window
+	if p.needsWithin > 0 && len(region) > p.needsWithin {
+		region = region[:p.needsWithin]
+	}
+	if p.needsUntil != 0 {
+		if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
+			region = region[:j]
+		}
+	}
+	met := false
+	for _, id := range ids {
+		for _, at := range needPos[id] {
+			met = met || at >= k && at < k+len(region)
+		}
+	}
+	for _, sub := range p.needSubs {
+		met = met || strings.Contains(region, sub)
+	}
+	return met
 }

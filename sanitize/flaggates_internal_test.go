@@ -106,25 +106,7 @@ func gateTurnsAway(text string) map[int]bool {
 		}
 		k := cd.at
 		window := norm[k:min(len(norm), k+p.span)]
-		region := window
-		if p.needsWithin > 0 && len(region) > p.needsWithin {
-			region = region[:p.needsWithin]
-		}
-		if p.needsUntil != 0 {
-			if j := strings.IndexByte(region, p.needsUntil); j >= 0 {
-				region = region[:j]
-			}
-		}
-		met := false
-		for _, id := range ids {
-			for _, at := range r.needPos[id] {
-				met = met || at >= k && at < k+len(region)
-			}
-		}
-		for _, sub := range p.needSubs {
-			met = met || strings.Contains(region, sub)
-		}
-		if !met && (p.re.get().MatchString(window) || matchCarried(p, norm, k, window)) {
+		if !referenceNeedsMet(p, ids, r.needPos, k, window) && (p.re.get().MatchString(window) || matchCarried(p, norm, k, window)) {
 			if out == nil {
 				out = map[int]bool{}
 			}

@@ -99,14 +99,7 @@ func FuzzWordTablesAreTheirWords(f *testing.F) {
 // notes for each needed word are those of the words whose entry needs it,
 // and the candidates it notes at a word's start are that entry's patterns.
 func TestScanLooksUpEveryWord(t *testing.T) {
-	var texts []string
-	for _, name := range []string{AttackCorpus, CodeWorkCorpus, "heldout/attack.txt", "heldout/codework.txt"} {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts = append(texts, Normalise(string(data)))
-	}
+	texts := normalisedCorpora(t)
 	// Words at the text's end, where fewer than eight bytes follow.
 	texts = append(texts, "ignore", "you are", "please ignore all", "x passw", "system_prompt")
 	for _, text := range texts {
@@ -199,14 +192,7 @@ func needWordOf(id int) string {
 // (entryFollow.noneAt), each of those patterns asked alone
 // (followedAt) answers followNo.
 func TestNoFollowerIsEveryPatternsAnswer(t *testing.T) {
-	var texts []string
-	for _, name := range []string{AttackCorpus, CodeWorkCorpus, "heldout/attack.txt", "heldout/codework.txt"} {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts = append(texts, Normalise(string(data)))
-	}
+	texts := normalisedCorpora(t)
 	texts = append(texts, "you are", "you are\nnow", "you  are", "you", "pretend you are", "act as")
 	told := 0
 	for _, text := range texts {
@@ -256,4 +242,19 @@ func noFollowerAgrees(t *testing.T, text string) (told int) {
 		}
 	})
 	return told
+}
+
+// normalisedCorpora are the developed corpora and the first held-out
+// ones, each normalised whole.
+func normalisedCorpora(t *testing.T) []string {
+	t.Helper()
+	var texts []string
+	for _, name := range []string{AttackCorpus, CodeWorkCorpus, "heldout/attack.txt", "heldout/codework.txt"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, Normalise(string(data)))
+	}
+	return texts
 }
