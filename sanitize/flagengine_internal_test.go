@@ -81,17 +81,8 @@ func engineDiffers(text string) string {
 	got := s.match(norm, 0, len(norm))
 	// The reference reads every candidate the start words give, those
 	// whose followers the scan already found missing too.
-	r := getScanner()
-	r.allCands = true
-	defer func() {
-		r.allCands = false
-		putScanner(r)
-	}()
-	r.read(form, true)
-	refNorm := form
-	if len(r.foldAt) > 0 {
-		refNorm, _ = r.fold(form)
-	}
+	r, refNorm, release := readAllCandidates(form)
+	defer release()
 	if refNorm != norm {
 		return "the reference's reading folded the text otherwise"
 	}
@@ -202,4 +193,22 @@ func referenceNeedsMet(p *flagPattern, ids []int, needPos [][]int, k int, window
 		met = met || strings.Contains(region, sub)
 	}
 	return met
+}
+
+// readAllCandidates reads form as the reference does: with a scanner
+// that keeps every candidate the start words give, those whose
+// followers the scan finds missing too, and the text folded as
+// flagNormalised folds it. release gives the scanner back.
+func readAllCandidates(form string) (r *scanner, norm string, release func()) {
+	r = getScanner()
+	r.allCands = true
+	r.read(form, true)
+	norm = form
+	if len(r.foldAt) > 0 {
+		norm, _ = r.fold(form)
+	}
+	return r, norm, func() {
+		r.allCands = false
+		putScanner(r)
+	}
 }

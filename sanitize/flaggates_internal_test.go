@@ -84,17 +84,8 @@ func canConsume(re *syntax.Regexp, c rune) bool {
 // words and substrings (with needsWithin and needsUntil) turn away.
 func gateTurnsAway(text string) map[int]bool {
 	form, _ := normaliseLines(text)
-	r := getScanner()
-	r.allCands = true
-	defer func() {
-		r.allCands = false
-		putScanner(r)
-	}()
-	r.read(form, true)
-	norm := form
-	if len(r.foldAt) > 0 {
-		norm, _ = r.fold(form)
-	}
+	r, norm, release := readAllCandidates(form)
+	defer release()
 	idx, patterns := &r.rules.starts, r.rules.patterns
 	var out map[int]bool
 	for _, cd := range r.cands {
