@@ -160,23 +160,43 @@ func nextContext[T textOrBytes](s T, ctx, own int) int {
 
 // enough reports whether s, read between two clean cuts, has flagBytes
 // bytes of normalised text and refuseContext bytes that are not invisible.
+// Of ASCII text, normalising keeps every letter and digit as a byte (case,
+// white space, controls and look-alikes fold other bytes, or one letter
+// or digit into another), so that many of them are enough without
+// normalising: the chunks are those Normalise's length gives
+// (TestEnoughCountsWhatNormaliseKeeps).
 func enough[T textOrBytes](s T, flagBytes int) bool {
 	str := string(s)
-	visible := 0
+	visible, kept, high := 0, 0, false
 	for i := 0; i < len(str); {
-		if str[i] < utf8.RuneSelf {
+		if c := str[i]; c < utf8.RuneSelf {
 			visible++
+			kept += int(alnumASCII[c])
 			i++
 			continue
 		}
+		high = true
 		r, size := utf8.DecodeRuneInString(str[i:])
 		if !isInvisible(r) {
 			visible += size
 		}
 		i += size
 	}
-	return visible >= refuseContext && len(Normalise(str)) >= flagBytes
+	if visible < refuseContext {
+		return false
+	}
+	return !high && kept >= flagBytes || len(Normalise(str)) >= flagBytes
 }
+
+// alnumASCII is 1 for an ASCII letter or digit.
+var alnumASCII = func() (t [256]uint8) {
+	for c := range 128 {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // cleanCutFrom is the first clean cut at or after p, or -1.
 func cleanCutFrom[T textOrBytes](s T, p int) int {

@@ -1,0 +1,140 @@
+package sanitize
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// goSourceSample is Go source of the distribution, normalised: a few
+// packages' files joined (words with digits: int64, utf8, sha256).
+func goSourceSample(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, dir := range []string{"strconv", "crypto/sha256", "math/bits", "unicode/utf8", "encoding/base64"} {
+		paths, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", dir, "*.go"))
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err == nil {
+				b.Write(data)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		t.Skip("no Go source in GOROOT")
+	}
+	return Normalise(b.String())
+}
+
+// leetWords are words the scan's slots must answer yes for, among others
+// that share their bytes' shapes.
+const leetWords = "1gn0r3 1gn0re pr0mpt pr0mpts 1nstruct10ns h4ck3r s3cr3t p4ssw0rd p@ssw0rd !gnore $ecret int64 utf8 x86 a1b2 r00t 4dm1n sy5tem"
+
+// TestScanLeetSlotsAgree holds the scan's remembered answers
+// (scanner.leetMayFold) to leetMayFold for every word with digits and
+// letters of the corpora and of Go source, each asked twice, with one
+// scanner whose slots carry over from text to text.
+func TestScanLeetSlotsAgree(t *testing.T) {
+	texts := append(normalisedCorpora(t), goSourceSample(t), leetWords, " "+leetWords+" ", strings.ReplaceAll(leetWords, " ", "\n"))
+	s := getScanner()
+	defer putScanner(s)
+	asked, yes := 0, 0
+	for _, text := range texts {
+		yes += leetSlotsAgree(t, s, text)
+		wordsOf(text, func(i, j int) { asked++ })
+	}
+	if yes == 0 {
+		t.Fatalf("no word of %d answered yes: the test reads nothing", asked)
+	}
+}
+
+// FuzzScanLeetSlotsAgree is TestScanLeetSlotsAgree on any text.
+func FuzzScanLeetSlotsAgree(f *testing.F) {
+	for _, w := range strings.Fields(leetWords) {
+		f.Add(w + " " + w + "x")
+	}
+	s := getScanner()
+	f.Fuzz(func(t *testing.T, text string) { leetSlotsAgree(t, s, text) })
+}
+
+func leetSlotsAgree(t *testing.T, s *scanner, text string) (yes int) {
+	t.Helper()
+	wordsOf(text, func(i, j int) {
+		class := uint8(0)
+		for k := i; k < j; k++ {
+			class |= wordClass[text[k]]
+		}
+		if class&(wcDigit|wcLetter) != wcDigit|wcLetter {
+			return
+		}
+		want := leetMayFold(text, i, j)
+		for range 2 {
+			if got := s.leetMayFold(text, i, j, class&wcHigh != 0); got != want {
+				t.Fatalf("%q at %d in %q: the slots answered %v, leetMayFold %v", text[i:j], i, text[max(0, i-20):min(len(text), j+20)], got, want)
+			}
+		}
+		if want {
+			yes++
+		}
+	})
+	return yes
+}
+
+// TestEnoughCountsWhatNormaliseKeeps holds enough's count to Normalise:
+// normalising ASCII text keeps each letter and digit as a byte, so their
+// number is at most the normalised text's length; and enough answers as
+// the plain reading (Normalise's length) on windows of the corpora and of
+// Go source.
+func TestEnoughCountsWhatNormaliseKeeps(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 1250))
+	const alphabet = "abcdefghijklmnopqrstuvwxyzIGNORE0123456789@$!|_-.'\" \t\n\r\x00\x07\x7f<>&;#%+/=:,"
+	words := strings.Fields(leetWords + " i g n o r e a-l-l p_r_e_v_i_o_u_s 1 g n 0 r 3 h e l l o")
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for b.Len() < r.IntN(300) {
+			if r.IntN(3) == 0 {
+				b.WriteString(words[r.IntN(len(words))])
+			} else {
+				b.WriteByte(alphabet[r.IntN(len(alphabet))])
+			}
+		}
+		s := b.String()
+		if kept := alnumCount(s); kept > len(Normalise(s)) {
+			t.Fatalf("%q: %d letters and digits, normalised %q has %d bytes", s, kept, Normalise(s), len(Normalise(s)))
+		}
+	}
+	texts := append(normalisedCorpora(t), goSourceSample(t))
+	for _, text := range texts {
+		for from := 0; from < len(text); from += 997 {
+			for _, n := range []int{refuseContext - 10, refuseContext + 40, 2 * refuseContext} {
+				w := text[from:min(len(text), from+n)]
+				for _, flagBytes := range []int{flagBefore, flagRules().after, 4 * flagBefore} {
+					visible := 0
+					for k := 0; k < len(w); {
+						c, size := utf8.DecodeRuneInString(w[k:])
+						if c < utf8.RuneSelf || !isInvisible(c) {
+							visible += size
+						}
+						k += size
+					}
+					want := visible >= refuseContext && len(Normalise(w)) >= flagBytes
+					if got := enough(w, flagBytes); got != want {
+						t.Fatalf("enough(%q, %d) = %v, the plain reading %v", w, flagBytes, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func alnumCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n += int(alnumASCII[s[i]])
+	}
+	return n
+}
