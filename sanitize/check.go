@@ -160,18 +160,23 @@ func nextContext[T textOrBytes](s T, ctx, own int) int {
 
 // enough reports whether s, read between two clean cuts, has flagBytes
 // bytes of normalised text and refuseContext bytes that are not invisible.
-// Of ASCII text, normalising keeps every letter and digit as a byte (case,
-// white space, controls and look-alikes fold other bytes, or one letter
-// or digit into another), so that many of them are enough without
-// normalising: the chunks are those Normalise's length gives
-// (TestEnoughCountsWhatNormaliseKeeps).
+// Of ASCII text, normalising keeps every letter and digit as a byte, and
+// writes at most a byte for every other byte and one for each run of white
+// space (case, controls and look-alikes fold bytes into as many or fewer):
+// those two counts answer without normalising, but for a text between
+// them (TestEnoughCountsWhatNormaliseKeeps).
 func enough[T textOrBytes](s T, flagBytes int) bool {
 	str := string(s)
-	visible, kept, high := 0, 0, false
+	visible, kept, most, high, space := 0, 0, 0, false, false
 	for i := 0; i < len(str); {
 		if c := str[i]; c < utf8.RuneSelf {
 			visible++
-			kept += int(alnumASCII[c])
+			k := asciiKind[c]
+			kept += int(k & 1)
+			if k&2 == 0 || !space {
+				most++
+			}
+			space = k&2 != 0
 			i++
 			continue
 		}
@@ -182,17 +187,26 @@ func enough[T textOrBytes](s T, flagBytes int) bool {
 		}
 		i += size
 	}
-	if visible < refuseContext {
+	switch {
+	case visible < refuseContext:
+		return false
+	case !high && kept >= flagBytes:
+		return true
+	case !high && most < flagBytes:
 		return false
 	}
-	return !high && kept >= flagBytes || len(Normalise(str)) >= flagBytes
+	return len(Normalise(str)) >= flagBytes
 }
 
-// alnumASCII is 1 for an ASCII letter or digit.
-var alnumASCII = func() (t [256]uint8) {
+// asciiKind is, for an ASCII byte, 1 for a letter or digit and 2 for
+// white space (normalise's blank and feed).
+var asciiKind = func() (t [256]uint8) {
 	for c := range 128 {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
 			t[c] = 1
+		case byteClass[c] == blank || byteClass[c] == feed:
+			t[c] = 2
 		}
 	}
 	return t
