@@ -89,6 +89,10 @@ type scanner struct {
 	needUsed []int
 	// highAsked and highAt are highFrom's last question and answer.
 	highAsked, highAt int
+	// mergeRuns, mergeNext, mergeBuf and mergeSpare are mergeNeeds'
+	// buffers.
+	mergeRuns, mergeNext [][]int
+	mergeBuf, mergeSpare []int
 	// leet is leetMayFold's answers for words that stand alone (see
 	// leetMayFold below), kept from one read to the next.
 	leet [leetSlots]leetEntry
@@ -217,6 +221,8 @@ func (s *scanner) read(text string, withMarks bool) {
 		bins, decs, entities, uescapes int
 		tags                           int
 		tail                           string // the last word before a quote character
+		tailHigh                       bool   // whether tail has a byte above ASCII
+		splitShapes                    = s.rules.splitShapes
 		// lf is the first line feed at or after the last start word
 		// whose followers were asked about (len(text): none), looked
 		// for once a line, not once a pattern.
@@ -429,11 +435,14 @@ func (s *scanner) read(text string, withMarks bool) {
 					}
 				}
 			}
-			if bits&markCut == 0 && i > 0 && isQuote(text[i-1]) && tail != "" && mayMakeWord(tail, word) && cutMakesWord(tail, word) {
+			// mayMakeWord(tail, word), with what the scan knows: whether
+			// either word has a byte above ASCII.
+			if bits&markCut == 0 && i > 0 && isQuote(text[i-1]) && tail != "" &&
+				(tailHigh || high || splitShapes.may(len(tail)+len(word), tail[0], word[len(word)-1])) && cutMakesWord(tail, word) {
 				bits |= markCut
 			}
 			if j < len(text) && isQuote(text[j]) && !isKey(text, j) {
-				tail = word
+				tail, tailHigh = word, high
 			}
 		}
 		i = j - 1
@@ -832,14 +841,64 @@ func (s *scanner) groupWithin(g int, ids []int, from, to int) bool {
 	}
 	if !s.groupBuilt[g] {
 		s.groupBuilt[g] = true
-		merged := s.groupPos[g][:0]
-		for _, id := range ids {
-			merged = append(merged, s.needPos[id]...)
-		}
-		sort.Ints(merged)
-		s.groupPos[g] = merged
+		s.groupPos[g] = s.mergeNeeds(s.groupPos[g][:0], ids)
 	}
 	return withinFrom(s.groupPos[g], &s.groupNext[g], from, to)
+}
+
+// mergeNeeds appends to merged the positions of the needed words ids, in
+// order. Each word's list is in order already: the lists are merged two
+// by two, a round at a time (sorting them joined cost the scan 2 %).
+func (s *scanner) mergeNeeds(merged []int, ids []int) []int {
+	runs := s.mergeRuns[:0]
+	for _, id := range ids {
+		if ps := s.needPos[id]; len(ps) > 0 {
+			runs = append(runs, ps)
+		}
+	}
+	for len(runs) > 2 {
+		// Merge pairs into the spare buffer, then the next round reads
+		// it: buf holds every run of this round, back to back.
+		buf := s.mergeBuf[:0]
+		next := s.mergeNext[:0]
+		for k := 0; k < len(runs); k += 2 {
+			start := len(buf)
+			if k+1 < len(runs) {
+				buf = mergeTwo(buf, runs[k], runs[k+1])
+			} else {
+				buf = append(buf, runs[k]...)
+			}
+			next = append(next, buf[start:len(buf):len(buf)])
+		}
+		// The runs of next point into buf; the buffers change places so
+		// that the next round writes where this one read.
+		s.mergeBuf, s.mergeSpare = s.mergeSpare, buf
+		s.mergeNext, s.mergeRuns = runs[:0], next
+		runs = next
+	}
+	s.mergeRuns = runs[:0]
+	switch len(runs) {
+	case 1:
+		return append(merged, runs[0]...)
+	case 2:
+		return mergeTwo(merged, runs[0], runs[1])
+	}
+	return merged
+}
+
+// mergeTwo appends the ordered lists a and b to out, in order.
+func mergeTwo(out, a, b []int) []int {
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] <= b[0] {
+			out = append(out, a[0])
+			a = a[1:]
+		} else {
+			out = append(out, b[0])
+			b = b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
 
 // withinFrom reports whether one of the sorted positions ps is in [from,

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -145,4 +146,39 @@ func asciiCounts(s string) (kept, most int) {
 		space = k&2 != 0
 	}
 	return kept, most
+}
+
+// TestMergeNeedsSorts holds mergeNeeds to sorting the lists joined, for
+// groups of 0 to 45 words (some twice, some with no position), with one
+// scanner whose buffers carry over from group to group.
+func TestMergeNeedsSorts(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 1251))
+	s := getScanner()
+	defer putScanner(s)
+	words := min(len(s.needPos), 60)
+	for round := 0; round < 3000; round++ {
+		for id := range words {
+			ps := s.needPos[id][:0]
+			for at := r.IntN(50); at < 2000 && r.IntN(4) > 0; at += 1 + r.IntN(200) {
+				ps = append(ps, at)
+			}
+			s.needPos[id] = ps
+		}
+		ids := make([]int, r.IntN(46))
+		for k := range ids {
+			ids[k] = r.IntN(words)
+		}
+		var want []int
+		for _, id := range ids {
+			want = append(want, s.needPos[id]...)
+		}
+		slices.Sort(want)
+		got := s.mergeNeeds(nil, ids)
+		if !slices.Equal(got, want) && len(got)+len(want) > 0 {
+			t.Fatalf("ids %v: merged %v, sorted %v", ids, got, want)
+		}
+	}
+	for id := range words {
+		s.needPos[id] = s.needPos[id][:0]
+	}
 }
