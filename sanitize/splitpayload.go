@@ -168,7 +168,11 @@ func (f *findings) splitWindow(text string, ts, te int) {
 	// fires a rule that could be new: most joined literals fire none.
 	var had hits
 	read := false
-	for _, joined := range []string{glued.String(), spaced.String()} {
+	for k, joined := range []string{glued.String(), spaced.String()} {
+		if k == 1 && joined == glued.String() {
+			// A space between every two: glued read it already.
+			break
+		}
 		n := Normalise(joined)
 		got := flagMatches(n, 0, len(n))
 		if !got.anyBut(hits{}) {
