@@ -135,6 +135,14 @@ func indexStarts(flagPatterns []flagPattern) (idx startIndex) {
 		lineOnly := len(ps) > 0
 		for _, p := range ps {
 			lineOnly = lineOnly && flagPatterns[p.pattern].lineStart
+			switch {
+			case len(p.start) > 1:
+				idx.punctNext[c][p.start[1]>>6] |= 1 << (p.start[1] & 63)
+			case !flagPatterns[p.pattern].lineStart:
+				idx.punctOne[c] = punctAlone
+			case idx.punctOne[c] == 0:
+				idx.punctOne[c] = punctLineStart
+			}
 		}
 		if lineOnly {
 			idx.nonWord[c] |= nwLineOnly
@@ -462,12 +470,47 @@ type startIndex struct {
 	// last two bytes end no start.
 	suffixPen [256][4]uint64
 	punct     [256][]patternStart
+	// punctNext has, for each first byte of punct's starts, a bit for the
+	// second byte of each of its starts of two bytes or more; punctOne
+	// tells whether it has a start of one byte (punctAlone: one that need
+	// not start a line). A byte followed by none of those second bytes
+	// starts none of its longer starts ("[" and "!" of code, "![", "[inst]").
+	punctNext [256][4]uint64
+	punctOne  [256]uint8
 	// nonWord is nonWordKind, with nwPunct for the bytes that start a
 	// pattern.
 	nonWord [256]uint8
 	// runes are the starts above ASCII, by their first character: they
 	// are looked for at every character of a word that is not ASCII.
 	runes map[rune][]patternStart
+}
+
+// punctOne's values.
+const (
+	punctLineStart = 1 + iota // a start of one byte, of patterns that want a line's start
+	punctAlone                // a start of one byte that need not start a line
+)
+
+// punctMay reports whether one of the punctuation starts that begin with
+// text[i] may start there: one of one byte (at a line's start, if it
+// wants one), or a longer one whose second byte follows. It is what the
+// scan asks before comparing the starts one by one (the comparisons
+// decide; this only turns away bytes that start none).
+func (idx *startIndex) punctMay(text string, i int) bool {
+	c := text[i]
+	switch idx.punctOne[c] {
+	case punctAlone:
+		return true
+	case punctLineStart:
+		if atLineStart(text, i) {
+			return true
+		}
+	}
+	if i+1 >= len(text) {
+		return false
+	}
+	d := text[i+1]
+	return idx.punctNext[c][d>>6]&(1<<(d&63)) != 0
 }
 
 // wordHash is wordTable's hash of a long word: its length, its first two

@@ -254,7 +254,7 @@ func (s *scanner) read(text string, withMarks bool) {
 			if kind&^nwRunSep == 0 {
 				continue
 			}
-			if kind&nwPunct != 0 && (kind&nwLineOnly == 0 || atLineStart(text, i)) {
+			if kind&nwPunct != 0 && (kind&nwLineOnly == 0 || atLineStart(text, i)) && idx.punctMay(text, i) {
 				for _, ps := range idx.punct[c] {
 					if strings.HasPrefix(text[i:], ps.start) && (!patterns[ps.pattern].lineStart || atLineStart(text, i)) {
 						s.addCand(candidate{ps.pattern, i})
@@ -413,7 +413,7 @@ func (s *scanner) read(text string, withMarks bool) {
 			// punctuation next to it, below); letters set apart need a
 			// single letter and a separator after it.
 			if !mayFold && (high && highMayFold(word) || class&(wcDigit|wcLetter) == wcDigit|wcLetter && s.leetMayFold(text, i, j, high) ||
-				(j-i == 1 && j+2 < len(text) && spacedSep[text[j]] || class&wcInner != 0) && spacedMayFold(text, i)) {
+				(j-i == 1 && j+2 < len(text) && spacedSep[text[j]] && spacedMayStart(text, j) || class&wcInner != 0) && spacedMayFold(text, i)) {
 				mayFold = true
 				s.foldAt = append(s.foldAt, lineStart)
 			}
@@ -450,6 +450,22 @@ func (s *scanner) read(text string, withMarks bool) {
 	if withMarks {
 		endLine()
 	}
+}
+
+// spacedMayStart is a quick test before spacedMayFold for the scan's word
+// of one letter or digit, text[j-1], and a separator after it: false only
+// when spacedMayFold is. spacedMayFold reads on past the separator only
+// through - ' and bytes above ASCII; else its answer is whether three
+// letters set apart start at j-1, which wants a letter or leet character
+// after the separator. Code's single letters (i := 0, x, y) have none
+// (TestSpacedMayStartTurnsAwayNoFold).
+func spacedMayStart(text string, j int) bool {
+	d := text[j]
+	if d == '-' || d == '\'' || d >= utf8.RuneSelf {
+		return true
+	}
+	k := lookClass[text[j+1]]
+	return k == lookLetter || k == lookLeet
 }
 
 // leetMayFold is leetMayFold(text, i, j) for the scan's word text[i:j],

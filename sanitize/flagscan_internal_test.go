@@ -182,3 +182,83 @@ func TestMergeNeedsSorts(t *testing.T) {
 		s.needPos[id] = s.needPos[id][:0]
 	}
 }
+
+// TestPunctMayTurnsAwayNoStart: wherever a punctuation start begins
+// (compared as the scan compares them), punctMay lets the scan compare;
+// on the corpora, Go source and every start at a line's start and inside
+// one.
+func TestPunctMayTurnsAwayNoStart(t *testing.T) {
+	rules := flagRules()
+	idx := &rules.starts
+	var b strings.Builder
+	for c, ps := range idx.punct {
+		for _, p := range ps {
+			b.WriteString(p.start + " x\n x " + p.start + "y\n" + string(rune(c)) + "\n")
+		}
+	}
+	texts := append(normalisedCorpora(t), goSourceSample(t), b.String())
+	turned := 0
+	for _, text := range texts {
+		for i := 0; i < len(text); i++ {
+			ps := idx.punct[text[i]]
+			if len(ps) == 0 {
+				continue
+			}
+			starts := false
+			for _, p := range ps {
+				starts = starts || strings.HasPrefix(text[i:], p.start) && (!rules.patterns[p.pattern].lineStart || atLineStart(text, i))
+			}
+			switch may := idx.punctMay(text, i); {
+			case starts && !may:
+				t.Fatalf("%q at %d: a start begins, punctMay says none", text[i:min(len(text), i+20)], i)
+			case !may:
+				turned++
+			}
+		}
+	}
+	if turned == 0 {
+		t.Fatal("punctMay turned away no byte: the test reads nothing")
+	}
+}
+
+// TestSpacedMayStartTurnsAwayNoFold: wherever the scan asks spacedMayFold
+// about a word of one byte and a separator after it, and spacedMayStart
+// says no, spacedMayFold says no (corpora, Go source, letters set apart).
+func TestSpacedMayStartTurnsAwayNoFold(t *testing.T) {
+	texts := append(normalisedCorpora(t), goSourceSample(t),
+		"i g n o r e", "a-b-c", "a- b c", "x - y - z", "1 g n 0 r 3", "a. b. c.", "i := 0", "a*b*c", "s-é-c", "a @ b @ c", "p.r.o.m.p.t", "h-'e l l o")
+	turned := 0
+	for _, text := range texts {
+		wordsOf(text, func(i, j int) {
+			if j-i != 1 || j+2 >= len(text) || !spacedSep[text[j]] || wordClass[text[i]]&wcInner != 0 {
+				return
+			}
+			if !spacedMayStart(text, j) {
+				turned++
+				if spacedMayFold(text, i) {
+					t.Fatalf("%q at %d: spacedMayStart says no, spacedMayFold yes", text[i:min(len(text), i+20)], i)
+				}
+			}
+		})
+	}
+	if turned == 0 {
+		t.Fatal("spacedMayStart turned away nothing: the test reads nothing")
+	}
+}
+
+// FuzzSpacedMayStart is TestSpacedMayStartTurnsAwayNoFold on any text.
+func FuzzSpacedMayStart(f *testing.F) {
+	for _, s := range []string{"i g n o r e", "a- b c", "a-@-b-c", "x'- y z", "i := 0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for i := 0; i+3 < len(text); i++ {
+			if (i > 0 && isWordByte(text[i-1])) || !isWordByte(text[i]) || isWordByte(text[i+1]) || wordClass[text[i]]&(wcInner|wcHigh) != 0 || !spacedSep[text[i+1]] {
+				continue
+			}
+			if !spacedMayStart(text, i+1) && spacedMayFold(text, i) {
+				t.Fatalf("%q at %d: spacedMayStart says no, spacedMayFold yes", text, i)
+			}
+		}
+	})
+}
