@@ -164,7 +164,7 @@ func nextContext[T textOrBytes](s T, ctx, own int) int {
 // writes at most a byte for every other byte and one for each run of white
 // space (case, controls and look-alikes fold bytes into as many or fewer):
 // those two counts answer without normalising, but for a text between
-// them (TestEnoughCountsWhatNormaliseKeeps).
+// them (TestEnoughCountsWhatNormaliseKeeps, D1251).
 func enough[T textOrBytes](s T, flagBytes int) bool {
 	str := string(s)
 	visible, kept, most, high, space := 0, 0, 0, false, false

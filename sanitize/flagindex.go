@@ -495,7 +495,7 @@ const (
 // text[i] may start there: one of one byte (at a line's start, if it
 // wants one), or a longer one whose second byte follows. It is what the
 // scan asks before comparing the starts one by one (the comparisons
-// decide; this only turns away bytes that start none).
+// decide; this only turns away bytes that start none; D1252).
 func (idx *startIndex) punctMay(text string, i int) bool {
 	c := text[i]
 	switch idx.punctOne[c] {

@@ -458,7 +458,7 @@ func (s *scanner) read(text string, withMarks bool) {
 // through - ' and bytes above ASCII; else its answer is whether three
 // letters set apart start at j-1, which wants a letter or leet character
 // after the separator. Code's single letters (i := 0, x, y) have none
-// (TestSpacedMayStartTurnsAwayNoFold).
+// (TestSpacedMayStartTurnsAwayNoFold, D1252).
 func spacedMayStart(text string, j int) bool {
 	d := text[j]
 	if d == '-' || d == '\'' || d >= utf8.RuneSelf {
@@ -474,7 +474,7 @@ func spacedMayStart(text string, j int) bool {
 // nothing else, and its answer is the word's. Words with digits and
 // letters are most of code's (int64, utf8, x86: 1.4 million a 40 MB, 47
 // thousand of them different, all but 16 answered no), and a slot asked
-// costs less than the walk (TestScanLeetSlotsAgree).
+// costs less than the walk (TestScanLeetSlotsAgree, D1250).
 func (s *scanner) leetMayFold(text string, i, j int, high bool) bool {
 	n := j - i
 	if high || n > 16 || i+16 > len(text) || i > 0 && lookClass[text[i-1]] != lookOther || j < len(text) && lookClass[text[j]] != lookOther {
@@ -864,7 +864,8 @@ func (s *scanner) groupWithin(g int, ids []int, from, to int) bool {
 
 // mergeNeeds appends to merged the positions of the needed words ids, in
 // order. Each word's list is in order already: the lists are merged two
-// by two, a round at a time (sorting them joined cost the scan 2 %).
+// by two, a round at a time (sorting them joined cost the scan 2 %;
+// D1252).
 func (s *scanner) mergeNeeds(merged []int, ids []int) []int {
 	runs := s.mergeRuns[:0]
 	for _, id := range ids {
