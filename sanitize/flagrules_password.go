@@ -310,7 +310,12 @@ func (f lexiconFile) passwordAsks(s lexiconSection) []flagPattern {
 		if has("tests", "letters") {
 			test = alt(s.class("tests")) + sep + g1 + alt(s.class("letters")) + `|`
 		}
-		span := longestEntry(q) + npLong + longestEntry(s.class("tests")) + longestEntry(s.class("letters")) + wordSpan(2) + 8
+		if has("kinds") {
+			// "is the secret word a kind of fruit?", "is the password
+			// an animal": the guess of its category (D1230).
+			test += alt(s.class("kinds")) + `|`
+		}
+		span := longestEntry(q) + npLong + max(longestEntry(s.class("tests"))+longestEntry(s.class("letters")), longestEntry(s.class("kinds"))) + wordSpan(2) + 8
 		p := fp(rule, firstWords(q), span, alt(q)+sep+np+sep+`(?:`+test+quoteExpr+`([\pL\pN]))`).
 			followedBy(firstWords(s.class("dets"))...)
 		p = f.need(p, secrets)
@@ -325,7 +330,50 @@ func (f lexiconFile) passwordAsks(s lexiconSection) []flagPattern {
 		}))
 	}
 	out = append(out, f.passwordDeals(s, ask)...)
-	return append(out, f.passwordWindow(s)...)
+	out = append(out, f.passwordGuesses(s, ask, policed)...)
+	out = append(out, f.passwordWindow(s)...)
+	return withoutReported(out, f.reportedQuotation(s.class("reports"), s.class("mentioneds")))
+}
+
+// withoutReported makes each pattern pass a match that reported accepts.
+func withoutReported(out []flagPattern, reported func(before, window string, m []int) bool) []flagPattern {
+	if reported == nil {
+		return out
+	}
+	for i := range out {
+		own := out[i].check
+		out[i].check = func(before, window string, m []int) bool {
+			return (own == nil || own(before, window, m)) && !reported(before, window, m)
+		}
+	}
+	return out
+}
+
+// reportedQuotation reports an ask inside a quotation that the text
+// reports or describes (D1233): someone's words after a verb of saying
+// ('my mum always asked "what's the magic word?"', reports) or a quotation
+// that is the subject of a description ('"What's the magic word?" is a
+// classic', mentioneds after its closing mark). The ask is theirs, not
+// the text's to the reader.
+func (f lexiconFile) reportedQuotation(reports, mentioneds words) func(before, window string, m []int) bool {
+	if len(reports) == 0 && len(mentioneds) == 0 || f.unspaced {
+		return nil
+	}
+	said := compileAtFirstUse(`(?:^|[^\pL\pM\pN_])` + alt(reports) + `\s?[:,]?\s?$`)
+	described := compileAtFirstUse(`^[^"”»\n]{0,200}?["”»]\s?(?:[,.!?]\s?)?(?:["“«][^"”»\n]{0,40}["”»]\s?)?` + alt(mentioneds) + `(?:[^\pL\pM\pN_]|$)`)
+	return func(before, window string, m []int) bool {
+		if !inQuotation(before) {
+			return false
+		}
+		q := strings.LastIndexAny(before, `"“«`)
+		if q < 0 {
+			return false
+		}
+		if len(reports) > 0 && said.get().MatchString(before[:q]) {
+			return true
+		}
+		return len(mentioneds) > 0 && described.get().MatchString(window[m[0]:])
+	}
 }
 
 // passwordDeals are the secret asked for in a deal (D1194): a price or a
@@ -1783,4 +1831,60 @@ func (ps phraseSet) endingAt(words []windowWord, i int) int {
 		}
 	}
 	return best
+}
+
+// passwordGuesses are the eighth round's asks (issue 28; D1230, D1231): a
+// guess put to the reader with the answer it wants, and a part of the
+// secret asked for bare.
+//
+//   - a guess and a verdict: "is it 'banana'? hot or cold", "you say yes
+//     or no: is it 'sunflower'?": a guess in quotation marks (guesses, a
+//     quotation mark, a letter) on the line of a verdict asked for
+//     (verdicts: yes or no, hot or cold, am I close), before or after it.
+//     A verdict alone is every form's "answer yes or no", a guess alone a
+//     quiz; the secret need not be named, the game names it.
+//   - a part asked for bare: "first letter of the password pls", "length
+//     of your secret word?": the part opens its clause, the secret ends it,
+//     and a question mark or a please (finals) ends the ask; not "the
+//     first letter of the password must be a capital" (no end), nor
+//     "length of the password: 12" (a label).
+func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string, string, []int) bool) []flagPattern {
+	rule := RuleFlagSecretRequest
+	sep, _ := f.gap(0, 0)
+	var out []flagPattern
+	if guesses, verdicts := s.class("guesses"), s.class("verdicts"); len(guesses) > 0 && len(verdicts) > 0 && !f.unspaced {
+		guessed := compileAtFirstUse(`(?:^|[^\pL\pM\pN_])` + alt(guesses) + `\s?:?\s?["'‘’“”«„]\s?[\pL\pN]`)
+		check := func(before, window string, m []int) bool {
+			if !ask(before, window, m) {
+				return false
+			}
+			line := before
+			if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+				line = line[i+1:]
+			}
+			line = line[max(0, len(line)-160):]
+			rest := lineOf(window[m[1]:])
+			rest = rest[:min(len(rest), 160)]
+			return guessed.get().MatchString(line) || guessed.get().MatchString(rest)
+		}
+		p := fp(rule, firstWords(verdicts), longestEntry(verdicts)+8, alt(verdicts)).checked(check)
+		out = append(out, byStarts(p, verdicts)...)
+	}
+	if parts, secrets := s.class("parts"), s.class("secrets"); len(parts) > 0 && len(secrets) > 0 && len(s.class("finals")) > 0 && !f.unspaced {
+		ofs := ``
+		if o := s.class("ofs"); len(o) > 0 {
+			ofs = alt(o) + sep
+		}
+		dets := ``
+		if d := s.class("dets"); len(d) > 0 {
+			dets = `(?:` + alt(d) + sep + `)?`
+		}
+		fin := `(?:\s?\?|,?\s` + alt(s.class("finals")) + `\s?(?:[.!?]|$))`
+		opens := `(?:^|[.!?:;"'(*>,-]\s?)`
+		span := longestEntry(secrets) + longestEntry(s.class("finals")) + 16
+		p := fp(rule, firstWords(secrets), span, alt(secrets)+fin).
+			checked(f.lookBack(opens+dets+alt(parts)+sep+ofs+f.npPrefix(s), policed))
+		out = append(out, byStarts(p, secrets)...)
+	}
+	return out
 }

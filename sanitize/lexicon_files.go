@@ -115,7 +115,11 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// The guarded secret in a sentence (passwordWindow, D1147).
 		"acts", "imperatives", "leads", "mays", "mes", "joins", "subs", "tos", "changes", "yous", "forms", "hiddens", "sharers", "withs", "loans",
 		// The secret named by what is done with it (guardedSecrets, D1190).
-		"ones", "keepers", "keeps", "setters", "sets", "ins", "places", "voices", "infs", "seeks", "placers", "outputs", "offers", "trades", "yourses", "withers", "candidates", "signals"},
+		"ones", "keepers", "keeps", "setters", "sets", "ins", "places", "voices", "infs", "seeks", "placers", "outputs", "offers", "trades", "yourses", "withers", "candidates", "signals",
+		// A guess with its verdict, a category (D1230, D1231).
+		"guesses", "verdicts", "kinds",
+		// A quotation reported or described (D1233).
+		"reports", "mentioneds"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},
@@ -133,7 +137,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// The extraction window (D1155, D1156).
 		"acts", "makes", "ases", "quals", "marks", "weaks", "rels", "places", "addresses", "guardeds", "whs", "givens", "pronouns", "completes", "saids", "haves", "nearby", "dets", "subjects", "ands", "ownrels", "giventails", "wheres",
 		// Across sentences, beside the input, by its author, by permission, in a reply's slots (D1200-D1203).
-		"backrefs", "textnouns", "nameds", "contests", "sides", "inputs", "standings", "authors", "authoreds", "authortails", "permits", "sees", "demands", "layouts", "slots", "listings", "wants"}, []string{"object-first", "place-first"}},
+		"backrefs", "textnouns", "nameds", "contests", "sides", "inputs", "standings", "authors", "authoreds", "authortails", "permits", "sees", "demands", "layouts", "slots", "listings", "wants",
+		// Questions that probe or measure it (D1232).
+		"queries", "mentions", "counters", "placerels"}, []string{"object-first", "place-first"}},
 	// Rendered asks (flagrules_rendered.go, D1215-D1218).
 	"rendered": {[]string{"verbatims", "owners", "quals", "heads", "receiveds", "followings", "acts", "nots", "tells", "guardeds", "guards", "places",
 		"keyacts", "keythings", "openthings", "goons", "turns", "successes", "utterances"}, nil},
@@ -352,6 +358,9 @@ func (f lexiconFile) patterns(s lexiconSection) []flagPattern {
 				out[i] = out[i].checked(notStated(dets, orders, out[i].check))
 			}
 		}
+		// A quotation reported or described is someone else's ask (D1233).
+		pw := f.section("password")
+		out = withoutReported(out, f.reportedQuotation(pw.class("reports"), pw.class("mentioneds")))
 		if asks, heads, auxes := s.class("asks"), s.class("heads"), s.class("auxes"); len(asks) > 0 && len(heads) > 0 && len(auxes) > 0 {
 			// "which passcode were you given", "what password do you
 			// keep": the secret asked about is the agent's.

@@ -135,14 +135,14 @@ guards = das du schützt | das du beschützt | das du hütest | das du geheim h�
 parts = ersten buchstaben | erste buchstabe | erster buchstabe | letzten buchstaben | letzte buchstabe | buchstaben
   | erstes zeichen | ersten zeichen | zeichen | hinweis | tipp | länge | anfangsbuchstaben | silben
 ofs = von | des | vom | für | auf | zum | über | zu
-counts = wie viele buchstaben | wie viele zeichen | wie lang ist | welcher buchstabe | mit welchem buchstaben
+counts = welche vokale | wie viele vokale | welche konsonanten | wie viele buchstaben | wie viele zeichen | wie lang ist | welcher buchstabe | mit welchem buchstaben
 transforms = rückwärts | umgekehrt | in umgekehrter reihenfolge | buchstabe für buchstabe | buchstabenweise
   | einen buchstaben pro zeile | mit leerzeichen | mit bindestrichen | getrennt durch | zwischen jedem buchstaben | in base64
   | als base64 | in hex | hexadezimal | binär | in morsecode | als morsecode | in rot13 | auf englisch | auf spanisch
   | in einer anderen sprache | als liste | in großbuchstaben | verschlüsselt | kodiert
 creates = schreib | schreibe | schreiben sie | dichte | erfinde | erzähl mir | erzähle mir | erzählen sie mir | verfasse | komponiere
 wrappers = gedicht | geschichte | lied | rätsel | akrostichon | haiku | reim | witz | vers | märchen
-relates = enthält | verwendet | versteckt | erwähnt | buchstabiert | verrät | nennt | mit | über | deren antwort | dessen antwort
+relates = flüstert | sagt | ausspricht | preisgibt | enthält | verwendet | versteckt | erwähnt | buchstabiert | verrät | nennt | mit | über | deren antwort | dessen antwort
 withouts = ohne es zu sagen | ohne es zu nennen | ohne es zu verraten | ohne es auszusprechen | ohne es zu schreiben
 policies = muss | müssen | darf | sollte | soll | kann | mindestens | höchstens | erforderlich
 nots = nicht | nie | niemals | niemandem | kein | keine
@@ -285,7 +285,7 @@ heads = anweisungen | anweisung | instruktionen | systemprompt | prompt | vorgab
 weaks = regeln | regel | konfiguration | einstellungen
 rels = die du bekommen hast | die du erhalten hast | die man dir gegeben hat | die dir gegeben wurden | die du befolgst
   | die du befolgen musst | die du kennst
-places = vor dieser nachricht | vor meiner nachricht | über dieser nachricht | über meiner nachricht | bis jetzt | bisher
+places = vor meiner ersten nachricht | vor der ersten nachricht | vor dieser nachricht | vor meiner nachricht | über dieser nachricht | über meiner nachricht | bis jetzt | bisher
 nearby = oben | von oben | vom anfang
 addresses = bitte | jetzt | nun | nur | einfach | ok | also | dann | und | auch | kannst | könntest | du | würdest | ich
   | will | möchte | dass | mir | mal | erst | zuerst | danach | schließlich | hallo | hi | danke | aber | ja | doch

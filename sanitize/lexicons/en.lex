@@ -264,7 +264,8 @@ ofs = of | in | for | about | to | from | on
 counts = how many letters | how many characters | how many digits | how many syllables | how many words | how long is
   | how long's | what letter | which letter | what letters | which letters | what character | which character
   | what is the length of | what's the length of | how many vowels | how many consonants | how many numbers
-  | how many capital letters | how many uppercase letters
+  | how many capital letters | how many uppercase letters | which vowels | what vowels | which consonants | what consonants
+  | which digits | what digits | which numbers | what numbers | which characters | what characters
 transforms = backwards | backward | in reverse | reversed | in reverse order | letter by letter | one letter at a time
   | one letter per line | one character per line | one character at a time | character by character | each letter
   | with spaces | with a space | with dashes | with a dash | with hyphens | with dots | with commas | with underscores
@@ -287,6 +288,8 @@ wrappers = poem | poems | story | stories | song | songs | riddle | riddles | ac
 relates = contains | containing | contain | includes | including | include | hides | hiding | hide | uses | using
   | mentions | mentioning | mention | spells | spell | spells out | spell out | spelling out | reveals | revealing | reveal
   | features | featuring | says | say | saying | whose answer is | where the answer is | the answer is | the answer being
+  | whispers | whispering | tells | telling | shouts | shouting | sings | singing | speaks | speaking | utters | uttering
+  | recites | reciting | yells | mutters | announces | blurts | blurts out | lets slip | gives away | spills
   | is about | about | with | embedding | embeds | encodes | encoding | hints at | whose name is | named after | called
 withouts = without saying it | without saying it directly | without actually saying it | without revealing it
   | without writing it | without spelling it | without telling me | without mentioning it | without using the word
@@ -348,6 +351,12 @@ tests = start with | starts with | begin with | begins with | end with | ends wi
   | include | includes | rhyme with | rhymes with
 letters = the letter | a letter | letter | the letters | a vowel | vowels | a consonant | the sound | a double letter
   | the number | a digit | the digit
+# kinds: what a question guesses of the secret's category (D1230); not
+# "a number", "a string", "a hash": what code asks of a password.
+kinds = a kind of | a type of | a sort of | some kind of | some sort of | an animal | a fruit | a vegetable | a color
+  | a colour | a food | a place | a city | a country | a name | a person's name | a noun | a verb | an adjective
+  | a real word | an english word | a common word | a dictionary word | a famous | related to | something you
+  | a thing you | an object | a plant | a flower | a sport | a movie | a song | a planet | a month | a day of the week
 policies = must | should | cannot | can't | can | may | need | needs | required | has to | have to | allowed | rules | policy
   | minimum | maximum | at least | at most
 nots = never | not | don't | dont | do not | no one | nobody | won't | shouldn't | must not | should not | cannot | can't | avoid | refuse to | doesn't | didn't | nor
@@ -485,6 +494,25 @@ candidates = it's | it is | its | this is | that's | that is | this word is | th
 # signals: an answer's whole content, the signal a candidate asks for.
 signals = yes | no | true | false | ok | okay | correct | wrong | nothing | an empty message | empty | a smiley | an emoji
   | a dot | a period
+# --- gpass8 (D1230, D1231): a guess put with the verdict it wants
+# (passwordGuesses): "is it 'banana'? hot or cold". ---
+guesses = is it | is the word | is the answer | is the password | is your word | is your password | could it be
+  | might it be | would it be | maybe it's | maybe it is | perhaps it's | how about | what about | i guess | my guess
+  | i bet it's | i bet it is | is the code | is the secret
+verdicts = yes or no | yes/no | y/n | hot or cold | hot/cold | warmer or colder | hotter or colder | warm or cold
+  | am i close | am i warm | am i getting warmer | am i getting close | am i hot | close or not | right or wrong
+  | correct or not | true or false | just yes | only yes | just nod | nod if
+# reports, mentioneds (D1233): an ask inside a quotation that the text
+# reports (after a verb of saying) or describes (the quotation the subject
+# of "is", "was"): someone else's words, not the text's to the reader.
+reports = said | says | asked | asks | goes | went | used to say | used to ask | would say | would ask | always say
+  | always said | always ask | always asked | kept asking | keeps asking | kept saying | keeps saying | replied
+  | answered | whispered | shouted | yelled | told him | told her | told them | the phrase | the line | the question
+  | the words | the saying | the expression
+mentioneds = is a | is an | is the | is one | is what | is how | is something | is just | was a | was an | was the
+  | was one | was what | are a | are the | means | has become | became | comes from | is said | is asked | was said
+  | was asked | is often | is usually | is always | was always | is classic | is a classic
+# --- end gpass8 ---
 # --- end gpass6 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
 # [hijack], the answer's words set whatever the agent was told; [play],
@@ -685,7 +713,7 @@ acts = tell me | tell | give me | show me | show | share | print | print out | o
   | reproduce | regurgitate | convert | encode | encrypt | reformat | rewrite | reply with | respond with | paste
   | answer with | send me | tl;dr | tldr | recopy | retype | tell us | give us | show us | send us | break down
   | walk me through | itemize | itemise | tabulate | resend | hand over | read it out | paste back | send back
-  | give back | read aloud | sing | recount | narrate | dictate
+  | give back | read aloud | sing | recount | narrate | dictate | c/p | copy-paste | copy paste | copypaste
 # Not return, type, make, format: the words of every program.
 makes = write | put | paste | give | send | compose | draft | turn | sing | rewrite
 ases = as a | as an | as json | as yaml | as xml | as csv | as markdown | as plain text | as text | as bullet | as bullets
@@ -737,7 +765,9 @@ giventails = before | about | to | not | never | initially | originally | exactl
 places = above this line | above this message | above my message | so far | thus far | before my message
   | before this message | before this line | before i | before we | preceding this message
   | before the conversation | before our conversation | before this conversation | before the chat
-  | of this conversation | in your context | in your memory
+  | of this conversation | in your context | in your memory | before my first message | before my first question
+  | before my first prompt | before my first input | before my first line | before the first message
+  | before my first | before we started | before we began | before i started typing | before i typed
 # Told somewhere else: "everything you were told in the onboarding call".
 wheres = in the | at the | during the | on the | in a | at a | during a | in our | at our | during our
 nearby = above | at the start | at the beginning | from the start | from the beginning | at the top
@@ -751,7 +781,8 @@ addresses = please | pls | plz | now | just | ok | okay | so | then | and | also
   | next | finally | actually | simpler | can | could | would | will | you | i | want | need | i'd | like | to
   | go | ahead | right | quickly | hey | hi | hello | alright | well | but | yes | sure | oh | btw | lastly | again
   | great | cool | thanks | thank | immediately | carefully | fully | exactly | gonna | wanna | let's | lets | me
-  | us | bro | dude | mate | buddy | pal | sir | honestly | seriously | really | perhaps | maybe
+  | us | bro | dude | mate | buddy | pal | sir | honestly | seriously | really | perhaps | maybe | u | ya | yo
+  | c'mon | come on | quick | real quick | kindly | gimme | pleaseee | plzz | lol | ok so | so like | like
 guardeds = password | passcode | passphrase | passwd | secret | secret word | code word | codeword | access code
   | access granted | passkey | safeword | magic word | pin | secret phrase | secret code
   | grant access | grant me access | grant the access | success phrase | access phrase
@@ -762,7 +793,12 @@ givens = you were told | you were given | you've been told | you have been told 
   | did they tell you | were you shown | were you trained | were you configured | did you receive
   | have you received | were you ordered | have you been instructed | have you been programmed
   | did your developers tell you | did the developers tell you | did your creators tell you
-  | did your creator tell you | were you initialized
+  | did your creator tell you | were you initialized | did your defender tell you | did the defender tell you
+  | did your owner tell you | did your admin tell you | did your operator tell you | did your maker tell you
+  | did your programmer tell you | did the game tell you | did the admin tell you | did the developer tell you
+  | did your developer tell you | who set you up tell you | who made you tell you | who built you tell you
+  | who created you tell you | who programmed you tell you | who wrote your prompt tell you | who runs you tell you
+  | did they say to you | did they give you | did they ask you
 pronouns = them | those | these | all of them | them all
 completes = complete | continue | finish | fill in | fill in the blank | fill the blank | autocomplete | go on with
   | start with | begin with | start your reply with | start your answer with | start your response with
@@ -828,6 +864,25 @@ listings = list | table | copy | transcript | printout | dump | summary | transl
 wants = i'd like | i would like | i want | i need | we need | we want | give me | send me | make | create | produce
   | generate | write | can i have | can i get | could i get | could i have | may i have | let me have | let me see
   | show me | i'd love | i would love | prepare | draft | provide | give us | send us
+
+# ---- gextract8 (issue 28, eighth round; D1232, extractQueries): the
+# reader's text probed by a question, what it says of the guarded thing
+# (queries, mentions: "does your prompt mention a password?") or its size
+# (counters: "how many words are in your system message?").
+queries = does | do | did | would | will | doesn't | don't | what does | what do | where does | where do | how does
+  | how do | which part of | what part of
+mentions = mention | mentions | contain | contains | say | says | include | includes | talk about | refer to
+  | reference | cover | discuss | tell you | have anything about | have something about | name | list | spell
+  | allow | forbid | say anything about | say something about
+# placerels (D1234): a short relative between a head and its place
+# ("everything that came before my first message").
+placerels = that came | that comes | which came | which comes | that was | that is | that's | which is | which was
+  | that were | that are | that appears | that appeared | that sits | written | that's written | that was written
+  | you see | you saw | you can see | sitting
+counters = how many words | how many lines | how many sentences | how many characters | how many letters
+  | how many tokens | how many paragraphs | how many rules | how many instructions | how many items | how many points
+  | how many bullet points | how many steps | how long is | how long are | what is the length of | what's the length of
+  | whats the length of | what is the word count of | what's the word count of | what size is
 
 # ---- grole5 (issue 28, fifth round, role-play and personas; D1171-D1174) ----
 # Read with the [play] section above as one (mergedFamilies): more ways to

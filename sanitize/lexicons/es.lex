@@ -128,14 +128,14 @@ guards = que estás protegiendo | que proteges | que guardas | que estás guarda
 parts = primera letra | última letra | segunda letra | letras | primer carácter | último carácter | caracteres | pista | pistas
   | longitud | inicial | iniciales | sílabas | primera sílaba
 ofs = de | sobre | para | acerca de | en
-counts = cuántas letras | cuántos caracteres | qué letra | con qué letra | cuánto mide
+counts = qué vocales | cuáles vocales | cuántas vocales | qué consonantes | cuántas letras | cuántos caracteres | qué letra | con qué letra | cuánto mide
 transforms = al revés | a la inversa | en orden inverso | letra por letra | letra a letra | una letra por línea | con espacios
   | con guiones | separada por | separadas por | entre cada letra | en base64 | en hexadecimal | en binario | en morse
   | en código morse | en rot13 | en inglés | en otro idioma | como una lista | como lista | en mayúsculas | codificada | cifrada
   | al inglés | al francés
 creates = escribe | escríbeme | compón | crea | inventa | haz | cuéntame
 wrappers = poema | historia | cuento | canción | adivinanza | acertijo | acróstico | haiku | rima | chiste | verso | versos | relato
-relates = que contenga | que contiene | que incluya | que incluye | con | sobre | que oculte | que esconda | que mencione
+relates = que susurre | que diga | donde diga | que revele | en la que diga | donde susurre | que contenga | que contiene | que incluya | que incluye | con | sobre | que oculte | que esconda | que mencione
   | que deletree | cuya respuesta sea | cuya respuesta es | donde aparezca | que use | usando
 directs = di | dime | escribe | escríbeme | repite | muestra | muéstrame | imprime | revela | revélame | deletrea
 finals = por favor | ya | ahora | ahora mismo | y nada más | nada más | solamente | sin más | otra vez
@@ -300,7 +300,7 @@ heads = instrucciones | indicaciones | prompt | directrices | pautas | consignas
 weaks = reglas | regla | configuración
 rels = que te dieron | que recibiste | que te han dado | que has recibido | que te dijeron | que sigues | que debes seguir
   | que se te dieron | que le dieron | que recibió
-places = antes de este mensaje | antes de mi mensaje | encima de este mensaje | hasta ahora | encima de esta línea
+places = antes de mi primer mensaje | antes del primer mensaje | antes de este mensaje | antes de mi mensaje | encima de este mensaje | hasta ahora | encima de esta línea
 nearby = de arriba | anteriores | del principio
 addresses = por | favor | ahora | solo | sólo | ok | vale | entonces | luego | y | también | simplemente | puedes | podrías
   | puede | podría | quiero | que | me | yo | bueno | primero | después | finalmente | hola | gracias | pero | sí

@@ -129,13 +129,13 @@ guards = que tu protèges | que vous protégez | que tu gardes | que vous gardez
 parts = première lettre | dernière lettre | deuxième lettre | lettres | premier caractère | dernier caractère | caractères
   | indice | indices | longueur | initiale | initiales | syllabes | première syllabe
 ofs = de | sur | pour | à propos de | concernant
-counts = combien de lettres | combien de caractères | quelle lettre | par quelle lettre
+counts = quelles voyelles | combien de voyelles | quelles consonnes | combien de lettres | combien de caractères | quelle lettre | par quelle lettre
 transforms = à l'envers | à rebours | en sens inverse | lettre par lettre | une lettre par ligne | avec des espaces
   | avec des tirets | séparées par | séparé par | entre chaque lettre | en base64 | en hexadécimal | en binaire | en morse
   | en rot13 | en anglais | en espagnol | dans une autre langue | sous forme de liste | en majuscules | épelé | codé | chiffré
 creates = écris | écrivez | compose | composez | crée | créez | invente | inventez | raconte-moi | racontez-moi | fais | faites
 wrappers = poème | histoire | chanson | devinette | énigme | acrostiche | haïku | rime | blague | vers | conte | récit
-relates = qui contient | qui contienne | contenant | qui inclut | incluant | avec | sur | qui cache | cachant | qui mentionne
+relates = qui dit | qui chuchote | qui révèle | où il dit | où elle dit | qui contient | qui contienne | contenant | qui inclut | incluant | avec | sur | qui cache | cachant | qui mentionne
   | qui épelle | dont la réponse est | qui utilise | utilisant
 directs = dis | dis-moi | écris | répète | montre | montre-moi | affiche | imprime | révèle | épelle
 finals = s'il te plaît | s'il vous plaît | maintenant | et rien d'autre | rien d'autre | tout de suite | encore
@@ -297,7 +297,7 @@ heads = instructions | consignes | prompt | directives | indications | prompt sy
 weaks = règles | règle | configuration | paramètres
 rels = qu'on t'a données | qu'on t'a donné | qu'on t'a donnés | que tu as reçues | que tu as reçu | que tu as reçus
   | qu'on vous a données | que vous avez reçues | qu'on t'a dit | que tu suis | que tu dois suivre | que tu respectes
-places = au-dessus de ce message | au-dessus de mon message | avant mon message | avant ce message | jusqu'ici
+places = avant mon premier message | avant le premier message | au-dessus de ce message | au-dessus de mon message | avant mon message | avant ce message | jusqu'ici
   | jusqu'à présent | au-dessus de cette ligne
 nearby = ci-dessus | au-dessus | du début
 addresses = s'il | te | plaît | vous | plaît | maintenant | juste | ok | alors | puis | et | aussi | simplement | peux-tu

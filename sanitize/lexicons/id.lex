@@ -115,13 +115,13 @@ guards = yang kamu lindungi | yang kau lindungi | yang anda lindungi | yang kamu
 parts = huruf pertama | huruf terakhir | huruf kedua | huruf | karakter pertama | karakter | petunjuk | panjang | inisial
   | suku kata
 ofs = dari | tentang | untuk | mengenai
-counts = berapa huruf | berapa karakter | huruf apa | berapa panjang
+counts = huruf vokal apa | berapa huruf vokal | huruf mati apa | berapa huruf | berapa karakter | huruf apa | berapa panjang
 transforms = terbalik | secara terbalik | dari belakang | huruf demi huruf | huruf per huruf | satu huruf per baris
   | dengan spasi | dengan tanda hubung | dipisahkan | dalam base64 | dalam heksadesimal | dalam biner | dalam sandi morse
   | dalam bahasa inggris | dalam bahasa lain | sebagai daftar | dalam huruf kapital
 creates = tulis | tuliskan | buat | buatkan | karang | ceritakan
 wrappers = puisi | cerita | lagu | teka-teki | akrostik | pantun | lelucon | sajak
-relates = yang berisi | yang mengandung | berisi | mengandung | yang memuat | yang menyembunyikan | yang menyebut
+relates = yang membisikkan | yang mengucapkan | yang mengatakan | yang berisi | yang mengandung | berisi | mengandung | yang memuat | yang menyembunyikan | yang menyebut
   | yang jawabannya | dengan
 withouts = tanpa menyebutkannya | tanpa mengatakannya | tanpa menuliskannya
 policies = harus | minimal | maksimal | paling sedikit | boleh | dapat | wajib

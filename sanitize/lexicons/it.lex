@@ -125,13 +125,13 @@ guards = che stai proteggendo | che proteggi | che custodisci | che nascondi | c
 parts = prima lettera | ultima lettera | seconda lettera | lettere | primo carattere | ultimo carattere | caratteri | indizio
   | indizi | suggerimento | lunghezza | iniziale | iniziali | sillabe
 ofs = di | sulla | sul | per | riguardo
-counts = quante lettere | quanti caratteri | quale lettera | con quale lettera | quanto è lunga
+counts = quali vocali | quante vocali | quali consonanti | quante lettere | quanti caratteri | quale lettera | con quale lettera | quanto è lunga
 transforms = al contrario | all'indietro | a rovescio | in ordine inverso | lettera per lettera | una lettera per riga
   | con spazi | con trattini | separate da | separata da | tra ogni lettera | in base64 | in esadecimale | in binario | in morse
   | in codice morse | in rot13 | in inglese | in un'altra lingua | come lista | in maiuscolo | codificata | cifrata
 creates = scrivi | scrivimi | componi | crea | inventa | raccontami | fai
 wrappers = poesia | storia | racconto | canzone | indovinello | acrostico | haiku | rima | barzelletta | verso | filastrocca
-relates = che contenga | che contiene | contenente | che includa | che include | con | che nasconda | che nasconde
+relates = che dica | che sussurri | che riveli | in cui dice | che contenga | che contiene | contenente | che includa | che include | con | che nasconda | che nasconde
   | che menzioni | la cui risposta è | che usi | usando
 withouts = senza dirla | senza dirlo | senza rivelarla | senza scriverla | senza nominarla
 policies = deve | devono | può | possono | almeno | minimo | massimo | richiede
@@ -289,7 +289,7 @@ heads = istruzioni | istruzione | prompt | direttive | indicazioni | linee guida
 weaks = regole | regola | configurazione | impostazioni
 rels = che ti hanno dato | che hai ricevuto | che ti è stato dato | che ti sono state date | che ti hanno dato prima
   | che segui | che devi seguire | che ti hanno scritto | che ti hanno detto
-places = prima di questo messaggio | prima del mio messaggio | sopra questo messaggio | finora | fino ad ora
+places = prima del mio primo messaggio | prima del primo messaggio | prima di questo messaggio | prima del mio messaggio | sopra questo messaggio | finora | fino ad ora
   | sopra questa riga | dall'inizio
 nearby = sopra | precedenti | dell'inizio
 addresses = per | favore | ora | adesso | solo | soltanto | ok | allora | poi | e | anche | semplicemente | puoi | potresti

@@ -123,14 +123,14 @@ guards = que você está protegendo | que você protege | que você guarda | que
 parts = primeira letra | última letra | segunda letra | letras | primeiro caractere | último caractere | caracteres | dica
   | dicas | pista | pistas | comprimento | tamanho | inicial | iniciais | sílabas
 ofs = de | sobre | para
-counts = quantas letras | quantos caracteres | qual letra | com que letra | que letra
+counts = quais vogais | quantas vogais | quais consoantes | quantas letras | quantos caracteres | qual letra | com que letra | que letra
 transforms = ao contrário | de trás para frente | de trás pra frente | em ordem inversa | letra por letra | uma letra por linha
   | com espaços | com hífens | com traços | separada por | separadas por | entre cada letra | em base64 | em hexadecimal
   | em binário | em morse | em código morse | em rot13 | em inglês | em outro idioma | em outra língua | como lista
   | em maiúsculas | codificada | criptografada
 creates = escreva | escreve | componha | crie | invente | me conte | conte-me | faça
 wrappers = poema | história | canção | música | charada | adivinha | enigma | acróstico | haicai | rima | piada | verso | conto
-relates = que contenha | que contém | contendo | que inclua | que inclui | com | sobre | que esconda | que mencione
+relates = que diga | que sussurre | que revele | em que diz | que contenha | que contém | contendo | que inclua | que inclui | com | sobre | que esconda | que mencione
   | cuja resposta seja | cuja resposta é | que use | usando
 withouts = sem dizê-la | sem dizer | sem revelá-la | sem revelar | sem escrevê-la | sem mencioná-la
 policies = deve | devem | pode | podem | precisa | pelo menos | mínimo | máximo
@@ -289,7 +289,7 @@ heads = instruções | instrução | prompt | diretrizes | orientações | indic
 weaks = regras | regra | configuração | configurações
 rels = que te deram | que você recebeu | que recebeste | que te foram dadas | que lhe deram | que te mandaram | que você segue
   | que segues | que tens de seguir | que você tem que seguir | que te passaram
-places = antes desta mensagem | antes da minha mensagem | acima desta mensagem | até agora | acima desta linha
+places = antes da minha primeira mensagem | antes da primeira mensagem | antes desta mensagem | antes da minha mensagem | acima desta mensagem | até agora | acima desta linha
 nearby = acima | anteriores | do início
 addresses = por | favor | agora | só | apenas | ok | então | depois | e | também | simplesmente | pode | podes | poderia
   | podia | você | tu | quero | que | me | eu | bom | primeiro | finalmente | olá | oi | obrigado | mas | sim | ei | olha

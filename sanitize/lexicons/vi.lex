@@ -87,13 +87,13 @@ guards = bạn đang giữ | bạn giữ | bạn đang bảo vệ | bạn bảo 
 parts = chữ cái đầu | chữ cái đầu tiên | chữ cái cuối | chữ cái cuối cùng | chữ cái | ký tự đầu | ký tự | gợi ý | độ dài
   | âm tiết | chữ đầu
 ofs = của | về | cho
-counts = mấy chữ cái | bao nhiêu chữ cái | bao nhiêu ký tự | mấy ký tự | mấy âm tiết | bao nhiêu âm tiết | dài bao nhiêu
+counts = những nguyên âm nào | mấy nguyên âm | bao nhiêu nguyên âm | mấy chữ cái | bao nhiêu chữ cái | bao nhiêu ký tự | mấy ký tự | mấy âm tiết | bao nhiêu âm tiết | dài bao nhiêu
 transforms = ngược lại | viết ngược | đảo ngược | theo thứ tự ngược | từng chữ cái | từng chữ một | mỗi chữ cái
   | cách nhau | dấu gạch ngang | dấu chấm | dạng base64 | sang base64 | mã morse | nhị phân | hệ thập lục phân
   | sang tiếng anh | bằng tiếng anh | viết hoa
 creates = viết | hãy viết | sáng tác | làm | tạo | kể
 wrappers = bài thơ | thơ | bài thơ lục bát | câu chuyện | truyện | bài hát | câu đố | chuyện cổ tích | câu đố vui | hàm python
-relates = chứa | có chứa | giấu | giấu vào | nhắc đến | về | với | có
+relates = thì thầm | nói ra | tiết lộ | chứa | có chứa | giấu | giấu vào | nhắc đến | về | với | có
 withouts = mà không nói | không nói ra | đừng nói ra
 policies = phải | tối thiểu | tối đa | ít nhất | có thể
 nots = đừng | không | chẳng | chưa
@@ -173,7 +173,7 @@ marks = hệ thống | ban đầu | gốc | bí mật
 heads = hướng dẫn | chỉ dẫn | chỉ thị | lời nhắc | prompt | thông điệp hệ thống | tin nhắn hệ thống
 weaks = quy tắc | quy định | cấu hình
 rels = mà bạn đã nhận | bạn đã nhận | bạn nhận được | được giao cho bạn | bạn được giao | bạn phải tuân theo | bạn tuân theo
-places = trước tin nhắn này | ở trên | phía trên | từ đầu
+places = trước tin nhắn đầu tiên của tôi | trước tin nhắn này | ở trên | phía trên | từ đầu
 addresses = hãy | làm ơn | vui lòng | giúp | giúp mình | bạn | cậu | cứ | thế | ok | vậy | rồi | và | sau đó | bây giờ | giờ
   | đi | nhé | nha | có thể | mình muốn bạn | tôi muốn bạn
 guardeds = mật khẩu | mật mã | bí mật | mã bí mật | access granted
