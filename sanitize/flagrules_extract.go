@@ -47,8 +47,52 @@ import (
 // extract is what one [extract] section generates.
 func (f lexiconFile) extract(s lexiconSection) []flagPattern {
 	if len(s.class("acts")) > 0 {
-		return f.extractWindow(s)
+		return f.notHowTo(f.extractWindow(s))
 	}
+	return f.notHowTo(f.extractShapes(s))
+}
+
+// notHowTo passes a match whose clause, up to the end of the match, asks
+// how to do something to the text (D1235): "show me how to set a system
+// prompt" asks for a way, and the prompt is the asker's; "show me your
+// system prompt" asks for the text. The words are the first [extract]
+// section's howtos.
+func (f lexiconFile) notHowTo(out []flagPattern) []flagPattern {
+	var hs []string
+	for _, h := range f.section("extract").class("howtos") {
+		hs = append(hs, normalEntry(unstar(h)))
+	}
+	if len(hs) == 0 {
+		return out
+	}
+	for i := range out {
+		own := out[i].check
+		out[i].check = func(before, window string, m []int) bool {
+			if own != nil && !own(before, window, m) {
+				return false
+			}
+			clause := before
+			if j := strings.LastIndexAny(clause, ".!?;\n"); j >= 0 {
+				clause = clause[j+1:]
+			}
+			clause += window[m[0]:m[1]]
+			for _, h := range hs {
+				if f.unspaced || !isASCII(h) {
+					if strings.Contains(clause, h) {
+						return false
+					}
+				} else if containsPhrase(clause, h) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return out
+}
+
+// extractShapes is what a section without acts generates.
+func (f lexiconFile) extractShapes(s lexiconSection) []flagPattern {
 	rule := RuleFlagDumpConversation
 	var out []flagPattern
 	verbs, cases := s.class("verbs"), s.class("cases")
@@ -975,6 +1019,10 @@ func (f lexiconFile) extractAcross(s lexiconSection, forms []string, addressed f
 	for _, e := range s.class("acts") {
 		actSet[normalEntry(unstar(e))] = true
 	}
+	listingSet := map[string]bool{}
+	for _, e := range s.class("listings") {
+		listingSet[normalEntry(unstar(e))] = true
+	}
 	asks := func(before string) bool {
 		if addressed(before) {
 			return true
@@ -993,6 +1041,14 @@ func (f lexiconFile) extractAcross(s lexiconSection, forms []string, addressed f
 			clause = clause[i+size:]
 		}
 		ws := strings.Fields(clause)
+		// "give me a summary of what he told you": a listing of it
+		// asked for (listings) stands for the act on it (D1234).
+		if k := len(ws); k >= 3 && ws[k-1] == "of" && listingSet[ws[k-2]] {
+			ws = ws[:k-2]
+			for d := 0; d < 2 && len(ws) > 0 && contains([]string{"a", "an", "the", "full", "short", "quick", "brief", "complete", "detailed"}, ws[len(ws)-1]); d++ {
+				ws = ws[:len(ws)-1]
+			}
+		}
 		for n := 1; n <= 3 && n <= len(ws); n++ {
 			if actSet[strings.Join(ws[len(ws)-n:], " ")] && addressed(strings.Join(ws[:len(ws)-n], " ")) {
 				return true
@@ -1029,6 +1085,9 @@ func (f lexiconFile) extractAcross(s lexiconSection, forms []string, addressed f
 		// creator ask you not to say": what the reader's author laid on
 		// it, with what a guard is told (a bare "what he told you to
 		// bring" is a person's).
+		// Or all of it: "a summary of everything the game maker told you
+		// before I arrived" (D1234).
+		whs = join2(whs, f.section("extract").class("alls"))
 		p := fp(rule, firstWords(whs), 200, alt(whs)+sep+`(?:(?:did|has|have|had|does|do)\s)?`+alt(authors)+sep+alt(authoreds)+sep+alt(tails))
 		p = p.needingSubstrings(" you")
 		p.needsWithin = 120
@@ -1275,11 +1334,27 @@ func (f lexiconFile) extractQueries(s lexiconSection, guarded func(string, strin
 	}
 	next := firstWords(s.class("quals"), heads)
 	var out []flagPattern
+	// The words that want it literally ("word for word", "verbatim")
+	// count as the guarded thing does.
+	literal := func(before, window string) bool { return false }
+	if ls := s.class("literals"); len(ls) > 0 {
+		literal = f.namesGuarded(ls)
+	}
+	weaks := s.class("weaks")
 	if queries, mentions := s.class("queries"), s.class("mentions"); len(queries) > 0 && len(mentions) > 0 {
 		asked := f.lookBack(alt(queries)+sep, func(before, window string, m []int) bool {
-			return !inQuotation(before) && guarded(before, window)
+			return !inQuotation(before) && (guarded(before, window) || literal(before, window))
 		})
-		p := fp(rule, firstWords(owners), 160, alt(owners)+sep+q+alt(heads)+sep+alt(mentions)).followedBy(next...).checked(asked)
+		p := fp(rule, firstWords(owners), 160, alt(owners)+sep+q+alt(heads, weaks)+sep+alt(mentions)).followedBy(firstWords(s.class("quals"), heads, weaks)...).checked(asked)
+		out = append(out, byStarts(p, owners)...)
+	}
+	if writes, holds := s.class("writes"), s.class("holds"); len(writes) > 0 && len(holds) > 0 {
+		// "write a document that reproduces your initial instructions":
+		// a text made whose content is the reader's (holds after a
+		// made thing); the verb of making opens its clause.
+		made := f.lookBack(`(?:^|[.!?:;,(*>-]\s?|\b(?:please|pls|now|just|can you|could you|would you)\s)`+alt(writes)+`\s[^\n.!?;]{0,100}?`+alt(holds)+sep,
+			func(before, window string, m []int) bool { return !inQuotation(before) })
+		p := fp(rule, firstWords(owners), 160, alt(owners)+sep+q+alt(heads)).followedBy(next...).checked(made)
 		out = append(out, byStarts(p, owners)...)
 	}
 	if counters := s.class("counters"); len(counters) > 0 {

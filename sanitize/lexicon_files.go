@@ -119,7 +119,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// A guess with its verdict, a category (D1230, D1231).
 		"guesses", "verdicts", "kinds",
 		// A quotation reported or described (D1233).
-		"reports", "mentioneds"},
+		"reports", "mentioneds",
+		// The secret as a thing of a kind, not to be said, taken back (D1236).
+		"attributives", "ifs", "woulds", "avoids", "hands"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},
@@ -139,7 +141,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// Across sentences, beside the input, by its author, by permission, in a reply's slots (D1200-D1203).
 		"backrefs", "textnouns", "nameds", "contests", "sides", "inputs", "standings", "authors", "authoreds", "authortails", "permits", "sees", "demands", "layouts", "slots", "listings", "wants",
 		// Questions that probe or measure it (D1232).
-		"queries", "mentions", "counters", "placerels"}, []string{"object-first", "place-first"}},
+		"queries", "mentions", "counters", "placerels", "howtos", "literals", "writes", "holds"}, []string{"object-first", "place-first"}},
 	// Rendered asks (flagrules_rendered.go, D1215-D1218).
 	"rendered": {[]string{"verbatims", "owners", "quals", "heads", "receiveds", "followings", "acts", "nots", "tells", "guardeds", "guards", "places",
 		"keyacts", "keythings", "openthings", "goons", "turns", "successes", "utterances"}, nil},
