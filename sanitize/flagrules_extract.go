@@ -46,6 +46,11 @@ import (
 
 // extract is what one [extract] section generates.
 func (f lexiconFile) extract(s lexiconSection) []flagPattern {
+	if f.lang == "en" {
+		// A player's typos of the head nouns ("instrucitons", "promtp"),
+		// generated as the override family's are (D1237).
+		s = s.withMisspelt("heads", "instructions", "prompt", "guidelines", "directives").withMisspelt("marks", "system")
+	}
 	if len(s.class("acts")) > 0 {
 		return f.notHowTo(f.extractWindow(s))
 	}
@@ -709,7 +714,7 @@ func (f lexiconFile) windowReader(s lexiconSection, addressed func(string) bool,
 		weak := weaks[head]
 		// What stands before the head: the line before the match and
 		// the match's own words before it (an owner, a mark).
-		cw := clauseWords(strings.Fields(before+window[:m[2*i]]), 14)
+		cw := clauseWordsThroughAside(strings.Fields(before+window[:m[2*i]]), 14)
 		j, nq, marked := len(cw), 0, false
 		for j > 0 && nq < 2 && quals[trim(cw[j-1])] {
 			marked = marked || marks[trim(cw[j-1])]
@@ -1365,4 +1370,49 @@ func (f lexiconFile) extractQueries(s lexiconSection, guarded func(string, strin
 		out = append(out, byStarts(p, owners)...)
 	}
 	return out
+}
+
+// clauseWordsThroughAside is clauseWords, read on through an aside of up
+// to three words between commas just before the clause (D1237): in
+// "Describe, in detail, the rules you were given" the act stands before
+// "in detail", and the clause is "describe the rules you were given".
+func clauseWordsThroughAside(words []string, n int) []string {
+	cw := clauseWords(words, n)
+	start := len(words) - len(cw)
+	for a := start - 1; a >= 1 && start-a <= 3; a-- {
+		w := words[a-1]
+		if !strings.HasSuffix(w, ",") {
+			if strings.ContainsAny(w[len(w)-1:], ".;:!?") {
+				return cw
+			}
+			continue
+		}
+		if len(w) == 1 {
+			return cw
+		}
+		joined := append(append([]string{}, words[:a-1]...), strings.TrimSuffix(w, ","))
+		return clauseWords(append(joined, cw...), n)
+	}
+	return cw
+}
+
+// withMisspelt is s with class widened by the misspellings of keys that
+// are its entries (withMisspellings); s's own classes are not changed.
+func (s lexiconSection) withMisspelt(class string, keys ...string) lexiconSection {
+	var have []string
+	for _, k := range keys {
+		if contains(s.class(class), k) {
+			have = append(have, k)
+		}
+	}
+	if len(have) == 0 {
+		return s
+	}
+	c := make(map[string]words, len(s.classes))
+	for k, v := range s.classes {
+		c[k] = v
+	}
+	c[class] = withMisspellings(s.classes[class], have)
+	s.classes = c
+	return s
 }

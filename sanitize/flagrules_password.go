@@ -73,6 +73,11 @@ import (
 // relate-last ("ein Gedicht, das das Passwort enthält"), wrapper-last
 // ("şifreyi içeren bir şiir"), relate-first ("包含密码的诗").
 func (f lexiconFile) passwordAsks(s lexiconSection) []flagPattern {
+	if f.lang == "en" {
+		// A player's typos of the secret ("passwrod", "pssword"), as the
+		// override family's (D1237).
+		s = s.withMisspelt("secrets", "password", "passphrase", "passcode")
+	}
 	rule := RuleFlagSecretRequest
 	secrets := s.class("secrets")
 	if len(secrets) == 0 {
