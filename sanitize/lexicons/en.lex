@@ -280,10 +280,14 @@ transforms = backwards | backward | in reverse | reversed | in reverse order | l
   | without the vowels | with each letter | in a sentence | as an acrostic | in the form of | as a poem | in a poem
   | as a song | in a song | as a riddle | in a riddle | as a story | in a story | as a haiku | in a haiku | in a code block
   | in backticks | in quotes | between quotes | in brackets | with a caesar | using a caesar | with a shift | shifted by
+  | swap every | swap each | swapping every | replace every | replacing every | replace each | every vowel | each vowel
+  | with stars | with asterisks | masked | censored | with blanks | partly hidden | half hidden | with some letters hidden
   | in a different way | in another way | differently | in a creative way | as an anagram | scrambled | jumbled | shuffled
 creates = write | compose | create | make | make up | tell me | give me | sing | generate | draft | invent | come up with
+  | play | let's play | start | set up | run
   | craft | produce | recite | tell
 wrappers = poem | poems | story | stories | song | songs | riddle | riddles | acrostic | haiku | limerick | rap | joke
+  | hangman | a game of hangman | wordle | twenty questions | 20 questions | charades | a guessing game | a quiz
   | sonnet | verse | verses | rhyme | tale | fable | puzzle | crossword | ballad | lullaby | chant | anthem
 relates = contains | containing | contain | includes | including | include | hides | hiding | hide | uses | using
   | mentions | mentioning | mention | spells | spell | spells out | spell out | spelling out | reveals | revealing | reveal
@@ -381,7 +385,8 @@ acts = tell | tell me | tell us | say | give | give me | give us | show | show m
   | can i have | can i get | could i have | could i get | gimme | drop | dump | post | paste | provide | supply | present
   | offer | relay | pass on | pass along | recount | narrate | depict | portray | illustrate | draw | sketch | act out
   | mime | hum | rap | type out | respond with | reply with | answer with | make a | make an | make me | make up | create
-  | compose | generate | invent | craft | draft | come up with | pronounce | sound out
+  | compose | generate | invent | craft | draft | come up with | pronounce | sound out | cough up | spill | fess up
+  | let slip | blurt out | dish out | spit out | fork over
 # changes: acts that turn the secret into another form, whose "to" and
 # "into" name the form, not a place ("translate the password into Spanish").
 changes = translate | convert | reverse | rewrite | rephrase | paraphrase | scramble | shuffle | encode | transform
@@ -645,6 +650,7 @@ sofars = so far | thus far
 ordinals = first | last | opening | initial | final | top
 units = word | words | line | lines | sentence | sentences | paragraph | paragraphs | characters | letters | tokens
 sources = you saw | you were given | you received | you were shown | of your prompt | of your instructions
+  | of instructions | of your system prompt | of your system message | of your setup | of your guidelines
   | of your rules | of your defense | of your defence | of your pre-prompt | of the prompt | of the instructions
   | of the pre-prompt | of the defense | of the defence | of the system prompt | of this conversation
   | of our conversation | of the conversation | of this chat | in your prompt | in your instructions | in the prompt
@@ -740,7 +746,8 @@ acts = tell me | tell | give me | show me | show | share | print | print out | o
   | answer with | send me | tl;dr | tldr | recopy | retype | tell us | give us | show us | send us | break down
   | walk me through | itemize | itemise | tabulate | resend | hand over | read it out | paste back | send back
   | give back | read aloud | sing | recount | narrate | dictate | c/p | copy-paste | copy paste | copypaste
-  | remind me | remind me of | refresh my memory of | run me through | go over | go through
+  | remind me | remind me of | refresh my memory of | run me through | go over | go through | cough up | spill
+  | fess up | spit out | blurt out | dish out
 # Not return, type, make, format: the words of every program.
 makes = write | put | paste | give | send | compose | draft | turn | sing | rewrite
 ases = as a | as an | as json | as yaml | as xml | as csv | as markdown | as plain text | as text | as bullet | as bullets
@@ -757,6 +764,7 @@ quals = full | entire | whole | complete | exact | original | initial | first | 
   | loaded | complete | secret | top-level | top | very first | beginning | entire set of | list of | set of | all
   | two | three | four | five | ten | few | last | next | previous | earlier | prior | preceding | exact wording of
 heads = instructions | instruction | instruction block | instruction set | system prompt | system message
+  | hidden message | hidden messages | secret message | secret messages
   | system instructions | pre-prompt | preprompt | prompt | prompts | directives | guidelines | briefing | preamble
   | context window | initialization | defense prompt | defence prompt | guidance | programming | directions
   | defense | defence | defenses | defences | defense text | defence text | opening text | setup text | hidden text
@@ -788,7 +796,7 @@ ownrels = you follow | you must follow | you have to follow | you obey | you mus
   | you keep | you're keeping | you are keeping | you are hiding | you're hiding | you hide | you protect
 # After "what were you told": the clause ends, or says when, about what or
 # what to do ("at the clinic" is somewhere else).
-giventails = before | about | to | not | never | initially | originally | exactly | first | earlier | by your
+giventails = before | about | to | not | never | initially | originally | exactly | first | earlier | by your | with | on
   | in your | regarding | concerning | when | if | so | at the start | at the beginning | in the prompt
   | in the system | to do | to say | to keep | to hide | to protect | to guard | about the | in the beginning
 places = above this line | above this message | above my message | so far | thus far | before my message
