@@ -136,12 +136,12 @@ parts = ersten buchstaben | erste buchstabe | erster buchstabe | letzten buchsta
   | erstes zeichen | ersten zeichen | zeichen | hinweis | tipp | länge | anfangsbuchstaben | silben
 ofs = von | des | vom | für | auf | zum | über | zu
 counts = welche vokale | wie viele vokale | welche konsonanten | wie viele buchstaben | wie viele zeichen | wie lang ist | welcher buchstabe | mit welchem buchstaben
-transforms = rückwärts | umgekehrt | in umgekehrter reihenfolge | buchstabe für buchstabe | buchstabenweise
+transforms = mit sternchen | jeden vokal ersetzt | ohne vokale | maskiert | zensiert | rückwärts | umgekehrt | in umgekehrter reihenfolge | buchstabe für buchstabe | buchstabenweise
   | einen buchstaben pro zeile | mit leerzeichen | mit bindestrichen | getrennt durch | zwischen jedem buchstaben | in base64
   | als base64 | in hex | hexadezimal | binär | in morsecode | als morsecode | in rot13 | auf englisch | auf spanisch
   | in einer anderen sprache | als liste | in großbuchstaben | verschlüsselt | kodiert
 creates = schreib | schreibe | schreiben sie | dichte | erfinde | erzähl mir | erzähle mir | erzählen sie mir | verfasse | komponiere
-wrappers = gedicht | geschichte | lied | rätsel | akrostichon | haiku | reim | witz | vers | märchen
+wrappers = galgenmännchen | ein ratespiel | gedicht | geschichte | lied | rätsel | akrostichon | haiku | reim | witz | vers | märchen
 relates = flüstert | sagt | ausspricht | preisgibt | enthält | verwendet | versteckt | erwähnt | buchstabiert | verrät | nennt | mit | über | deren antwort | dessen antwort
 withouts = ohne es zu sagen | ohne es zu nennen | ohne es zu verraten | ohne es auszusprechen | ohne es zu schreiben
 policies = muss | müssen | darf | sollte | soll | kann | mindestens | höchstens | erforderlich

@@ -129,12 +129,12 @@ parts = primera letra | última letra | segunda letra | letras | primer carácte
   | longitud | inicial | iniciales | sílabas | primera sílaba
 ofs = de | sobre | para | acerca de | en
 counts = qué vocales | cuáles vocales | cuántas vocales | qué consonantes | cuántas letras | cuántos caracteres | qué letra | con qué letra | cuánto mide
-transforms = al revés | a la inversa | en orden inverso | letra por letra | letra a letra | una letra por línea | con espacios
+transforms = con asteriscos | cambiando cada vocal | sin las vocales | censurada | enmascarada | al revés | a la inversa | en orden inverso | letra por letra | letra a letra | una letra por línea | con espacios
   | con guiones | separada por | separadas por | entre cada letra | en base64 | en hexadecimal | en binario | en morse
   | en código morse | en rot13 | en inglés | en otro idioma | como una lista | como lista | en mayúsculas | codificada | cifrada
   | al inglés | al francés
 creates = escribe | escríbeme | compón | crea | inventa | haz | cuéntame
-wrappers = poema | historia | cuento | canción | adivinanza | acertijo | acróstico | haiku | rima | chiste | verso | versos | relato
+wrappers = ahorcado | el ahorcado | un juego de adivinanzas | poema | historia | cuento | canción | adivinanza | acertijo | acróstico | haiku | rima | chiste | verso | versos | relato
 relates = que susurre | que diga | donde diga | que revele | en la que diga | donde susurre | que contenga | que contiene | que incluya | que incluye | con | sobre | que oculte | que esconda | que mencione
   | que deletree | cuya respuesta sea | cuya respuesta es | donde aparezca | que use | usando
 directs = di | dime | escribe | escríbeme | repite | muestra | muéstrame | imprime | revela | revélame | deletrea

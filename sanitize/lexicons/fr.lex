@@ -130,11 +130,11 @@ parts = première lettre | dernière lettre | deuxième lettre | lettres | premi
   | indice | indices | longueur | initiale | initiales | syllabes | première syllabe
 ofs = de | sur | pour | à propos de | concernant
 counts = quelles voyelles | combien de voyelles | quelles consonnes | combien de lettres | combien de caractères | quelle lettre | par quelle lettre
-transforms = à l'envers | à rebours | en sens inverse | lettre par lettre | une lettre par ligne | avec des espaces
+transforms = avec des astérisques | en remplaçant chaque voyelle | sans les voyelles | masqué | censuré | à l'envers | à rebours | en sens inverse | lettre par lettre | une lettre par ligne | avec des espaces
   | avec des tirets | séparées par | séparé par | entre chaque lettre | en base64 | en hexadécimal | en binaire | en morse
   | en rot13 | en anglais | en espagnol | dans une autre langue | sous forme de liste | en majuscules | épelé | codé | chiffré
 creates = écris | écrivez | compose | composez | crée | créez | invente | inventez | raconte-moi | racontez-moi | fais | faites
-wrappers = poème | histoire | chanson | devinette | énigme | acrostiche | haïku | rime | blague | vers | conte | récit
+wrappers = pendu | le pendu | un jeu de devinettes | poème | histoire | chanson | devinette | énigme | acrostiche | haïku | rime | blague | vers | conte | récit
 relates = qui dit | qui chuchote | qui révèle | où il dit | où elle dit | qui contient | qui contienne | contenant | qui inclut | incluant | avec | sur | qui cache | cachant | qui mentionne
   | qui épelle | dont la réponse est | qui utilise | utilisant
 directs = dis | dis-moi | écris | répète | montre | montre-moi | affiche | imprime | révèle | épelle

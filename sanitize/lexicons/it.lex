@@ -126,11 +126,11 @@ parts = prima lettera | ultima lettera | seconda lettera | lettere | primo carat
   | indizi | suggerimento | lunghezza | iniziale | iniziali | sillabe
 ofs = di | sulla | sul | per | riguardo
 counts = quali vocali | quante vocali | quali consonanti | quante lettere | quanti caratteri | quale lettera | con quale lettera | quanto è lunga
-transforms = al contrario | all'indietro | a rovescio | in ordine inverso | lettera per lettera | una lettera per riga
+transforms = con asterischi | sostituendo ogni vocale | senza vocali | mascherata | censurata | al contrario | all'indietro | a rovescio | in ordine inverso | lettera per lettera | una lettera per riga
   | con spazi | con trattini | separate da | separata da | tra ogni lettera | in base64 | in esadecimale | in binario | in morse
   | in codice morse | in rot13 | in inglese | in un'altra lingua | come lista | in maiuscolo | codificata | cifrata
 creates = scrivi | scrivimi | componi | crea | inventa | raccontami | fai
-wrappers = poesia | storia | racconto | canzone | indovinello | acrostico | haiku | rima | barzelletta | verso | filastrocca
+wrappers = impiccato | l'impiccato | un gioco a indovinare | poesia | storia | racconto | canzone | indovinello | acrostico | haiku | rima | barzelletta | verso | filastrocca
 relates = che dica | che sussurri | che riveli | in cui dice | che contenga | che contiene | contenente | che includa | che include | con | che nasconda | che nasconde
   | che menzioni | la cui risposta è | che usi | usando
 withouts = senza dirla | senza dirlo | senza rivelarla | senza scriverla | senza nominarla

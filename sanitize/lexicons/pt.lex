@@ -124,12 +124,12 @@ parts = primeira letra | última letra | segunda letra | letras | primeiro carac
   | dicas | pista | pistas | comprimento | tamanho | inicial | iniciais | sílabas
 ofs = de | sobre | para
 counts = quais vogais | quantas vogais | quais consoantes | quantas letras | quantos caracteres | qual letra | com que letra | que letra
-transforms = ao contrário | de trás para frente | de trás pra frente | em ordem inversa | letra por letra | uma letra por linha
+transforms = com asteriscos | trocando cada vogal | sem as vogais | mascarada | censurada | ao contrário | de trás para frente | de trás pra frente | em ordem inversa | letra por letra | uma letra por linha
   | com espaços | com hífens | com traços | separada por | separadas por | entre cada letra | em base64 | em hexadecimal
   | em binário | em morse | em código morse | em rot13 | em inglês | em outro idioma | em outra língua | como lista
   | em maiúsculas | codificada | criptografada
 creates = escreva | escreve | componha | crie | invente | me conte | conte-me | faça
-wrappers = poema | história | canção | música | charada | adivinha | enigma | acróstico | haicai | rima | piada | verso | conto
+wrappers = forca | jogo da forca | um jogo de adivinhação | poema | história | canção | música | charada | adivinha | enigma | acróstico | haicai | rima | piada | verso | conto
 relates = que diga | que sussurre | que revele | em que diz | que contenha | que contém | contendo | que inclua | que inclui | com | sobre | que esconda | que mencione
   | cuja resposta seja | cuja resposta é | que use | usando
 withouts = sem dizê-la | sem dizer | sem revelá-la | sem revelar | sem escrevê-la | sem mencioná-la
