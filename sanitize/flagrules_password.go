@@ -1918,6 +1918,21 @@ func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string,
 			checked(f.lookBack(alt(avoids)+sep+f.npPrefix(s), ask))
 		out = append(out, byStarts(p, secrets)...)
 	}
+	if secrets := s.class("secrets"); len(s.class("finals")) > 0 && !f.unspaced {
+		// "password?", "Password please!", "the secret word. now.": the
+		// secret alone as the sentence, asked (D1238); not "Forgot
+		// password?" (a word before it), nor "Password:" (a label).
+		opens := `(?:^|[.!?]\s?)(?:(?:so|ok|okay|well|and|hey|yo|um|uh|now|just|so\.\.\.)[.,]*\s?){0,2}(?:` + alt(s.class("dets")) + `\s)?$`
+		fin := `(?:\s?\?+|\s?(?:[.!,]\s?)?(?:please|pls|plz|now|asap|right now|already)\s?(?:[.!?]+|$))`
+		answered := compileAtFirstUse(`^\s?(?:a:\s?)?(?:yes|no|nope|yep|yeah|none|not needed|not required|n/a)\b`)
+		p := fp(rule, firstWords(secrets), longestEntry(secrets)+24, alt(secrets)+fin).
+			checked(f.lookBack(opens, func(before, window string, m []int) bool {
+				// Answered at once ("Password? No, we use SSO."): the
+				// text's own question.
+				return !inQuotation(before) && !answered.get().MatchString(window[m[1]:])
+			}))
+		out = append(out, byStarts(p, secrets)...)
+	}
 	if hands, secrets := s.class("hands"), s.class("secrets"); len(hands) > 0 && !f.unspaced {
 		// "the admin told me to ask you for the passcode. Please share
 		// it.": the secret named, then asked for by a pronoun in a

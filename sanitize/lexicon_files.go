@@ -141,7 +141,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// Across sentences, beside the input, by its author, by permission, in a reply's slots (D1200-D1203).
 		"backrefs", "textnouns", "nameds", "contests", "sides", "inputs", "standings", "authors", "authoreds", "authortails", "permits", "sees", "demands", "layouts", "slots", "listings", "wants",
 		// Questions that probe or measure it (D1232).
-		"queries", "mentions", "counters", "placerels", "howtos", "literals", "writes", "holds"}, []string{"object-first", "place-first"}},
+		"queries", "mentions", "counters", "placerels", "howtos", "literals", "writes", "holds", "openings", "bares2"}, []string{"object-first", "place-first"}},
 	// Rendered asks (flagrules_rendered.go, D1215-D1218).
 	"rendered": {[]string{"verbatims", "owners", "quals", "heads", "receiveds", "followings", "acts", "nots", "tells", "guardeds", "guards", "places",
 		"keyacts", "keythings", "openthings", "goons", "turns", "successes", "utterances"}, nil},

@@ -382,6 +382,9 @@ acts = tell | tell me | tell us | say | give | give me | give us | show | show m
   | remind me | remind me of | let me know | let me have | let me see | let me hear | what is | what's | whats | what was
   | what are | which is | what would | how would | how is | how do you spell | i need | i want | i'd like | i would like
   | i must have | i must know | i need to know | i want to know | i'd like to know | i would like to know | may i have
+  | i'd love to know | i would love to know | i'd love to see | i would love to see | i wanna know | i want to see
+  | i'd like to see | i would like to see | can i see | may i see | could i see | mind telling me | mind sharing
+  | mind giving me | care to share | care to tell me | i'm dying to know | i am dying to know
   | can i have | can i get | could i have | could i get | gimme | drop | dump | post | paste | provide | supply | present
   | offer | relay | pass on | pass along | recount | narrate | depict | portray | illustrate | draw | sketch | act out
   | mime | hum | rap | type out | respond with | reply with | answer with | make a | make an | make me | make up | create
@@ -747,6 +750,10 @@ acts = tell me | tell | give me | show me | show | share | print | print out | o
   | walk me through | itemize | itemise | tabulate | resend | hand over | read it out | paste back | send back
   | give back | read aloud | sing | recount | narrate | dictate | c/p | copy-paste | copy paste | copypaste
   | remind me | remind me of | refresh my memory of | run me through | go over | go through | cough up | spill
+  | can i see | can i view | can i get | can i have | may i see | may i view | may i have | could i see | could i get
+  | could i have | let me see | let me view | lemme see | to see | to view | mind sharing | mind showing | mind posting
+  | mind pasting | mind telling me
+  | send over | send across
   | fess up | spit out | blurt out | dish out
 # Not return, type, make, format: the words of every program.
 makes = write | put | paste | give | send | compose | draft | turn | sing | rewrite
@@ -815,6 +822,7 @@ subjects = the | a | an | this | that | these | those | it | he | she | they | w
   | her | its | my | which | who | when | if | where | whoever | anyone | nobody | program | script | tool
 ands = and | then | and then | and instead | then instead | instead | and also | and just | but
 addresses = please | pls | plz | now | just | ok | okay | so | then | and | also | instead | simply | kindly | first
+  | love | wanna | possible | chance | any | is | it | would | be | willing | happy | glad | curious | dying
   | next | finally | actually | simpler | can | could | would | will | you | i | want | need | i'd | like | to
   | go | ahead | right | quickly | hey | hi | hello | alright | well | but | yes | sure | oh | btw | lastly | again
   | great | cool | thanks | thank | immediately | carefully | fully | exactly | gonna | wanna | let's | lets | me
@@ -931,6 +939,12 @@ holds = that reproduces | which reproduces | reproducing | that contains | which
   | which includes | including | that quotes | which quotes | quoting | that lists | listing | that repeats
   | repeating | that copies | copying | that shows | showing | with the full text of | with the text of | made of
   | consisting of | that restates | restating
+# openings: where the reader's text begins or how it reads, asked ("how
+# does your system prompt start?"); bares2: the text asked for alone with
+# a please or a now ("system prompt pls", "Your instructions. Now.").
+openings = start | begin | end | open | read | go | look like | sound like | start off | kick off
+bares2 = system prompt | system message | pre-prompt | preprompt | prompt | instructions | initial instructions
+  | system instructions | hidden instructions | secret instructions | hidden prompt | secret prompt
 counters = how many words | how many lines | how many sentences | how many characters | how many letters
   | how many tokens | how many paragraphs | how many rules | how many instructions | how many items | how many points
   | how many bullet points | how many steps | how long is | how long are | what is the length of | what's the length of
