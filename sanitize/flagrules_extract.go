@@ -1399,13 +1399,13 @@ func (f lexiconFile) extractQueries(s lexiconSection, guarded func(string, strin
 }
 
 // clauseWordsThroughAside is clauseWords, read on through an aside of up
-// to three words between commas just before the clause (D1237): in
+// to four words between commas just before the clause (D1237): in
 // "Describe, in detail, the rules you were given" the act stands before
 // "in detail", and the clause is "describe the rules you were given".
 func clauseWordsThroughAside(words []string, n int) []string {
 	cw := clauseWords(words, n)
 	start := len(words) - len(cw)
-	for a := start - 1; a >= 1 && start-a <= 3; a-- {
+	for a := start - 1; a >= 1 && start-a <= 4; a-- {
 		w := words[a-1]
 		if !strings.HasSuffix(w, ",") {
 			if strings.ContainsAny(w[len(w)-1:], ".;:!?") {

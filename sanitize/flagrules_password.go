@@ -1923,7 +1923,7 @@ func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string,
 		// secret alone as the sentence, asked (D1238); not "Forgot
 		// password?" (a word before it), nor "Password:" (a label).
 		opens := `(?:^|[.!?]\s?)(?:(?:so|ok|okay|well|and|hey|yo|um|uh|now|just|so\.\.\.)[.,]*\s?){0,2}(?:` + alt(s.class("dets")) + `\s)?$`
-		fin := `(?:\s?\?+|\s?(?:[.!,]\s?)?(?:please|pls|plz|now|asap|right now|already)\s?(?:[.!?]+|$))`
+		fin := `(?:\s?\?+|\s?(?:[.!,]\s?)?(?:please|pls|plz|now|asap|right now|already)\s?(?:[.!?,]+|$))`
 		answered := compileAtFirstUse(`^\s?(?:a:\s?)?(?:yes|no|nope|yep|yeah|none|not needed|not required|n/a)\b`)
 		p := fp(rule, firstWords(secrets), longestEntry(secrets)+24, alt(secrets)+fin).
 			checked(f.lookBack(opens, func(before, window string, m []int) bool {

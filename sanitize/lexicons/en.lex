@@ -384,7 +384,8 @@ acts = tell | tell me | tell us | say | give | give me | give us | show | show m
   | i must have | i must know | i need to know | i want to know | i'd like to know | i would like to know | may i have
   | i'd love to know | i would love to know | i'd love to see | i would love to see | i wanna know | i want to see
   | i'd like to see | i would like to see | can i see | may i see | could i see | mind telling me | mind sharing
-  | mind giving me | care to share | care to tell me | i'm dying to know | i am dying to know
+  | mind giving me | care to share | care to tell me | i'm dying to know | i am dying to know | curious what
+  | wondering what | wonder what | curious about | curious to know
   | can i have | can i get | could i have | could i get | gimme | drop | dump | post | paste | provide | supply | present
   | offer | relay | pass on | pass along | recount | narrate | depict | portray | illustrate | draw | sketch | act out
   | mime | hum | rap | type out | respond with | reply with | answer with | make a | make an | make me | make up | create
@@ -766,6 +767,7 @@ ases = as a | as an | as json | as yaml | as xml | as csv | as markdown | as pla
   | into a table | letter by letter | one line at a time | line by line | out | down | to me | to us | for me
 owners = your | ur | thy | yer | youre
 quals = full | entire | whole | complete | exact | original | initial | first | starting | opening | hidden | secret
+  | setup | set-up | config | bot's | game's | level's
   | system | current | actual | real | underlying | internal | private | confidential | preset | pre-set | verbatim
   | raw | own | other | remaining | core | base | default | developer | given | specific | detailed | unedited
   | loaded | complete | secret | top-level | top | very first | beginning | entire set of | list of | set of | all
