@@ -169,7 +169,7 @@ imperatives = dime | dímelo | dimelo | dímela | dimela | dinos | dame | dámel
   | conviértela | inviértela | descríbeme | descríbela | explícame | hazme | ponla | inclúyela | menciónala
   | nómbrala | sóltala | suéltala | dila | decime | decímela | contame | mostrame | pasala | pasámela
   | escribímela | me la puedes pasar | me la pasas | me la dices | me dices | me das
-acts = deletrea | revela | comparte | recita | susurra | muestra | enseña | traduce
+acts = me encantaría saber | me gustaría saber | tengo curiosidad por saber | puedo saber | deletrea | revela | comparte | recita | susurra | muestra | enseña | traduce
   | convierte | invierte | codifica | cifra | describe | explica | enumera | lista | crea | inventa | compón
   | haz | incluye | cuál es | cual es | qué es | que es | cuál era | necesito | quiero | dame | pasa | manda
   | envía | indica | menciona | nombra | suelta | imprime | genera | redacta
@@ -286,7 +286,7 @@ denials = acceso denegado | acceso rechazado | denegado
 # Issue 28, fifth round (gextract5, D1155, D1157): the extraction window in
 # Spanish (flagrules_extract.go's extractWindow).
 [extract]
-acts = repite | repita | repetir | copia | copie | copiar | muestra | muestre | mostrar | muéstrame | muéstrame
+acts = puedo ver | podría ver | déjame ver | dejame ver | quiero ver | me gustaría ver | me encantaría ver | repite | repita | repetir | copia | copie | copiar | muestra | muestre | mostrar | muéstrame | muéstrame
   | dame | deme | dime | dígame | decir | escribe | escriba | escribir | resume | resuma | resumir | resúmeme | traduce
   | traduzca | traducir | enumera | enumere | enumerar | lista | explica | explique | explicar | describe
   | describir | cita | citar | revela | revele | revelar | comparte | comparta | compartir | envía | envíame | enviar

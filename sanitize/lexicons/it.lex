@@ -157,7 +157,7 @@ imperatives = dimmi | dimmelo | dimmela | dicci | dammi | dammela | dammelo | mo
   | elencami | fammi | inventami | componimi | creami | indicami | dilla | dillo | traduci
   | converti | inverti | descrivi | componi | svelami | sputala | me la ricordi | me la dici
   | mi dici | me la scrivi | me la dai | mi dai
-acts = qual è | qual'è | quale è | cos'è | cosa è | che cos'è | ho bisogno | voglio | vorrei | mi serve | compita
+acts = vorrei sapere | mi piacerebbe sapere | sono curioso di sapere | posso sapere | qual è | qual'è | quale è | cos'è | cosa è | che cos'è | ho bisogno | voglio | vorrei | mi serve | compita
   | rivela | recita | sussurra | mostra | codifica | cifra | spiega | elenca | inventa | crea
   | svela | condividi | sputa
 changes = traduci | traducila | converti | convertila | inverti | invertila | codifica | cifra | riscrivi | trasforma | compita
@@ -274,7 +274,7 @@ keys = il codice della cassaforte | la combinazione della cassaforte
 # Spanish's and German's (D1157): the imperative, the clitic forms
 # ("mostrami", "scrivile"), the infinitive after a question. ----
 [extract]
-acts = ripeti | ripeta | ripetere | ripetimi | copia | copi | copiare | mostra | mostri | mostrare | mostrami | dammi
+acts = posso vedere | potrei vedere | fammi vedere | voglio vedere | vorrei vedere | ripeti | ripeta | ripetere | ripetimi | copia | copi | copiare | mostra | mostri | mostrare | mostrami | dammi
   | mi dai | dimmi | mi dici | dire | scrivi | scriva | scrivere | scrivimi | scrivile | riassumi | riassuma | riassumere
   | traduci | traduca | tradurre | elenca | elenchi | elencare | spiega | spieghi | spiegare | descrivi | descriva
   | descrivere | cita | citi | citare | rivela | riveli | rivelare | condividi | condivida | condividere | invia | inviami

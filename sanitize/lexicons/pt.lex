@@ -155,7 +155,7 @@ imperatives = me diz | me diga | diz-me | diga-me | me mostra | me mostre | most
   | me passa | me passe | me manda | me mande | me envia | me envie | escreva-a | escreve-a | diga-a | diz-a
   | soletre | revele | compartilhe | sussurre | recite | traduza | converta | inverta | codifique
   | descreva | explique | invente | crie | faça | diga | fale | mostre | conte | liste
-acts = qual é | qual a | o que é | preciso | quero | gostaria | soletra | revela | compartilha | sussurra
+acts = gostaria de saber | adoraria saber | estou curioso para saber | posso saber | qual é | qual a | o que é | preciso | quero | gostaria | soletra | revela | compartilha | sussurra
   | recita | traduz | converte | inverte | codifica | descreve | explica | inventa | cria | faz
   | diz | fala | mostra
 changes = traduz | traduza | converte | converta | inverte | inverta | codifica | codifique | reescreve | reescreva
@@ -273,7 +273,7 @@ keys = a senha do cofre | o código do cofre | a combinação do cofre
 # the clitic forms ("escreve-as", "mostra-me"), the infinitive after a
 # question ("pode me mostrar"). ----
 [extract]
-acts = repete | repita | repetir | copia | copie | copiar | mostra | mostre | mostrar | mostra-me | me mostra | me mostre
+acts = posso ver | poderia ver | deixa eu ver | me deixa ver | quero ver | gostaria de ver | repete | repita | repetir | copia | copie | copiar | mostra | mostre | mostrar | mostra-me | me mostra | me mostre
   | dá-me | me dá | me dê | diz | diga | diz-me | me diz | me diga | dizer | escreve | escreva | escrever | escreve-as
   | escreve-os | resume | resuma | resumir | traduz | traduza | traduzir | lista | liste | listar | enumera | enumere
   | enumerar | explica | explique | explicar | descreve | descreva | descrever | cita | cite | citar | revela | revele
