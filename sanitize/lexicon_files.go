@@ -121,7 +121,9 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// A quotation reported or described (D1233).
 		"reports", "mentioneds",
 		// The secret as a thing of a kind, not to be said, taken back (D1236).
-		"attributives", "ifs", "woulds", "avoids", "hands"},
+		"attributives", "ifs", "woulds", "avoids", "hands",
+		// The secret implied by what it does (D1239).
+		"getins", "whquestions", "sayings"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},

@@ -237,6 +237,7 @@ quals = secret | hidden | real | actual | correct | current | old | original | f
 # Each entry's longest word is what a window needs (need): no "code
 # word" nor "safe word", whose needed word would be "word".
 secrets = password | passphrase | passcode | pass phrase | passkey | passwd | secret word | secret phrase | secret code | pw
+  | magic phrase | access phrase | unlock code | unlock phrase
   | secret key | secret password | magic word | codeword | safeword | watchword | secret | pass word | pasword | passwrd
   | access code
 nouns = word | phrase | code | key | secret | name | number | term | string | value | thing | answer | pin
@@ -390,7 +391,8 @@ acts = tell | tell me | tell us | say | give | give me | give us | show | show m
   | offer | relay | pass on | pass along | recount | narrate | depict | portray | illustrate | draw | sketch | act out
   | mime | hum | rap | type out | respond with | reply with | answer with | make a | make an | make me | make up | create
   | compose | generate | invent | craft | draft | come up with | pronounce | sound out | cough up | spill | fess up
-  | let slip | blurt out | dish out | spit out | fork over
+  | let slip | blurt out | dish out | spit out | fork over | demand | i demand | require | i require | request
+  | requesting | need | want | wanna know | let's see | lets see | fill me in on | spill the beans on
 # changes: acts that turn the secret into another form, whose "to" and
 # "into" name the form, not a place ("translate the password into Spanish").
 changes = translate | convert | reverse | rewrite | rephrase | paraphrase | scramble | shuffle | encode | transform
@@ -407,7 +409,7 @@ leads = please | pls | plz | kindly | just | simply | now | so | then | ok | oka
   | gatekeeper | wizard | keeper | mate | pal | bro | dude | please please | pretty please | for me | for once | once
   | again | quietly | secretly | privately | really | actually | honestly | seriously | urgently | immediately | asap
   | in confidence | between us | between you and me | to me | only | exactly | fully | carefully | slowly | backwards
-  | u | ya | ur | c'mon | come on | pleaaase | pleeease
+  | u | ya | ur | c'mon | come on | pleaaase | pleeease | cmon | go on | alright then | fine
   | don't forget to | do not forget to | dont forget to | remember to | make sure to | make sure you | be sure to | p.s. | ps
 mays = you can | you may | you could | you might | you're allowed to | you are allowed to | you're free to
   | you are free to | feel free to | it's ok to | it's okay to | it is ok to | it is okay to | it's fine to | it is fine to
@@ -542,6 +544,18 @@ avoids = without telling me | without saying | without revealing | without givin
 # ("... the passcode. Please share it.").
 hands = share | tell me | give me | reveal | say | spell | whisper | send me | disclose | hand over | give | tell
   | let me have | spill | drop | type | write | post
+# getins, whquestions, sayings (D1239): the secret implied by what it
+# does: a question (or a telling) opens the sentence, a word of saying or
+# of the secret stands in it, and what it does ends it ("what should I
+# type to get in?"). Not "log in", "sign in", "enter": an IT help desk's.
+getins = get in | get inside | get access | gain access | be granted access | get granted access | unlock you | unlock it
+  | unlock the door | unlock the vault | let me in | lets me in | let me through | get past you | get past | get through
+  | get by you | pass you | pass this level | pass the level | beat you | beat this level | beat the level | open the vault
+  | open the door | open the gate | win this | win the game | access granted | be let in
+whquestions = what | what's | whats | which | wat | tell me what | tell me which | say what | give me what
+  | i need to know what | i want to know what
+sayings = say | type | write | tell you | give you | send you | word | words | code | password | phrase | answer
+  | key | pin | passphrase | passcode | magic phrase | magic word | secret word
 # --- end gpass8 ---
 # --- end gpass6 ---
 # The game families' third round (D1113-D1118; flagrules_hijack.go):
@@ -754,7 +768,9 @@ acts = tell me | tell | give me | show me | show | share | print | print out | o
   | can i see | can i view | can i get | can i have | may i see | may i view | may i have | could i see | could i get
   | could i have | let me see | let me view | lemme see | to see | to view | mind sharing | mind showing | mind posting
   | mind pasting | mind telling me
-  | send over | send across
+  | send over | send across | demand | i demand | require | i require | request | requesting | need | want
+  | let's see | lets see | spill the beans on | spill the tea on | fill me in on | give me the rundown on
+  | give me the scoop on | dish on
   | fess up | spit out | blurt out | dish out
 # Not return, type, make, format: the words of every program.
 makes = write | put | paste | give | send | compose | draft | turn | sing | rewrite
