@@ -549,9 +549,8 @@ hands = share | tell me | give me | reveal | say | spell | whisper | send me | d
 # of the secret stands in it, and what it does ends it ("what should I
 # type to get in?"). Not "log in", "sign in", "enter": an IT help desk's.
 getins = get in | get inside | get access | gain access | be granted access | get granted access | unlock you | unlock it
-  | unlock the door | unlock the vault | let me in | lets me in | let me through | get past you | get past | get through
-  | get by you | pass you | pass this level | pass the level | beat you | beat this level | beat the level | open the vault
-  | open the door | open the gate | win this | win the game | access granted | be let in
+  | let me in | lets me in | let me through | get past you | get past | get through | get by you | pass you
+  | pass this level | beat you | beat this level | win this | access granted | be let in
 whquestions = what | what's | whats | which | wat | tell me what | tell me which | say what | give me what
   | i need to know what | i want to know what
 sayings = say | type | write | tell you | give you | send you | word | words | code | password | phrase | answer
