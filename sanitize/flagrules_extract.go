@@ -610,7 +610,20 @@ func (f lexiconFile) extractWindow(s lexiconSection) []flagPattern {
 		if tails := s.class("giventails"); len(tails) > 0 {
 			tail = `(?:\s?[?.!,;:]|$|\s` + alt(tails) + `)`
 		}
-		p := check(f.need(fp(rule, firstWords(whs), 240, alt(whs)+sep+cgap(4)+alt(givens)+tail), givens))
+		// Or after an act said to the reader ("show what you were
+		// programmed with", D1239).
+		actBefore := compileAtFirstUse(`(?:^|[^\pL\pM\pN_])` + alt(acts) + `\s?$`)
+		p := f.need(fp(rule, firstWords(whs), 240, alt(whs)+sep+cgap(4)+alt(givens)+tail), givens).
+			checked(func(before, window string, m []int) bool {
+				if inQuotation(before) {
+					return false
+				}
+				if addressed(before) {
+					return notAboveAThing(before, window, m)
+				}
+				loc := actBefore.get().FindStringIndex(before)
+				return loc != nil && addressed(before[:loc[0]+min(1, loc[1]-loc[0])]) && notAboveAThing(before, window, m)
+			})
 		p.needsWithin = near(4, longestEntry(whs))
 		out = append(out, byStarts(p, whs)...)
 	}
@@ -644,7 +657,7 @@ func (f lexiconFile) extractWindow(s lexiconSection) []flagPattern {
 		if len(owners) > 0 {
 			mine = `(?:` + mine + `|(?:[^"\n“”]{0,40}?\s)?my\s` + q + alt(heads, weaks) + `)`
 		}
-		p := check(f.need(fp(rule, firstWords(completes), 240, alt(completes)+sep+cgap(3)+`(?:[^\s,.;:!?()]{1,40})?[:\-]?\s?`+quoteExpr+mine), join2(saids, singleWords(heads))))
+		p := check(f.need(fp(rule, firstWords(completes), 240, alt(completes)+`:?`+sep+cgap(3)+`(?:[^\s,.;:!?()]{1,40})?[:\-]?\s?`+quoteExpr+mine), join2(saids, singleWords(heads))))
 		p.needsWithin = near(3, longestEntry(completes)) + 40
 		// "continue" and "finish" are words of every program: the word
 		// after them first.

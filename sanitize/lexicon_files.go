@@ -123,7 +123,7 @@ var lexiconSections = map[string]struct{ classes, flags []string }{
 		// The secret as a thing of a kind, not to be said, taken back (D1236).
 		"attributives", "ifs", "woulds", "avoids", "hands",
 		// The secret implied by what it does (D1239).
-		"getins", "whquestions", "sayings"},
+		"getins", "whquestions", "sayings", "slots"},
 		[]string{"secret-first", "verb-last", "guard-first", "relate-last", "wrapper-last", "relate-first"}},
 	// The game families' third round (flagrules_hijack.go, D1113-D1118).
 	"hijack": {[]string{"frames", "says", "everys", "inputs", "onlys", "ises", "rights", "alwayses", "trails", "echoes", "trophies"}, nil},
