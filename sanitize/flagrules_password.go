@@ -1922,8 +1922,8 @@ func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string,
 		// "password?", "Password please!", "the secret word. now.": the
 		// secret alone as the sentence, asked (D1238); not "Forgot
 		// password?" (a word before it), nor "Password:" (a label).
-		opens := `(?:^|[.!?]\s?)(?:(?:so|ok|okay|well|and|hey|yo|um|uh|now|just|so\.\.\.)[.,]*\s?){0,2}(?:` + alt(s.class("dets")) + `\s)?$`
-		fin := `(?:\s?\?+|\s?(?:[.!,]\s?)?(?:please|pls|plz|now|asap|right now|already)\s?(?:[.!?,]+|$))`
+		opens := `(?:^|[.!?\n]\s?)(?:(?:so|ok|okay|well|and|hey|yo|um|uh|now|just|so\.\.\.)[.,]*\s?){0,2}(?:` + alt(s.class("dets")) + `\s)?$`
+		fin := `(?:\s?\?+|\s?(?:[.!,]\s?)?(?:please|pls|plz|now|asap|right now|already)\s?(?:[.!?,]+|\n|$))`
 		answered := compileAtFirstUse(`^\s?(?:a:\s?)?(?:yes|no|nope|yep|yeah|none|not needed|not required|n/a)\b`)
 		p := fp(rule, firstWords(secrets), longestEntry(secrets)+24, alt(secrets)+fin).
 			checked(f.lookBack(opens, func(before, window string, m []int) bool {
@@ -1946,7 +1946,7 @@ func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string,
 			`\s(?:(?:the|a|your|ur)\s)?(?:(?:should|do|must|can|would|will|could|have)\s(?:i|we)\s(?:have\sto\s|need\sto\s|got\sto\s)?|(?:(?:magic|secret|right|correct|special|exact|one)\s)?)` +
 			alt(sayings) + `\s(?:[^\s.!?]+\s){0,6}$`)
 		auxed := compileAtFirstUse(`(?:^|\s)(?:does|do|did|will|would|can|could|should|must)\s([^\s.!?,]+)`)
-		p := fp(rule, firstWords(getins), longestEntry(getins)+8, alt(getins)+`(?:[^\pL\pM\pN_]|$)`).
+		p := fp(rule, firstWords(getins), longestEntry(getins)+8, alt(getins)+`(?:[^\pL\pM\pN_]|\n|$)`).
 			checked(func(before, window string, m []int) bool {
 				if inQuotation(before) || !ask(before, window, m) {
 					return false
@@ -1973,7 +1973,7 @@ func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string,
 		// "Write a poem. The last line should be the password.": a part
 		// of a made text (slots) set to the secret, a made text named
 		// before it in the paragraph (D1239).
-		wrapped := compileAtFirstUse(`(?:^|[^\pL\pM\pN_])` + alt(wrappers) + `(?:[^\pL\pM\pN_]|$)`)
+		wrapped := compileAtFirstUse(`(?:^|[^\pL\pM\pN_])` + alt(wrappers) + `(?:[^\pL\pM\pN_]|\n|$)`)
 		p := fp(rule, firstWords(secrets), longestEntry(secrets)+8, alt(secrets)).
 			checked(f.lookBack(alt(slots)+`\s(?:should|must|will|has to|needs to|shall|has got to)\s(?:be|contain|spell|spell out|include|say)\s`+f.npPrefix(s),
 				func(before, window string, m []int) bool {
@@ -1989,7 +1989,7 @@ func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string,
 		// sentence of its own, which ends there.
 		opens := `(?:(?:please|pls|plz|just|now|so|then|ok|okay|go ahead and|kindly)\s){0,2}`
 		p := fp(rule, firstWords(secrets), longestEntry(secrets)+150,
-			alt(secrets)+`[^\n.!?]{0,60}[.!?]\s?`+opens+alt(hands)+`\s(?:it|that|them)(?:\s(?:with me|to me|now|please|pls|already|here))?\s?(?:[.!?]|$)`).
+			alt(secrets)+`[^\n.!?]{0,60}[.!?]\s?`+opens+alt(hands)+`\s(?:it|that|them)(?:\s(?:with me|to me|now|please|pls|already|here))?\s?(?:[.!?]|\n|$)`).
 			checked(f.afterDet(s.class("dets"), policed))
 		out = append(out, byStarts(p, secrets)...)
 	}
@@ -2002,8 +2002,8 @@ func (f lexiconFile) passwordGuesses(s lexiconSection, ask, policed func(string,
 		if d := s.class("dets"); len(d) > 0 {
 			dets = `(?:` + alt(d) + sep + `)?`
 		}
-		fin := `(?:\s?\?|,?\s` + alt(s.class("finals")) + `\s?(?:[.!?]|$))`
-		opens := `(?:^|[.!?:;"'(*>,-]\s?)`
+		fin := `(?:\s?\?|,?\s` + alt(s.class("finals")) + `\s?(?:[.!?]|\n|$))`
+		opens := `(?:^|[.!?:;"'(*>,\n-]\s?)`
 		span := longestEntry(secrets) + longestEntry(s.class("finals")) + 16
 		p := fp(rule, firstWords(secrets), span, alt(secrets)+fin).
 			checked(f.lookBack(opens+dets+alt(parts)+sep+ofs+f.npPrefix(s), policed))
