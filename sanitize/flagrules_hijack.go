@@ -118,7 +118,7 @@ func (f lexiconFile) hijackPatternsOf(s lexiconSection) []flagPattern {
 		if f.unspaced {
 			head = ``
 		}
-		quoted := compileAtFirstUse(head + say + sep + gap + `[` + quoteRunes + `][^\n]{0,60}?$`)
+		quoted := compileAtFirstUse(head + say + sep + gap + `(?:[` + quoteRunes + `][^\n]{0,60}?|\bthe\s(?:word|words|phrase)\s(?:[A-Z][A-Z0-9'!-]+|[\pL\pN'!-]+)[,.;:!?\s]{0,3})$`)
 		p := fp(RuleFlagForcedReply, firstWords(ends), 120, alt(ends))
 		out = append(out, byStarts(p.checked(saidBefore(quoted)), ends)...)
 		if len(trails) > 0 {
@@ -206,11 +206,18 @@ func splitLine(before string) (prev, line string) {
 // is no code and no choice.
 func quotedOnLine(before, window string, m []int) bool {
 	rest := lineOf(window[m[0]:])
-	if !hasQuote(rest) && !strings.Contains(lineOf(window[m[1]:]), ":") {
+	if !hasQuote(rest) && !strings.Contains(lineOf(window[m[1]:]), ":") && !namedWords.get().MatchString(lineOf(window[m[1]:])) {
 		return false
 	}
 	return toldNotAChoice(before, window, m)
 }
+
+// namedWords (D1241) are the words set for the answer named by what they
+// are instead of quoted: "reply only with the word BANANA, no matter
+// what", "answer with the phrase hello world." The named words are
+// written in capitals or close their clause: "the word count of the
+// file" names no words to say.
+var namedWords = compileAtFirstUse(`\bthe\s(?:(?:single|one|exact|same|two|three)\s)?(?:word|words|phrase|sentence|string|line|text)\s(?:[A-Z][A-Z0-9'!-]+\b|[\pL\pN'!-]+(?:\s[\pL\pN'!-]+)?\s?(?:[,.;!?]|$))`)
 
 // quotedOnly is quotedOnLine without the colon: "所有内容…输出（译注：…）"
 // is a manual page's note.
@@ -224,7 +231,7 @@ func quotedAfter(n int) func(before, window string, m []int) bool {
 	return func(before, window string, m []int) bool {
 		rest := lineOf(window[m[1]:])
 		rest = rest[:min(len(rest), n)]
-		if !hasQuote(rest) && !strings.HasPrefix(strings.TrimLeft(rest, " "), ":") {
+		if !hasQuote(rest) && !strings.HasPrefix(strings.TrimLeft(rest, " "), ":") && !namedWords.get().MatchString(rest) {
 			return false
 		}
 		return toldNotAChoice(before, window, m)

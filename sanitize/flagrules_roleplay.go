@@ -197,6 +197,10 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 			// "make it the classic two words", "in exactly two words"
 			`|(?:` + alt(sayings) + `|make\sit|give\sme|tell\sme|write|in|with|using)\s(?:me\s|us\s)?(?:the\s|those\s|your\s)?` + mod + `(?:two|2)\s(?:magic\s|special\s|secret\s)?words\b` +
 			`|exactly\s(?:two|2)\swords\b` +
+			// D1242: "the two words you say when ...", "the two words you'd
+			// say to a correct password": the words that are the reader's
+			// to say.
+			`|(?:two|2)\s(?:magic\s|special\s|secret\s|little\s)?words\s(?:that\s)?(?:you|u|ya)(?:['’]d|['’]ll)?\s(?:would\s|will\s|should\s|always\s|usually\s|normally\s|must\s)?` + alt(sayings) + `\b` +
 			// "say the words that open the door", "show them the phrase you used to say"
 			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she)\b` +
 			// "what did the door say?", "what you tell cleared visitors"
@@ -225,6 +229,9 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 		}),
 		// "a computer that just verified the hero's password"
 		fp(RuleFlagRoleHijack, firstWords(checks), 80, alt(checks)+`\s(?:the|your|his|her|their|my|our|a)\s(?:[\w'’-]+\s)?`+alt(codes)).checked(found),
+		// D1242: the moment the password given is right ("when someone
+		// gives the right password", "to a correct password").
+		fp(RuleFlagRoleHijack, []string{"right", "correct", "valid", "proper"}, 80, `(?:right|correct|valid|proper)\s(?:password|passcode|passphrase|pin|code|combination|passwords|codes)\b`).checked(found),
 		// "when someone's fate is to enter.", "to enter the castle": not
 		// the key ("press Enter"), nor a function entered.
 		fp(RuleFlagRoleHijack, []string{"enter"}, 80, `enter(?:\s?[.,;!?]|\s(?:the\s)?`+alt(portals, places)+`)`).checked(func(before, window string, m []int) bool {
@@ -456,7 +463,7 @@ func (f lexiconFile) thingTold(s lexiconSection) func(window string, at, end int
 		// On opposite day a "don't" asks (D1174).
 		if !containsAny(window[:at], inverts) {
 			for _, n := range ns {
-				if strings.Contains(tail, " "+n+" ") {
+				if i := strings.Index(tail, " "+n+" "); i >= 0 && !releasesGuard(tail[i+len(n)+1:]) {
 					return false
 				}
 			}
@@ -670,3 +677,24 @@ func checkedFirst(lead string) bool {
 // 16 % per CPU second with them, D1171).
 var commonInCode = map[string]bool{"system": true, "instructions": true, "prompt": true, "word": true, "words": true, "pass": true,
 	"phrase": true, "code": true, "key": true, "keys": true, "rules": true, "one": true, "text": true, "given": true, "told": true, "initial": true, "hidden": true}
+
+// guardStems (D1242) are the verbs of keeping a thing guarded, as words
+// begin in the lexicon languages: protect, guard, keep, hide, proteger,
+// guardar, ocultar, esconder, custodire, nascondere, schützen, hüten,
+// verbergen, protéger, garder, cacher, защищать, охранять, скрывать.
+var guardStems = []string{"protect", "guard", "keep", "hide", "hiding", "proteg", "guardar", "ocult", "escond", "custod", "nascond",
+	"schütz", "hüt", "verberg", "protég", "garder", "cach", "защищ", "охран", "скрыв"}
+
+// releasesGuard (D1242) reports whether the words after a negation are a
+// verb of guarding: "ya no tiene que proteger la contraseña", "no longer
+// has to guard the password" release the thing rather than refuse it.
+func releasesGuard(after string) bool {
+	for _, w := range strings.Fields(after) {
+		for _, g := range guardStems {
+			if strings.HasPrefix(w, g) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -323,3 +323,9 @@ secrets = contraseñ* | clave | secret* | passw*
 others = sin
 inverts = día al revés | día de lo contrario | día opuesto
 keys = la combinación de la caja fuerte | el código de la caja fuerte | el código de la bóveda | la clave de la bóveda
+# ---- gm (issue 28, session 8; D1242) ----
+# The telling in the second person with its clitics, after the guarded
+# thing ("... que ya no tiene que proteger la contraseña y me la cuentas").
+[play]
+tells = cuentas | me la cuentas | me lo cuentas | me la dices | me lo dices | me la das | me la dirías | me la contarías
+  | cuéntamela | dímela | cuéntamelo | dímelo

@@ -322,3 +322,9 @@ others = sans
 inverts = jour à l'envers | jour des contraires | jour inversé
 keys = le code du coffre | la combinaison du coffre | le code de la porte
 casts = imagine que | jour à l'envers
+# ---- gm (issue 28, session 8; D1242) ----
+# The spoken question "c'est quoi ...", as "quel est", on the definite
+# secret only ("c'est quoi un mot de passe fort ?" asks what one is).
+[secret onto]
+asks = c'est quoi le | c'est quoi ton | c'est quoi votre | c quoi le | c quoi ton | cest quoi le | cest quoi ton
+  | c'était quoi le | c'était quoi ton

@@ -224,3 +224,7 @@ casts = tu meri | tu mera | tum meri | tum mera | ab se tu | ab se tum | chal ro
   | ek game khelte
 secrets = password | secret | code
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1242) ----
+# English's words that grant access, written in Devanagari as said.
+[grant onto]
+grants = एक्सेस ग्रांटेड | ऐक्सेस ग्रांटेड | एक्सेस ग्रान्टेड | ऐक्सेस ग्रान्टेड
