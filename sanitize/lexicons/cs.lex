@@ -32,7 +32,24 @@ nots = ne | nikdy | nikomu | žádné | žádný | nic
 asks = řekni mi | řekněte mi | dej mi | dejte mi | prozraď | prozraď mi | prozraďte mi | ukaž mi | pošli mi | jaké je
   | jaký je | napiš mi | vyhláskuj
 nouns = heslo | tajný kód | tajné slovo | tajné heslo | přístupový kód | kódové slovo | api klíč | soukromý klíč | tajemství
+# D1243: compounds also hold what an everyday password opens, after the noun ("heslo k wifi"): another's password, not the guarded one.
 compounds = zapomenuté | zapomněli | zapomněl | změna | změnit | obnovit | obnovení | zásady | požadavky | správce | pole
+  | k wifi | k wi-fi | k wifin | k wifien | k wifi:t | k routern | k routeren | k router | k routeru
+  | k routerului | k servern | k serveren | k serveru | k serverului | k server | k netflix | k instagram
+  | k facebook | k gmail | k vpn | ke wifi | ke wi-fi | ke wifin | ke wifien | ke wifi:t | ke routern
+  | ke routeren | ke router | ke routeru | ke routerului | ke servern | ke serveren | ke serveru
+  | ke serverului | ke server | ke netflix | ke instagram | ke facebook | ke gmail | ke vpn | do wifi
+  | do wi-fi | do wifin | do wifien | do wifi:t | do routern | do routeren | do router | do routeru
+  | do routerului | do servern | do serveren | do serveru | do serverului | do server | do netflix
+  | do instagram | do facebook | do gmail | do vpn | od wifi | od wi-fi | od wifin | od wifien | od wifi:t
+  | od routern | od routeren | od router | od routeru | od routerului | od servern | od serveren | od serveru
+  | od serverului | od server | od netflix | od instagram | od facebook | od gmail | od vpn | na wifi
+  | na wi-fi | na wifin | na wifien | na wifi:t | na routern | na routeren | na router | na routeru
+  | na routerului | na servern | na serveren | na serveru | na serverului | na server | na netflix
+  | na instagram | na facebook | na gmail | na vpn | pro wifi | pro wi-fi | pro wifin | pro wifien
+  | pro wifi:t | pro routern | pro routeren | pro router | pro routeru | pro routerului | pro servern
+  | pro serveren | pro serveru | pro serverului | pro server | pro netflix | pro instagram | pro facebook
+  | pro gmail | pro vpn
 says = řekni jen | odpověz jen | odpověz pouze | napiš jen | napiš pouze | začni svou odpověď | tvoje odpověď musí být
 grants = přístup povolen | přístup udělen | přístup schválen | přístup umožněn | přístup povolený
 
@@ -80,6 +97,22 @@ hiddens = tajné | tajný | tajného | skryté | chráněné | střežené | kou
 nouns = slovo | kód | klíč | fráze | výraz
 nots = ne | nikdy | nikomu | nic
 compounds = zapomenuté | zapomněli | změnit | změna | obnovit | zásady | správce | pole | požadavky
+  | k wifi | k wi-fi | k wifin | k wifien | k wifi:t | k routern | k routeren | k router | k routeru
+  | k routerului | k servern | k serveren | k serveru | k serverului | k server | k netflix | k instagram
+  | k facebook | k gmail | k vpn | ke wifi | ke wi-fi | ke wifin | ke wifien | ke wifi:t | ke routern
+  | ke routeren | ke router | ke routeru | ke routerului | ke servern | ke serveren | ke serveru
+  | ke serverului | ke server | ke netflix | ke instagram | ke facebook | ke gmail | ke vpn | do wifi
+  | do wi-fi | do wifin | do wifien | do wifi:t | do routern | do routeren | do router | do routeru
+  | do routerului | do servern | do serveren | do serveru | do serverului | do server | do netflix
+  | do instagram | do facebook | do gmail | do vpn | od wifi | od wi-fi | od wifin | od wifien | od wifi:t
+  | od routern | od routeren | od router | od routeru | od routerului | od servern | od serveren | od serveru
+  | od serverului | od server | od netflix | od instagram | od facebook | od gmail | od vpn | na wifi
+  | na wi-fi | na wifin | na wifien | na wifi:t | na routern | na routeren | na router | na routeru
+  | na routerului | na servern | na serveren | na serveru | na serverului | na server | na netflix
+  | na instagram | na facebook | na gmail | na vpn | pro wifi | pro wi-fi | pro wifin | pro wifien
+  | pro wifi:t | pro routern | pro routeren | pro router | pro routeru | pro routerului | pro servern
+  | pro serveren | pro serveru | pro serverului | pro server | pro netflix | pro instagram | pro facebook
+  | pro gmail | pro vpn
 policies = musí | má | smí | může | minimálně | maximálně | alespoň | nejméně | vyžaduje
 guards = které chráníš | které střežíš | které skrýváš | které nesmíš říct | které znáš | které držíš v tajnosti
   | které jsi dostal | které jsi dostala

@@ -61,11 +61,15 @@ opposites = ellentéte | ellentétét
 denials = hozzáférés megtagadva | hozzáférés elutasítva
 
 [password]
+# D1243: the article makes the secret definite ("a jelszó"); a noun
+# between names which ("a wifi jelszó": the office's, not the guarded one).
+dets = a | az | ezt | azt | a te | az ön
+asks = mondd meg | mondd el | áruld el | betűzd | mondd | mi | mi volt
 secrets = jelszó | jelszót | jelszavad | jelszavadat | jelszavát | titkos szó | titkos szót | titkos kód | titkos kódot
   | kódszó | kódszót | varázsszó | varázsszót | jelmondat | jelmondatot | hozzáférési kód | hozzáférési kódot
 imperatives = mondd meg | mondd el | mutasd meg | betűzd | betűzd le | súgd meg | áruld el | emlékeztess
 acts = mondd | mutasd | betűzd | súgd | áruld | oszd meg | fordítsd le | kódold | titkosítsd | fordítsd meg
-  | magyarázd el | küldd | mi a | mi az
+  | magyarázd el | küldd
 changes = fordítsd le | kódold | titkosítsd | fordítsd meg | betűzd
 leads = kérlek | légyszi | lécci | csak | most | szóval | oké | ok | hé | szia | gyorsan | tudnád | meg tudnád
   | azt akarom, hogy | őr | haver | na

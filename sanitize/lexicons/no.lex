@@ -29,7 +29,19 @@ nots = ikke | aldri | ingen | ingenting
 asks = fortell | fortell meg | gi meg | avslør | vis meg | send meg | hva er | hva var | stav
 nouns = passordet | passordet ditt | ditt passord | den hemmelige koden | tilgangskoden | det hemmelige ordet | hemmeligheten
   | api-nøkkelen | den private nøkkelen
+# D1243: compounds also hold what an everyday password opens, after the noun ("passordet til wifien"): another's password, not the guarded one.
 compounds = retningslinjer | krav | tilbakestill | tilbakestilling | glemt | glemte | bytt | endre | felt | feltet | behandler
+  | til wifi | til wi-fi | til wifin | til wifien | til wifi:t | til routern | til routeren | til router
+  | til routeru | til routerului | til servern | til serveren | til serveru | til serverului | til server
+  | til netflix | til instagram | til facebook | til gmail | til vpn | for wifi | for wi-fi | for wifin
+  | for wifien | for wifi:t | for routern | for routeren | for router | for routeru | for routerului
+  | for servern | for serveren | for serveru | for serverului | for server | for netflix | for instagram
+  | for facebook | for gmail | for vpn | på wifi | på wi-fi | på wifin | på wifien | på wifi:t | på routern
+  | på routeren | på router | på routeru | på routerului | på servern | på serveren | på serveru
+  | på serverului | på server | på netflix | på instagram | på facebook | på gmail | på vpn | hos wifi
+  | hos wi-fi | hos wifin | hos wifien | hos wifi:t | hos routern | hos routeren | hos router | hos routeru
+  | hos routerului | hos servern | hos serveren | hos serveru | hos serverului | hos server | hos netflix
+  | hos instagram | hos facebook | hos gmail | hos vpn
 says = si bare | bare si | svar med | svar bare med | begynn svaret ditt med | svaret ditt skal være | skriv bare
 grants = tilgang innvilget | tilgang gitt | tilgang godkjent | adgang innvilget | tilgang tillatt
 
@@ -77,6 +89,17 @@ hiddens = hemmelige | hemmelig | skjulte | skjult | beskyttede | voktede | magis
 nouns = ordet | koden | nøkkelen | frasen
 nots = ikke | aldri | ingen | ingenting
 compounds = glemt | glemte | bytte | endre | tilbakestille | tilbakestill | retningslinjer | behandler | felt | feltet | krav
+  | til wifi | til wi-fi | til wifin | til wifien | til wifi:t | til routern | til routeren | til router
+  | til routeru | til routerului | til servern | til serveren | til serveru | til serverului | til server
+  | til netflix | til instagram | til facebook | til gmail | til vpn | for wifi | for wi-fi | for wifin
+  | for wifien | for wifi:t | for routern | for routeren | for router | for routeru | for routerului
+  | for servern | for serveren | for serveru | for serverului | for server | for netflix | for instagram
+  | for facebook | for gmail | for vpn | på wifi | på wi-fi | på wifin | på wifien | på wifi:t | på routern
+  | på routeren | på router | på routeru | på routerului | på servern | på serveren | på serveru
+  | på serverului | på server | på netflix | på instagram | på facebook | på gmail | på vpn | hos wifi
+  | hos wi-fi | hos wifin | hos wifien | hos wifi:t | hos routern | hos routeren | hos router | hos routeru
+  | hos routerului | hos servern | hos serveren | hos serveru | hos serverului | hos server | hos netflix
+  | hos instagram | hos facebook | hos gmail | hos vpn
 policies = må | skal | kan | minst | maks | høyst | kreves
 guards = som du beskytter | som du vokter | som du skjuler | som du ikke får si | som du kjenner | som du holder hemmelig
   | som du har fått

@@ -32,7 +32,20 @@ asks = spune-mi | zi-mi | dă-mi | dezvăluie | dezvăluie-mi | arată-mi | trim
   | scrie-mi | silabisește
 nouns = parola | parola ta | parola secretă | codul secret | cuvântul secret | codul de acces | cuvântul magic
   | cheia secretă | cheia api | cheia privată | secretul
+# D1243: compounds also hold what an everyday password opens, after the noun ("parola de la wifi"): another's password, not the guarded one.
 compounds = uitată | ai uitat | ați uitat | resetare | resetează | schimbare | schimbă | politica | cerințe | câmpul
+  | de la wifi | de la wi-fi | de la wifin | de la wifien | de la wifi:t | de la routern | de la routeren
+  | de la router | de la routeru | de la routerului | de la servern | de la serveren | de la serveru
+  | de la serverului | de la server | de la netflix | de la instagram | de la facebook | de la gmail
+  | de la vpn | de wifi | de wi-fi | de wifin | de wifien | de wifi:t | de routern | de routeren | de router
+  | de routeru | de routerului | de servern | de serveren | de serveru | de serverului | de server
+  | de netflix | de instagram | de facebook | de gmail | de vpn | pentru wifi | pentru wi-fi | pentru wifin
+  | pentru wifien | pentru wifi:t | pentru routern | pentru routeren | pentru router | pentru routeru
+  | pentru routerului | pentru servern | pentru serveren | pentru serveru | pentru serverului | pentru server
+  | pentru netflix | pentru instagram | pentru facebook | pentru gmail | pentru vpn | la wifi | la wi-fi
+  | la wifin | la wifien | la wifi:t | la routern | la routeren | la router | la routeru | la routerului
+  | la servern | la serveren | la serveru | la serverului | la server | la netflix | la instagram
+  | la facebook | la gmail | la vpn
   | administrator | manager
 says = spune doar | zi doar | răspunde doar | răspunde numai | răspunde cu | scrie doar | scrie numai
   | începe-ți răspunsul cu | răspunsul tău trebuie să fie
@@ -82,6 +95,18 @@ hiddens = secret | secretă | ascuns | ascunsă | protejat | protejată | păzit
 nouns = cuvântul | codul | cheia | fraza | termenul
 nots = nu | niciodată | nimănui | nimic
 compounds = uitată | ai uitat | ați uitat | resetare | resetează | schimbă | schimbare | politica | cerințe | câmpul
+  | de la wifi | de la wi-fi | de la wifin | de la wifien | de la wifi:t | de la routern | de la routeren
+  | de la router | de la routeru | de la routerului | de la servern | de la serveren | de la serveru
+  | de la serverului | de la server | de la netflix | de la instagram | de la facebook | de la gmail
+  | de la vpn | de wifi | de wi-fi | de wifin | de wifien | de wifi:t | de routern | de routeren | de router
+  | de routeru | de routerului | de servern | de serveren | de serveru | de serverului | de server
+  | de netflix | de instagram | de facebook | de gmail | de vpn | pentru wifi | pentru wi-fi | pentru wifin
+  | pentru wifien | pentru wifi:t | pentru routern | pentru routeren | pentru router | pentru routeru
+  | pentru routerului | pentru servern | pentru serveren | pentru serveru | pentru serverului | pentru server
+  | pentru netflix | pentru instagram | pentru facebook | pentru gmail | pentru vpn | la wifi | la wi-fi
+  | la wifin | la wifien | la wifi:t | la routern | la routeren | la router | la routeru | la routerului
+  | la servern | la serveren | la serveru | la serverului | la server | la netflix | la instagram
+  | la facebook | la gmail | la vpn
   | administrator | manager
 policies = trebuie | poate | pot | minim | maxim | cel puțin | cel mult | necesită
 guards = pe care o protejezi | pe care o păzești | pe care o ascunzi | pe care nu ai voie să o spui | pe care o știi

@@ -30,7 +30,19 @@ nots = inte | aldrig | ingen | inget | ingenting
 asks = berätta | säg | ge mig | avslöja | visa mig | skicka mig | vad är | vad var | vilket är | stava
 nouns = lösenordet | ditt lösenord | hemliga koden | den hemliga koden | åtkomstkoden | hemliga ordet | det hemliga ordet
   | lösenfrasen | api-nyckeln | den privata nyckeln | hemligheten
+# D1243: compounds also hold what an everyday password opens, after the noun ("lösenordet till wifi:t"): another's password, not the guarded one.
 compounds = policy | krav | återställ | återställning | glömt | glömde | byt | ändra | fält | fältet | hanterare
+  | till wifi | till wi-fi | till wifin | till wifien | till wifi:t | till routern | till routeren
+  | till router | till routeru | till routerului | till servern | till serveren | till serveru
+  | till serverului | till server | till netflix | till instagram | till facebook | till gmail | till vpn
+  | för wifi | för wi-fi | för wifin | för wifien | för wifi:t | för routern | för routeren | för router
+  | för routeru | för routerului | för servern | för serveren | för serveru | för serverului | för server
+  | för netflix | för instagram | för facebook | för gmail | för vpn | på wifi | på wi-fi | på wifin
+  | på wifien | på wifi:t | på routern | på routeren | på router | på routeru | på routerului | på servern
+  | på serveren | på serveru | på serverului | på server | på netflix | på instagram | på facebook | på gmail
+  | på vpn | hos wifi | hos wi-fi | hos wifin | hos wifien | hos wifi:t | hos routern | hos routeren
+  | hos router | hos routeru | hos routerului | hos servern | hos serveren | hos serveru | hos serverului
+  | hos server | hos netflix | hos instagram | hos facebook | hos gmail | hos vpn
 says = säg | säg bara | svara med | svara bara med | börja ditt svar med | ditt svar ska vara | skriv bara
 grants = åtkomst beviljad | åtkomst medgiven | tillgång beviljad | åtkomst godkänd | åtkomst tillåten
 
@@ -79,6 +91,17 @@ hiddens = hemliga | hemligt | dolda | dolt | skyddade | bevakade | magiska | fö
 nouns = ordet | koden | nyckeln | frasen
 nots = inte | aldrig | ingen | inget
 compounds = glömt | glömde | byta | ändra | återställa | återställ | policy | hanterare | fält | fältet | krav
+  | till wifi | till wi-fi | till wifin | till wifien | till wifi:t | till routern | till routeren
+  | till router | till routeru | till routerului | till servern | till serveren | till serveru
+  | till serverului | till server | till netflix | till instagram | till facebook | till gmail | till vpn
+  | för wifi | för wi-fi | för wifin | för wifien | för wifi:t | för routern | för routeren | för router
+  | för routeru | för routerului | för servern | för serveren | för serveru | för serverului | för server
+  | för netflix | för instagram | för facebook | för gmail | för vpn | på wifi | på wi-fi | på wifin
+  | på wifien | på wifi:t | på routern | på routeren | på router | på routeru | på routerului | på servern
+  | på serveren | på serveru | på serverului | på server | på netflix | på instagram | på facebook | på gmail
+  | på vpn | hos wifi | hos wi-fi | hos wifin | hos wifien | hos wifi:t | hos routern | hos routeren
+  | hos router | hos routeru | hos routerului | hos servern | hos serveren | hos serveru | hos serverului
+  | hos server | hos netflix | hos instagram | hos facebook | hos gmail | hos vpn
 policies = måste | ska | får | kan | minst | högst | krävs
 guards = som du skyddar | som du vaktar | som du döljer | som du inte får säga | som du känner till | som du håller hemligt
   | som du har fått

@@ -25,7 +25,19 @@ objects = maagizo yako | maagizo yako ya awali | maagizo ya mfumo | maelekezo ya
 nots = si | hapana | kamwe | usiseme | usiandike | hakuna
 asks = niambie | nipe | nionyeshe | nitajie | fichua | ni nini | nini | sema | andika
 nouns = nenosiri | neno la siri | nywila | nambari ya siri | msimbo wa siri | ufunguo wa siri | nenosiri lako
+# D1243: compounds also hold what an everyday password opens, after the noun ("nenosiri la wifi"): another's password, not the guarded one.
 compounds = umesahau | kusahau | badilisha | kubadilisha | weka upya | sera | mahitaji | sehemu
+  | la wifi | la wi-fi | la wifin | la wifien | la wifi:t | la routern | la routeren | la router | la routeru
+  | la routerului | la servern | la serveren | la serveru | la serverului | la server | la netflix
+  | la instagram | la facebook | la gmail | la vpn | ya wifi | ya wi-fi | ya wifin | ya wifien | ya wifi:t
+  | ya routern | ya routeren | ya router | ya routeru | ya routerului | ya servern | ya serveren | ya serveru
+  | ya serverului | ya server | ya netflix | ya instagram | ya facebook | ya gmail | ya vpn | wa wifi
+  | wa wi-fi | wa wifin | wa wifien | wa wifi:t | wa routern | wa routeren | wa router | wa routeru
+  | wa routerului | wa servern | wa serveren | wa serveru | wa serverului | wa server | wa netflix
+  | wa instagram | wa facebook | wa gmail | wa vpn | kwa wifi | kwa wi-fi | kwa wifin | kwa wifien
+  | kwa wifi:t | kwa routern | kwa routeren | kwa router | kwa routeru | kwa routerului | kwa servern
+  | kwa serveren | kwa serveru | kwa serverului | kwa server | kwa netflix | kwa instagram | kwa facebook
+  | kwa gmail | kwa vpn
 says = sema tu | jibu tu | andika tu | jibu kwa | anza jibu lako kwa | jibu lako liwe
 grants = ufikiaji umeruhusiwa | ufikiaji umekubaliwa | ufikiaji umetolewa | umeruhusiwa kuingia | ruhusa ya kuingia imetolewa
 
@@ -63,6 +75,17 @@ its = lo | hilo
 forms = herufi | inaanza | inaishia | urefu
 nots = si | hapana | kamwe | usiseme
 compounds = umesahau | kusahau | badilisha | kubadilisha | weka upya | sera | mahitaji | sehemu
+  | la wifi | la wi-fi | la wifin | la wifien | la wifi:t | la routern | la routeren | la router | la routeru
+  | la routerului | la servern | la serveren | la serveru | la serverului | la server | la netflix
+  | la instagram | la facebook | la gmail | la vpn | ya wifi | ya wi-fi | ya wifin | ya wifien | ya wifi:t
+  | ya routern | ya routeren | ya router | ya routeru | ya routerului | ya servern | ya serveren | ya serveru
+  | ya serverului | ya server | ya netflix | ya instagram | ya facebook | ya gmail | ya vpn | wa wifi
+  | wa wi-fi | wa wifin | wa wifien | wa wifi:t | wa routern | wa routeren | wa router | wa routeru
+  | wa routerului | wa servern | wa serveren | wa serveru | wa serverului | wa server | wa netflix
+  | wa instagram | wa facebook | wa gmail | wa vpn | kwa wifi | kwa wi-fi | kwa wifin | kwa wifien
+  | kwa wifi:t | kwa routern | kwa routeren | kwa router | kwa routeru | kwa routerului | kwa servern
+  | kwa serveren | kwa serveru | kwa serverului | kwa server | kwa netflix | kwa instagram | kwa facebook
+  | kwa gmail | kwa vpn
 policies = lazima | angalau | isizidi | inapaswa
 parts = herufi ya kwanza | herufi ya mwisho | herufi ya pili | herufi zake | kidokezo | urefu wake | idadi ya herufi
 ofs = ya | la | wa
