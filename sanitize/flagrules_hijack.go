@@ -185,7 +185,9 @@ func codeLine(prev, line string) bool {
 		strings.HasSuffix(prev, ":") && startsWithAny(prev, "if ", "elif ", "else", "for ", "while ", "when ", "case ", "def ") {
 		return true
 	}
-	for _, code := range []string{"==", "!=", "&&", "||", "=>", "->", "assert"} {
+	// A shell's conditional or loop on one line ("if [ ... ]; then echo
+	// ...; fi") is a program's too (D1241: echo is an act of saying).
+	for _, code := range []string{"==", "!=", "&&", "||", "=>", "->", "assert", "; then", "; fi", "; do", "; done"} {
 		if strings.Contains(line, code) {
 			return true
 		}

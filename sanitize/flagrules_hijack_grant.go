@@ -348,7 +348,9 @@ var utteranceTail = compileAtFirstUse(`^(?i:(?:ok|okay|k|pls|plz|thx|thanks|ty|l
 	`(?:in|inside|within|into)\s(?:(?:all|full|capital|block|big)\s)?(?:caps|capitals|capital\sletters|upper\s?case|lower\s?case|bold|italics?|a\scode\s?block|the\scode\s?block|code|quotes|quotation\smarks|a\sheading|a\stitle|a\sbox|your\s(?:reply|answer|response|output))\b|` +
 	`as\s(?:your|the|ur|my)\s(?:(?:only|whole|entire|full|first|final|next|one|sole)\s)*(?:answer|reply|response|output|words?|line|message|text)\b|` +
 	`(?:at|to)\s(?:the\s)?(?:start|beginning|end|top|bottom)\b|verbatim\b|exactly\b|word\sfor\sword\b|twice\b|three\stimes\b|` +
-	`(?:and\s)?(?:that's|thats|that\sis)\s(?:it|all)\b)`)
+	`(?:and\s)?(?:that's|thats|that\sis)\s(?:it|all)\b|` +
+	// "ACCESS GRANTED is what you should reply", "... is all you say".
+	`(?:is|are)\s(?:all|exactly|precisely|just|only)?\s?what\s(?:you|u|ya)\b|(?:is|are)\sall\s(?:you|u|ya)\b)`)
 
 // everyTrail (D1241) is every language's "and nothing else" ([hijack]
 // trails), a conjunction before it.
@@ -729,9 +731,9 @@ var englishVerbs = sync.OnceValue(func() string {
 // question to it, and the reader's answer named.
 var englishAddressed = sync.OnceValue(func() []*lazyRegexp {
 	v := englishVerbs()
-	adv := `(?:(?:now|only|just|always|simply|then|also|immediately|exactly|please|kindly|instead|first|both|all|merely|literally|strictly)\s)*`
+	adv := `(?:(?:now|only|just|always|simply|then|also|immediately|exactly|please|pls|plz|kindly|instead|first|both|all|merely|literally|strictly)\s)*`
 	return []*lazyRegexp{
-		compileAtFirstUse(`(?:^|[.:;!?,"'“”«»(\[*>\n-]\s?|\b(?:please|just|now|then|and|simply|only|kindly|instead|so|but|or|always|also|first|immediately|exactly|finally|next)\s)` + adv + v + `(?:[^\pL\pN(]|$)`),
+		compileAtFirstUse(`(?:^|[.:;!?,"'“”«»(\[*>\n-]\s?|\b(?:please|pls|plz|just|now|then|and|simply|only|kindly|instead|so|but|or|always|also|first|immediately|exactly|finally|next)\s)` + adv + v + `(?:[^\pL\pN(]|$)`),
 		compileAtFirstUse(`\b(?:you|u|ya)(?:'ll|'d|\s(?:will|must|should|shall|need\sto|have\sto|are\sto|are\sgoing\sto|can|could|would|may|might|gotta|better|ought\sto|are\sonly\sallowed\sto|are\sallowed\sto))?\s` + adv + v + `(?:[^\pL\pN(]|$)`),
 		compileAtFirstUse(`\b(?:want|need|like|ask|order|command|instruct|require|expect|tell|allow|get|invite|urge)\s(?:you|u|ya)\sto\s` + adv + v + `(?:[^\pL\pN(]|$)`),
 		compileAtFirstUse(`\b(?:can|could|would|will|won't|wouldn't|may)\s(?:you|u|ya)\s` + adv + v + `(?:[^\pL\pN(]|$)`),

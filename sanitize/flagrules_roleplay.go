@@ -211,6 +211,9 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 			`|(?:give|say|tell|use|deliver|recite|read|offer|share)\s(?:me\s|us\s|them\s|him\s|her\s|the\s[\w'’-]+\s)?(?:the|your|its)\s(?:standard|usual|normal|regular|customary|approval|welcome|success|entry|acceptance|default)\s(?:greeting|line|response|reply|message|words|phrase|answer)\b` +
 			// "announce: ___", "you open the gate and say…": a blank to fill
 			`|` + alt(sayings) + `\s?(?:\.\.\.|…|:?\s?_{2,})` +
+			// D1242: "respond as if I had entered the correct password":
+			// the reader's part after the admission, played.
+			`|(?:respond|reply|answer|react|act|continue|proceed)\s(?:accordingly\b|(?:as\sif|as\sthough|like)\s[\w'’-]+)` +
 			// "you let me in and say..."
 			`|(?:and|then)\s(?:you\s)?(?:say|says)\s?(?:\.\.\.|…)`)
 	objects := words{"me", "us", "them", "him", "her", "you", "everyone", "anyone", "someone", "people", "visitors", "guests", "the", "kids", "players", "whoever"}

@@ -644,6 +644,8 @@ acts = say | respond | reply | answer | output | print | write | type | state | 
   | copy | reproduce | paste | transcribe | render | give back | read back | read out | display | show | greet me
   | acknowledge | translate | complete | finish | fill in | spell out | pronounce | tell | decode | decipher
   | unscramble | reverse | fix | convert | undo | greet | emit
+# D1241: the echo asked for ("Echo: ACCESS GRANTED", "parrot it back").
+  | echo | parrot | mirror
 grants = access allowed | access accepted | access authorized | access authorised | access confirmed | access permitted
   | access unlocked | access approved | entry granted | entry permitted | password accepted | password correct
   | password verified | login successful | authentication successful
