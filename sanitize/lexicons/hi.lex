@@ -228,3 +228,7 @@ secrets = password | secret | code
 # English's words that grant access, written in Devanagari as said.
 [grant onto]
 grants = एक्सेस ग्रांटेड | ऐक्सेस ग्रांटेड | एक्सेस ग्रान्टेड | ऐक्सेस ग्रान्टेड
+# The future of the second person as an order ("जवाब ... दोगे", "you will
+# answer"), and the polite imperative (D1241).
+[grant onto]
+acts = दोगे | दोगी | लिखोगे | लिखोगी | कहोगे | कहोगी | बोलोगे | बोलोगी | दीजिए | दीजिये | लिखिए | कहिए | बोलिए
