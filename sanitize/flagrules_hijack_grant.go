@@ -322,7 +322,11 @@ func grantAddressed(lex grantLexicon, uttered bool) func(before, window string, 
 // "access granted to user alice").
 func utteranceEnds(before, after string) bool {
 	if opened(before) {
-		return true
+		// D1241: after a colon, words that go on into their clause
+		// ("Complete the form: access granted to contractors expires
+		// ...") are a noun phrase of the text's, not an utterance.
+		b := strings.TrimRight(before, " *")
+		return !strings.HasSuffix(b, ":") && !strings.HasSuffix(b, "：") || !clauseGoesOn.get().MatchString(after)
 	}
 	a := strings.TrimLeft(after, " ")
 	r, _ := utf8.DecodeRuneInString(a)
@@ -342,6 +346,10 @@ func utteranceEnds(before, after string) bool {
 	// "a nic víc").
 	return utteranceTail.get().MatchString(a) || everyTrail().get().MatchString(a)
 }
+
+// clauseGoesOn (D1241) is a preposition or a verb after the words that
+// carries their clause on ("to contractors", "expires after").
+var clauseGoesOn = compileAtFirstUse(`^\s?(?:to|for|by|until|till|on|via|through|since|from|expires|expired|lasts|remains|applies)\s[\pL\pN]`)
 
 // utteranceTail (D1241) is what may follow words said as an utterance.
 var utteranceTail = compileAtFirstUse(`^(?i:(?:ok|okay|k|pls|plz|thx|thanks|ty|lol|lmao|bro|dude|mate|man|yeah)\b|` +
@@ -758,7 +766,7 @@ var englishAddressed = sync.OnceValue(func() []*lazyRegexp {
 var englishAfter = sync.OnceValue(func() *lazyRegexp {
 	v := englishVerbs()
 	return compileAtFirstUse(`\b(?:you|u)(?:'ll|\s(?:will|must|should|shall|are\sto|can|may))?\s(?:now\s|only\s|always\s|just\s|ever\s)*` + v + `\b|` +
-		`(?:^|[.:;!?,"'“”«»(\[\n-]\s?|\b(?:and|then|now|just|please|so|okay|ok)\s)(?:(?:just|now|please|simply|then|only)\s)*` + v + `\s(?:[\w'-]+\s){0,6}?(?:it|that|this|those\swords|these\swords|that\sphrase|this\sphrase|them|above|line|phrase|words|text|result|version|string|heading|response|reply|message)\b|` +
+		`(?:^|[.:;!?,"'“”«»(\[\n—–-]\s?|\b(?:and|then|now|just|please|so|okay|ok)\s)(?:(?:just|now|please|simply|then|only)\s)*` + v + `\s(?:[\w'-]+\s){0,6}?(?:it|that|this|those\swords|these\swords|that\sphrase|this\sphrase|them|above|line|phrase|words|text|result|version|string|heading|response|reply|message)\b|` +
 		`\b(?:your|ur)\s(?:[\w'-]+\s){0,3}?(?:reply|response|answer|output|message)\b|` +
 		`\b(?:is|are|will\sbe|must\sbe|should\sbe)\s(?:all|exactly|precisely)?\s?(?:what|the\sonly\sthing|the\sonly\swords|everything|your\s(?:only\s|sole\s|one\s|next\s|first\s)?(?:answer|reply|response|output|words))\b|` +
 		// D1195: the answer to this very message is the reader's ("...

@@ -202,7 +202,7 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 			// to say.
 			`|(?:two|2)\s(?:magic\s|special\s|secret\s|little\s)?words\s(?:that\s)?(?:you|u|ya)(?:['’]d|['’]ll)?\s(?:would\s|will\s|should\s|always\s|usually\s|normally\s|must\s)?` + alt(sayings) + `\b` +
 			// "say the words that open the door", "show them the phrase you used to say"
-			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she)\b` +
+			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she|a|an|the|its|your)\b` +
 			// "what did the door say?", "what you tell cleared visitors"
 			`|what\s(?:do|did|does|would|will|should|must|might|could)\s(?:you|it|they|he|she|the\s[\w'’-]+|[\w'’-]+)\s(?:[\w'’-]+\s)?` + alt(sayings) +
 			`|what\s(?:you|it|the\s[\w'’-]+)\s(?:would\s|used\sto\s|usually\s|always\s|normally\s)?` + alt(sayings) +
@@ -268,6 +268,11 @@ func admissionPart(part *regexp.Regexp, nots words, before, window string) bool 
 		// "what do you say we add a chime", "what do you say to that":
 		// an opinion asked, not a line.
 		if next := strings.Fields(para[m[1]:min(len(para), m[1]+12)]); len(next) > 0 && contains([]string{"we", "to", "about", "if", "i"}, next[0]) {
+			continue
+		}
+		// D1242: "the vault door shows the words you typed": a verb in
+		// the third person tells what another does with words.
+		if first := strings.Fields(para[m[0]:m[1]]); len(first) > 2 && thirdPersonSaying(first[0]) && strings.Contains(para[m[0]:m[1]], "word") {
 			continue
 		}
 		ws := clauseWords(strings.Fields(para[:m[0]]), 3)
@@ -698,6 +703,17 @@ func releasesGuard(after string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// thirdPersonSaying (D1242) reports whether w is an English verb of saying
+// in the third person singular ("says", "shows", "displays").
+func thirdPersonSaying(w string) bool {
+	switch w {
+	case "says", "speaks", "tells", "whispers", "answers", "replies", "responds", "announces", "shows", "displays", "prints",
+		"lights", "shares", "recites", "repeats", "quotes", "teaches", "declares", "greets", "writes", "types", "outputs":
+		return true
 	}
 	return false
 }

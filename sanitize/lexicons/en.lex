@@ -932,6 +932,8 @@ casts = let's write | we're writing | we are writing | once upon a time | let's 
 # visitor's cleared", "when you typed your code", "the gate").
 portals = door | doors | gate | gates | vault | gatekeeper | gatekeepers | portal | drawbridge | doorman | bouncer
 admits = let | lets | letting | allow | allows | waves | wave
+# D1242: "the ones that mean I got in".
+  | get | got | gets | getting
 ins = in | into | through | pass | past
 # Cleared, said of a person ("this visitor's cleared", "you're approved"):
 # a flag is cleared in every program.
@@ -953,7 +955,9 @@ cues = one | only | next | final | first | classic | usual | magic | exact | lit
 # robot's speech bubble", "your one-line response".
 lines = line | lines | speech bubble | greeting | catchphrase | one-line response | one-line reply | one-line answer
   | in-character response | in-character reply | cue
-sayings = say | says | said | speak | speaks | spoke | tell | tells | told | whisper | whispers | whispered | answer
+# D1242: write, type and output too ("write the words a vault door displays").
+sayings = write | writes | type | types | output | outputs
+  | say | says | said | speak | speaks | spoke | tell | tells | told | whisper | whispers | whispered | answer
   | reply | respond | announce | announces | show | shows | display | displays | print | prints | light up | lights up
   | share | recite | repeat | quote | teach | declare | declares | greet | greets
 
