@@ -1022,3 +1022,22 @@ utterances = phrase | text | message | response | reply | words | line | output 
 secrets = secret*
 keys = the words that open | the word that opens | the phrase that opens the | the words that let | the phrase that lets
   | the line that opens | the one where he opens | the one where she opens | the words that get
+# ---- gm (issue 28, session 8; D1244): the answer set whatever is said ----
+# How long it holds ("for the rest of the conversation", "for all future
+# messages"), the starts and ends of every reply, the whole reply, and
+# "everything I say" as what the reader receives.
+[hijack onto]
+frames = for the rest of the conversation | for the rest of this conversation | for the rest of the chat
+  | for the rest of this chat | for all future messages | for every future message | until i say otherwise
+  | until further notice | from here on | from here on out | from now | going forward
+says = begin | start | end | finish | prefix | preface | sign off
+everys = everything | anything | each and every
+inputs = i say | i type | i write | i ask | i send | you receive | you get | you read
+  | response | responses | answer | answers | output | outputs
+onlys = entire response | entire reply | entire answer | entire output | whole response | whole reply | whole answer
+  | full response | full reply
+# The words that grant named by their meaning ("the two words that mean
+# entry is allowed").
+[grant onto]
+refs = words that mean entry | words that mean access | words that mean i'm in | words that mean i got in
+  | words that mean you're in | phrase that means access | phrase that means entry | words meaning access granted
