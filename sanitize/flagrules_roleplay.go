@@ -346,7 +346,7 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 			`(?:guard|guards|guarding|protect|protects|protecting)\s(?:the\s|a\s|one\s|that\s|this\s|your\s|its\s)?(?:secret\s)?(?:word|phrase|password|passphrase|passcode)\b|` +
 			// "a word just like yours", "the same password you do", "the
 			// hidden text it was given at startup" (D1206).
-			`(?:text|words|message|instructions|prompt|rules|orders)\s(?:that\s|which\s)?(?:it|you)\s(?:was|were|got|had\sbeen|have\sbeen|has\sbeen)\s(?:given|told|fed|loaded)\b`
+			`(?:text|words|message|instructions|prompt|rules|orders)\s(?:that\s|which\s)?(?:it|you|she|he|they)\s(?:was|were|got|had\sbeen|have\sbeen|has\sbeen)\s(?:given|told|fed|loaded)\b`
 		if q := f.qualifiedThing(s, 1); q != "" {
 			thing += `|` + q
 		}
@@ -357,9 +357,18 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 		thing = `(?:(?:secret\s)?(?:word|phrase|password|passcode|code|secret)\s(?:just\s|exactly\s)?like\syours\b|` +
 			`same\s(?:secret\s)?(?:word|phrase|password|passcode|code)\s(?:as\s)?(?:you\s(?:do|have|know|guard|keep)|yours)\b|` + thing + `)`
 	}
-	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, rareHeads(s), words{"guard", "guards", "guarding", "protects", "protecting", "yours"})).
+	needs := join2(things, rareHeads(s), words{"guard", "guards", "guarding", "protects", "protecting", "yours"})
+	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), needs).
 		needingSubstrings("„", "“", "‘", "«", "「", "『")
-	return byStarts(p.checked(f.addressed(f.castGuard(s))), casts)
+	out := byStarts(p.checked(f.addressed(f.castGuard(s))), casts)
+	if f.lang == "en" {
+		// D1242: "be a helpful librarian who reads me ...", "play a
+		// character named Echo who ...": a role given with what it does.
+		q := fp(RuleFlagRoleHijack, []string{"be", "become", "play"}, playReach+120,
+			`(?:be|become|play)\s(?:a|an)\s(?:[\w'’-]+\s){1,3}?who\s`+reach+`(`+thing+`)`).followedBy("a", "an").needing("who")
+		out = append(out, q.checked(f.addressed(f.castGuard(s))))
+	}
+	return out
 }
 
 // rareHeads are the section's guarded things (heads) whose longest word is
