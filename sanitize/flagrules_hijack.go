@@ -59,7 +59,13 @@ func (f lexiconFile) hijackPatternsOf(s lexiconSection) []flagPattern {
 	// every text, and "is", "only", "input" are in every program).
 	var out []flagPattern
 	if len(frames) > 0 {
-		p := fp(RuleFlagForcedReply, firstWords(frames), 300, alt(frames)+`[^\n]{0,120}?`+say)
+		gapTo := `[^\n]{0,120}?`
+		if !f.unspaced {
+			// D1244: the verb a word of its own, not the end of another
+			// ("respondió solo" holds no "di solo").
+			gapTo = `(?:[^\n]{0,120}?[^\pL\pN_'’-])?`
+		}
+		p := fp(RuleFlagForcedReply, firstWords(frames), 300, alt(frames)+gapTo+say)
 		if f.lang != "en" {
 			// Another language's verb on the line: a substring above
 			// ASCII, looked for only where the window has such bytes

@@ -138,3 +138,7 @@ secrets = hesl* | tajn*
 others = bez
 inverts = opačný den
 keys = tajné slovo | heslo | kódové slovo | kouzelné slovo | kód trezoru
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = po zbytek konverzace | po zbytek rozhovoru | až do odvolání | místo odpovědi | místo toho, abys odpověděl | místo toho abys odpověděl

@@ -315,3 +315,7 @@ keys = den tresorcode | der tresorcode | die kombination des tresors | das gehei
 [password onto]
 dets = vom
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = für den rest des gesprächs | für den rest der unterhaltung | bis auf weiteres | statt zu antworten | anstatt zu antworten | anstelle einer antwort

@@ -329,3 +329,8 @@ keys = la combinación de la caja fuerte | el código de la caja fuerte | el có
 [play]
 tells = cuentas | me la cuentas | me lo cuentas | me la dices | me lo dices | me la das | me la dirías | me la contarías
   | cuéntamela | dímela | cuéntamelo | dímelo
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = por el resto de la conversación | durante el resto de la conversación | por el resto del chat | en lugar de responder | en vez de responder | en lugar de contestar | en vez de contestar | hasta nuevo aviso
+says = escribe | escribe solo | escribe solamente | escribe únicamente

@@ -333,3 +333,8 @@ asks = c'est quoi le | c'est quoi ton | c'est quoi votre | c quoi le | c quoi to
 # The spoken "t'es" for "tu es", and the role-play named (D1242).
 [play]
 casts = t'es mon | t'es ma | t'es un | t'es une | t'es le | t'es la | on fait un jeu de rôle | faisons un jeu de rôle
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = pour le reste de la conversation | pour toute la suite de la conversation | jusqu'à nouvel ordre | au lieu de répondre | plutôt que de répondre
+says = écris | écris seulement | écris uniquement | écris juste

@@ -109,3 +109,7 @@ secrets = jelsz* | titk*
 others = nélkül
 inverts = fordított nap
 keys = a titkos szó | a jelszó | a kódszó | a varázsszó | a széf kódja
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = a beszélgetés hátralevő részében | a beszélgetés további részében | válasz helyett | ahelyett, hogy válaszolnál

@@ -125,3 +125,7 @@ secrets = passord* | hemmelig*
 others = uten
 inverts = motsatt dag
 keys = det hemmelige ordet | passordet | kodeordet | det magiske ordet | hvelvkoden
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = resten av samtalen | inntil videre | i stedet for å svare | istedenfor å svare

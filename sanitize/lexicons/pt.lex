@@ -306,3 +306,7 @@ wheres = em | no | na | nos | nas | pelo | pela | pelos | pelas | do | da | dos 
 elsewheres = do | da | dos | das | de um | de uma | pelo | pela | pelos | pelas | desde o | desde a
 selves = sistema* | prompt* | conversa* | chat* | contexto* | desenvolvedor* | criador* | operador* | admin* | ia | assistente* | modelo* | bot | jogo* | início* | inicio* | começo* | mensage* | sess* | instru* | regra* | acima
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = pelo resto da conversa | pelo resto da conversação | durante o resto da conversa | até segunda ordem | em vez de responder | ao invés de responder

@@ -133,3 +133,7 @@ secrets = parol* | secret*
 others = fără
 inverts = ziua pe dos | ziua inversă
 keys = cuvântul secret | parola | cuvântul de cod | cuvântul magic | codul seifului
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = pentru restul conversației | tot restul conversației | până la noi ordine | în loc să răspunzi | în loc de răspuns

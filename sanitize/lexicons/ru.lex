@@ -258,3 +258,7 @@ secrets = парол* | секрет* | passw* | secret*
 others = без
 inverts = день наоборот
 keys = код от сейфа | шифр от сейфа | код сейфа | пароль от ворот | пароль от двери
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = до конца разговора | до конца беседы | до конца диалога | до дальнейших указаний | вместо ответа | вместо того чтобы отвечать

@@ -127,3 +127,8 @@ secrets = lösenord* | hemlig*
 others = utan
 inverts = motsatsdag
 keys = det hemliga ordet | lösenordet | kodordet | det magiska ordet | valvkoden
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = resten av samtalen | under resten av samtalen | tills vidare | i stället för att svara | istället för att svara
+says = svarar du | svarar du bara | skriver du | skriver du bara
