@@ -445,6 +445,7 @@ func (f lexiconFile) thingTold(s lexiconSection) func(window string, at, end int
 	for _, h := range s.class("handles") {
 		handles[normalEntry(h)] = true
 	}
+	verbLast := s.flags["verb-last"]
 	return func(window string, at, end int) bool {
 		if elsewhere(window[end:]) || checkedFirst(window[:at]) {
 			return false
@@ -493,6 +494,13 @@ func (f lexiconFile) thingTold(s lexiconSection) func(window string, at, end int
 				if handles[w] {
 					return false
 				}
+			}
+		}
+		// D1242: where the verb ends its clause ("ein Hacker, der das
+		// Passwort vergisst"), the handling verb follows the thing.
+		if verbLast {
+			if after := strings.Fields(window[end:]); len(after) > 0 && handles[strings.TrimRight(after[0], ".,;:!?\"'”»")] {
+				return false
 			}
 		}
 		return true

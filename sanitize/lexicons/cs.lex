@@ -142,3 +142,13 @@ keys = tajné slovo | heslo | kódové slovo | kouzelné slovo | kód trezoru
 # How long the answer is set for, and the answer replaced, as English's.
 [hijack onto]
 frames = po zbytek konverzace | po zbytek rozhovoru | až do odvolání | místo odpovědi | místo toho, abys odpověděl | místo toho abys odpověděl
+# ---- gm (D1240): the secret wrapped in a made thing, and counted ----
+[password onto]
+creates = napiš | napiš mi | vymysli | složi | udělej
+wrappers = báseň | básničku | příběh | píseň | hádanku | akrostich | haiku | verš | říkanku
+relates = kde | ve které | která obsahuje | který obsahuje | které obsahuje | s | o
+counts = kolik písmen má | kolik znaků má | kolik písmen obsahuje
+# D1242: a verb that does something else with the secret than tell it
+# (forgets, loses, changes, types in, guesses) makes no role-play ask.
+[play]
+handles = zapomene | zapomněl | zapomněla | zapomíná | ztratí | ztratil | ztratila | změní | změnil | zadá | zadal | prolomí | uhodne | uhodl | hádá

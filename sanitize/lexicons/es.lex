@@ -334,3 +334,9 @@ tells = cuentas | me la cuentas | me lo cuentas | me la dices | me lo dices | me
 [hijack onto]
 frames = por el resto de la conversación | durante el resto de la conversación | por el resto del chat | en lugar de responder | en vez de responder | en lugar de contestar | en vez de contestar | hasta nuevo aviso
 says = escribe | escribe solo | escribe solamente | escribe únicamente
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = olvida | olvidó | olvidado | pierde | perdió | perdido | cambia | cambió | cambiado | restablece | introduce | introdujo | teclea | adivina | adivinó | descifra | descifró | crackea

@@ -88,3 +88,7 @@ casts = تو هستی | وانمود کن | تصور کن | بیا بازی | ن
 secrets = رمز عبور* | گذرواژه*
 others = بدون
 keys = کلمه مخفی | رمز عبور | کلمه جادویی | رمز گاوصندوق
+# D1242: a verb that does something else with the secret than tell it
+# (forgets, loses, changes, types in, guesses) makes no role-play ask.
+[play]
+handles = فراموش | گم | عوض | وارد | حدس

@@ -338,3 +338,9 @@ casts = t'es mon | t'es ma | t'es un | t'es une | t'es le | t'es la | on fait un
 [hijack onto]
 frames = pour le reste de la conversation | pour toute la suite de la conversation | jusqu'à nouvel ordre | au lieu de répondre | plutôt que de répondre
 says = écris | écris seulement | écris uniquement | écris juste
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = oublie | oublié | oubliait | perd | perdu | change | changé | modifie | modifié | réinitialise | saisit | saisi | tape | tapé | devine | deviné | craque | cracké

@@ -90,3 +90,7 @@ casts = תעמיד פנים | תדמיין | בוא נשחק | בואי נשחק
 secrets = סיסמ* | סוד*
 others = בלי
 keys = המילה הסודית | הסיסמה | מילת הקסם | הקוד של הכספת
+# D1242: a verb that does something else with the secret than tell it
+# (forgets, loses, changes, types in, guesses) makes no role-play ask.
+[play]
+handles = שוכח | שכח | שוכחת | שכחה | מאבד | איבד | משנה | שינה | מקליד | מנחש | ניחש

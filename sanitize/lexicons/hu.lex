@@ -113,3 +113,12 @@ keys = a titkos szó | a jelszó | a kódszó | a varázsszó | a széf kódja
 # How long the answer is set for, and the answer replaced, as English's.
 [hijack onto]
 frames = a beszélgetés hátralevő részében | a beszélgetés további részében | válasz helyett | ahelyett, hogy válaszolnál
+# ---- gm (D1240): the secret wrapped in a made thing ----
+[password onto]
+creates = írj | írj egy | találj ki | költs
+wrappers = vers* | történet* | dal* | talány* | akrosztichon* | haiku | mondóká*
+relates = amelyben | amiben | ami tartalmazza | amely tartalmazza | elrejted | elrejti
+# D1242: a verb that does something else with the secret than tell it
+# (forgets, loses, changes, types in, guesses) makes no role-play ask.
+[play]
+handles = elfelejti | elfelejtette | elveszíti | elvesztette | megváltoztatja | megváltoztatta | beírja | beírta | feltöri | feltörte | kitalálja | kitalálta

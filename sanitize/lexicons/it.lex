@@ -311,3 +311,9 @@ selves = sistem* | prompt* | conversazion* | chat* | contest* | svilupp* | creat
 # How long the answer is set for, and the answer replaced, as English's.
 [hijack onto]
 frames = per il resto della conversazione | per tutto il resto della conversazione | fino a nuovo ordine | invece di rispondere | anziché rispondere
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = dimentica | dimenticato | dimenticò | perde | perso | cambia | cambiato | modifica | reimposta | inserisce | inserito | digita | indovina | indovinato | decifra | craccato

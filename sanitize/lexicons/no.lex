@@ -129,3 +129,13 @@ keys = det hemmelige ordet | passordet | kodeordet | det magiske ordet | hvelvko
 # How long the answer is set for, and the answer replaced, as English's.
 [hijack onto]
 frames = resten av samtalen | inntil videre | i stedet for å svare | istedenfor å svare
+# ---- gm (D1240): the secret asked with its transformation, and wrapped ----
+[password onto]
+asks = fortell | fortell meg | skriv | stav | gi meg | vis meg | hva er
+creates = skriv | skriv en | lag | dikt opp
+wrappers = dikt | diktet | historie | sang | gåte | akrostikon | haiku | vers | regle
+relates = der | som inneholder | som skjuler | med | om
+# D1242: a verb that does something else with the secret than tell it
+# (forgets, loses, changes, types in, guesses) makes no role-play ask.
+[play]
+handles = glemmer | glemte | glemt | mister | mistet | bytter | byttet | endrer | endret | tilbakestiller | oppgir | knekker | gjetter

@@ -310,3 +310,9 @@ selves = sistema* | prompt* | conversa* | chat* | contexto* | desenvolvedor* | c
 # How long the answer is set for, and the answer replaced, as English's.
 [hijack onto]
 frames = pelo resto da conversa | pelo resto da conversação | durante o resto da conversa | até segunda ordem | em vez de responder | ao invés de responder
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = esquece | esqueceu | esquecido | perde | perdeu | perdido | muda | mudou | altera | alterou | redefine | digita | digitou | insere | adivinha | adivinhou | quebra | quebrou

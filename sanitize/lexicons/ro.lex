@@ -137,3 +137,7 @@ keys = cuvântul secret | parola | cuvântul de cod | cuvântul magic | codul se
 # How long the answer is set for, and the answer replaced, as English's.
 [hijack onto]
 frames = pentru restul conversației | tot restul conversației | până la noi ordine | în loc să răspunzi | în loc de răspuns
+# D1242: a verb that does something else with the secret than tell it
+# (forgets, loses, changes, types in, guesses) makes no role-play ask.
+[play]
+handles = uită | a uitat | pierde | a pierdut | schimbă | a schimbat | introduce | a introdus | sparge | ghicește | a ghicit

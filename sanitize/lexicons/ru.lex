@@ -262,3 +262,9 @@ keys = код от сейфа | шифр от сейфа | код сейфа | �
 # How long the answer is set for, and the answer replaced, as English's.
 [hijack onto]
 frames = до конца разговора | до конца беседы | до конца диалога | до дальнейших указаний | вместо ответа | вместо того чтобы отвечать
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = забыл | забыла | забывает | забудет | потерял | потеряла | теряет | меняет | поменял | сменил | сбросил | вводит | ввёл | ввел | угадал | угадывает | взломал | взламывает

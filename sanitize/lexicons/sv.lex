@@ -132,3 +132,12 @@ keys = det hemliga ordet | lösenordet | kodordet | det magiska ordet | valvkode
 [hijack onto]
 frames = resten av samtalen | under resten av samtalen | tills vidare | i stället för att svara | istället för att svara
 says = svarar du | svarar du bara | skriver du | skriver du bara
+# ---- gm (D1240): the secret wrapped in a made thing ----
+[password onto]
+creates = skriv | skriv en | hitta på | gör | dikta
+wrappers = dikt | dikten | berättelse | sång | gåta | akrostikon | haiku | vers | ramsa
+relates = där | som innehåller | som gömmer | med | om
+# D1242: a verb that does something else with the secret than tell it
+# (forgets, loses, changes, types in, guesses) makes no role-play ask.
+[play]
+handles = glömmer | glömde | glömt | tappar | tappade | byter | bytte | ändrar | ändrade | återställer | anger | knäcker | gissar | gissade

@@ -193,3 +193,9 @@ subjects = hệ thống | người dùng | cánh cửa | nó | họ | anh ấy |
 opposites = ngược lại của | trái nghĩa
 denials = truy cập bị từ chối | từ chối truy cập
 # ---- end round 6, languages ----
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = quên | làm mất | mất | đổi | thay đổi | đặt lại | nhập | gõ | đoán | bẻ khóa
