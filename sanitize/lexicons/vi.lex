@@ -199,3 +199,9 @@ denials = truy cập bị từ chối | từ chối truy cập
 # story about a hacker who forgets the password".
 [play]
 handles = quên | làm mất | mất | đổi | thay đổi | đặt lại | nhập | gõ | đoán | bẻ khóa
+# ---- gm (issue 28, session 8; D1241) ----
+# "bạn chỉ cần nói ..." (you only need to say), "cứ nói" (just say): the
+# second person and the plain imperative with the words asked.
+[grant onto]
+acts = chỉ cần nói | bạn chỉ cần nói | cứ nói | chỉ cần viết | bạn chỉ cần viết | cứ viết | chỉ cần trả lời
+  | bạn chỉ cần trả lời | cứ trả lời | gõ | chỉ cần gõ
