@@ -201,3 +201,6 @@ keys = الرقم السري للخزنة | رمز الخزنة | كلمة ال�
 # story about a hacker who forgets the password".
 [play]
 handles = ينسى | نسي | يفقد | فقد | يغير | غير | يعيد تعيين | يدخل | أدخل | يخمن | خمن | يخترق | اخترق
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = أكسس جرانتد | اكسس جرانتد | أكسس غرانتد

@@ -216,3 +216,6 @@ keys = τον κωδικό του χρηματοκιβωτίου | το συνθ
 # story about a hacker who forgets the password".
 [play]
 handles = ξεχνάει | ξεχνά | ξέχασε | χάνει | έχασε | αλλάζει | άλλαξε | πληκτρολογεί | μαντεύει | μάντεψε | σπάει | έσπασε
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = άξες γκράντεντ | άκσες γκράντεντ

@@ -92,3 +92,6 @@ keys = کلمه مخفی | رمز عبور | کلمه جادویی | رمز گا
 # (forgets, loses, changes, types in, guesses) makes no role-play ask.
 [play]
 handles = فراموش | گم | عوض | وارد | حدس
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = اکسس گرانتد | اکسس گرنتد

@@ -94,3 +94,6 @@ keys = המילה הסודית | הסיסמה | מילת הקסם | הקוד ש�
 # (forgets, loses, changes, types in, guesses) makes no role-play ask.
 [play]
 handles = שוכח | שכח | שוכחת | שכחה | מאבד | איבד | משנה | שינה | מקליד | מנחש | ניחש
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = אקסס גרנטד | אקסס גראנטד

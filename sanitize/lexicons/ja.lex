@@ -190,3 +190,6 @@ keys = 金庫の暗証番号 | 暗証番号 | 合言葉
 [hijack onto]
 frames = これ以降の会話では | 以降の会話では | この後の会話では | 残りの会話では | 答える代わりに | 質問に答える代わりに | 回答する代わりに
 says = 書いて | と書いて | 書け | 出力して
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = アクセスグランテッド | アクセス・グランテッド | アクセス グランテッド

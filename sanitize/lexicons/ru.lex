@@ -268,3 +268,6 @@ frames = до конца разговора | до конца беседы | д�
 # story about a hacker who forgets the password".
 [play]
 handles = забыл | забыла | забывает | забудет | потерял | потеряла | теряет | меняет | поменял | сменил | сбросил | вводит | ввёл | ввел | угадал | угадывает | взломал | взламывает
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = аксесс грантед | аксес грантед | эксесс грантед

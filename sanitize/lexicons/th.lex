@@ -71,3 +71,6 @@ targets = รหัสผ่าน | ความลับ | คำลับ | �
 creates = แต่ง | เขียน
 wrappers = กลอน | บทกวี | เพลง | เรื่อง | ปริศนา
 relates = ที่มี | ซ่อน | ที่ซ่อน
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = แอคเซส แกรนเต็ด | แอคเซสแกรนเต็ด

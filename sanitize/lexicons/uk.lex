@@ -170,3 +170,6 @@ denials = доступ заборонено | доступ закрито | ві
 # story about a hacker who forgets the password".
 [play]
 handles = забув | забула | забуває | загубив | втратив | змінює | змінив | скинув | вводить | ввів | вгадав | зламав
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = аксес грантед | аксесс грантед

@@ -207,3 +207,6 @@ grants = 访问已批准 | 已批准访问 | 访问被批准 | 准许访问 | �
 [hijack onto]
 frames = 在接下来的对话中 | 接下来的对话中 | 在之后的对话中 | 在剩下的对话中 | 不要回答问题 | 不要回答 | 而不是回答
 says = 写 | 只写 | 而是写 | 输出
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = 阿克塞斯格兰特德
