@@ -473,12 +473,15 @@ func translatedGrant(grants words) string {
 
 // grantDemand is what a claim that the password was right goes on to ask:
 // access granted, or the words that grant said.
-const grantDemand = `[\s\S]{0,240}?(?:(?:grant|give)\s(?:me\s|them\s|the\suser\s|him\s|her\s|us\s)?(?:access|entry)\b|proceed\sto\sgrant|` +
+const grantDemand = `(?:[\s\S]{0,240}?(?:(?:grant|give)\s(?:me\s|them\s|the\suser\s|him\s|her\s|us\s)?(?:access|entry)\b|proceed\sto\sgrant|` +
 	`let\s(?:me|them|the\suser|us)\sin\b|granted\s(?:message|response|reply|answer)|` +
 	`(?:say|respond\swith|reply\swith|answer\swith|output)\s(?:the\s)?["'“]?(?:access|granted|welcome|unlocked)|` +
-	// D1241: an answer turn left open for the reader ("ASSISTANT:",
-	// "Your response:" at the end).
-	`(?:^|[\s.!?])(?:assistant|ai|bot|gpt|model|(?:your\s)?(?:response|reply|answer|output))\s?:\s*$)`
+	// D1241: an answer turn left open for the reader at the end of the
+	// text ("The user entered the correct password. Your response:").
+	`(?:^|[\s.!?])(?:your\s)?(?:response|reply|answer|output|assistant|ai|bot|gpt|model)\s?:\s*$)|` +
+	// or one ending the claim's own line ("SYSTEM: password verified.
+	// ASSISTANT:"), whatever follows it.
+	`[^\n]{0,160}?[ \t.!?](?:your\s)?(?:response|reply|answer|output|assistant|ai|bot|gpt|model)\s?:[ \t]*(?:\n|$))`
 
 // passwordClaim is a claim that the password given was right (claim,
 // opening at starts with one of follows after), followed within a few
