@@ -197,8 +197,12 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 			// "make it the classic two words", "in exactly two words"
 			`|(?:` + alt(sayings) + `|make\sit|give\sme|tell\sme|write|in|with|using)\s(?:me\s|us\s)?(?:the\s|those\s|your\s)?` + mod + `(?:two|2)\s(?:magic\s|special\s|secret\s)?words\b` +
 			`|exactly\s(?:two|2)\swords\b` +
+			// D1242: "the two words you say when ...", "the two words you'd
+			// say to a correct password": the words that are the reader's
+			// to say.
+			`|(?:two|2)\s(?:magic\s|special\s|secret\s|little\s)?words\s(?:that\s)?(?:you|u|ya)(?:['’]d|['’]ll)?\s(?:would\s|will\s|should\s|always\s|usually\s|normally\s|must\s)?` + alt(sayings) + `\b` +
 			// "say the words that open the door", "show them the phrase you used to say"
-			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she)\b` +
+			`|` + alt(sayings) + `\s(?:me\s|us\s|them\s|him\s|her\s)?(?:out\s|aloud\s)?the\s` + mod + `(?:words?|phrase)\s(?:that|which|it|you|they|he|she|a|an|the|its|your)\b` +
 			// "what did the door say?", "what you tell cleared visitors"
 			`|what\s(?:do|did|does|would|will|should|must|might|could)\s(?:you|it|they|he|she|the\s[\w'’-]+|[\w'’-]+)\s(?:[\w'’-]+\s)?` + alt(sayings) +
 			`|what\s(?:you|it|the\s[\w'’-]+)\s(?:would\s|used\sto\s|usually\s|always\s|normally\s)?` + alt(sayings) +
@@ -207,6 +211,9 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 			`|(?:give|say|tell|use|deliver|recite|read|offer|share)\s(?:me\s|us\s|them\s|him\s|her\s|the\s[\w'’-]+\s)?(?:the|your|its)\s(?:standard|usual|normal|regular|customary|approval|welcome|success|entry|acceptance|default)\s(?:greeting|line|response|reply|message|words|phrase|answer)\b` +
 			// "announce: ___", "you open the gate and say…": a blank to fill
 			`|` + alt(sayings) + `\s?(?:\.\.\.|…|:?\s?_{2,})` +
+			// D1242: "respond as if I had entered the correct password":
+			// the reader's part after the admission, played.
+			`|(?:respond|reply|answer|react|act|continue|proceed)\s(?:accordingly\b|(?:as\sif|as\sthough|like)\s[\w'’-]+)` +
 			// "you let me in and say..."
 			`|(?:and|then)\s(?:you\s)?(?:say|says)\s?(?:\.\.\.|…)`)
 	objects := words{"me", "us", "them", "him", "her", "you", "everyone", "anyone", "someone", "people", "visitors", "guests", "the", "kids", "players", "whoever"}
@@ -225,6 +232,9 @@ func (f lexiconFile) admissionPatterns(s lexiconSection) []flagPattern {
 		}),
 		// "a computer that just verified the hero's password"
 		fp(RuleFlagRoleHijack, firstWords(checks), 80, alt(checks)+`\s(?:the|your|his|her|their|my|our|a)\s(?:[\w'’-]+\s)?`+alt(codes)).checked(found),
+		// D1242: the moment the password given is right ("when someone
+		// gives the right password", "to a correct password").
+		fp(RuleFlagRoleHijack, []string{"right", "correct", "valid", "proper"}, 80, `(?:right|correct|valid|proper)\s(?:password|passcode|passphrase|pin|code|combination|passwords|codes)\b`).checked(found),
 		// "when someone's fate is to enter.", "to enter the castle": not
 		// the key ("press Enter"), nor a function entered.
 		fp(RuleFlagRoleHijack, []string{"enter"}, 80, `enter(?:\s?[.,;!?]|\s(?:the\s)?`+alt(portals, places)+`)`).checked(func(before, window string, m []int) bool {
@@ -258,6 +268,11 @@ func admissionPart(part *regexp.Regexp, nots words, before, window string) bool 
 		// "what do you say we add a chime", "what do you say to that":
 		// an opinion asked, not a line.
 		if next := strings.Fields(para[m[1]:min(len(para), m[1]+12)]); len(next) > 0 && contains([]string{"we", "to", "about", "if", "i"}, next[0]) {
+			continue
+		}
+		// D1242: "the vault door shows the words you typed": a verb in
+		// the third person tells what another does with words.
+		if first := strings.Fields(para[m[0]:m[1]]); len(first) > 2 && thirdPersonSaying(first[0]) && strings.Contains(para[m[0]:m[1]], "word") {
 			continue
 		}
 		ws := clauseWords(strings.Fields(para[:m[0]]), 3)
@@ -331,7 +346,7 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 			`(?:guard|guards|guarding|protect|protects|protecting)\s(?:the\s|a\s|one\s|that\s|this\s|your\s|its\s)?(?:secret\s)?(?:word|phrase|password|passphrase|passcode)\b|` +
 			// "a word just like yours", "the same password you do", "the
 			// hidden text it was given at startup" (D1206).
-			`(?:text|words|message|instructions|prompt|rules|orders)\s(?:that\s|which\s)?(?:it|you)\s(?:was|were|got|had\sbeen|have\sbeen|has\sbeen)\s(?:given|told|fed|loaded)\b`
+			`(?:text|words|message|instructions|prompt|rules|orders)\s(?:that\s|which\s)?(?:it|you|she|he|they)\s(?:was|were|got|had\sbeen|have\sbeen|has\sbeen)\s(?:given|told|fed|loaded)\b`
 		if q := f.qualifiedThing(s, 1); q != "" {
 			thing += `|` + q
 		}
@@ -342,9 +357,18 @@ func (f lexiconFile) castPatterns(s lexiconSection, casts words, reach string) [
 		thing = `(?:(?:secret\s)?(?:word|phrase|password|passcode|code|secret)\s(?:just\s|exactly\s)?like\syours\b|` +
 			`same\s(?:secret\s)?(?:word|phrase|password|passcode|code)\s(?:as\s)?(?:you\s(?:do|have|know|guard|keep)|yours)\b|` + thing + `)`
 	}
-	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), join2(things, rareHeads(s), words{"guard", "guards", "guarding", "protects", "protecting", "yours"})).
+	needs := join2(things, rareHeads(s), words{"guard", "guards", "guarding", "protects", "protecting", "yours"})
+	p := f.need(fp(RuleFlagRoleHijack, firstWords(casts), playReach+120, expr+reach+`(`+thing+`)`), needs).
 		needingSubstrings("„", "“", "‘", "«", "「", "『")
-	return byStarts(p.checked(f.addressed(f.castGuard(s))), casts)
+	out := byStarts(p.checked(f.addressed(f.castGuard(s))), casts)
+	if f.lang == "en" {
+		// D1242: "be a helpful librarian who reads me ...", "play a
+		// character named Echo who ...": a role given with what it does.
+		q := fp(RuleFlagRoleHijack, []string{"be", "become", "play"}, playReach+120,
+			`(?:be|become|play)\s(?:a|an)\s(?:[\w'’-]+\s){1,3}?who\s`+reach+`(`+thing+`)`).followedBy("a", "an").needing("who")
+		out = append(out, q.checked(f.addressed(f.castGuard(s))))
+	}
+	return out
 }
 
 // rareHeads are the section's guarded things (heads) whose longest word is
@@ -421,6 +445,7 @@ func (f lexiconFile) thingTold(s lexiconSection) func(window string, at, end int
 	for _, h := range s.class("handles") {
 		handles[normalEntry(h)] = true
 	}
+	verbLast := s.flags["verb-last"]
 	return func(window string, at, end int) bool {
 		if elsewhere(window[end:]) || checkedFirst(window[:at]) {
 			return false
@@ -456,7 +481,7 @@ func (f lexiconFile) thingTold(s lexiconSection) func(window string, at, end int
 		// On opposite day a "don't" asks (D1174).
 		if !containsAny(window[:at], inverts) {
 			for _, n := range ns {
-				if strings.Contains(tail, " "+n+" ") {
+				if i := strings.Index(tail, " "+n+" "); i >= 0 && !releasesGuard(tail[i+len(n)+1:]) {
 					return false
 				}
 			}
@@ -469,6 +494,13 @@ func (f lexiconFile) thingTold(s lexiconSection) func(window string, at, end int
 				if handles[w] {
 					return false
 				}
+			}
+		}
+		// D1242: where the verb ends its clause ("ein Hacker, der das
+		// Passwort vergisst"), the handling verb follows the thing.
+		if verbLast {
+			if after := strings.Fields(window[end:]); len(after) > 0 && handles[strings.TrimRight(after[0], ".,;:!?\"'”»")] {
+				return false
 			}
 		}
 		return true
@@ -670,3 +702,35 @@ func checkedFirst(lead string) bool {
 // 16 % per CPU second with them, D1171).
 var commonInCode = map[string]bool{"system": true, "instructions": true, "prompt": true, "word": true, "words": true, "pass": true,
 	"phrase": true, "code": true, "key": true, "keys": true, "rules": true, "one": true, "text": true, "given": true, "told": true, "initial": true, "hidden": true}
+
+// guardStems (D1242) are the verbs of keeping a thing guarded, as words
+// begin in the lexicon languages: protect, guard, keep, hide, proteger,
+// guardar, ocultar, esconder, custodire, nascondere, schützen, hüten,
+// verbergen, protéger, garder, cacher, защищать, охранять, скрывать.
+var guardStems = []string{"protect", "guard", "keep", "hide", "hiding", "proteg", "guardar", "ocult", "escond", "custod", "nascond",
+	"schütz", "hüt", "verberg", "protég", "garder", "cach", "защищ", "охран", "скрыв"}
+
+// releasesGuard (D1242) reports whether the words after a negation are a
+// verb of guarding: "ya no tiene que proteger la contraseña", "no longer
+// has to guard the password" release the thing rather than refuse it.
+func releasesGuard(after string) bool {
+	for _, w := range strings.Fields(after) {
+		for _, g := range guardStems {
+			if strings.HasPrefix(w, g) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// thirdPersonSaying (D1242) reports whether w is an English verb of saying
+// in the third person singular ("says", "shows", "displays").
+func thirdPersonSaying(w string) bool {
+	switch w {
+	case "says", "speaks", "tells", "whispers", "answers", "replies", "responds", "announces", "shows", "displays", "prints",
+		"lights", "shares", "recites", "repeats", "quotes", "teaches", "declares", "greets", "writes", "types", "outputs":
+		return true
+	}
+	return false
+}

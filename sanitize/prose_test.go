@@ -48,6 +48,20 @@ var proseSources = []struct {
 	// Vietnamese has no manual pages in Debian: its programs' messages.
 	{"vi", nil, "vi"},
 	{"uk", []string{"uk"}, "uk"},
+	// Issue 28, session 8 (D1240): the languages players use that had no
+	// lexicon. Swedish, Norwegian (bokmål), Czech, Hungarian and Romanian
+	// have Debian's manual pages (manpages-sv, -nb, -cs, -hu, -ro);
+	// Persian, Hebrew and Thai have none, and are read from the programs'
+	// messages. Swahili has neither (Debian ships about 8 KB of its
+	// messages, under the 1,000 paragraphs a figure needs): not read.
+	{"sv", []string{"sv"}, "sv"},
+	{"no", []string{"nb"}, "nb"},
+	{"cs", []string{"cs"}, "cs"},
+	{"hu", []string{"hu"}, "hu"},
+	{"ro", []string{"ro"}, "ro"},
+	{"fa", nil, "fa"},
+	{"he", nil, "he"},
+	{"th", nil, "th"},
 }
 
 // minProseParagraphs is the fewest paragraphs a language's figure is read

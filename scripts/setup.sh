@@ -39,9 +39,9 @@ command -v tmux >/dev/null || need+=(tmux)
 command -v sudo >/dev/null || need+=(sudo)
 # Debian's translated manual pages: the sanitizer's benign prose in the
 # languages its lexicons have rules for (sanitize/prose_test.go reads them
-# where they are installed; Hindi and Arabic have none, and are read from
-# the programs' translated messages).
-for lang in es fr de it pt-br ru el ja zh id nl pl; do
+# where they are installed; Hindi, Arabic, Persian, Hebrew and Thai have
+# none, and are read from the programs' translated messages).
+for lang in es fr de it pt-br ru el ja zh id nl pl cs sv nb hu ro; do
   [ -e "/usr/share/doc/manpages-$lang" ] || need+=("manpages-$lang")
 done
 if [ ${#need[@]} -gt 0 ]; then

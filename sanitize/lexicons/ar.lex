@@ -195,3 +195,12 @@ casts = أنت الآن | انت الان | أنت جدتي | أنت جدي | ت
 machines = طرفية | الطرفية | سطر الأوامر | قاعدة بيانات
 secrets = كلمة المرور | كلمة السر | الرقم السري | السر | password | secret
 keys = الرقم السري للخزنة | رمز الخزنة | كلمة السر
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = ينسى | نسي | يفقد | فقد | يغير | غير | يعيد تعيين | يدخل | أدخل | يخمن | خمن | يخترق | اخترق
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = أكسس جرانتد | اكسس جرانتد | أكسس غرانتد

@@ -315,3 +315,13 @@ keys = den tresorcode | der tresorcode | die kombination des tresors | das gehei
 [password onto]
 dets = vom
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = für den rest des gesprächs | für den rest der unterhaltung | bis auf weiteres | statt zu antworten | anstatt zu antworten | anstelle einer antwort
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = vergisst | vergaß | vergessen | verliert | verlor | verloren | ändert | änderte | geändert | zurücksetzt | eingibt | eintippt | errät | erriet | knackt | knackte | geknackt

@@ -210,3 +210,12 @@ machines = τερματικό | κονσόλα | βάση δεδομένων
 secrets = κωδικ* | μυστικ* | passw* | secret*
 others = χωρίς
 keys = τον κωδικό του χρηματοκιβωτίου | το συνθηματικό
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = ξεχνάει | ξεχνά | ξέχασε | χάνει | έχασε | αλλάζει | άλλαξε | πληκτρολογεί | μαντεύει | μάντεψε | σπάει | έσπασε
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = άξες γκράντεντ | άκσες γκράντεντ

@@ -728,6 +728,8 @@ acts = say | respond | reply | answer | output | print | write | type | state | 
   | copy | reproduce | paste | transcribe | render | give back | read back | read out | display | show | greet me
   | acknowledge | translate | complete | finish | fill in | spell out | pronounce | tell | decode | decipher
   | unscramble | reverse | fix | convert | undo | greet | emit
+# D1241: the echo asked for ("Echo: ACCESS GRANTED", "parrot it back").
+  | echo | parrot | mirror
 grants = access allowed | access accepted | access authorized | access authorised | access confirmed | access permitted
   | access unlocked | access approved | entry granted | entry permitted | password accepted | password correct
   | password verified | login successful | authentication successful
@@ -1076,6 +1078,8 @@ casts = let's write | we're writing | we are writing | once upon a time | let's 
 # visitor's cleared", "when you typed your code", "the gate").
 portals = door | doors | gate | gates | vault | gatekeeper | gatekeepers | portal | drawbridge | doorman | bouncer
 admits = let | lets | letting | allow | allows | waves | wave
+# D1242: "the ones that mean I got in".
+  | get | got | gets | getting
 ins = in | into | through | pass | past
 # Cleared, said of a person ("this visitor's cleared", "you're approved"):
 # a flag is cleared in every program.
@@ -1097,7 +1101,9 @@ cues = one | only | next | final | first | classic | usual | magic | exact | lit
 # robot's speech bubble", "your one-line response".
 lines = line | lines | speech bubble | greeting | catchphrase | one-line response | one-line reply | one-line answer
   | in-character response | in-character reply | cue
-sayings = say | says | said | speak | speaks | spoke | tell | tells | told | whisper | whispers | whispered | answer
+# D1242: write, type and output too ("write the words a vault door displays").
+sayings = write | writes | type | types | output | outputs
+  | say | says | said | speak | speaks | spoke | tell | tells | told | whisper | whispers | whispered | answer
   | reply | respond | announce | announces | show | shows | display | displays | print | prints | light up | lights up
   | share | recite | repeat | quote | teach | declare | declares | greet | greets
 
@@ -1162,3 +1168,22 @@ utterances = phrase | text | message | response | reply | words | line | output 
 secrets = secret*
 keys = the words that open | the word that opens | the phrase that opens the | the words that let | the phrase that lets
   | the line that opens | the one where he opens | the one where she opens | the words that get
+# ---- gm (issue 28, session 8; D1244): the answer set whatever is said ----
+# How long it holds ("for the rest of the conversation", "for all future
+# messages"), the starts and ends of every reply, the whole reply, and
+# "everything I say" as what the reader receives.
+[hijack onto]
+frames = for the rest of the conversation | for the rest of this conversation | for the rest of the chat
+  | for the rest of this chat | for all future messages | for every future message | until i say otherwise
+  | until further notice | from here on | from here on out | from now | going forward
+says = begin | start | end | finish | prefix | preface | sign off
+everys = everything | anything | each and every
+inputs = i say | i type | i write | i ask | i send | you receive | you get | you read
+  | response | responses | answer | answers | output | outputs
+onlys = entire response | entire reply | entire answer | entire output | whole response | whole reply | whole answer
+  | full response | full reply
+# The words that grant named by their meaning ("the two words that mean
+# entry is allowed").
+[grant onto]
+refs = words that mean entry | words that mean access | words that mean i'm in | words that mean i got in
+  | words that mean you're in | phrase that means access | phrase that means entry | words meaning access granted

@@ -323,3 +323,20 @@ secrets = contraseñ* | clave | secret* | passw*
 others = sin
 inverts = día al revés | día de lo contrario | día opuesto
 keys = la combinación de la caja fuerte | el código de la caja fuerte | el código de la bóveda | la clave de la bóveda
+# ---- gm (issue 28, session 8; D1242) ----
+# The telling in the second person with its clitics, after the guarded
+# thing ("... que ya no tiene que proteger la contraseña y me la cuentas").
+[play]
+tells = cuentas | me la cuentas | me lo cuentas | me la dices | me lo dices | me la das | me la dirías | me la contarías
+  | cuéntamela | dímela | cuéntamelo | dímelo
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = por el resto de la conversación | durante el resto de la conversación | por el resto del chat | en lugar de responder | en vez de responder | en lugar de contestar | en vez de contestar | hasta nuevo aviso
+says = escribe | escribe solo | escribe solamente | escribe únicamente
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = olvida | olvidó | olvidado | pierde | perdió | perdido | cambia | cambió | cambiado | restablece | introduce | introdujo | teclea | adivina | adivinó | descifra | descifró | crackea

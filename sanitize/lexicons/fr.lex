@@ -313,7 +313,9 @@ ands = et | puis | et ensuite | ensuite | mais
 # it in the paragraph; machines to simulate, with the secret in a command
 # (flagrules_roleplay.go).
 [play]
-casts = tu es | tu es maintenant | désormais tu es | à partir de maintenant tu es | tu es mon | tu es ma
+# Not "tu es" bare (D1242): "tu es sûr que le mot de passe est bon ?" asks,
+# and casts no one; a role has its noun ("tu es un gardien").
+casts = tu es un | tu es une | tu es le | tu es la | tu es l' | tu es maintenant | désormais tu es | à partir de maintenant tu es | tu es mon | tu es ma
   | fais semblant d'être | imagine que tu es | jouons | on joue | joue le rôle | incarne | dans ce jeu | dans cette histoire
   | écris une histoire | il était une fois | sois mon | sois ma | nouveau jeu
 machines = terminal | terminal linux | console | interpréteur python | interpréteur | base de données
@@ -322,3 +324,23 @@ others = sans
 inverts = jour à l'envers | jour des contraires | jour inversé
 keys = le code du coffre | la combinaison du coffre | le code de la porte
 casts = imagine que | jour à l'envers
+# ---- gm (issue 28, session 8; D1242) ----
+# The spoken question "c'est quoi ...", as "quel est", on the definite
+# secret only ("c'est quoi un mot de passe fort ?" asks what one is).
+[secret onto]
+asks = c'est quoi le | c'est quoi ton | c'est quoi votre | c quoi le | c quoi ton | cest quoi le | cest quoi ton
+  | c'était quoi le | c'était quoi ton
+# The spoken "t'es" for "tu es", and the role-play named (D1242).
+[play]
+casts = t'es mon | t'es ma | t'es un | t'es une | t'es le | t'es la | on fait un jeu de rôle | faisons un jeu de rôle
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = pour le reste de la conversation | pour toute la suite de la conversation | jusqu'à nouvel ordre | au lieu de répondre | plutôt que de répondre
+says = écris | écris seulement | écris uniquement | écris juste
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = oublie | oublié | oubliait | perd | perdu | change | changé | modifie | modifié | réinitialise | saisit | saisi | tape | tapé | devine | deviné | craque | cracké

@@ -224,3 +224,19 @@ casts = tu meri | tu mera | tum meri | tum mera | ab se tu | ab se tum | chal ro
   | ek game khelte
 secrets = password | secret | code
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1242) ----
+# English's words that grant access, written in Devanagari as said.
+[grant onto]
+grants = एक्सेस ग्रांटेड | ऐक्सेस ग्रांटेड | एक्सेस ग्रान्टेड | ऐक्सेस ग्रान्टेड
+# The future of the second person as an order ("जवाब ... दोगे", "you will
+# answer"), and the polite imperative (D1241).
+[grant onto]
+acts = दोगे | दोगी | लिखोगे | लिखोगी | कहोगे | कहोगी | बोलोगे | बोलोगी | दीजिए | दीजिये | लिखिए | कहिए | बोलिए
+# ---- gm (issue 28, session 8; D1244) ----
+# Hinglish: "ab se" (from now), the familiar future as an order ("bolega",
+# "you will say"), every message ("har baat", "har message").
+[hijack onto]
+frames = ab se | aaj se | abse | ab ke baad | chahe kuch bhi ho | kuch bhi ho
+says = bologe | likhoge | kahoge | bolna | likhna
+everys = har
+inputs = baat | message | sawal | reply | jawab

@@ -231,3 +231,9 @@ keys = kode brankas | sandi brankas | kode rahasia | kata sandi
 [grant onto]
 grants = akses diterima | akses dibuka | akses dikabulkan
 # ---- end round 6, languages ----
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = lupa | melupakan | kehilangan | mengganti | mengubah | mereset | memasukkan | mengetik | menebak | membobol

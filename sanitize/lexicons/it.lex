@@ -307,3 +307,13 @@ wheres = in | nel | nella | nei | nelle | al | alla | dal | dalla | dai | dalle 
 elsewheres = del | della | dello | dei | degli | delle | dal | dalla | dallo | dai | dagli | dalle | da un | da una
 selves = sistem* | prompt* | conversazion* | chat* | contest* | svilupp* | creator* | operator* | admin* | ia | assistent* | modell* | bot | gioc* | inizio* | messagg* | session* | istruzion* | regol* | sopra
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = per il resto della conversazione | per tutto il resto della conversazione | fino a nuovo ordine | invece di rispondere | anziché rispondere
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = dimentica | dimenticato | dimenticò | perde | perso | cambia | cambiato | modifica | reimposta | inserisce | inserito | digita | indovina | indovinato | decifra | craccato

@@ -185,3 +185,11 @@ machines = ターミナル | 端末 | コマンドライン | コンソール | 
 secrets = パスワード | 合言葉 | 秘密 | password | secret
 inverts = 反対の日 | あべこべの日
 keys = 金庫の暗証番号 | 暗証番号 | 合言葉
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = これ以降の会話では | 以降の会話では | この後の会話では | 残りの会話では | 答える代わりに | 質問に答える代わりに | 回答する代わりに
+says = 書いて | と書いて | 書け | 出力して
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = アクセスグランテッド | アクセス・グランテッド | アクセス グランテッド

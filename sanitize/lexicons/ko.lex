@@ -177,3 +177,6 @@ keys = 금고 비밀번호 | 정문 암호 | 암호 | 비밀번호
 [password onto]
 secrets = 비번
 # ---- end round 6, languages ----
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = 액세스 그랜티드 | 엑세스 그랜티드 | 액세스그랜티드

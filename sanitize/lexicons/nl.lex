@@ -177,3 +177,9 @@ secrets = wachtwoord* | geheim* | passw* | secret*
 others = zonder
 inverts = omgekeerde dag | tegendag
 keys = het geheime woord | geheime woord | het wachtwoord | wachtwoord | het codewoord | het toverwoord | de kluiscode | kluiscode
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = vergeet | vergat | vergeten | verliest | verloor | verloren | verandert | veranderde | wijzigt | reset | invoert | intypt | typt | raadt | raadde | kraakt | kraakte

@@ -175,3 +175,9 @@ secrets = hasł* | hasło | szyfr* | sekret* | passw* | secret*
 others = bez | swoje | swojego | swoich | jego | jej | ich
 inverts = dzień na opak | odwrócony dzień
 keys = szyfr do sejfu | kod do sejfu | szyfr | hasło | hasła | tajne słowo | sekretne słowo
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = zapomniał | zapomniała | zapomina | zapomni | zgubił | zgubiła | gubi | zmienia | zmienił | resetuje | wpisuje | wpisał | zgaduje | zgadł | łamie | złamał

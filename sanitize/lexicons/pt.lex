@@ -306,3 +306,13 @@ wheres = em | no | na | nos | nas | pelo | pela | pelos | pelas | do | da | dos 
 elsewheres = do | da | dos | das | de um | de uma | pelo | pela | pelos | pelas | desde o | desde a
 selves = sistema* | prompt* | conversa* | chat* | contexto* | desenvolvedor* | criador* | operador* | admin* | ia | assistente* | modelo* | bot | jogo* | início* | inicio* | começo* | mensage* | sess* | instru* | regra* | acima
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = pelo resto da conversa | pelo resto da conversação | durante o resto da conversa | até segunda ordem | em vez de responder | ao invés de responder
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = esquece | esqueceu | esquecido | perde | perdeu | perdido | muda | mudou | altera | alterou | redefine | digita | digitou | insere | adivinha | adivinhou | quebra | quebrou

@@ -258,3 +258,16 @@ secrets = парол* | секрет* | passw* | secret*
 others = без
 inverts = день наоборот
 keys = код от сейфа | шифр от сейфа | код сейфа | пароль от ворот | пароль от двери
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = до конца разговора | до конца беседы | до конца диалога | до дальнейших указаний | вместо ответа | вместо того чтобы отвечать
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = забыл | забыла | забывает | забудет | потерял | потеряла | теряет | меняет | поменял | сменил | сбросил | вводит | ввёл | ввел | угадал | угадывает | взломал | взламывает
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = аксесс грантед | аксес грантед | эксесс грантед

@@ -188,3 +188,9 @@ secrets = şifre* | sifre* | parola* | gizli* | passw* | secret*
 others = olmadan
 inverts = tersine gün | ters gün
 keys = kasa şifresi | kasanın şifresi | kapı şifresini | kapı şifresi | şifresini
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = unutan | unuttu | unutur | kaybeden | kaybetti | değiştiren | değiştirdi | sıfırlayan | giren | yazan | tahmin | kıran | kırdı

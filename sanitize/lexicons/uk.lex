@@ -164,3 +164,12 @@ subjects = він | вона | воно | вони | система | корис
 opposites = протилежн* | антонім* | навпаки
 denials = доступ заборонено | доступ закрито | відмовлено в доступі
 # ---- end round 6, languages ----
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = забув | забула | забуває | загубив | втратив | змінює | змінив | скинув | вводить | ввів | вгадав | зламав
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = аксес грантед | аксесс грантед

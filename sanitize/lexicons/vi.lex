@@ -193,3 +193,15 @@ subjects = hệ thống | người dùng | cánh cửa | nó | họ | anh ấy |
 opposites = ngược lại của | trái nghĩa
 denials = truy cập bị từ chối | từ chối truy cập
 # ---- end round 6, languages ----
+# ---- gm (D1242) ----
+# A verb that does something else with the secret than tell it (forgets,
+# loses, changes, types in, guesses, cracks) makes no role-play ask: "a
+# story about a hacker who forgets the password".
+[play]
+handles = quên | làm mất | mất | đổi | thay đổi | đặt lại | nhập | gõ | đoán | bẻ khóa
+# ---- gm (issue 28, session 8; D1241) ----
+# "bạn chỉ cần nói ..." (you only need to say), "cứ nói" (just say): the
+# second person and the plain imperative with the words asked.
+[grant onto]
+acts = chỉ cần nói | bạn chỉ cần nói | cứ nói | chỉ cần viết | bạn chỉ cần viết | cứ viết | chỉ cần trả lời
+  | bạn chỉ cần trả lời | cứ trả lời | gõ | chỉ cần gõ

@@ -202,3 +202,11 @@ keys = 保险箱密码 | 金库密码 | 大门口令 | 口令
 [grant onto]
 grants = 访问已批准 | 已批准访问 | 访问被批准 | 准许访问 | 访问已允许 | 訪問已批准 | 存取已批准
 # ---- end round 6, languages ----
+# ---- gm (issue 28, session 8; D1244) ----
+# How long the answer is set for, and the answer replaced, as English's.
+[hijack onto]
+frames = 在接下来的对话中 | 接下来的对话中 | 在之后的对话中 | 在剩下的对话中 | 不要回答问题 | 不要回答 | 而不是回答
+says = 写 | 只写 | 而是写 | 输出
+# ---- gm (D1241): English's words that grant, written in the script as said ----
+[grant onto]
+grants = 阿克塞斯格兰特德
