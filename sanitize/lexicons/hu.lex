@@ -9,11 +9,14 @@ lang hu
 verbs = hagyd figyelmen kívül | hagyja figyelmen kívül | hagyjátok figyelmen kívül | felejtsd el | felejtse el
   | ne törődj | ne foglalkozz | ne kövesd | ne kövesse | ne vedd figyelembe | ignoráld | ignorálja | vesd el | dobd el
   | tekintsd semmisnek
-quals = az | a | összes | minden | előző | korábbi | fenti | fentebbi | eredeti | kapott | rendszer | eddigi
+# No article (a, az) among the quals or leading the alls, as no other
+# language lists its articles (D1253): code is full of "a", and a match
+# starts as well at the qualifier after it.
+quals = összes | minden | előző | korábbi | fenti | fentebbi | eredeti | kapott | rendszer | eddigi
 nouns = utasítás* | instrukció* | szabály* | parancs* | irányelv* | rendszerprompt* | korlátozás*
 voids = érvénytelenek | már nem érvényesek | hatályukat vesztették | visszavonták | tévedés volt
-alls = minden fentit | mindent, ami fent | mindent ami fent | minden korábbit | mindent, amit mondtak | az előzőeket
-  | a fentieket
+alls = minden fentit | mindent, ami fent | mindent ami fent | minden korábbit | mindent, amit mondtak | előzőeket
+  | fentieket
 
 [role]
 nows = mostantól te | most már te | ettől kezdve te
